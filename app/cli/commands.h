@@ -1,0 +1,19 @@
+#pragma once
+/// \file
+/// The stagecraft subcommands. Each takes its arguments (after the subcommand
+/// name), writes results to \p out and one-line errors to \p err, and returns
+/// an ExitCode (0 ok, 1 bad input, 2 bad usage).
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace stagecraft::cli {
+
+using Args = std::vector<std::string>;
+
+int runInspect(const Args& args, std::ostream& out, std::ostream& err);
+int runArch(const Args& args, std::ostream& out, std::ostream& err);
+int runZoo(const Args& args, std::ostream& out, std::ostream& err);
+
+} // namespace stagecraft::cli

@@ -1,0 +1,62 @@
+// stagecraft: the command-line front end over the Qt-free core.
+
+#include "cli/args.h"
+#include "cli/commands.h"
+
+#include <cstring>
+#include <iostream>
+
+namespace {
+
+using namespace stagecraft::cli;
+
+struct Command {
+    const char* name;
+    int (*run)(const Args&, std::ostream&, std::ostream&);
+    const char* summary;
+};
+
+constexpr Command kCommands[] = {
+    {"inspect", runInspect, "summarize an ONNX model: ops, tensors, params, MACs, shapes"},
+    {"arch", runArch, "list or print accelerator (DSA) descriptions"},
+    {"zoo", runZoo, "write the built-in models (ResNet-50, BERT, ... and the paper's figures)"},
+};
+
+void printUsage(std::ostream& out) {
+    out << "usage: stagecraft COMMAND [options]\n\n"
+           "Stagecraft shows how a deep-learning model is scheduled onto a domain-specific\n"
+           "accelerator (GraphTurbo and the systems it is measured against).\n\ncommands:\n";
+    for (const Command& command : kCommands)
+        out << "  " << command.name << std::string(10 - std::strlen(command.name), ' ')
+            << command.summary << "\n";
+    out << "\nRun 'stagecraft COMMAND --help' for the options of a command.\n"
+           "Exit codes: 0 ok, 1 bad input, 2 bad usage.\n";
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    std::ios::sync_with_stdio(false);
+    if (argc < 2) {
+        printUsage(std::cerr);
+        return kExitBadUsage;
+    }
+    std::string name = argv[1];
+    if (name == "--help" || name == "-h" || name == "help") {
+        printUsage(std::cout);
+        return kExitOk;
+    }
+    if (name == "--version") {
+        std::cout << "stagecraft " STAGECRAFT_VERSION "\n";
+        return kExitOk;
+    }
+    Args args(argv + 2, argv + argc);
+    for (const Command& command : kCommands)
+        if (name == command.name) {
+            int code = command.run(args, std::cout, std::cerr);
+            std::cout.flush();
+            return code;
+        }
+    std::cerr << "stagecraft: unknown command '" << name << "' (see 'stagecraft --help')\n";
+    return kExitBadUsage;
+}

@@ -1,0 +1,331 @@
+#include "onnx/model_builder.h"
+
+#include "ir/const_tensor.h"
+#include "onnx/onnx_types.h"
+#include "support/file.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace stagecraft::onnxio {
+
+namespace {
+
+constexpr int64_t kExternalAlignment = 64;
+
+struct ExternalWeight {
+    std::string name;
+    ir::DType dtype;
+    ir::Shape shape;
+};
+
+void setShape(onnx::ValueInfoProto* info, ir::DType dtype, const std::vector<Dim>& shape,
+              bool declareShape) {
+    auto* tensorType = info->mutable_type()->mutable_tensor_type();
+    tensorType->set_elem_type(toOnnxType(dtype));
+    if (!declareShape)
+        return;
+    auto* protoShape = tensorType->mutable_shape();
+    for (const Dim& dim : shape) {
+        auto* protoDim = protoShape->add_dim();
+        if (const auto* value = std::get_if<int64_t>(&dim))
+            protoDim->set_dim_value(*value);
+        else
+            protoDim->set_dim_param(std::get<std::string>(dim));
+    }
+}
+
+uint64_t splitmix64(uint64_t& state) {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+uint64_t fnv1a(const std::string& text) {
+    uint64_t hash = 0xcbf29ce484222325ULL;
+    for (unsigned char c : text)
+        hash = (hash ^ c) * 0x100000001b3ULL;
+    return hash;
+}
+
+int64_t alignUp(int64_t value) {
+    return (value + kExternalAlignment - 1) / kExternalAlignment * kExternalAlignment;
+}
+
+/// Seeded values for one weight, appended to \p out at \p offset.
+void appendSeeded(const ExternalWeight& weight, std::string& out) {
+    int64_t count = ir::elementCount(weight.shape);
+    int64_t fanIn = weight.shape.empty() || weight.shape[0] == 0 ? 1 : count / weight.shape[0];
+    double bound = 1.0 / std::sqrt(static_cast<double>(std::max<int64_t>(fanIn, 1)));
+    uint64_t state = fnv1a(weight.name);
+    int64_t size = ir::dtypeSize(weight.dtype);
+    std::vector<std::byte> bytes(static_cast<size_t>(count * size));
+    for (int64_t i = 0; i < count; ++i) {
+        double unit = static_cast<double>(splitmix64(state) >> 11) * 0x1.0p-53; // [0,1)
+        double value = ir::isFloatingPoint(weight.dtype) ? (2.0 * unit - 1.0) * bound : 0.0;
+        ir::writeDouble(weight.dtype, bytes, i, value);
+    }
+    out.append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
+Status writeSparseZeros(const std::filesystem::path& path, int64_t size) {
+    std::string temp = path.string() + ".tmp";
+    int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return Error(path.string() + ": cannot create: " + std::strerror(errno));
+    bool ok = ::ftruncate(fd, size) == 0;
+    ok = (::close(fd) == 0) && ok;
+    if (!ok || ::rename(temp.c_str(), path.c_str()) != 0) {
+        ::unlink(temp.c_str());
+        return Error(path.string() + ": cannot write: " + std::strerror(errno));
+    }
+    return Status::success();
+}
+
+} // namespace
+
+struct ModelBuilder::Impl {
+    onnx::ModelProto model;
+    std::vector<ExternalWeight> externals;
+    int64_t initializerElements = 0;
+
+    onnx::GraphProto* graph() { return model.mutable_graph(); }
+
+    /// The model with external initializers appended, pointing at \p location.
+    onnx::ModelProto withExternals(const std::string& location, int64_t* totalSize) const {
+        onnx::ModelProto out = model;
+        int64_t offset = 0;
+        for (const ExternalWeight& weight : externals) {
+            int64_t length = ir::elementCount(weight.shape) * ir::dtypeSize(weight.dtype);
+            auto* tensor = out.mutable_graph()->add_initializer();
+            tensor->set_name(weight.name);
+            tensor->set_data_type(toOnnxType(weight.dtype));
+            for (int64_t dim : weight.shape)
+                tensor->add_dims(dim);
+            tensor->set_data_location(onnx::TensorProto::EXTERNAL);
+            auto addEntry = [&](const char* key, const std::string& value) {
+                auto* entry = tensor->add_external_data();
+                entry->set_key(key);
+                entry->set_value(value);
+            };
+            addEntry("location", location);
+            addEntry("offset", std::to_string(offset));
+            addEntry("length", std::to_string(length));
+            offset = alignUp(offset + length);
+        }
+        *totalSize = offset;
+        return out;
+    }
+};
+
+ModelBuilder::ModelBuilder(std::string graphName, int64_t opset) : impl_(std::make_unique<Impl>()) {
+    impl_->model.set_ir_version(8);
+    impl_->model.set_producer_name("stagecraft");
+    impl_->graph()->set_name(std::move(graphName));
+    addOpsetImport("", opset);
+}
+
+ModelBuilder::~ModelBuilder() = default;
+
+void ModelBuilder::setIrVersion(int64_t version) { impl_->model.set_ir_version(version); }
+
+void ModelBuilder::setProducer(std::string name, std::string version) {
+    impl_->model.set_producer_name(std::move(name));
+    impl_->model.set_producer_version(std::move(version));
+}
+
+void ModelBuilder::addOpsetImport(std::string domain, int64_t version) {
+    auto* opset = impl_->model.add_opset_import();
+    opset->set_domain(std::move(domain));
+    opset->set_version(version);
+}
+
+void ModelBuilder::addInput(const std::string& name, ir::DType dtype, const std::vector<Dim>& shape) {
+    auto* info = impl_->graph()->add_input();
+    info->set_name(name);
+    setShape(info, dtype, shape, true);
+}
+
+void ModelBuilder::addOutput(const std::string& name, ir::DType dtype, const std::vector<Dim>& shape,
+                             bool declareShape) {
+    auto* info = impl_->graph()->add_output();
+    info->set_name(name);
+    setShape(info, dtype, shape, declareShape);
+}
+
+void ModelBuilder::addValueInfo(const std::string& name, ir::DType dtype,
+                                const std::vector<Dim>& shape) {
+    auto* info = impl_->graph()->add_value_info();
+    info->set_name(name);
+    setShape(info, dtype, shape, true);
+}
+
+void ModelBuilder::addInlineInitializer(const std::string& name, ir::DType dtype,
+                                        const ir::Shape& shape, const std::vector<std::byte>& bytes) {
+    auto* tensor = impl_->graph()->add_initializer();
+    tensor->set_name(name);
+    tensor->set_data_type(toOnnxType(dtype));
+    for (int64_t dim : shape)
+        tensor->add_dims(dim);
+    tensor->set_raw_data(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+    impl_->initializerElements += ir::elementCount(shape);
+}
+
+void ModelBuilder::addFloatInitializer(const std::string& name, const ir::Shape& shape,
+                                       const std::vector<float>& values) {
+    std::vector<std::byte> bytes(values.size() * sizeof(float));
+    std::memcpy(bytes.data(), values.data(), bytes.size());
+    addInlineInitializer(name, ir::DType::Float32, shape, bytes);
+}
+
+void ModelBuilder::addInt64Initializer(const std::string& name, const ir::Shape& shape,
+                                       const std::vector<int64_t>& values) {
+    std::vector<std::byte> bytes(values.size() * sizeof(int64_t));
+    std::memcpy(bytes.data(), values.data(), bytes.size());
+    addInlineInitializer(name, ir::DType::Int64, shape, bytes);
+}
+
+void ModelBuilder::addExternalInitializer(const std::string& name, ir::DType dtype,
+                                          const ir::Shape& shape) {
+    impl_->externals.push_back({name, dtype, shape});
+    impl_->initializerElements += ir::elementCount(shape);
+}
+
+int64_t ModelBuilder::initializerElementCount() const { return impl_->initializerElements; }
+
+NodeBuilder ModelBuilder::addNode(const std::string& opType, const std::vector<std::string>& inputs,
+                                  const std::vector<std::string>& outputs, const std::string& name) {
+    auto* node = impl_->graph()->add_node();
+    node->set_op_type(opType);
+    node->set_name(name);
+    for (const auto& input : inputs)
+        node->add_input(input);
+    for (const auto& output : outputs)
+        node->add_output(output);
+    return NodeBuilder(impl_.get(), impl_->graph()->node_size() - 1);
+}
+
+void ModelBuilder::addConstantInt64(const std::string& output, const ir::Shape& shape,
+                                    const std::vector<int64_t>& values) {
+    auto* node = impl_->graph()->add_node();
+    node->set_op_type("Constant");
+    node->set_name(output + "_constant");
+    node->add_output(output);
+    auto* attr = node->add_attribute();
+    attr->set_name("value");
+    attr->set_type(onnx::AttributeProto::TENSOR);
+    auto* tensor = attr->mutable_t();
+    tensor->set_data_type(onnx::TensorProto::INT64);
+    for (int64_t dim : shape)
+        tensor->add_dims(dim);
+    for (int64_t v : values)
+        tensor->add_int64_data(v);
+}
+
+void ModelBuilder::addConstantFloat(const std::string& output, const ir::Shape& shape,
+                                    const std::vector<float>& values) {
+    auto* node = impl_->graph()->add_node();
+    node->set_op_type("Constant");
+    node->set_name(output + "_constant");
+    node->add_output(output);
+    auto* attr = node->add_attribute();
+    attr->set_name("value");
+    attr->set_type(onnx::AttributeProto::TENSOR);
+    auto* tensor = attr->mutable_t();
+    tensor->set_data_type(onnx::TensorProto::FLOAT);
+    for (int64_t dim : shape)
+        tensor->add_dims(dim);
+    for (float v : values)
+        tensor->add_float_data(v);
+}
+
+std::string ModelBuilder::serialize(const std::string& externalDataName) const {
+    int64_t total = 0;
+    std::string bytes;
+    impl_->withExternals(externalDataName, &total).SerializeToString(&bytes);
+    return bytes;
+}
+
+Status ModelBuilder::save(const std::filesystem::path& path, WeightFill fill,
+                          const std::string& externalDataName) const {
+    std::string location = externalDataName.empty() ? path.stem().string() + ".weights"
+                                                    : externalDataName;
+    int64_t total = 0;
+    std::string bytes;
+    if (!impl_->withExternals(location, &total).SerializeToString(&bytes))
+        return Error(path.string() + ": cannot serialize the model");
+    if (!impl_->externals.empty()) {
+        std::filesystem::path dataPath = path.parent_path() / location;
+        if (fill == WeightFill::Zeros) {
+            SC_RETURN_IF_ERROR(writeSparseZeros(dataPath, total));
+        } else {
+            std::string data;
+            data.reserve(static_cast<size_t>(total));
+            for (const ExternalWeight& weight : impl_->externals) {
+                appendSeeded(weight, data);
+                data.resize(static_cast<size_t>(alignUp(static_cast<int64_t>(data.size()))));
+            }
+            data.resize(static_cast<size_t>(total));
+            SC_RETURN_IF_ERROR(writeFileAtomic(dataPath, data));
+        }
+    }
+    return writeFileAtomic(path, bytes);
+}
+
+namespace {
+
+onnx::AttributeProto* newAttribute(onnx::NodeProto* node, const std::string& name,
+                                   onnx::AttributeProto::AttributeType type) {
+    auto* attr = node->add_attribute();
+    attr->set_name(name);
+    attr->set_type(type);
+    return attr;
+}
+
+} // namespace
+
+#define SC_NODE (impl_->graph()->mutable_node(index_))
+
+NodeBuilder& NodeBuilder::attr(const std::string& name, int64_t value) {
+    newAttribute(SC_NODE, name, onnx::AttributeProto::INT)->set_i(value);
+    return *this;
+}
+
+NodeBuilder& NodeBuilder::attr(const std::string& name, float value) {
+    newAttribute(SC_NODE, name, onnx::AttributeProto::FLOAT)->set_f(value);
+    return *this;
+}
+
+NodeBuilder& NodeBuilder::attr(const std::string& name, const std::string& value) {
+    newAttribute(SC_NODE, name, onnx::AttributeProto::STRING)->set_s(value);
+    return *this;
+}
+
+NodeBuilder& NodeBuilder::attr(const std::string& name, const std::vector<int64_t>& values) {
+    auto* attr = newAttribute(SC_NODE, name, onnx::AttributeProto::INTS);
+    for (int64_t v : values)
+        attr->add_ints(v);
+    return *this;
+}
+
+NodeBuilder& NodeBuilder::attr(const std::string& name, const std::vector<float>& values) {
+    auto* attr = newAttribute(SC_NODE, name, onnx::AttributeProto::FLOATS);
+    for (float v : values)
+        attr->add_floats(v);
+    return *this;
+}
+
+NodeBuilder& NodeBuilder::domain(const std::string& domain) {
+    SC_NODE->set_domain(domain);
+    return *this;
+}
+
+#undef SC_NODE
+
+} // namespace stagecraft::onnxio

@@ -1,0 +1,2 @@
+#include "ops/loop_nest.h"
+// Placeholder until the op-semantics work lands.

@@ -1,0 +1,2 @@
+#include "ops/semantics.h"
+// Placeholder until the op-semantics work lands.

@@ -1,0 +1,56 @@
+#pragma once
+/// \file
+/// What the core knows about each op: its category, its loop nest per output
+/// with access maps, and its cost (MACs, FLOPs, bytes). Read from a graph in
+/// canonical form (docs/ir.md): attributes explicit, shapes static.
+
+#include "ir/graph.h"
+#include "ops/loop_nest.h"
+#include "support/expected.h"
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace stagecraft::ops {
+
+/// Op categories, after TVM §3's patterns: elementwise and injective ops
+/// (the fusable "elementwise/injective" class), reductions, complex ops
+/// (Conv, ConvTranspose, MatMul, Gemm) and opaque ops (scheduled alone).
+enum class Category { Elementwise, Injective, Reduction, Complex, Opaque };
+
+std::string_view categoryName(Category category);
+
+/// Category of an op type in the default ONNX domain; Opaque when unknown.
+Category categoryOf(std::string_view opType, std::string_view domain = {});
+
+/// True when Stagecraft has semantics (loop nests) for this op type.
+bool isKnownOp(std::string_view opType, std::string_view domain = {});
+
+/// All op types with semantics, sorted.
+std::vector<std::string_view> knownOpTypes();
+
+struct OpCost {
+    /// Multiply-accumulates of complex ops (0 for the others).
+    int64_t macs = 0;
+    /// Floating-point (or integer) operations: 2 per MAC for complex ops,
+    /// per-element costs for the others (docs/op-semantics.md).
+    int64_t flops = 0;
+    /// Bytes of every present input and every output, each counted once.
+    int64_t bytesRead = 0;
+    int64_t bytesWritten = 0;
+};
+
+struct OpSemantics {
+    Category category = Category::Opaque;
+    /// One loop nest per output, in output order.
+    std::vector<LoopNest> nests;
+    OpCost cost;
+};
+
+/// Semantics of op \p id of \p graph. Opaque ops get a nest with their output
+/// dims and `full` accesses to every input. Fails only when the op's
+/// attributes or shapes contradict its canonical form.
+Expected<OpSemantics> semanticsOf(const ir::Graph& graph, ir::OpId id);
+
+} // namespace stagecraft::ops

@@ -1,0 +1,1 @@
+// Placeholder until the model zoo work lands.
