@@ -5,7 +5,8 @@
 namespace stagecraft::cli {
 
 ArgParser::ArgParser(std::string usage, std::string description)
-    : usage_(std::move(usage)), description_(std::move(description)) {
+    : usage_(std::move(usage))
+    , description_(std::move(description)) {
     addSwitch("help", "show this help and exit");
 }
 
@@ -28,7 +29,8 @@ void ArgParser::addPositional(std::string name, std::string help, bool required)
     positionalSpecs_.push_back({std::move(name), std::move(help), required});
 }
 
-bool ArgParser::takeOption(const std::string& arg, const std::vector<std::string>& args, size_t& i) {
+bool ArgParser::takeOption(const std::string& arg, const std::vector<std::string>& args,
+                           size_t& i) {
     std::string name = arg.substr(2);
     std::optional<std::string> inlineValue;
     if (auto eq = name.find('='); eq != std::string::npos) {
@@ -112,13 +114,15 @@ std::string ArgParser::helpText() const {
     for (const std::string& name : order_) {
         const Spec& spec = specs_.at(name);
         std::string left = "--" + name + (spec.takesValue ? " " + spec.valueName : "");
-        text += "  " + left + std::string(left.size() < 22 ? 22 - left.size() : 1, ' ') + spec.help +
-                (spec.repeated ? " (repeatable)" : "") + "\n";
+        text += "  " + left + std::string(left.size() < 22 ? 22 - left.size() : 1, ' ') +
+                spec.help + (spec.repeated ? " (repeatable)" : "") + "\n";
     }
     return text;
 }
 
-bool ArgParser::has(const std::string& name) const { return values_.count(name) > 0; }
+bool ArgParser::has(const std::string& name) const {
+    return values_.count(name) > 0;
+}
 
 std::optional<std::string> ArgParser::value(const std::string& name) const {
     auto it = values_.find(name);

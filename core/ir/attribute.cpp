@@ -10,8 +10,9 @@ namespace stagecraft::ir {
 namespace {
 
 auto lowerBound(std::vector<std::pair<std::string, AttrValue>>& entries, std::string_view name) {
-    return std::lower_bound(entries.begin(), entries.end(), name,
-                            [](const auto& entry, std::string_view key) { return entry.first < key; });
+    return std::lower_bound(
+        entries.begin(), entries.end(), name,
+        [](const auto& entry, std::string_view key) { return entry.first < key; });
 }
 
 template <class T>
@@ -48,9 +49,9 @@ void Attributes::erase(std::string_view name) {
 }
 
 const AttrValue* Attributes::find(std::string_view name) const {
-    auto it = std::lower_bound(
-        entries_.begin(), entries_.end(), name,
-        [](const auto& entry, std::string_view key) { return entry.first < key; });
+    auto it =
+        std::lower_bound(entries_.begin(), entries_.end(), name,
+                         [](const auto& entry, std::string_view key) { return entry.first < key; });
     return it != entries_.end() && it->first == name ? &it->second : nullptr;
 }
 
@@ -69,12 +70,14 @@ std::string Attributes::getString(std::string_view name, std::string_view fallba
     return value ? expectType<std::string>(*value, name) : std::string(fallback);
 }
 
-std::vector<int64_t> Attributes::getInts(std::string_view name, std::vector<int64_t> fallback) const {
+std::vector<int64_t> Attributes::getInts(std::string_view name,
+                                         std::vector<int64_t> fallback) const {
     const AttrValue* value = find(name);
     return value ? expectType<std::vector<int64_t>>(*value, name) : fallback;
 }
 
-std::vector<double> Attributes::getFloats(std::string_view name, std::vector<double> fallback) const {
+std::vector<double> Attributes::getFloats(std::string_view name,
+                                          std::vector<double> fallback) const {
     const AttrValue* value = find(name);
     return value ? expectType<std::vector<double>>(*value, name) : fallback;
 }
@@ -108,7 +111,8 @@ std::string formatAttrValue(const AttrValue& value) {
             return out + "]";
         }
         std::string operator()(const ConstTensor& v) const {
-            return "tensor<" + std::string(dtypeName(v.dtype())) + " " + formatShape(v.shape()) + ">";
+            return "tensor<" + std::string(dtypeName(v.dtype())) + " " + formatShape(v.shape()) +
+                   ">";
         }
     };
     return std::visit(Visitor{}, value);

@@ -65,7 +65,9 @@ uint16_t floatToHalf(float value) {
     return static_cast<uint16_t>(sign | half);
 }
 
-float bfloat16ToFloat(uint16_t bits) { return std::bit_cast<float>(static_cast<uint32_t>(bits) << 16); }
+float bfloat16ToFloat(uint16_t bits) {
+    return std::bit_cast<float>(static_cast<uint32_t>(bits) << 16);
+}
 
 uint16_t floatToBFloat16(float value) {
     uint32_t bits = std::bit_cast<uint32_t>(value);
@@ -77,58 +79,108 @@ uint16_t floatToBFloat16(float value) {
 
 int64_t readInt64(DType dtype, std::span<const std::byte> bytes, int64_t index) {
     switch (dtype) {
-    case DType::Int8: return load<int8_t>(bytes, index);
-    case DType::Int16: return load<int16_t>(bytes, index);
-    case DType::Int32: return load<int32_t>(bytes, index);
-    case DType::Int64: return load<int64_t>(bytes, index);
-    case DType::UInt8: return load<uint8_t>(bytes, index);
-    case DType::UInt16: return load<uint16_t>(bytes, index);
-    case DType::UInt32: return load<uint32_t>(bytes, index);
-    case DType::UInt64: return static_cast<int64_t>(load<uint64_t>(bytes, index));
-    case DType::Bool: return load<uint8_t>(bytes, index) != 0 ? 1 : 0;
-    default: return static_cast<int64_t>(readDouble(dtype, bytes, index));
+    case DType::Int8:
+        return load<int8_t>(bytes, index);
+    case DType::Int16:
+        return load<int16_t>(bytes, index);
+    case DType::Int32:
+        return load<int32_t>(bytes, index);
+    case DType::Int64:
+        return load<int64_t>(bytes, index);
+    case DType::UInt8:
+        return load<uint8_t>(bytes, index);
+    case DType::UInt16:
+        return load<uint16_t>(bytes, index);
+    case DType::UInt32:
+        return load<uint32_t>(bytes, index);
+    case DType::UInt64:
+        return static_cast<int64_t>(load<uint64_t>(bytes, index));
+    case DType::Bool:
+        return load<uint8_t>(bytes, index) != 0 ? 1 : 0;
+    default:
+        return static_cast<int64_t>(readDouble(dtype, bytes, index));
     }
 }
 
 double readDouble(DType dtype, std::span<const std::byte> bytes, int64_t index) {
     switch (dtype) {
-    case DType::Float32: return load<float>(bytes, index);
-    case DType::Float64: return load<double>(bytes, index);
-    case DType::Float16: return halfToFloat(load<uint16_t>(bytes, index));
-    case DType::BFloat16: return bfloat16ToFloat(load<uint16_t>(bytes, index));
-    case DType::UInt64: return static_cast<double>(load<uint64_t>(bytes, index));
-    default: return static_cast<double>(readInt64(dtype, bytes, index));
+    case DType::Float32:
+        return load<float>(bytes, index);
+    case DType::Float64:
+        return load<double>(bytes, index);
+    case DType::Float16:
+        return halfToFloat(load<uint16_t>(bytes, index));
+    case DType::BFloat16:
+        return bfloat16ToFloat(load<uint16_t>(bytes, index));
+    case DType::UInt64:
+        return static_cast<double>(load<uint64_t>(bytes, index));
+    default:
+        return static_cast<double>(readInt64(dtype, bytes, index));
     }
 }
 
 void writeInt64(DType dtype, std::span<std::byte> bytes, int64_t index, int64_t value) {
     switch (dtype) {
-    case DType::Int8: store(bytes, index, static_cast<int8_t>(value)); return;
-    case DType::Int16: store(bytes, index, static_cast<int16_t>(value)); return;
-    case DType::Int32: store(bytes, index, static_cast<int32_t>(value)); return;
-    case DType::Int64: store(bytes, index, value); return;
-    case DType::UInt8: store(bytes, index, static_cast<uint8_t>(value)); return;
-    case DType::UInt16: store(bytes, index, static_cast<uint16_t>(value)); return;
-    case DType::UInt32: store(bytes, index, static_cast<uint32_t>(value)); return;
-    case DType::UInt64: store(bytes, index, static_cast<uint64_t>(value)); return;
-    case DType::Bool: store(bytes, index, static_cast<uint8_t>(value != 0)); return;
-    default: writeDouble(dtype, bytes, index, static_cast<double>(value)); return;
+    case DType::Int8:
+        store(bytes, index, static_cast<int8_t>(value));
+        return;
+    case DType::Int16:
+        store(bytes, index, static_cast<int16_t>(value));
+        return;
+    case DType::Int32:
+        store(bytes, index, static_cast<int32_t>(value));
+        return;
+    case DType::Int64:
+        store(bytes, index, value);
+        return;
+    case DType::UInt8:
+        store(bytes, index, static_cast<uint8_t>(value));
+        return;
+    case DType::UInt16:
+        store(bytes, index, static_cast<uint16_t>(value));
+        return;
+    case DType::UInt32:
+        store(bytes, index, static_cast<uint32_t>(value));
+        return;
+    case DType::UInt64:
+        store(bytes, index, static_cast<uint64_t>(value));
+        return;
+    case DType::Bool:
+        store(bytes, index, static_cast<uint8_t>(value != 0));
+        return;
+    default:
+        writeDouble(dtype, bytes, index, static_cast<double>(value));
+        return;
     }
 }
 
 void writeDouble(DType dtype, std::span<std::byte> bytes, int64_t index, double value) {
     switch (dtype) {
-    case DType::Float32: store(bytes, index, static_cast<float>(value)); return;
-    case DType::Float64: store(bytes, index, value); return;
-    case DType::Float16: store(bytes, index, floatToHalf(static_cast<float>(value))); return;
-    case DType::BFloat16: store(bytes, index, floatToBFloat16(static_cast<float>(value))); return;
-    case DType::Bool: store(bytes, index, static_cast<uint8_t>(value != 0.0)); return;
-    default: writeInt64(dtype, bytes, index, static_cast<int64_t>(value)); return;
+    case DType::Float32:
+        store(bytes, index, static_cast<float>(value));
+        return;
+    case DType::Float64:
+        store(bytes, index, value);
+        return;
+    case DType::Float16:
+        store(bytes, index, floatToHalf(static_cast<float>(value)));
+        return;
+    case DType::BFloat16:
+        store(bytes, index, floatToBFloat16(static_cast<float>(value)));
+        return;
+    case DType::Bool:
+        store(bytes, index, static_cast<uint8_t>(value != 0.0));
+        return;
+    default:
+        writeInt64(dtype, bytes, index, static_cast<int64_t>(value));
+        return;
     }
 }
 
 ConstTensor::ConstTensor(DType dtype, Shape shape, std::vector<std::byte> bytes)
-    : dtype_(dtype), shape_(std::move(shape)), bytes_(std::move(bytes)) {
+    : dtype_(dtype)
+    , shape_(std::move(shape))
+    , bytes_(std::move(bytes)) {
     SC_ASSERT(static_cast<int64_t>(bytes_.size()) == ir::elementCount(shape_) * dtypeSize(dtype_),
               "constant tensor byte size does not match its shape");
 }

@@ -2,7 +2,6 @@
 
 #include <array>
 
-
 namespace stagecraft::ir {
 
 namespace {
@@ -37,9 +36,13 @@ const DTypeInfo& info(DType type) {
 
 } // namespace
 
-int64_t dtypeSize(DType type) { return info(type).size; }
+int64_t dtypeSize(DType type) {
+    return info(type).size;
+}
 
-std::string_view dtypeName(DType type) { return info(type).name; }
+std::string_view dtypeName(DType type) {
+    return info(type).name;
+}
 
 std::optional<DType> parseDType(std::string_view name) {
     for (const auto& entry : kInfos)

@@ -2,15 +2,18 @@
 
 #include "support/strings.h"
 
+#include <queue>
+
 #include <algorithm>
 #include <functional>
-#include <queue>
 
 namespace stagecraft::ir {
 
 namespace {
 
-std::string describeOp(const Op& op) { return quote(op.name) + " (" + op.type + ")"; }
+std::string describeOp(const Op& op) {
+    return quote(op.name) + " (" + op.type + ")";
+}
 
 } // namespace
 
@@ -37,7 +40,8 @@ OpId Graph::addOp(Op op) {
         tensors_[static_cast<size_t>(input)].uses.push_back({id, static_cast<int>(slot)});
     }
     for (TensorId output : op.outputs) {
-        SC_ASSERT(output >= 0 && static_cast<size_t>(output) < tensors_.size(), "bad output tensor");
+        SC_ASSERT(output >= 0 && static_cast<size_t>(output) < tensors_.size(),
+                  "bad output tensor");
         Tensor& tensor = tensors_[static_cast<size_t>(output)];
         SC_ASSERT(tensor.producer == kNoOp, "a tensor can only have one producer");
         tensor.producer = id;
@@ -153,10 +157,12 @@ Status Graph::compact() {
         if (!keepTensor[i])
             continue;
         Tensor& t = tensors_[i];
-        newTensorId[i] = rebuilt.addTensor(std::move(t.name), t.dtype, std::move(t.shape),
-                                           std::move(t.data));
+        newTensorId[i] =
+            rebuilt.addTensor(std::move(t.name), t.dtype, std::move(t.shape), std::move(t.data));
     }
-    auto remap = [&](TensorId id) { return id == kNoTensor ? kNoTensor : newTensorId[static_cast<size_t>(id)]; };
+    auto remap = [&](TensorId id) {
+        return id == kNoTensor ? kNoTensor : newTensorId[static_cast<size_t>(id)];
+    };
     for (OpId id : *order) {
         Op op = std::move(ops_[static_cast<size_t>(id)]);
         std::transform(op.inputs.begin(), op.inputs.end(), op.inputs.begin(), remap);
@@ -205,7 +211,8 @@ Error cycleError(const Graph& graph, const std::vector<int>& pendingInputs) {
     }
     std::vector<std::string> names;
     if (current != kNoOp) {
-        for (size_t i = static_cast<size_t>(seenAt[static_cast<size_t>(current)]); i < path.size(); ++i)
+        for (size_t i = static_cast<size_t>(seenAt[static_cast<size_t>(current)]); i < path.size();
+             ++i)
             names.push_back(describeOp(graph.op(path[i])));
         std::reverse(names.begin(), names.end());
         names.push_back(describeOp(graph.op(current)));
@@ -273,8 +280,8 @@ Status validateLinks(const Graph& graph) {
                 return Error("op " + describeOp(op) + " reads a tensor id out of range");
             const auto& uses = graph.tensor(t).uses;
             if (std::find(uses.begin(), uses.end(), Use{id, static_cast<int>(slot)}) == uses.end())
-                return Error("tensor " + quote(graph.tensor(t).name) + " does not list its use by " +
-                             describeOp(op));
+                return Error("tensor " + quote(graph.tensor(t).name) +
+                             " does not list its use by " + describeOp(op));
             OpId producer = graph.tensor(t).producer;
             if (producer != kNoOp && producer >= id)
                 return Error("op " + describeOp(op) + " comes before the producer of its input " +
@@ -292,13 +299,15 @@ Status validateTensors(const Graph& graph) {
     for (size_t i = 0; i < graph.tensorCount(); ++i) {
         auto id = static_cast<TensorId>(i);
         const Tensor& t = graph.tensor(id);
-        int writers = (t.producer != kNoOp) + (t.isConstant() ? 1 : 0) + (graph.isGraphInput(id) ? 1 : 0);
+        int writers =
+            (t.producer != kNoOp) + (t.isConstant() ? 1 : 0) + (graph.isGraphInput(id) ? 1 : 0);
         if (writers != 1)
             return Error("tensor " + quote(t.name) +
                          " must come from exactly one of an op, a graph input or constant data");
         for (int64_t dim : t.shape)
             if (dim < 0)
-                return Error("tensor " + quote(t.name) + " has a dynamic shape " + formatShape(t.shape));
+                return Error("tensor " + quote(t.name) + " has a dynamic shape " +
+                             formatShape(t.shape));
         if (t.dtype == DType::Undefined)
             return Error("tensor " + quote(t.name) + " has no element type");
         if (graph.findTensor(t.name) != id)

@@ -11,6 +11,14 @@ int64_t elementCount(const Shape& shape) {
     return count;
 }
 
+std::optional<int64_t> checkedElementCount(const Shape& shape) {
+    int64_t count = 1;
+    for (int64_t dim : shape)
+        if (dim < 0 || __builtin_mul_overflow(count, dim, &count))
+            return std::nullopt;
+    return count;
+}
+
 std::string formatShape(const Shape& shape) {
     if (shape.empty())
         return "scalar";

@@ -6,6 +6,7 @@
 #include "support/expected.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,10 @@ using Shape = std::vector<int64_t>;
 
 /// Product of the dimensions (1 for a scalar).
 int64_t elementCount(const Shape& shape);
+
+/// Element count, or nullopt when a dimension is negative or the product
+/// overflows int64 (shapes from files are untrusted).
+std::optional<int64_t> checkedElementCount(const Shape& shape);
 
 /// "1x3x224x224"; "scalar" for rank 0.
 std::string formatShape(const Shape& shape);

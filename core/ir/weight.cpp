@@ -11,7 +11,8 @@ namespace {
 
 class InlineBytes final : public WeightSource {
 public:
-    explicit InlineBytes(std::vector<std::byte> bytes) : bytes_(std::move(bytes)) {}
+    explicit InlineBytes(std::vector<std::byte> bytes)
+        : bytes_(std::move(bytes)) {}
     WeightStorage storage() const override { return WeightStorage::Inline; }
     int64_t byteSize() const override { return static_cast<int64_t>(bytes_.size()); }
     Expected<std::span<const std::byte>> bytes() const override {
@@ -25,7 +26,8 @@ private:
 
 class InlineString final : public WeightSource {
 public:
-    explicit InlineString(std::string bytes) : bytes_(std::move(bytes)) {}
+    explicit InlineString(std::string bytes)
+        : bytes_(std::move(bytes)) {}
     WeightStorage storage() const override { return WeightStorage::Inline; }
     int64_t byteSize() const override { return static_cast<int64_t>(bytes_.size()); }
     Expected<std::span<const std::byte>> bytes() const override {
@@ -40,7 +42,9 @@ private:
 class ExternalRange final : public WeightSource {
 public:
     ExternalRange(std::filesystem::path file, int64_t offset, int64_t length)
-        : file_(std::move(file)), offset_(offset), length_(length) {}
+        : file_(std::move(file))
+        , offset_(offset)
+        , length_(length) {}
     WeightStorage storage() const override { return WeightStorage::External; }
     int64_t byteSize() const override { return length_; }
 
@@ -77,7 +81,9 @@ class DerivedData final : public WeightSource {
 public:
     DerivedData(int64_t byteSize, std::string description,
                 std::function<Expected<std::vector<std::byte>>()> compute)
-        : byteSize_(byteSize), description_(std::move(description)), compute_(std::move(compute)) {}
+        : byteSize_(byteSize)
+        , description_(std::move(description))
+        , compute_(std::move(compute)) {}
     WeightStorage storage() const override { return WeightStorage::Derived; }
     int64_t byteSize() const override { return byteSize_; }
 

@@ -124,7 +124,8 @@ struct ModelBuilder::Impl {
     }
 };
 
-ModelBuilder::ModelBuilder(std::string graphName, int64_t opset) : impl_(std::make_unique<Impl>()) {
+ModelBuilder::ModelBuilder(std::string graphName, int64_t opset)
+    : impl_(std::make_unique<Impl>()) {
     impl_->model.set_ir_version(8);
     impl_->model.set_producer_name("stagecraft");
     impl_->graph()->set_name(std::move(graphName));
@@ -132,8 +133,12 @@ ModelBuilder::ModelBuilder(std::string graphName, int64_t opset) : impl_(std::ma
 }
 
 ModelBuilder::~ModelBuilder() = default;
+ModelBuilder::ModelBuilder(ModelBuilder&&) noexcept = default;
+ModelBuilder& ModelBuilder::operator=(ModelBuilder&&) noexcept = default;
 
-void ModelBuilder::setIrVersion(int64_t version) { impl_->model.set_ir_version(version); }
+void ModelBuilder::setIrVersion(int64_t version) {
+    impl_->model.set_ir_version(version);
+}
 
 void ModelBuilder::setProducer(std::string name, std::string version) {
     impl_->model.set_producer_name(std::move(name));
@@ -146,14 +151,15 @@ void ModelBuilder::addOpsetImport(std::string domain, int64_t version) {
     opset->set_version(version);
 }
 
-void ModelBuilder::addInput(const std::string& name, ir::DType dtype, const std::vector<Dim>& shape) {
+void ModelBuilder::addInput(const std::string& name, ir::DType dtype,
+                            const std::vector<Dim>& shape) {
     auto* info = impl_->graph()->add_input();
     info->set_name(name);
     setShape(info, dtype, shape, true);
 }
 
-void ModelBuilder::addOutput(const std::string& name, ir::DType dtype, const std::vector<Dim>& shape,
-                             bool declareShape) {
+void ModelBuilder::addOutput(const std::string& name, ir::DType dtype,
+                             const std::vector<Dim>& shape, bool declareShape) {
     auto* info = impl_->graph()->add_output();
     info->set_name(name);
     setShape(info, dtype, shape, declareShape);
@@ -167,7 +173,8 @@ void ModelBuilder::addValueInfo(const std::string& name, ir::DType dtype,
 }
 
 void ModelBuilder::addInlineInitializer(const std::string& name, ir::DType dtype,
-                                        const ir::Shape& shape, const std::vector<std::byte>& bytes) {
+                                        const ir::Shape& shape,
+                                        const std::vector<std::byte>& bytes) {
     auto* tensor = impl_->graph()->add_initializer();
     tensor->set_name(name);
     tensor->set_data_type(toOnnxType(dtype));
@@ -197,10 +204,13 @@ void ModelBuilder::addExternalInitializer(const std::string& name, ir::DType dty
     impl_->initializerElements += ir::elementCount(shape);
 }
 
-int64_t ModelBuilder::initializerElementCount() const { return impl_->initializerElements; }
+int64_t ModelBuilder::initializerElementCount() const {
+    return impl_->initializerElements;
+}
 
 NodeBuilder ModelBuilder::addNode(const std::string& opType, const std::vector<std::string>& inputs,
-                                  const std::vector<std::string>& outputs, const std::string& name) {
+                                  const std::vector<std::string>& outputs,
+                                  const std::string& name) {
     auto* node = impl_->graph()->add_node();
     node->set_op_type(opType);
     node->set_name(name);
@@ -254,8 +264,8 @@ std::string ModelBuilder::serialize(const std::string& externalDataName) const {
 
 Status ModelBuilder::save(const std::filesystem::path& path, WeightFill fill,
                           const std::string& externalDataName) const {
-    std::string location = externalDataName.empty() ? path.stem().string() + ".weights"
-                                                    : externalDataName;
+    std::string location =
+        externalDataName.empty() ? path.stem().string() + ".weights" : externalDataName;
     int64_t total = 0;
     std::string bytes;
     if (!impl_->withExternals(location, &total).SerializeToString(&bytes))

@@ -39,6 +39,8 @@ public:
     ~ModelBuilder();
     ModelBuilder(const ModelBuilder&) = delete;
     ModelBuilder& operator=(const ModelBuilder&) = delete;
+    ModelBuilder(ModelBuilder&&) noexcept;
+    ModelBuilder& operator=(ModelBuilder&&) noexcept;
 
     void setIrVersion(int64_t version);
     void setProducer(std::string name, std::string version);
@@ -93,14 +95,18 @@ public:
     NodeBuilder& attr(const std::string& name, int value) { return attr(name, int64_t{value}); }
     NodeBuilder& attr(const std::string& name, float value);
     NodeBuilder& attr(const std::string& name, const std::string& value);
-    NodeBuilder& attr(const std::string& name, const char* value) { return attr(name, std::string(value)); }
+    NodeBuilder& attr(const std::string& name, const char* value) {
+        return attr(name, std::string(value));
+    }
     NodeBuilder& attr(const std::string& name, const std::vector<int64_t>& values);
     NodeBuilder& attr(const std::string& name, const std::vector<float>& values);
     NodeBuilder& domain(const std::string& domain);
 
 private:
     friend class ModelBuilder;
-    NodeBuilder(ModelBuilder::Impl* impl, int index) : impl_(impl), index_(index) {}
+    NodeBuilder(ModelBuilder::Impl* impl, int index)
+        : impl_(impl)
+        , index_(index) {}
     ModelBuilder::Impl* impl_;
     int index_;
 };

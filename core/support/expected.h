@@ -18,7 +18,8 @@ namespace stagecraft {
 /// A user-facing error: one line that names what is wrong.
 class Error {
 public:
-    explicit Error(std::string message) : message_(std::move(message)) {}
+    explicit Error(std::string message)
+        : message_(std::move(message)) {}
 
     const std::string& message() const { return message_; }
 
@@ -35,8 +36,10 @@ private:
 template <class T>
 class [[nodiscard]] Expected {
 public:
-    Expected(T value) : state_(std::in_place_index<0>, std::move(value)) {}
-    Expected(Error error) : state_(std::in_place_index<1>, std::move(error)) {}
+    Expected(T value)
+        : state_(std::in_place_index<0>, std::move(value)) {}
+    Expected(Error error)
+        : state_(std::in_place_index<1>, std::move(error)) {}
 
     bool ok() const { return state_.index() == 0; }
     explicit operator bool() const { return ok(); }
@@ -59,7 +62,9 @@ private:
 class [[nodiscard]] Status {
 public:
     Status() = default;
-    Status(Error error) : error_(std::move(error)), failed_(true) {}
+    Status(Error error)
+        : error_(std::move(error))
+        , failed_(true) {}
 
     static Status success() { return {}; }
 

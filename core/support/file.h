@@ -30,7 +30,9 @@ public:
 
 private:
     MappedFile(std::filesystem::path path, const std::byte* data, size_t size)
-        : path_(std::move(path)), data_(data), size_(size) {}
+        : path_(std::move(path))
+        , data_(data)
+        , size_(size) {}
 
     std::filesystem::path path_;
     const std::byte* data_;

@@ -17,7 +17,9 @@ std::filesystem::path envPath(const char* name, const std::filesystem::path& fal
 
 } // namespace
 
-std::filesystem::path sourceDir() { return envPath("STAGECRAFT_SOURCE_DIR", "."); }
+std::filesystem::path sourceDir() {
+    return envPath("STAGECRAFT_SOURCE_DIR", ".");
+}
 
 std::filesystem::path modelsDir() {
     const char* home = std::getenv("HOME");

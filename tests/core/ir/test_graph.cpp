@@ -51,8 +51,8 @@ private slots:
     void topologicalOrderIsStableAndRespectsDependencies() {
         // Ops added out of order: c reads b's output, b reads a's.
         Graph g;
-        TensorId x = tensor(g, "x"), t1 = tensor(g, "t1"), t2 = tensor(g, "t2"), t3 = tensor(g, "t3"),
-                 t4 = tensor(g, "t4");
+        TensorId x = tensor(g, "x"), t1 = tensor(g, "t1"), t2 = tensor(g, "t2"),
+                 t3 = tensor(g, "t3"), t4 = tensor(g, "t4");
         g.setInputs({x});
         op(g, "c", {t2}, {t3});
         op(g, "b", {t1}, {t2});
@@ -79,7 +79,8 @@ private slots:
 
     void cycleIsReportedWithItsOps() {
         Graph g;
-        TensorId x = tensor(g, "x"), t1 = tensor(g, "t1"), t2 = tensor(g, "t2"), t3 = tensor(g, "t3");
+        TensorId x = tensor(g, "x"), t1 = tensor(g, "t1"), t2 = tensor(g, "t2"),
+                 t3 = tensor(g, "t3");
         g.setInputs({x});
         op(g, "entry", {x}, {t3});
         op(g, "p", {t3, t2}, {t1});
@@ -97,7 +98,8 @@ private slots:
     void removeAndReplaceUses() {
         // x -> a -> t1 -> identity -> t2 -> b -> t3 ; drop identity.
         Graph g;
-        TensorId x = tensor(g, "x"), t1 = tensor(g, "t1"), t2 = tensor(g, "t2"), t3 = tensor(g, "t3");
+        TensorId x = tensor(g, "x"), t1 = tensor(g, "t1"), t2 = tensor(g, "t2"),
+                 t3 = tensor(g, "t3");
         g.setInputs({x});
         op(g, "a", {x}, {t1});
         OpId identity = op(g, "identity", {t1}, {t2});

@@ -21,7 +21,8 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<bool>("ok");
         QTest::addColumn<QString>("formatted");
-        QTest::newRow("nchw") << QStringLiteral("1x3x224x224") << true << QStringLiteral("1x3x224x224");
+        QTest::newRow("nchw") << QStringLiteral("1x3x224x224") << true
+                              << QStringLiteral("1x3x224x224");
         QTest::newRow("commas") << QStringLiteral("8,128") << true << QStringLiteral("8x128");
         QTest::newRow("spaces") << QStringLiteral(" 4 x 5 ") << true << QStringLiteral("4x5");
         QTest::newRow("zero dim") << QStringLiteral("0x3") << true << QStringLiteral("0x3");
@@ -46,7 +47,8 @@ private slots:
     }
 
     void dtypeNamesRoundTrip() {
-        for (DType t : {DType::Float32, DType::Float16, DType::BFloat16, DType::Int64, DType::Bool}) {
+        for (DType t :
+             {DType::Float32, DType::Float16, DType::BFloat16, DType::Int64, DType::Bool}) {
             auto parsed = parseDType(dtypeName(t));
             QVERIFY(parsed);
             QCOMPARE(*parsed, t);

@@ -1,0 +1,18 @@
+#pragma once
+// Internal to core/onnx: static shapes for graph inputs from user bindings.
+
+#include "onnx/import_session.h"
+
+#include <vector>
+
+namespace stagecraft::onnxio {
+
+/// The static shape of graph input \p input after applying --input/--dim.
+/// An unbound dimension is an error naming it and the flags to pass.
+Expected<ir::Shape> bindInputShape(const ImportSession& session, const onnx::ValueInfoProto& input);
+
+/// Fails when an --input or --dim binding matches no graph input (a typo).
+Status checkBindingsUsed(const ImportSession& session,
+                         const std::vector<const onnx::ValueInfoProto*>& inputs);
+
+} // namespace stagecraft::onnxio

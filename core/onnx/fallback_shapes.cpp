@@ -1,0 +1,103 @@
+// Shapes for ops without a Stagecraft rule (custom domains, rare ONNX ops):
+// first the value_info/outputs the file declares (symbolic dims bound as the
+// inputs were), then libonnx's shape inference run once on the model with the
+// bound input shapes. Such ops stay in the graph as opaque ops.
+
+#include "onnx/fallback_shapes.h"
+
+#include "onnx/onnx_types.h"
+#include "support/strings.h"
+
+#include <onnx/shape_inference/implementation.h>
+
+namespace stagecraft::onnxio {
+
+void FallbackShapes::collect(const onnx::GraphProto& graph,
+                             std::map<std::string, Declared>& into) const {
+    auto add = [&](const onnx::ValueInfoProto& info) {
+        Declared d;
+        const auto& type = info.type().tensor_type();
+        d.dtype = fromOnnxType(type.elem_type());
+        if (type.has_shape()) {
+            ir::Shape shape;
+            bool complete = true;
+            for (const auto& dim : type.shape().dim()) {
+                if (dim.has_dim_value() && dim.dim_value() >= 0) {
+                    shape.push_back(dim.dim_value());
+                } else if (auto it = session_.options.dims.find(dim.dim_param());
+                           dim.has_dim_param() && it != session_.options.dims.end()) {
+                    shape.push_back(it->second);
+                } else {
+                    complete = false;
+                }
+            }
+            if (complete)
+                d.shape = shape;
+        }
+        into[info.name()] = d;
+    };
+    for (const auto& info : graph.value_info())
+        add(info);
+    for (const auto& info : graph.output())
+        add(info);
+}
+
+void FallbackShapes::runOnnxInference() {
+    inferred_.emplace();
+    onnx::ModelProto model = session_.model;
+    auto* graph = model.mutable_graph();
+    graph->clear_value_info();
+    for (auto& input : *graph->mutable_input()) {
+        auto id = session_.graph.findTensor(input.name());
+        if (!id || session_.graph.tensor(*id).isConstant())
+            continue;
+        auto* shape = input.mutable_type()->mutable_tensor_type()->mutable_shape();
+        shape->clear_dim();
+        for (int64_t dim : session_.graph.tensor(*id).shape)
+            shape->add_dim()->set_dim_value(dim);
+    }
+    try {
+        onnx::ShapeInferenceOptions options{false, 0, true};
+        onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), options);
+    } catch (const std::exception& e) {
+        session_.warn(std::string("ONNX shape inference: ") + e.what());
+    }
+    collect(model.graph(), *inferred_);
+}
+
+std::optional<FallbackShapes::Declared> FallbackShapes::lookup(const std::string& name) {
+    if (!declared_) {
+        declared_.emplace();
+        collect(session_.model.graph(), *declared_);
+    }
+    if (auto it = declared_->find(name);
+        it != declared_->end() && it->second.shape && it->second.dtype != ir::DType::Undefined)
+        return it->second;
+    if (!inferred_)
+        runOnnxInference();
+    if (auto it = inferred_->find(name);
+        it != inferred_->end() && it->second.shape && it->second.dtype != ir::DType::Undefined)
+        return it->second;
+    return std::nullopt;
+}
+
+Status FallbackShapes::apply(ir::OpId id) {
+    const ir::Op& op = session_.graph.op(id);
+    std::string label =
+        "op " + quote(op.name) + " (" + (op.domain.empty() ? "" : op.domain + ".") + op.type + ")";
+    for (ir::TensorId out : op.outputs) {
+        const std::string& name = session_.graph.tensor(out).name;
+        auto declared = lookup(name);
+        if (!declared)
+            return session_.error(
+                label + " is unknown to Stagecraft and the shape of its output " + quote(name) +
+                " cannot be made static (the file declares none and ONNX shape inference "
+                "finds none)");
+        session_.graph.mutableTensor(out).dtype = declared->dtype;
+        session_.graph.mutableTensor(out).shape = *declared->shape;
+    }
+    session_.warn(label + " is unknown to Stagecraft: kept as an opaque op (a kernel of its own)");
+    return Status::success();
+}
+
+} // namespace stagecraft::onnxio

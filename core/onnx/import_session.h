@@ -1,0 +1,54 @@
+#pragma once
+// Internal to core/onnx: the state shared by the import stages.
+
+#include "ir/graph.h"
+#include "onnx/importer.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace stagecraft::onnxio {
+
+struct ImportSession {
+    const ImportOptions& options;
+    std::filesystem::path modelPath;
+    /// The file name used to prefix messages.
+    std::string source;
+    onnx::ModelProto model;
+    /// Version of the default domain the file imports.
+    int64_t opset = 0;
+    ir::Graph graph;
+    std::vector<std::string> warnings;
+
+    ImportSession(const ImportOptions& opts, std::filesystem::path path)
+        : options(opts)
+        , modelPath(std::move(path))
+        , source(modelPath.string()) {}
+
+    std::filesystem::path modelDir() const { return modelPath.parent_path(); }
+    /// An error about the model file: "<file>: <message>".
+    Error error(const std::string& message) const { return Error(source + ": " + message); }
+    void warn(std::string message) { warnings.push_back(std::move(message)); }
+};
+
+/// Reads and parses the file, checks the opset (converting files older than
+/// opset 9 with the ONNX version converter) and runs the checker.
+Status loadModelProto(ImportSession& session);
+
+/// Builds session.graph from the parsed model: tensors for inputs (shapes
+/// bound), initializers and Constant nodes (lazy weights), ops with their
+/// attributes checked against the ONNX schemas and defaults filled in.
+/// Output shapes are not known yet.
+Status buildGraph(ImportSession& session);
+
+/// Gives every tensor a static shape and type, canonicalizes attributes and
+/// folds constant sub-graphs (docs/ir.md).
+Status inferShapes(ImportSession& session);
+
+/// The simplifications of ImportOptions, then dead-code removal and compaction.
+Status simplifyGraph(ImportSession& session);
+
+} // namespace stagecraft::onnxio

@@ -1,0 +1,55 @@
+#pragma once
+/// \file
+/// ONNX import: reads a model file (libonnx + protobuf) into an ir::Graph in
+/// canonical form (docs/ir.md) with every tensor static. Dynamic dimensions
+/// are bound by the user; shape inference and constant folding resolve the
+/// shape-computation chains exporters emit; standard simplifications run
+/// (each switchable). Weights stay lazy: nothing reads them.
+
+#include "ir/graph.h"
+#include "support/expected.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace stagecraft::onnxio {
+
+struct ImportOptions {
+    /// Whole input shapes, from `--input name:1x3x224x224`.
+    std::map<std::string, ir::Shape> inputShapes;
+    /// Symbolic dimension values, from `--dim batch=8`.
+    std::map<std::string, int64_t> dims;
+    /// Fold BatchNormalization into a preceding Conv/ConvTranspose.
+    bool foldBatchNorm = true;
+    /// Drop Identity and Dropout.
+    bool dropIdentity = true;
+    /// Replace ops whose inputs are all constant by their (lazily computed) result.
+    bool foldConstants = true;
+    /// Run the ONNX checker; its findings become warnings.
+    bool runChecker = true;
+};
+
+struct ImportResult {
+    ir::Graph graph;
+    /// Things the user should know that did not stop the import.
+    std::vector<std::string> warnings;
+};
+
+/// Imports \p path. Errors name the file and, where it applies, the op,
+/// tensor or dimension at fault.
+Expected<ImportResult> importModel(const std::filesystem::path& path,
+                                   const ImportOptions& options = {});
+
+/// Op types (default domain) whose shapes the importer infers and whose
+/// attributes it canonicalizes; others are imported as opaque ops.
+std::vector<std::string> supportedOpTypes();
+
+/// Parses `name:1x3x224x224` into \p options.inputShapes.
+Status addInputBinding(ImportOptions& options, const std::string& text);
+/// Parses `name=8` into \p options.dims.
+Status addDimBinding(ImportOptions& options, const std::string& text);
+
+} // namespace stagecraft::onnxio

@@ -1,0 +1,105 @@
+#include "onnx/infer_context.h"
+
+#include "support/strings.h"
+
+namespace stagecraft::onnxio {
+
+const ir::ConstTensor* ValueTable::get(ir::TensorId id) {
+    auto& slot = values_[static_cast<size_t>(id)];
+    if (slot)
+        return &*slot;
+    const ir::Tensor& tensor = graph_.tensor(id);
+    if (!tensor.isConstant() || tensor.byteSize() > kReadLimitBytes)
+        return nullptr;
+    auto bytes = tensor.data->bytes();
+    if (!bytes.ok())
+        return nullptr;
+    slot = ir::ConstTensor(tensor.dtype, tensor.shape,
+                           std::vector<std::byte>(bytes->begin(), bytes->end()));
+    return &*slot;
+}
+
+void ValueTable::set(ir::TensorId id, ir::ConstTensor value) {
+    values_[static_cast<size_t>(id)] = std::move(value);
+}
+
+bool ValueTable::isConstant(ir::TensorId id) const {
+    return values_[static_cast<size_t>(id)].has_value() || graph_.tensor(id).isConstant();
+}
+
+const ir::ConstTensor* InferContext::value(int i) {
+    if (!hasInput(i))
+        return nullptr;
+    return values_.get(op().inputs[static_cast<size_t>(i)]);
+}
+
+Expected<std::vector<int64_t>> InferContext::intsInput(int i, const std::string& what) {
+    const ir::ConstTensor* v = value(i);
+    if (v == nullptr)
+        return error(what + " (input " + std::to_string(i) +
+                     ") is not a constant: shapes must be static");
+    return v->toInt64s();
+}
+
+Expected<std::vector<double>> InferContext::floatsInput(int i, const std::string& what) {
+    const ir::ConstTensor* v = value(i);
+    if (v == nullptr)
+        return error(what + " (input " + std::to_string(i) +
+                     ") is not a constant: shapes must be static");
+    return v->toDoubles();
+}
+
+bool InferContext::outputUsed(int i) const {
+    ir::TensorId id = op().outputs[static_cast<size_t>(i)];
+    return !session_.graph.tensor(id).uses.empty() || session_.graph.isGraphOutput(id);
+}
+
+void InferContext::setOutput(int i, ir::DType dtype, ir::Shape shape) {
+    ir::Tensor& tensor = session_.graph.mutableTensor(op().outputs[static_cast<size_t>(i)]);
+    tensor.dtype = dtype;
+    tensor.shape = std::move(shape);
+}
+
+void InferContext::setOutputValue(int i, ir::ConstTensor value) {
+    values_.set(op().outputs[static_cast<size_t>(i)], std::move(value));
+}
+
+void InferContext::keepInputs(int n) {
+    for (int i = n; i < inputCount(); ++i)
+        session_.graph.setOpInput(id_, i, ir::kNoTensor);
+    auto& inputs = session_.graph.mutableOp(id_).inputs;
+    if (static_cast<int>(inputs.size()) > n)
+        inputs.resize(static_cast<size_t>(n));
+}
+
+Error InferContext::error(const std::string& message) const {
+    return session_.error("op " + quote(op().name) + " (" + op().type + "): " + message);
+}
+
+void InferContext::warn(const std::string& message) {
+    session_.warn("op " + quote(op().name) + " (" + op().type + "): " + message);
+}
+
+Expected<int64_t> InferContext::normalizeAxis(int64_t axis, int64_t rank,
+                                              const std::string& what) const {
+    int64_t normalized = axis < 0 ? axis + rank : axis;
+    if (normalized < 0 || normalized >= rank)
+        return error(what + " " + std::to_string(axis) + " is out of range for rank " +
+                     std::to_string(rank));
+    return normalized;
+}
+
+std::optional<ir::Shape> broadcastShapes(const ir::Shape& a, const ir::Shape& b) {
+    size_t rank = std::max(a.size(), b.size());
+    ir::Shape out(rank);
+    for (size_t i = 0; i < rank; ++i) {
+        int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+        int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+        if (da != db && da != 1 && db != 1)
+            return std::nullopt;
+        out[i] = da == 1 ? db : da;
+    }
+    return out;
+}
+
+} // namespace stagecraft::onnxio

@@ -1,0 +1,139 @@
+// Shape rules for elementwise ops: unary ops keep shape and type, n-ary ops
+// broadcast (numpy rules), comparisons give bool, Clip's bounds become
+// attributes, BatchNormalization keeps only its inference output.
+
+#include "onnx/infer_rules.h"
+
+#include <limits>
+
+namespace stagecraft::onnxio {
+
+namespace {
+
+using ir::DType;
+
+Status requireInputs(InferContext& ctx, int count) {
+    for (int i = 0; i < count; ++i)
+        if (!ctx.hasInput(i))
+            return ctx.error("needs input " + std::to_string(i));
+    return Status::success();
+}
+
+Expected<ir::Shape> broadcastAll(InferContext& ctx, int first, int count) {
+    ir::Shape shape = ctx.shape(first);
+    for (int i = first + 1; i < first + count; ++i) {
+        if (!ctx.hasInput(i))
+            continue;
+        auto combined = broadcastShapes(shape, ctx.shape(i));
+        if (!combined)
+            return ctx.error("cannot broadcast " + ir::formatShape(shape) + " with " +
+                             ir::formatShape(ctx.shape(i)) + " (input " + std::to_string(i) + ")");
+        shape = *combined;
+    }
+    return shape;
+}
+
+} // namespace
+
+Status inferUnary(InferContext& ctx) {
+    SC_RETURN_IF_ERROR(requireInputs(ctx, 1));
+    ctx.keepInputs(1);
+    ctx.setOutput(0, ctx.dtype(0), ctx.shape(0));
+    return Status::success();
+}
+
+Status inferUnaryToBool(InferContext& ctx) {
+    SC_RETURN_IF_ERROR(requireInputs(ctx, 1));
+    ctx.setOutput(0, DType::Bool, ctx.shape(0));
+    return Status::success();
+}
+
+Status inferCast(InferContext& ctx) {
+    SC_RETURN_IF_ERROR(requireInputs(ctx, 1));
+    DType to = fromOnnxType(static_cast<int32_t>(ctx.attrs().getInt("to", 0)));
+    if (to == DType::Undefined || to == DType::String)
+        return ctx.error("cannot cast to ONNX type " + std::to_string(ctx.attrs().getInt("to", 0)));
+    ctx.setOutput(0, to, ctx.shape(0));
+    return Status::success();
+}
+
+Status inferBroadcast(InferContext& ctx) {
+    SC_RETURN_IF_ERROR(requireInputs(ctx, 1));
+    SC_ASSIGN_OR_RETURN(ir::Shape shape, broadcastAll(ctx, 0, ctx.inputCount()));
+    ctx.setOutput(0, ctx.dtype(0), shape);
+    return Status::success();
+}
+
+Status inferCompare(InferContext& ctx) {
+    SC_RETURN_IF_ERROR(requireInputs(ctx, 2));
+    SC_ASSIGN_OR_RETURN(ir::Shape shape, broadcastAll(ctx, 0, 2));
+    ctx.setOutput(0, DType::Bool, shape);
+    return Status::success();
+}
+
+Status inferWhere(InferContext& ctx) {
+    SC_RETURN_IF_ERROR(requireInputs(ctx, 3));
+    SC_ASSIGN_OR_RETURN(ir::Shape shape, broadcastAll(ctx, 0, 3));
+    ctx.setOutput(0, ctx.dtype(1), shape);
+    return Status::success();
+}
+
+Status inferClip(InferContext& ctx) {
+    SC_RETURN_IF_ERROR(requireInputs(ctx, 1));
+    double low = -std::numeric_limits<double>::infinity();
+    double high = std::numeric_limits<double>::infinity();
+    if (ctx.opset() < 11) {
+        low = ctx.attrs().getFloat("min", low);
+        high = ctx.attrs().getFloat("max", high);
+    } else {
+        if (ctx.hasInput(1)) {
+            SC_ASSIGN_OR_RETURN(auto v, ctx.floatsInput(1, "min"));
+            if (v.size() != 1)
+                return ctx.error("min must be a scalar");
+            low = v[0];
+        }
+        if (ctx.hasInput(2)) {
+            SC_ASSIGN_OR_RETURN(auto v, ctx.floatsInput(2, "max"));
+            if (v.size() != 1)
+                return ctx.error("max must be a scalar");
+            high = v[0];
+        }
+    }
+    ctx.attrs().set("min", low);
+    ctx.attrs().set("max", high);
+    ctx.keepInputs(1);
+    ctx.setOutput(0, ctx.dtype(0), ctx.shape(0));
+    return Status::success();
+}
+
+Status inferBatchNorm(InferContext& ctx) {
+    SC_RETURN_IF_ERROR(requireInputs(ctx, 5));
+    if (ctx.rank(0) < 2)
+        return ctx.error("input must have a channel dimension");
+    int64_t channels = ctx.shape(0)[1];
+    for (int i = 1; i < 5; ++i)
+        if (ctx.shape(i) != ir::Shape{channels})
+            return ctx.error("input " + std::to_string(i) + " must have shape " +
+                             std::to_string(channels));
+    for (int i = 1; i < ctx.outputCount(); ++i)
+        if (ctx.outputUsed(i))
+            return ctx.error("training-mode outputs (running statistics) are not supported");
+    ctx.setOutput(0, ctx.dtype(0), ctx.shape(0));
+    for (int i = 1; i < ctx.outputCount(); ++i)
+        ctx.setOutput(i, ctx.dtype(0), {channels});
+    ctx.attrs().erase("momentum");
+    ctx.attrs().erase("spatial");
+    ctx.attrs().erase("training_mode");
+    return Status::success();
+}
+
+Status inferDropout(InferContext& ctx) {
+    SC_RETURN_IF_ERROR(requireInputs(ctx, 1));
+    ctx.keepInputs(1);
+    ctx.setOutput(0, ctx.dtype(0), ctx.shape(0));
+    if (ctx.outputCount() > 1)
+        ctx.setOutput(1, DType::Bool, ctx.shape(0));
+    return Status::success();
+}
+
+} // namespace stagecraft::onnxio

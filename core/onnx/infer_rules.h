@@ -1,0 +1,68 @@
+#pragma once
+// Internal to core/onnx: the shape-inference rules, one per op family. Each
+// sets its outputs' types and static shapes and rewrites the op's attributes
+// into canonical form (docs/ir.md).
+
+#include "onnx/infer_context.h"
+#include "onnx/onnx_types.h"
+
+namespace stagecraft::onnxio {
+
+// infer_elementwise.cpp
+Status inferUnary(InferContext& ctx);
+Status inferUnaryToBool(InferContext& ctx);
+Status inferCast(InferContext& ctx);
+Status inferBroadcast(InferContext& ctx);
+Status inferCompare(InferContext& ctx);
+Status inferWhere(InferContext& ctx);
+Status inferClip(InferContext& ctx);
+Status inferBatchNorm(InferContext& ctx);
+Status inferDropout(InferContext& ctx);
+
+// infer_conv.cpp
+Status inferConv(InferContext& ctx);
+Status inferConvTranspose(InferContext& ctx);
+Status inferPool(InferContext& ctx);
+Status inferGlobalPool(InferContext& ctx);
+
+// infer_linalg.cpp
+Status inferMatMul(InferContext& ctx);
+Status inferGemm(InferContext& ctx);
+
+// infer_reduce.cpp
+Status inferReduce(InferContext& ctx);
+Status inferArgReduce(InferContext& ctx);
+Status inferSoftmax(InferContext& ctx);
+Status inferLayerNorm(InferContext& ctx);
+Status inferInstanceNorm(InferContext& ctx);
+Status inferTopK(InferContext& ctx);
+
+// infer_reshape.cpp
+Status inferReshape(InferContext& ctx);
+Status inferFlatten(InferContext& ctx);
+Status inferSqueeze(InferContext& ctx);
+Status inferUnsqueeze(InferContext& ctx);
+Status inferExpand(InferContext& ctx);
+
+// infer_movement.cpp
+Status inferTranspose(InferContext& ctx);
+Status inferConcat(InferContext& ctx);
+Status inferSplit(InferContext& ctx);
+Status inferSlice(InferContext& ctx);
+Status inferPad(InferContext& ctx);
+Status inferTile(InferContext& ctx);
+Status inferGather(InferContext& ctx);
+Status inferGatherElements(InferContext& ctx);
+Status inferDepthToSpace(InferContext& ctx);
+Status inferSpaceToDepth(InferContext& ctx);
+
+// infer_resize.cpp
+Status inferResize(InferContext& ctx);
+
+// infer_constants.cpp: ops whose outputs are known at import time
+Status inferShape(InferContext& ctx);
+Status inferSize(InferContext& ctx);
+Status inferConstantOfShape(InferContext& ctx);
+Status inferRange(InferContext& ctx);
+
+} // namespace stagecraft::onnxio

@@ -1,0 +1,89 @@
+// Reading an ONNX file: parse, opset check (old files converted with libonnx's
+// version converter), ONNX checker findings as warnings.
+
+#include "onnx/import_session.h"
+#include "support/file.h"
+
+#include <onnx/checker.h>
+#include <onnx/version_converter/convert.h>
+
+namespace stagecraft::onnxio {
+
+namespace {
+
+constexpr int64_t kOldestOpset = 9;
+constexpr int64_t kNewestTestedOpset = 17;
+
+/// A ModelProto starts with field 1 (ir_version, varint: tag 0x08) in every
+/// exporter we know; a file that starts that way but does not parse is cut short.
+bool looksLikeOnnx(std::span<const std::byte> bytes) {
+    return !bytes.empty() && (bytes[0] == std::byte{0x08} || bytes[0] == std::byte{0x3a});
+}
+
+Status parseFile(ImportSession& session) {
+    auto mapped = MappedFile::open(session.modelPath);
+    if (!mapped.ok())
+        return mapped.error();
+    auto bytes = (*mapped)->bytes();
+    if (bytes.size() > static_cast<size_t>(INT32_MAX))
+        return session.error("larger than 2 GiB; store the weights as external data");
+    if (bytes.empty())
+        return session.error("empty file, not an ONNX model");
+    if (!session.model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+        if (looksLikeOnnx(bytes))
+            return session.error(
+                "cannot parse the ONNX protobuf (the file is truncated or corrupt)");
+        return session.error("not an ONNX model (the file is not an ONNX protobuf)");
+    }
+    if (!session.model.has_graph() || session.model.opset_import_size() == 0)
+        return session.error("not an ONNX model (no graph or no opset import)");
+    return Status::success();
+}
+
+Status checkOpset(ImportSession& session) {
+    for (const auto& opset : session.model.opset_import())
+        if (opset.domain().empty() || opset.domain() == "ai.onnx")
+            session.opset = opset.version();
+    if (session.opset == 0)
+        return session.error("the model does not import the default ONNX domain");
+    if (session.opset > kNewestTestedOpset)
+        session.warn("opset " + std::to_string(session.opset) +
+                     " is newer than the tested opsets 9-17; reading it anyway");
+    if (session.opset >= kOldestOpset)
+        return Status::success();
+    int64_t original = session.opset;
+    try {
+        session.model = onnx::version_conversion::ConvertVersion(session.model, kOldestOpset);
+    } catch (const std::exception& e) {
+        return session.error("opset " + std::to_string(original) +
+                             " is older than the supported 9-17 and the ONNX version converter "
+                             "failed: " +
+                             e.what());
+    }
+    session.opset = kOldestOpset;
+    session.warn("converted the model from opset " + std::to_string(original) + " to opset 9");
+    return Status::success();
+}
+
+void runChecker(ImportSession& session) {
+    try {
+        onnx::checker::check_model(session.model);
+    } catch (const std::exception& e) {
+        std::string what = e.what();
+        if (auto newline = what.find('\n'); newline != std::string::npos)
+            what = what.substr(0, newline);
+        session.warn("ONNX checker: " + what);
+    }
+}
+
+} // namespace
+
+Status loadModelProto(ImportSession& session) {
+    SC_RETURN_IF_ERROR(parseFile(session));
+    SC_RETURN_IF_ERROR(checkOpset(session));
+    if (session.options.runChecker)
+        runChecker(session);
+    return Status::success();
+}
+
+} // namespace stagecraft::onnxio
