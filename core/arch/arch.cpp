@@ -1,1 +1,118 @@
-// Placeholder until the architecture work lands.
+// Names of the enums and the derived queries later stages ask of an Arch.
+
+#include "arch/arch.h"
+
+#include <algorithm>
+#include <array>
+
+namespace stagecraft::arch {
+
+namespace {
+
+constexpr std::array<std::string_view, 5> kCategories{"elementwise", "injective", "reduction",
+                                                      "complex", "opaque"};
+constexpr std::array<std::string_view, 3> kUnitKinds{"matrix", "vector", "scalar"};
+constexpr std::array<std::string_view, 3> kMemories{"DDR", "GB", "LB"};
+constexpr std::array<std::string_view, 3> kSharings{"chip", "cluster", "core"};
+
+template <class Enum, size_t N>
+std::optional<Enum> parseName(const std::array<std::string_view, N>& names, std::string_view name) {
+    for (size_t i = 0; i < N; ++i)
+        if (names[i] == name)
+            return static_cast<Enum>(i);
+    return std::nullopt;
+}
+
+} // namespace
+
+std::span<const std::string_view> categoryNames() {
+    return kCategories;
+}
+
+std::string_view unitKindName(UnitKind kind) {
+    return kUnitKinds[static_cast<size_t>(kind)];
+}
+
+std::optional<UnitKind> parseUnitKind(std::string_view name) {
+    return parseName<UnitKind>(kUnitKinds, name);
+}
+
+std::string_view memoryName(Memory memory) {
+    return kMemories[static_cast<size_t>(memory)];
+}
+
+std::optional<Memory> parseMemory(std::string_view name) {
+    return parseName<Memory>(kMemories, name);
+}
+
+std::string_view sharingName(Sharing sharing) {
+    return kSharings[static_cast<size_t>(sharing)];
+}
+
+std::optional<Sharing> parseSharing(std::string_view name) {
+    return parseName<Sharing>(kSharings, name);
+}
+
+bool isComputeDType(ir::DType dtype) {
+    return dtype != ir::DType::Undefined && dtype != ir::DType::String;
+}
+
+bool ComputeUnit::supports(std::string_view category, ir::DType dtype) const {
+    return opsPerCycle.count(dtype) > 0 &&
+           std::find(categories.begin(), categories.end(), category) != categories.end();
+}
+
+int64_t coresPerCluster(const Arch& arch) {
+    int64_t cores = 0;
+    for (const CoreGroup& group : arch.cluster.coreGroups)
+        cores += group.count;
+    return cores;
+}
+
+int64_t totalCores(const Arch& arch) {
+    return arch.clusters * coresPerCluster(arch);
+}
+
+int64_t aggregateActivationBytes(const Arch& arch) {
+    int64_t bytes = 0;
+    for (const CoreGroup& group : arch.cluster.coreGroups)
+        if (group.localBuffer)
+            bytes += group.count * group.localBuffer->activationBytes();
+    return bytes;
+}
+
+double peakOpsPerSecond(const Arch& arch, ir::DType dtype,
+                        std::optional<std::string_view> category) {
+    double perCycle = 0;
+    for (const CoreGroup& group : arch.cluster.coreGroups)
+        for (const ComputeUnit& unit : group.units) {
+            auto entry = unit.opsPerCycle.find(dtype);
+            if (entry == unit.opsPerCycle.end() || (category && !unit.supports(*category, dtype)))
+                continue;
+            perCycle += static_cast<double>(group.count) * entry->second;
+        }
+    return static_cast<double>(arch.clusters) * perCycle * arch.clockGhz * 1e9;
+}
+
+const Path* findPath(const Arch& arch, Memory from, Memory to) {
+    const Path* reverse = nullptr;
+    for (const Path& path : arch.paths) {
+        if (path.from == from && path.to == to)
+            return &path;
+        if (path.from == to && path.to == from && reverse == nullptr)
+            reverse = &path;
+    }
+    return reverse;
+}
+
+std::vector<UnitRef> unitsFor(const Arch& arch, std::string_view category, ir::DType dtype) {
+    std::vector<UnitRef> refs;
+    const auto& groups = arch.cluster.coreGroups;
+    for (size_t g = 0; g < groups.size(); ++g)
+        for (size_t u = 0; u < groups[g].units.size(); ++u)
+            if (groups[g].units[u].supports(category, dtype))
+                refs.push_back({g, u});
+    return refs;
+}
+
+} // namespace stagecraft::arch

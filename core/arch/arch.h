@@ -1,0 +1,185 @@
+#pragma once
+/// \file
+/// The DSA description of GraphTurbo Fig. 1: `clusters` clusters, each of
+/// core groups (cores alike: same local buffer, same compute units), a global
+/// buffer per cluster, DDR, the data paths between the memory levels, launch
+/// and synchronization overheads and an optional fallback CPU. Read by
+/// SplitInfo (Algorithm 1 capacity checks), core binding and the simulator.
+/// The JSON form is in arch/arch_json.h; docs/arch.md documents every field.
+
+#include "ir/dtype.h"
+#include "support/expected.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace stagecraft::arch {
+
+/// What a compute unit is built for (Fig. 1 "CU").
+enum class UnitKind : uint8_t { Matrix, Vector, Scalar };
+
+/// The memory levels of Fig. 1.
+enum class Memory : uint8_t { DDR, GB, LB };
+
+/// Who shares the bandwidth of a path: one pipe for the whole chip, one per
+/// cluster (shared by its cores) or one per core (not shared).
+enum class Sharing : uint8_t { Chip, Cluster, Core };
+
+/// A compute unit of a core.
+struct ComputeUnit {
+    std::string name;
+    UnitKind kind = UnitKind::Vector;
+    /// Op categories the unit runs, canonical order (see categoryNames()).
+    std::vector<std::string> categories;
+    /// Per dtype: multiply-accumulates per cycle for `complex` ops on matrix
+    /// units, element operations per cycle otherwise. No entry: cannot run it.
+    std::map<ir::DType, double> opsPerCycle;
+
+    /// \returns true when the unit runs ops of \p category on \p dtype.
+    bool supports(std::string_view category, ir::DType dtype) const;
+
+    bool operator==(const ComputeUnit&) const = default;
+};
+
+/// A core's scratchpad local buffer (LB).
+struct LocalBuffer {
+    std::string name;
+    int64_t bytes = 0;
+    /// Fixed part kept for promoting weights (GraphTurbo §2.2).
+    int64_t weightReserveBytes = 0;
+
+    /// \returns the bytes left for activations: bytes - weightReserveBytes.
+    int64_t activationBytes() const { return bytes - weightReserveBytes; }
+
+    bool operator==(const LocalBuffer&) const = default;
+};
+
+/// `count` identical cores of a cluster.
+struct CoreGroup {
+    std::string name;
+    int64_t count = 0;
+    /// Absent for cores without LB (Habana Goya's GEMM engine).
+    std::optional<LocalBuffer> localBuffer;
+    std::vector<ComputeUnit> units;
+
+    bool operator==(const CoreGroup&) const = default;
+};
+
+/// A global buffer (GB, one per cluster) or the DDR of the chip.
+struct MemorySpec {
+    std::string name;
+    int64_t bytes = 0;
+
+    bool operator==(const MemorySpec&) const = default;
+};
+
+/// One cluster; every cluster of the chip is alike.
+struct Cluster {
+    std::vector<CoreGroup> coreGroups;
+    /// Absent on chips without GB (Graphcore IPU).
+    std::optional<MemorySpec> globalBuffer;
+
+    bool operator==(const Cluster&) const = default;
+};
+
+/// A data path between two memory levels. It serves both directions unless
+/// the reverse direction has its own entry (see findPath).
+struct Path {
+    Memory from = Memory::DDR;
+    Memory to = Memory::GB;
+    /// 10^9 bytes per second per sharing domain.
+    double bandwidthGBps = 0;
+    double latencyNs = 0;
+    /// DMA channels: transfers that can be in flight at once per sharing domain.
+    int64_t channels = 1;
+    Sharing sharedBy = Sharing::Chip;
+
+    bool operator==(const Path&) const = default;
+};
+
+struct Overheads {
+    double kernelLaunchNs = 0;
+    double syncNs = 0;
+
+    bool operator==(const Overheads&) const = default;
+};
+
+/// A CPU that runs the ops no compute unit supports.
+struct FallbackCpu {
+    std::string name;
+    double gflops = 0;
+
+    bool operator==(const FallbackCpu&) const = default;
+};
+
+/// A whole DSA description.
+struct Arch {
+    std::string name;
+    std::string description;
+    double clockGhz = 0;
+    int64_t clusters = 0;
+    Cluster cluster;
+    MemorySpec ddr;
+    std::vector<Path> paths;
+    Overheads overheads;
+    std::optional<FallbackCpu> fallbackCpu;
+
+    bool operator==(const Arch&) const = default;
+};
+
+/// Identifies one unit: cluster.coreGroups[group].units[unit].
+struct UnitRef {
+    size_t group = 0;
+    size_t unit = 0;
+
+    bool operator==(const UnitRef&) const = default;
+};
+
+/// The op category names, in canonical order; they equal ops::categoryName.
+std::span<const std::string_view> categoryNames();
+
+std::string_view unitKindName(UnitKind kind);
+std::optional<UnitKind> parseUnitKind(std::string_view name);
+std::string_view memoryName(Memory memory);
+std::optional<Memory> parseMemory(std::string_view name);
+std::string_view sharingName(Sharing sharing);
+std::optional<Sharing> parseSharing(std::string_view name);
+
+/// \returns true for the dtypes a unit may list: every ir::DType but
+/// Undefined and String.
+bool isComputeDType(ir::DType dtype);
+
+/// Cores of one cluster, summed over its core groups.
+int64_t coresPerCluster(const Arch& arch);
+
+/// Cores of the chip: clusters x coresPerCluster.
+int64_t totalCores(const Arch& arch);
+
+/// LB bytes for activations summed over the cores of one cluster (cores
+/// without LB add nothing). Algorithm 1 compares a sub-graph instance's
+/// footprint with this (docs/arch.md, "Aggregate LB").
+int64_t aggregateActivationBytes(const Arch& arch);
+
+/// Operations per second of the whole chip on \p dtype: clusters x cores x
+/// units x opsPerCycle x clock. Only units supporting \p category count when
+/// it is given.
+double peakOpsPerSecond(const Arch& arch, ir::DType dtype,
+                        std::optional<std::string_view> category = std::nullopt);
+
+/// The path for moving data from \p from to \p to: the entry in that direction,
+/// else the entry in the reverse direction, else nullptr.
+const Path* findPath(const Arch& arch, Memory from, Memory to);
+
+/// Units able to run \p category on \p dtype, by group then unit index.
+std::vector<UnitRef> unitsFor(const Arch& arch, std::string_view category, ir::DType dtype);
+
+/// Checks every rule of docs/arch.md ("Validation"). The error names the
+/// field by its JSON path, e.g. `cluster.core_groups[0].local_buffer.bytes`.
+Status validateArch(const Arch& arch);
+
+} // namespace stagecraft::arch

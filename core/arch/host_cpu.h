@@ -1,0 +1,35 @@
+#pragma once
+/// \file
+/// The host-cpu preset: the machine Stagecraft runs on, seen through the
+/// Fig. 1 abstraction (docs/arch.md, "host-cpu").
+
+#include "arch/arch.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <string_view>
+
+namespace stagecraft::arch {
+
+inline constexpr std::string_view kHostCpuPreset = "host-cpu";
+
+/// Where detectHostCpu looks; zero fields are detected, tests set them.
+struct HostProbe {
+    /// Linux CPU sysfs: <dir>/cpu0/cache/index*/{level,type,size,shared_cpu_list}.
+    std::filesystem::path cpuSysfs = "/sys/devices/system/cpu";
+    /// Logical CPUs (0: std::thread::hardware_concurrency, else sysfs, else 1).
+    int64_t logicalCpus = 0;
+    /// Physical memory in bytes (0: sysconf, else 8 GiB).
+    int64_t physicalBytes = 0;
+    /// SIMD width in bits (0: from the CPU the build targets, at least 128).
+    int64_t vectorBits = 0;
+};
+
+/// Builds the description of this machine: one cluster, one core per logical
+/// CPU with its share of L2 (or L1d) as LB, the last-level cache (level 3 or
+/// more) as GB, physical memory as DDR, a scalar and a vector unit per core
+/// running every category. Fallbacks for missing sysfs entries are listed in
+/// docs/arch.md. The result always passes validateArch.
+Arch detectHostCpu(const HostProbe& probe = {});
+
+} // namespace stagecraft::arch
