@@ -85,8 +85,11 @@ struct Interval {
 int64_t evaluateIndex(const IndexExpr& expr, std::span<const int64_t> loopValues);
 
 /// Conservative range of \p expr when every loop i ranges over \p loopRanges[i],
-/// clipped to [0, extent). Exact for affine expressions without div/mod; a
-/// superset otherwise. A `full` expression gives [0, extent).
+/// clipped to [0, extent). Exact for affine expressions without div/mod (both
+/// unclipped bounds are reached by some loop point; a strided access such as
+/// 2*oh may still skip indices in between, and clipping may keep an index the
+/// box never reads); a superset otherwise. A `full` expression gives
+/// [0, extent). An empty loop range or extent gives an empty interval.
 Interval indexRange(const IndexExpr& expr, std::span<const Interval> loopRanges, int64_t extent);
 
 /// The input dims of \p map whose index depends on loop \p loop.

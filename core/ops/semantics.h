@@ -34,7 +34,8 @@ struct OpCost {
     /// Multiply-accumulates of complex ops (0 for the others).
     int64_t macs = 0;
     /// Floating-point (or integer) operations: 2 per MAC for complex ops,
-    /// per-element costs for the others (docs/op-semantics.md).
+    /// a per-element or per-visited-element count for the others, 0 for
+    /// injective and opaque ops (docs/op-semantics.md has the table).
     int64_t flops = 0;
     /// Bytes of every present input and every output, each counted once.
     int64_t bytesRead = 0;
@@ -48,9 +49,11 @@ struct OpSemantics {
     OpCost cost;
 };
 
-/// Semantics of op \p id of \p graph. Opaque ops get a nest with their output
-/// dims and `full` accesses to every input. Fails only when the op's
-/// attributes or shapes contradict its canonical form.
+/// Semantics of op \p id of \p graph. Unknown ops (and ops of a non-default
+/// domain) are Opaque and get a nest per output over its dims, none bindable,
+/// with `full` accesses to every input; TopK, the one opaque op Stagecraft
+/// knows, reads only its axis `full`. Fails only when the op's attributes or
+/// shapes contradict its canonical form; the Error names the op.
 Expected<OpSemantics> semanticsOf(const ir::Graph& graph, ir::OpId id);
 
 } // namespace stagecraft::ops

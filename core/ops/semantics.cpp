@@ -1,2 +1,0 @@
-#include "ops/semantics.h"
-// Placeholder until the op-semantics work lands.
