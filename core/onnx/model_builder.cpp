@@ -6,8 +6,10 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <unistd.h>
@@ -22,6 +24,7 @@ struct ExternalWeight {
     std::string name;
     ir::DType dtype;
     ir::Shape shape;
+    ValueRange range;
 };
 
 void setShape(onnx::ValueInfoProto* info, ir::DType dtype, const std::vector<Dim>& shape,
@@ -58,20 +61,55 @@ int64_t alignUp(int64_t value) {
     return (value + kExternalAlignment - 1) / kExternalAlignment * kExternalAlignment;
 }
 
-/// Seeded values for one weight, appended to \p out at \p offset.
-void appendSeeded(const ExternalWeight& weight, std::string& out) {
+/// Streams seeded values of \p weight into \p out, a chunk at a time.
+bool writeSeeded(const ExternalWeight& weight, std::FILE* out) {
     int64_t count = ir::elementCount(weight.shape);
     int64_t fanIn = weight.shape.empty() || weight.shape[0] == 0 ? 1 : count / weight.shape[0];
     double bound = 1.0 / std::sqrt(static_cast<double>(std::max<int64_t>(fanIn, 1)));
+    double low = weight.range == ValueRange::Positive ? 0.5 : -bound;
+    double width = weight.range == ValueRange::Positive ? 1.0 : 2.0 * bound;
+    bool floating = ir::isFloatingPoint(weight.dtype);
     uint64_t state = fnv1a(weight.name);
     int64_t size = ir::dtypeSize(weight.dtype);
-    std::vector<std::byte> bytes(static_cast<size_t>(count * size));
-    for (int64_t i = 0; i < count; ++i) {
-        double unit = static_cast<double>(splitmix64(state) >> 11) * 0x1.0p-53; // [0,1)
-        double value = ir::isFloatingPoint(weight.dtype) ? (2.0 * unit - 1.0) * bound : 0.0;
-        ir::writeDouble(weight.dtype, bytes, i, value);
+    constexpr int64_t kChunk = 1 << 16;
+    std::vector<std::byte> bytes(static_cast<size_t>(kChunk * size));
+    for (int64_t done = 0; done < count; done += kChunk) {
+        int64_t n = std::min(kChunk, count - done);
+        for (int64_t i = 0; i < n; ++i) {
+            double unit = static_cast<double>(splitmix64(state) >> 11) * 0x1.0p-53; // [0,1)
+            ir::writeDouble(weight.dtype, bytes, i, floating ? low + unit * width : 0.0);
+        }
+        if (std::fwrite(bytes.data(), static_cast<size_t>(size), static_cast<size_t>(n), out) !=
+            static_cast<size_t>(n))
+            return false;
     }
-    out.append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    return true;
+}
+
+/// Writes every external weight with seeded values, each at its aligned offset.
+Status writeSeededFile(const std::filesystem::path& path,
+                       const std::vector<ExternalWeight>& weights, int64_t total) {
+    std::string temp = path.string() + ".tmp";
+    std::FILE* out = std::fopen(temp.c_str(), "wb");
+    if (out == nullptr)
+        return Error(path.string() + ": cannot create: " + std::strerror(errno));
+    bool ok = true;
+    int64_t offset = 0;
+    static const std::vector<char> padding(kExternalAlignment, 0);
+    for (const ExternalWeight& weight : weights) {
+        ok = ok && writeSeeded(weight, out);
+        int64_t end = offset + ir::elementCount(weight.shape) * ir::dtypeSize(weight.dtype);
+        int64_t next = std::min(alignUp(end), total);
+        ok = ok && std::fwrite(padding.data(), 1, static_cast<size_t>(next - end), out) ==
+                       static_cast<size_t>(next - end);
+        offset = next;
+    }
+    ok = (std::fclose(out) == 0) && ok;
+    if (!ok || std::rename(temp.c_str(), path.c_str()) != 0) {
+        std::remove(temp.c_str());
+        return Error(path.string() + ": cannot write: " + std::strerror(errno));
+    }
+    return Status::success();
 }
 
 Status writeSparseZeros(const std::filesystem::path& path, int64_t size) {
@@ -151,6 +189,10 @@ void ModelBuilder::addOpsetImport(std::string domain, int64_t version) {
     opset->set_version(version);
 }
 
+void ModelBuilder::setDocString(std::string text) {
+    impl_->model.set_doc_string(std::move(text));
+}
+
 void ModelBuilder::addInput(const std::string& name, ir::DType dtype,
                             const std::vector<Dim>& shape) {
     auto* info = impl_->graph()->add_input();
@@ -199,8 +241,8 @@ void ModelBuilder::addInt64Initializer(const std::string& name, const ir::Shape&
 }
 
 void ModelBuilder::addExternalInitializer(const std::string& name, ir::DType dtype,
-                                          const ir::Shape& shape) {
-    impl_->externals.push_back({name, dtype, shape});
+                                          const ir::Shape& shape, ValueRange range) {
+    impl_->externals.push_back({name, dtype, shape, range});
     impl_->initializerElements += ir::elementCount(shape);
 }
 
@@ -272,18 +314,9 @@ Status ModelBuilder::save(const std::filesystem::path& path, WeightFill fill,
         return Error(path.string() + ": cannot serialize the model");
     if (!impl_->externals.empty()) {
         std::filesystem::path dataPath = path.parent_path() / location;
-        if (fill == WeightFill::Zeros) {
-            SC_RETURN_IF_ERROR(writeSparseZeros(dataPath, total));
-        } else {
-            std::string data;
-            data.reserve(static_cast<size_t>(total));
-            for (const ExternalWeight& weight : impl_->externals) {
-                appendSeeded(weight, data);
-                data.resize(static_cast<size_t>(alignUp(static_cast<int64_t>(data.size()))));
-            }
-            data.resize(static_cast<size_t>(total));
-            SC_RETURN_IF_ERROR(writeFileAtomic(dataPath, data));
-        }
+        SC_RETURN_IF_ERROR(fill == WeightFill::Zeros
+                               ? writeSparseZeros(dataPath, total)
+                               : writeSeededFile(dataPath, impl_->externals, total));
     }
     return writeFileAtomic(path, bytes);
 }

@@ -30,6 +30,14 @@ enum class WeightFill {
     Seeded,
 };
 
+/// The values a seeded external weight gets.
+enum class ValueRange {
+    /// Uniform in [-1/sqrt(fan_in), 1/sqrt(fan_in)]: weights, biases.
+    Symmetric,
+    /// Uniform in [0.5, 1.5]: variances and other quantities that must be positive.
+    Positive,
+};
+
 class NodeBuilder;
 
 class ModelBuilder {
@@ -45,6 +53,8 @@ public:
     void setIrVersion(int64_t version);
     void setProducer(std::string name, std::string version);
     void addOpsetImport(std::string domain, int64_t version);
+    /// The model's doc_string: what it is, where its configuration comes from.
+    void setDocString(std::string text);
 
     void addInput(const std::string& name, ir::DType dtype, const std::vector<Dim>& shape);
     /// An output with a declared shape; an empty \p shape with \p declareShape
@@ -62,7 +72,8 @@ public:
     void addInt64Initializer(const std::string& name, const ir::Shape& shape,
                              const std::vector<int64_t>& values);
     /// A weight whose bytes go to the external data file on save.
-    void addExternalInitializer(const std::string& name, ir::DType dtype, const ir::Shape& shape);
+    void addExternalInitializer(const std::string& name, ir::DType dtype, const ir::Shape& shape,
+                                ValueRange range = ValueRange::Symmetric);
     /// Parameters whose count is known: sum of the initializers' elements.
     int64_t initializerElementCount() const;
 

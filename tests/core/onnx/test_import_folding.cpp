@@ -211,7 +211,9 @@ private slots:
         ModelBuilder m("external", 13);
         m.addInput("x", DType::Float32, {1, 4});
         m.addExternalInitializer("w", DType::Float32, {4, 8});
-        m.addNode("MatMul", {"x", "w"}, {"y"});
+        m.addExternalInitializer("scale", DType::Float32, {8}, ValueRange::Positive);
+        m.addNode("MatMul", {"x", "w"}, {"xw"});
+        m.addNode("Mul", {"xw", "scale"}, {"y"});
         m.addOutput("y", DType::Float32, {1, 8});
         auto file = fixture.path("external.onnx");
         QVERIFY(m.save(file, WeightFill::Seeded).ok());
