@@ -7,6 +7,9 @@
 #include <onnx/checker.h>
 #include <onnx/version_converter/convert.h>
 
+#include <stdexcept>
+#include <unordered_map>
+
 namespace stagecraft::onnxio {
 
 namespace {
@@ -65,9 +68,30 @@ Status checkOpset(ImportSession& session) {
     return Status::success();
 }
 
+/// onnx::checker::check_model(ModelProto) without a model directory looks
+/// for external data in the working directory; this is the same check with
+/// the model's directory.
+void checkModel(const ImportSession& session) {
+    const onnx::ModelProto& model = session.model;
+    if (model.ir_version() > onnx::Version::IR_VERSION)
+        throw std::runtime_error("IR version " + std::to_string(model.ir_version()) +
+                                 " is newer than the checker's " +
+                                 std::to_string(onnx::Version::IR_VERSION));
+    onnx::checker::CheckerContext context;
+    context.set_ir_version(static_cast<int>(model.ir_version()));
+    std::unordered_map<std::string, int> imports;
+    for (const auto& opset : model.opset_import())
+        imports[opset.domain()] = static_cast<int>(opset.version());
+    context.set_opset_imports(imports);
+    context.set_model_dir(session.modelDir().empty() ? "." : session.modelDir().string());
+    onnx::checker::LexicalScopeContext scope;
+    onnx::checker::check_graph(model.graph(), context, scope);
+    onnx::checker::check_model_local_functions(model, context, scope);
+}
+
 void runChecker(ImportSession& session) {
     try {
-        onnx::checker::check_model(session.model);
+        checkModel(session);
     } catch (const std::exception& e) {
         std::string what = e.what();
         if (auto newline = what.find('\n'); newline != std::string::npos)

@@ -1,0 +1,60 @@
+// The zoo's models, imported, match the published figures within 1 %:
+// parameters and multiply-accumulates at their standard input sizes.
+// References: torchvision's model cards (ResNet-50 v1.5: 25,557,032 params,
+// 4.09 GMACs; MobileNet-v2: 3,504,872, 0.30 GMACs; ViT-B/16: 86,567,656,
+// 17.56 GMACs; DenseNet-121: 7,978,856, 2.83 GMACs) and the BERT paper
+// (BERT-base: 110 M params; 11.2 GMACs for the encoder at sequence 128, the
+// figure the issue quotes). torchvision's "GFLOPS" column counts
+// multiply-accumulates.
+
+#include "onnx/importer.h"
+#include "ops/model_stats.h"
+#include "zoo/zoo.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace stagecraft;
+
+class TestZooFigures : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir;
+
+private slots:
+    void publishedFigures_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<double>("params");
+        QTest::addColumn<double>("macs");
+        QTest::newRow("resnet50") << QStringLiteral("resnet50") << 25.557032e6 << 4.09e9;
+        QTest::newRow("mobilenet-v2") << QStringLiteral("mobilenet-v2") << 3.504872e6 << 0.30e9;
+        QTest::newRow("bert-base") << QStringLiteral("bert-base") << 110e6 << 11.2e9;
+        QTest::newRow("vit-b16") << QStringLiteral("vit-b16") << 86.567656e6 << 17.56e9;
+        QTest::newRow("densenet121") << QStringLiteral("densenet121") << 7.978856e6 << 2.83e9;
+    }
+    void publishedFigures() {
+        QFETCH(QString, model);
+        QFETCH(double, params);
+        QFETCH(double, macs);
+        auto path =
+            std::filesystem::path(dir.path().toStdString()) / (model.toStdString() + ".onnx");
+        auto written = zoo::writeZooModel(model.toStdString(), {}, path);
+        QVERIFY2(written.ok(), written.ok() ? "" : written.error().message().c_str());
+        auto imported = onnxio::importModel(path);
+        QVERIFY2(imported.ok(), imported.ok() ? "" : imported.error().message().c_str());
+        auto stats = ops::computeModelStats(imported->graph);
+        QVERIFY(stats.ok());
+        qInfo("%s: %lld params (published %.0f), %lld MACs (published %.3g), %zu opaque ops",
+              qPrintable(model), static_cast<long long>(stats->params), params,
+              static_cast<long long>(stats->macs), macs, stats->opaqueOps.size());
+        QVERIFY(stats->opaqueOps.empty());
+        QVERIFY2(std::fabs(static_cast<double>(stats->params) - params) <= 0.01 * params,
+                 "params off by more than 1 %");
+        QVERIFY2(std::fabs(static_cast<double>(stats->macs) - macs) <= 0.01 * macs,
+                 "MACs off by more than 1 %");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestZooFigures)
+#include "test_zoo_figures.moc"
