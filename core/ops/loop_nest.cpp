@@ -15,7 +15,7 @@
 #include "support/expected.h"
 
 #include <algorithm>
-#include <map>
+#include <optional>
 
 namespace stagecraft::ops {
 
@@ -64,6 +64,22 @@ Interval termRange(const IndexTerm& term, Interval loopRange) {
 
 bool isPlain(const IndexTerm& term) {
     return term.div == 1 && term.mod == 0;
+}
+
+/// The summed coefficient of the plain terms on the loop of plain term \p i,
+/// so that opposite signs cancel exactly; nullopt when an earlier plain term
+/// has the same loop (it carries the sum). Index expressions have a handful
+/// of terms, so the quadratic scan beats any map.
+std::optional<int64_t> mergedPlainCoeff(std::span<const IndexTerm> terms, size_t i) {
+    int64_t coeff = 0;
+    for (size_t j = 0; j < terms.size(); ++j) {
+        if (!isPlain(terms[j]) || terms[j].loop != terms[i].loop)
+            continue;
+        if (j < i)
+            return std::nullopt;
+        coeff += terms[j].coeff;
+    }
+    return coeff;
 }
 
 std::string loopName(int loop, std::span<const LoopDim> loops) {
@@ -141,19 +157,19 @@ Interval indexRange(const IndexExpr& expr, std::span<const Interval> loopRanges,
     if (expr.full)
         return {0, extent - 1};
     Interval sum{expr.offset, expr.offset};
-    std::map<int, int64_t> plainCoeffs; // merged per loop, so opposite signs cancel exactly
-    for (const IndexTerm& term : expr.terms) {
+    for (size_t i = 0; i < expr.terms.size(); ++i) {
+        const IndexTerm& term = expr.terms[i];
         SC_ASSERT(term.loop >= 0 && static_cast<size_t>(term.loop) < loopRanges.size(),
                   "index term refers to a loop outside the nest");
+        Interval range;
         if (isPlain(term)) {
-            plainCoeffs[term.loop] += term.coeff;
-            continue;
+            std::optional<int64_t> coeff = mergedPlainCoeff(expr.terms, i);
+            if (!coeff)
+                continue; // merged into an earlier term on the same loop
+            range = scale(loopRanges[static_cast<size_t>(term.loop)], *coeff);
+        } else {
+            range = termRange(term, loopRanges[static_cast<size_t>(term.loop)]);
         }
-        Interval range = termRange(term, loopRanges[static_cast<size_t>(term.loop)]);
-        sum = {sum.lo + range.lo, sum.hi + range.hi};
-    }
-    for (auto [loop, coeff] : plainCoeffs) {
-        Interval range = scale(loopRanges[static_cast<size_t>(loop)], coeff);
         sum = {sum.lo + range.lo, sum.hi + range.hi};
     }
     sum = divide(sum, expr.div);
