@@ -10,8 +10,10 @@
 // fig2-blocks (Fig. 2): ResNet's conv block (main path 1x1/3x3/1x1 with BN,
 // projection shortcut conv1x1 + BN, Add, Relu: five layers) followed by an
 // identity block (the same main path, the block input as shortcut: four
-// layers) on [N,32,16,16]. Channels are small (32 -> 16 -> 64) so the example
-// fits the `teaching` architecture.
+// layers) on [N,8,8,8]: bottleneck width 4, block outputs of 16 channels.
+// The sizes are chosen for the `teaching` architecture: the block outputs
+// (32 KiB at N = 8) split in two instances, the bottleneck tensors (8 KiB)
+// fit whole, so every merge of Fig. 5 passes Rules (i) and (ii) (§3.2).
 
 #include "zoo/layers.h"
 #include "zoo/models.h"
@@ -22,13 +24,15 @@ namespace {
 
 /// The 1x1 -> 3x3 -> 1x1 main path of a Fig. 2 block (BN after every conv,
 /// Relu after the first two).
+constexpr int64_t kBlockIn = 8, kWidth = 4, kBlockOut = 16, kSize = 8;
+
 std::string mainPath(Net& net, const std::string& x, const std::string& scope, int64_t in) {
-    std::string y = conv(net, x, scope + ".conv1", conv2d(in, 16, 1, 1, 0));
-    y = relu(net, batchNorm(net, y, scope + ".bn1", 16), scope + ".relu1");
-    y = conv(net, y, scope + ".conv2", conv2d(16, 16, 3, 1, 1));
-    y = relu(net, batchNorm(net, y, scope + ".bn2", 16), scope + ".relu2");
-    y = conv(net, y, scope + ".conv3", conv2d(16, 64, 1, 1, 0));
-    return batchNorm(net, y, scope + ".bn3", 64);
+    std::string y = conv(net, x, scope + ".conv1", conv2d(in, kWidth, 1, 1, 0));
+    y = relu(net, batchNorm(net, y, scope + ".bn1", kWidth), scope + ".relu1");
+    y = conv(net, y, scope + ".conv2", conv2d(kWidth, kWidth, 3, 1, 1));
+    y = relu(net, batchNorm(net, y, scope + ".bn2", kWidth), scope + ".relu2");
+    y = conv(net, y, scope + ".conv3", conv2d(kWidth, kBlockOut, 1, 1, 0));
+    return batchNorm(net, y, scope + ".bn3", kBlockOut);
 }
 
 } // namespace
@@ -51,16 +55,17 @@ void buildFig3Chain(Net& net, const ModelConfig& config) {
 
 void buildFig2Blocks(Net& net, const ModelConfig& config) {
     const int64_t n = config.batch;
-    net.builder().addInput("input", ir::DType::Float32, {n, 32, 16, 16});
-    std::string main = mainPath(net, "input", "conv_block", 32);
-    std::string shortcut = conv(net, "input", "conv_block.shortcut_conv", conv2d(32, 64, 1, 1, 0));
-    shortcut = batchNorm(net, shortcut, "conv_block.shortcut_bn", 64);
+    net.builder().addInput("input", ir::DType::Float32, {n, kBlockIn, kSize, kSize});
+    std::string main = mainPath(net, "input", "conv_block", kBlockIn);
+    std::string shortcut =
+        conv(net, "input", "conv_block.shortcut_conv", conv2d(kBlockIn, kBlockOut, 1, 1, 0));
+    shortcut = batchNorm(net, shortcut, "conv_block.shortcut_bn", kBlockOut);
     std::string x = binary(net, "Add", main, shortcut, "conv_block.add");
     x = relu(net, x, "conv_block.relu");
-    main = mainPath(net, x, "identity_block", 64);
+    main = mainPath(net, x, "identity_block", kBlockOut);
     x = binary(net, "Add", main, x, "identity_block.add");
     unary(net, "Relu", x, "identity_block.relu", "output");
-    net.builder().addOutput("output", ir::DType::Float32, {n, 64, 16, 16});
+    net.builder().addOutput("output", ir::DType::Float32, {n, kBlockOut, kSize, kSize});
 }
 
 } // namespace stagecraft::zoo

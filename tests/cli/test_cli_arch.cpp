@@ -74,7 +74,7 @@ private slots:
     void summary() {
         CliResult r = runCli(args({"teaching"}));
         QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
-        QVERIFY2(r.out.contains(QStringLiteral("aggregate LB for activations: 56 KiB")),
+        QVERIFY2(r.out.contains(QStringLiteral("aggregate LB for activations: 28 KiB")),
                  qPrintable(r.out));
         QVERIFY2(r.out.contains(QStringLiteral("1 cluster(s) x 4 cores")), qPrintable(r.out));
         CliResult byDefault = runCli(args({}));
@@ -86,7 +86,7 @@ private slots:
         CliResult good = runCli(args({"teaching", "--json"}));
         QCOMPARE(good.exitCode, 0);
         QString text = good.out;
-        QString find = QStringLiteral("\"bytes\": 16384");
+        QString find = QStringLiteral("\"bytes\": 8192");
         QCOMPARE(text.count(find), 1);
         text.replace(find, QStringLiteral("\"bytes\": -5"));
         QTemporaryDir dir;

@@ -57,12 +57,12 @@ private slots:
         QCOMPARE(coresPerCluster(preset("graphcore-ipu")), int64_t(1472));
     }
 
-    // docs/arch.md "Aggregate LB": 4 x (16384 - 2048) and the Fig. 3b split factors.
+    // docs/arch.md "Aggregate LB": 4 x (8192 - 1024) and the Fig. 3b split factors.
     void teachingAggregateLb() {
         Arch teaching = preset("teaching");
-        QCOMPARE(aggregateActivationBytes(teaching), int64_t(57344));
+        QCOMPARE(aggregateActivationBytes(teaching), int64_t(28672));
         std::vector<int64_t> factors;
-        for (int64_t peakKiB : {384, 192, 96, 48}) {
+        for (int64_t peakKiB : {128, 64, 32, 16}) {
             int64_t v = 1;
             while (peakKiB * 1024 / v > aggregateActivationBytes(teaching))
                 v *= 2;

@@ -44,8 +44,8 @@ int64_t fig3Parameters() {
 
 /// Fig. 2: bias-free convs, BN weight + bias per channel.
 int64_t fig2Parameters() {
-    int64_t convBlock = 32 * 16 + 16 * 16 * 9 + 16 * 64 + 32 * 64 + 2 * (16 + 16 + 64 + 64);
-    int64_t identityBlock = 64 * 16 + 16 * 16 * 9 + 16 * 64 + 2 * (16 + 16 + 64);
+    int64_t convBlock = 8 * 4 + 4 * 4 * 9 + 4 * 16 + 8 * 16 + 2 * (4 + 4 + 16 + 16);
+    int64_t identityBlock = 16 * 4 + 4 * 4 * 9 + 4 * 16 + 2 * (4 + 4 + 16);
     return convBlock + identityBlock;
 }
 
@@ -282,7 +282,7 @@ private slots:
             {"conformer", "encoder.encoders.15.conv_module.depthwise_conv.weight", "144x1x32"},
             {"fig3-chain", "stage4.conv2.weight", "128x128x3x3"},
             {"fig3-chain", "stage1.conv1.bias", "16"},
-            {"fig2-blocks", "conv_block.shortcut_conv.weight", "64x32x1x1"},
+            {"fig2-blocks", "conv_block.shortcut_conv.weight", "16x8x1x1"},
         };
         for (const Row& row : rows)
             QTest::addRow("%s %s", row.model, row.name)

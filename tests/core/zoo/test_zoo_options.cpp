@@ -71,7 +71,7 @@ private slots:
             QStringLiteral("12x%1x144").arg(conformerFrames(400)));
         row("fig3-chain", 0, 0, QStringLiteral("8x8x32x32"), QStringLiteral("8x128x2x2"));
         row("fig3-chain", 1, 0, QStringLiteral("1x8x32x32"), QStringLiteral("1x128x2x2"));
-        row("fig2-blocks", 0, 0, QStringLiteral("8x32x16x16"), QStringLiteral("8x64x16x16"));
+        row("fig2-blocks", 0, 0, QStringLiteral("8x8x8x8"), QStringLiteral("8x16x8x8"));
     }
     void shapes() {
         QFETCH(QString, model);
