@@ -1,0 +1,317 @@
+// SplitInfo (GraphTurbo §3.1, Algorithm 1, Eq. 1).
+//
+// For each loop dim d of the sub-graph's output, outermost first, the split
+// factor f_d is the smallest candidate v (1, 2, 4, 8, 9, ..., size(d);
+// divisors only, so instances are alike) whose instance fits the LB capacity
+// (line 5). `peak` is the largest tensor the sub-graph produces
+// (producedPeakBytes). The paper tests ceil(peak / v); we compute the
+// instance's own footprint from its propagated slices, which equals
+// ceil(peak / v) when the largest tensor splits evenly and is larger when
+// halos or unsplit tensors remain (docs/decisions.md). The split of d propagates through the access
+// maps (match_dim, line 10): an op counts in n_d when its output is divided
+// by the split and the divided dim's extent is divisible by f_d.
+//
+// Cost model (§3.1: "prevent excessive recomputations that offset the
+// benefits brought by fusion"): a split recomputes halos of fused windows and
+// whole unsplit ops in every instance. It is kept only when that extra work
+// takes no longer on the cluster than moving the sub-graph's intermediates
+// off-core and back would (the gain of fusion).
+//
+// Best split: lexmax (n_d, -f_d, -d) over the candidates (Eq. 1).
+
+#include "partition/split_info.h"
+
+#include <algorithm>
+
+namespace stagecraft::partition {
+
+namespace {
+
+bool inGroup(std::span<const ir::OpId> ops, ir::OpId op) {
+    return std::binary_search(ops.begin(), ops.end(), op);
+}
+
+std::vector<ir::TensorId> groupOutputs(const ir::Graph& graph, std::span<const ir::OpId> ops) {
+    std::vector<ir::TensorId> outputs;
+    for (ir::OpId op : ops)
+        for (ir::TensorId out : graph.op(op).outputs) {
+            const ir::Tensor& t = graph.tensor(out);
+            if (graph.isGraphOutput(out) ||
+                std::any_of(t.uses.begin(), t.uses.end(),
+                            [&](const ir::Use& u) { return !inGroup(ops, u.op); }))
+                outputs.push_back(out);
+        }
+    return outputs;
+}
+
+/// The largest of \p outputs (the last when equal), or the last op's first
+/// output when there are none.
+ir::TensorId largestOf(const ir::Graph& graph, std::span<const ir::OpId> ops,
+                       std::span<const ir::TensorId> outputs) {
+    ir::TensorId best = ir::kNoTensor;
+    for (ir::TensorId out : outputs)
+        if (best == ir::kNoTensor || graph.tensor(out).byteSize() >= graph.tensor(best).byteSize())
+            best = out;
+    return best != ir::kNoTensor ? best : graph.op(ops.back()).outputs[0];
+}
+
+int64_t opWork(const ir::Graph& graph, const SemanticsCache& semantics, ir::OpId op) {
+    const ops::OpSemantics& s = semantics.of(op);
+    if (s.cost.flops > 0)
+        return s.cost.flops;
+    return graph.tensor(graph.op(op).outputs[0])
+        .elementCount(); // data movement: one op per element
+}
+
+/// What a split (dim, factor) does to the group, from one interior instance.
+struct SplitEffect {
+    bool valid = true;
+    int64_t opsSplit = 0;
+    int64_t footprint = 0;
+    double extraWork = 0;
+    double totalWork = 0;
+};
+
+class SplitEvaluator {
+public:
+    SplitEvaluator(const ir::Graph& graph, const SemanticsCache& semantics,
+                   std::span<const ir::OpId> ops, std::vector<ir::TensorId> outputs)
+        : graph_(graph)
+        , semantics_(semantics)
+        , ops_(ops)
+        , output_(largestOf(graph, ops, outputs))
+        , outputs_(std::move(outputs)) {}
+
+    ir::TensorId output() const { return output_; }
+
+    SplitEffect evaluate(int dim, int64_t factor) const {
+        SplitEffect effect;
+        int64_t probe = factor > 1 ? factor : 2;
+        int64_t extent = graph_.tensor(output_).shape[static_cast<size_t>(dim)];
+        if (extent < probe)
+            return countUnsplit(factor);
+        BoxMap boxes = instanceBoxes(graph_, semantics_, ops_, output_, dim, probe, probe / 2);
+        for (ir::TensorId out : outputs_) {
+            const Box* box = boxes.find(out);
+            bool restricted =
+                box != nullptr && firstRestrictedDim(*box, graph_.tensor(out).shape) >= 0;
+            if (factor > 1 && out != output_ && (box == nullptr || !restricted))
+                effect.valid = false; // another output the instances could not divide
+        }
+        for (ir::OpId op : ops_)
+            account(op, boxes, factor, effect);
+        effect.footprint =
+            factor > 1 ? producedPeakBytes(graph_, ops_, &boxes) : producedPeakBytes(graph_, ops_);
+        return effect;
+    }
+
+private:
+    SplitEffect countUnsplit(int64_t factor) const {
+        SplitEffect effect;
+        effect.valid = factor == 1;
+        effect.opsSplit = 1;
+        effect.footprint = producedPeakBytes(graph_, ops_);
+        return effect;
+    }
+
+    void account(ir::OpId op, const BoxMap& boxes, int64_t factor, SplitEffect& effect) const {
+        ir::TensorId out = graph_.op(op).outputs[0];
+        const ir::Shape& shape = graph_.tensor(out).shape;
+        auto work = static_cast<double>(opWork(graph_, semantics_, op));
+        effect.totalWork += work;
+        const Box* box = boxes.find(out);
+        int dim = box != nullptr ? firstRestrictedDim(*box, shape) : -1;
+        if (dim >= 0 && shape[static_cast<size_t>(dim)] % factor == 0)
+            ++effect.opsSplit;
+        if (factor <= 1)
+            return;
+        double share = box != nullptr
+                           ? static_cast<double>(boxElements(*box)) /
+                                 static_cast<double>(std::max<int64_t>(1, ir::elementCount(shape)))
+                           : 1.0;
+        effect.extraWork += work * std::max(0.0, static_cast<double>(factor) * share - 1.0);
+    }
+
+    const ir::Graph& graph_;
+    const SemanticsCache& semantics_;
+    std::span<const ir::OpId> ops_;
+    ir::TensorId output_;
+    std::vector<ir::TensorId> outputs_;
+};
+
+/// Bytes of tensors produced and consumed only inside the group.
+int64_t intermediateBytes(const ir::Graph& graph, std::span<const ir::OpId> ops) {
+    int64_t bytes = 0;
+    for (ir::OpId op : ops)
+        for (ir::TensorId out : graph.op(op).outputs) {
+            const ir::Tensor& t = graph.tensor(out);
+            bool inside = !graph.isGraphOutput(out) && !t.uses.empty() &&
+                          std::all_of(t.uses.begin(), t.uses.end(),
+                                      [&](const ir::Use& u) { return inGroup(ops, u.op); });
+            if (inside)
+                bytes += t.byteSize();
+        }
+    return bytes;
+}
+
+bool worthRecomputing(const SplitEffect& effect, int64_t intermediates, const SplitParams& params) {
+    if (!params.recomputeCostModel || effect.extraWork <= 0)
+        return true;
+    double extraSeconds = effect.extraWork / params.clusterOpsPerSecond;
+    double savedSeconds = 2.0 * static_cast<double>(intermediates) / params.offCoreBytesPerSecond;
+    return extraSeconds <= savedSeconds;
+}
+
+SplitCandidate toCandidate(int dim, int64_t factor, const SplitEffect& effect) {
+    SplitCandidate c;
+    c.dim = dim;
+    c.factor = factor;
+    c.opsSplit = effect.opsSplit;
+    c.instanceBytes = effect.footprint;
+    c.recompute = effect.totalWork > 0 ? effect.extraWork / effect.totalWork : 0.0;
+    return c;
+}
+
+/// Lines 4-6 of Algorithm 1: the smallest candidate v whose instance fits.
+/// No instance is smaller than an even share, ceil(peak / v), which gives a
+/// lower bound; it usually fits already (no halos, the largest tensor splits
+/// evenly). Otherwise footprints shrink as v grows and the search is binary.
+std::optional<std::pair<int64_t, SplitEffect>> smallestFit(const SplitEvaluator& evaluator, int dim,
+                                                           const std::vector<int64_t>& candidates,
+                                                           int64_t peak, int64_t capacity) {
+    auto fits = [&](const SplitEffect& effect) {
+        return effect.valid && effect.footprint <= capacity;
+    };
+    size_t lo = 0;
+    while (lo < candidates.size() && (peak + candidates[lo] - 1) / candidates[lo] > capacity)
+        ++lo;
+    if (lo == candidates.size())
+        return std::nullopt;
+    SplitEffect first = evaluator.evaluate(dim, candidates[lo]);
+    if (fits(first))
+        return std::make_pair(candidates[lo], first);
+    size_t hi = candidates.size() - 1;
+    SplitEffect best = lo == hi ? first : evaluator.evaluate(dim, candidates[hi]);
+    if (!fits(best))
+        return std::nullopt;
+    ++lo; // candidates[lo] did not fit
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        SplitEffect effect = evaluator.evaluate(dim, candidates[mid]);
+        if (fits(effect)) {
+            hi = mid;
+            best = effect;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    return std::make_pair(candidates[hi], best);
+}
+
+bool better(const SplitCandidate& a, const SplitCandidate& b) {
+    if (a.opsSplit != b.opsSplit)
+        return a.opsSplit > b.opsSplit;
+    if (a.factor != b.factor)
+        return a.factor < b.factor;
+    return a.dim < b.dim;
+}
+
+} // namespace
+
+SplitParams splitParamsFor(const arch::Arch& arch) {
+    SplitParams params;
+    params.capacityBytes = arch::aggregateActivationBytes(arch);
+    double chip = arch::peakOpsPerSecond(arch, ir::DType::Float32);
+    if (chip > 0 && arch.clusters > 0)
+        params.clusterOpsPerSecond = chip / static_cast<double>(arch.clusters);
+    const arch::Path* path = arch::findPath(arch, arch::Memory::GB, arch::Memory::LB);
+    if (path == nullptr)
+        path = arch::findPath(arch, arch::Memory::DDR, arch::Memory::LB);
+    if (path != nullptr && path->bandwidthGBps > 0)
+        params.offCoreBytesPerSecond = path->bandwidthGBps * 1e9;
+    return params;
+}
+
+std::vector<int64_t> splitFactorCandidates(int64_t extent) {
+    std::vector<int64_t> divisors; // by pairs up to sqrt(extent): flattened dims reach 10^5
+    for (int64_t v = 1; v * v <= extent; ++v)
+        if (extent % v == 0) {
+            divisors.push_back(v);
+            divisors.push_back(extent / v);
+        }
+    std::sort(divisors.begin(), divisors.end());
+    divisors.erase(std::unique(divisors.begin(), divisors.end()), divisors.end());
+    std::vector<int64_t> values;
+    for (int64_t v : divisors)
+        if (v >= 9 || v == 1 || v == 2 || v == 4 || v == 8)
+            values.push_back(v);
+    if (values.empty() || values.back() != extent) // the list ends at size(d) even below 9
+        values.push_back(extent);
+    return values;
+}
+
+ir::TensorId primaryOutput(const ir::Graph& graph, std::span<const ir::OpId> ops) {
+    return largestOf(graph, ops, groupOutputs(graph, ops));
+}
+
+BoxMap instanceBoxes(const ir::Graph& graph, const SemanticsCache& semantics,
+                     std::span<const ir::OpId> ops, ir::TensorId output, int dim, int64_t factor,
+                     int64_t index) {
+    const ir::Shape& shape = graph.tensor(output).shape;
+    Box box = fullBox(shape);
+    int64_t length = shape[static_cast<size_t>(dim)] / factor;
+    box[static_cast<size_t>(dim)] = {index * length, (index + 1) * length - 1};
+    std::pair<ir::TensorId, Box> seed{output, std::move(box)};
+    return propagateBoxes(graph, semantics, ops, std::span(&seed, 1));
+}
+
+SplitInfo computeSplitInfo(const ir::Graph& graph, const SemanticsCache& semantics,
+                           std::span<const ir::OpId> ops, const SplitParams& params) {
+    SplitInfo info;
+    SplitEvaluator evaluator(graph, semantics, ops, groupOutputs(graph, ops));
+    info.output = evaluator.output();
+    info.peakBytes = producedPeakBytes(graph, ops);
+    int64_t intermediates = intermediateBytes(graph, ops);
+    const ir::Shape& shape = graph.tensor(info.output).shape;
+    for (size_t d = 0; d < shape.size(); ++d) {
+        auto fit = smallestFit(evaluator, static_cast<int>(d), splitFactorCandidates(shape[d]),
+                               info.peakBytes, params.capacityBytes);
+        if (!fit || !worthRecomputing(fit->second, intermediates, params))
+            continue;
+        info.candidates.push_back(toCandidate(static_cast<int>(d), fit->first, fit->second));
+    }
+    for (const SplitCandidate& c : info.candidates)
+        if (!info.best || better(c, *info.best))
+            info.best = c;
+    return info;
+}
+
+std::optional<int64_t> bestSplitFactor(const ir::Graph& graph, const SemanticsCache& semantics,
+                                       std::span<const ir::OpId> ops, const SplitParams& params) {
+    ir::TensorId output = primaryOutput(graph, ops);
+    if (!graph.tensor(output).shape.empty() &&
+        producedPeakBytes(graph, ops) <= params.capacityBytes)
+        return 1;
+    SplitInfo info = computeSplitInfo(graph, semantics, ops, params);
+    return info.best ? std::optional<int64_t>(info.best->factor) : std::nullopt;
+}
+
+Expected<SplitCandidate> evaluateSplit(const ir::Graph& graph, const SemanticsCache& semantics,
+                                       std::span<const ir::OpId> ops, int dim, int64_t factor) {
+    SplitEvaluator evaluator(graph, semantics, ops, groupOutputs(graph, ops));
+    const ir::Tensor& t = graph.tensor(evaluator.output());
+    if (dim < 0 || static_cast<size_t>(dim) >= t.shape.size())
+        return Error("dim " + std::to_string(dim) + " is out of range for the output " +
+                     ir::formatShape(t.shape));
+    int64_t extent = t.shape[static_cast<size_t>(dim)];
+    if (factor < 1 || extent % factor != 0)
+        return Error("factor " + std::to_string(factor) + " does not divide dim " +
+                     std::to_string(dim) + " (extent " + std::to_string(extent) + ")");
+    SplitEffect effect = evaluator.evaluate(dim, factor);
+    if (!effect.valid)
+        return Error("a split of dim " + std::to_string(dim) +
+                     " cannot divide every output of the sub-graph");
+    return toCandidate(dim, factor, effect);
+}
+
+} // namespace stagecraft::partition

@@ -1,0 +1,142 @@
+// Concatenating instance outputs (GraphTurbo §3.5, Fig. 8 and 9).
+//
+// For every consumer instance and every producer group it reads, the
+// producer instances it depends on deliver pieces of one tensor. With more
+// than one, a concat op joins them in LB with the binding the consumer infers
+// for that tensor (Algorithm 4's infer_binding). Each piece whose scope is not
+// LB is first copied into LB (Fig. 9 left), and each piece bound otherwise is
+// redistributed to the smaller factor of the two bindings on every dim
+// (Fig. 9 right). A single piece gets the same copy and is redistributed to
+// the consumer's binding, without a concat. At the GB level (§3.6) GB takes
+// the place of LB.
+
+#include "schedule/data_movement.h"
+
+#include "schedule/stages.h"
+
+#include <algorithm>
+
+namespace stagecraft::schedule {
+
+namespace {
+
+Binding smaller(const Binding& a, const Binding& b) {
+    Binding out(std::max(a.size(), b.size()), 1);
+    for (size_t d = 0; d < out.size(); ++d)
+        out[d] = std::min(d < a.size() ? a[d] : 1, d < b.size() ? b[d] : 1);
+    return out;
+}
+
+DataMove makeMove(DataMove::Kind kind, InstanceId consumer, ir::TensorId tensor, const Piece& piece,
+                  Scope target) {
+    DataMove move;
+    move.kind = kind;
+    move.consumer = consumer;
+    move.sources = {piece.instance};
+    move.tensor = tensor;
+    move.shape = piece.shape;
+    move.scope = target;
+    move.fromScope = piece.scope;
+    move.bind = piece.bind;
+    return move;
+}
+
+} // namespace
+
+Binding fitBinding(const Binding& binding, const ir::Shape& shape) {
+    Binding out(shape.size(), 1);
+    for (size_t d = 0; d < shape.size() && d < binding.size(); ++d)
+        for (int64_t f : {8, 4, 2, 1})
+            if (f <= binding[d] && shape[d] % f == 0) {
+                out[d] = f;
+                break;
+            }
+    return out;
+}
+
+std::vector<DataMove> movesForPieces(InstanceId consumer, ir::TensorId tensor,
+                                     std::span<const Piece> pieces, const ir::Shape& joinedShape,
+                                     const Binding& need, Scope target) {
+    std::vector<DataMove> moves;
+    bool joined = pieces.size() > 1;
+    bool constrained = coresUsed(need) > 1;
+    for (const Piece& piece : pieces) {
+        if (piece.scope != target)
+            moves.push_back(makeMove(DataMove::Kind::Copy, consumer, tensor, piece, target));
+        Binding bound = fitBinding(joined ? smaller(piece.bind, need) : need, piece.shape);
+        if (constrained && bound != piece.bind) {
+            DataMove move = makeMove(DataMove::Kind::Redistribute, consumer, tensor, piece, target);
+            move.fromScope = target;
+            move.bind = bound;
+            moves.push_back(std::move(move));
+        }
+    }
+    if (joined) {
+        DataMove concat;
+        concat.kind = DataMove::Kind::Concat;
+        concat.consumer = consumer;
+        for (const Piece& piece : pieces)
+            concat.sources.push_back(piece.instance);
+        concat.tensor = tensor;
+        concat.shape = joinedShape;
+        concat.scope = target;
+        concat.fromScope = target;
+        concat.bind = need;
+        moves.push_back(std::move(concat));
+    }
+    return moves;
+}
+
+namespace detail {
+
+namespace {
+
+/// The moves that bring \p tensor from the producer instances \p sources
+/// (one group) to consumer \p c.
+void movesForTensor(DimMatcher& matcher, Schedule& s, InstanceId c,
+                    std::span<const InstanceId> sources, ir::TensorId tensor) {
+    std::vector<Piece> pieces;
+    for (InstanceId p : sources) {
+        const Instance& instance = s.instances[static_cast<size_t>(p)];
+        pieces.push_back(
+            {p, matcher.pieceShape(p, tensor), instance.scope, matcher.bindingOn(p, tensor)});
+    }
+    GroupId group = s.instances[static_cast<size_t>(sources[0])].group;
+    const Group& producer = s.groups[static_cast<size_t>(group)];
+    ir::Shape joined = pieces.front().shape;
+    if (producer.split && pieces.size() > 1) { // the pieces lie side by side along the split
+        int dim = tensor == producer.splitInfo.output
+                      ? producer.split->dim
+                      : matcher.map(group, tensor)[static_cast<size_t>(producer.split->dim)];
+        if (dim >= 0)
+            joined[static_cast<size_t>(dim)] *= static_cast<int64_t>(pieces.size());
+    }
+    Binding need = fitBinding(inferBinding(matcher, s, c, tensor, joined), joined);
+    for (DataMove& move : movesForPieces(c, tensor, pieces, joined, need, levelScope(s.level)))
+        s.moves.push_back(std::move(move));
+}
+
+} // namespace
+
+void insertDataMoves(DimMatcher& matcher, const Adjacency& a, Schedule& s) {
+    s.moves.clear();
+    for (InstanceId c : s.order) {
+        const auto& preds = a.preds[static_cast<size_t>(c)];
+        GroupId consumer = s.instances[static_cast<size_t>(c)].group;
+        for (size_t start = 0; start < preds.size();) {
+            GroupId group = s.instances[static_cast<size_t>(preds[start])].group;
+            size_t end = start;
+            while (end < preds.size() &&
+                   s.instances[static_cast<size_t>(preds[end])].group == group)
+                ++end;
+            std::span<const InstanceId> sources(preds.data() + start, end - start);
+            for (ir::TensorId tensor : matcher.shared(group, consumer))
+                movesForTensor(matcher, s, c, sources, tensor);
+            start = end;
+        }
+    }
+}
+
+} // namespace detail
+
+} // namespace stagecraft::schedule

@@ -1,0 +1,271 @@
+// Sub-graph instances (GraphTurbo §3.3, Fig. 6).
+//
+//
+// A group split by (dim, factor) becomes `factor` instances numbered 1..factor
+// along the split dim, each computing its slice of the group output. Edges
+// are inherited from the group edges: every producer instance to every
+// consumer instance. An inherited edge is redundant (gray in Fig. 6) when the
+// consumer instance does not read the producer instance's slice: the slices
+// are compared as boxes, the consumer's need found by propagating its output
+// slice backwards through its group's access maps (halos included). Only the
+// needed edges are kept; redundantEdges() lists the others for display.
+
+#include "partition/split_info.h"
+#include "schedule/stages.h"
+
+#include <algorithm>
+
+namespace stagecraft::schedule::detail {
+
+using partition::Box;
+using partition::BoxMap;
+
+ir::TensorId groupOutput(const Schedule& schedule, GroupId group) {
+    return schedule.groups[static_cast<size_t>(group)].splitInfo.output;
+}
+
+Adjacency adjacency(const Schedule& schedule) {
+    Adjacency a;
+    a.preds.resize(schedule.instances.size());
+    a.succs.resize(schedule.instances.size());
+    for (const InstanceEdge& e : schedule.edges)
+        if (!e.redundant) {
+            a.preds[static_cast<size_t>(e.to)].push_back(e.from);
+            a.succs[static_cast<size_t>(e.from)].push_back(e.to);
+        }
+    for (auto* lists : {&a.preds, &a.succs})
+        for (auto& list : *lists)
+            std::sort(list.begin(), list.end());
+    return a;
+}
+
+const std::vector<int>& DimMatcher::map(GroupId group, ir::TensorId tensor) {
+    auto key = std::make_pair(group, tensor);
+    if (auto it = cache_.find(key); it != cache_.end())
+        return it->second;
+    ir::TensorId output = groupOutput(schedule_, group);
+    const ir::Shape& shape = graph_.tensor(output).shape;
+    std::vector<int> dims(shape.size(), -1);
+    auto ops = schedule_.partition.ops(group);
+    for (size_t k = 0; k < shape.size(); ++k) {
+        if (shape[k] < 2)
+            continue;
+        BoxMap boxes =
+            partition::instanceBoxes(graph_, semantics_, ops, output, static_cast<int>(k), 2, 0);
+        const Box* box = boxes.find(tensor);
+        if (box == nullptr)
+            continue;
+        std::vector<int> restricted = partition::restrictedDims(*box, graph_.tensor(tensor).shape);
+        if (restricted.size() == 1)
+            dims[k] = restricted.front();
+    }
+    return cache_.emplace(key, std::move(dims)).first->second;
+}
+
+ir::Shape DimMatcher::pieceShape(InstanceId instance, ir::TensorId tensor) {
+    const Instance& inst = schedule_.instances[static_cast<size_t>(instance)];
+    const Group& group = schedule_.groups[static_cast<size_t>(inst.group)];
+    const ir::Shape& whole = graph_.tensor(tensor).shape;
+    if (tensor == group.splitInfo.output)
+        return inst.shape;
+    if (!group.split || group.split->factor <= 1)
+        return whole;
+    BoxMap boxes = partition::instanceBoxes(graph_, semantics_, schedule_.partition.ops(inst.group),
+                                            group.splitInfo.output, group.split->dim,
+                                            group.split->factor, inst.index - 1);
+    const Box* box = boxes.find(tensor);
+    if (box == nullptr)
+        return whole;
+    ir::Shape shape;
+    for (const ops::Interval& range : *box)
+        shape.push_back(range.size());
+    return shape;
+}
+
+Binding DimMatcher::bindingOn(InstanceId instance, ir::TensorId tensor) {
+    const Instance& inst = schedule_.instances[static_cast<size_t>(instance)];
+    if (tensor == groupOutput(schedule_, inst.group))
+        return inst.bind;
+    const std::vector<int>& dims = map(inst.group, tensor);
+    Binding b(graph_.tensor(tensor).shape.size(), 1);
+    for (size_t k = 0; k < inst.bind.size() && k < dims.size(); ++k)
+        if (dims[k] >= 0 && static_cast<size_t>(dims[k]) < b.size())
+            b[static_cast<size_t>(dims[k])] = inst.bind[k];
+    return b;
+}
+
+Binding DimMatcher::toOutputDims(GroupId group, ir::TensorId tensor, const Binding& onTensor) {
+    if (tensor == groupOutput(schedule_, group))
+        return onTensor;
+    const std::vector<int>& dims = map(group, tensor);
+    Binding b(dims.size(), 1);
+    for (size_t k = 0; k < dims.size(); ++k)
+        if (dims[k] >= 0 && static_cast<size_t>(dims[k]) < onTensor.size())
+            b[k] = onTensor[static_cast<size_t>(dims[k])];
+    return b;
+}
+
+const std::vector<ir::TensorId>& DimMatcher::shared(GroupId producer, GroupId consumer) {
+    auto key = std::make_pair(producer, consumer);
+    if (auto it = shared_.find(key); it != shared_.end())
+        return it->second;
+    return shared_.emplace(key, sharedTensors(schedule_, producer, consumer)).first->second;
+}
+
+std::vector<ir::TensorId> sharedTensors(const Schedule& s, GroupId producer, GroupId consumer) {
+    auto inputs = s.partition.inputs(consumer);
+    ir::TensorId primary = groupOutput(s, producer);
+    std::vector<ir::TensorId> shared;
+    for (ir::TensorId t : s.partition.outputs(producer))
+        if (std::find(inputs.begin(), inputs.end(), t) != inputs.end())
+            shared.insert(t == primary ? shared.begin() : shared.end(), t);
+    return shared;
+}
+
+namespace {
+
+bool intersects(const Box& a, const Box& b) {
+    for (size_t i = 0; i < a.size() && i < b.size(); ++i)
+        if (a[i].empty() || b[i].empty() || a[i].hi < b[i].lo || b[i].hi < a[i].lo)
+            return false;
+    return true;
+}
+
+void addInstances(const ir::Graph& graph, Schedule& s, GroupId g) {
+    Group& group = s.groups[static_cast<size_t>(g)];
+    const ir::Tensor& out = graph.tensor(group.splitInfo.output);
+    int64_t factor = group.split ? group.split->factor : 1;
+    int dim = group.split ? group.split->dim : 0;
+    int64_t footprint = group.split ? group.split->instanceBytes : group.splitInfo.peakBytes;
+    for (int64_t i = 1; i <= factor; ++i) {
+        Instance instance;
+        instance.group = g;
+        instance.index = static_cast<int>(i);
+        instance.label = partition::Partition::label(g) + std::to_string(i);
+        instance.shape = out.shape;
+        if (!instance.shape.empty())
+            instance.shape[static_cast<size_t>(dim)] /= factor;
+        instance.footprintBytes = footprint;
+        instance.fitsLocalBuffer = footprint <= s.capacityBytes;
+        group.instances.push_back(static_cast<InstanceId>(s.instances.size()));
+        s.instances.push_back(std::move(instance));
+    }
+}
+
+/// Boxes of every tensor instance \p index (0-based) of group \p g touches.
+/// A split instance computes its slice of the split output (the group's
+/// other outputs are reached by the split, SplitInfo checks it); an unsplit
+/// one computes every output of the group whole.
+BoxMap sliceOf(const ir::Graph& graph, const partition::SemanticsCache& semantics,
+               const Schedule& s, GroupId g, int64_t index) {
+    const Group& group = s.groups[static_cast<size_t>(g)];
+    if (group.split && group.split->factor > 1)
+        return partition::instanceBoxes(graph, semantics, s.partition.ops(g),
+                                        group.splitInfo.output, group.split->dim,
+                                        group.split->factor, index);
+    std::vector<std::pair<ir::TensorId, Box>> seeds;
+    for (ir::TensorId out : s.partition.outputs(g))
+        seeds.emplace_back(out, partition::fullBox(graph.tensor(out).shape));
+    if (seeds.empty()) // a group without outputs still computes its split output
+        seeds.emplace_back(group.splitInfo.output,
+                           partition::fullBox(graph.tensor(group.splitInfo.output).shape));
+    return partition::propagateBoxes(graph, semantics, s.partition.ops(g), seeds);
+}
+
+/// Boxes each instance of \p g produces or needs, computed once per instance.
+std::vector<BoxMap> slicesOfGroup(const ir::Graph& graph,
+                                  const partition::SemanticsCache& semantics, const Schedule& s,
+                                  GroupId g) {
+    std::vector<BoxMap> slices;
+    const Group& group = s.groups[static_cast<size_t>(g)];
+    for (size_t i = 0; i < group.instances.size(); ++i)
+        slices.push_back(sliceOf(graph, semantics, s, g, static_cast<int64_t>(i)));
+    return slices;
+}
+
+/// Marks in \p needed (producer-major) the producer instances each consumer
+/// instance reads \p tensor from.
+void markNeeds(const ir::Graph& graph, const Schedule& s, GroupId producer, ir::TensorId tensor,
+               const std::vector<BoxMap>& produced, const std::vector<BoxMap>& needed,
+               std::vector<char>& needs) {
+    const Group& p = s.groups[static_cast<size_t>(producer)];
+    size_t fp = p.instances.size(), fc = needed.size();
+    bool sliced = p.split && p.splitInfo.output == tensor;
+    Box whole = partition::fullBox(graph.tensor(tensor).shape);
+    for (size_t k = 0; k < fc; ++k) {
+        const Box* want = needed[k].find(tensor);
+        if (want == nullptr || partition::boxElements(*want) == 0)
+            continue;
+        if (sliced) { // producer slices are consecutive ranges along the split dim
+            int64_t length =
+                graph.tensor(tensor).shape[static_cast<size_t>(p.split->dim)] / p.split->factor;
+            const ops::Interval& range = (*want)[static_cast<size_t>(p.split->dim)];
+            for (int64_t j = range.lo / length;
+                 j <= range.hi / length && j < static_cast<int64_t>(fp); ++j)
+                needs[static_cast<size_t>(j) * fc + k] = 1;
+            continue;
+        }
+        for (size_t j = 0; j < fp; ++j) {
+            const Box* made = produced[j].find(tensor);
+            if (intersects(made != nullptr ? *made : whole, *want))
+                needs[j * fc + k] = 1;
+        }
+    }
+}
+
+void addEdges(const ir::Graph& graph, Schedule& s, GroupId producer, GroupId consumer,
+              const std::vector<BoxMap>& produced, const std::vector<BoxMap>& needed) {
+    const Group& p = s.groups[static_cast<size_t>(producer)];
+    const Group& c = s.groups[static_cast<size_t>(consumer)];
+    std::vector<char> needs(p.instances.size() * c.instances.size(), 0);
+    for (ir::TensorId t : sharedTensors(s, producer, consumer))
+        markNeeds(graph, s, producer, t, produced, needed, needs);
+    for (size_t j = 0; j < p.instances.size(); ++j)
+        for (size_t k = 0; k < c.instances.size(); ++k)
+            if (needs[j * c.instances.size() + k] != 0)
+                s.edges.push_back({p.instances[j], c.instances[k], false});
+}
+
+} // namespace
+
+void buildInstances(const ir::Graph& graph, const partition::SemanticsCache& semantics,
+                    Schedule& s) {
+    s.instances.clear();
+    s.edges.clear();
+    auto groupCount = static_cast<GroupId>(s.groups.size());
+    for (GroupId g = 0; g < groupCount; ++g) {
+        s.groups[static_cast<size_t>(g)].instances.clear();
+        addInstances(graph, s, g);
+    }
+    std::vector<std::vector<BoxMap>> slices(s.groups.size());
+    for (GroupId g = 0; g < groupCount; ++g)
+        slices[static_cast<size_t>(g)] = slicesOfGroup(graph, semantics, s, g);
+    for (GroupId g = 0; g < groupCount; ++g)
+        for (GroupId c : s.partition.consumers(g))
+            addEdges(graph, s, g, c, slices[static_cast<size_t>(g)],
+                     slices[static_cast<size_t>(c)]);
+}
+
+} // namespace stagecraft::schedule::detail
+
+namespace stagecraft::schedule {
+
+std::vector<InstanceEdge> redundantEdges(const Schedule& s) {
+    std::vector<std::vector<InstanceId>> succs(s.instances.size());
+    for (const InstanceEdge& e : s.edges)
+        succs[static_cast<size_t>(e.from)].push_back(e.to);
+    for (auto& list : succs)
+        std::sort(list.begin(), list.end());
+    std::vector<InstanceEdge> redundant;
+    for (size_t g = 0; g < s.groups.size(); ++g)
+        for (GroupId c : s.partition.consumers(static_cast<GroupId>(g)))
+            for (InstanceId j : s.groups[g].instances)
+                for (InstanceId k : s.groups[static_cast<size_t>(c)].instances) {
+                    const auto& list = succs[static_cast<size_t>(j)];
+                    if (!std::binary_search(list.begin(), list.end(), k))
+                        redundant.push_back({j, k, true});
+                }
+    return redundant;
+}
+
+} // namespace stagecraft::schedule

@@ -1,0 +1,23 @@
+#pragma once
+// Internal to core/schedule: applying user overrides at their pipeline steps.
+
+#include "schedule/pipeline.h"
+
+namespace stagecraft::schedule::detail {
+
+/// Merges and ungroups applied to \p base, in the order given.
+Expected<partition::Partition> regroup(const ir::Graph& graph, const partition::Partition& base,
+                                       const Overrides& overrides);
+
+/// Forced splits replace the best split of their groups.
+Status applySplits(const ir::Graph& graph, const partition::SemanticsCache& semantics,
+                   const Overrides& overrides, Schedule& schedule);
+
+/// The user's order as instance ids, checked to be a topological permutation.
+Expected<std::vector<InstanceId>> userOrder(const Schedule& schedule,
+                                            const std::vector<std::string>& labels);
+
+/// Scope pins on sub-graph outputs, applied after Algorithm 4.
+Status applyScopePins(const ir::Graph& graph, const Overrides& overrides, Schedule& schedule);
+
+} // namespace stagecraft::schedule::detail

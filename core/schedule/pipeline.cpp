@@ -1,0 +1,139 @@
+// The scheduling pipeline (GraphTurbo §3): Algorithm 2's grouping, user
+// regrouping, splits, instances, order, binding and scopes, data movement.
+// Each step reads the previous one's result only, so reschedule() can reuse
+// the grouping (the one step overrides never change).
+
+#include "schedule/pipeline.h"
+
+#include "schedule/overrides_apply.h"
+#include "schedule/stages.h"
+
+#include <map>
+
+namespace stagecraft::schedule {
+
+namespace {
+
+partition::SplitParams effectiveParams(const arch::Arch& arch, const ScheduleOptions& options) {
+    partition::SplitParams params = partition::splitParamsFor(arch);
+    if (options.level == Level::GB) {
+        params.capacityBytes =
+            arch.cluster.globalBuffer ? arch.cluster.globalBuffer->bytes : arch.ddr.bytes;
+        if (const arch::Path* path = arch::findPath(arch, arch::Memory::DDR, arch::Memory::GB);
+            path != nullptr)
+            params.offCoreBytesPerSecond = path->bandwidthGBps * 1e9;
+    }
+    if (options.split.capacityBytes > 0) {
+        params.capacityBytes = options.split.capacityBytes;
+        params.recomputeCostModel = options.split.recomputeCostModel;
+    }
+    return params;
+}
+
+/// SplitInfo per group of \p partition: reused from the grouping where the
+/// group is unchanged, computed for regrouped ones.
+std::vector<partition::SplitInfo> splitsFor(const ir::Graph& graph,
+                                            const partition::SemanticsCache& semantics,
+                                            const partition::GroupingResult& grouping,
+                                            const partition::Partition& partition,
+                                            const partition::SplitParams& params) {
+    std::map<std::vector<ir::OpId>, size_t> known;
+    for (size_t g = 0; g < grouping.partition.groupCount(); ++g) {
+        auto ops = grouping.partition.ops(static_cast<GroupId>(g));
+        known.emplace(std::vector<ir::OpId>(ops.begin(), ops.end()), g);
+    }
+    std::vector<partition::SplitInfo> splits;
+    for (size_t g = 0; g < partition.groupCount(); ++g) {
+        auto ops = partition.ops(static_cast<GroupId>(g));
+        auto it = known.find(std::vector<ir::OpId>(ops.begin(), ops.end()));
+        splits.push_back(it != known.end()
+                             ? grouping.splits[it->second]
+                             : partition::computeSplitInfo(graph, semantics, ops, params));
+    }
+    return splits;
+}
+
+Status chooseOrder(const ir::Graph& graph, const ScheduleOptions& options,
+                   const detail::Adjacency& a, Schedule& s) {
+    partition::Trace* trace = options.recordTrace ? &s.trace : nullptr;
+    std::vector<InstanceId> bfs = detail::bfsOrder(s, a);
+    std::vector<InstanceId> dfs = detail::dfsOrder(s, a, trace);
+    detail::MemoryUse bfsUse = detail::memoryUse(graph, s, a, bfs);
+    detail::MemoryUse dfsUse = detail::memoryUse(graph, s, a, dfs);
+    s.bfsUtilization = bfsUse.utilization;
+    s.dfsUtilization = dfsUse.utilization;
+    if (!options.overrides.order.empty()) {
+        SC_ASSIGN_OR_RETURN(s.order, detail::userOrder(s, options.overrides.order));
+        s.orderKind = OrderKind::User;
+        return Status::success();
+    }
+    bool useBfs = options.order == OrderChoice::BFS;
+    if (options.order == OrderChoice::Best)
+        useBfs = bfsUse.overflow < dfsUse.overflow ||
+                 (bfsUse.overflow == dfsUse.overflow && bfsUse.utilization > dfsUse.utilization);
+    s.order = useBfs ? std::move(bfs) : std::move(dfs);
+    s.orderKind = useBfs ? OrderKind::BFS : OrderKind::DFS;
+    return Status::success();
+}
+
+Expected<Schedule> runFromRegrouping(const ir::Graph& graph, const arch::Arch& arch,
+                                     const ScheduleOptions& options, Schedule s) {
+    const partition::SemanticsCache& semantics = *s.semantics;
+    partition::SplitParams params = effectiveParams(arch, options);
+    s.capacityBytes = params.capacityBytes;
+    s.level = options.level;
+    s.clusters = options.clusters;
+    SC_ASSIGN_OR_RETURN(s.partition,
+                        detail::regroup(graph, s.grouping->partition, options.overrides));
+    std::vector<partition::SplitInfo> splits =
+        splitsFor(graph, semantics, *s.grouping, s.partition, params);
+    s.groups.clear();
+    for (partition::SplitInfo& info : splits) {
+        Group group;
+        group.split = info.best;
+        group.splitInfo = std::move(info);
+        s.groups.push_back(std::move(group));
+    }
+    SC_RETURN_IF_ERROR(detail::applySplits(graph, semantics, options.overrides, s));
+    detail::buildInstances(graph, semantics, s);
+    detail::Adjacency adjacency = detail::adjacency(s);
+    SC_RETURN_IF_ERROR(chooseOrder(graph, options, adjacency, s));
+    detail::DimMatcher matcher(graph, semantics, s);
+    detail::bindAndScope(graph, arch, semantics, matcher, adjacency, s,
+                         options.recordTrace ? &s.trace : nullptr);
+    SC_RETURN_IF_ERROR(detail::applyScopePins(graph, options.overrides, s));
+    detail::insertDataMoves(matcher, adjacency, s);
+    return s;
+}
+
+} // namespace
+
+Expected<Schedule> buildSchedule(const ir::Graph& graph, const arch::Arch& arch,
+                                 const ScheduleOptions& options) {
+    Schedule s;
+    SC_ASSIGN_OR_RETURN(partition::SemanticsCache semantics,
+                        partition::SemanticsCache::build(graph));
+    s.semantics = std::make_shared<const partition::SemanticsCache>(std::move(semantics));
+    partition::SplitParams params = effectiveParams(arch, options);
+    SC_ASSIGN_OR_RETURN(partition::GroupingResult grouping,
+                        partition::groupGraphTurbo(graph, *s.semantics, params,
+                                                   options.recordTrace ? &s.trace : nullptr));
+    s.grouping = std::make_shared<const partition::GroupingResult>(std::move(grouping));
+    return runFromRegrouping(graph, arch, options, std::move(s));
+}
+
+Expected<Schedule> reschedule(const Schedule& base, const ir::Graph& graph, const arch::Arch& arch,
+                              const ScheduleOptions& options) {
+    if (!base.grouping || !base.semantics ||
+        effectiveParams(arch, options).capacityBytes != base.capacityBytes ||
+        options.level != base.level)
+        return buildSchedule(graph, arch, options);
+    Schedule s;
+    s.grouping = base.grouping;
+    s.semantics = base.semantics;
+    if (options.recordTrace)
+        s.trace.merges = base.trace.merges;
+    return runFromRegrouping(graph, arch, options, std::move(s));
+}
+
+} // namespace stagecraft::schedule

@@ -1,0 +1,79 @@
+#pragma once
+/// \file
+/// The scheduling pipeline: grouping (Algorithm 2) -> user regrouping ->
+/// splits (Algorithm 1 or overrides) -> instances and their DAG (§3.3) ->
+/// order (BFS, Algorithm 3 DFS, best or user) -> binding and scopes
+/// (Algorithm 4, then scope pins) -> data movement (§3.5). Overrides are
+/// validated against the schedule they apply to and refused with a reason.
+
+#include "arch/arch.h"
+#include "schedule/schedule.h"
+
+#include <string>
+#include <vector>
+
+namespace stagecraft::schedule {
+
+enum class OrderChoice { BFS, DFS, Best };
+
+/// The user's edits of a schedule. Groups are named by any op they contain,
+/// instances by label ("a3"), tensors by name.
+struct Overrides {
+    struct Split {
+        std::string op;
+        int dim = 0;
+        int64_t factor = 1;
+        bool operator==(const Split&) const = default;
+    };
+    struct Merge {
+        std::string op1;
+        std::string op2;
+        bool operator==(const Merge&) const = default;
+    };
+    struct Ungroup {
+        /// The group containing this op splits into the ops reachable from it
+        /// inside the group, and the rest.
+        std::string op;
+        bool operator==(const Ungroup&) const = default;
+    };
+    struct ScopePin {
+        std::string tensor;
+        Scope scope = Scope::LB;
+        bool operator==(const ScopePin&) const = default;
+    };
+    std::vector<Merge> merges;
+    std::vector<Ungroup> ungroups;
+    std::vector<Split> splits;
+    /// Empty: no user order.
+    std::vector<std::string> order;
+    std::vector<ScopePin> scopes;
+
+    bool empty() const;
+    bool operator==(const Overrides&) const = default;
+};
+
+struct ScheduleOptions {
+    OrderChoice order = OrderChoice::Best;
+    Level level = Level::LB;
+    ClusterPlan clusters;
+    Overrides overrides;
+    /// Algorithm 1's parameters; capacityBytes 0 means "from the architecture".
+    partition::SplitParams split;
+    bool recordTrace = true;
+};
+
+/// Schedules \p graph (one cluster's batch) on \p arch. Fails with a reason
+/// when an override is invalid (unknown op, a merge that would create a
+/// cycle, a factor that does not divide, a footprint over capacity, a
+/// non-topological order naming the violated dependency, a scope pin on a
+/// tensor that is not a group output).
+Expected<Schedule> buildSchedule(const ir::Graph& graph, const arch::Arch& arch,
+                                 const ScheduleOptions& options);
+
+/// Re-runs the pipeline for \p options from the earliest step their
+/// overrides touch, reusing \p base's grouping (Algorithm 2 does not depend on
+/// overrides). The result equals buildSchedule(graph, arch, options).
+Expected<Schedule> reschedule(const Schedule& base, const ir::Graph& graph, const arch::Arch& arch,
+                              const ScheduleOptions& options);
+
+} // namespace stagecraft::schedule

@@ -1,0 +1,87 @@
+#include "schedule/schedule.h"
+
+#include "schedule/pipeline.h"
+
+#include <numeric>
+
+namespace stagecraft::schedule {
+
+std::string_view scopeName(Scope scope) {
+    switch (scope) {
+    case Scope::LB:
+        return "LB";
+    case Scope::GB:
+        return "GB";
+    case Scope::DDR:
+        return "DDR";
+    }
+    return "LB";
+}
+
+std::optional<Scope> parseScope(std::string_view name) {
+    for (Scope s : {Scope::LB, Scope::GB, Scope::DDR})
+        if (scopeName(s) == name)
+            return s;
+    return std::nullopt;
+}
+
+std::string_view levelName(Level level) {
+    return level == Level::LB ? "LB" : "GB";
+}
+
+std::optional<Level> parseLevel(std::string_view name) {
+    if (name == "LB" || name == "lb")
+        return Level::LB;
+    if (name == "GB" || name == "gb")
+        return Level::GB;
+    return std::nullopt;
+}
+
+Scope levelScope(Level level) {
+    return level == Level::LB ? Scope::LB : Scope::GB;
+}
+
+Scope slowerScope(Scope scope) {
+    return scope == Scope::LB ? Scope::GB : Scope::DDR;
+}
+
+int64_t coresUsed(const Binding& binding) {
+    return std::accumulate(binding.begin(), binding.end(), int64_t{1}, std::multiplies<>());
+}
+
+Binding trimmed(const Binding& binding) {
+    Binding out = binding;
+    while (!out.empty() && out.back() == 1)
+        out.pop_back();
+    return out;
+}
+
+std::string_view moveKindName(DataMove::Kind kind) {
+    switch (kind) {
+    case DataMove::Kind::Concat:
+        return "concat";
+    case DataMove::Kind::Copy:
+        return "copy";
+    case DataMove::Kind::Redistribute:
+        return "redistribute";
+    }
+    return "concat";
+}
+
+std::string_view orderKindName(OrderKind kind) {
+    switch (kind) {
+    case OrderKind::BFS:
+        return "bfs";
+    case OrderKind::DFS:
+        return "dfs";
+    case OrderKind::User:
+        return "user";
+    }
+    return "dfs";
+}
+
+bool Overrides::empty() const {
+    return merges.empty() && ungroups.empty() && splits.empty() && order.empty() && scopes.empty();
+}
+
+} // namespace stagecraft::schedule

@@ -1,0 +1,147 @@
+#pragma once
+/// \file
+/// A GraphTurbo schedule (§3): groups with their splits, the instances they
+/// split into with the fine-grained dependencies between them (§3.3), the
+/// instance order, each instance's core binding and output buffer scope
+/// (§3.4), and the data-movement ops inserted between instances (§3.5).
+
+#include "partition/grouping.h"
+#include "partition/partition.h"
+#include "partition/split_info.h"
+#include "partition/trace.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace stagecraft::schedule {
+
+using partition::GroupId;
+using InstanceId = int32_t;
+
+/// Where an instance's output tensor is declared.
+enum class Scope { LB, GB, DDR };
+std::string_view scopeName(Scope scope);
+std::optional<Scope> parseScope(std::string_view name);
+
+/// The buffer level whose capacity Algorithm 1 fills and where instance
+/// outputs are declared by default: the cluster's aggregate LB (the paper's
+/// text), or its GB (§3.6: "it could be replaced by GB"; docs/decisions.md).
+enum class Level { LB, GB };
+std::string_view levelName(Level level);
+std::optional<Level> parseLevel(std::string_view name);
+/// The scope of a level, and the next slower one (where Algorithm 4 moves an
+/// output whose binding mismatches).
+Scope levelScope(Level level);
+Scope slowerScope(Scope scope);
+
+/// Cores per dim of a tensor (one factor per dim, 1 = not bound). The paper
+/// prints it without trailing 1s: [2,4] for a rank-4 tensor bound 2 x 4.
+using Binding = std::vector<int64_t>;
+int64_t coresUsed(const Binding& binding);
+/// The binding without trailing 1s, as in Fig. 9.
+Binding trimmed(const Binding& binding);
+
+struct Instance {
+    GroupId group = 0;
+    /// 1-based position along the split dim (§3.3).
+    int index = 1;
+    /// "a1", "b4": group label and index, as in Fig. 6.
+    std::string label;
+    /// Shape of the instance's slice of the group output.
+    ir::Shape shape;
+    /// Footprint of the instance: its largest produced slice, halos included.
+    int64_t footprintBytes = 0;
+    /// False when the footprint exceeds the level's capacity (explicitly marked).
+    bool fitsLocalBuffer = true;
+    Binding bind;
+    Scope scope = Scope::LB;
+};
+
+struct InstanceEdge {
+    InstanceId from = 0;
+    InstanceId to = 0;
+    /// Inherited from the group edge but not needed: the producer's slice is
+    /// not read by the consumer (gray in Fig. 6). Schedule::edges holds the
+    /// needed edges only; redundantEdges() lists these.
+    bool redundant = false;
+};
+
+/// A data-movement op of §3.5, between producer instances and a consumer.
+struct DataMove {
+    enum class Kind { Concat, Copy, Redistribute };
+    Kind kind = Kind::Concat;
+    /// The instance that reads the result.
+    InstanceId consumer = 0;
+    /// Producer instances whose outputs feed it (one for copy/redistribute).
+    std::vector<InstanceId> sources;
+    /// The tensor being moved (a producer group's output).
+    ir::TensorId tensor = ir::kNoTensor;
+    /// Shape, scope and binding of the result (Fig. 9 ellipses).
+    ir::Shape shape;
+    Scope scope = Scope::LB;
+    Binding bind;
+    /// Copy: the scope moved from.
+    Scope fromScope = Scope::LB;
+};
+std::string_view moveKindName(DataMove::Kind kind);
+
+/// Data parallelism across clusters (§2.1, §5.1).
+struct ClusterPlan {
+    int64_t clusters = 1;
+    /// Batches (samples) each cluster processes per iteration.
+    int64_t perCluster = 1;
+    int64_t totalBatch = 1;
+    /// totalBatch / (clusters x perCluster).
+    int64_t iterations = 1;
+    /// How perCluster was chosen: "given", "model" or "auto (rule)".
+    std::string chosenBy;
+};
+
+enum class OrderKind { BFS, DFS, User };
+std::string_view orderKindName(OrderKind kind);
+
+struct Group {
+    /// Algorithm 1's result for the group (its candidates and best split).
+    partition::SplitInfo splitInfo;
+    /// The split used: the best one, a user override, or none (one instance).
+    std::optional<partition::SplitCandidate> split;
+    bool splitOverridden = false;
+    /// Instance ids of the group, in index order.
+    std::vector<InstanceId> instances;
+};
+
+struct Schedule {
+    /// Algorithm 2's grouping before user regrouping; kept so that edits of
+    /// later steps re-run the pipeline from where they apply.
+    std::shared_ptr<const partition::GroupingResult> grouping;
+    /// Op semantics of the graph, shared by re-runs.
+    std::shared_ptr<const partition::SemanticsCache> semantics;
+    partition::Partition partition;
+    std::vector<Group> groups;
+    std::vector<Instance> instances;
+    /// The needed edges between instances (§3.3: redundant ones are removed).
+    std::vector<InstanceEdge> edges;
+    /// Instances in execution order.
+    std::vector<InstanceId> order;
+    OrderKind orderKind = OrderKind::DFS;
+    /// Memory utilization of the BFS and DFS orders (docs/scheduling.md).
+    double bfsUtilization = 0;
+    double dfsUtilization = 0;
+    std::vector<DataMove> moves;
+    ClusterPlan clusters;
+    partition::Trace trace;
+    /// The level Algorithm 1 filled, and its capacity the footprints were
+    /// checked against.
+    Level level = Level::LB;
+    int64_t capacityBytes = 0;
+};
+
+/// The edges inherited from the group edges that are not needed (the gray
+/// edges of Fig. 6), flagged redundant, by producer then consumer instance.
+std::vector<InstanceEdge> redundantEdges(const Schedule& schedule);
+
+} // namespace stagecraft::schedule

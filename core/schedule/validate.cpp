@@ -1,0 +1,128 @@
+// Schedule invariants (validateOrder, validateSchedule): what every test
+// checks after scheduling.
+
+#include "schedule/validate.h"
+
+#include "schedule/stages.h"
+#include "support/strings.h"
+
+namespace stagecraft::schedule {
+
+namespace {
+
+const std::string& labelOf(const Schedule& s, InstanceId i) {
+    return s.instances[static_cast<size_t>(i)].label;
+}
+
+Status validateInstances(const ir::Graph& graph, const Schedule& s) {
+    for (size_t g = 0; g < s.groups.size(); ++g) {
+        const Group& group = s.groups[g];
+        int64_t factor = group.split ? group.split->factor : 1;
+        std::string name = "group " + partition::Partition::label(static_cast<GroupId>(g));
+        if (static_cast<int64_t>(group.instances.size()) != factor)
+            return Error(name + " has " + std::to_string(group.instances.size()) +
+                         " instances for split factor " + std::to_string(factor));
+        const ir::Shape& shape = graph.tensor(group.splitInfo.output).shape;
+        for (size_t k = 0; k < group.instances.size(); ++k) {
+            const Instance& inst = s.instances[static_cast<size_t>(group.instances[k])];
+            if (inst.group != static_cast<GroupId>(g) || inst.index != static_cast<int>(k) + 1)
+                return Error(name + ": instance " + inst.label + " is misnumbered");
+            ir::Shape whole = inst.shape;
+            if (group.split)
+                whole[static_cast<size_t>(group.split->dim)] *= factor;
+            if (whole != shape)
+                return Error("instance " + inst.label + " of shape " + ir::formatShape(inst.shape) +
+                             " does not tile the group output " + ir::formatShape(shape));
+            if (inst.fitsLocalBuffer != (inst.footprintBytes <= s.capacityBytes))
+                return Error("instance " + inst.label + " is marked wrongly for the LB capacity");
+        }
+    }
+    return Status::success();
+}
+
+Status validateEdges(const Schedule& s) {
+    for (const InstanceEdge& e : s.edges) {
+        if (e.from < 0 || e.to < 0 || static_cast<size_t>(e.from) >= s.instances.size() ||
+            static_cast<size_t>(e.to) >= s.instances.size())
+            return Error("an instance edge refers to a missing instance");
+        GroupId from = s.instances[static_cast<size_t>(e.from)].group;
+        GroupId to = s.instances[static_cast<size_t>(e.to)].group;
+        auto consumers = s.partition.consumers(from);
+        if (std::find(consumers.begin(), consumers.end(), to) == consumers.end())
+            return Error("edge " + labelOf(s, e.from) + " -> " + labelOf(s, e.to) +
+                         " has no group edge");
+    }
+    return Status::success();
+}
+
+Status validateBindings(const ir::Graph& graph, const arch::Arch& arch, const Schedule& s) {
+    int64_t cores = arch::coresPerCluster(arch);
+    for (const Instance& inst : s.instances) {
+        if (inst.bind.size() != inst.shape.size())
+            return Error("instance " + inst.label + " has a binding of the wrong rank");
+        for (size_t d = 0; d < inst.bind.size(); ++d)
+            if (inst.bind[d] < 1 || inst.shape[d] % inst.bind[d] != 0)
+                return Error("instance " + inst.label + ": binding factor " +
+                             std::to_string(inst.bind[d]) + " does not divide dim " +
+                             std::to_string(d) + " of " + ir::formatShape(inst.shape));
+        if (coresUsed(inst.bind) > cores)
+            return Error("instance " + inst.label + " is bound to " +
+                         std::to_string(coresUsed(inst.bind)) + " cores, more than the cluster's " +
+                         std::to_string(cores));
+        if (graph.isGraphOutput(detail::groupOutput(s, inst.group)) && inst.scope != Scope::DDR)
+            return Error("instance " + inst.label + " writes a graph output outside DDR");
+    }
+    return Status::success();
+}
+
+Status validateMoves(const Schedule& s) {
+    for (const DataMove& move : s.moves) {
+        if (move.consumer < 0 || static_cast<size_t>(move.consumer) >= s.instances.size() ||
+            move.sources.empty())
+            return Error("a data move has no consumer or no source");
+        for (InstanceId src : move.sources)
+            if (src < 0 || static_cast<size_t>(src) >= s.instances.size())
+                return Error("a data move reads a missing instance");
+        if (move.kind == DataMove::Kind::Concat && move.sources.size() < 2)
+            return Error("a concat for " + labelOf(s, move.consumer) +
+                         " joins fewer than two pieces");
+    }
+    return Status::success();
+}
+
+} // namespace
+
+Status validateOrder(const Schedule& s, std::span<const InstanceId> order) {
+    std::vector<int64_t> position(s.instances.size(), -1);
+    for (size_t k = 0; k < order.size(); ++k) {
+        InstanceId i = order[k];
+        if (i < 0 || static_cast<size_t>(i) >= s.instances.size())
+            return Error("the order names a missing instance");
+        if (position[static_cast<size_t>(i)] >= 0)
+            return Error("instance " + quote(labelOf(s, i)) + " appears twice in the order");
+        position[static_cast<size_t>(i)] = static_cast<int64_t>(k);
+    }
+    for (size_t i = 0; i < position.size(); ++i)
+        if (position[i] < 0)
+            return Error("instance " + quote(s.instances[i].label) + " is missing from the order");
+    for (const InstanceEdge& e : s.edges)
+        if (!e.redundant &&
+            position[static_cast<size_t>(e.to)] < position[static_cast<size_t>(e.from)])
+            return Error("instance " + quote(labelOf(s, e.to)) + " comes before its producer " +
+                         quote(labelOf(s, e.from)));
+    return Status::success();
+}
+
+Status validateSchedule(const ir::Graph& graph, const arch::Arch& arch, const Schedule& s) {
+    SC_RETURN_IF_ERROR(partition::validatePartition(graph, s.partition));
+    if (s.groups.size() != s.partition.groupCount())
+        return Error("the schedule has " + std::to_string(s.groups.size()) +
+                     " groups for a partition of " + std::to_string(s.partition.groupCount()));
+    SC_RETURN_IF_ERROR(validateInstances(graph, s));
+    SC_RETURN_IF_ERROR(validateEdges(s));
+    SC_RETURN_IF_ERROR(validateOrder(s, s.order));
+    SC_RETURN_IF_ERROR(validateBindings(graph, arch, s));
+    return validateMoves(s);
+}
+
+} // namespace stagecraft::schedule
