@@ -15,5 +15,6 @@ using Args = std::vector<std::string>;
 int runInspect(const Args& args, std::ostream& out, std::ostream& err);
 int runArch(const Args& args, std::ostream& out, std::ostream& err);
 int runZoo(const Args& args, std::ostream& out, std::ostream& err);
+int runSchedule(const Args& args, std::ostream& out, std::ostream& err);
 
 } // namespace stagecraft::cli

@@ -20,6 +20,7 @@ constexpr Command kCommands[] = {
     {"inspect", runInspect, "summarize an ONNX model: ops, tensors, params, MACs, shapes"},
     {"arch", runArch, "list or print accelerator (DSA) descriptions"},
     {"zoo", runZoo, "write the built-in models (ResNet-50, BERT, ... and the paper's figures)"},
+    {"schedule", runSchedule, "schedule a model onto an accelerator (GraphTurbo §3)"},
 };
 
 void printUsage(std::ostream& out) {

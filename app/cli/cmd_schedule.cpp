@@ -1,0 +1,314 @@
+// stagecraft schedule: run the GraphTurbo scheduling pipeline (§3) on a model
+// and print the schedule (text), its document (--json, --out) and the
+// algorithm trace (--explain). The batch is split over the architecture's
+// clusters (§2.1, §5.1): K samples per cluster, the model loaded with batch K.
+
+#include "arch/presets.h"
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/schedule_model.h"
+#include "cli/schedule_report.h"
+#include "io/overrides_json.h"
+#include "io/schedule_json.h"
+#include "schedule/clusters.h"
+#include "support/file.h"
+#include "support/strings.h"
+
+#include <limits>
+#include <optional>
+#include <ostream>
+
+namespace stagecraft::cli {
+
+namespace {
+
+constexpr const char* kName = "stagecraft schedule: ";
+
+ArgParser makeParser() {
+    ArgParser parser(
+        "stagecraft schedule MODEL [options]",
+        "Schedules a model onto an accelerator as GraphTurbo does (§3): groups of ops\n"
+        "(Algorithm 2) split into instances (Algorithm 1), ordered (BFS or Algorithm 3's\n"
+        "DFS), bound to cores with buffer scopes (Algorithm 4), data-movement ops\n"
+        "inserted. MODEL is an .onnx file or zoo:NAME (see 'stagecraft zoo --list').\n"
+        "The model runs K samples per cluster: a zoo model is written with batch K, a\n"
+        "file's symbolic batch (dim 0 of its first input) is bound to K.");
+    parser.addPositional("MODEL", "the .onnx file or zoo:NAME");
+    parser.addOption("arch", "A", "architecture preset or file (default stcp920)");
+    parser.addOption("order", "bfs|dfs|best", "instance order (default best)");
+    parser.addOption("level", "lb|gb",
+                     "buffer level Algorithm 1 fills: the cluster's local buffers (lb, the "
+                     "paper's default) or its global buffer (gb, §3.6); default lb");
+    parser.addOption("batch", "N", "total batch over all clusters (default clusters x K)");
+    parser.addOption("per-cluster", "K|auto",
+                     "samples per cluster (default: the model's batch); auto: the largest "
+                     "that fits a cluster (needs --batch)");
+    parser.addOption("overrides", "FILE", "an overrides file or a schedule document");
+    parser.addOption("out", "FILE", "write the schedule document to FILE");
+    parser.addSwitch("json", "print the schedule document instead of text");
+    parser.addSwitch("explain", "print the algorithm trace (and include it in the document)");
+    parser.addOption("seq", "N", "sequence length of zoo:bert-* and zoo:conformer");
+    parser.addRepeatedOption("input", "NAME:SHAPE", "bind a whole input shape of a file");
+    parser.addRepeatedOption("dim", "NAME=N", "bind a named dynamic dimension of a file");
+    return parser;
+}
+
+/// What the command line asks for, checked for usage errors.
+struct Request {
+    ModelSpec model;
+    std::string arch;
+    schedule::OrderChoice order = schedule::OrderChoice::Best;
+    schedule::Level level = schedule::Level::LB;
+    std::optional<int64_t> batch;
+    std::optional<int64_t> perCluster;
+    bool autoPerCluster = false;
+    std::optional<std::string> overrides;
+    std::optional<std::string> out;
+    bool json = false;
+    bool explain = false;
+};
+
+/// A usage error (exit 2) or a bad value (exit 1), with its message.
+struct Refusal {
+    int code;
+    std::string message;
+};
+
+std::optional<Refusal> readCount(const ArgParser& parser, const std::string& name,
+                                 std::optional<int64_t>& value) {
+    std::optional<std::string> text = parser.value(name);
+    if (!text)
+        return std::nullopt;
+    std::optional<int64_t> parsed = parseInt(*text);
+    if (!parsed)
+        return Refusal{kExitBadUsage, "--" + name + " needs a whole number, got " + quote(*text)};
+    if (*parsed < 1)
+        return Refusal{kExitBadInput, "--" + name + " must be at least 1, got " + *text};
+    value = parsed;
+    return std::nullopt;
+}
+
+std::optional<Refusal> readOrder(const ArgParser& parser, Request& request) {
+    std::string order = parser.value("order", "best");
+    if (order == "bfs")
+        request.order = schedule::OrderChoice::BFS;
+    else if (order == "dfs")
+        request.order = schedule::OrderChoice::DFS;
+    else if (order == "best")
+        request.order = schedule::OrderChoice::Best;
+    else
+        return Refusal{kExitBadUsage, "--order must be bfs, dfs or best, got " + quote(order)};
+    return std::nullopt;
+}
+
+std::optional<Refusal> readLevel(const ArgParser& parser, Request& request) {
+    std::string level = parser.value("level", "lb");
+    if (level == "lb")
+        request.level = schedule::Level::LB;
+    else if (level == "gb")
+        request.level = schedule::Level::GB;
+    else
+        return Refusal{kExitBadUsage, "--level must be lb or gb, got " + quote(level)};
+    return std::nullopt;
+}
+
+std::optional<Refusal> readModel(const ArgParser& parser, Request& request) {
+    ModelSpec& model = request.model;
+    model.text = *parser.positional("MODEL");
+    bool zoo = model.text.rfind("zoo:", 0) == 0;
+    if (zoo)
+        model.zooName = model.text.substr(4);
+    std::optional<int64_t> seq;
+    if (auto refusal = readCount(parser, "seq", seq))
+        return refusal;
+    if (seq && !zoo)
+        return Refusal{kExitBadUsage, "--seq applies to zoo models; for a file use --dim"};
+    model.seq = seq.value_or(0);
+    if (zoo && (parser.has("input") || parser.has("dim")))
+        return Refusal{kExitBadUsage, "--input and --dim apply to .onnx files; zoo models are "
+                                      "written with --per-cluster and --seq"};
+    for (const std::string& text : parser.values("input"))
+        if (Status status = onnxio::addInputBinding(model.import, text); !status.ok())
+            return Refusal{kExitBadUsage, status.error().message()};
+    for (const std::string& text : parser.values("dim"))
+        if (Status status = onnxio::addDimBinding(model.import, text); !status.ok())
+            return Refusal{kExitBadUsage, status.error().message()};
+    return std::nullopt;
+}
+
+std::optional<Refusal> readRequest(const ArgParser& parser, Request& request) {
+    if (auto refusal = readModel(parser, request))
+        return refusal;
+    if (auto refusal = readOrder(parser, request))
+        return refusal;
+    if (auto refusal = readLevel(parser, request))
+        return refusal;
+    if (auto refusal = readCount(parser, "batch", request.batch))
+        return refusal;
+    if (parser.value("per-cluster") == std::optional<std::string>("auto")) {
+        request.autoPerCluster = true;
+        if (!request.batch)
+            return Refusal{kExitBadUsage, "--per-cluster auto needs --batch N"};
+    } else if (auto refusal = readCount(parser, "per-cluster", request.perCluster)) {
+        if (refusal->code == kExitBadUsage)
+            refusal->message = "--per-cluster needs a whole number or auto, got " +
+                               quote(*parser.value("per-cluster"));
+        return refusal;
+    }
+    request.arch = parser.value("arch", std::string(arch::kDefaultPreset));
+    request.overrides = parser.value("overrides");
+    request.out = parser.value("out");
+    request.json = parser.has("json");
+    request.explain = parser.has("explain");
+    return std::nullopt;
+}
+
+/// A schedule with the model it was built for.
+struct Scheduled {
+    LoadedModel model;
+    schedule::Schedule schedule;
+};
+
+Expected<Scheduled> scheduleFor(const Request& request, const arch::Arch& arch,
+                                schedule::ScheduleOptions options, int64_t perCluster,
+                                int64_t totalBatch, const std::string& chosenBy) {
+    // makeClusterPlan multiplies clusters x perCluster: keep that in range.
+    if (perCluster > totalBatch / arch.clusters)
+        return Error("a batch of " + std::to_string(totalBatch) + " does not divide into " +
+                     std::to_string(arch.clusters) + " clusters x " + std::to_string(perCluster) +
+                     " per cluster");
+    SC_ASSIGN_OR_RETURN(options.clusters,
+                        schedule::makeClusterPlan(totalBatch, arch.clusters, perCluster));
+    options.clusters.chosenBy = chosenBy;
+    SC_ASSIGN_OR_RETURN(LoadedModel model, loadModel(request.model, perCluster));
+    SC_ASSIGN_OR_RETURN(schedule::Schedule built,
+                        schedule::buildSchedule(model.graph, arch, options));
+    return Scheduled{std::move(model), std::move(built)};
+}
+
+/// --per-cluster auto: the largest candidate whose working set fits a
+/// cluster, else the smallest that could be scheduled. Each candidate tried
+/// is reported on \p err; one that cannot be scheduled (e.g. an override that
+/// does not fit its batch) is skipped with its reason.
+Expected<Scheduled> scheduleAuto(const Request& request, const arch::Arch& arch,
+                                 const schedule::ScheduleOptions& options, std::ostream& err) {
+    std::vector<int64_t> candidates = schedule::perClusterCandidates(*request.batch, arch.clusters);
+    if (candidates.empty())
+        return Error("--batch " + std::to_string(*request.batch) + " does not divide over the " +
+                     std::to_string(arch.clusters) + " clusters of " + arch.name);
+    std::optional<Scheduled> smallest;
+    std::optional<Error> firstError;
+    for (int64_t k : candidates) {
+        auto tried = scheduleFor(request, arch, options, k, *request.batch, "auto (footprint)");
+        if (!tried.ok()) {
+            err << kName << "per-cluster " << k << ": " << tried.error().message() << "\n";
+            firstError = firstError.value_or(tried.error());
+            continue;
+        }
+        bool fits = schedule::fitsCluster(tried->model.graph, arch, tried->schedule);
+        err << kName << "per-cluster " << k << ": working set "
+            << formatBytes(schedule::clusterWorkingSetBytes(tried->model.graph, tried->schedule))
+            << (fits ? " fits" : " does not fit") << " a cluster\n";
+        if (fits)
+            return std::move(tried).value();
+        smallest = std::move(tried).value();
+    }
+    if (!smallest)
+        return *firstError;
+    err << kName << "no per-cluster batch fits; using the smallest, "
+        << smallest->schedule.clusters.perCluster << "\n";
+    return std::move(*smallest);
+}
+
+Expected<schedule::Overrides> readOverrides(const Request& request) {
+    if (!request.overrides)
+        return schedule::Overrides{};
+    SC_ASSIGN_OR_RETURN(std::string text, readFile(*request.overrides));
+    return io::readOverridesJson(text, *request.overrides);
+}
+
+Expected<Scheduled> scheduleRequest(const Request& request, const arch::Arch& arch,
+                                    const schedule::Overrides& overrides, std::ostream& err) {
+    schedule::ScheduleOptions options;
+    options.order = request.order;
+    options.level = request.level;
+    options.recordTrace = request.explain;
+    options.overrides = overrides;
+    if (request.autoPerCluster)
+        return scheduleAuto(request, arch, options, err);
+    int64_t perCluster = 0;
+    if (request.perCluster) {
+        perCluster = *request.perCluster;
+    } else {
+        SC_ASSIGN_OR_RETURN(perCluster, defaultBatch(request.model));
+    }
+    if (!request.batch && perCluster > std::numeric_limits<int64_t>::max() / arch.clusters)
+        return Error("--per-cluster " + std::to_string(perCluster) + " is too large");
+    int64_t total = request.batch.value_or(arch.clusters * perCluster);
+    return scheduleFor(request, arch, options, perCluster, total,
+                       request.perCluster ? "given" : "model");
+}
+
+int emit(const Request& request, const arch::Arch& arch, const Scheduled& result,
+         const io::ScheduleDocInfo& info, std::ostream& out, std::ostream& err) {
+    const ir::Graph& graph = result.model.graph;
+    std::string document;
+    if (request.json || request.out)
+        document = io::writeScheduleJson(graph, result.schedule, info);
+    if (request.out)
+        if (Status written = writeFileAtomic(*request.out, document); !written.ok()) {
+            err << kName << written.error().message() << "\n";
+            return kExitBadInput;
+        }
+    if (request.json) {
+        out << document;
+        return kExitOk;
+    }
+    printScheduleText({request.model.text, &graph, &arch, &result.schedule, request.order}, out);
+    if (request.explain)
+        printTraceText(result.schedule.trace, out);
+    if (request.out)
+        out << "\nwrote " << *request.out << "\n";
+    return kExitOk;
+}
+
+} // namespace
+
+int runSchedule(const Args& args, std::ostream& out, std::ostream& err) {
+    ArgParser parser = makeParser();
+    if (!parser.parse(args)) {
+        err << kName << parser.error() << " (see 'stagecraft schedule --help')\n";
+        return kExitBadUsage;
+    }
+    if (parser.helpRequested()) {
+        out << parser.helpText();
+        return kExitOk;
+    }
+    Request request;
+    if (std::optional<Refusal> refusal = readRequest(parser, request)) {
+        err << kName << refusal->message << "\n";
+        return refusal->code;
+    }
+    auto arch = arch::resolveArch(request.arch);
+    if (!arch.ok()) {
+        err << kName << arch.error().message() << "\n";
+        return kExitBadInput;
+    }
+    auto overrides = readOverrides(request);
+    if (!overrides.ok()) {
+        err << kName << overrides.error().message() << "\n";
+        return kExitBadInput;
+    }
+    auto result = scheduleRequest(request, *arch, *overrides, err);
+    if (!result.ok()) {
+        err << kName << result.error().message() << "\n";
+        return kExitBadInput;
+    }
+    for (const std::string& warning : result->model.warnings)
+        err << kName << "warning: " << warning << "\n";
+    io::ScheduleDocInfo info{request.model.text, arch->name, request.order, *overrides,
+                             request.explain};
+    return emit(request, *arch, *result, info, out, err);
+}
+
+} // namespace stagecraft::cli

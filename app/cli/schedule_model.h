@@ -1,0 +1,43 @@
+#pragma once
+// The model of `stagecraft schedule`: an ONNX file or `zoo:NAME`, loaded for a
+// given per-cluster batch K. A zoo model is written with batch K to a private
+// temporary directory; for a file the batch is dim 0 of the first graph input:
+// a symbolic dim is bound to K (as --dim does), a fixed one must equal K.
+
+#include "ir/graph.h"
+#include "onnx/importer.h"
+#include "support/expected.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stagecraft::cli {
+
+struct ModelSpec {
+    /// As the user wrote it: a path or "zoo:NAME".
+    std::string text;
+    /// The zoo model's name, empty for a file.
+    std::string zooName;
+    /// --seq for zoo models (0: the model's default).
+    int64_t seq = 0;
+    /// --input/--dim bindings for files.
+    onnxio::ImportOptions import;
+};
+
+/// A model loaded for one per-cluster batch.
+struct LoadedModel {
+    ir::Graph graph;
+    std::vector<std::string> warnings;
+};
+
+/// The batch of the model when the user gives none: the zoo default, or the
+/// file's dim 0 of its first input (fixed, or bound by --input/--dim). Fails
+/// when the file leaves it open.
+Expected<int64_t> defaultBatch(const ModelSpec& spec);
+
+/// Loads \p spec with batch \p perCluster.
+Expected<LoadedModel> loadModel(const ModelSpec& spec, int64_t perCluster);
+
+} // namespace stagecraft::cli
