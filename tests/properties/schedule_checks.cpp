@@ -1,0 +1,223 @@
+// Schedule properties checked independently of the engine (GraphTurbo §3).
+//
+// The quotient graph is rebuilt from the ops' tensors, sorted with Kahn's
+// algorithm and compared with the partition's producer/consumer lists. The
+// order is checked against the non-redundant edges by positions. Which edges
+// must NOT be redundant is decided here from first principles (§3.3): a
+// producer instance owns one tile of its group's split output (the split
+// dim cut into `factor` equal parts; the whole tensor when unsplit); when
+// the consumer instance's slice, propagated backwards through its group's
+// access maps, reads any element of that tile, the edge is a dependency. An
+// unsplit consumer needs what all of its group's outputs need, not only the
+// split output's. Box propagation (partition/slices.h) is the one engine
+// function used, as the definition of what an op reads.
+
+#include "schedule_checks.h"
+
+#include "partition/split_info.h"
+#include "schedule/validate.h"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+
+namespace stagecraft::test {
+
+namespace {
+
+using partition::Box;
+using partition::BoxMap;
+using partition::GroupId;
+using schedule::InstanceId;
+using schedule::Schedule;
+
+std::string label(const Schedule& s, InstanceId i) {
+    return "'" + s.instances[static_cast<size_t>(i)].label + "'";
+}
+std::string groupName(GroupId g) {
+    return "group " + partition::Partition::label(g);
+}
+
+std::string membership(const ir::Graph& graph, const Schedule& s) {
+    std::vector<int> seen(graph.opCount(), 0);
+    for (size_t g = 0; g < s.partition.groupCount(); ++g) {
+        auto group = static_cast<GroupId>(g);
+        if (s.partition.ops(group).empty())
+            return groupName(group) + " is empty";
+        for (ir::OpId op : s.partition.ops(group)) {
+            if (op < 0 || static_cast<size_t>(op) >= graph.opCount())
+                return groupName(group) + " names a missing op";
+            ++seen[static_cast<size_t>(op)];
+            if (s.partition.groupOf(op) != group)
+                return "op " + graph.op(op).name + " is listed in " + groupName(group) +
+                       " but groupOf says otherwise";
+        }
+    }
+    for (size_t op = 0; op < seen.size(); ++op)
+        if (seen[op] != 1)
+            return "op " + graph.op(static_cast<ir::OpId>(op)).name + " is in " +
+                   std::to_string(seen[op]) + " groups";
+    return {};
+}
+
+/// Consumers of each group, from the ops' input tensors.
+std::vector<std::set<GroupId>> quotientEdges(const ir::Graph& graph, const Schedule& s) {
+    std::vector<std::set<GroupId>> succs(s.partition.groupCount());
+    for (size_t i = 0; i < graph.opCount(); ++i) {
+        auto op = static_cast<ir::OpId>(i);
+        for (ir::TensorId in : graph.op(op).inputs) {
+            if (in == ir::kNoTensor || graph.tensor(in).producer == ir::kNoOp)
+                continue;
+            GroupId from = s.partition.groupOf(graph.tensor(in).producer);
+            if (from != s.partition.groupOf(op))
+                succs[static_cast<size_t>(from)].insert(s.partition.groupOf(op));
+        }
+    }
+    return succs;
+}
+
+std::string quotient(const std::vector<std::set<GroupId>>& succs, const Schedule& s) {
+    std::vector<std::set<GroupId>> preds(succs.size());
+    std::vector<int> indegree(succs.size(), 0);
+    for (size_t g = 0; g < succs.size(); ++g)
+        for (GroupId c : succs[g]) {
+            preds[static_cast<size_t>(c)].insert(static_cast<GroupId>(g));
+            ++indegree[static_cast<size_t>(c)];
+            if (c <= static_cast<GroupId>(g))
+                return "group edge " + partition::Partition::label(static_cast<GroupId>(g)) +
+                       " -> " + partition::Partition::label(c) + " goes against the numbering";
+        }
+    for (size_t g = 0; g < succs.size(); ++g) {
+        auto group = static_cast<GroupId>(g);
+        auto consumers = s.partition.consumers(group);
+        auto producers = s.partition.producers(group);
+        if (std::set<GroupId>(consumers.begin(), consumers.end()) != succs[g] ||
+            std::set<GroupId>(producers.begin(), producers.end()) != preds[g])
+            return groupName(group) + ": producers/consumers differ from the ops' edges";
+    }
+    std::vector<GroupId> ready, sorted;
+    for (size_t g = 0; g < succs.size(); ++g)
+        if (indegree[g] == 0)
+            ready.push_back(static_cast<GroupId>(g));
+    while (!ready.empty()) {
+        GroupId g = ready.back();
+        ready.pop_back();
+        sorted.push_back(g);
+        for (GroupId c : succs[static_cast<size_t>(g)])
+            if (--indegree[static_cast<size_t>(c)] == 0)
+                ready.push_back(c);
+    }
+    if (sorted.size() != succs.size())
+        return "the quotient graph has a cycle";
+    return {};
+}
+
+std::string instances(const Schedule& s) {
+    if (s.groups.size() != s.partition.groupCount())
+        return "groups and partition differ in size";
+    std::vector<int> owner(s.instances.size(), -1);
+    for (size_t g = 0; g < s.groups.size(); ++g) {
+        const schedule::Group& group = s.groups[g];
+        auto gid = static_cast<GroupId>(g);
+        int64_t factor = group.split ? group.split->factor : 1;
+        if (static_cast<int64_t>(group.instances.size()) != factor)
+            return groupName(gid) + " has " + std::to_string(group.instances.size()) +
+                   " instances for factor " + std::to_string(factor);
+        for (size_t k = 0; k < group.instances.size(); ++k) {
+            InstanceId i = group.instances[k];
+            if (i < 0 || static_cast<size_t>(i) >= s.instances.size() ||
+                owner[static_cast<size_t>(i)] >= 0)
+                return groupName(gid) + " lists a missing or shared instance";
+            owner[static_cast<size_t>(i)] = static_cast<int>(g);
+            const schedule::Instance& inst = s.instances[static_cast<size_t>(i)];
+            if (inst.group != gid || inst.index != static_cast<int>(k) + 1 ||
+                inst.label != partition::Partition::label(gid) + std::to_string(k + 1))
+                return "instance " + label(s, i) + " is misnumbered";
+        }
+    }
+    if (std::find(owner.begin(), owner.end(), -1) != owner.end())
+        return "an instance belongs to no group";
+    return {};
+}
+
+std::string order(const Schedule& s) {
+    if (s.order.size() != s.instances.size())
+        return "the order has " + std::to_string(s.order.size()) + " entries for " +
+               std::to_string(s.instances.size()) + " instances";
+    std::vector<int64_t> position(s.instances.size(), -1);
+    for (size_t k = 0; k < s.order.size(); ++k) {
+        InstanceId i = s.order[k];
+        if (i < 0 || static_cast<size_t>(i) >= s.instances.size() ||
+            position[static_cast<size_t>(i)] >= 0)
+            return "the order is not a permutation";
+        position[static_cast<size_t>(i)] = static_cast<int64_t>(k);
+    }
+    for (const schedule::InstanceEdge& e : s.edges)
+        if (!e.redundant &&
+            position[static_cast<size_t>(e.to)] < position[static_cast<size_t>(e.from)])
+            return "instance " + label(s, e.to) + " runs before its producer " + label(s, e.from);
+    return {};
+}
+
+/// Same partition, splits, instances (identity and shape) and edges.
+bool sameInstances(const Schedule& a, const Schedule& b) {
+    if (a.partition.groupCount() != b.partition.groupCount() ||
+        a.groups.size() != b.groups.size() || a.instances.size() != b.instances.size() ||
+        a.edges.size() != b.edges.size())
+        return false;
+    for (size_t g = 0; g < a.groups.size(); ++g) {
+        auto opsA = a.partition.ops(static_cast<GroupId>(g));
+        auto opsB = b.partition.ops(static_cast<GroupId>(g));
+        if (!std::equal(opsA.begin(), opsA.end(), opsB.begin(), opsB.end()) ||
+            a.groups[g].split != b.groups[g].split ||
+            a.groups[g].splitInfo.output != b.groups[g].splitInfo.output ||
+            a.groups[g].instances != b.groups[g].instances)
+            return false;
+    }
+    for (size_t i = 0; i < a.instances.size(); ++i)
+        if (a.instances[i].group != b.instances[i].group ||
+            a.instances[i].index != b.instances[i].index ||
+            a.instances[i].shape != b.instances[i].shape)
+            return false;
+    for (size_t e = 0; e < a.edges.size(); ++e)
+        if (a.edges[e].from != b.edges[e].from || a.edges[e].to != b.edges[e].to ||
+            a.edges[e].redundant != b.edges[e].redundant)
+            return false;
+    return true;
+}
+
+} // namespace
+
+std::string scheduleProblem(const ir::Graph& graph, const arch::Arch& arch, const Schedule& s,
+                            const partition::SemanticsCache* semantics, const Schedule* checked) {
+    if (Status valid = partition::validatePartition(graph, s.partition); !valid.ok())
+        return "validatePartition: " + valid.error().message();
+    if (Status valid = schedule::validateSchedule(graph, arch, s); !valid.ok())
+        return "validateSchedule: " + valid.error().message();
+    if (Status valid = schedule::validateOrder(s, s.order); !valid.ok())
+        return "validateOrder: " + valid.error().message();
+    if (std::string problem = membership(graph, s); !problem.empty())
+        return problem;
+    std::vector<std::set<GroupId>> succs = quotientEdges(graph, s);
+    if (std::string problem = quotient(succs, s); !problem.empty())
+        return problem;
+    if (std::string problem = instances(s); !problem.empty())
+        return problem;
+    if (std::string problem = order(s); !problem.empty())
+        return problem;
+    std::optional<partition::SemanticsCache> own;
+    if (semantics == nullptr) {
+        auto built = partition::SemanticsCache::build(graph);
+        if (!built.ok())
+            return built.error().message();
+        own = std::move(*built);
+        semantics = &*own;
+    }
+    if (checked == nullptr || !sameInstances(*checked, s))
+        if (std::string problem = detail::edgeProblem(graph, *semantics, s, succs);
+            !problem.empty())
+            return problem;
+    return detail::resourceProblem(graph, *semantics, arch, s);
+}
+
+} // namespace stagecraft::test
