@@ -257,19 +257,6 @@ Expected<Arch> parseRoot(const Json& root) {
     return arch;
 }
 
-/// nlohmann's message without its "[json.exception.parse_error.101] " tag,
-/// with the bytes it quotes from the input made printable ASCII ('?').
-std::string untagged(const char* what) {
-    std::string_view text(what);
-    if (auto end = text.find("] "); !text.empty() && text.front() == '[' && end != text.npos)
-        text.remove_prefix(end + 2);
-    std::string message(text);
-    for (char& c : message)
-        if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f)
-            c = '?';
-    return message;
-}
-
 } // namespace
 
 Expected<Arch> parseArch(std::string_view json, std::string_view sourceName) {

@@ -1,13 +1,12 @@
 #pragma once
 /// \file
-/// Internal to core/io (keeps nlohmann out of the public headers): reading
-/// JSON fields with the JSON path of each field in every error, e.g.
+/// Internal to core/io (keeps nlohmann out of the public headers): the
+/// readers of the schedule documents' fields on top of json/fields.h, with
+/// the JSON path of each field in every error, e.g.
 /// `groups[3].ops[2]: unknown op 'conv9'` or
 /// `instances[0].index: must be an integer >= 1 (got 0)`.
 
-#include "support/expected.h"
-
-#include <nlohmann/json.hpp>
+#include "json/fields.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -18,33 +17,14 @@
 
 namespace stagecraft::io::json {
 
-/// Documents are read into plain nlohmann::json; the writer builds
-/// ordered_json so that keys keep the order they are set in.
-using Json = nlohmann::json;
+// child, item, errorAt, shown, mustBe, parse, checkObject, required,
+// optional, getString, stringField: the helpers every JSON reader of core
+// shares (json/fields.h).
+using namespace stagecraft::json_fields;
 
-/// "a.b" from "a" and "b"; "b" at the root ("").
-std::string child(const std::string& path, std::string_view key);
-/// "a[3]".
-std::string item(const std::string& path, size_t index);
-/// "<path>: <message>", or the message alone at the root.
-Error errorAt(const std::string& path, const std::string& message);
-/// "<path>: must be <what> (got <value as written>)".
-Error mustBe(const std::string& path, std::string_view what, const Json& value);
-
-/// Parses \p text; a syntax error names the line and column.
-Expected<Json> parse(std::string_view text);
-
-/// \p value must be an object whose keys are all in \p fields.
-Status checkObject(const Json& value, const std::string& path,
-                   std::initializer_list<std::string_view> fields);
 /// \p value must be an array.
 Status checkArray(const Json& value, const std::string& path);
-/// The member \p key of \p object, or "<path>.<key>: missing".
-Expected<const Json*> required(const Json& object, const std::string& path, const char* key);
-/// The member \p key of \p object, or nullptr.
-const Json* optional(const Json& object, const char* key);
 
-Expected<std::string> getString(const Json& value, const std::string& path);
 /// A non-empty string (names of ops, tensors, instances).
 Expected<std::string> getName(const Json& value, const std::string& path);
 Expected<bool> getBool(const Json& value, const std::string& path);
@@ -60,7 +40,6 @@ Expected<std::vector<int64_t>> getInts(const Json& value, const std::string& pat
 Expected<std::vector<std::string>> getStrings(const Json& value, const std::string& path);
 
 // The same, reading the required member \p key of \p object.
-Expected<std::string> stringField(const Json& object, const std::string& path, const char* key);
 Expected<std::string> nameField(const Json& object, const std::string& path, const char* key);
 Expected<bool> boolField(const Json& object, const std::string& path, const char* key);
 Expected<int64_t> intField(const Json& object, const std::string& path, const char* key,
