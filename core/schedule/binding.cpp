@@ -94,7 +94,8 @@ public:
     BindingPass(const ir::Graph& graph, const arch::Arch& arch,
                 const partition::SemanticsCache& semantics, DimMatcher& matcher, const Adjacency& a,
                 Schedule& s, partition::Trace* trace)
-        : s_(s)
+        : graph_(graph)
+        , s_(s)
         , trace_(trace)
         , matcher_(matcher)
         , a_(a)
@@ -124,8 +125,10 @@ private:
         if (!bound_[static_cast<size_t>(i)] || inst.scope != levelScope(s_.level)) {
             inst.bind = plainBinding(inst.shape, flags(i), cores_);
             bound_[static_cast<size_t>(i)] = true;
-            note(i, "plain",
-                 "plain binding " + tupleText(inst.bind) + " from the outermost dims (line 5)");
+            note(i, "plain", [&] {
+                return "plain binding " + tupleText(inst.bind) +
+                       " from the outermost dims (line 5)";
+            });
             for (InstanceId p : a_.preds[static_cast<size_t>(i)])
                 inferOnto(i, p);
             return;
@@ -134,10 +137,11 @@ private:
         Binding plain = plainBinding(inst.shape, flags(i), cores_);
         bool keep = coresUsed(updated) >= coresUsed(plain);
         inst.bind = keep ? updated : plain;
-        note(i, "updated",
-             std::string(keep ? "keeps its inferred binding " : "takes the plain binding ") +
-                 tupleText(inst.bind) + " (" + std::to_string(coresUsed(updated)) +
-                 " cores inferred, " + std::to_string(coresUsed(plain)) + " plain; line 16)");
+        note(i, "updated", [&] {
+            return std::string(keep ? "keeps its inferred binding " : "takes the plain binding ") +
+                   tupleText(inst.bind) + " (" + std::to_string(coresUsed(updated)) +
+                   " cores inferred, " + std::to_string(coresUsed(plain)) + " plain; line 16)";
+        });
     }
 
     /// Lines 6-14 for producer \p p of instance \p i.
@@ -145,29 +149,36 @@ private:
         Instance& producer = at(p);
         const std::vector<ir::TensorId>& read = matcher_.shared(producer.group, at(i).group);
         ir::TensorId tensor = read.empty() ? groupOutput(s_, producer.group) : read.front();
-        Binding onTensor = inferBinding(matcher_, s_, i, tensor, matcher_.pieceShape(p, tensor));
+        Binding onTensor =
+            inferBinding(matcher_, s_, i, tensor, graph_.tensor(tensor).shape.size());
         Binding inferred = matcher_.toOutputDims(producer.group, tensor, onTensor);
         if (coresUsed(inferred) <= 1 || !isValid(inferred, producer.shape, flags(p), cores_)) {
-            note(p, "skipped",
-                 "the binding of " + at(i).label + " cannot be inferred onto it (line 7)");
+            note(p, "skipped", [&] {
+                return "the binding of " + at(i).label + " cannot be inferred onto it (line 7)";
+            });
             return;
         }
         if (!bound_[static_cast<size_t>(p)]) {
             producer.bind = inferred;
             bound_[static_cast<size_t>(p)] = true;
-            note(p, "inferred",
-                 "inferred " + tupleText(inferred) + " from its consumer " + at(i).label +
-                     " (line 10)");
+            note(p, "inferred", [&] {
+                return "inferred " + tupleText(inferred) + " from its consumer " + at(i).label +
+                       " (line 10)";
+            });
         } else if (producer.bind != inferred) {
             producer.scope = slowerScope(levelScope(s_.level));
-            note(p, "mismatch",
-                 "bound " + tupleText(producer.bind) + " but " + at(i).label + " needs " +
-                     tupleText(inferred) + ": output declared in " +
-                     std::string(scopeName(producer.scope)) + " (line 12)");
+            note(p, "mismatch", [&] {
+                return "bound " + tupleText(producer.bind) + " but " + at(i).label + " needs " +
+                       tupleText(inferred) + ": output declared in " +
+                       std::string(scopeName(producer.scope)) + " (line 12)";
+            });
         }
     }
 
-    void note(InstanceId i, const char* action, const std::string& what) {
+    /// Records a step; \p what (a callable giving the sentence) runs only
+    /// when the trace is kept, so large schedules build no strings.
+    template <class Text>
+    void note(InstanceId i, const char* action, Text&& what) {
         if (trace_ == nullptr || s_.instances.size() > kTraceLimit)
             return;
         partition::BindStep step;
@@ -175,12 +186,13 @@ private:
         step.action = action;
         step.bind = trimmed(at(i).bind);
         step.scope = std::string(scopeName(at(i).scope));
-        step.explanation = "§3.4 Algorithm 4: " + at(i).label + " " + what;
+        step.explanation = "§3.4 Algorithm 4: " + at(i).label + " " + what();
         trace_->binding.push_back(std::move(step));
     }
 
     static constexpr size_t kTraceLimit = 256;
 
+    const ir::Graph& graph_;
     Schedule& s_;
     partition::Trace* trace_;
     DimMatcher& matcher_;
@@ -202,10 +214,10 @@ void applyScopeRules(const ir::Graph& graph, Schedule& s) {
 } // namespace
 
 Binding inferBinding(DimMatcher& matcher, const Schedule& s, InstanceId consumer,
-                     ir::TensorId tensor, const ir::Shape& producerShape) {
+                     ir::TensorId tensor, size_t rank) {
     const Instance& c = s.instances[static_cast<size_t>(consumer)];
     const std::vector<int>& dims = matcher.map(c.group, tensor);
-    Binding b(producerShape.size(), 1);
+    Binding b(rank, 1);
     for (size_t k = 0; k < c.bind.size() && k < dims.size(); ++k)
         if (c.bind[k] > 1 && dims[k] >= 0 && static_cast<size_t>(dims[k]) < b.size())
             b[static_cast<size_t>(dims[k])] = c.bind[k];

@@ -96,6 +96,7 @@ namespace {
 void movesForTensor(DimMatcher& matcher, Schedule& s, InstanceId c,
                     std::span<const InstanceId> sources, ir::TensorId tensor) {
     std::vector<Piece> pieces;
+    pieces.reserve(sources.size());
     for (InstanceId p : sources) {
         const Instance& instance = s.instances[static_cast<size_t>(p)];
         pieces.push_back(
@@ -111,7 +112,7 @@ void movesForTensor(DimMatcher& matcher, Schedule& s, InstanceId c,
         if (dim >= 0)
             joined[static_cast<size_t>(dim)] *= static_cast<int64_t>(pieces.size());
     }
-    Binding need = fitBinding(inferBinding(matcher, s, c, tensor, joined), joined);
+    Binding need = fitBinding(inferBinding(matcher, s, c, tensor, joined.size()), joined);
     for (DataMove& move : movesForPieces(c, tensor, pieces, joined, need, levelScope(s.level)))
         s.moves.push_back(std::move(move));
 }

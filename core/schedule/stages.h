@@ -85,9 +85,10 @@ void bindAndScope(const ir::Graph& graph, const arch::Arch& arch,
                   const Adjacency& adjacency, Schedule& schedule, partition::Trace* trace);
 
 /// The binding a consumer instance needs for \p tensor, inferred from its
-/// own binding (infer_binding of Algorithm 4); all 1s when nothing matches.
+/// own binding (infer_binding of Algorithm 4), one factor per dim of
+/// \p tensor (\p rank dims); all 1s when nothing matches.
 Binding inferBinding(DimMatcher& matcher, const Schedule& schedule, InstanceId consumer,
-                     ir::TensorId tensor, const ir::Shape& producerShape);
+                     ir::TensorId tensor, size_t rank);
 
 /// §3.5: concat, copy and redistribute ops between instances.
 void insertDataMoves(DimMatcher& matcher, const Adjacency& adjacency, Schedule& schedule);
