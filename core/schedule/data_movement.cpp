@@ -20,11 +20,22 @@ namespace stagecraft::schedule {
 
 namespace {
 
-Binding smaller(const Binding& a, const Binding& b) {
-    Binding out(std::max(a.size(), b.size()), 1);
+/// \p out = the elementwise smaller factors of \p a and \p b (reusing its storage).
+void smallerInto(Binding& out, const Binding& a, const Binding& b) {
+    out.assign(std::max(a.size(), b.size()), 1);
     for (size_t d = 0; d < out.size(); ++d)
         out[d] = std::min(d < a.size() ? a[d] : 1, d < b.size() ? b[d] : 1);
-    return out;
+}
+
+/// fitBinding into \p out (reusing its storage).
+void fitInto(Binding& out, const Binding& binding, const ir::Shape& shape) {
+    out.assign(shape.size(), 1);
+    for (size_t d = 0; d < shape.size() && d < binding.size(); ++d)
+        for (int64_t f : {8, 4, 2, 1})
+            if (f <= binding[d] && shape[d] % f == 0) {
+                out[d] = f;
+                break;
+            }
 }
 
 DataMove makeMove(DataMove::Kind kind, InstanceId consumer, ir::TensorId tensor, const Piece& piece,
@@ -44,13 +55,8 @@ DataMove makeMove(DataMove::Kind kind, InstanceId consumer, ir::TensorId tensor,
 } // namespace
 
 Binding fitBinding(const Binding& binding, const ir::Shape& shape) {
-    Binding out(shape.size(), 1);
-    for (size_t d = 0; d < shape.size() && d < binding.size(); ++d)
-        for (int64_t f : {8, 4, 2, 1})
-            if (f <= binding[d] && shape[d] % f == 0) {
-                out[d] = f;
-                break;
-            }
+    Binding out;
+    fitInto(out, binding, shape);
     return out;
 }
 
@@ -60,11 +66,16 @@ std::vector<DataMove> movesForPieces(InstanceId consumer, ir::TensorId tensor,
     std::vector<DataMove> moves;
     bool joined = pieces.size() > 1;
     bool constrained = coresUsed(need) > 1;
+    Binding least, bound; // reused across pieces: this runs once per instance edge
     for (const Piece& piece : pieces) {
         if (piece.scope != target)
             moves.push_back(makeMove(DataMove::Kind::Copy, consumer, tensor, piece, target));
-        Binding bound = fitBinding(joined ? smaller(piece.bind, need) : need, piece.shape);
-        if (constrained && bound != piece.bind) {
+        if (!constrained)
+            continue;
+        if (joined)
+            smallerInto(least, piece.bind, need);
+        fitInto(bound, joined ? least : need, piece.shape);
+        if (bound != piece.bind) {
             DataMove move = makeMove(DataMove::Kind::Redistribute, consumer, tensor, piece, target);
             move.fromScope = target;
             move.bind = bound;
@@ -91,17 +102,32 @@ namespace detail {
 
 namespace {
 
-/// The moves that bring \p tensor from the producer instances \p sources
-/// (one group) to consumer \p c.
-void movesForTensor(DimMatcher& matcher, Schedule& s, InstanceId c,
-                    std::span<const InstanceId> sources, ir::TensorId tensor) {
-    std::vector<Piece> pieces;
-    pieces.reserve(sources.size());
-    for (InstanceId p : sources) {
-        const Instance& instance = s.instances[static_cast<size_t>(p)];
-        pieces.push_back(
-            {p, matcher.pieceShape(p, tensor), instance.scope, matcher.bindingOn(p, tensor)});
+/// \p pieces: the pieces of \p tensor \p sources deliver. Assigned in
+/// place, so a buffer reused across calls allocates only while it grows.
+void fillPieces(DimMatcher& matcher, const Schedule& s, std::span<const InstanceId> sources,
+                ir::TensorId tensor, std::vector<Piece>& pieces) {
+    pieces.resize(sources.size());
+    for (size_t i = 0; i < sources.size(); ++i) {
+        const Instance& instance = s.instances[static_cast<size_t>(sources[i])];
+        Piece& piece = pieces[i];
+        piece.instance = sources[i];
+        piece.scope = instance.scope;
+        if (tensor == groupOutput(s, instance.group)) {
+            piece.shape = instance.shape;
+            piece.bind = instance.bind;
+        } else {
+            piece.shape = matcher.pieceShape(sources[i], tensor);
+            piece.bind = matcher.bindingOn(sources[i], tensor);
+        }
     }
+}
+
+/// The moves that bring \p tensor from the producer instances \p sources
+/// (one group) to consumer \p c; \p pieces is scratch space.
+void movesForTensor(DimMatcher& matcher, Schedule& s, InstanceId c,
+                    std::span<const InstanceId> sources, ir::TensorId tensor,
+                    std::vector<Piece>& pieces) {
+    fillPieces(matcher, s, sources, tensor, pieces);
     GroupId group = s.instances[static_cast<size_t>(sources[0])].group;
     const Group& producer = s.groups[static_cast<size_t>(group)];
     ir::Shape joined = pieces.front().shape;
@@ -121,6 +147,7 @@ void movesForTensor(DimMatcher& matcher, Schedule& s, InstanceId c,
 
 void insertDataMoves(DimMatcher& matcher, const Adjacency& a, Schedule& s) {
     s.moves.clear();
+    std::vector<Piece> pieces;
     for (InstanceId c : s.order) {
         const auto& preds = a.preds[static_cast<size_t>(c)];
         GroupId consumer = s.instances[static_cast<size_t>(c)].group;
@@ -132,7 +159,7 @@ void insertDataMoves(DimMatcher& matcher, const Adjacency& a, Schedule& s) {
                 ++end;
             std::span<const InstanceId> sources(preds.data() + start, end - start);
             for (ir::TensorId tensor : matcher.shared(group, consumer))
-                movesForTensor(matcher, s, c, sources, tensor);
+                movesForTensor(matcher, s, c, sources, tensor, pieces);
             start = end;
         }
     }
