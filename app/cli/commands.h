@@ -16,5 +16,6 @@ int runInspect(const Args& args, std::ostream& out, std::ostream& err);
 int runArch(const Args& args, std::ostream& out, std::ostream& err);
 int runZoo(const Args& args, std::ostream& out, std::ostream& err);
 int runSchedule(const Args& args, std::ostream& out, std::ostream& err);
+int runCompare(const Args& args, std::ostream& out, std::ostream& err);
 
 } // namespace stagecraft::cli

@@ -21,6 +21,7 @@ constexpr Command kCommands[] = {
     {"arch", runArch, "list or print accelerator (DSA) descriptions"},
     {"zoo", runZoo, "write the built-in models (ResNet-50, BERT, ... and the paper's figures)"},
     {"schedule", runSchedule, "schedule a model onto an accelerator (GraphTurbo §3)"},
+    {"compare", runCompare, "simulate every strategy (tvm, astitch, GraphTurbo variants) (§5)"},
 };
 
 void printUsage(std::ostream& out) {

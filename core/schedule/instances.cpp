@@ -152,6 +152,8 @@ void addInstances(const ir::Graph& graph, Schedule& s, GroupId g) {
     }
 }
 
+} // namespace
+
 /// Boxes of every tensor instance \p index (0-based) of group \p g touches.
 /// A split instance computes its slice of the split output (the group's
 /// other outputs are reached by the split, SplitInfo checks it); an unsplit
@@ -171,6 +173,8 @@ BoxMap sliceOf(const ir::Graph& graph, const partition::SemanticsCache& semantic
                            partition::fullBox(graph.tensor(group.splitInfo.output).shape));
     return partition::propagateBoxes(graph, semantics, s.partition.ops(g), seeds);
 }
+
+namespace {
 
 /// Boxes each instance of \p g produces or needs, computed once per instance.
 std::vector<BoxMap> slicesOfGroup(const ir::Graph& graph,
@@ -249,6 +253,11 @@ void buildInstances(const ir::Graph& graph, const partition::SemanticsCache& sem
 } // namespace stagecraft::schedule::detail
 
 namespace stagecraft::schedule {
+
+partition::BoxMap instanceSlices(const ir::Graph& graph, const Schedule& schedule, InstanceId id) {
+    const Instance& inst = schedule.instances[static_cast<size_t>(id)];
+    return detail::sliceOf(graph, *schedule.semantics, schedule, inst.group, inst.index - 1);
+}
 
 std::vector<InstanceEdge> redundantEdges(const Schedule& s) {
     std::vector<std::vector<InstanceId>> succs(s.instances.size());

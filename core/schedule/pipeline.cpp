@@ -5,6 +5,7 @@
 
 #include "schedule/pipeline.h"
 
+#include "partition/fusion.h"
 #include "schedule/overrides_apply.h"
 #include "schedule/stages.h"
 
@@ -76,6 +77,49 @@ Status chooseOrder(const ir::Graph& graph, const ScheduleOptions& options,
     return Status::success();
 }
 
+/// A baseline's grouping with the SplitInfo of each group (Algorithm 1 when
+/// groups are split, none otherwise).
+partition::GroupingResult baselineGrouping(const ir::Graph& graph,
+                                           const partition::SemanticsCache& semantics,
+                                           const partition::SplitParams& params,
+                                           const ScheduleOptions& options) {
+    partition::GroupingResult result;
+    result.partition = options.grouping == Grouping::Tvm
+                           ? partition::groupTvm(graph, semantics)
+                           : partition::groupAStitch(graph, semantics);
+    for (size_t g = 0; g < result.partition.groupCount(); ++g) {
+        auto ops = result.partition.ops(static_cast<GroupId>(g));
+        if (options.splitGroups) {
+            result.splits.push_back(partition::computeSplitInfo(graph, semantics, ops, params));
+            continue;
+        }
+        partition::SplitInfo info;
+        info.output = partition::primaryOutput(graph, ops);
+        result.splits.push_back(std::move(info));
+    }
+    return result;
+}
+
+/// The switches of Fig. 15 and the baselines: unsplit groups keep no split.
+void dropSplits(const ScheduleOptions& options, Schedule& s) {
+    if (options.splitGroups)
+        return;
+    for (Group& group : s.groups)
+        group.split.reset();
+}
+
+/// Every instance output at the forced scope, graph outputs in DDR.
+void forceScopes(const ir::Graph& graph, const ScheduleOptions& options, Schedule& s) {
+    if (!options.forcedScope)
+        return;
+    for (Instance& inst : s.instances) {
+        bool graphOutput = false;
+        for (ir::TensorId out : s.partition.outputs(inst.group))
+            graphOutput = graphOutput || graph.isGraphOutput(out);
+        inst.scope = graphOutput ? Scope::DDR : *options.forcedScope;
+    }
+}
+
 Expected<Schedule> runFromRegrouping(const ir::Graph& graph, const arch::Arch& arch,
                                      const ScheduleOptions& options, Schedule s) {
     const partition::SemanticsCache& semantics = *s.semantics;
@@ -83,6 +127,7 @@ Expected<Schedule> runFromRegrouping(const ir::Graph& graph, const arch::Arch& a
     s.capacityBytes = params.capacityBytes;
     s.level = options.level;
     s.clusters = options.clusters;
+    s.groupedBy = options.grouping;
     SC_ASSIGN_OR_RETURN(s.partition,
                         detail::regroup(graph, s.grouping->partition, options.overrides));
     std::vector<partition::SplitInfo> splits =
@@ -94,6 +139,7 @@ Expected<Schedule> runFromRegrouping(const ir::Graph& graph, const arch::Arch& a
         group.splitInfo = std::move(info);
         s.groups.push_back(std::move(group));
     }
+    dropSplits(options, s);
     SC_RETURN_IF_ERROR(detail::applySplits(graph, semantics, options.overrides, s));
     detail::buildInstances(graph, semantics, s);
     detail::Adjacency adjacency = detail::adjacency(s);
@@ -101,6 +147,7 @@ Expected<Schedule> runFromRegrouping(const ir::Graph& graph, const arch::Arch& a
     detail::DimMatcher matcher(graph, semantics, s);
     detail::bindAndScope(graph, arch, semantics, matcher, adjacency, s,
                          options.recordTrace ? &s.trace : nullptr);
+    forceScopes(graph, options, s);
     SC_RETURN_IF_ERROR(detail::applyScopePins(graph, options.overrides, s));
     detail::insertDataMoves(matcher, adjacency, s);
     return s;
@@ -115,9 +162,14 @@ Expected<Schedule> buildSchedule(const ir::Graph& graph, const arch::Arch& arch,
                         partition::SemanticsCache::build(graph));
     s.semantics = std::make_shared<const partition::SemanticsCache>(std::move(semantics));
     partition::SplitParams params = effectiveParams(arch, options);
-    SC_ASSIGN_OR_RETURN(partition::GroupingResult grouping,
-                        partition::groupGraphTurbo(graph, *s.semantics, params,
-                                                   options.recordTrace ? &s.trace : nullptr));
+    partition::GroupingResult grouping;
+    if (options.grouping == Grouping::GraphTurbo) {
+        SC_ASSIGN_OR_RETURN(grouping,
+                            partition::groupGraphTurbo(graph, *s.semantics, params,
+                                                       options.recordTrace ? &s.trace : nullptr));
+    } else {
+        grouping = baselineGrouping(graph, *s.semantics, params, options);
+    }
     s.grouping = std::make_shared<const partition::GroupingResult>(std::move(grouping));
     return runFromRegrouping(graph, arch, options, std::move(s));
 }
@@ -126,7 +178,8 @@ Expected<Schedule> reschedule(const Schedule& base, const ir::Graph& graph, cons
                               const ScheduleOptions& options) {
     if (!base.grouping || !base.semantics ||
         effectiveParams(arch, options).capacityBytes != base.capacityBytes ||
-        options.level != base.level)
+        options.level != base.level || options.grouping != base.groupedBy ||
+        (base.groupedBy != Grouping::GraphTurbo && options.splitGroups))
         return buildSchedule(graph, arch, options);
     Schedule s;
     s.grouping = base.grouping;

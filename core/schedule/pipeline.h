@@ -9,6 +9,7 @@
 #include "arch/arch.h"
 #include "schedule/schedule.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,13 @@ struct ScheduleOptions {
     /// Algorithm 1's parameters; capacityBytes 0 means "from the architecture".
     partition::SplitParams split;
     bool recordTrace = true;
+    Grouping grouping = Grouping::GraphTurbo;
+    /// False: every group runs whole as one instance (the baselines and the
+    /// first two variants of Fig. 15 do not split sub-graphs).
+    bool splitGroups = true;
+    /// Set: every instance output is declared at this scope (tvm: DDR; the
+    /// first variant of Fig. 15: GB); graph outputs stay in DDR.
+    std::optional<Scope> forcedScope;
 };
 
 /// Schedules \p graph (one cluster's batch) on \p arch. Fails with a reason

@@ -80,6 +80,18 @@ std::string_view orderKindName(OrderKind kind) {
     return "dfs";
 }
 
+std::string_view groupingName(Grouping grouping) {
+    switch (grouping) {
+    case Grouping::GraphTurbo:
+        return "graphturbo";
+    case Grouping::Tvm:
+        return "tvm";
+    case Grouping::AStitch:
+        return "astitch";
+    }
+    return "graphturbo";
+}
+
 bool Overrides::empty() const {
     return merges.empty() && ungroups.empty() && splits.empty() && order.empty() && scopes.empty();
 }

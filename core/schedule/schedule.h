@@ -7,6 +7,7 @@
 
 #include "partition/grouping.h"
 #include "partition/partition.h"
+#include "partition/slices.h"
 #include "partition/split_info.h"
 #include "partition/trace.h"
 
@@ -102,6 +103,11 @@ struct ClusterPlan {
 };
 
 enum class OrderKind { BFS, DFS, User };
+
+/// Who groups the ops: Algorithm 2, or a baseline's fusion rules
+/// (partition/fusion.h) for the comparisons of §5.
+enum class Grouping { GraphTurbo, Tvm, AStitch };
+std::string_view groupingName(Grouping grouping);
 std::string_view orderKindName(OrderKind kind);
 
 struct Group {
@@ -138,7 +144,13 @@ struct Schedule {
     /// checked against.
     Level level = Level::LB;
     int64_t capacityBytes = 0;
+    /// Who grouped the ops.
+    Grouping groupedBy = Grouping::GraphTurbo;
 };
+
+/// The slices of every tensor instance \p id computes or reads (halos
+/// included): its part of each op output of its group, of each input and weight.
+partition::BoxMap instanceSlices(const ir::Graph& graph, const Schedule& schedule, InstanceId id);
 
 /// The edges inherited from the group edges that are not needed (the gray
 /// edges of Fig. 6), flagged redundant, by producer then consumer instance.

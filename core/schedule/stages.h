@@ -58,6 +58,10 @@ private:
 void buildInstances(const ir::Graph& graph, const partition::SemanticsCache& semantics,
                     Schedule& schedule);
 
+/// Boxes of every tensor instance \p index (0-based) of group \p g touches.
+partition::BoxMap sliceOf(const ir::Graph& graph, const partition::SemanticsCache& semantics,
+                          const Schedule& s, GroupId g, int64_t index);
+
 /// Fig. 7a: breadth-first order of the instance DAG.
 std::vector<InstanceId> bfsOrder(const Schedule& schedule, const Adjacency& adjacency);
 

@@ -1,0 +1,433 @@
+// Memory allocation and reuse (GraphTurbo §4.3, Fig. 12).
+//
+// Note on the algorithm. Tasks are swept in increasing order. At a task the
+// tensors last read before it are released, then the tensors it writes are
+// placed in request order. Each pool keeps its free space as gaps ordered by
+// offset and places first-fit (the lowest gap that fits), so fragmentation
+// can force a higher offset or a spill. When a tensor does not fit, the live
+// tensor of the pool with the longest liveness, the new one included, moves to
+// the parent pool from this task on ("the one with the longest liveness ... is
+// spilled to first GB and next DDR"); ties go to the larger tensor, then the
+// later request. The moved tensor is placed in the parent by the same rule, so
+// one task can cascade LB -> GB -> DDR.
+//
+// Choices where the paper is silent (docs/allocation.md): a tensor larger
+// than a pool goes to the parent without spilling anyone; a tensor moved
+// again at the task of its last placement keeps only the final one (so a
+// placement can skip a level); peakBytes counts the final placements.
+// validateAllocation at the end shares nothing with the allocator.
+
+#include "kernel/allocation.h"
+
+#include <algorithm>
+#include <compare>
+#include <map>
+#include <numeric>
+#include <optional>
+#include <set>
+
+namespace stagecraft::kernel {
+
+namespace {
+
+std::string tensorLabel(const AllocRequest& request) {
+    return "tensor '" + request.name + "'";
+}
+
+std::string poolLabel(const std::vector<Pool>& pools, PoolId p) {
+    return "pool '" + pools[static_cast<size_t>(p)].name + "'";
+}
+
+bool inRange(const std::vector<Pool>& pools, PoolId p) {
+    return p >= 0 && static_cast<size_t>(p) < pools.size();
+}
+
+Status checkPools(const std::vector<Pool>& pools) {
+    for (size_t p = 0; p < pools.size(); ++p) {
+        const Pool& pool = pools[p];
+        std::string name = "pool '" + pool.name + "'";
+        if (pool.capacityBytes < 0)
+            return Error(name + ": negative capacity (" + std::to_string(pool.capacityBytes) +
+                         " bytes)");
+        if (pool.parent != kNoPool && !inRange(pools, pool.parent))
+            return Error(name + ": parent " + std::to_string(pool.parent) + " out of range (" +
+                         std::to_string(pools.size()) + " pools)");
+        PoolId up = pool.parent;
+        for (size_t steps = 0; up != kNoPool; ++steps, up = pools[static_cast<size_t>(up)].parent)
+            if (steps == pools.size())
+                return Error(name + ": its chain of parents loops");
+    }
+    return Status::success();
+}
+
+Status checkRequest(const std::vector<Pool>& pools, const AllocRequest& request) {
+    std::string name = tensorLabel(request);
+    if (request.bytes < 0)
+        return Error(name + ": negative size (" + std::to_string(request.bytes) + " bytes)");
+    if (request.firstTask > request.lastTask)
+        return Error(name + ": first task " + std::to_string(request.firstTask) +
+                     " after last task " + std::to_string(request.lastTask));
+    if (!inRange(pools, request.pool))
+        return Error(name + ": pool " + std::to_string(request.pool) + " out of range (" +
+                     std::to_string(pools.size()) + " pools)");
+    return Status::success();
+}
+
+/// The free bytes of one pool as gaps [begin, end) keyed by begin; adjacent
+/// gaps are always merged.
+class FreeSpace {
+public:
+    explicit FreeSpace(int64_t capacity) {
+        if (capacity > 0)
+            gaps_.emplace(0, capacity);
+    }
+
+    /// Takes \p bytes (> 0) from the lowest gap that holds them.
+    std::optional<int64_t> take(int64_t bytes) {
+        auto gap = std::find_if(gaps_.begin(), gaps_.end(),
+                                [&](const auto& g) { return g.second - g.first >= bytes; });
+        if (gap == gaps_.end())
+            return std::nullopt;
+        auto [begin, end] = *gap;
+        gaps_.erase(gap);
+        if (begin + bytes < end)
+            gaps_.emplace(begin + bytes, end);
+        return begin;
+    }
+
+    void give(int64_t offset, int64_t bytes) {
+        int64_t begin = offset, end = offset + bytes;
+        auto next = gaps_.lower_bound(begin);
+        if (next != gaps_.end() && next->first == end) {
+            end = next->second;
+            next = gaps_.erase(next);
+        }
+        if (next != gaps_.begin() && std::prev(next)->second == begin) {
+            begin = std::prev(next)->first;
+            gaps_.erase(std::prev(next));
+        }
+        gaps_.emplace(begin, end);
+    }
+
+private:
+    std::map<int64_t, int64_t> gaps_;
+};
+
+/// Spill order: the greatest rank leaves first.
+struct Rank {
+    int64_t liveness = 0;
+    int64_t bytes = 0;
+    int32_t request = 0;
+    auto operator<=>(const Rank&) const = default;
+};
+
+class Allocator {
+public:
+    Allocator(const std::vector<Pool>& pools, const std::vector<AllocRequest>& requests)
+        : pools_(pools)
+        , requests_(requests) {
+        for (const Pool& pool : pools)
+            state_.push_back({FreeSpace(pool.capacityBytes), {}, 0});
+        result_.pools = pools;
+        result_.tensors.resize(requests.size());
+        result_.peakBytes.assign(pools.size(), 0);
+        result_.spillsFrom.assign(pools.size(), 0);
+    }
+
+    Expected<Allocation> run() {
+        std::vector<int32_t> byStart = sortedBy(&AllocRequest::firstTask);
+        std::vector<int32_t> byEnd = sortedBy(&AllocRequest::lastTask);
+        size_t released = 0;
+        for (int32_t r : byStart) {
+            int32_t task = request(r).firstTask;
+            for (; released < byEnd.size() && request(byEnd[released]).lastTask < task; ++released)
+                release(byEnd[released]);
+            SC_RETURN_IF_ERROR(start(r));
+        }
+        computePeaks();
+        return std::move(result_);
+    }
+
+private:
+    struct PoolState {
+        FreeSpace free;
+        std::set<Rank> live;
+        int64_t liveBytes = 0;
+    };
+
+    const AllocRequest& request(int32_t r) const { return requests_[static_cast<size_t>(r)]; }
+    const Pool& pool(PoolId p) const { return pools_[static_cast<size_t>(p)]; }
+    PoolState& state(PoolId p) { return state_[static_cast<size_t>(p)]; }
+    std::vector<Placement>& placements(int32_t r) {
+        return result_.tensors[static_cast<size_t>(r)].placements;
+    }
+
+    /// Request indices stably sorted by a task field.
+    std::vector<int32_t> sortedBy(int32_t AllocRequest::*task) const {
+        std::vector<int32_t> order(requests_.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(),
+                         [&](int32_t a, int32_t b) { return request(a).*task < request(b).*task; });
+        return order;
+    }
+
+    Rank rank(int32_t r) const {
+        const AllocRequest& req = request(r);
+        return {int64_t{req.lastTask} - req.firstTask, req.bytes, r};
+    }
+
+    Status start(int32_t r) {
+        const AllocRequest& req = request(r);
+        if (req.bytes == 0) { // takes no space: never competes, never spills
+            record(r, req.pool, 0, req.firstTask);
+            return Status::success();
+        }
+        return place(r, req.pool, req.firstTask);
+    }
+
+    /// Places \p r in \p p at \p task, spilling by rank until it fits.
+    Status place(int32_t r, PoolId p, int32_t task) {
+        if (request(r).bytes > pool(p).capacityBytes) // cannot fit even alone
+            return moveUp(r, p, task);
+        PoolState& s = state(p);
+        for (;;) {
+            if (std::optional<int64_t> offset = s.free.take(request(r).bytes)) {
+                s.live.insert(rank(r));
+                s.liveBytes += request(r).bytes;
+                record(r, p, *offset, task);
+                return Status::success();
+            }
+            if (pool(p).parent == kNoPool)
+                return doesNotFit(r, p, task);
+            if (s.live.empty() || rank(r) > *s.live.rbegin())
+                return moveUp(r, p, task);
+            int32_t victim = s.live.rbegin()->request;
+            evict(victim, p);
+            SC_RETURN_IF_ERROR(moveUp(victim, p, task));
+        }
+    }
+
+    /// Sends \p r, which \p p does not keep, to the parent of \p p.
+    Status moveUp(int32_t r, PoolId p, int32_t task) {
+        if (pool(p).parent == kNoPool)
+            return doesNotFit(r, p, task);
+        ++result_.spillsFrom[static_cast<size_t>(p)];
+        return place(r, pool(p).parent, task);
+    }
+
+    void evict(int32_t r, PoolId p) {
+        PoolState& s = state(p);
+        s.free.give(placements(r).back().offset, request(r).bytes);
+        s.live.erase(rank(r));
+        s.liveBytes -= request(r).bytes;
+    }
+
+    void release(int32_t r) {
+        if (request(r).bytes > 0)
+            evict(r, placements(r).back().pool);
+    }
+
+    void record(int32_t r, PoolId p, int64_t offset, int32_t task) {
+        std::vector<Placement>& ps = placements(r);
+        if (!ps.empty() && ps.back().fromTask == task)
+            ps.back() = {task, p, offset};
+        else
+            ps.push_back({task, p, offset});
+    }
+
+    Error doesNotFit(int32_t r, PoolId p, int32_t task) const {
+        std::string message = tensorLabel(request(r)) + " (" + std::to_string(request(r).bytes) +
+                              " bytes) does not fit " + poolLabel(pools_, p) + " (" +
+                              std::to_string(pool(p).capacityBytes) + " bytes)";
+        if (request(r).bytes <= pool(p).capacityBytes)
+            message += ": " + std::to_string(state_[static_cast<size_t>(p)].liveBytes) +
+                       " bytes live at task " + std::to_string(task);
+        return Error(message);
+    }
+
+    void computePeaks() {
+        for (size_t r = 0; r < requests_.size(); ++r)
+            for (const Placement& pl : result_.tensors[r].placements) {
+                int64_t& peak = result_.peakBytes[static_cast<size_t>(pl.pool)];
+                peak = std::max(peak, pl.offset + requests_[r].bytes);
+            }
+    }
+
+    const std::vector<Pool>& pools_;
+    const std::vector<AllocRequest>& requests_;
+    std::vector<PoolState> state_;
+    Allocation result_;
+};
+
+} // namespace
+
+Expected<Allocation> allocate(const std::vector<Pool>& pools,
+                              const std::vector<AllocRequest>& requests) {
+    SC_RETURN_IF_ERROR(checkPools(pools));
+    for (const AllocRequest& request : requests)
+        SC_RETURN_IF_ERROR(checkRequest(pools, request));
+    return Allocator(pools, requests).run();
+}
+
+// ---------------------------------------------------------------------------
+// validateAllocation: placements checked request by request, then one sweep
+// over tasks per pool with the live intervals ordered by offset.
+
+namespace {
+
+/// One placement with the tasks [from, until] it covers.
+struct Span {
+    int32_t from = 0;
+    int32_t until = 0;
+    int64_t offset = 0;
+    int64_t end = 0;
+    int32_t request = 0;
+};
+
+/// \returns whether \p ancestor is strictly above \p p in the pool tree.
+bool isAbove(const std::vector<Pool>& pools, PoolId ancestor, PoolId p) {
+    PoolId up = pools[static_cast<size_t>(p)].parent;
+    for (size_t steps = 0; up != kNoPool && inRange(pools, up) && steps <= pools.size(); ++steps) {
+        if (up == ancestor)
+            return true;
+        up = pools[static_cast<size_t>(up)].parent;
+    }
+    return false;
+}
+
+std::string where(int32_t task, const std::vector<Pool>& pools, PoolId p) {
+    return "task " + std::to_string(task) + ", " + poolLabel(pools, p);
+}
+
+std::string interval(const AllocRequest& request, const Span& s) {
+    return "'" + request.name + "' [" + std::to_string(s.offset) + ", " + std::to_string(s.end) +
+           ")";
+}
+
+Status checkSizes(const std::vector<AllocRequest>& requests, const Allocation& a) {
+    if (a.tensors.size() != requests.size())
+        return Error(std::to_string(a.tensors.size()) + " tensor allocations for " +
+                     std::to_string(requests.size()) + " requests");
+    if (a.peakBytes.size() != a.pools.size() || a.spillsFrom.size() != a.pools.size())
+        return Error("peak and spill counts do not have one entry per pool");
+    return checkPools(a.pools);
+}
+
+/// One placement after \p previous (kNoPool for the first) of \p request.
+Status checkPlacement(const std::vector<Pool>& pools, const AllocRequest& request,
+                      const Placement& pl, const Placement* previous) {
+    std::string name = tensorLabel(request);
+    std::string task = std::to_string(pl.fromTask);
+    if (!inRange(pools, pl.pool))
+        return Error(name + ": placement at task " + task + " in pool " + std::to_string(pl.pool) +
+                     " out of range");
+    if (!previous && pl.fromTask != request.firstTask)
+        return Error(name + ": first placement at task " + task + ", not at its first task " +
+                     std::to_string(request.firstTask));
+    if (!previous && pl.pool != request.pool && !isAbove(pools, pl.pool, request.pool))
+        return Error(name + " is placed in " + poolLabel(pools, pl.pool) + ", neither its " +
+                     poolLabel(pools, request.pool) + " nor above it");
+    if (previous && pl.fromTask <= previous->fromTask)
+        return Error(name + ": placement at task " + task + " does not follow the one at task " +
+                     std::to_string(previous->fromTask));
+    if (pl.fromTask > request.lastTask)
+        return Error(name + ": placement at task " + task + " after its last task " +
+                     std::to_string(request.lastTask));
+    if (previous && !isAbove(pools, pl.pool, previous->pool))
+        return Error(name + " spills at task " + task + " from " +
+                     poolLabel(pools, previous->pool) + " to " + poolLabel(pools, pl.pool) +
+                     ", which is not above it");
+    if (pl.offset < 0 ||
+        pl.offset > pools[static_cast<size_t>(pl.pool)].capacityBytes - request.bytes)
+        return Error(where(pl.fromTask, pools, pl.pool) + ": " + name + " at [" +
+                     std::to_string(pl.offset) + ", " + std::to_string(pl.offset + request.bytes) +
+                     ") exceeds its " +
+                     std::to_string(pools[static_cast<size_t>(pl.pool)].capacityBytes) + " bytes");
+    return Status::success();
+}
+
+/// Checks every placement and collects the non-empty ones by pool.
+Expected<std::vector<std::vector<Span>>> collectSpans(const std::vector<AllocRequest>& requests,
+                                                      const Allocation& a) {
+    std::vector<std::vector<Span>> byPool(a.pools.size());
+    for (size_t r = 0; r < requests.size(); ++r) {
+        const AllocRequest& req = requests[r];
+        const std::vector<Placement>& ps = a.tensors[r].placements;
+        SC_RETURN_IF_ERROR(checkRequest(a.pools, req));
+        if (ps.empty())
+            return Error(tensorLabel(req) + " has no placement");
+        for (size_t i = 0; i < ps.size(); ++i) {
+            SC_RETURN_IF_ERROR(checkPlacement(a.pools, req, ps[i], i ? &ps[i - 1] : nullptr));
+            int32_t until = i + 1 < ps.size() ? ps[i + 1].fromTask - 1 : req.lastTask;
+            if (req.bytes > 0)
+                byPool[static_cast<size_t>(ps[i].pool)].push_back(
+                    {ps[i].fromTask, until, ps[i].offset, ps[i].offset + req.bytes,
+                     static_cast<int32_t>(r)});
+        }
+    }
+    return byPool;
+}
+
+/// Sweeps the tasks of pool \p p: the live spans, keyed by offset, must not overlap.
+Status checkOverlaps(const std::vector<AllocRequest>& requests, const std::vector<Pool>& pools,
+                     PoolId p, std::vector<Span> spans) {
+    std::vector<Span> ends = spans;
+    std::stable_sort(spans.begin(), spans.end(),
+                     [](const Span& x, const Span& y) { return x.from < y.from; });
+    std::stable_sort(ends.begin(), ends.end(),
+                     [](const Span& x, const Span& y) { return x.until < y.until; });
+    std::map<int64_t, const Span*> live;
+    size_t ended = 0;
+    for (const Span& s : spans) {
+        for (; ended < ends.size() && ends[ended].until < s.from; ++ended)
+            live.erase(ends[ended].offset);
+        auto next = live.lower_bound(s.offset);
+        const Span* other = next != live.end() && next->first < s.end ? next->second : nullptr;
+        if (!other && next != live.begin() && std::prev(next)->second->end > s.offset)
+            other = std::prev(next)->second;
+        if (other)
+            return Error(where(s.from, pools, p) + ": tensors " +
+                         interval(requests[static_cast<size_t>(other->request)], *other) + " and " +
+                         interval(requests[static_cast<size_t>(s.request)], s) + " overlap");
+        live.emplace(s.offset, &s);
+    }
+    return Status::success();
+}
+
+/// Peaks and spill counts recomputed from the placements.
+Status checkTotals(const std::vector<AllocRequest>& requests, const Allocation& a) {
+    std::vector<int64_t> peaks(a.pools.size(), 0);
+    std::vector<int32_t> spills(a.pools.size(), 0);
+    for (size_t r = 0; r < requests.size(); ++r) {
+        PoolId from = requests[r].pool;
+        for (const Placement& pl : a.tensors[r].placements) {
+            for (; from != pl.pool; from = a.pools[static_cast<size_t>(from)].parent)
+                ++spills[static_cast<size_t>(from)];
+            peaks[static_cast<size_t>(pl.pool)] =
+                std::max(peaks[static_cast<size_t>(pl.pool)], pl.offset + requests[r].bytes);
+        }
+    }
+    for (size_t p = 0; p < a.pools.size(); ++p) {
+        std::string name = poolLabel(a.pools, static_cast<PoolId>(p));
+        if (a.peakBytes[p] != peaks[p])
+            return Error(name + ": peak of " + std::to_string(a.peakBytes[p]) +
+                         " bytes, the placements reach " + std::to_string(peaks[p]));
+        if (a.spillsFrom[p] != spills[p])
+            return Error(name + ": " + std::to_string(a.spillsFrom[p]) +
+                         " spills counted, the placements show " + std::to_string(spills[p]));
+    }
+    return Status::success();
+}
+
+} // namespace
+
+Status validateAllocation(const std::vector<AllocRequest>& requests, const Allocation& allocation) {
+    SC_RETURN_IF_ERROR(checkSizes(requests, allocation));
+    SC_ASSIGN_OR_RETURN(auto byPool, collectSpans(requests, allocation));
+    for (size_t p = 0; p < byPool.size(); ++p)
+        SC_RETURN_IF_ERROR(
+            checkOverlaps(requests, allocation.pools, static_cast<PoolId>(p), byPool[p]));
+    return checkTotals(requests, allocation);
+}
+
+} // namespace stagecraft::kernel

@@ -1,0 +1,165 @@
+// Layers of a sub-graph instance (GraphTurbo §4.1, Fig. 10–11): a layer is
+// what TVM's fusion puts in one kernel, restricted to the instance; its anchor
+// is the conv/matmul, else its last (elementwise) op; the anchor's two outer
+// loops are tiled with the largest divisors whose tiles fit LB, the other ops
+// fused into the anchor's loops. Work is counted for the instance's slice.
+
+#include "kernel/layers.h"
+
+#include <algorithm>
+#include <map>
+
+namespace stagecraft::kernel::detail {
+
+std::vector<std::vector<ir::OpId>> layersOf(std::span<const ir::OpId> groupOps,
+                                            const std::vector<partition::GroupId>& layerOf) {
+    std::map<partition::GroupId, size_t> index;
+    std::vector<std::vector<ir::OpId>> layers;
+    for (ir::OpId op : groupOps) {
+        auto [it, fresh] = index.emplace(layerOf[static_cast<size_t>(op)], layers.size());
+        if (fresh)
+            layers.emplace_back();
+        layers[it->second].push_back(op);
+    }
+    return layers;
+}
+
+ir::OpId anchorOf(std::span<const ir::OpId> layerOps, const partition::SemanticsCache& semantics) {
+    for (ir::OpId op : layerOps)
+        if (semantics.of(op).category == ops::Category::Complex)
+            return op;
+    return layerOps.back();
+}
+
+namespace {
+
+double bestRate(const arch::ComputeUnit& unit, ir::DType dtype) {
+    auto it = unit.opsPerCycle.find(dtype);
+    if (it != unit.opsPerCycle.end())
+        return it->second;
+    // A dtype the unit has no entry for (index arithmetic in i64, say) runs
+    // at the unit's slowest listed rate (docs/simulator.md).
+    double slowest = 0;
+    for (const auto& [type, rate] : unit.opsPerCycle)
+        slowest = slowest == 0 ? rate : std::min(slowest, rate);
+    return slowest;
+}
+
+ir::DType dtypeOf(const ir::Graph& graph, ir::OpId op) {
+    const ir::Op& o = graph.op(op);
+    return o.outputs.empty() ? ir::DType::Float32 : graph.tensor(o.outputs.front()).dtype;
+}
+
+} // namespace
+
+Expected<int32_t> unitFor(const ir::Graph& graph, const arch::Arch& arch, ir::OpId op,
+                          ops::Category category) {
+    const auto& units = arch.cluster.coreGroups.front().units;
+    std::string_view name = ops::categoryName(category);
+    ir::DType dtype = dtypeOf(graph, op);
+    int32_t best = kFallbackUnit;
+    double bestOps = 0;
+    for (size_t u = 0; u < units.size(); ++u) {
+        const auto& cats = units[u].categories;
+        if (std::find(cats.begin(), cats.end(), name) == cats.end())
+            continue;
+        // Units with a native rate for the dtype come first.
+        double rate = bestRate(units[u], dtype) * (units[u].opsPerCycle.count(dtype) ? 1 : 1e-6);
+        if (rate > bestOps) {
+            bestOps = rate;
+            best = static_cast<int32_t>(u);
+        }
+    }
+    if (best == kFallbackUnit && !arch.fallbackCpu)
+        return Error("op '" + graph.op(op).name + "' (" + std::string(name) +
+                     "): no compute unit of '" + arch.name +
+                     "' runs it and it has no fallback CPU");
+    return best;
+}
+
+int64_t sliceBytes(const ir::Graph& graph, const partition::BoxMap& slices, ir::TensorId tensor) {
+    const ir::Tensor& t = graph.tensor(tensor);
+    const partition::Box* box = slices.find(tensor);
+    int64_t elements = box != nullptr ? partition::boxElements(*box) : t.elementCount();
+    return elements * ir::dtypeSize(t.dtype);
+}
+
+Expected<OpWork> opWork(const ir::Graph& graph, const arch::Arch& arch,
+                        const partition::SemanticsCache& semantics, const partition::BoxMap& slices,
+                        ir::OpId op) {
+    const ops::OpSemantics& sem = semantics.of(op);
+    OpWork work;
+    work.op = op;
+    SC_ASSIGN_OR_RETURN(work.unit, unitFor(graph, arch, op, sem.category));
+    const ir::Op& o = graph.op(op);
+    double fraction = 1;
+    if (!o.outputs.empty()) {
+        const ir::Tensor& out = graph.tensor(o.outputs.front());
+        if (out.elementCount() > 0)
+            fraction = static_cast<double>(sliceBytes(graph, slices, o.outputs.front())) /
+                       static_cast<double>(out.byteSize());
+    }
+    double whole = sem.category == ops::Category::Complex ? static_cast<double>(sem.cost.macs)
+                   : sem.cost.flops > 0                   ? static_cast<double>(sem.cost.flops)
+                                                          : 0;
+    if (whole == 0)
+        for (ir::TensorId out : o.outputs)
+            whole += static_cast<double>(graph.tensor(out).elementCount());
+    work.work = whole * fraction;
+    if (work.unit == kFallbackUnit) {
+        work.unitNs = work.work / arch.fallbackCpu->gflops;
+    } else {
+        const auto& unit = arch.cluster.coreGroups.front().units[static_cast<size_t>(work.unit)];
+        work.unitNs = work.work / (bestRate(unit, dtypeOf(graph, op)) * arch.clockGhz);
+    }
+    return work;
+}
+
+namespace {
+
+std::vector<int64_t> divisorsDescending(int64_t n) {
+    std::vector<int64_t> small, large;
+    for (int64_t d = 1; d * d <= n; ++d)
+        if (n % d == 0) {
+            small.push_back(d);
+            if (d != n / d)
+                large.push_back(n / d);
+        }
+    std::vector<int64_t> all(large.begin(), large.end());
+    all.insert(all.end(), small.rbegin(), small.rend());
+    return all;
+}
+
+} // namespace
+
+std::vector<TileLoop> chooseTiles(const ops::LoopNest& anchorNest, const partition::Box& anchorBox,
+                                  int64_t layerBytes, int64_t capacityBytes) {
+    std::vector<TileLoop> loops;
+    int outer = std::min(anchorNest.outputRank, 2);
+    for (int i = 0; i < outer && static_cast<size_t>(i) < anchorBox.size(); ++i)
+        loops.push_back({anchorNest.loops[static_cast<size_t>(i)].name,
+                         std::max<int64_t>(anchorBox[static_cast<size_t>(i)].size(), 1), 1});
+    if (loops.empty())
+        return loops;
+    int64_t e0 = loops[0].extent;
+    int64_t e1 = loops.size() > 1 ? loops[1].extent : 1;
+    auto fits = [&](int64_t t0, int64_t t1) {
+        double share = static_cast<double>(t0 * t1) / static_cast<double>(e0 * e1);
+        return static_cast<double>(layerBytes) * share <= static_cast<double>(capacityBytes);
+    };
+    int64_t best0 = 1, best1 = 1;
+    std::vector<int64_t> d1 = divisorsDescending(e1);
+    for (int64_t t0 : divisorsDescending(e0)) {
+        auto t1 = std::find_if(d1.begin(), d1.end(), [&](int64_t t) { return fits(t0, t); });
+        if (t1 != d1.end() && t0 * *t1 > best0 * best1) {
+            best0 = t0;
+            best1 = *t1;
+        }
+    }
+    loops[0].tile = best0;
+    if (loops.size() > 1)
+        loops[1].tile = best1;
+    return loops;
+}
+
+} // namespace stagecraft::kernel::detail

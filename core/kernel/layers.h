@@ -1,0 +1,40 @@
+#pragma once
+// Internal to core/kernel: layers of one sub-graph instance (§4.1), their
+// anchors, tiles and work.
+
+#include "arch/arch.h"
+#include "kernel/plan.h"
+#include "partition/slices.h"
+
+#include <span>
+#include <vector>
+
+namespace stagecraft::kernel::detail {
+
+/// The ops of \p groupOps (graph order) split into layers: runs of the same
+/// TVM fusion group (\p layerOf, by op id), ordered by their first op.
+std::vector<std::vector<ir::OpId>> layersOf(std::span<const ir::OpId> groupOps,
+                                            const std::vector<partition::GroupId>& layerOf);
+
+/// §4.1: the conv/matmul of the layer, else its last op.
+ir::OpId anchorOf(std::span<const ir::OpId> layerOps, const partition::SemanticsCache& semantics);
+
+/// The unit of the first core group that runs \p op fastest, or
+/// kFallbackUnit; an error naming the op when nothing can run it.
+Expected<int32_t> unitFor(const ir::Graph& graph, const arch::Arch& arch, ir::OpId op,
+                          ops::Category category);
+
+/// Work and unit time of \p op for the slice in \p slices.
+Expected<OpWork> opWork(const ir::Graph& graph, const arch::Arch& arch,
+                        const partition::SemanticsCache& semantics, const partition::BoxMap& slices,
+                        ir::OpId op);
+
+/// §4.1: tiles of the anchor's two outer loops, the largest divisors whose
+/// share of the layer's \p layerBytes fits \p capacityBytes.
+std::vector<TileLoop> chooseTiles(const ops::LoopNest& anchorNest, const partition::Box& anchorBox,
+                                  int64_t layerBytes, int64_t capacityBytes);
+
+/// Bytes of \p tensor's box in \p slices (the whole tensor when absent).
+int64_t sliceBytes(const ir::Graph& graph, const partition::BoxMap& slices, ir::TensorId tensor);
+
+} // namespace stagecraft::kernel::detail

@@ -1,0 +1,164 @@
+#pragma once
+/// \file
+/// Kernel plans (GraphTurbo §4.1–4.3): a schedule lowered to kernels, one per
+/// sub-graph instance, in execution order. A kernel is a sequence of layers
+/// (§4.1: the ops TVM's fusion would put in one kernel, restricted to the
+/// instance); each layer has an anchor op whose two outer loops are tiled,
+/// the other ops fused into its loop nest, weights promoted DDR→GB→LB through
+/// the LB's fixed reserve. Layer outputs are buffers: stitched in LB inside a
+/// kernel (§4.2), declared at the instance's scope when they leave it. The
+/// buffers are then allocated with reuse and spilling (§4.3). Plans are data,
+/// so that the simulator and code generation read the same loop nests.
+
+#include "arch/arch.h"
+#include "kernel/allocation.h"
+#include "schedule/schedule.h"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace stagecraft::kernel {
+
+using schedule::Scope;
+
+/// Unit index meaning "the architecture's fallback CPU".
+inline constexpr int32_t kFallbackUnit = -1;
+
+/// The work of one fused op in a layer, for the whole instance.
+struct OpWork {
+    ir::OpId op = ir::kNoOp;
+    /// Index of the unit in the cluster's first core group, or kFallbackUnit.
+    int32_t unit = 0;
+    /// MACs (complex ops) or element operations of the instance's slice.
+    double work = 0;
+    /// Nanoseconds for the whole slice on one unit.
+    double unitNs = 0;
+};
+
+/// A tiled loop of the anchor op (§4.1): tile divides extent.
+struct TileLoop {
+    std::string loop;
+    int64_t extent = 1;
+    int64_t tile = 1;
+};
+
+/// An activation a layer reads.
+struct Operand {
+    ir::TensorId tensor = ir::kNoTensor;
+    /// Bytes read (the part of the buffer the layer needs, halos included).
+    int64_t bytes = 0;
+    /// The buffer read, or -1 for a graph input (in DDR).
+    int32_t buffer = -1;
+    /// A §3.5 redistribute sits on this read: the piece moves between cores
+    /// even though it is in LB. (A concat of LB pieces is addressing only; a
+    /// copy is the load from where the piece is.)
+    bool redistributed = false;
+};
+
+struct Layer {
+    /// The computation task this layer is (§4.3), counted over the program.
+    int32_t task = 0;
+    ir::OpId anchor = ir::kNoOp;
+    /// The layer's ops in graph order, the anchor among them.
+    std::vector<OpWork> ops;
+    /// The anchor's outer (at most two) loops with their tile sizes.
+    std::vector<TileLoop> tiles;
+    int64_t tileCount = 1;
+    /// Bytes of the weight slices the layer promotes.
+    int64_t weightBytes = 0;
+    /// Weight bytes hoisted into the LBs of all the kernel's cores: each core
+    /// needs the slice except along bound dims the weight depends on (a conv
+    /// bound by output channels splits its weights, one bound by images or
+    /// rows needs them all on every core).
+    int64_t hoistBytes = 0;
+    /// The weight tensors read, with the bytes of their whole tensors (what
+    /// the GB weight cache keeps, docs/simulator.md).
+    std::vector<std::pair<ir::TensorId, int64_t>> weights;
+    std::vector<Operand> inputs;
+    /// Buffers the layer writes.
+    std::vector<int32_t> outputs;
+    /// Earlier computation tasks that last used memory this layer's buffers
+    /// (or the spills it makes room with) now reuse: the layer may not
+    /// compute before they end (write-after-read on reused space, §4.3-4.4).
+    std::vector<int32_t> waitFor;
+};
+
+struct Kernel {
+    schedule::InstanceId instance = 0;
+    std::string label;
+    /// Cores the instance is bound to (the first `cores` of the cluster).
+    int64_t cores = 1;
+    std::vector<Layer> layers;
+};
+
+/// A layer output that outlives its layer.
+struct Buffer {
+    ir::TensorId tensor = ir::kNoTensor;
+    /// "<instance>:<tensor>", for reports and errors.
+    std::string name;
+    /// Bytes of the instance's piece over all its cores.
+    int64_t bytes = 0;
+    int64_t cores = 1;
+    /// Declared scope: LB for buffers stitched inside a kernel, the
+    /// instance's scope for kernel outputs.
+    Scope scope = Scope::LB;
+    int32_t kernel = 0;
+    /// Computation tasks from the writing layer to the last reading one.
+    int32_t firstTask = 0;
+    int32_t lastTask = 0;
+    bool kernelOutput = false;
+    bool graphOutput = false;
+    /// Where it lives from which task on (pools kLbPool, kGbPool, kDdrPool):
+    /// the first at firstTask, one more per spill.
+    std::vector<Placement> placements;
+    /// Bytes of one core's piece while in LB (bytes / cores, rounded up).
+    int64_t pieceBytes = 0;
+};
+
+/// The memories buffers are placed in. LB is allocated per core, for core 0
+/// (every instance is bound from core 0, so it holds the most pieces); GB
+/// and DDR per cluster, with whole tensors (a tensor spilled from LB moves
+/// all its cores' pieces).
+inline constexpr PoolId kLbPool = 0;
+inline constexpr PoolId kGbPool = 1;
+inline constexpr PoolId kDdrPool = 2;
+Scope poolScope(PoolId pool);
+
+/// One allocation pass: its requests, by buffer, and the result.
+struct AllocationPass {
+    std::vector<AllocRequest> requests;
+    /// The buffer of each request.
+    std::vector<int32_t> buffers;
+    Allocation allocation;
+};
+
+struct Program {
+    std::vector<Kernel> kernels;
+    /// GB bytes the activations never use (GB capacity minus the GB pass's
+    /// peak): the weight cache of the streams.
+    int64_t weightCacheBytes = 0;
+    std::vector<Buffer> buffers;
+    int32_t taskCount = 0;
+    /// LB pass: buffers declared in LB, per-core pieces, spills to a sink.
+    AllocationPass lb;
+    /// GB/DDR pass: buffers declared in GB or DDR and those spilled from LB
+    /// (from their spill on), whole; GB overflow spills to DDR.
+    AllocationPass gb;
+};
+
+struct PlanOptions {
+    /// Bytes of one core's LB a tile may fill; 0: the LB's activation bytes.
+    int64_t tileCapacityBytes = 0;
+};
+
+/// Lowers \p schedule to kernel plans and allocates their buffers. Fails,
+/// naming the op, when an op has no unit to run on and no fallback CPU.
+Expected<Program> buildProgram(const ir::Graph& graph, const arch::Arch& arch,
+                               const schedule::Schedule& schedule, const PlanOptions& options = {});
+
+/// The scope \p buffer is in at computation task \p task, after spills.
+Scope scopeAt(const Program& program, int32_t buffer, int32_t task);
+
+} // namespace stagecraft::kernel

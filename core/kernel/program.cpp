@@ -1,0 +1,419 @@
+// Kernel plans of a schedule (GraphTurbo §4): one kernel per instance in
+// execution order, its layers (layers.cpp), the buffers between layers and
+// kernels with their liveness over computation tasks, and their allocation
+// with reuse and spilling (allocation.h, §4.3).
+
+#include "kernel/layers.h"
+#include "kernel/plan.h"
+#include "partition/fusion.h"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <map>
+#include <set>
+
+namespace stagecraft::kernel {
+
+Scope poolScope(PoolId pool) {
+    return pool == kLbPool ? Scope::LB : pool == kGbPool ? Scope::GB : Scope::DDR;
+}
+
+Scope scopeAt(const Program& program, int32_t buffer, int32_t task) {
+    const auto& placements = program.buffers[static_cast<size_t>(buffer)].placements;
+    PoolId pool = placements.front().pool;
+    for (const Placement& p : placements)
+        if (p.fromTask <= task)
+            pool = p.pool;
+    return poolScope(pool);
+}
+
+namespace {
+
+using partition::Box;
+using partition::BoxMap;
+using schedule::InstanceId;
+
+int64_t boxBytes(const ir::Graph& graph, ir::TensorId tensor, const Box& box) {
+    return partition::boxElements(box) * ir::dtypeSize(graph.tensor(tensor).dtype);
+}
+
+int64_t overlapBytes(const ir::Graph& graph, ir::TensorId tensor, const Box& a, const Box& b) {
+    int64_t elements = 1;
+    for (size_t d = 0; d < a.size() && d < b.size(); ++d) {
+        ops::Interval i{std::max(a[d].lo, b[d].lo), std::min(a[d].hi, b[d].hi)};
+        elements *= i.size();
+    }
+    return elements * ir::dtypeSize(graph.tensor(tensor).dtype);
+}
+
+/// Lowers instances one by one, keeping what later kernels read.
+class ProgramBuilder {
+public:
+    ProgramBuilder(const ir::Graph& graph, const arch::Arch& arch, const schedule::Schedule& s,
+                   const PlanOptions& options)
+        : graph_(graph)
+        , arch_(arch)
+        , s_(s)
+        , semantics_(*s.semantics)
+        , preds_(s.instances.size()) {
+        partition::Partition layers = partition::groupTvm(graph, semantics_);
+        for (size_t op = 0; op < graph.opCount(); ++op)
+            layerOf_.push_back(layers.groupOf(static_cast<ir::OpId>(op)));
+        for (const schedule::InstanceEdge& e : s.edges)
+            preds_[static_cast<size_t>(e.to)].push_back(e.from);
+        for (const schedule::DataMove& m : s.moves)
+            if (m.kind == schedule::DataMove::Kind::Redistribute)
+                redistributed_.emplace(m.consumer, m.tensor);
+        const auto& lb = arch.cluster.coreGroups.front().localBuffer;
+        tileCapacity_ = options.tileCapacityBytes > 0 ? options.tileCapacityBytes
+                        : lb                          ? lb->activationBytes()
+                                                      : 0;
+    }
+
+    Expected<Program> build() {
+        for (InstanceId id : s_.order)
+            SC_RETURN_IF_ERROR(lowerInstance(id));
+        program_.taskCount = nextTask_;
+        for (Buffer& b : program_.buffers)
+            if (b.graphOutput)
+                b.lastTask = std::max(b.lastTask, nextTask_ - 1);
+        SC_RETURN_IF_ERROR(allocateBuffers());
+        return std::move(program_);
+    }
+
+private:
+    Status lowerInstance(InstanceId id) {
+        const schedule::Instance& inst = s_.instances[static_cast<size_t>(id)];
+        BoxMap slices = schedule::instanceSlices(graph_, s_, id);
+        Kernel kernel;
+        kernel.instance = id;
+        kernel.label = inst.label;
+        kernel.cores = std::max<int64_t>(schedule::coresUsed(inst.bind), 1);
+        int32_t kernelIndex = static_cast<int32_t>(program_.kernels.size());
+        std::map<ir::TensorId, int32_t> local; // tensors written by this kernel
+        for (const auto& ops : detail::layersOf(s_.partition.ops(inst.group), layerOf_)) {
+            Layer layer;
+            layer.task = nextTask_++;
+            SC_RETURN_IF_ERROR(fillLayer(layer, ops, slices, id, local));
+            addOutputs(layer, ops, slices, id, kernelIndex, local);
+            kernel.layers.push_back(std::move(layer));
+        }
+        program_.kernels.push_back(std::move(kernel));
+        return Status::success();
+    }
+
+    Status fillLayer(Layer& layer, const std::vector<ir::OpId>& ops, const BoxMap& slices,
+                     InstanceId id, const std::map<ir::TensorId, int32_t>& local) {
+        layer.anchor = detail::anchorOf(ops, semantics_);
+        int64_t layerBytes = 0;
+        for (ir::OpId op : ops) {
+            SC_ASSIGN_OR_RETURN(OpWork work, detail::opWork(graph_, arch_, semantics_, slices, op));
+            layer.ops.push_back(work);
+            for (ir::TensorId out : graph_.op(op).outputs)
+                layerBytes += detail::sliceBytes(graph_, slices, out);
+            for (ir::TensorId in : graph_.op(op).inputs)
+                addInput(layer, ops, slices, id, local, in, layerBytes);
+        }
+        const ops::OpSemantics& anchor = semantics_.of(layer.anchor);
+        const auto& outs = graph_.op(layer.anchor).outputs;
+        const Box* box = outs.empty() ? nullptr : slices.find(outs.front());
+        if (!anchor.nests.empty() && box != nullptr)
+            layer.tiles =
+                detail::chooseTiles(anchor.nests.front(), *box, layerBytes, tileCapacity_);
+        for (const TileLoop& t : layer.tiles)
+            layer.tileCount *= t.extent / t.tile;
+        layer.hoistBytes = hoistBytes(layer, s_.instances[static_cast<size_t>(id)], slices);
+        return Status::success();
+    }
+
+    /// Weight bytes over all bound cores (plan.h, Layer::hoistBytes). Binding
+    /// dims are matched to the anchor's output dims by position when the
+    /// ranks agree; otherwise every core takes the whole slice.
+    int64_t hoistBytes(const Layer& layer, const schedule::Instance& inst,
+                       const BoxMap& slices) const {
+        int64_t cores = std::max<int64_t>(schedule::coresUsed(inst.bind), 1);
+        const ops::OpSemantics& sem = semantics_.of(layer.anchor);
+        if (sem.nests.empty() ||
+            static_cast<size_t>(sem.nests.front().outputRank) != inst.bind.size())
+            return layer.weightBytes * cores;
+        const ir::Op& anchor = graph_.op(layer.anchor);
+        int64_t total = 0;
+        for (const ops::AccessMap& map : sem.nests.front().inputs) {
+            ir::TensorId in = anchor.inputs[static_cast<size_t>(map.operand)];
+            if (in == ir::kNoTensor || !graph_.tensor(in).isConstant())
+                continue;
+            int64_t split = 1;
+            for (size_t d = 0; d < inst.bind.size(); ++d)
+                if (inst.bind[d] > 1 && !ops::dimsDependingOn(map, static_cast<int>(d)).empty())
+                    split *= inst.bind[d];
+            int64_t slice = detail::sliceBytes(graph_, slices, in);
+            total += (slice + split - 1) / split * cores;
+        }
+        // Weights of the layer's other ops (biases of fused adds) go whole to every core.
+        int64_t anchorWeights = 0;
+        for (const ops::AccessMap& map : sem.nests.front().inputs) {
+            ir::TensorId in = anchor.inputs[static_cast<size_t>(map.operand)];
+            if (in != ir::kNoTensor && graph_.tensor(in).isConstant())
+                anchorWeights += detail::sliceBytes(graph_, slices, in);
+        }
+        total += std::max<int64_t>(layer.weightBytes - anchorWeights, 0) * cores;
+        return std::min(total, layer.weightBytes * cores);
+    }
+
+    void addInput(Layer& layer, const std::vector<ir::OpId>& ops, const BoxMap& slices,
+                  InstanceId id, const std::map<ir::TensorId, int32_t>& local, ir::TensorId in,
+                  int64_t& layerBytes) {
+        if (in == ir::kNoTensor)
+            return;
+        const ir::Tensor& t = graph_.tensor(in);
+        if (t.isConstant()) {
+            bool seenWeight = std::any_of(layer.weights.begin(), layer.weights.end(),
+                                          [&](const auto& w) { return w.first == in; });
+            if (!seenWeight) {
+                layer.weightBytes += detail::sliceBytes(graph_, slices, in);
+                layer.weights.emplace_back(in, t.byteSize());
+            }
+            return;
+        }
+        if (t.producer != ir::kNoOp && std::find(ops.begin(), ops.end(), t.producer) != ops.end())
+            return;
+        bool seen = std::any_of(layer.inputs.begin(), layer.inputs.end(),
+                                [&](const Operand& o) { return o.tensor == in; });
+        if (seen)
+            return;
+        int64_t bytes = detail::sliceBytes(graph_, slices, in);
+        layerBytes += bytes;
+        if (auto it = local.find(in); it != local.end()) {
+            layer.inputs.push_back({in, bytes, it->second, false});
+            readBy(it->second, layer.task);
+            return;
+        }
+        if (t.producer == ir::kNoOp) {
+            layer.inputs.push_back({in, bytes, -1, false});
+            return;
+        }
+        addProducerPieces(layer, slices, id, in);
+    }
+
+    /// Reads of \p tensor from the instances of its producer group.
+    void addProducerPieces(Layer& layer, const BoxMap& slices, InstanceId id, ir::TensorId tensor) {
+        const Box* mine = slices.find(tensor);
+        bool moved = redistributed_.count({id, tensor}) > 0;
+        for (InstanceId p : preds_[static_cast<size_t>(id)]) {
+            auto it = pieces_.find({p, tensor});
+            if (it == pieces_.end())
+                continue;
+            const Box& theirs = bufferBoxes_[static_cast<size_t>(it->second)];
+            int64_t bytes = mine != nullptr ? overlapBytes(graph_, tensor, *mine, theirs)
+                                            : boxBytes(graph_, tensor, theirs);
+            if (bytes <= 0)
+                continue;
+            layer.inputs.push_back({tensor, bytes, it->second, moved});
+            readBy(it->second, layer.task);
+        }
+    }
+
+    void readBy(int32_t buffer, int32_t task) {
+        Buffer& b = program_.buffers[static_cast<size_t>(buffer)];
+        b.lastTask = std::max(b.lastTask, task);
+    }
+
+    void addOutputs(Layer& layer, const std::vector<ir::OpId>& ops, const BoxMap& slices,
+                    InstanceId id, int32_t kernelIndex, std::map<ir::TensorId, int32_t>& local) {
+        const schedule::Instance& inst = s_.instances[static_cast<size_t>(id)];
+        auto groupOutputs = s_.partition.outputs(inst.group);
+        for (ir::OpId op : ops)
+            for (ir::TensorId out : graph_.op(op).outputs) {
+                bool kernelOutput =
+                    std::find(groupOutputs.begin(), groupOutputs.end(), out) != groupOutputs.end();
+                bool readLater =
+                    std::any_of(graph_.tensor(out).uses.begin(), graph_.tensor(out).uses.end(),
+                                [&](const ir::Use& u) {
+                                    return std::find(ops.begin(), ops.end(), u.op) == ops.end();
+                                });
+                if (!kernelOutput && !readLater)
+                    continue;
+                Buffer b;
+                b.tensor = out;
+                b.name = inst.label + ":" + graph_.tensor(out).name;
+                const Box* box = slices.find(out);
+                Box whole = partition::fullBox(graph_.tensor(out).shape);
+                b.bytes = boxBytes(graph_, out, box != nullptr ? *box : whole);
+                b.cores = std::max<int64_t>(schedule::coresUsed(inst.bind), 1);
+                b.scope = kernelOutput ? inst.scope : Scope::LB;
+                b.kernel = kernelIndex;
+                b.firstTask = b.lastTask = layer.task;
+                b.kernelOutput = kernelOutput;
+                b.graphOutput = graph_.isGraphOutput(out);
+                int32_t index = static_cast<int32_t>(program_.buffers.size());
+                program_.buffers.push_back(std::move(b));
+                bufferBoxes_.push_back(box != nullptr ? *box : whole);
+                layer.outputs.push_back(index);
+                local[out] = index;
+                if (kernelOutput)
+                    pieces_[{id, out}] = index;
+            }
+    }
+
+    Status allocateBuffers() {
+        SC_RETURN_IF_ERROR(allocateLb());
+        SC_RETURN_IF_ERROR(allocateGb());
+        mergePlacements();
+        addReuseWaits();
+        return Status::success();
+    }
+
+    /// One placement of a buffer in a pool, with the task through which it
+    /// stays there.
+    struct Stay {
+        int32_t task;
+        int32_t buffer;
+        PoolId pool;
+        int64_t offset;
+        int64_t bytes;
+        int32_t until;
+    };
+
+    std::vector<Stay> stays() const {
+        std::vector<Stay> all;
+        for (size_t b = 0; b < program_.buffers.size(); ++b) {
+            const Buffer& buffer = program_.buffers[b];
+            const auto& ps = buffer.placements;
+            for (size_t i = 0; i < ps.size(); ++i) {
+                int32_t until = i + 1 < ps.size() ? ps[i + 1].fromTask - 1 : buffer.lastTask;
+                int64_t bytes = ps[i].pool == kLbPool ? buffer.pieceBytes : buffer.bytes;
+                if (bytes > 0 && until >= ps[i].fromTask)
+                    all.push_back({ps[i].fromTask, static_cast<int32_t>(b), ps[i].pool,
+                                   ps[i].offset, bytes, until});
+            }
+        }
+        std::stable_sort(all.begin(), all.end(),
+                         [](const Stay& a, const Stay& b) { return a.task < b.task; });
+        return all;
+    }
+
+    /// Layer::waitFor from the placements: per pool, the most recent stay of
+    /// every byte range, and who must finish before it is overwritten.
+    void addReuseWaits() {
+        std::vector<Layer*> layers(static_cast<size_t>(nextTask_), nullptr);
+        for (Kernel& k : program_.kernels)
+            for (Layer& l : k.layers)
+                layers[static_cast<size_t>(l.task)] = &l;
+        // offset -> (end, release task) of the latest stay covering it.
+        std::array<std::map<int64_t, std::pair<int64_t, int32_t>>, 3> space;
+        for (const Stay& stay : stays()) {
+            auto& map = space[static_cast<size_t>(stay.pool)];
+            int64_t lo = stay.offset, hi = stay.offset + stay.bytes;
+            auto it = map.lower_bound(lo);
+            if (it != map.begin() && std::prev(it)->second.first > lo)
+                --it;
+            std::vector<std::pair<int64_t, std::pair<int64_t, int32_t>>> keep;
+            while (it != map.end() && it->first < hi) {
+                auto [start, seg] = *it;
+                if (seg.second < stay.task)
+                    layers[static_cast<size_t>(stay.task)]->waitFor.push_back(seg.second);
+                if (start < lo)
+                    keep.push_back({start, {lo, seg.second}});
+                if (seg.first > hi)
+                    keep.push_back({hi, {seg.first, seg.second}});
+                it = map.erase(it);
+            }
+            for (auto& [start, seg] : keep)
+                map[start] = seg;
+            map[lo] = {hi, stay.until};
+        }
+        for (Layer* l : layers) {
+            std::sort(l->waitFor.begin(), l->waitFor.end());
+            l->waitFor.erase(std::unique(l->waitFor.begin(), l->waitFor.end()), l->waitFor.end());
+        }
+    }
+
+    Status allocateLb() {
+        const auto& lb = arch_.cluster.coreGroups.front().localBuffer;
+        std::vector<Pool> pools = {{lb ? lb->name : "LB", lb ? lb->activationBytes() : 0, 1},
+                                   {"spilled", std::numeric_limits<int64_t>::max() / 4, kNoPool}};
+        AllocationPass& pass = program_.lb;
+        for (size_t b = 0; b < program_.buffers.size(); ++b) {
+            Buffer& buffer = program_.buffers[b];
+            buffer.pieceBytes = (buffer.bytes + buffer.cores - 1) / buffer.cores;
+            if (buffer.scope != Scope::LB)
+                continue;
+            pass.requests.push_back(
+                {buffer.name, buffer.pieceBytes, buffer.firstTask, buffer.lastTask, 0});
+            pass.buffers.push_back(static_cast<int32_t>(b));
+        }
+        SC_ASSIGN_OR_RETURN(pass.allocation, allocate(pools, pass.requests));
+        return Status::success();
+    }
+
+    /// The task from which a buffer declared in LB lives outside it, or -1.
+    int32_t spillTask(size_t lbRequest) const {
+        for (const Placement& p : program_.lb.allocation.tensors[lbRequest].placements)
+            if (p.pool != 0)
+                return p.fromTask;
+        return -1;
+    }
+
+    Status allocateGb() {
+        const auto& gb = arch_.cluster.globalBuffer;
+        std::vector<Pool> pools = {{gb ? gb->name : "GB", gb ? gb->bytes : 0, 1},
+                                   {arch_.ddr.name, arch_.ddr.bytes, kNoPool}};
+        AllocationPass& pass = program_.gb;
+        std::vector<int32_t> from(program_.buffers.size(), -1);
+        for (size_t b = 0; b < program_.buffers.size(); ++b)
+            if (program_.buffers[b].scope != Scope::LB)
+                from[b] = program_.buffers[b].firstTask;
+        for (size_t r = 0; r < program_.lb.requests.size(); ++r)
+            from[static_cast<size_t>(program_.lb.buffers[r])] = spillTask(r);
+        for (size_t b = 0; b < program_.buffers.size(); ++b) {
+            const Buffer& buffer = program_.buffers[b];
+            if (from[b] < 0)
+                continue;
+            PoolId pool = buffer.scope == Scope::DDR ? 1 : 0;
+            pass.requests.push_back({buffer.name, buffer.bytes, from[b], buffer.lastTask, pool});
+            pass.buffers.push_back(static_cast<int32_t>(b));
+        }
+        SC_ASSIGN_OR_RETURN(pass.allocation, allocate(pools, pass.requests));
+        program_.weightCacheBytes =
+            std::max<int64_t>(pools[0].capacityBytes - pass.allocation.peakBytes[0], 0);
+        return Status::success();
+    }
+
+    void mergePlacements() {
+        for (size_t r = 0; r < program_.lb.requests.size(); ++r)
+            for (const Placement& p : program_.lb.allocation.tensors[r].placements)
+                if (p.pool == 0)
+                    program_.buffers[static_cast<size_t>(program_.lb.buffers[r])]
+                        .placements.push_back({p.fromTask, kLbPool, p.offset});
+        for (size_t r = 0; r < program_.gb.requests.size(); ++r)
+            for (const Placement& p : program_.gb.allocation.tensors[r].placements)
+                program_.buffers[static_cast<size_t>(program_.gb.buffers[r])].placements.push_back(
+                    {p.fromTask, p.pool == 0 ? kGbPool : kDdrPool, p.offset});
+    }
+
+    const ir::Graph& graph_;
+    const arch::Arch& arch_;
+    const schedule::Schedule& s_;
+    const partition::SemanticsCache& semantics_;
+    std::vector<partition::GroupId> layerOf_;
+    std::vector<std::vector<InstanceId>> preds_;
+    std::set<std::pair<InstanceId, ir::TensorId>> redistributed_;
+    std::map<std::pair<InstanceId, ir::TensorId>, int32_t> pieces_;
+    std::vector<Box> bufferBoxes_;
+    int64_t tileCapacity_ = 0;
+    int32_t nextTask_ = 0;
+    Program program_;
+};
+
+} // namespace
+
+Expected<Program> buildProgram(const ir::Graph& graph, const arch::Arch& arch,
+                               const schedule::Schedule& schedule, const PlanOptions& options) {
+    if (arch.cluster.coreGroups.empty())
+        return Error("architecture '" + arch.name + "' has no cores");
+    ProgramBuilder builder(graph, arch, schedule, options);
+    return builder.build();
+}
+
+} // namespace stagecraft::kernel

@@ -1,0 +1,299 @@
+// Instruction streams of kernel plans (GraphTurbo §4.4, Fig. 13); the header
+// explains the two modes. Each kernel: launch, then per layer the weight
+// promotion (DMA DDR→GB, hoist GB→LB into the weight reserve, two layers'
+// worth with across-layer scheduling), spills, loads of activations not
+// already in the cores' LB, compute chunks (runs of ops on one unit per
+// chunk, in op order), stores of outputs declared in GB or DDR; then a sync.
+
+#include "kernel/streams.h"
+
+#include <algorithm>
+
+namespace stagecraft::kernel {
+
+std::string_view taskKindName(TaskKind kind) {
+    switch (kind) {
+    case TaskKind::Launch:
+        return "launch";
+    case TaskKind::Sync:
+        return "sync";
+    case TaskKind::WeightDma:
+        return "weight-dma";
+    case TaskKind::WeightHoist:
+        return "weight-hoist";
+    case TaskKind::Load:
+        return "load";
+    case TaskKind::Store:
+        return "store";
+    case TaskKind::Spill:
+        return "spill";
+    case TaskKind::Compute:
+        return "compute";
+    }
+    return "compute";
+}
+
+namespace {
+
+using arch::Memory;
+
+Memory memoryOf(Scope scope) {
+    return scope == Scope::LB ? Memory::LB : scope == Scope::GB ? Memory::GB : Memory::DDR;
+}
+
+/// Consecutive ops of a layer on the same unit.
+struct Segment {
+    int32_t unit = 0;
+    ir::OpId op = ir::kNoOp;
+    double ns = 0;
+    double work = 0;
+};
+
+std::vector<Segment> segmentsOf(const Layer& layer) {
+    std::vector<Segment> segments;
+    for (const OpWork& w : layer.ops) {
+        if (segments.empty() || segments.back().unit != w.unit)
+            segments.push_back({w.unit, w.op, 0, 0});
+        segments.back().ns += w.unitNs;
+        segments.back().work += w.work;
+    }
+    return segments;
+}
+
+class StreamBuilder {
+public:
+    StreamBuilder(const arch::Arch& arch, const Program& program, const StreamOptions& options)
+        : arch_(arch)
+        , program_(program)
+        , options_(options) {}
+
+    TaskGraph build() {
+        spillsAt_.assign(static_cast<size_t>(program_.taskCount), {});
+        taskEnd_.assign(static_cast<size_t>(program_.taskCount), {-1, -1});
+        for (size_t b = 0; b < program_.buffers.size(); ++b) {
+            const auto& placements = program_.buffers[b].placements;
+            for (size_t i = 1; i < placements.size(); ++i)
+                if (placements[i].fromTask > program_.buffers[b].firstTask)
+                    spillsAt_[static_cast<size_t>(placements[i].fromTask)].push_back(
+                        {static_cast<int32_t>(b), static_cast<int32_t>(i)});
+        }
+        for (size_t k = 0; k < program_.kernels.size(); ++k)
+            kernel(static_cast<int32_t>(k));
+        return std::move(graph_);
+    }
+
+private:
+    int32_t add(Task task, std::vector<int32_t> deps) {
+        if (!options_.acrossLayer && last_ >= 0)
+            deps.push_back(last_);
+        std::sort(deps.begin(), deps.end());
+        deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+        deps.erase(std::remove(deps.begin(), deps.end(), -1), deps.end());
+        task.depBegin = static_cast<int32_t>(graph_.deps.size());
+        graph_.deps.insert(graph_.deps.end(), deps.begin(), deps.end());
+        task.depEnd = static_cast<int32_t>(graph_.deps.size());
+        graph_.tasks.push_back(task);
+        last_ = static_cast<int32_t>(graph_.tasks.size()) - 1;
+        return last_;
+    }
+
+    /// The hops from \p from to \p to: direct when a path exists, else via GB.
+    std::vector<std::pair<Memory, Memory>> route(Memory from, Memory to) const {
+        if (arch::findPath(arch_, from, to) != nullptr || from == Memory::GB || to == Memory::GB)
+            return {{from, to}};
+        return {{from, Memory::GB}, {Memory::GB, to}};
+    }
+
+    /// Chained transfers of \p bytes; returns the last one.
+    int32_t transfer(TaskKind kind, Memory from, Memory to, int64_t bytes, const Task& base,
+                     std::vector<int32_t> deps) {
+        int32_t id = -1;
+        for (auto [a, b] : route(from, to)) {
+            Task t = base;
+            t.kind = kind;
+            t.from = a;
+            t.to = b;
+            t.bytes = bytes;
+            id = add(t, deps);
+            deps = {id};
+        }
+        return id;
+    }
+
+    void kernel(int32_t k) {
+        const Kernel& kern = program_.kernels[static_cast<size_t>(k)];
+        currentKernel_ = k;
+        Task base;
+        base.kernel = k;
+        base.cores = static_cast<int32_t>(kern.cores);
+        Task launch = base;
+        launch.kind = TaskKind::Launch;
+        launch.durationNs = arch_.overheads.kernelLaunchNs;
+        launch_ = add(launch, {sync_});
+        layerEnd_.clear();
+        hoists_.clear();
+        lastDma_ = -1;
+        std::vector<int32_t> ends;
+        for (const Layer& layer : kern.layers)
+            ends.push_back(this->layer(kern, layer, base, ends));
+        Task sync = base;
+        sync.kind = TaskKind::Sync;
+        sync.durationNs = arch_.overheads.syncNs;
+        sync_ = add(sync, ends);
+    }
+
+    /// Lowers one layer; returns the task that ends it (its last compute or store).
+    int32_t layer(const Kernel& kern, const Layer& layer, Task base, std::vector<int32_t>& ends) {
+        base.layer = layer.task;
+        base.op = layer.anchor;
+        std::vector<int32_t> ready = {launch_};
+        for (int32_t task : layer.waitFor)
+            ready.push_back(endOfTask(task));
+        std::vector<int32_t> reused = ready;
+        if (layer.weightBytes > 0)
+            ready.push_back(weights(layer, base));
+        for (auto [buffer, placement] : spillsAt_[static_cast<size_t>(layer.task)])
+            ready.push_back(spill(buffer, placement, base, reused));
+        for (const Operand& in : layer.inputs)
+            ready.push_back(load(in, layer, base));
+        int32_t end = compute(kern, layer, base, ready);
+        layerEnd_.push_back({layer.task, end});
+        taskEnd_[static_cast<size_t>(layer.task)] = {end, currentKernel_};
+        for (int32_t b : layer.outputs) {
+            Scope scope = scopeAt(program_, b, layer.task);
+            if (scope != Scope::LB)
+                ends.push_back(transfer(TaskKind::Store, Memory::LB, memoryOf(scope),
+                                        program_.buffers[static_cast<size_t>(b)].bytes, base,
+                                        {end}));
+        }
+        return end;
+    }
+
+    /// Bytes of \p layer's weights that must come from DDR: those not in the
+    /// GB weight cache (least recently used evicted). A weight that fits the
+    /// cache is fetched whole and kept; one that does not streams its slice.
+    int64_t uncachedWeightBytes(const Layer& layer) {
+        int64_t whole = 0;
+        for (const auto& [tensor, bytes] : layer.weights) {
+            auto hit = std::find_if(cache_.begin(), cache_.end(),
+                                    [&](const auto& c) { return c.first == tensor; });
+            if (hit != cache_.end()) {
+                std::rotate(hit, hit + 1, cache_.end()); // most recent last
+                continue;
+            }
+            if (bytes > program_.weightCacheBytes)
+                return layer.weightBytes; // streamed: the slices only
+            while (cached_ + bytes > program_.weightCacheBytes) {
+                cached_ -= cache_.front().second;
+                cache_.erase(cache_.begin());
+            }
+            cache_.emplace_back(tensor, bytes);
+            cached_ += bytes;
+            whole += bytes;
+        }
+        return whole;
+    }
+
+    int32_t weights(const Layer& layer, const Task& base) {
+        int32_t dma = -1;
+        if (arch_.cluster.globalBuffer)
+            if (int64_t bytes = uncachedWeightBytes(layer); bytes > 0)
+                dma = transfer(TaskKind::WeightDma, Memory::DDR, Memory::GB, bytes, base,
+                               {launch_, lastDma_});
+        lastDma_ = dma >= 0 ? dma : lastDma_;
+        // The reserve holds two layers' weights: a hoist waits for the layer
+        // two back to finish computing.
+        int32_t twoBack = hoists_.size() >= 2 ? layerEnd_[layerEnd_.size() - 2].second : -1;
+        Memory from = dma >= 0 ? Memory::GB : Memory::DDR;
+        int32_t hoist = transfer(TaskKind::WeightHoist, from, Memory::LB, layer.hoistBytes, base,
+                                 {launch_, dma, twoBack});
+        hoists_.push_back(hoist);
+        return hoist;
+    }
+
+    int32_t spill(int32_t buffer, int32_t placement, const Task& base, std::vector<int32_t> deps) {
+        const auto& placements = program_.buffers[static_cast<size_t>(buffer)].placements;
+        Memory from = memoryOf(poolScope(placements[static_cast<size_t>(placement) - 1].pool));
+        Memory to = memoryOf(poolScope(placements[static_cast<size_t>(placement)].pool));
+        deps.push_back(producerEnd(buffer));
+        return transfer(TaskKind::Spill, from, to,
+                        program_.buffers[static_cast<size_t>(buffer)].bytes, base, deps);
+    }
+
+    /// The end of the layer of this kernel that wrote \p buffer, or -1.
+    int32_t producerEnd(int32_t buffer) const {
+        return endOfTask(program_.buffers[static_cast<size_t>(buffer)].firstTask);
+    }
+
+    /// The last compute of computation task \p task when it is a layer of
+    /// this kernel; -1 otherwise (earlier kernels ended at their sync).
+    int32_t endOfTask(int32_t task) const {
+        return taskEnd_[static_cast<size_t>(task)].second == currentKernel_
+                   ? taskEnd_[static_cast<size_t>(task)].first
+                   : -1;
+    }
+
+    int32_t load(const Operand& in, const Layer& layer, const Task& base) {
+        Scope scope = in.buffer < 0 ? Scope::DDR : scopeAt(program_, in.buffer, layer.task);
+        int32_t producer = in.buffer < 0 ? -1 : producerEnd(in.buffer);
+        if (scope == Scope::LB && !in.redistributed)
+            return producer;
+        // A redistribution between cores goes LB->LB, or through GB without
+        // such a path (route()).
+        return transfer(TaskKind::Load, memoryOf(scope), Memory::LB, in.bytes, base,
+                        {launch_, producer});
+    }
+
+    int32_t compute(const Kernel& kern, const Layer& layer, const Task& base,
+                    const std::vector<int32_t>& ready) {
+        int64_t chunks = options_.maxChunksPerLayer > 0
+                             ? std::min(layer.tileCount, options_.maxChunksPerLayer)
+                             : layer.tileCount;
+        chunks = std::max<int64_t>(chunks, 1);
+        int32_t end = -1;
+        for (int64_t c = 0; c < chunks; ++c) {
+            int32_t prev = -1;
+            for (const Segment& seg : segmentsOf(layer)) {
+                Task t = base;
+                t.kind = TaskKind::Compute;
+                t.unit = seg.unit;
+                t.op = seg.op;
+                double share = seg.unit == kFallbackUnit ? 1.0 : static_cast<double>(kern.cores);
+                t.durationNs = seg.ns / share / static_cast<double>(chunks);
+                t.work = seg.work / static_cast<double>(chunks);
+                std::vector<int32_t> deps = ready;
+                deps.push_back(prev);
+                prev = add(t, std::move(deps));
+            }
+            end = prev;
+        }
+        return end;
+    }
+
+    const arch::Arch& arch_;
+    const Program& program_;
+    StreamOptions options_;
+    TaskGraph graph_;
+    std::vector<std::vector<std::pair<int32_t, int32_t>>> spillsAt_;
+    std::vector<std::pair<int32_t, int32_t>> layerEnd_;
+    std::vector<int32_t> hoists_;
+    /// Per computation task: its last compute and its kernel.
+    std::vector<std::pair<int32_t, int32_t>> taskEnd_;
+    int32_t currentKernel_ = -1;
+    int32_t last_ = -1;
+    int32_t sync_ = -1;
+    int32_t launch_ = -1;
+    int32_t lastDma_ = -1;
+    /// The GB weight cache: (tensor, bytes), least recently used first.
+    std::vector<std::pair<ir::TensorId, int64_t>> cache_;
+    int64_t cached_ = 0;
+};
+
+} // namespace
+
+TaskGraph buildStreams(const arch::Arch& arch, const Program& program,
+                       const StreamOptions& options) {
+    return StreamBuilder(arch, program, options).build();
+}
+
+} // namespace stagecraft::kernel

@@ -1,0 +1,251 @@
+// The strategies of §5 over one pipeline, and the report of a run
+// (compare.h). Table 2's batch configurations are data here.
+
+#include "sim/compare.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace stagecraft::sim {
+
+const std::vector<Strategy>& strategies() {
+    using schedule::Grouping;
+    using schedule::Scope;
+    static const std::vector<Strategy> all = {
+        {"tvm", "TVM §3 fusion, one kernel per fused group, outputs in DDR", Grouping::Tvm, false,
+         Scope::DDR, false, true},
+        {"astitch", "AStitch (§5.2): stitched memory-intensive ops, tensors kept in LB, no split",
+         Grouping::AStitch, false, std::nullopt, false, false},
+        {"gt-gb", "Fig. 15 variant 1: GraphTurbo sub-graphs, outputs in GB", Grouping::GraphTurbo,
+         false, Scope::GB, false, false},
+        {"gt-lb", "Fig. 15 variant 2: outputs in LB as far as they fit", Grouping::GraphTurbo,
+         false, std::nullopt, false, false},
+        {"gt-instances", "Fig. 15 variant 3: + instances and ordering", Grouping::GraphTurbo, true,
+         std::nullopt, false, false},
+        {"graphturbo", "everything: + across-layer instruction scheduling (§4.4)",
+         Grouping::GraphTurbo, true, std::nullopt, true, false},
+    };
+    return all;
+}
+
+const Strategy* findStrategy(std::string_view name) {
+    for (const Strategy& s : strategies())
+        if (s.name == name)
+            return &s;
+    return nullptr;
+}
+
+std::optional<BatchConfig> table2Config(std::string_view zooModel, int64_t seq) {
+    if (zooModel == "resnet50")
+        return BatchConfig{"A", 64, 2, 16};
+    if (zooModel == "bert-base") {
+        switch (seq) {
+        case 128:
+            return BatchConfig{"B", 32, 4, 8};
+        case 256:
+            return BatchConfig{"C", 16, 2, 4};
+        case 384:
+            return BatchConfig{"D", 8, 1, 2};
+        case 512:
+            return BatchConfig{"E", 8, 1, 2};
+        default:
+            return std::nullopt;
+        }
+    }
+    if (zooModel == "dlrm")
+        return BatchConfig{"F", 1024, 64, 256};
+    if (zooModel == "mobilenet-v2")
+        return BatchConfig{"G", 128, 2, 32};
+    if (zooModel == "vit-b16")
+        return BatchConfig{"H", 32, 4, 8};
+    if (zooModel == "densenet121")
+        return BatchConfig{"I", 32, 4, 8};
+    if (zooModel == "conformer")
+        return BatchConfig{"J", 12, 1, 3};
+    return std::nullopt;
+}
+
+namespace {
+
+size_t levelIndex(arch::Memory m) {
+    return m == arch::Memory::DDR ? 0 : m == arch::Memory::GB ? 1 : 2;
+}
+
+/// Rate (operations per ns) of one cluster's units that run \p complex work
+/// or the other work, at their fastest dtype.
+double clusterRate(const arch::Arch& arch, bool complex) {
+    double rate = 0;
+    for (const arch::CoreGroup& group : arch.cluster.coreGroups)
+        for (const arch::ComputeUnit& unit : group.units) {
+            bool runsComplex = std::count(unit.categories.begin(), unit.categories.end(),
+                                          std::string("complex")) > 0;
+            bool runsOther = unit.categories.size() > (runsComplex ? 1U : 0U);
+            if (complex ? !runsComplex : !runsOther)
+                continue;
+            double best = 0;
+            for (const auto& [dtype, ops] : unit.opsPerCycle)
+                best = std::max(best, ops);
+            rate += best * arch.clockGhz * static_cast<double>(group.count);
+        }
+    if (!complex && arch.fallbackCpu)
+        rate += arch.fallbackCpu->gflops / static_cast<double>(arch.clusters);
+    return rate;
+}
+
+/// Bytes per ns all paths touching DDR can carry for the whole chip.
+double ddrBandwidth(const arch::Arch& arch) {
+    double bw = 0;
+    for (const arch::Path& p : arch.paths) {
+        if (p.from != arch::Memory::DDR && p.to != arch::Memory::DDR)
+            continue;
+        double domains = p.sharedBy == arch::Sharing::Chip ? 1
+                         : p.sharedBy == arch::Sharing::Cluster
+                             ? static_cast<double>(arch.clusters)
+                             : static_cast<double>(arch::totalCores(arch));
+        bw += p.bandwidthGBps * domains;
+    }
+    return bw;
+}
+
+arch::Memory memoryOf(kernel::PoolId pool) {
+    return pool == kernel::kLbPool   ? arch::Memory::LB
+           : pool == kernel::kGbPool ? arch::Memory::GB
+                                     : arch::Memory::DDR;
+}
+
+void addTraffic(const kernel::TaskGraph& tasks, double scale, Report& r) {
+    PerLevel bytes{};
+    for (const kernel::Task& t : tasks.tasks)
+        if (t.isTransfer()) {
+            bytes[levelIndex(t.from)] += t.bytes;
+            bytes[levelIndex(t.to)] += t.bytes;
+        }
+    for (size_t i = 0; i < 3; ++i)
+        r.trafficBytes[i] = static_cast<int64_t>(static_cast<double>(bytes[i]) * scale);
+}
+
+void addScopes(const kernel::Program& program, Report& r) {
+    for (const kernel::Buffer& b : program.buffers) {
+        if (!b.kernelOutput)
+            continue;
+        ++r.kernelOutputs;
+        r.scopes[levelIndex(memoryOf(b.placements.front().pool))]++;
+        bool ddr =
+            std::any_of(b.placements.begin(), b.placements.end(),
+                        [](const kernel::Placement& p) { return p.pool == kernel::kDdrPool; });
+        r.tensorsInDdr += ddr ? 1 : 0;
+    }
+    for (const kernel::AllocationPass* pass : {&program.lb, &program.gb})
+        r.spills += pass->allocation.spillsFrom.empty() ? 0 : pass->allocation.spillsFrom.front();
+}
+
+void addUtilization(const arch::Arch& arch, const kernel::TaskGraph& tasks, const SimResult& sim,
+                    Report& r) {
+    double makespan = std::max(sim.makespanNs, 1e-9);
+    double cores = static_cast<double>(arch.cluster.coreGroups.front().count);
+    std::map<int32_t, double> busy;
+    double busyUnits = 0;
+    for (const Event& e : sim.events) {
+        const kernel::Task& t = tasks.tasks[static_cast<size_t>(e.task)];
+        if (t.kind != kernel::TaskKind::Compute)
+            continue;
+        double span = (e.end - e.start) * (t.unit == kernel::kFallbackUnit ? 1.0 : t.cores);
+        busy[t.unit] += span;
+        busyUnits += span;
+    }
+    for (const Resource& res : sim.resources) {
+        if (res.kind != ResourceKind::Unit)
+            continue;
+        double share = res.index == kernel::kFallbackUnit ? 1.0 : cores;
+        r.cuUtilization.emplace_back(res.name, busy[res.index] / (makespan * share));
+    }
+    r.concurrency = busyUnits / makespan;
+}
+
+} // namespace
+
+double rooflineUs(const ir::Graph& graph, const arch::Arch& arch,
+                  const partition::SemanticsCache& semantics,
+                  const schedule::ClusterPlan& clusters) {
+    double complexWork = 0, otherWork = 0, weightBytes = 0, outputBytes = 0;
+    std::set<ir::TensorId> weights;
+    for (size_t i = 0; i < graph.opCount(); ++i) {
+        const ops::OpSemantics& sem = semantics.of(static_cast<ir::OpId>(i));
+        if (sem.category == ops::Category::Complex) {
+            complexWork += static_cast<double>(sem.cost.macs);
+            for (ir::TensorId in : graph.op(static_cast<ir::OpId>(i)).inputs)
+                if (in != ir::kNoTensor && graph.tensor(in).isConstant() &&
+                    weights.insert(in).second)
+                    weightBytes += static_cast<double>(graph.tensor(in).byteSize());
+        } else {
+            otherWork += static_cast<double>(sem.cost.flops);
+        }
+    }
+    for (ir::TensorId out : graph.outputs())
+        outputBytes += static_cast<double>(graph.tensor(out).byteSize());
+    double complexRate = clusterRate(arch, true), otherRate = clusterRate(arch, false);
+    double computeNs = std::max(complexRate > 0 ? complexWork / complexRate : 0,
+                                otherRate > 0 ? otherWork / otherRate : 0);
+    double iterations = static_cast<double>(clusters.iterations);
+    double ddrNs = (weightBytes + iterations * static_cast<double>(arch.clusters) * outputBytes) /
+                   std::max(ddrBandwidth(arch), 1e-9);
+    return std::max(iterations * computeNs, ddrNs) / 1000.0;
+}
+
+Expected<Evaluation> evaluate(const ir::Graph& graph, const arch::Arch& arch,
+                              const Strategy& strategy, const schedule::ClusterPlan& clusters,
+                              const schedule::ScheduleOptions& base) {
+    schedule::ScheduleOptions options = base;
+    options.clusters = clusters;
+    options.grouping = strategy.grouping;
+    options.splitGroups = strategy.splitGroups;
+    options.forcedScope = strategy.forcedScope;
+    Evaluation ev;
+    SC_ASSIGN_OR_RETURN(ev.schedule, schedule::buildSchedule(graph, arch, options));
+    SC_ASSIGN_OR_RETURN(ev.program, kernel::buildProgram(graph, arch, ev.schedule));
+    kernel::StreamOptions streams;
+    streams.acrossLayer = strategy.acrossLayer;
+    ev.tasks = kernel::buildStreams(arch, ev.program, streams);
+    SC_ASSIGN_OR_RETURN(ev.sim, simulate(arch, ev.program, ev.tasks));
+    Report& r = ev.report;
+    r.strategy = strategy.name;
+    r.level = std::string(schedule::levelName(ev.schedule.level));
+    r.perCluster = clusters.perCluster;
+    r.iterations = clusters.iterations;
+    r.totalBatch = clusters.totalBatch;
+    r.kernels = static_cast<int64_t>(ev.program.kernels.size());
+    double latencyNs = ev.sim.makespanNs * static_cast<double>(clusters.iterations);
+    r.latencyUs = latencyNs / 1000.0;
+    r.throughput =
+        latencyNs > 0 ? static_cast<double>(clusters.totalBatch) / (latencyNs * 1e-9) : 0;
+    addTraffic(ev.tasks, static_cast<double>(arch.clusters * clusters.iterations), r);
+    addScopes(ev.program, r);
+    addUtilization(arch, ev.tasks, ev.sim, r);
+    r.rooflineUs = rooflineUs(graph, arch, *ev.schedule.semantics, clusters);
+    r.efficiency = r.latencyUs > 0 ? r.rooflineUs / r.latencyUs : 0;
+    return ev;
+}
+
+Expected<schedule::Level> chooseLevel(const ir::Graph& graph, const arch::Arch& arch,
+                                      const schedule::ClusterPlan& clusters,
+                                      const schedule::ScheduleOptions& base) {
+    const Strategy& full = *findStrategy("graphturbo");
+    schedule::ScheduleOptions options = base;
+    options.level = schedule::Level::LB;
+    SC_ASSIGN_OR_RETURN(Evaluation lb, evaluate(graph, arch, full, clusters, options));
+    options.level = schedule::Level::GB;
+    SC_ASSIGN_OR_RETURN(Evaluation gb, evaluate(graph, arch, full, clusters, options));
+    return gb.sim.makespanNs < lb.sim.makespanNs ? schedule::Level::GB : schedule::Level::LB;
+}
+
+void fillSpeedups(std::vector<Report>& reports) {
+    double tvm = 0;
+    for (const Report& r : reports)
+        if (r.strategy == "tvm")
+            tvm = r.throughput;
+    for (Report& r : reports)
+        r.speedupVsTvm = tvm > 0 ? r.throughput / tvm : 0;
+}
+
+} // namespace stagecraft::sim

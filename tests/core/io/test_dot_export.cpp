@@ -1,0 +1,428 @@
+// The DOT export of a grouped graph, parsed back with Graphviz's cgraph: the
+// text must be valid DOT, each op must sit once in the cluster of its group,
+// the edges must be the graph's tensor uses (collapsed: the partition's group
+// edges), names must survive escaping, and the text must not change between
+// runs. Graphs: a hand-built one with hostile names, and the paper's figure
+// models grouped by the GraphTurbo pipeline.
+
+#include "arch/presets.h"
+#include "io/dot_export.h"
+#include "onnx/importer.h"
+#include "schedule/pipeline.h"
+#include "support/strings.h"
+#include "testsupport.h"
+#include "zoo/zoo.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+#include <graphviz/cgraph.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+using namespace stagecraft;
+
+Q_DECLARE_METATYPE(std::string)
+
+namespace {
+
+using partition::GroupId;
+using partition::Partition;
+
+QString qs(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+// --- reading DOT back with cgraph ---------------------------------------
+
+struct DotEdge {
+    std::string tail, head, label;
+    auto operator<=>(const DotEdge&) const = default;
+};
+
+/// What cgraph read: node attributes, the clusters holding each node, edges.
+struct ParsedDot {
+    bool ok = false;
+    /// cgraph's messages when it refused the text.
+    std::string error;
+    std::string graphLabel;
+    std::map<std::string, std::string> labels;
+    std::map<std::string, std::string> shapes;
+    std::map<std::string, std::vector<std::string>> clustersOf;
+    std::vector<DotEdge> edges;
+};
+
+std::string attr(void* object, const char* name) {
+    const char* value = agget(object, const_cast<char*>(name));
+    return value ? value : "";
+}
+
+void readClusters(Agraph_t* graph, ParsedDot& parsed) {
+    for (Agraph_t* sub = agfstsubg(graph); sub; sub = agnxtsubg(sub))
+        for (Agnode_t* node = agfstnode(sub); node; node = agnxtnode(sub, node))
+            parsed.clustersOf[agnameof(node)].push_back(agnameof(sub));
+}
+
+std::string cgraphErrors;
+
+int collectError(char* message) {
+    cgraphErrors += message;
+    return 0;
+}
+
+ParsedDot parseDot(const std::string& text) {
+    cgraphErrors.clear();
+    agusererrf previous = agseterrf(collectError);
+    std::unique_ptr<Agraph_t, decltype(&agclose)> graph(agmemread(text.c_str()), &agclose);
+    agseterrf(previous);
+    ParsedDot parsed;
+    parsed.error = cgraphErrors;
+    if (!graph)
+        return parsed;
+    parsed.ok = true;
+    parsed.graphLabel = attr(graph.get(), "label");
+    for (Agnode_t* node = agfstnode(graph.get()); node; node = agnxtnode(graph.get(), node)) {
+        parsed.labels[agnameof(node)] = attr(node, "label");
+        parsed.shapes[agnameof(node)] = attr(node, "shape");
+        for (Agedge_t* edge = agfstout(graph.get(), node); edge; edge = agnxtout(graph.get(), edge))
+            parsed.edges.push_back(
+                {agnameof(agtail(edge)), agnameof(aghead(edge)), attr(edge, "label")});
+    }
+    readClusters(graph.get(), parsed);
+    std::sort(parsed.edges.begin(), parsed.edges.end());
+    return parsed;
+}
+
+/// A label as cgraph returns it: only `\"` is unescaped, line breaks stay `\n`.
+std::string cgraphLabel(const std::vector<std::string>& lines) {
+    std::string quoted = io::dotQuoted(join(lines, "\n"));
+    std::string out;
+    for (size_t i = 1; i + 1 < quoted.size(); ++i) {
+        if (quoted[i] == '\\' && quoted[i + 1] == '"')
+            continue;
+        out += quoted[i];
+    }
+    return out;
+}
+
+QStringList show(const std::vector<DotEdge>& edges) {
+    QStringList out;
+    for (const DotEdge& e : edges)
+        out << qs(e.tail + " -> " + e.head + " [" + e.label + "]");
+    return out;
+}
+
+QStringList show(const std::vector<std::string>& names) {
+    QStringList out;
+    for (const std::string& name : names)
+        out << qs(name);
+    return out;
+}
+
+// --- what the graph says the drawing must hold --------------------------
+
+std::string shapeOf(const ir::Graph& graph, ir::TensorId t) {
+    return ir::formatShape(graph.tensor(t).shape);
+}
+
+std::set<ir::TensorId> activations(const ir::Graph& graph, const std::vector<ir::TensorId>& ts) {
+    std::set<ir::TensorId> out;
+    for (ir::TensorId t : ts)
+        if (!graph.tensor(t).isConstant())
+            out.insert(t);
+    return out;
+}
+
+/// One edge per use of a non-constant tensor, one per graph output.
+std::vector<DotEdge> expectedOpEdges(const ir::Graph& graph) {
+    std::vector<DotEdge> edges;
+    for (ir::TensorId t = 0; t < static_cast<ir::TensorId>(graph.tensorCount()); ++t) {
+        const ir::Tensor& tensor = graph.tensor(t);
+        if (tensor.isConstant())
+            continue;
+        std::string from = tensor.producer == ir::kNoOp ? "in" + std::to_string(t)
+                                                        : "op" + std::to_string(tensor.producer);
+        for (const ir::Use& use : tensor.uses)
+            edges.push_back({from, "op" + std::to_string(use.op), shapeOf(graph, t)});
+        if (graph.isGraphOutput(t))
+            edges.push_back({from, "out" + std::to_string(t), shapeOf(graph, t)});
+    }
+    std::sort(edges.begin(), edges.end());
+    return edges;
+}
+
+std::string groupNode(GroupId g) {
+    return "group_" + Partition::label(g);
+}
+
+/// The label of the edge from group \p g to group \p c: the outputs of \p g
+/// that an op of \p c reads.
+std::string crossingLabel(const ir::Graph& graph, const Partition& p, GroupId g, GroupId c) {
+    std::vector<ir::TensorId> crossing;
+    for (ir::TensorId t : p.outputs(g))
+        for (const ir::Use& use : graph.tensor(t).uses)
+            if (p.groupOf(use.op) == c) {
+                crossing.push_back(t);
+                break;
+            }
+    int64_t bytes = 0;
+    for (ir::TensorId t : crossing)
+        bytes += graph.tensor(t).byteSize();
+    std::string what = crossing.size() == 1 ? shapeOf(graph, crossing[0])
+                                            : std::to_string(crossing.size()) + " tensors";
+    return cgraphLabel({what, formatBytes(bytes)});
+}
+
+/// Group edges from the partition's quotient graph, input and output edges.
+std::vector<DotEdge> expectedGroupEdges(const ir::Graph& graph, const Partition& p) {
+    std::vector<DotEdge> edges;
+    for (GroupId g = 0; g < static_cast<GroupId>(p.groupCount()); ++g)
+        for (GroupId c : p.consumers(g))
+            edges.push_back({groupNode(g), groupNode(c), crossingLabel(graph, p, g, c)});
+    for (ir::TensorId t : activations(graph, graph.inputs())) {
+        std::set<GroupId> readers;
+        for (const ir::Use& use : graph.tensor(t).uses)
+            readers.insert(p.groupOf(use.op));
+        for (GroupId c : readers)
+            edges.push_back(
+                {"in" + std::to_string(t), groupNode(c),
+                 cgraphLabel({shapeOf(graph, t), formatBytes(graph.tensor(t).byteSize())})});
+    }
+    for (ir::TensorId t : activations(graph, graph.outputs()))
+        edges.push_back(
+            {groupNode(p.groupOf(graph.tensor(t).producer)), "out" + std::to_string(t),
+             cgraphLabel({shapeOf(graph, t), formatBytes(graph.tensor(t).byteSize())})});
+    std::sort(edges.begin(), edges.end());
+    return edges;
+}
+
+// --- graphs ---------------------------------------------------------------
+
+/// Names that are no DOT identifiers: quotes, backslashes, slashes, colons,
+/// dots, spaces, a line break. The weight must not be drawn.
+struct HostileModel {
+    ir::Graph graph;
+    Partition partition;
+};
+
+HostileModel hostileModel() {
+    HostileModel m;
+    ir::Graph& g = m.graph;
+    const ir::DType f32 = ir::DType::Float32;
+    ir::TensorId x = g.addTensor("in/put:0", f32, {1, 4});
+    std::string zeros(64, '\0');
+    ir::TensorId w = g.addTensor("w\"eight.secret", f32, {4, 4}, ir::makeInlineWeight(zeros));
+    ir::TensorId t1 = g.addTensor("t/1", f32, {1, 4});
+    ir::TensorId t2 = g.addTensor("t\\2", f32, {1, 4});
+    ir::TensorId t3 = g.addTensor("out:put\"3\"", f32, {1, 4});
+    ir::TensorId t4 = g.addTensor("sq\nuare", f32, {1, 4});
+    g.addOp({"/block/mat\"mul:0", "MatMul", "", {}, {x, w}, {t1}});
+    g.addOp({"relu\\back", "Relu", "", {}, {t1}, {t2}});
+    g.addOp({"add.x \"quoted\"", "Add", "", {}, {t1, t2}, {t3}});
+    g.addOp({"sq/line\nbreak", "Mul", "", {}, {t3, t3}, {t4}});
+    g.setInputs({x});
+    g.setOutputs({t3, t4});
+    SC_ASSERT(ir::validateGraph(g).ok(), "hostile graph valid");
+    auto p = Partition::fromAssignment(g, {5, 7, 7, 9});
+    SC_ASSERT(p.ok(), "hostile partition built");
+    m.partition = std::move(p).value();
+    return m;
+}
+
+ir::Graph zooGraph(const std::string& name) {
+    QTemporaryDir dir;
+    std::filesystem::path file = dir.filePath(QStringLiteral("model.onnx")).toStdString();
+    auto written = zoo::writeZooModel(name, {}, file);
+    SC_ASSERT(written.ok(), "zoo model written");
+    auto imported = onnxio::importModel(file);
+    SC_ASSERT(imported.ok(), "zoo model imported");
+    return std::move(imported->graph);
+}
+
+/// \p graph grouped by the GraphTurbo pipeline on the architecture preset
+/// \p grouping, or "singletons": every op its own group.
+Partition grouped(const ir::Graph& graph, const std::string& grouping) {
+    if (grouping == "singletons")
+        return Partition::singletons(graph);
+    auto target = arch::loadPreset(grouping);
+    SC_ASSERT(target.ok(), "architecture preset");
+    auto built = schedule::buildSchedule(graph, *target, {});
+    SC_ASSERT(built.ok(), "zoo model scheduled");
+    return built->partition;
+}
+
+// --- checks -----------------------------------------------------------------
+
+void checkExpanded(const ir::Graph& graph, const Partition& p, const std::string& text) {
+    ParsedDot dot = parseDot(text);
+    QVERIFY2(dot.ok, dot.error.c_str());
+    std::set<ir::TensorId> ins = activations(graph, graph.inputs());
+    std::set<ir::TensorId> outs = activations(graph, graph.outputs());
+    QCOMPARE(dot.labels.size(), graph.opCount() + ins.size() + outs.size());
+    for (ir::OpId op = 0; op < static_cast<ir::OpId>(graph.opCount()); ++op) {
+        std::string id = "op" + std::to_string(op);
+        QVERIFY2(dot.labels.count(id), id.c_str());
+        const ir::Op& o = graph.op(op);
+        QCOMPARE(qs(dot.labels[id].substr(0, dot.labels[id].rfind("\\n"))),
+                 qs(cgraphLabel({o.name, o.type})));
+        QCOMPARE(show(dot.clustersOf[id]),
+                 QStringList{qs("cluster_" + Partition::label(p.groupOf(op)))});
+    }
+    for (ir::TensorId t : ins) {
+        QCOMPARE(qs(dot.shapes["in" + std::to_string(t)]), QStringLiteral("invhouse"));
+        QVERIFY(dot.clustersOf["in" + std::to_string(t)].empty());
+    }
+    for (ir::TensorId t : outs)
+        QCOMPARE(qs(dot.shapes["out" + std::to_string(t)]), QStringLiteral("house"));
+    QCOMPARE(show(dot.edges), show(expectedOpEdges(graph)));
+}
+
+void checkCollapsed(const ir::Graph& graph, const Partition& p, const std::string& text) {
+    ParsedDot dot = parseDot(text);
+    QVERIFY2(dot.ok, dot.error.c_str());
+    std::set<ir::TensorId> ins = activations(graph, graph.inputs());
+    std::set<ir::TensorId> outs = activations(graph, graph.outputs());
+    QCOMPARE(dot.labels.size(), p.groupCount() + ins.size() + outs.size());
+    for (GroupId g = 0; g < static_cast<GroupId>(p.groupCount()); ++g) {
+        size_t n = p.ops(g).size();
+        std::string count = std::to_string(n) + (n == 1 ? " op" : " ops");
+        QCOMPARE(qs(dot.labels[groupNode(g)]), qs(cgraphLabel({Partition::label(g), count})));
+    }
+    for (ir::OpId op = 0; op < static_cast<ir::OpId>(graph.opCount()); ++op)
+        QVERIFY(!dot.labels.count("op" + std::to_string(op)));
+    QVERIFY(dot.clustersOf.empty());
+    QCOMPARE(show(dot.edges), show(expectedGroupEdges(graph, p)));
+}
+
+} // namespace
+
+class TestDotExport : public QObject {
+    Q_OBJECT
+private slots:
+    void quoting_data() {
+        QTest::addColumn<std::string>("name");
+        QTest::addColumn<std::string>("quoted");
+        QTest::newRow("plain") << std::string("conv1") << std::string("\"conv1\"");
+        QTest::newRow("onnx path") << std::string("/layer1/0/conv1/Conv:0.weight")
+                                   << std::string("\"/layer1/0/conv1/Conv:0.weight\"");
+        QTest::newRow("quote") << std::string("a\"b") << std::string("\"a\\\"b\"");
+        QTest::newRow("backslash") << std::string("a\\b") << std::string("\"a\\\\b\"");
+        QTest::newRow("trailing backslash") << std::string("a\\") << std::string("\"a\\\\\"");
+        QTest::newRow("line break") << std::string("a\nb") << std::string("\"a\\nb\"");
+        QTest::newRow("tab") << std::string("a\tb") << std::string("\"a b\"");
+        QTest::newRow("empty") << std::string() << std::string("\"\"");
+    }
+    void quoting() {
+        QFETCH(std::string, name);
+        QFETCH(std::string, quoted);
+        QCOMPARE(qs(io::dotQuoted(name)), qs(quoted));
+        // Valid as a DOT label whatever the name.
+        QVERIFY(parseDot("digraph { n [label=" + io::dotQuoted(name) + "]; }").ok);
+    }
+
+    void parserRefusesBadDot() {
+        // The checks below rely on cgraph refusing what is not DOT.
+        QVERIFY(parseDot("digraph { a [label=\"x\"]; }").ok);
+        QVERIFY(!parseDot("digraph { a [label=\"x\"y\"]; }").ok);
+        QVERIFY(!parseDot("digraph { a -> ; }").ok);
+        QVERIFY(!parseDot("digraph { a -> ; }").error.empty());
+    }
+
+    void hostileNames() {
+        HostileModel m = hostileModel();
+        io::DotOptions options;
+        options.title = "model \"x\" \\ y";
+        std::string text = io::groupedGraphDot(m.graph, m.partition, options);
+        checkExpanded(m.graph, m.partition, text);
+        ParsedDot dot = parseDot(text);
+        QCOMPARE(qs(dot.graphLabel), qs(cgraphLabel({options.title})));
+        QCOMPARE(qs(dot.labels["op1"]), QStringLiteral("relu\\\\back\\nRelu\\n1x4"));
+        QCOMPARE(qs(dot.labels["op0"]), QStringLiteral("/block/mat\"mul:0\\nMatMul\\n1x4"));
+        QVERIFY(text.find("label=\"/block/mat\\\"mul:0\\nMatMul\\n1x4\"") != std::string::npos);
+        // Both reads of t3 by the Mul are drawn.
+        QCOMPARE(std::count(dot.edges.begin(), dot.edges.end(), DotEdge{"op2", "op3", "1x4"}), 2);
+        // The weight is not drawn at all.
+        QVERIFY(text.find("secret") == std::string::npos);
+        QVERIFY(!dot.labels.count("in1"));
+        QCOMPARE(m.partition.groupCount(), size_t(3));
+        QCOMPARE(show(dot.clustersOf["op1"]), QStringList{QStringLiteral("cluster_b")});
+        QCOMPARE(show(dot.clustersOf["op2"]), QStringList{QStringLiteral("cluster_b")});
+    }
+
+    void hostileNamesCollapsed() {
+        HostileModel m = hostileModel();
+        io::DotOptions options;
+        options.collapsed = true;
+        std::string text = io::groupedGraphDot(m.graph, m.partition, options);
+        checkCollapsed(m.graph, m.partition, text);
+        ParsedDot dot = parseDot(text);
+        // a -> b carries t1 once, though two ops of b read it.
+        QCOMPARE(std::count_if(
+                     dot.edges.begin(), dot.edges.end(),
+                     [](const DotEdge& e) { return e.tail == "group_a" && e.head == "group_b"; }),
+                 1);
+        QVERIFY(text.find("group_a -> group_b [label=\"1x4\\n16 B\"];") != std::string::npos);
+    }
+
+    void golden_data() {
+        QTest::addColumn<bool>("collapsed");
+        QTest::addColumn<std::string>("file");
+        QTest::newRow("expanded") << false << std::string("hostile.dot.expected");
+        QTest::newRow("collapsed") << true << std::string("hostile-collapsed.dot.expected");
+    }
+    void golden() {
+        // The whole text, readable in tests/data/dot/: a change of the format
+        // shows as a diff.
+        QFETCH(bool, collapsed);
+        QFETCH(std::string, file);
+        HostileModel m = hostileModel();
+        std::string text =
+            io::groupedGraphDot(m.graph, m.partition, {"hostile \"names\"", collapsed});
+        QVERIFY(test::matchesGolden(test::sourceDir() / "tests/data/dot" / file, qs(text)));
+    }
+
+    void zooModels_data() {
+        QTest::addColumn<std::string>("model");
+        QTest::addColumn<std::string>("grouping");
+        for (std::string model : {"fig3-chain", "fig2-blocks"}) {
+            QTest::addRow("%s teaching", model.c_str()) << model << std::string("teaching");
+            QTest::addRow("%s singletons", model.c_str()) << model << std::string("singletons");
+        }
+        // Hundreds of ops, ONNX-style names, groups of very different sizes.
+        QTest::newRow("resnet50 stcp920") << std::string("resnet50") << std::string("stcp920");
+    }
+    void zooModels() {
+        QFETCH(std::string, model);
+        QFETCH(std::string, grouping);
+        ir::Graph graph = zooGraph(model);
+        Partition partition = grouped(graph, grouping);
+        QVERIFY(partition.groupCount() >= 1);
+        checkExpanded(graph, partition, io::groupedGraphDot(graph, partition));
+        checkCollapsed(graph, partition, io::groupedGraphDot(graph, partition, {"", true}));
+    }
+
+    void deterministic_data() { zooModels_data(); }
+    void deterministic() {
+        QFETCH(std::string, model);
+        QFETCH(std::string, grouping);
+        ir::Graph graph = zooGraph(model);
+        Partition partition = grouped(graph, grouping);
+        for (bool collapsed : {false, true}) {
+            io::DotOptions options{"zoo:" + model, collapsed};
+            std::string first = io::groupedGraphDot(graph, partition, options);
+            QCOMPARE(qs(io::groupedGraphDot(graph, partition, options)), qs(first));
+            // A copy at other addresses, imported again, grouped again.
+            ir::Graph again = zooGraph(model);
+            QCOMPARE(qs(io::groupedGraphDot(again, grouped(again, grouping), options)), qs(first));
+            QVERIFY(first.ends_with("}\n"));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDotExport)
+#include "test_dot_export.moc"
