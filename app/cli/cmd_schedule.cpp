@@ -6,11 +6,15 @@
 #include "arch/presets.h"
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/compare_report.h"
 #include "cli/schedule_model.h"
 #include "cli/schedule_report.h"
+#include "io/chrome_trace.h"
+#include "io/dot_export.h"
 #include "io/overrides_json.h"
 #include "io/schedule_json.h"
 #include "schedule/clusters.h"
+#include "sim/compare.h"
 #include "support/file.h"
 #include "support/strings.h"
 
@@ -23,6 +27,8 @@ namespace stagecraft::cli {
 namespace {
 
 constexpr const char* kName = "stagecraft schedule: ";
+/// Graphs with more ops are written collapsed (one node per group) by --dot.
+constexpr size_t kDotExpandedOps = 2000;
 
 ArgParser makeParser() {
     ArgParser parser(
@@ -47,6 +53,10 @@ ArgParser makeParser() {
     parser.addOption("out", "FILE", "write the schedule document to FILE");
     parser.addSwitch("json", "print the schedule document instead of text");
     parser.addSwitch("explain", "print the algorithm trace (and include it in the document)");
+    parser.addSwitch(
+        "simulate", "lower to kernel plans and simulate (§4); print latency, traffic, utilization");
+    parser.addOption("trace", "FILE", "simulate and write the timeline as Chrome trace JSON");
+    parser.addOption("dot", "FILE", "write the grouped graph as Graphviz DOT");
     parser.addOption("seq", "N", "sequence length of zoo:bert-* and zoo:conformer");
     parser.addRepeatedOption("input", "NAME:SHAPE", "bind a whole input shape of a file");
     parser.addRepeatedOption("dim", "NAME=N", "bind a named dynamic dimension of a file");
@@ -66,6 +76,9 @@ struct Request {
     std::optional<std::string> out;
     bool json = false;
     bool explain = false;
+    bool simulate = false;
+    std::optional<std::string> trace;
+    std::optional<std::string> dot;
 };
 
 /// A usage error (exit 2) or a bad value (exit 1), with its message.
@@ -160,6 +173,9 @@ std::optional<Refusal> readRequest(const ArgParser& parser, Request& request) {
     request.out = parser.value("out");
     request.json = parser.has("json");
     request.explain = parser.has("explain");
+    request.trace = parser.value("trace");
+    request.dot = parser.value("dot");
+    request.simulate = parser.has("simulate") || request.trace.has_value();
     return std::nullopt;
 }
 
@@ -249,6 +265,40 @@ Expected<Scheduled> scheduleRequest(const Request& request, const arch::Arch& ar
                        request.perCluster ? "given" : "model");
 }
 
+/// --dot, --simulate and --trace: the exports and the simulation summary.
+int emitExtras(const Request& request, const arch::Arch& arch, const Scheduled& result,
+               std::ostream& out, std::ostream& err) {
+    const ir::Graph& graph = result.model.graph;
+    if (request.dot) {
+        io::DotOptions dot;
+        dot.title = request.model.text;
+        dot.collapsed = graph.opCount() > kDotExpandedOps;
+        if (Status w = writeFileAtomic(*request.dot,
+                                       io::groupedGraphDot(graph, result.schedule.partition, dot));
+            !w.ok()) {
+            err << kName << w.error().message() << "\n";
+            return kExitBadInput;
+        }
+    }
+    if (!request.simulate)
+        return kExitOk;
+    auto ev = sim::evaluateSchedule(graph, arch, result.schedule, true, "graphturbo");
+    if (!ev.ok()) {
+        err << kName << ev.error().message() << "\n";
+        return kExitBadInput;
+    }
+    if (request.trace)
+        if (Status w = writeFileAtomic(
+                *request.trace, io::writeChromeTrace(graph, arch, ev->program, ev->tasks, ev->sim));
+            !w.ok()) {
+            err << kName << w.error().message() << "\n";
+            return kExitBadInput;
+        }
+    if (!request.json)
+        printSimulationText(ev->report, out);
+    return kExitOk;
+}
+
 int emit(const Request& request, const arch::Arch& arch, const Scheduled& result,
          const io::ScheduleDocInfo& info, std::ostream& out, std::ostream& err) {
     const ir::Graph& graph = result.model.graph;
@@ -262,13 +312,18 @@ int emit(const Request& request, const arch::Arch& arch, const Scheduled& result
         }
     if (request.json) {
         out << document;
-        return kExitOk;
+        return emitExtras(request, arch, result, out, err);
     }
     printScheduleText({request.model.text, &graph, &arch, &result.schedule, request.order}, out);
     if (request.explain)
         printTraceText(result.schedule.trace, out);
+    if (int code = emitExtras(request, arch, result, out, err); code != kExitOk)
+        return code;
     if (request.out)
         out << "\nwrote " << *request.out << "\n";
+    for (const auto* file : {&request.dot, &request.trace})
+        if (*file)
+            out << "wrote " << **file << "\n";
     return kExitOk;
 }
 

@@ -24,6 +24,24 @@ std::string mb(int64_t bytes) {
 
 } // namespace
 
+void printSimulationText(const sim::Report& r, std::ostream& out) {
+    out << "\nsimulation (kernel plans §4, across-layer scheduling on)\n";
+    out << "  kernels " << r.kernels << " per cluster and iteration, " << r.iterations
+        << " iteration(s)\n";
+    out << "  latency " << fixed(r.latencyUs / 1000, 3) << " ms, throughput "
+        << fixed(r.throughput, 1) << " samples/s\n";
+    out << "  roofline " << fixed(r.rooflineUs / 1000, 3) << " ms (efficiency "
+        << fixed(r.efficiency, 2) << ")\n";
+    out << "  traffic DDR " << mb(r.trafficBytes[0]) << " MB, GB " << mb(r.trafficBytes[1])
+        << " MB, LB " << mb(r.trafficBytes[2]) << " MB\n";
+    out << "  tensors by scope DDR " << r.scopes[0] << ", GB " << r.scopes[1] << ", LB "
+        << r.scopes[2] << "; spills " << r.spills << "\n";
+    out << "  units";
+    for (const auto& [name, value] : r.cuUtilization)
+        out << " " << name << " " << fixed(100 * value, 1) << "%";
+    out << ", concurrency " << fixed(r.concurrency, 2) << "\n";
+}
+
 void printCompareText(const io::CompareInfo& info, const std::vector<sim::Report>& reports,
                       std::ostream& out) {
     out << "model " << info.model << " on " << info.arch;

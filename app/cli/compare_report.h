@@ -9,6 +9,9 @@
 
 namespace stagecraft::cli {
 
+/// The simulation of one schedule (`stagecraft schedule --simulate`).
+void printSimulationText(const sim::Report& report, std::ostream& out);
+
 void printCompareText(const io::CompareInfo& info, const std::vector<sim::Report>& reports,
                       std::ostream& out);
 

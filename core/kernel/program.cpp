@@ -113,7 +113,7 @@ private:
             for (ir::TensorId out : graph_.op(op).outputs)
                 layerBytes += detail::sliceBytes(graph_, slices, out);
             for (ir::TensorId in : graph_.op(op).inputs)
-                addInput(layer, ops, slices, id, local, in, layerBytes);
+                addInput(layer, ops, slices, id, local, op, in, layerBytes);
         }
         const ops::OpSemantics& anchor = semantics_.of(layer.anchor);
         const auto& outs = graph_.op(layer.anchor).outputs;
@@ -161,9 +161,20 @@ private:
         return std::min(total, layer.weightBytes * cores);
     }
 
+    /// Bytes of weight \p in that \p op reads: its slice, or for a gather's
+    /// table only the rows gathered (as many bytes as the op writes).
+    int64_t weightReadBytes(ir::OpId op, ir::TensorId in, const BoxMap& slices) const {
+        int64_t slice = detail::sliceBytes(graph_, slices, in);
+        const ir::Op& o = graph_.op(op);
+        bool gather = o.type == "Gather" || o.type == "GatherElements" || o.type == "GatherND";
+        if (!gather || o.inputs.empty() || o.inputs.front() != in || o.outputs.empty())
+            return slice;
+        return std::min(slice, detail::sliceBytes(graph_, slices, o.outputs.front()));
+    }
+
     void addInput(Layer& layer, const std::vector<ir::OpId>& ops, const BoxMap& slices,
-                  InstanceId id, const std::map<ir::TensorId, int32_t>& local, ir::TensorId in,
-                  int64_t& layerBytes) {
+                  InstanceId id, const std::map<ir::TensorId, int32_t>& local, ir::OpId op,
+                  ir::TensorId in, int64_t& layerBytes) {
         if (in == ir::kNoTensor)
             return;
         const ir::Tensor& t = graph_.tensor(in);
@@ -171,7 +182,7 @@ private:
             bool seenWeight = std::any_of(layer.weights.begin(), layer.weights.end(),
                                           [&](const auto& w) { return w.first == in; });
             if (!seenWeight) {
-                layer.weightBytes += detail::sliceBytes(graph_, slices, in);
+                layer.weightBytes += weightReadBytes(op, in, slices);
                 layer.weights.emplace_back(in, t.byteSize());
             }
             return;

@@ -8,6 +8,7 @@
 #include "kernel/streams.h"
 
 #include <algorithm>
+#include <map>
 
 namespace stagecraft::kernel {
 
@@ -154,8 +155,7 @@ private:
             ready.push_back(weights(layer, base));
         for (auto [buffer, placement] : spillsAt_[static_cast<size_t>(layer.task)])
             ready.push_back(spill(buffer, placement, base, reused));
-        for (const Operand& in : layer.inputs)
-            ready.push_back(load(in, layer, base));
+        loads(layer, base, ready);
         int32_t end = compute(kern, layer, base, ready);
         layerEnd_.push_back({layer.task, end});
         taskEnd_[static_cast<size_t>(layer.task)] = {end, currentKernel_};
@@ -233,15 +233,28 @@ private:
                    : -1;
     }
 
-    int32_t load(const Operand& in, const Layer& layer, const Task& base) {
-        Scope scope = in.buffer < 0 ? Scope::DDR : scopeAt(program_, in.buffer, layer.task);
-        int32_t producer = in.buffer < 0 ? -1 : producerEnd(in.buffer);
-        if (scope == Scope::LB && !in.redistributed)
-            return producer;
-        // A redistribution between cores goes LB->LB, or through GB without
-        // such a path (route()).
-        return transfer(TaskKind::Load, memoryOf(scope), Memory::LB, in.bytes, base,
-                        {launch_, producer});
+    /// One load per source level for the layer's inputs not already in the
+    /// cores' LB (one DMA descriptor chain gathering the pieces). A
+    /// redistribution between cores goes LB->LB, or through GB without such a
+    /// path (route()).
+    void loads(const Layer& layer, const Task& base, std::vector<int32_t>& ready) {
+        std::map<std::pair<Scope, bool>, std::pair<int64_t, std::vector<int32_t>>> bySource;
+        for (const Operand& in : layer.inputs) {
+            Scope scope = in.buffer < 0 ? Scope::DDR : scopeAt(program_, in.buffer, layer.task);
+            int32_t producer = in.buffer < 0 ? -1 : producerEnd(in.buffer);
+            if (scope == Scope::LB && !in.redistributed) {
+                ready.push_back(producer);
+                continue;
+            }
+            auto& [bytes, deps] = bySource[{scope, in.redistributed}];
+            bytes += in.bytes;
+            deps.push_back(producer);
+        }
+        for (auto& [source, load] : bySource) {
+            load.second.push_back(launch_);
+            ready.push_back(transfer(TaskKind::Load, memoryOf(source.first), Memory::LB, load.first,
+                                     base, std::move(load.second)));
+        }
     }
 
     int32_t compute(const Kernel& kern, const Layer& layer, const Task& base,

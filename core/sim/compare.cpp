@@ -20,7 +20,7 @@ const std::vector<Strategy>& strategies() {
         {"gt-gb", "Fig. 15 variant 1: GraphTurbo sub-graphs, outputs in GB", Grouping::GraphTurbo,
          false, Scope::GB, false, false},
         {"gt-lb", "Fig. 15 variant 2: outputs in LB as far as they fit", Grouping::GraphTurbo,
-         false, std::nullopt, false, false},
+         false, Scope::LB, false, false},
         {"gt-instances", "Fig. 15 variant 3: + instances and ordering", Grouping::GraphTurbo, true,
          std::nullopt, false, false},
         {"graphturbo", "everything: + across-layer instruction scheduling (§4.4)",
@@ -108,12 +108,6 @@ double ddrBandwidth(const arch::Arch& arch) {
     return bw;
 }
 
-arch::Memory memoryOf(kernel::PoolId pool) {
-    return pool == kernel::kLbPool   ? arch::Memory::LB
-           : pool == kernel::kGbPool ? arch::Memory::GB
-                                     : arch::Memory::DDR;
-}
-
 void addTraffic(const kernel::TaskGraph& tasks, double scale, Report& r) {
     PerLevel bytes{};
     for (const kernel::Task& t : tasks.tasks)
@@ -127,10 +121,10 @@ void addTraffic(const kernel::TaskGraph& tasks, double scale, Report& r) {
 
 void addScopes(const kernel::Program& program, Report& r) {
     for (const kernel::Buffer& b : program.buffers) {
-        if (!b.kernelOutput)
-            continue;
-        ++r.kernelOutputs;
-        r.scopes[levelIndex(memoryOf(b.placements.front().pool))]++;
+        r.scopes[levelIndex(b.scope == schedule::Scope::LB   ? arch::Memory::LB
+                            : b.scope == schedule::Scope::GB ? arch::Memory::GB
+                                                             : arch::Memory::DDR)]++;
+        r.kernelOutputs += b.kernelOutput ? 1 : 0;
         bool ddr =
             std::any_of(b.placements.begin(), b.placements.end(),
                         [](const kernel::Placement& p) { return p.pool == kernel::kDdrPool; });
@@ -193,23 +187,19 @@ double rooflineUs(const ir::Graph& graph, const arch::Arch& arch,
     return std::max(iterations * computeNs, ddrNs) / 1000.0;
 }
 
-Expected<Evaluation> evaluate(const ir::Graph& graph, const arch::Arch& arch,
-                              const Strategy& strategy, const schedule::ClusterPlan& clusters,
-                              const schedule::ScheduleOptions& base) {
-    schedule::ScheduleOptions options = base;
-    options.clusters = clusters;
-    options.grouping = strategy.grouping;
-    options.splitGroups = strategy.splitGroups;
-    options.forcedScope = strategy.forcedScope;
+Expected<Evaluation> evaluateSchedule(const ir::Graph& graph, const arch::Arch& arch,
+                                      schedule::Schedule schedule, bool acrossLayer,
+                                      const std::string& strategyName) {
     Evaluation ev;
-    SC_ASSIGN_OR_RETURN(ev.schedule, schedule::buildSchedule(graph, arch, options));
+    ev.schedule = std::move(schedule);
     SC_ASSIGN_OR_RETURN(ev.program, kernel::buildProgram(graph, arch, ev.schedule));
     kernel::StreamOptions streams;
-    streams.acrossLayer = strategy.acrossLayer;
+    streams.acrossLayer = acrossLayer;
     ev.tasks = kernel::buildStreams(arch, ev.program, streams);
     SC_ASSIGN_OR_RETURN(ev.sim, simulate(arch, ev.program, ev.tasks));
+    const schedule::ClusterPlan& clusters = ev.schedule.clusters;
     Report& r = ev.report;
-    r.strategy = strategy.name;
+    r.strategy = strategyName;
     r.level = std::string(schedule::levelName(ev.schedule.level));
     r.perCluster = clusters.perCluster;
     r.iterations = clusters.iterations;
@@ -225,6 +215,18 @@ Expected<Evaluation> evaluate(const ir::Graph& graph, const arch::Arch& arch,
     r.rooflineUs = rooflineUs(graph, arch, *ev.schedule.semantics, clusters);
     r.efficiency = r.latencyUs > 0 ? r.rooflineUs / r.latencyUs : 0;
     return ev;
+}
+
+Expected<Evaluation> evaluate(const ir::Graph& graph, const arch::Arch& arch,
+                              const Strategy& strategy, const schedule::ClusterPlan& clusters,
+                              const schedule::ScheduleOptions& base) {
+    schedule::ScheduleOptions options = base;
+    options.clusters = clusters;
+    options.grouping = strategy.grouping;
+    options.splitGroups = strategy.splitGroups;
+    options.forcedScope = strategy.forcedScope;
+    SC_ASSIGN_OR_RETURN(schedule::Schedule s, schedule::buildSchedule(graph, arch, options));
+    return evaluateSchedule(graph, arch, std::move(s), strategy.acrossLayer, strategy.name);
 }
 
 Expected<schedule::Level> chooseLevel(const ir::Graph& graph, const arch::Arch& arch,

@@ -62,9 +62,10 @@ struct Report {
     double speedupVsTvm = 0;
     /// Bytes moved to or from each level over the whole batch.
     PerLevel trafficBytes{};
-    /// Kernel outputs by the level they are first placed in (Table 3).
+    /// Tensors (buffers: kernel outputs and the layer outputs stitched inside
+    /// kernels) by declared scope (§3.4, Table 3); spills are counted apart.
     PerLevel scopes{};
-    /// Kernel outputs that live in DDR at some point (declared or spilled).
+    /// Buffers that live in DDR at some point (declared there or spilled).
     int64_t tensorsInDdr = 0;
     int64_t kernelOutputs = 0;
     /// Spills out of LB and out of GB.
@@ -92,6 +93,12 @@ struct Evaluation {
 Expected<Evaluation> evaluate(const ir::Graph& graph, const arch::Arch& arch,
                               const Strategy& strategy, const schedule::ClusterPlan& clusters,
                               const schedule::ScheduleOptions& base = {});
+
+/// Lowers, simulates and reports an existing schedule (with across-layer
+/// scheduling or without), named \p strategyName in the report.
+Expected<Evaluation> evaluateSchedule(const ir::Graph& graph, const arch::Arch& arch,
+                                      schedule::Schedule schedule, bool acrossLayer,
+                                      const std::string& strategyName);
 
 /// The roofline lower bound of running \p graph \p clusters.iterations times
 /// on every cluster, in microseconds.

@@ -9,7 +9,7 @@
 //   bench_schedule [--runs N] [--max-ops N]   (defaults: 5 runs, 100000 ops)
 
 #include "arch/presets.h"
-#include "onnx/importer.h"
+#include "bench_common.h"
 #include "random_graphs.h"
 #include "schedule/clusters.h"
 #include "schedule/pipeline.h"
@@ -39,15 +39,6 @@ struct Row {
     double maxMs = 0;
     std::string target;
 };
-
-/// A fresh directory under the system temporary directory.
-std::filesystem::path makeTempDir() {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "stagecraft-sched-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr)
-        return {};
-    return pattern;
-}
 
 /// Times \p runs calls of buildSchedule; nullopt (with a message) on failure.
 std::optional<Row> timeSchedule(const std::string& name, const ir::Graph& graph,
@@ -86,23 +77,6 @@ std::optional<Row> timeSchedule(const std::string& name, const ir::Graph& graph,
     return row;
 }
 
-/// Writes zoo model \p name into \p dir and imports it.
-std::optional<ir::Graph> zooGraph(const std::filesystem::path& dir, const std::string& name,
-                                  const zoo::ZooOptions& options) {
-    std::filesystem::path path = dir / (name + ".onnx");
-    auto written = zoo::writeZooModel(name, options, path);
-    if (!written.ok()) {
-        std::fprintf(stderr, "bench_schedule: %s\n", written.error().message().c_str());
-        return std::nullopt;
-    }
-    auto imported = onnxio::importModel(path);
-    if (!imported.ok()) {
-        std::fprintf(stderr, "bench_schedule: %s\n", imported.error().message().c_str());
-        return std::nullopt;
-    }
-    return std::move(imported->graph);
-}
-
 void printRow(const Row& row, const std::string& perOp) {
     std::printf("%-28s %8zu %7zu %9zu %10.2f %10.2f %10.2f  %-10s %s\n", row.name.c_str(), row.ops,
                 row.groups, row.instances, row.medianMs, row.minMs, row.maxMs, row.target.c_str(),
@@ -125,7 +99,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "bench_schedule: %s\n", arch.error().message().c_str());
         return 1;
     }
-    std::filesystem::path dir = makeTempDir();
+    std::filesystem::path dir = bench::makeTempDir();
     if (dir.empty()) {
         std::fprintf(stderr, "bench_schedule: cannot create a temporary directory\n");
         return 1;
@@ -143,7 +117,7 @@ int main(int argc, char** argv) {
     for (auto [name, model, options, perCluster, target] :
          {std::tuple{"resnet50 batch 16", "resnet50", resnet, 16, "< 20 ms"},
           std::tuple{"bert-base seq 384 batch 2", "bert-base", bert, 2, "< 100 ms"}}) {
-        std::optional<ir::Graph> graph = zooGraph(dir, model, options);
+        std::optional<ir::Graph> graph = bench::zooGraph(dir, model, options);
         std::optional<Row> row =
             graph ? timeSchedule(name, *graph, *arch, perCluster, runs, target) : std::nullopt;
         if (!row) {

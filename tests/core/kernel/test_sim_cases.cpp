@@ -1,0 +1,187 @@
+// Hand-computed timelines (docs/simulator.md has the arithmetic): tiny graphs
+// on a one-core architecture with round numbers, simulated with and without
+// across-layer scheduling, checked to the nanosecond (1 ns = 1 cycle at 1 GHz).
+//
+// The architecture: vector unit 4 ops/cycle, matrix unit 16 MACs/cycle;
+// DDR->GB 1 byte/ns after 100 ns, GB->LB 4 bytes/ns after 10 ns, one channel
+// each; launch 1000 ns, sync 50 ns; no DDR->LB path, so DDR data goes
+// through GB.
+
+#include "graph_ops.h"
+#include "sim/compare.h"
+
+#include <QtTest>
+
+using namespace stagecraft;
+using namespace stagecraft::test::graphops;
+
+namespace {
+
+arch::Arch handArch() {
+    arch::Arch a;
+    a.name = "hand";
+    a.clockGhz = 1;
+    a.clusters = 1;
+    arch::CoreGroup core;
+    core.name = "core";
+    core.count = 1;
+    core.localBuffer = arch::LocalBuffer{"LB", 1 << 20, 64 << 10};
+    core.units.push_back({"vector",
+                          arch::UnitKind::Vector,
+                          {"elementwise", "injective", "reduction", "opaque"},
+                          {{ir::DType::Float32, 4}}});
+    core.units.push_back(
+        {"matrix", arch::UnitKind::Matrix, {"complex"}, {{ir::DType::Float32, 16}}});
+    a.cluster.coreGroups.push_back(core);
+    a.cluster.globalBuffer = arch::MemorySpec{"GB", 16 << 20};
+    a.ddr = {"DDR", int64_t{1} << 30};
+    a.paths.push_back({arch::Memory::DDR, arch::Memory::GB, 1, 100, 1, arch::Sharing::Chip});
+    a.paths.push_back({arch::Memory::GB, arch::Memory::LB, 4, 10, 1, arch::Sharing::Cluster});
+    a.overheads = {1000, 50};
+    return a;
+}
+
+sim::Evaluation run(const ir::Graph& graph, const char* strategy) {
+    arch::Arch a = handArch();
+    Status valid = arch::validateArch(a);
+    SC_ASSERT(valid.ok(), "the hand architecture is valid");
+    schedule::ClusterPlan plan;
+    auto ev = sim::evaluate(graph, a, *sim::findStrategy(strategy), plan);
+    SC_ASSERT(ev.ok(), "the hand cases simulate");
+    Status timeline = sim::validateTimeline(ev->tasks, ev->sim);
+    SC_ASSERT(timeline.ok(), "the hand timelines are valid");
+    return std::move(ev).value();
+}
+
+/// (kind, from, to, start, end) of every task, in task order.
+struct Expect {
+    kernel::TaskKind kind;
+    double start;
+    double end;
+};
+
+void checkTimeline(const sim::Evaluation& ev, const std::vector<Expect>& expected) {
+    QCOMPARE(ev.tasks.tasks.size(), expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) {
+        const sim::Event& e = ev.sim.events[i];
+        QCOMPARE(kernel::taskKindName(ev.tasks.tasks[i].kind),
+                 kernel::taskKindName(expected[i].kind));
+        QCOMPARE(e.start, expected[i].start);
+        QCOMPARE(e.end, expected[i].end);
+    }
+}
+
+ir::Graph twoElementwise() {
+    ir::Graph g;
+    Builder b(g);
+    TensorId x = b.input({1, 1024});
+    unary(b, "Neg", unary(b, "Relu", x));
+    b.finish();
+    return g;
+}
+
+ir::Graph oneConv() {
+    ir::Graph g;
+    Builder b(g);
+    conv(b, b.input({1, 4, 8, 8}), 8, 3, 1, 1, 1, false);
+    b.finish();
+    return g;
+}
+
+ir::Graph twoConvs() {
+    ir::Graph g;
+    Builder b(g);
+    TensorId x = conv(b, b.input({1, 4, 8, 8}), 8, 3, 1, 1, 1, false);
+    conv(b, x, 8, 3, 1, 1, 1, false);
+    b.finish();
+    return g;
+}
+
+} // namespace
+
+class TestSimCases : public QObject {
+    Q_OBJECT
+
+private slots:
+    // 4 KiB in: DDR->GB 100 + 4096, GB->LB 10 + 1024; 2 x 1024 ops at 4/cycle
+    // fused in one layer = 512; 4 KiB out: LB->GB 1034, GB->DDR 4196; sync 50.
+    void chainOfTwoElementwiseOps() {
+        using K = kernel::TaskKind;
+        std::vector<Expect> expected = {{K::Launch, 0, 1000},   {K::Load, 1000, 5196},
+                                        {K::Load, 5196, 6230},  {K::Compute, 6230, 6742},
+                                        {K::Store, 6742, 7776}, {K::Store, 7776, 11972},
+                                        {K::Sync, 11972, 12022}};
+        for (const char* strategy : {"tvm", "graphturbo"}) {
+            sim::Evaluation ev = run(twoElementwise(), strategy);
+            QCOMPARE(ev.program.kernels.size(), size_t{1});
+            QCOMPARE(ev.program.kernels[0].layers.size(), size_t{1});
+            checkTimeline(ev, expected);
+            QCOMPARE(ev.sim.makespanNs, 12022.0);
+        }
+    }
+
+    // Weights 8x4x3x3 f32 = 1152 B: DMA 100 + 1152, hoist 10 + 288. Input
+    // 1024 B: 100 + 1024, 10 + 256. 18432 MACs at 16/cycle = 1152. Output
+    // 2048 B: 10 + 512, 100 + 2048. In order (tvm) every step waits for the
+    // one before; across layers (graphturbo) the input DMA queues behind the
+    // weight DMA on the one DDR channel and the hoist runs beside it.
+    void oneConvPromotingItsWeights() {
+        using K = kernel::TaskKind;
+        checkTimeline(run(oneConv(), "tvm"), {{K::Launch, 0, 1000},
+                                              {K::WeightDma, 1000, 2252},
+                                              {K::WeightHoist, 2252, 2550},
+                                              {K::Load, 2550, 3674},
+                                              {K::Load, 3674, 3940},
+                                              {K::Compute, 3940, 5092},
+                                              {K::Store, 5092, 5614},
+                                              {K::Store, 5614, 7762},
+                                              {K::Sync, 7762, 7812}});
+        checkTimeline(run(oneConv(), "graphturbo"), {{K::Launch, 0, 1000},
+                                                     {K::WeightDma, 1000, 2252},
+                                                     {K::WeightHoist, 2252, 2550},
+                                                     {K::Load, 2252, 3376},
+                                                     {K::Load, 3376, 3642},
+                                                     {K::Compute, 3642, 4794},
+                                                     {K::Store, 4794, 5316},
+                                                     {K::Store, 5316, 7464},
+                                                     {K::Sync, 7464, 7514}});
+    }
+
+    // Two convs in one sub-graph instance, two layers stitched through LB.
+    // The second weights (8x8x3x3 = 2304 B: DMA 100 + 2304, hoist 10 + 576;
+    // 36864 MACs = 2304) are promoted while the first layer computes when
+    // across-layer scheduling is on (§4.4), after it otherwise.
+    void secondLayerWeightsPromotedDuringFirstLayer() {
+        using K = kernel::TaskKind;
+        sim::Evaluation serial = run(twoConvs(), "gt-instances");
+        QCOMPARE(serial.program.kernels.size(), size_t{1});
+        QCOMPARE(serial.program.kernels[0].layers.size(), size_t{2});
+        checkTimeline(serial, {{K::Launch, 0, 1000},
+                               {K::WeightDma, 1000, 2252},
+                               {K::WeightHoist, 2252, 2550},
+                               {K::Load, 2550, 3674},
+                               {K::Load, 3674, 3940},
+                               {K::Compute, 3940, 5092},
+                               {K::WeightDma, 5092, 7496},
+                               {K::WeightHoist, 7496, 8082},
+                               {K::Compute, 8082, 10386},
+                               {K::Store, 10386, 10908},
+                               {K::Store, 10908, 13056},
+                               {K::Sync, 13056, 13106}});
+        checkTimeline(run(twoConvs(), "graphturbo"), {{K::Launch, 0, 1000},
+                                                      {K::WeightDma, 1000, 2252},
+                                                      {K::WeightHoist, 2252, 2550},
+                                                      {K::Load, 2252, 3376},
+                                                      {K::Load, 3376, 3642},
+                                                      {K::Compute, 3642, 4794},
+                                                      {K::WeightDma, 3376, 5780},
+                                                      {K::WeightHoist, 5780, 6366},
+                                                      {K::Compute, 6366, 8670},
+                                                      {K::Store, 8670, 9192},
+                                                      {K::Store, 9192, 11340},
+                                                      {K::Sync, 11340, 11390}});
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSimCases)
+#include "test_sim_cases.moc"
