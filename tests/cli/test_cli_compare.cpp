@@ -1,0 +1,160 @@
+// stagecraft compare and schedule --simulate/--trace/--dot through the real
+// binary on the paper's Fig. 3 chain (teaching architecture): every strategy
+// in the JSON document with the keys, byte-identical output, CSV,
+// strategy selection, the exports, and the exit codes of bad input and usage.
+
+#include "testsupport.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using stagecraft::test::runCli;
+
+namespace {
+
+QString s(const char* text) {
+    return QString::fromUtf8(text);
+}
+
+QStringList fig3(const char* command, const QStringList& more) {
+    return QStringList{s(command), s("zoo:fig3-chain"), s("--arch"), s("teaching")} + more;
+}
+
+QJsonObject parsed(const QByteArray& text) {
+    QJsonParseError error;
+    QJsonDocument doc = QJsonDocument::fromJson(text, &error);
+    if (error.error != QJsonParseError::NoError)
+        qWarning("not JSON: %s", qPrintable(error.errorString()));
+    return doc.object();
+}
+
+QByteArray readAll(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+/// The last stderr line (progress lines come before it) names the fault.
+void expectError(const stagecraft::test::CliResult& r, int exitCode, const QString& part) {
+    QCOMPARE(r.exitCode, exitCode);
+    QString last = r.err.trimmed().split(QLatin1Char('\n')).last();
+    QVERIFY2(last.contains(part), qPrintable(r.err));
+}
+
+} // namespace
+
+class TestCliCompare : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir dir_;
+
+private slots:
+    void jsonHasEveryStrategyWithTheKeys() {
+        auto result = runCli(fig3("compare", {s("--json")}));
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        QJsonObject doc = parsed(result.out.toUtf8());
+        QCOMPARE(doc[s("format")].toString(), s("stagecraft-compare"));
+        QJsonArray strategies = doc[s("strategies")].toArray();
+        QStringList names;
+        for (const QJsonValue& v : strategies) {
+            QJsonObject r = v.toObject();
+            names << r[s("name")].toString();
+            for (const char* key : {"kernels", "latency_us", "throughput", "speedup_vs_tvm",
+                                    "traffic_bytes", "scopes", "cu_utilization", "roofline_us"})
+                QVERIFY2(r.contains(s(key)), key);
+            for (const char* level : {"DDR", "GB", "LB"}) {
+                QVERIFY(r[s("traffic_bytes")].toObject().contains(s(level)));
+                QVERIFY(r[s("scopes")].toObject().contains(s(level)));
+            }
+            QVERIFY(r[s("latency_us")].toDouble() >= r[s("roofline_us")].toDouble());
+        }
+        QCOMPARE(names,
+                 s("tvm astitch gt-gb gt-lb gt-instances graphturbo").split(QLatin1Char(' ')));
+        QCOMPARE(strategies[0].toObject()[s("speedup_vs_tvm")].toDouble(), 1.0);
+    }
+
+    void outputIsByteIdentical() {
+        auto first = runCli(fig3("compare", {s("--json")}));
+        auto second = runCli(fig3("compare", {s("--json")}));
+        QCOMPARE(first.exitCode, 0);
+        QCOMPARE(first.out, second.out);
+    }
+
+    void csvAndStrategySelection() {
+        auto result = runCli(fig3("compare", {s("--csv"), s("--strategies"), s("tvm,graphturbo")}));
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        QStringList lines = result.out.trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 3);
+        QVERIFY(lines[0].startsWith(s("strategy,kernels,")));
+        QVERIFY(lines[1].startsWith(s("tvm,")));
+        QVERIFY(lines[2].startsWith(s("graphturbo,")));
+    }
+
+    void scheduleSimulatesAndExports() {
+        QString trace = dir_.filePath(s("t.json"));
+        QString dot = dir_.filePath(s("g.dot"));
+        auto result =
+            runCli(fig3("schedule", {s("--simulate"), s("--trace"), trace, s("--dot"), dot}));
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        QVERIFY(result.out.contains(s("simulation")));
+        QVERIFY(result.out.contains(s("roofline")));
+        QJsonObject doc = parsed(readAll(trace));
+        QVERIFY(doc[s("traceEvents")].toArray().size() > 10);
+        QVERIFY(readAll(dot).startsWith("digraph"));
+    }
+
+    void badUsage_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("part");
+        QTest::newRow("unknown strategy")
+            << fig3("compare", {s("--strategies"), s("tvm,xla")}) << s("unknown strategy 'xla'");
+        QTest::newRow("json and csv") << fig3("compare", {s("--json"), s("--csv")})
+                                      << s("--json and --csv exclude each other");
+        QTest::newRow("bad level")
+            << fig3("compare", {s("--level"), s("l3")}) << s("--level must be lb, gb or auto");
+        QTest::newRow("batch word")
+            << fig3("compare", {s("--batch"), s("x")}) << s("--batch needs a whole number");
+        QTest::newRow("no model") << QStringList{s("compare")} << s("missing MODEL");
+    }
+    void badUsage() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, part);
+        expectError(runCli(args), 2, part);
+    }
+
+    void badInput_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("part");
+        QTest::newRow("unknown arch")
+            << QStringList{s("compare"), s("zoo:fig3-chain"), s("--arch"), s("tpu9")}
+            << s("'tpu9'");
+        QTest::newRow("unwritable trace")
+            << fig3("compare", {s("--trace"), s("/nonexistent/dir/t.json")})
+            << s("/nonexistent/dir/t.json");
+        QTest::newRow("unwritable dot")
+            << fig3("schedule", {s("--dot"), s("/nonexistent/dir/g.dot")})
+            << s("/nonexistent/dir/g.dot");
+    }
+    void badInput() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, part);
+        expectError(runCli(args), 1, part);
+    }
+
+    void help() {
+        auto result = runCli({s("compare"), s("--help")});
+        QCOMPARE(result.exitCode, 0);
+        for (const char* option : {"--arch", "--batch", "--per-cluster", "--level", "--strategies",
+                                   "--trace", "--json", "--csv"})
+            QVERIFY2(result.out.contains(s(option)), option);
+        auto schedule = runCli({s("schedule"), s("--help")});
+        for (const char* option : {"--simulate", "--trace", "--dot"})
+            QVERIFY2(schedule.out.contains(s(option)), option);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliCompare)
+#include "test_cli_compare.moc"
