@@ -31,6 +31,7 @@ nlohmann::json strategyJson(const sim::Report& r) {
             {"scopes", perLevel(r.scopes)},
             {"tensors_in_ddr", r.tensorsInDdr},
             {"kernel_outputs", r.kernelOutputs},
+            {"graph_outputs", r.graphOutputs},
             {"spills", r.spills},
             {"cu_utilization", units},
             {"concurrency", r.concurrency},

@@ -166,7 +166,9 @@ private:
                        " (line 10)";
             });
         } else if (producer.bind != inferred) {
-            producer.scope = slowerScope(levelScope(s_.level));
+            // Line 12: the cores exchange the output through the GB, which
+            // every core of the cluster reads (docs/decisions.md).
+            producer.scope = Scope::GB;
             note(p, "mismatch", [&] {
                 return "bound " + tupleText(producer.bind) + " but " + at(i).label + " needs " +
                        tupleText(inferred) + ": output declared in " +

@@ -121,10 +121,14 @@ void addTraffic(const kernel::TaskGraph& tasks, double scale, Report& r) {
 
 void addScopes(const kernel::Program& program, Report& r) {
     for (const kernel::Buffer& b : program.buffers) {
+        r.kernelOutputs += b.kernelOutput ? 1 : 0;
+        if (b.graphOutput) {
+            ++r.graphOutputs;
+            continue;
+        }
         r.scopes[levelIndex(b.scope == schedule::Scope::LB   ? arch::Memory::LB
                             : b.scope == schedule::Scope::GB ? arch::Memory::GB
                                                              : arch::Memory::DDR)]++;
-        r.kernelOutputs += b.kernelOutput ? 1 : 0;
         bool ddr =
             std::any_of(b.placements.begin(), b.placements.end(),
                         [](const kernel::Placement& p) { return p.pool == kernel::kDdrPool; });

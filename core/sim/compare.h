@@ -63,8 +63,10 @@ struct Report {
     /// Bytes moved to or from each level over the whole batch.
     PerLevel trafficBytes{};
     /// Tensors (buffers: kernel outputs and the layer outputs stitched inside
-    /// kernels) by declared scope (§3.4, Table 3); spills are counted apart.
+    /// kernels) by declared scope (§3.4, Table 3), graph outputs (always in
+    /// DDR) left out; spills are counted apart.
     PerLevel scopes{};
+    int64_t graphOutputs = 0;
     /// Buffers that live in DDR at some point (declared there or spilled).
     int64_t tensorsInDdr = 0;
     int64_t kernelOutputs = 0;

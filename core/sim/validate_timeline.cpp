@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <tuple>
 
 namespace stagecraft::sim {
 
@@ -40,32 +41,42 @@ Status checkDependencies(const kernel::TaskGraph& graph, const SimResult& result
     return Status::success();
 }
 
+/// A task's time on a resource slot or a pipe: [start, end).
+struct Interval {
+    double start = 0;
+    double end = 0;
+    int32_t task = 0;
+    bool operator<(const Interval& o) const {
+        return std::tie(start, end, task) < std::tie(o.start, o.end, o.task);
+    }
+};
+using Intervals = std::map<std::pair<int32_t, int32_t>, std::vector<Interval>>;
+
 /// Intervals keyed by (resource, slot) or by path pipe must not overlap.
-Status checkExclusive(
-    const kernel::TaskGraph& graph,
-    std::map<std::pair<int32_t, int32_t>, std::vector<std::pair<double, int32_t>>> starts,
-    const SimResult& result, bool pipes) {
-    for (auto& [key, list] : starts) {
+/// Sorted by start, then end: a zero-length task that ran at the instant
+/// another one started on the same slot comes first, and sorted intervals
+/// are disjoint when each starts after the previous one ends.
+Status checkExclusive(const kernel::TaskGraph& graph, Intervals intervals, const SimResult& result,
+                      bool pipes) {
+    for (auto& [key, list] : intervals) {
         std::sort(list.begin(), list.end());
-        for (size_t i = 1; i < list.size(); ++i) {
-            const Event& prev = result.events[static_cast<size_t>(list[i - 1].second)];
-            if (list[i].first + kSlackNs < prev.end)
+        for (size_t i = 1; i < list.size(); ++i)
+            if (list[i].start + kSlackNs < list[i - 1].end)
                 return Error(std::string(pipes ? "data pipe of " : "") + "resource '" +
                              result.resources[static_cast<size_t>(key.first)].name + "' slot " +
                              std::to_string(key.second) + " runs " +
-                             describe(graph, list[i - 1].second) + " and " +
-                             describe(graph, list[i].second) + " at once");
-        }
+                             describe(graph, list[i - 1].task) + " and " +
+                             describe(graph, list[i].task) + " at once");
     }
     return Status::success();
 }
 
 Status checkResources(const kernel::TaskGraph& graph, const SimResult& result) {
-    std::map<std::pair<int32_t, int32_t>, std::vector<std::pair<double, int32_t>>> slots, pipes;
+    Intervals slots, pipes;
     for (const Event& e : result.events) {
-        slots[{e.resource, e.slot}].push_back({e.start, e.task});
+        slots[{e.resource, e.slot}].push_back({e.start, e.end, e.task});
         if (graph.tasks[static_cast<size_t>(e.task)].isTransfer())
-            pipes[{e.resource, 0}].push_back({e.dataStart, e.task});
+            pipes[{e.resource, 0}].push_back({e.dataStart, e.end, e.task});
     }
     SC_RETURN_IF_ERROR(checkExclusive(graph, std::move(slots), result, false));
     // The data phase of a transfer is [dataStart, end): one pipe per path.
