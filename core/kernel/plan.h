@@ -110,6 +110,8 @@ struct Buffer {
     int32_t lastTask = 0;
     bool kernelOutput = false;
     bool graphOutput = false;
+    /// Computation tasks that read it, ascending.
+    std::vector<int32_t> readers;
     /// Where it lives from which task on (pools kLbPool, kGbPool, kDdrPool):
     /// the first at firstTask, one more per spill.
     std::vector<Placement> placements;

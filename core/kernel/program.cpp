@@ -228,6 +228,8 @@ private:
     void readBy(int32_t buffer, int32_t task) {
         Buffer& b = program_.buffers[static_cast<size_t>(buffer)];
         b.lastTask = std::max(b.lastTask, task);
+        if (b.readers.empty() || b.readers.back() != task)
+            b.readers.push_back(task);
     }
 
     void addOutputs(Layer& layer, const std::vector<ir::OpId>& ops, const BoxMap& slices,
@@ -252,11 +254,13 @@ private:
                 Box whole = partition::fullBox(graph_.tensor(out).shape);
                 b.bytes = boxBytes(graph_, out, box != nullptr ? *box : whole);
                 b.cores = std::max<int64_t>(schedule::coresUsed(inst.bind), 1);
-                b.scope = kernelOutput ? inst.scope : Scope::LB;
+                b.graphOutput = graph_.isGraphOutput(out);
+                // Graph outputs end in DDR, also those that are not the
+                // instance's primary output (a Split's unread part).
+                b.scope = b.graphOutput ? Scope::DDR : kernelOutput ? inst.scope : Scope::LB;
                 b.kernel = kernelIndex;
                 b.firstTask = b.lastTask = layer.task;
                 b.kernelOutput = kernelOutput;
-                b.graphOutput = graph_.isGraphOutput(out);
                 int32_t index = static_cast<int32_t>(program_.buffers.size());
                 program_.buffers.push_back(std::move(b));
                 bufferBoxes_.push_back(box != nullptr ? *box : whole);
@@ -275,8 +279,8 @@ private:
         return Status::success();
     }
 
-    /// One placement of a buffer in a pool, with the task through which it
-    /// stays there.
+    /// One placement of a buffer in a pool: from its task through `until`
+    /// (its last reader, or the task whose spill reads it out).
     struct Stay {
         int32_t task;
         int32_t buffer;
@@ -284,6 +288,7 @@ private:
         int64_t offset;
         int64_t bytes;
         int32_t until;
+        bool spilled;
     };
 
     std::vector<Stay> stays() const {
@@ -292,11 +297,12 @@ private:
             const Buffer& buffer = program_.buffers[b];
             const auto& ps = buffer.placements;
             for (size_t i = 0; i < ps.size(); ++i) {
-                int32_t until = i + 1 < ps.size() ? ps[i + 1].fromTask - 1 : buffer.lastTask;
+                bool spilled = i + 1 < ps.size();
+                int32_t until = spilled ? ps[i + 1].fromTask : buffer.lastTask;
                 int64_t bytes = ps[i].pool == kLbPool ? buffer.pieceBytes : buffer.bytes;
                 if (bytes > 0 && until >= ps[i].fromTask)
                     all.push_back({ps[i].fromTask, static_cast<int32_t>(b), ps[i].pool,
-                                   ps[i].offset, bytes, until});
+                                   ps[i].offset, bytes, until, spilled});
             }
         }
         std::stable_sort(all.begin(), all.end(),
@@ -304,26 +310,44 @@ private:
         return all;
     }
 
-    /// Layer::waitFor from the placements: per pool, the most recent stay of
-    /// every byte range, and who must finish before it is overwritten.
+    /// The tasks that use \p old's bytes and must end before a layer of task
+    /// \p task overwrites them: its writer and readers during the stay, and
+    /// the layer whose spill reads it out.
+    void usersBefore(const Stay& old, int32_t task, std::vector<int32_t>& waits) const {
+        const Buffer& b = program_.buffers[static_cast<size_t>(old.buffer)];
+        auto keep = [&](int32_t t) {
+            if (t >= old.task && t <= old.until && t < task)
+                waits.push_back(t);
+        };
+        keep(b.firstTask);
+        for (int32_t r : b.readers)
+            keep(r);
+        if (old.spilled)
+            keep(old.until);
+    }
+
+    /// Layer::waitFor from the placements: per pool, the latest stay over
+    /// every byte range, whose users must finish before it is overwritten.
     void addReuseWaits() {
         std::vector<Layer*> layers(static_cast<size_t>(nextTask_), nullptr);
         for (Kernel& k : program_.kernels)
             for (Layer& l : k.layers)
                 layers[static_cast<size_t>(l.task)] = &l;
-        // offset -> (end, release task) of the latest stay covering it.
-        std::array<std::map<int64_t, std::pair<int64_t, int32_t>>, 3> space;
-        for (const Stay& stay : stays()) {
+        std::vector<Stay> all = stays();
+        // offset -> (end, index into all) of the latest stay covering it.
+        std::array<std::map<int64_t, std::pair<int64_t, size_t>>, 3> space;
+        for (size_t i = 0; i < all.size(); ++i) {
+            const Stay& stay = all[i];
             auto& map = space[static_cast<size_t>(stay.pool)];
             int64_t lo = stay.offset, hi = stay.offset + stay.bytes;
             auto it = map.lower_bound(lo);
             if (it != map.begin() && std::prev(it)->second.first > lo)
                 --it;
-            std::vector<std::pair<int64_t, std::pair<int64_t, int32_t>>> keep;
+            std::vector<std::pair<int64_t, std::pair<int64_t, size_t>>> keep;
             while (it != map.end() && it->first < hi) {
                 auto [start, seg] = *it;
-                if (seg.second < stay.task)
-                    layers[static_cast<size_t>(stay.task)]->waitFor.push_back(seg.second);
+                usersBefore(all[seg.second], stay.task,
+                            layers[static_cast<size_t>(stay.task)]->waitFor);
                 if (start < lo)
                     keep.push_back({start, {lo, seg.second}});
                 if (seg.first > hi)
@@ -332,7 +356,7 @@ private:
             }
             for (auto& [start, seg] : keep)
                 map[start] = seg;
-            map[lo] = {hi, stay.until};
+            map[lo] = {hi, i};
         }
         for (Layer* l : layers) {
             std::sort(l->waitFor.begin(), l->waitFor.end());

@@ -1,7 +1,8 @@
 // Baseline groupings (docs/baselines.md). TVM §3: ops are visited in graph
 // order; an op joins the group of the producer of its first activation input
-// when the group's pattern accepts it and that producer's output has no other
-// reader (so the group keeps a single exit and the quotient stays acyclic).
+// when the group's pattern accepts it and the op is the only reader left of
+// everything the group produced (so no path leaves the group and returns,
+// and the quotient stays acyclic).
 // AStitch (GraphTurbo §5.2): TVM's groups, then a memory-intensive group
 // merges into its consumer when one of the two has the other as its only
 // neighbour on that side (no other path between them can exist).
@@ -60,26 +61,77 @@ bool accepts(Pattern group, Category next) {
 
 } // namespace
 
-Partition groupTvm(const ir::Graph& graph, const SemanticsCache& semantics) {
-    std::vector<GroupId> groupOf(graph.opCount(), kNoGroup);
-    std::vector<Pattern> pattern;
-    for (size_t i = 0; i < graph.opCount(); ++i) {
-        const ir::Op& op = graph.op(static_cast<ir::OpId>(i));
-        Category category = semantics.of(static_cast<ir::OpId>(i)).category;
-        ir::TensorId in = fusableInput(graph, op);
-        if (in != ir::kNoTensor) {
-            GroupId g = groupOf[static_cast<size_t>(graph.tensor(in).producer)];
-            if (accepts(pattern[static_cast<size_t>(g)], category)) {
-                groupOf[i] = g;
-                if (category == Category::Reduction)
-                    pattern[static_cast<size_t>(g)] = Pattern::Reduction;
-                continue;
-            }
-        }
-        groupOf[i] = static_cast<GroupId>(pattern.size());
-        pattern.push_back(patternOf(category));
+namespace {
+
+/// Reads of a tensor outside its group: its uses, one more for a graph output.
+int64_t readsOf(const ir::Graph& graph, ir::TensorId tensor) {
+    return static_cast<int64_t>(graph.tensor(tensor).uses.size()) +
+           (graph.isGraphOutput(tensor) ? 1 : 0);
+}
+
+/// TVM's groups being built: each op's group, each group's pattern and the
+/// reads of its tensors by ops not (yet) in it. An op may join a group only
+/// when it is the group's one remaining reader: then no path leaves the group
+/// and comes back (a Split whose other part returns through a Conv would).
+class TvmFusion {
+public:
+    TvmFusion(const ir::Graph& graph, const SemanticsCache& semantics)
+        : graph_(graph)
+        , semantics_(semantics)
+        , groupOf_(graph.opCount(), kNoGroup) {}
+
+    std::vector<GroupId> run() {
+        for (size_t i = 0; i < graph_.opCount(); ++i)
+            place(static_cast<ir::OpId>(i));
+        return std::move(groupOf_);
     }
-    Expected<Partition> result = Partition::fromAssignment(graph, std::move(groupOf));
+
+private:
+    void place(ir::OpId id) {
+        const ir::Op& op = graph_.op(id);
+        Category category = semantics_.of(id).category;
+        ir::TensorId in = fusableInput(graph_, op);
+        GroupId g = in == ir::kNoTensor ? kNoGroup
+                                        : groupOf_[static_cast<size_t>(graph_.tensor(in).producer)];
+        int64_t readsFromG = g == kNoGroup ? 0 : readsFrom(op, g);
+        if (g != kNoGroup && accepts(pattern_[static_cast<size_t>(g)], category) &&
+            outside_[static_cast<size_t>(g)] == readsFromG) {
+            groupOf_[static_cast<size_t>(id)] = g;
+            outside_[static_cast<size_t>(g)] -= readsFromG;
+            if (category == Category::Reduction)
+                pattern_[static_cast<size_t>(g)] = Pattern::Reduction;
+        } else {
+            g = static_cast<GroupId>(pattern_.size());
+            groupOf_[static_cast<size_t>(id)] = g;
+            pattern_.push_back(patternOf(category));
+            outside_.push_back(0);
+        }
+        for (ir::TensorId out : op.outputs)
+            outside_[static_cast<size_t>(g)] += readsOf(graph_, out);
+    }
+
+    /// Input slots of \p op reading tensors that group \p g produced.
+    int64_t readsFrom(const ir::Op& op, GroupId g) const {
+        int64_t reads = 0;
+        for (ir::TensorId in : op.inputs)
+            if (in != ir::kNoTensor && graph_.tensor(in).producer != ir::kNoOp &&
+                groupOf_[static_cast<size_t>(graph_.tensor(in).producer)] == g)
+                ++reads;
+        return reads;
+    }
+
+    const ir::Graph& graph_;
+    const SemanticsCache& semantics_;
+    std::vector<GroupId> groupOf_;
+    std::vector<Pattern> pattern_;
+    std::vector<int64_t> outside_;
+};
+
+} // namespace
+
+Partition groupTvm(const ir::Graph& graph, const SemanticsCache& semantics) {
+    Expected<Partition> result =
+        Partition::fromAssignment(graph, TvmFusion(graph, semantics).run());
     SC_ASSERT(result.ok(), "TVM fusion keeps the quotient acyclic");
     return std::move(result).value();
 }

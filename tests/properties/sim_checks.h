@@ -1,0 +1,39 @@
+#pragma once
+// The properties every evaluated strategy run must have (GraphTurbo §4–5):
+// schedule -> kernel plans -> allocation -> streams -> simulation -> report.
+// The engine's validators run first (validateTimeline, validateAllocation);
+// then each promise is checked again here from the data: the task graph's
+// shape, buffer placements, the compute work dispatched against the planned
+// work, the latency against the roofline, the report against the program.
+// Each check returns the first violation as one line (empty: holds).
+
+#include "sim/compare.h"
+
+#include <string>
+
+namespace stagecraft::test {
+
+/// Every property of \p ev, a run of \p strategy; "" when all hold.
+std::string evaluationProblem(const sim::Strategy& strategy, const sim::Evaluation& ev);
+
+/// The first difference between two evaluations of the same inputs: task
+/// graph, events (start, end, data phase, resource, slot), makespan and
+/// every report field, compared exactly; "" when they are equal.
+std::string evaluationDifference(const sim::Evaluation& a, const sim::Evaluation& b);
+
+namespace detail {
+/// Placements of every buffer (§4.3): the first at the buffer's first task,
+/// task order, pools only moving towards slower memory (LB -> GB -> DDR),
+/// graph outputs ending in DDR.
+std::string placementProblem(const kernel::Program& program);
+/// No two buffers resident in one pool share bytes at the same time (the
+/// allocator's offsets over the simulated times: space reused only after
+/// its previous tenant left).
+std::string residencyProblem(const kernel::Program& program, const sim::SimResult& sim);
+/// Dependencies point backwards, every event ran forwards in time.
+std::string taskGraphProblem(const kernel::TaskGraph& tasks, const sim::SimResult& sim);
+/// The compute tasks carry each layer's planned work exactly once.
+std::string workProblem(const kernel::Program& program, const kernel::TaskGraph& tasks);
+} // namespace detail
+
+} // namespace stagecraft::test
