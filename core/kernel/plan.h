@@ -73,9 +73,14 @@ struct Layer {
     /// bound by output channels splits its weights, one bound by images or
     /// rows needs them all on every core).
     int64_t hoistBytes = 0;
-    /// The weight tensors read, with the bytes of their whole tensors (what
-    /// the GB weight cache keeps, docs/simulator.md).
-    std::vector<std::pair<ir::TensorId, int64_t>> weights;
+    /// The weight tensors read: the bytes of the whole tensor (what the GB
+    /// weight cache keeps, docs/simulator.md) and of the part read.
+    struct WeightUse {
+        ir::TensorId tensor = ir::kNoTensor;
+        int64_t wholeBytes = 0;
+        int64_t readBytes = 0;
+    };
+    std::vector<WeightUse> weights;
     std::vector<Operand> inputs;
     /// Buffers the layer writes.
     std::vector<int32_t> outputs;

@@ -180,10 +180,11 @@ private:
         const ir::Tensor& t = graph_.tensor(in);
         if (t.isConstant()) {
             bool seenWeight = std::any_of(layer.weights.begin(), layer.weights.end(),
-                                          [&](const auto& w) { return w.first == in; });
+                                          [&](const auto& w) { return w.tensor == in; });
             if (!seenWeight) {
-                layer.weightBytes += weightReadBytes(op, in, slices);
-                layer.weights.emplace_back(in, t.byteSize());
+                int64_t read = weightReadBytes(op, in, slices);
+                layer.weightBytes += read;
+                layer.weights.push_back({in, t.byteSize(), read});
             }
             return;
         }

@@ -173,25 +173,27 @@ private:
     /// GB weight cache (least recently used evicted). A weight that fits the
     /// cache is fetched whole and kept; one that does not streams its slice.
     int64_t uncachedWeightBytes(const Layer& layer) {
-        int64_t whole = 0;
-        for (const auto& [tensor, bytes] : layer.weights) {
+        int64_t fetched = 0;
+        for (const Layer::WeightUse& w : layer.weights) {
             auto hit = std::find_if(cache_.begin(), cache_.end(),
-                                    [&](const auto& c) { return c.first == tensor; });
+                                    [&](const auto& c) { return c.first == w.tensor; });
             if (hit != cache_.end()) {
                 std::rotate(hit, hit + 1, cache_.end()); // most recent last
                 continue;
             }
-            if (bytes > program_.weightCacheBytes)
-                return layer.weightBytes; // streamed: the slices only
-            while (cached_ + bytes > program_.weightCacheBytes) {
+            if (w.wholeBytes > program_.weightCacheBytes) {
+                fetched += w.readBytes; // streamed: the part read only
+                continue;
+            }
+            while (cached_ + w.wholeBytes > program_.weightCacheBytes) {
                 cached_ -= cache_.front().second;
                 cache_.erase(cache_.begin());
             }
-            cache_.emplace_back(tensor, bytes);
-            cached_ += bytes;
-            whole += bytes;
+            cache_.emplace_back(w.tensor, w.wholeBytes);
+            cached_ += w.wholeBytes;
+            fetched += w.wholeBytes;
         }
-        return whole;
+        return fetched;
     }
 
     int32_t weights(const Layer& layer, const Task& base) {
