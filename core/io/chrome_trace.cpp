@@ -109,7 +109,7 @@ void addNames(const arch::Arch& arch, const sim::SimResult& result, int64_t pid,
     const auto& group = arch.cluster.coreGroups.front();
     for (const sim::Resource& res : result.resources) {
         if (res.kind == sim::ResourceKind::Channel)
-            for (int32_t s = 0; s < res.slots; ++s)
+            for (int32_t s = 0; s < res.slotCount; ++s)
                 events.push_back(metadata("thread_name", pid, channelThread(res.index, s),
                                           res.name + " " + std::to_string(s)));
         if (res.kind != sim::ResourceKind::Unit)

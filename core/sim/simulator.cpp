@@ -101,7 +101,7 @@ private:
         result_.resources.push_back({"control", ResourceKind::Control, 0, 1});
         states_.resize(result_.resources.size());
         for (size_t r = 0; r < states_.size(); ++r)
-            states_[r].busy.assign(static_cast<size_t>(result_.resources[r].slots), false);
+            states_[r].busy.assign(static_cast<size_t>(result_.resources[r].slotCount), false);
         pipes_.resize(arch_.paths.size());
     }
 

@@ -21,13 +21,13 @@ namespace stagecraft::sim {
 
 enum class ResourceKind : uint8_t { Unit, Channel, Control };
 
-/// A resource of the simulated cluster; `slots` of them run at once.
+/// A resource of the simulated cluster; `slotCount` of them run at once.
 struct Resource {
     std::string name;
     ResourceKind kind = ResourceKind::Unit;
     /// Unit index (kernel::kFallbackUnit for the fallback CPU) or path index.
     int32_t index = 0;
-    int32_t slots = 1;
+    int32_t slotCount = 1;
 };
 
 /// One task's run on one slot of a resource.

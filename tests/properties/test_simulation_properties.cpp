@@ -18,6 +18,7 @@
 // strategy: test::randomGraph(seed, {kind, ops}) rebuilds the graph.
 
 #include "arch/presets.h"
+#include "fetched_models.h"
 #include "onnx/importer.h"
 #include "random_graphs.h"
 #include "schedule/clusters.h"
@@ -184,42 +185,15 @@ private slots:
         checkModel(imported->graph, written->batch);
     }
 
-    void fetchedModels_data() {
-        QTest::addColumn<QString>("file");
-        QTest::addColumn<QString>("input");
-        QTest::addRow("ppocr-det") << QStringLiteral("ppocr/ch_PP-OCRv4_det_infer.onnx")
-                                   << QStringLiteral("x:1x3x320x320");
-        QTest::addRow("ppocr-rec")
-            << QStringLiteral("ppocr/ch_PP-OCRv4_rec_infer.onnx") << QStringLiteral("x:1x3x48x320");
-        QTest::addRow("ppocr-cls") << QStringLiteral("ppocr/ch_ppocr_mobile_v2.0_cls_infer.onnx")
-                                   << QStringLiteral("x:1x3x48x192");
-        std::vector<std::string> wakeWords;
-        std::error_code error;
-        for (const auto& entry :
-             std::filesystem::directory_iterator(test::modelsDir() / "openwakeword", error))
-            if (entry.path().extension() == ".onnx")
-                wakeWords.push_back(entry.path().filename().string());
-        std::sort(wakeWords.begin(), wakeWords.end());
-        if (wakeWords.empty()) // fetchedModel() then reports the missing cache
-            wakeWords.push_back("hello_deepa.onnx");
-        for (const std::string& file : wakeWords)
-            QTest::addRow("openwakeword-%s", file.c_str())
-                << QString::fromStdString("openwakeword/" + file) << QString();
-    }
+    void fetchedModels_data() { test::addFetchedModelRows(); }
     void fetchedModels() {
         QFETCH(QString, file);
         QFETCH(QString, input);
-        std::filesystem::path path = test::fetchedModel(file.toStdString());
-        if (path.empty())
+        auto imported = test::importFetchedModel(file, input);
+        if (!imported)
             return;
-        onnxio::ImportOptions options;
-        if (!input.isEmpty()) {
-            Status bound = onnxio::addInputBinding(options, input.toStdString());
-            QVERIFY2(bound.ok(), message(bound).c_str());
-        }
-        auto imported = onnxio::importModel(path, options);
-        QVERIFY2(imported.ok(), message(imported).c_str());
-        checkModel(imported->graph, 1);
+        QVERIFY2(imported->ok(), message(*imported).c_str());
+        checkModel(imported->value(), 1);
     }
 };
 
