@@ -8,9 +8,9 @@
 // runs in Debug builds too (all together take seconds).
 
 #include "arch/presets.h"
-#include "fetched_models.h"
 #include "onnx/importer.h"
 #include "schedule_checks.h"
+#include "test_rows.h"
 #include "testsupport.h"
 #include "zoo/zoo.h"
 
@@ -76,11 +76,7 @@ private slots:
         QVERIFY(dir_.isValid());
     }
 
-    void zooModels_data() {
-        QTest::addColumn<QString>("name");
-        for (const zoo::ZooModelInfo& model : zoo::zooModels())
-            QTest::addRow("%s", model.name.c_str()) << QString::fromStdString(model.name);
-    }
+    void zooModels_data() { test::addZooModelRows(); }
     void zooModels() {
         QFETCH(QString, name);
         std::filesystem::path path = dir_.filePath(name + QStringLiteral(".onnx")).toStdString();

@@ -18,6 +18,7 @@
 #include "arch/presets.h"
 #include "random_graphs.h"
 #include "schedule_checks.h"
+#include "test_rows.h"
 
 #include <QtTest>
 
@@ -96,19 +97,7 @@ private slots:
     }
     void smallCases() { randomGraphs(); }
 
-    void randomGraphs_data() {
-        QTest::addColumn<quint64>("seed");
-        QTest::addColumn<int>("kind");
-        QTest::addColumn<int>("ops");
-        auto kinds = test::graphKinds();
-        for (quint64 seed = 1; seed <= kSeeds; ++seed) {
-            auto kind = kinds[seed % kinds.size()];
-            int ops = seed % 4 == 0 ? 1 + static_cast<int>((seed * 37) % 60)
-                                    : 1 + static_cast<int>((seed * 13) % 24);
-            QTest::addRow("seed-%llu-%s-%d", seed, test::graphKindName(kind).data(), ops)
-                << seed << static_cast<int>(kind) << ops;
-        }
-    }
+    void randomGraphs_data() { test::addRandomGraphRows(kSeeds, 60); }
     void randomGraphs() {
         QFETCH(quint64, seed);
         QFETCH(int, kind);

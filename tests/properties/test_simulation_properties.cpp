@@ -18,11 +18,11 @@
 // strategy: test::randomGraph(seed, {kind, ops}) rebuilds the graph.
 
 #include "arch/presets.h"
-#include "fetched_models.h"
 #include "onnx/importer.h"
 #include "random_graphs.h"
 #include "schedule/clusters.h"
 #include "sim_checks.h"
+#include "test_rows.h"
 #include "testsupport.h"
 #include "zoo/zoo.h"
 
@@ -141,19 +141,7 @@ private slots:
     }
     void smallCases() { randomGraphs(); }
 
-    void randomGraphs_data() {
-        QTest::addColumn<quint64>("seed");
-        QTest::addColumn<int>("kind");
-        QTest::addColumn<int>("ops");
-        auto kinds = test::graphKinds();
-        for (quint64 seed = 1; seed <= kSeeds; ++seed) {
-            auto kind = kinds[seed % kinds.size()];
-            int ops = seed % 4 == 0 ? 1 + static_cast<int>((seed * 37) % 40)
-                                    : 1 + static_cast<int>((seed * 13) % 24);
-            QTest::addRow("seed-%llu-%s-%d", seed, test::graphKindName(kind).data(), ops)
-                << seed << static_cast<int>(kind) << ops;
-        }
-    }
+    void randomGraphs_data() { test::addRandomGraphRows(kSeeds, 40); }
     void randomGraphs() {
         QFETCH(quint64, seed);
         QFETCH(int, kind);
@@ -167,11 +155,7 @@ private slots:
                     return;
     }
 
-    void zooModels_data() {
-        QTest::addColumn<QString>("name");
-        for (const zoo::ZooModelInfo& model : zoo::zooModels())
-            QTest::addRow("%s", model.name.c_str()) << QString::fromStdString(model.name);
-    }
+    void zooModels_data() { test::addZooModelRows(); }
     void zooModels() {
         QFETCH(QString, name);
         std::filesystem::path path = dir_.filePath(name + QStringLiteral(".onnx")).toStdString();

@@ -1,9 +1,11 @@
-// Fetched-model rows of the property tests (fetched_models.h).
+// Data rows of the property tests (test_rows.h).
 
-#include "fetched_models.h"
+#include "test_rows.h"
 
 #include "onnx/importer.h"
+#include "random_graphs.h"
 #include "testsupport.h"
+#include "zoo/zoo.h"
 
 #include <QtTest>
 
@@ -13,6 +15,27 @@
 #include <vector>
 
 namespace stagecraft::test {
+
+void addRandomGraphRows(uint64_t seeds, int maxBigOps) {
+    QTest::addColumn<quint64>("seed");
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<int>("ops");
+    auto kinds = graphKinds();
+    for (quint64 seed = 1; seed <= seeds; ++seed) {
+        auto kind = kinds[seed % kinds.size()];
+        int ops = seed % 4 == 0
+                      ? 1 + static_cast<int>((seed * 37) % static_cast<quint64>(maxBigOps))
+                      : 1 + static_cast<int>((seed * 13) % 24);
+        QTest::addRow("seed-%llu-%s-%d", seed, graphKindName(kind).data(), ops)
+            << seed << static_cast<int>(kind) << ops;
+    }
+}
+
+void addZooModelRows() {
+    QTest::addColumn<QString>("name");
+    for (const zoo::ZooModelInfo& model : zoo::zooModels())
+        QTest::addRow("%s", model.name.c_str()) << QString::fromStdString(model.name);
+}
 
 void addFetchedModelRows() {
     QTest::addColumn<QString>("file");

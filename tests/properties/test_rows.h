@@ -1,15 +1,23 @@
 #pragma once
-// The fetched real models (PP-OCR, openWakeWord) as Qt Test data rows, shared
-// by the property tests that run every model.
+// Qt Test data rows shared by the property tests: the seeded random graphs,
+// the zoo models and the fetched real models (PP-OCR, openWakeWord).
 
 #include "ir/graph.h"
 #include "support/expected.h"
 
 #include <QString>
 
+#include <cstdint>
 #include <optional>
 
 namespace stagecraft::test {
+
+/// Adds the columns "seed", "kind" and "ops" and a row per seed 1..\p seeds:
+/// the kinds in turn, 1..24 ops, every fourth seed 1..\p maxBigOps.
+void addRandomGraphRows(uint64_t seeds, int maxBigOps);
+
+/// Adds the column "name" and a row per zoo model.
+void addZooModelRows();
 
 /// Adds the columns "file" and "input" and a row per fetched model: the
 /// PP-OCR detector, recognizer and classifier at fixed input sizes, every
