@@ -1,0 +1,61 @@
+#pragma once
+/// \file
+/// The session file of stagecraft-studio (`.stagecraft`, docs/session-format.md):
+/// `{"format": "stagecraft-session", "version": 1, "model": {"path": …,
+/// "sha256": …}, "inputs": {…}, "dims": {…}, "arch": {the full architecture
+/// description}, "strategy": …, "level": …, "order": …, "overrides": {…}}`.
+/// Written deterministically; read back with the JSON path of every error.
+
+#include "arch/arch.h"
+#include "ir/shape.h"
+#include "schedule/pipeline.h"
+#include "support/expected.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace stagecraft::io {
+
+inline constexpr std::string_view kSessionFormat = "stagecraft-session";
+inline constexpr int kSessionVersion = 1;
+
+/// Everything needed to rebuild the same schedule of the same model.
+struct Session {
+    /// The model file, absolute.
+    std::string modelPath;
+    /// SHA-256 of the model file when the session was saved, lowercase hex.
+    std::string modelSha256;
+    /// Whole input shapes bound by the user (onnxio::ImportOptions::inputShapes).
+    std::map<std::string, ir::Shape> inputShapes;
+    /// Symbolic dims bound by the user (onnxio::ImportOptions::dims).
+    std::map<std::string, int64_t> dims;
+    /// The architecture, as edited (written with arch::toJson).
+    arch::Arch arch;
+    /// A name of sim::strategies().
+    std::string strategy = "graphturbo";
+    schedule::Level level = schedule::Level::LB;
+    schedule::OrderChoice order = schedule::OrderChoice::Best;
+    schedule::Overrides overrides;
+
+    bool operator==(const Session&) const = default;
+};
+
+/// \p session as JSON: keys in a fixed order, 2-space indent, a trailing
+/// newline; the same session gives the same bytes.
+std::string writeSessionJson(const Session& session);
+
+/// Reads a session file. Errors are one line, "<source>: <field path>:
+/// <reason>"; the architecture is validated as arch::parseArch does, the
+/// overrides as io::readOverridesJson does, the strategy must be known.
+Expected<Session> readSessionJson(std::string_view text, std::string_view source);
+
+/// Writes \p session to \p path atomically (a temporary file, then rename).
+Status saveSession(const std::filesystem::path& path, const Session& session);
+
+/// Reads the session file at \p path (errors name the path).
+Expected<Session> loadSession(const std::filesystem::path& path);
+
+} // namespace stagecraft::io

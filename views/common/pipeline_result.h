@@ -1,0 +1,38 @@
+#pragma once
+// The one immutable result every view reads: the model, the architecture, the
+// session choices that produced it and the strategy's evaluation (schedule,
+// kernel plans, task graph, simulation, report). Views hold a ResultPtr and
+// never modify it; a new run produces a new object.
+
+#include "arch/arch.h"
+#include "ir/graph.h"
+#include "schedule/pipeline.h"
+#include "sim/compare.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace stagecraft::views {
+
+struct PipelineResult {
+    std::shared_ptr<const ir::Graph> graph;
+    arch::Arch arch;
+    /// The model file as the session names it.
+    std::string modelPath;
+    /// The strategy's name (sim::strategies()).
+    std::string strategy;
+    /// The overrides the schedule was built with; edits start from these.
+    schedule::Overrides overrides;
+    /// Schedule, kernel plans, tasks, simulation and report.
+    sim::Evaluation eval;
+    /// Import warnings.
+    std::vector<std::string> warnings;
+    /// Increments with every run, so views can tell results apart.
+    uint64_t serial = 0;
+};
+
+using ResultPtr = std::shared_ptr<const PipelineResult>;
+
+} // namespace stagecraft::views
