@@ -19,8 +19,10 @@ namespace stagecraft::views {
 struct PipelineResult {
     std::shared_ptr<const ir::Graph> graph;
     arch::Arch arch;
-    /// The model file as the session names it.
+    /// The model file as the session names it, and its SHA-256 (lowercase
+    /// hex; empty when the result was not produced from a file).
     std::string modelPath;
+    std::string modelSha256;
     /// The strategy's name (sim::strategies()).
     std::string strategy;
     /// The overrides the schedule was built with; edits start from these.

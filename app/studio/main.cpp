@@ -1,0 +1,85 @@
+// stagecraft-studio: the desktop application. Parses the command line, offers
+// the recovery of sessions lost to a crash, opens what the user named.
+
+#include "studio/autosave.h"
+#include "studio/main_window.h"
+#include "studio/screenshot.h"
+#include "studio/studio_options.h"
+
+#include <QApplication>
+#include <QMessageBox>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace {
+
+using stagecraft::studio::MainWindow;
+
+/// Without a display a screenshot renders offscreen.
+void chooseOffscreenForScreenshots(int argc, char** argv) {
+    bool screenshot = false;
+    for (int i = 1; i < argc; ++i)
+        screenshot = screenshot || std::string_view(argv[i]).starts_with("--screenshot");
+    if (screenshot && qEnvironmentVariableIsEmpty("DISPLAY") &&
+        qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+        qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+}
+
+void offerRecovery(MainWindow& window) {
+    const QStringList orphans = stagecraft::studio::Autosave::orphans();
+    for (const QString& path : orphans) {
+        auto answer = QMessageBox::question(
+            &window, QObject::tr("Recover session"),
+            QObject::tr("Stagecraft Studio did not exit cleanly. Recover the unsaved session "
+                        "autosaved in %1?")
+                .arg(path),
+            QMessageBox::Yes | QMessageBox::No | QMessageBox::Discard, QMessageBox::Yes);
+        if (answer == QMessageBox::Yes && window.recoverSession(path))
+            return;
+        if (answer == QMessageBox::Discard)
+            QFile::remove(path);
+    }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    chooseOffscreenForScreenshots(argc, argv);
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("stagecraft-studio"));
+    QApplication::setOrganizationName(QStringLiteral("stagecraft"));
+    QApplication::setApplicationVersion(QStringLiteral(STAGECRAFT_VERSION));
+    auto parsed = stagecraft::studio::parseStudioOptions(QApplication::arguments());
+    if (parsed.exitNow) {
+        std::fputs(parsed.error.isEmpty() ? "stagecraft-studio " STAGECRAFT_VERSION "\n"
+                                          : qPrintable(parsed.error),
+                   stdout);
+        return 0;
+    }
+    if (!parsed.options) {
+        std::fprintf(stderr, "stagecraft-studio: %s\n", qPrintable(parsed.error));
+        return 2;
+    }
+    const auto& options = *parsed.options;
+    MainWindow window;
+    window.setDefaults(options.defaults);
+    window.resize(options.size);
+    bool screenshot = !options.screenshot.isEmpty();
+    if (screenshot) {
+        window.setInteractive(false);
+        new stagecraft::studio::Screenshot(&window, options.screenshot, options.view,
+                                           options.select);
+    }
+    window.show();
+    if (!screenshot)
+        offerRecovery(window);
+    if (!options.open.isEmpty() && !window.openPath(options.open)) {
+        if (screenshot) {
+            std::fprintf(stderr, "stagecraft-studio: %s\n", qPrintable(window.lastError()));
+            return 1;
+        }
+    }
+    return QApplication::exec();
+}

@@ -1,0 +1,248 @@
+// The main window's skeleton and its one flow: every change of the session
+// goes through the pipeline first. A model or session being opened replaces
+// the document only once it loaded; an edit becomes an undoable command only
+// once the pipeline accepted it, otherwise its reason is shown and nothing
+// changes.
+
+#include "studio/main_window.h"
+
+#include "common/edit_request.h"
+#include "common/selection.h"
+#include "dialogs/strategy_picker.h"
+#include "graph/graph_view.h"
+#include "inspector/inspector_widget.h"
+#include "instances/instance_view.h"
+#include "studio/autosave.h"
+#include "studio/session_document.h"
+#include "studio/status_figures.h"
+
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFile>
+#include <QLabel>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
+
+namespace stagecraft::studio {
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , document_(new SessionDocument(this))
+    , runner_(new PipelineRunner(this))
+    , selection_(new views::SelectionModel(this)) {
+    setObjectName(QStringLiteral("mainWindow"));
+    createViews();
+    createActions();
+    createStatusBar();
+    connectRunner();
+    connect(document_, &SessionDocument::sessionChanged, this, &MainWindow::onSessionChanged);
+    connect(document_, &SessionDocument::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(document_, &SessionDocument::filePathChanged, this, &MainWindow::updateTitle);
+    autosave_ = new Autosave(document_, this);
+    setAcceptDrops(true);
+    resize(1400, 900);
+    updateTitle();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createViews() {
+    graphView_ = new views::GraphView(this);
+    graphView_->setSelectionModel(selection_);
+    setCentralWidget(graphView_);
+
+    instanceView_ = new views::InstanceView(this);
+    instanceView_->setSelectionModel(selection_);
+    auto* instances = new QDockWidget(tr("Instances"), this);
+    instances->setObjectName(QStringLiteral("instancesDock"));
+    instances->setWidget(instanceView_);
+    addDockWidget(Qt::BottomDockWidgetArea, instances);
+
+    inspector_ = new views::InspectorWidget(this);
+    inspector_->setSelectionModel(selection_);
+    auto* inspector = new QDockWidget(tr("Inspector"), this);
+    inspector->setObjectName(QStringLiteral("inspectorDock"));
+    inspector->setWidget(inspector_);
+    addDockWidget(Qt::RightDockWidgetArea, inspector);
+    connect(inspector_, &views::InspectorWidget::editRequested, this, &MainWindow::onEditRequested);
+}
+
+QWidget* MainWindow::viewNamed(const QString& name) const {
+    if (name == QLatin1String("graph"))
+        return graphView_;
+    if (name == QLatin1String("instances"))
+        return instanceView_;
+    if (name == QLatin1String("inspector"))
+        return inspector_;
+    if (name == QLatin1String("window"))
+        return const_cast<MainWindow*>(this);
+    return nullptr;
+}
+
+void MainWindow::connectRunner() {
+    connect(runner_, &PipelineRunner::finished, this, &MainWindow::onFinished);
+    connect(runner_, &PipelineRunner::failed, this, &MainWindow::onFailed);
+    connect(runner_, &PipelineRunner::progress, this,
+            [this](quint64 ticket, const QString& step, int percent) {
+                if (ticket != pendingTicket_)
+                    return;
+                stepLabel_->setText(step + QStringLiteral("…"));
+                progress_->setValue(percent);
+                progress_->show();
+                cancel_->show();
+            });
+    connect(runner_, &PipelineRunner::cancelled, this, [this](quint64 ticket) {
+        if (ticket != pendingTicket_)
+            return;
+        pendingTicket_ = 0;
+        pendingEdit_.reset();
+        pendingOpen_.reset();
+        statusBar()->showMessage(tr("Cancelled"), 4000);
+        hideProgress();
+    });
+}
+
+void MainWindow::run(const io::Session& session) {
+    pendingSession_ = session;
+    pendingTicket_ = runner_->run(session);
+}
+
+void MainWindow::tryChange(const QString& description, const io::Session& next) {
+    if (!document_->hasModel() || next == document_->session())
+        return;
+    pendingOpen_.reset();
+    pendingEdit_ = PendingEdit{description, next};
+    run(next);
+}
+
+void MainWindow::onEditRequested(const views::EditRequest& request) {
+    io::Session next = document_->session();
+    next.overrides = request.overrides;
+    tryChange(request.description, next);
+}
+
+void MainWindow::onSessionChanged(const io::Session& session) {
+    // Undo and redo arrive here; a change the pipeline already ran does not run again.
+    if (result_ && session == resultSession_)
+        return;
+    pendingEdit_.reset();
+    run(session);
+}
+
+void MainWindow::onFinished(quint64 ticket, views::ResultPtr result) {
+    if (ticket != pendingTicket_)
+        return;
+    pendingTicket_ = 0;
+    hideProgress();
+    resultSession_ = pendingSession_;
+    resultSession_.modelSha256 = result->modelSha256;
+    if (pendingOpen_) {
+        PendingOpen open = *std::exchange(pendingOpen_, std::nullopt);
+        showResult(std::move(result));
+        document_->reset(resultSession_, open.filePath);
+        if (!open.recoveredFrom.isEmpty()) {
+            document_->markModified();
+            QFile::remove(open.recoveredFrom);
+            return;
+        }
+        addRecent(open.filePath.isEmpty() ? QString::fromStdString(resultSession_.modelPath)
+                                          : open.filePath);
+        return;
+    }
+    showResult(std::move(result));
+    if (pendingEdit_) {
+        PendingEdit edit = *std::exchange(pendingEdit_, std::nullopt);
+        document_->change(edit.description, resultSession_);
+    }
+}
+
+void MainWindow::onFailed(quint64 ticket, const QString& message, PipelineRunner::Failure kind) {
+    if (ticket != pendingTicket_)
+        return;
+    pendingTicket_ = 0;
+    hideProgress();
+    if (pendingEdit_) {
+        pendingEdit_.reset();
+        inspector_->showRefusal(message);
+        reportError(tr("Edit refused: %1").arg(message));
+        emit editRefused(message);
+        return;
+    }
+    if (pendingOpen_ && kind == PipelineRunner::Failure::ModelChanged && interactive_ &&
+        askUseChangedModel(message)) {
+        pendingOpen_->session.modelSha256.clear();
+        run(pendingOpen_->session);
+        return;
+    }
+    pendingOpen_.reset();
+    reportError(message);
+}
+
+void MainWindow::showResult(views::ResultPtr result) {
+    if (result_)
+        previousReport_ = result_->eval.report;
+    else
+        previousReport_.reset();
+    if (result_ && result_->graph != result->graph)
+        previousReport_.reset();
+    result_ = std::move(result);
+    keepValidSelection();
+    graphView_->setResult(result_);
+    instanceView_->setResult(result_);
+    inspector_->setResult(result_);
+    strategyPicker_->setChoice(QString::fromStdString(result_->strategy),
+                               result_->eval.schedule.level);
+    figures_->setText(
+        figuresText(result_->eval.report, previousReport_ ? &*previousReport_ : nullptr));
+    lastError_.clear();
+    emit resultShown(result_);
+}
+
+void MainWindow::keepValidSelection() {
+    const views::Selection& current = selection_->current();
+    const auto& schedule = result_->eval.schedule;
+    size_t limit = 0;
+    switch (current.kind) {
+    case views::Selection::Kind::None:
+        return;
+    case views::Selection::Kind::Op:
+        limit = result_->graph->opCount();
+        break;
+    case views::Selection::Kind::Tensor:
+        limit = result_->graph->tensorCount();
+        break;
+    case views::Selection::Kind::Group:
+        limit = schedule.groups.size();
+        break;
+    case views::Selection::Kind::Instance:
+        limit = schedule.instances.size();
+        break;
+    }
+    if (current.id < 0 || static_cast<size_t>(current.id) >= limit)
+        selection_->clear();
+}
+
+bool MainWindow::viewsSettled() const {
+    return pendingTicket_ == 0 && result_ && !graphView_->isLayoutPending();
+}
+
+void MainWindow::reportError(const QString& message) {
+    lastError_ = message;
+    statusBar()->showMessage(message);
+    emit failed(message);
+    if (interactive_ && isVisible())
+        QMessageBox::warning(this, tr("Stagecraft"), message);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!confirmDiscard()) {
+        event->ignore();
+        return;
+    }
+    autosave_->discard();
+    QSettings().setValue(QStringLiteral("window/state"), saveState());
+    event->accept();
+}
+
+} // namespace stagecraft::studio

@@ -1,0 +1,167 @@
+#pragma once
+// The main window of stagecraft-studio: the graph view in the middle, the
+// instance view and the inspector in docks, a strategy picker in the tool
+// bar, progress and the current schedule's figures in the status bar. It owns
+// the document, the pipeline runner and the one selection all views share.
+
+#include "common/pipeline_result.h"
+#include "io/session_json.h"
+#include "studio/pipeline_runner.h"
+
+#include <QMainWindow>
+#include <QPointer>
+#include <QStringList>
+
+#include <optional>
+
+class QAction;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QToolButton;
+
+namespace stagecraft::views {
+class SelectionModel;
+class GraphView;
+class InstanceView;
+class InspectorWidget;
+class StrategyPicker;
+struct EditRequest;
+} // namespace stagecraft::views
+
+namespace stagecraft::studio {
+
+class SessionDocument;
+class Autosave;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    /// When false, nothing asks the user (tests, --screenshot): questions
+    /// take their safe answer and errors go to the status bar and lastError().
+    void setInteractive(bool interactive) { interactive_ = interactive; }
+    /// Architecture, strategy, level and dims a newly opened model starts with.
+    void setDefaults(const io::Session& defaults) { defaults_ = defaults; }
+
+    /// Opens an ONNX model with \p session's architecture, strategy and dims
+    /// as defaults. Returns false (with lastError()) when it cannot start.
+    bool openModel(const QString& path);
+    bool openSession(const QString& path);
+    /// Opens a model (.onnx) or a session (.stagecraft) by its suffix.
+    bool openPath(const QString& path);
+    /// Opens an autosaved session as unsaved changes and removes the file
+    /// once it loaded.
+    bool recoverSession(const QString& autosavePath);
+    /// True when no run is in flight and every view has drawn the result.
+    bool viewsSettled() const;
+    /// Saves to the current session file, or asks for one.
+    bool save();
+    bool saveAs(const QString& path);
+    /// Applies \p next as an undoable edit named \p description once the
+    /// pipeline accepts it; a refusal shows the pipeline's reason.
+    void tryChange(const QString& description, const io::Session& next);
+
+    SessionDocument* document() const { return document_; }
+    views::ResultPtr result() const { return result_; }
+    views::SelectionModel* selection() const { return selection_; }
+    QString lastError() const { return lastError_; }
+    QWidget* viewNamed(const QString& name) const;
+    /// The default session for a model: current architecture and strategy.
+    io::Session sessionFor(const QString& modelPath) const;
+
+    /// Export by kind: "schedule", "dot", "graph-svg", "graph-png",
+    /// "instances-svg", "instances-png", "trace", "csv". Returns the error, empty on success.
+    QString exportTo(const QString& kind, const QString& path);
+
+signals:
+    /// A result reached every view.
+    void resultShown(stagecraft::views::ResultPtr result);
+    /// A run or an edit failed with \p message.
+    void failed(const QString& message);
+    /// An edit was refused by the pipeline.
+    void editRefused(const QString& message);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createViews();
+    void createActions();
+    void createFileMenu();
+    void createEditMenu();
+    void createViewMenu();
+    void createExportMenu(QMenu* file);
+    void createStatusBar();
+    void connectRunner();
+    void updateTitle();
+    void updateRecentMenu();
+    void addRecent(const QString& path);
+
+    void run(const io::Session& session);
+    void hideProgress();
+    bool askUseChangedModel(const QString& message);
+    void keepValidSelection();
+    void onSessionChanged(const io::Session& session);
+    void onFinished(quint64 ticket, views::ResultPtr result);
+    void onFailed(quint64 ticket, const QString& message, PipelineRunner::Failure kind);
+    void onEditRequested(const views::EditRequest& request);
+    void showResult(views::ResultPtr result);
+    void reportError(const QString& message);
+    bool confirmDiscard();
+    void openDialog();
+    void saveAsDialog();
+    void exportDialog(const QString& kind);
+    void editArchitecture();
+    void bindDims();
+
+    SessionDocument* document_ = nullptr;
+    PipelineRunner* runner_ = nullptr;
+    Autosave* autosave_ = nullptr;
+    views::SelectionModel* selection_ = nullptr;
+    views::GraphView* graphView_ = nullptr;
+    views::InstanceView* instanceView_ = nullptr;
+    views::InspectorWidget* inspector_ = nullptr;
+    views::StrategyPicker* strategyPicker_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
+    QAction* openAction_ = nullptr;
+    QAction* saveAction_ = nullptr;
+    QAction* undoAction_ = nullptr;
+    QAction* redoAction_ = nullptr;
+    QLabel* figures_ = nullptr;
+    QLabel* stepLabel_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QToolButton* cancel_ = nullptr;
+
+    views::ResultPtr result_;
+    /// The report shown before the current one, for the deltas.
+    std::optional<sim::Report> previousReport_;
+    /// The ticket whose result the document waits for; for an edit, the
+    /// change to record once the pipeline accepts it.
+    quint64 pendingTicket_ = 0;
+    struct PendingEdit {
+        QString description;
+        io::Session next;
+    };
+    std::optional<PendingEdit> pendingEdit_;
+    /// A model or session being opened: the document is replaced once it ran.
+    struct PendingOpen {
+        io::Session session;
+        QString filePath;
+        /// An autosave being recovered: removed once loaded, the document stays modified.
+        QString recoveredFrom;
+    };
+    std::optional<PendingOpen> pendingOpen_;
+    /// The session of the run in flight, and of the result shown.
+    io::Session pendingSession_;
+    io::Session resultSession_;
+    bool interactive_ = true;
+    io::Session defaults_;
+    QString lastError_;
+};
+
+} // namespace stagecraft::studio

@@ -1,0 +1,153 @@
+// Menus, the tool bar and the status bar of the main window.
+
+#include "dialogs/architecture_editor.h"
+#include "dialogs/strategy_picker.h"
+#include "studio/main_window.h"
+#include "studio/session_document.h"
+
+#include <QApplication>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QToolButton>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+namespace stagecraft::studio {
+
+void MainWindow::createActions() {
+    auto* toolBar = addToolBar(tr("Main"));
+    toolBar->setObjectName(QStringLiteral("mainToolBar"));
+    createFileMenu();
+    createEditMenu();
+    createViewMenu();
+    toolBar->addAction(openAction_);
+    toolBar->addAction(saveAction_);
+    toolBar->addSeparator();
+    toolBar->addAction(undoAction_);
+    toolBar->addAction(redoAction_);
+    toolBar->addSeparator();
+    strategyPicker_ = new views::StrategyPicker(this);
+    toolBar->addWidget(strategyPicker_);
+    connect(strategyPicker_, &views::StrategyPicker::changed, this,
+            [this](const QString& strategy, schedule::Level level) {
+                io::Session next = document_->session();
+                next.strategy = strategy.toStdString();
+                next.level = level;
+                tryChange(tr("Strategy %1 at %2")
+                              .arg(strategy, QString::fromUtf8(schedule::levelName(level))),
+                          next);
+            });
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Stagecraft"), this, [this] {
+        QMessageBox::about(this, tr("About Stagecraft"),
+                           tr("<b>Stagecraft Studio %1</b><p>How a deep-learning model is "
+                              "scheduled onto a domain-specific accelerator, after GraphTurbo "
+                              "(OSDI '23).</p>")
+                               .arg(QApplication::applicationVersion()));
+    });
+}
+
+void MainWindow::createFileMenu() {
+    auto* file = menuBar()->addMenu(tr("&File"));
+    openAction_ = file->addAction(tr("&Open…"), this, &MainWindow::openDialog);
+    openAction_->setShortcut(QKeySequence::Open);
+    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    updateRecentMenu();
+    file->addSeparator();
+    saveAction_ = file->addAction(tr("&Save Session"), this, [this] { save(); });
+    saveAction_->setShortcut(QKeySequence::Save);
+    auto* saveAs = file->addAction(tr("Save Session &As…"), this, &MainWindow::saveAsDialog);
+    saveAs->setShortcut(QKeySequence::SaveAs);
+    file->addSeparator();
+    createExportMenu(file);
+    file->addSeparator();
+    auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+}
+
+void MainWindow::createEditMenu() {
+    auto* edit = menuBar()->addMenu(tr("&Edit"));
+    undoAction_ = document_->undoStack()->createUndoAction(this, tr("&Undo"));
+    undoAction_->setShortcut(QKeySequence::Undo);
+    redoAction_ = document_->undoStack()->createRedoAction(this, tr("&Redo"));
+    redoAction_->setShortcut(QKeySequence::Redo);
+    edit->addAction(undoAction_);
+    edit->addAction(redoAction_);
+    edit->addSeparator();
+    edit->addAction(tr("&Architecture…"), this, &MainWindow::editArchitecture)
+        ->setShortcut(Qt::CTRL | Qt::Key_R);
+    edit->addAction(tr("Bind &Dimensions…"), this, &MainWindow::bindDims);
+}
+
+void MainWindow::createViewMenu() {
+    auto* view = menuBar()->addMenu(tr("&View"));
+    const auto docks = findChildren<QDockWidget*>();
+    for (QDockWidget* dock : docks)
+        view->addAction(dock->toggleViewAction());
+}
+
+void MainWindow::createStatusBar() {
+    stepLabel_ = new QLabel(this);
+    progress_ = new QProgressBar(this);
+    progress_->setRange(0, 100);
+    progress_->setMaximumWidth(160);
+    cancel_ = new QToolButton(this);
+    cancel_->setText(tr("Cancel"));
+    connect(cancel_, &QToolButton::clicked, runner_, &PipelineRunner::cancel);
+    figures_ = new QLabel(this);
+    figures_->setObjectName(QStringLiteral("figures"));
+    statusBar()->addWidget(stepLabel_);
+    statusBar()->addWidget(progress_);
+    statusBar()->addWidget(cancel_);
+    statusBar()->addPermanentWidget(figures_);
+    hideProgress();
+}
+
+void MainWindow::hideProgress() {
+    stepLabel_->clear();
+    progress_->hide();
+    cancel_->hide();
+}
+
+void MainWindow::updateTitle() {
+    QString name =
+        document_->filePath().isEmpty()
+            ? QFileInfo(QString::fromStdString(document_->session().modelPath)).fileName()
+            : QFileInfo(document_->filePath()).fileName();
+    if (name.isEmpty())
+        name = tr("No model");
+    setWindowTitle(name + (document_->isModified() ? QStringLiteral(" *") : QString()) +
+                   QStringLiteral(" — Stagecraft Studio"));
+}
+
+void MainWindow::editArchitecture() {
+    if (!document_->hasModel())
+        return;
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Architecture"));
+    auto* editor = new views::ArchitectureEditor(&dialog);
+    editor->setArchitecture(document_->session().arch);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    connect(editor, &views::ArchitectureEditor::validityChanged,
+            buttons->button(QDialogButtonBox::Ok), &QWidget::setEnabled);
+    auto* layout = new QVBoxLayout(&dialog);
+    layout->addWidget(editor);
+    layout->addWidget(buttons);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    io::Session next = document_->session();
+    next.arch = editor->architecture();
+    tryChange(tr("Architecture %1").arg(QString::fromStdString(next.arch.name)), next);
+}
+
+} // namespace stagecraft::studio

@@ -1,0 +1,219 @@
+// Opening models and sessions, saving, recent files, drag and drop, and the
+// questions asked before anything unsaved could be lost.
+
+#include "dialogs/dims_dialog.h"
+#include "onnx/declared_inputs.h"
+#include "studio/autosave.h"
+#include "studio/main_window.h"
+#include "studio/session_document.h"
+
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStatusBar>
+
+namespace stagecraft::studio {
+
+namespace {
+
+constexpr int kMaxRecent = 10;
+const QString kRecentKey = QStringLiteral("recentFiles");
+
+bool isSessionFile(const QString& path) {
+    return path.endsWith(QLatin1String(".stagecraft")) || path.endsWith(QLatin1String(".json"));
+}
+
+} // namespace
+
+io::Session MainWindow::sessionFor(const QString& modelPath) const {
+    io::Session session = document_->hasModel() ? document_->session() : defaults_;
+    session.modelPath = QFileInfo(modelPath).absoluteFilePath().toStdString();
+    session.modelSha256.clear();
+    session.overrides = {};
+    session.dims = defaults_.dims;
+    session.inputShapes = defaults_.inputShapes;
+    return session;
+}
+
+bool MainWindow::openPath(const QString& path) {
+    return isSessionFile(path) ? openSession(path) : openModel(path);
+}
+
+bool MainWindow::openModel(const QString& path) {
+    if (!QFileInfo(path).isFile()) {
+        reportError(tr("%1: no such file").arg(path));
+        return false;
+    }
+    if (!confirmDiscard())
+        return false;
+    io::Session session = sessionFor(path);
+    if (interactive_) {
+        auto declared = onnxio::declaredInputs(session.modelPath);
+        if (!declared.ok()) {
+            reportError(QString::fromStdString(declared.error().message()));
+            return false;
+        }
+        if (views::DimsDialog::needsBinding(*declared)) {
+            views::DimsDialog dialog(*declared, session.dims, this);
+            if (dialog.exec() != QDialog::Accepted)
+                return false;
+            session.dims = dialog.dims();
+            session.inputShapes = dialog.inputShapes();
+        }
+    }
+    pendingEdit_.reset();
+    pendingOpen_ = PendingOpen{session, QString(), QString()};
+    run(session);
+    return true;
+}
+
+bool MainWindow::openSession(const QString& path) {
+    if (!confirmDiscard())
+        return false;
+    Expected<io::Session> session = io::loadSession(path.toStdString());
+    if (!session.ok()) {
+        reportError(QString::fromStdString(session.error().message()));
+        return false;
+    }
+    pendingEdit_.reset();
+    pendingOpen_ = PendingOpen{*session, QFileInfo(path).absoluteFilePath(), QString()};
+    run(*session);
+    return true;
+}
+
+bool MainWindow::recoverSession(const QString& autosavePath) {
+    Expected<io::Session> session = io::loadSession(autosavePath.toStdString());
+    if (!session.ok()) {
+        reportError(QString::fromStdString(session.error().message()));
+        return false;
+    }
+    pendingEdit_.reset();
+    pendingOpen_ = PendingOpen{*session, QString(), autosavePath};
+    run(*session);
+    return true;
+}
+
+bool MainWindow::askUseChangedModel(const QString& message) {
+    return QMessageBox::question(this, tr("Model changed"),
+                                 message + tr("\n\nOpen the session with the model as it is now? "
+                                              "The overrides may no longer apply.")) ==
+           QMessageBox::Yes;
+}
+
+bool MainWindow::confirmDiscard() {
+    if (!document_->isModified())
+        return true;
+    if (!interactive_) {
+        lastError_ = tr("the session has unsaved changes");
+        return false;
+    }
+    auto answer = QMessageBox::question(
+        this, tr("Unsaved changes"), tr("The session has unsaved changes. Save them first?"),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Save)
+        return save();
+    return answer == QMessageBox::Discard;
+}
+
+bool MainWindow::save() {
+    if (document_->filePath().isEmpty()) {
+        if (!interactive_)
+            return false;
+        saveAsDialog();
+        return !document_->isModified();
+    }
+    return saveAs(document_->filePath());
+}
+
+bool MainWindow::saveAs(const QString& path) {
+    if (!document_->hasModel())
+        return false;
+    QString error = document_->saveAs(path);
+    if (!error.isEmpty()) {
+        reportError(error);
+        return false;
+    }
+    autosave_->discard();
+    addRecent(document_->filePath());
+    statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+    return true;
+}
+
+void MainWindow::openDialog() {
+    QString path = QFileDialog::getOpenFileName(
+        this, tr("Open a model or session"), QString(),
+        tr("Models and sessions (*.onnx *.stagecraft);;ONNX models (*.onnx);;Sessions "
+           "(*.stagecraft)"));
+    if (!path.isEmpty())
+        openPath(path);
+}
+
+void MainWindow::saveAsDialog() {
+    QString path = QFileDialog::getSaveFileName(this, tr("Save session"), document_->filePath(),
+                                                tr("Sessions (*.stagecraft)"));
+    if (path.isEmpty())
+        return;
+    if (!path.endsWith(QLatin1String(".stagecraft")))
+        path += QStringLiteral(".stagecraft");
+    saveAs(path);
+}
+
+void MainWindow::addRecent(const QString& path) {
+    if (path.isEmpty())
+        return;
+    QSettings settings;
+    QStringList recent = settings.value(kRecentKey).toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    settings.setValue(kRecentKey, recent);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu() {
+    recentMenu_->clear();
+    const QStringList recent = QSettings().value(kRecentKey).toStringList();
+    for (const QString& path : recent)
+        recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] { openPath(path); })
+            ->setToolTip(path);
+    recentMenu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.front().isLocalFile())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.front().isLocalFile()) {
+        event->acceptProposedAction();
+        openPath(urls.front().toLocalFile());
+    }
+}
+
+void MainWindow::bindDims() {
+    if (!document_->hasModel())
+        return;
+    io::Session next = document_->session();
+    auto declared = onnxio::declaredInputs(next.modelPath);
+    if (!declared.ok()) {
+        reportError(QString::fromStdString(declared.error().message()));
+        return;
+    }
+    views::DimsDialog dialog(*declared, next.dims, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    next.dims = dialog.dims();
+    next.inputShapes = dialog.inputShapes();
+    tryChange(tr("Bind dimensions"), next);
+}
+
+} // namespace stagecraft::studio

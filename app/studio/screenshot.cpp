@@ -1,0 +1,78 @@
+#include "studio/screenshot.h"
+
+#include "common/selection.h"
+#include "studio/main_window.h"
+
+#include <QApplication>
+#include <QImage>
+#include <QPixmap>
+
+#include <cstdio>
+
+namespace stagecraft::studio {
+
+namespace {
+
+constexpr int kPollMs = 50;
+/// Big graphs take a while to lay out; after this the view is shot as it is.
+constexpr int kMaxPolls = 1200;
+
+/// Selects the op named \p name, or else the instance labelled \p name.
+void selectByName(const views::PipelineResult& result, views::SelectionModel& selection,
+                  const QString& name) {
+    std::string text = name.toStdString();
+    if (auto op = result.graph->findOp(text)) {
+        selection.select({views::Selection::Kind::Op, static_cast<int32_t>(*op)});
+        return;
+    }
+    const auto& instances = result.eval.schedule.instances;
+    for (size_t i = 0; i < instances.size(); ++i)
+        if (instances[i].label == text)
+            selection.select({views::Selection::Kind::Instance, static_cast<int32_t>(i)});
+}
+
+} // namespace
+
+Screenshot::Screenshot(MainWindow* window, QString path, QString view, QString select)
+    : QObject(window)
+    , window_(window)
+    , path_(std::move(path))
+    , view_(std::move(view))
+    , select_(std::move(select)) {
+    connect(window_, &MainWindow::resultShown, this, &Screenshot::onResultShown);
+    connect(window_, &MainWindow::failed, this,
+            [this](const QString& message) { finish(1, message); });
+    poll_.setInterval(kPollMs);
+    connect(&poll_, &QTimer::timeout, this, &Screenshot::poll);
+}
+
+void Screenshot::onResultShown() {
+    if (!select_.isEmpty())
+        selectByName(*window_->result(), *window_->selection(), select_);
+    poll_.start();
+}
+
+void Screenshot::poll() {
+    if (!window_->viewsSettled() && ++polls_ < kMaxPolls)
+        return;
+    poll_.stop();
+    // Let queued paints and layouts of the last result happen first.
+    QTimer::singleShot(200, this, &Screenshot::take);
+}
+
+void Screenshot::take() {
+    QWidget* widget = window_->viewNamed(view_);
+    QPixmap pixmap = widget->grab();
+    if (pixmap.isNull() || !pixmap.save(path_, "PNG"))
+        finish(1, QStringLiteral("%1: cannot write the screenshot").arg(path_));
+    else
+        finish(0, {});
+}
+
+void Screenshot::finish(int code, const QString& message) {
+    if (!message.isEmpty())
+        std::fprintf(stderr, "stagecraft-studio: %s\n", qPrintable(message));
+    QApplication::exit(code);
+}
+
+} // namespace stagecraft::studio

@@ -1,0 +1,34 @@
+#pragma once
+// `--screenshot FILE [--view NAME]`: once the first result is shown and every
+// view has settled (the graph layout arrived), the window or one view is
+// rendered to a PNG and the application exits: 0 on success, 1 with the
+// error on stderr when the model failed or the file cannot be written.
+
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+namespace stagecraft::studio {
+
+class MainWindow;
+
+class Screenshot : public QObject {
+    Q_OBJECT
+public:
+    Screenshot(MainWindow* window, QString path, QString view, QString select);
+
+private:
+    void onResultShown();
+    void poll();
+    void take();
+    void finish(int code, const QString& message);
+
+    MainWindow* window_;
+    QString path_;
+    QString view_;
+    QString select_;
+    QTimer poll_;
+    int polls_ = 0;
+};
+
+} // namespace stagecraft::studio

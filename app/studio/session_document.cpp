@@ -1,0 +1,66 @@
+#include "studio/session_document.h"
+
+#include <QUndoCommand>
+
+#include <utility>
+
+namespace stagecraft::studio {
+
+/// The one command: before and after, swapped by undo and redo.
+class ChangeSessionCommand : public QUndoCommand {
+public:
+    ChangeSessionCommand(SessionDocument* document, const QString& text, io::Session before,
+                         io::Session after)
+        : QUndoCommand(text)
+        , document_(document)
+        , before_(std::move(before))
+        , after_(std::move(after)) {}
+
+    void undo() override { document_->apply(before_); }
+    void redo() override { document_->apply(after_); }
+
+private:
+    SessionDocument* document_;
+    io::Session before_;
+    io::Session after_;
+};
+
+SessionDocument::SessionDocument(QObject* parent)
+    : QObject(parent) {
+    connect(&undoStack_, &QUndoStack::cleanChanged, this,
+            [this](bool clean) { emit modifiedChanged(!clean); });
+}
+
+void SessionDocument::reset(const io::Session& session, const QString& filePath) {
+    undoStack_.clear();
+    undoStack_.setClean();
+    filePath_ = filePath;
+    emit filePathChanged(filePath_);
+    emit modifiedChanged(false);
+    apply(session);
+}
+
+void SessionDocument::change(const QString& description, const io::Session& next) {
+    if (next == session_)
+        return;
+    undoStack_.push(new ChangeSessionCommand(this, description, session_, next));
+}
+
+QString SessionDocument::saveAs(const QString& path) {
+    Status saved = io::saveSession(path.toStdString(), session_);
+    if (!saved.ok())
+        return QString::fromStdString(saved.error().message());
+    undoStack_.setClean();
+    if (filePath_ != path) {
+        filePath_ = path;
+        emit filePathChanged(filePath_);
+    }
+    return {};
+}
+
+void SessionDocument::apply(const io::Session& session) {
+    session_ = session;
+    emit sessionChanged(session_);
+}
+
+} // namespace stagecraft::studio

@@ -1,0 +1,66 @@
+#include "studio/status_figures.h"
+
+#include "support/strings.h"
+
+#include <cmath>
+#include <cstdlib>
+
+namespace stagecraft::studio {
+
+namespace {
+
+QString latencyText(double us) {
+    return us >= 1000 ? QString::number(us / 1000, 'f', 2) + QStringLiteral(" ms")
+                      : QString::number(us, 'f', 1) + QStringLiteral(" µs");
+}
+
+QString signedPrefix(double delta) {
+    return delta > 0 ? QStringLiteral("+") : QStringLiteral("−");
+}
+
+QString latencyDelta(double now, double before) {
+    double delta = now - before;
+    if (std::abs(delta) < 1e-3)
+        return {};
+    return QStringLiteral(" (") + signedPrefix(delta) + latencyText(std::abs(delta)) +
+           QStringLiteral(")");
+}
+
+QString bytesDelta(int64_t now, int64_t before) {
+    int64_t delta = now - before;
+    if (delta == 0)
+        return {};
+    return QStringLiteral(" (") + signedPrefix(static_cast<double>(delta)) +
+           QString::fromStdString(formatBytes(std::llabs(delta))) + QStringLiteral(")");
+}
+
+QString countDelta(int64_t now, int64_t before) {
+    int64_t delta = now - before;
+    if (delta == 0)
+        return {};
+    return QStringLiteral(" (") + signedPrefix(static_cast<double>(delta)) +
+           QString::number(std::llabs(delta)) + QStringLiteral(")");
+}
+
+} // namespace
+
+QString figuresText(const sim::Report& now, const sim::Report* before) {
+    const QString sep = QStringLiteral(" · ");
+    int64_t ddr = now.trafficBytes[0];
+    QString text = QString::fromStdString(now.strategy) + sep + QString::fromStdString(now.level) +
+                   sep + QStringLiteral("latency ") + latencyText(now.latencyUs);
+    if (before)
+        text += latencyDelta(now.latencyUs, before->latencyUs);
+    text += sep + QStringLiteral("DDR ") + QString::fromStdString(formatBytes(ddr));
+    if (before)
+        text += bytesDelta(ddr, before->trafficBytes[0]);
+    text += sep + QString::number(now.kernels) + QStringLiteral(" kernels");
+    if (before)
+        text += countDelta(now.kernels, before->kernels);
+    text += sep + QString::number(now.spills) + QStringLiteral(" spills");
+    text +=
+        sep + QString::number(std::lround(now.efficiency * 100)) + QStringLiteral("% of roofline");
+    return text;
+}
+
+} // namespace stagecraft::studio

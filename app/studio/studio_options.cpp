@@ -1,0 +1,134 @@
+#include "studio/studio_options.h"
+
+#include "arch/presets.h"
+#include "onnx/importer.h"
+#include "schedule/schedule.h"
+#include "sim/compare.h"
+
+#include <QCommandLineParser>
+
+namespace stagecraft::studio {
+
+namespace {
+
+const QStringList kViews = {QStringLiteral("window"), QStringLiteral("graph"),
+                            QStringLiteral("instances"), QStringLiteral("inspector")};
+
+QString applyArch(const QString& name, io::Session& session) {
+    Expected<arch::Arch> arch = arch::resolveArch(name.toStdString());
+    if (!arch.ok())
+        return QString::fromStdString(arch.error().message());
+    session.arch = std::move(arch).value();
+    return {};
+}
+
+QString applyDims(const QStringList& dims, io::Session& session) {
+    onnxio::ImportOptions import;
+    for (const QString& dim : dims) {
+        Status added = onnxio::addDimBinding(import, dim.toStdString());
+        if (!added.ok())
+            return QString::fromStdString(added.error().message());
+    }
+    session.dims = import.dims;
+    return {};
+}
+
+QString parseSize(const QString& text, QSize& size) {
+    const QStringList parts = text.split(QLatin1Char('x'));
+    bool okW = false;
+    bool okH = false;
+    if (parts.size() == 2) {
+        size = QSize(parts[0].toInt(&okW), parts[1].toInt(&okH));
+        if (okW && okH && size.width() >= 200 && size.height() >= 200)
+            return {};
+    }
+    return QStringLiteral("--size: expected WIDTHxHEIGHT, at least 200x200 (got '%1')").arg(text);
+}
+
+} // namespace
+
+ParsedOptions parseStudioOptions(const QStringList& arguments) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Stagecraft Studio: see and edit how a model is scheduled onto a DSA (GraphTurbo)."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("model"),
+                                 QStringLiteral("An ONNX model or a .stagecraft session to open."),
+                                 QStringLiteral("[MODEL|SESSION]"));
+    QCommandLineOption arch(QStringLiteral("arch"),
+                            QStringLiteral("Architecture preset or JSON file (default stcp920)."),
+                            QStringLiteral("A"), QStringLiteral("stcp920"));
+    QCommandLineOption session(QStringLiteral("session"), QStringLiteral("A session to open."),
+                               QStringLiteral("FILE"));
+    QCommandLineOption strategy(QStringLiteral("strategy"),
+                                QStringLiteral("tvm, astitch, gt-gb, gt-lb, gt-instances or "
+                                               "graphturbo (default)."),
+                                QStringLiteral("S"), QStringLiteral("graphturbo"));
+    QCommandLineOption level(QStringLiteral("level"),
+                             QStringLiteral("Buffer level Algorithm 1 fills: lb (default) or gb."),
+                             QStringLiteral("lb|gb"), QStringLiteral("lb"));
+    QCommandLineOption dim(QStringLiteral("dim"), QStringLiteral("Bind a symbolic dimension."),
+                           QStringLiteral("NAME=N"));
+    QCommandLineOption select(QStringLiteral("select"),
+                              QStringLiteral("Select an op (by name) or instance (by label)."),
+                              QStringLiteral("NAME"));
+    QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                  QStringLiteral("Render to a PNG once the result is shown, then "
+                                                 "exit (offscreen without a display)."),
+                                  QStringLiteral("FILE"));
+    QCommandLineOption view(QStringLiteral("view"),
+                            QStringLiteral("What --screenshot renders: window (default), graph, "
+                                           "instances or inspector."),
+                            QStringLiteral("NAME"), QStringLiteral("window"));
+    QCommandLineOption size(QStringLiteral("size"),
+                            QStringLiteral("Window size for --screenshot (default 1400x900)."),
+                            QStringLiteral("WxH"), QStringLiteral("1400x900"));
+    parser.addOptions({arch, session, strategy, level, dim, select, screenshot, view, size});
+
+    ParsedOptions parsed;
+    if (!parser.parse(arguments)) {
+        parsed.error = parser.errorText();
+        return parsed;
+    }
+    if (parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("version"))) {
+        parsed.exitNow = true;
+        parsed.error = parser.isSet(QStringLiteral("help")) ? parser.helpText() : QString();
+        return parsed;
+    }
+    StudioOptions options;
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > 1 || (positional.size() == 1 && parser.isSet(session))) {
+        parsed.error = QStringLiteral("give one model or session to open");
+        return parsed;
+    }
+    options.open = parser.isSet(session) ? parser.value(session) : positional.value(0);
+    QString error = applyArch(parser.value(arch), options.defaults);
+    if (error.isEmpty())
+        error = applyDims(parser.values(dim), options.defaults);
+    if (error.isEmpty() && !sim::findStrategy(parser.value(strategy).toStdString()))
+        error = QStringLiteral("--strategy: unknown strategy '%1'").arg(parser.value(strategy));
+    options.defaults.strategy = parser.value(strategy).toStdString();
+    auto parsedLevel = schedule::parseLevel(parser.value(level).toUpper().toStdString());
+    if (error.isEmpty() && !parsedLevel)
+        error = QStringLiteral("--level: expected lb or gb (got '%1')").arg(parser.value(level));
+    options.defaults.level = parsedLevel.value_or(schedule::Level::LB);
+    options.view = parser.value(view);
+    if (error.isEmpty() && !kViews.contains(options.view))
+        error = QStringLiteral("--view: expected one of %1 (got '%2')")
+                    .arg(kViews.join(QStringLiteral(", ")), options.view);
+    if (error.isEmpty())
+        error = parseSize(parser.value(size), options.size);
+    options.select = parser.value(select);
+    options.screenshot = parser.value(screenshot);
+    if (error.isEmpty() && !options.screenshot.isEmpty() && options.open.isEmpty())
+        error = QStringLiteral("--screenshot needs a model or session to open");
+    if (!error.isEmpty()) {
+        parsed.error = error;
+        return parsed;
+    }
+    parsed.options = options;
+    return parsed;
+}
+
+} // namespace stagecraft::studio

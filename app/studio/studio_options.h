@@ -1,0 +1,40 @@
+#pragma once
+// The command line of stagecraft-studio:
+//   stagecraft-studio [MODEL|SESSION] [--arch A] [--session FILE] [--strategy S]
+//                     [--level lb|gb] [--dim NAME=N]... [--select NAME]
+//                     [--screenshot FILE [--view NAME] [--size WxH]]
+
+#include "io/session_json.h"
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace stagecraft::studio {
+
+struct StudioOptions {
+    /// A model (.onnx) or a session (.stagecraft) to open, empty for none.
+    QString open;
+    /// Architecture, strategy, level and dims for a model opened now.
+    io::Session defaults;
+    /// An op name or instance label to select once the result is shown.
+    QString select;
+    /// Render the window (or one view) to this PNG and exit.
+    QString screenshot;
+    /// window, graph, instances or inspector.
+    QString view = QStringLiteral("window");
+    QSize size{1400, 900};
+};
+
+/// Parses \p arguments (argv without the program name handled by the
+/// caller's QCommandLineParser). Returns the options or a one-line error.
+struct ParsedOptions {
+    std::optional<StudioOptions> options;
+    QString error;
+    bool exitNow = false;
+};
+ParsedOptions parseStudioOptions(const QStringList& arguments);
+
+} // namespace stagecraft::studio

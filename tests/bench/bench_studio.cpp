@@ -1,0 +1,195 @@
+// Timing harness of stagecraft-studio (offscreen, the real main window):
+//  1. launch → first painted graph on ResNet-50 (stcp920), target < 1.5 s;
+//  2. an edit on ResNet-50 (a split) re-simulated and every view updated,
+//     target < 100 ms (median of runs alternating two splits);
+//  3. opening BERT-large: the longest stall of the GUI thread's event loop,
+//     target < 100 ms, measured with a 5 ms timer whose gaps are recorded.
+
+#include "arch/presets.h"
+#include "common/pipeline_result.h"
+#include "studio/main_window.h"
+#include "zoo/zoo.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QEvent>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+using namespace stagecraft;
+
+namespace {
+
+QElapsedTimer launch;
+
+QString writeZoo(const QTemporaryDir& dir, const char* name, int64_t batch) {
+    QString path = dir.filePath(QString::fromLatin1(name) + QStringLiteral(".onnx"));
+    zoo::ZooOptions options;
+    options.batch = batch;
+    if (!zoo::writeZooModel(name, options, path.toStdString()).ok())
+        qFatal("cannot write %s", name);
+    return path;
+}
+
+io::Session defaults() {
+    io::Session session;
+    session.arch = *arch::loadPreset("stcp920");
+    return session;
+}
+
+/// Spins the event loop until \p done or \p timeoutMs.
+template <typename Done>
+bool spinUntil(Done done, int timeoutMs = 600000) {
+    QElapsedTimer timer;
+    timer.start();
+    while (!done() && timer.elapsed() < timeoutMs)
+        QApplication::processEvents(QEventLoop::AllEvents, 5);
+    return done();
+}
+
+/// Records the time of the first paint of a widget once armed.
+class PaintWatch : public QObject {
+public:
+    bool armed = false;
+    qint64 paintedAt = -1;
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (armed && paintedAt < 0 && event->type() == QEvent::Paint)
+            paintedAt = launch.nsecsElapsed();
+        return QObject::eventFilter(watched, event);
+    }
+};
+
+/// The gaps between ticks of a 5 ms timer: event-loop stalls.
+class StallMonitor : public QObject {
+public:
+    StallMonitor() {
+        timer_.setInterval(5);
+        connect(&timer_, &QTimer::timeout, this, [this] {
+            qint64 now = clock_.elapsed();
+            longest = std::max(longest, now - last_);
+            if (now - last_ > 100)
+                ++over100;
+            last_ = now;
+        });
+        clock_.start();
+        timer_.start();
+    }
+    qint64 longest = 0;
+    int over100 = 0;
+
+private:
+    QTimer timer_;
+    QElapsedTimer clock_;
+    qint64 last_ = 0;
+};
+
+void benchLaunch(const QString& resnet) {
+    studio::MainWindow window;
+    window.setInteractive(false);
+    window.setDefaults(defaults());
+    window.show();
+    PaintWatch watch;
+    QWidget* graph = window.viewNamed(QStringLiteral("graph"));
+    for (QWidget* w : graph->findChildren<QWidget*>())
+        w->installEventFilter(&watch);
+    graph->installEventFilter(&watch);
+    window.openPath(resnet);
+    spinUntil([&] { return window.viewsSettled() || !window.lastError().isEmpty(); });
+    watch.armed = true;
+    graph->update();
+    for (QWidget* w : graph->findChildren<QWidget*>())
+        w->update();
+    spinUntil([&] { return watch.paintedAt >= 0; }, 10000);
+    std::printf("launch → first painted graph (ResNet-50): %.0f ms (target < 1500 ms)%s\n",
+                static_cast<double>(watch.paintedAt) / 1e6,
+                window.lastError().isEmpty()
+                    ? ""
+                    : qPrintable(QStringLiteral(" error: ") + window.lastError()));
+}
+
+void benchEdits(const QString& resnet) {
+    studio::MainWindow window;
+    window.setInteractive(false);
+    window.setDefaults(defaults());
+    window.show();
+    window.openPath(resnet);
+    spinUntil([&] { return window.viewsSettled(); });
+    // The group with the most candidates: alternate between two of its splits.
+    const auto& schedule = window.result()->eval.schedule;
+    size_t group = 0;
+    for (size_t g = 0; g < schedule.groups.size(); ++g)
+        if (schedule.groups[g].splitInfo.candidates.size() >
+            schedule.groups[group].splitInfo.candidates.size())
+            group = g;
+    const auto& candidates = schedule.groups[group].splitInfo.candidates;
+    if (candidates.size() < 2) {
+        std::printf("edit: no group with two split candidates\n");
+        return;
+    }
+    std::string op =
+        window.result()
+            ->graph->op(schedule.partition.ops(static_cast<partition::GroupId>(group))[0])
+            .name;
+    std::vector<double> times;
+    for (int run = 0; run < 10; ++run) {
+        const auto& c = candidates[static_cast<size_t>(run % 2)];
+        io::Session next = window.document()->session();
+        next.overrides.splits = {{op, c.dim, c.factor}};
+        bool shown = false;
+        auto connection =
+            QObject::connect(&window, &studio::MainWindow::resultShown, [&] { shown = true; });
+        QElapsedTimer timer;
+        timer.start();
+        window.tryChange(QStringLiteral("split"), next);
+        spinUntil([&] { return shown || !window.lastError().isEmpty(); }, 60000);
+        QApplication::processEvents(); // the views' repaints
+        times.push_back(static_cast<double>(timer.nsecsElapsed()) / 1e6);
+        QObject::disconnect(connection);
+    }
+    std::sort(times.begin(), times.end());
+    std::printf("edit re-simulated, views updated (ResNet-50, %zu instances): median %.1f ms, "
+                "min %.1f, max %.1f (target < 100 ms)\n",
+                window.result()->eval.schedule.instances.size(), times[times.size() / 2],
+                times.front(), times.back());
+}
+
+void benchStalls(const QString& bert) {
+    studio::MainWindow window;
+    window.setInteractive(false);
+    window.setDefaults(defaults());
+    window.show();
+    StallMonitor monitor;
+    QElapsedTimer timer;
+    timer.start();
+    window.openPath(bert);
+    spinUntil([&] { return window.viewsSettled() || !window.lastError().isEmpty(); });
+    std::printf("BERT-large opened in %.1f s (%zu ops): longest GUI stall %lld ms, %d stalls over "
+                "100 ms (target: none)%s\n",
+                static_cast<double>(timer.elapsed()) / 1000,
+                window.result() ? window.result()->graph->opCount() : 0,
+                static_cast<long long>(monitor.longest), monitor.over100,
+                window.lastError().isEmpty() ? "" : qPrintable(window.lastError()));
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    // Writing the models is not part of launching the app: the clock starts
+    // when the application object is made.
+    QTemporaryDir dir;
+    QString resnet = writeZoo(dir, "resnet50", 1);
+    QString bert = writeZoo(dir, "bert-large", 1);
+    launch.start();
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("stagecraft-studio-bench"));
+    benchLaunch(resnet);
+    benchEdits(resnet);
+    benchStalls(bert);
+    return 0;
+}

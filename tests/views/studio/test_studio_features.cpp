@@ -1,0 +1,178 @@
+// The studio's services around the document: autosave and crash recovery,
+// every export kind (written, deterministic), the status-bar figures with
+// deltas and the command line's errors.
+
+#include "studio/autosave.h"
+#include "studio/session_document.h"
+#include "studio/status_figures.h"
+#include "studio/studio_options.h"
+#include "studio_fixture.h"
+
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QStandardPaths>
+#include <QUndoStack>
+
+using namespace stagecraft;
+
+namespace {
+
+QByteArray fileBytes(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestStudioFeatures : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QDir(studio::Autosave::directory()).removeRecursively();
+        QVERIFY(dir_.isValid());
+        model_ = test::writeZooModel(dir_, "fig3-chain");
+    }
+
+    void autosaveAndRecovery() {
+        io::Session edited;
+        {
+            studio::MainWindow window;
+            window.setInteractive(false);
+            window.setDefaults(test::testDefaults("teaching"));
+            QVERIFY(window.openModel(model_));
+            QVERIFY(test::waitForResult(window));
+            io::Session next = window.document()->session();
+            next.overrides.scopes.push_back(
+                {window.result()->graph->tensor(window.result()->graph->outputs()[0]).name,
+                 schedule::Scope::DDR});
+            next.strategy = "gt-instances";
+            window.tryChange(QStringLiteral("strategy"), next);
+            QVERIFY(test::waitForEdit(window, nullptr));
+            edited = window.document()->session();
+            studio::Autosave autosave(window.document());
+            QVERIFY(autosave.saveNow());
+            // Pretend the process died: its file is renamed to a pid that does not run.
+            QVERIFY(QFile::rename(autosave.filePath(),
+                                  studio::Autosave::directory() +
+                                      QStringLiteral("/session-999999999.stagecraft")));
+            window.document()->undoStack()->setClean();
+        }
+        const QStringList orphans = studio::Autosave::orphans();
+        QCOMPARE(orphans.size(), 1);
+        studio::MainWindow recovered;
+        recovered.setInteractive(false);
+        QVERIFY(recovered.recoverSession(orphans.front()));
+        QVERIFY(test::waitForResult(recovered));
+        QVERIFY(recovered.document()->session() == edited);
+        QVERIFY(recovered.document()->isModified());
+        QVERIFY(recovered.document()->filePath().isEmpty());
+        QVERIFY(studio::Autosave::orphans().isEmpty());
+        recovered.document()->undoStack()->setClean();
+    }
+
+    void everyExportIsWrittenAndDeterministic_data() {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QByteArray>("starts");
+        QTest::newRow("schedule") << QStringLiteral("schedule") << QByteArray("{");
+        QTest::newRow("dot") << QStringLiteral("dot") << QByteArray("digraph");
+        QTest::newRow("trace") << QStringLiteral("trace") << QByteArray("{");
+        QTest::newRow("csv") << QStringLiteral("csv") << QByteArray("strategy");
+        QTest::newRow("graph-svg") << QStringLiteral("graph-svg") << QByteArray("<?xml");
+        QTest::newRow("instances-svg") << QStringLiteral("instances-svg") << QByteArray("<?xml");
+        QTest::newRow("graph-png") << QStringLiteral("graph-png") << QByteArray("\x89PNG");
+        QTest::newRow("instances-png") << QStringLiteral("instances-png") << QByteArray("\x89PNG");
+    }
+
+    void everyExportIsWrittenAndDeterministic() {
+        QFETCH(QString, kind);
+        QFETCH(QByteArray, starts);
+        studio::MainWindow window;
+        window.setInteractive(false);
+        window.setDefaults(test::testDefaults("teaching"));
+        QVERIFY(window.openModel(model_));
+        QVERIFY(test::waitForResult(window));
+        QTRY_VERIFY_WITH_TIMEOUT(window.viewsSettled(), 30000);
+        QString first = dir_.filePath(QStringLiteral("first-") + kind);
+        QString second = dir_.filePath(QStringLiteral("second-") + kind);
+        QCOMPARE(window.exportTo(kind, first), QString());
+        QCOMPARE(window.exportTo(kind, second), QString());
+        QByteArray bytes = fileBytes(first);
+        QVERIFY2(bytes.startsWith(starts), bytes.left(40).constData());
+        if (!kind.endsWith(QLatin1String("png")))
+            QCOMPARE(fileBytes(second), bytes);
+        else
+            QVERIFY(!QImage(first).isNull());
+        QString error = window.exportTo(kind, QStringLiteral("/nonexistent-dir/x"));
+        QVERIFY(!error.isEmpty());
+    }
+
+    void figuresShowDeltas() {
+        sim::Report before;
+        before.strategy = "graphturbo";
+        before.level = "LB";
+        before.latencyUs = 2910;
+        before.trafficBytes = {4'900'000'000, 0, 0};
+        before.kernels = 15;
+        sim::Report now = before;
+        now.latencyUs = 2790;
+        now.kernels = 17;
+        QString text = studio::figuresText(now, &before);
+        QVERIFY2(text.contains(QStringLiteral("latency 2.79 ms (−120.0 µs)")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("17 kernels (+2)")), qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("DDR 4.90 GB (")), qPrintable(text));
+        QString alone = studio::figuresText(now, nullptr);
+        QVERIFY(!alone.contains(QLatin1Char('(')));
+    }
+
+    void commandLineErrors_data() {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("error");
+        auto args = [](std::initializer_list<const char*> list) {
+            QStringList out{QStringLiteral("stagecraft-studio")};
+            for (const char* a : list)
+                out << QString::fromUtf8(a);
+            return out;
+        };
+        QTest::newRow("arch") << args({"--arch", "nope"}) << QStringLiteral("nope");
+        QTest::newRow("strategy") << args({"--strategy", "fast"}) << QStringLiteral("--strategy");
+        QTest::newRow("level") << args({"--level", "l3"}) << QStringLiteral("--level");
+        QTest::newRow("view") << args({"m.onnx", "--view", "x"}) << QStringLiteral("--view");
+        QTest::newRow("size") << args({"m.onnx", "--size", "9"}) << QStringLiteral("--size");
+        QTest::newRow("screenshot alone")
+            << args({"--screenshot", "a.png"}) << QStringLiteral("needs a model");
+        QTest::newRow("dim") << args({"--dim", "batch"}) << QStringLiteral("batch");
+        QTest::newRow("two models") << args({"a.onnx", "b.onnx"}) << QStringLiteral("one model");
+    }
+
+    void commandLineErrors() {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, error);
+        auto parsed = studio::parseStudioOptions(arguments);
+        QVERIFY(!parsed.options);
+        QVERIFY2(parsed.error.contains(error), qPrintable(parsed.error));
+    }
+
+    void commandLineDefaults() {
+        auto parsed = studio::parseStudioOptions(
+            {QStringLiteral("stagecraft-studio"), QStringLiteral("m.onnx"),
+             QStringLiteral("--arch"), QStringLiteral("teaching"), QStringLiteral("--level"),
+             QStringLiteral("gb"), QStringLiteral("--dim"), QStringLiteral("batch=4")});
+        QVERIFY2(parsed.options, qPrintable(parsed.error));
+        QCOMPARE(parsed.options->open, QStringLiteral("m.onnx"));
+        QCOMPARE(QString::fromStdString(parsed.options->defaults.arch.name),
+                 QStringLiteral("teaching"));
+        QVERIFY(parsed.options->defaults.level == schedule::Level::GB);
+        QCOMPARE(parsed.options->defaults.dims.at("batch"), int64_t{4});
+        QCOMPARE(parsed.options->view, QStringLiteral("window"));
+    }
+
+private:
+    QTemporaryDir dir_;
+    QString model_;
+};
+
+QTEST_MAIN(TestStudioFeatures)
+#include "test_studio_features.moc"
