@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -42,6 +43,11 @@ struct Session {
 
     bool operator==(const Session&) const = default;
 };
+
+/// The strategy names a session may name: those of sim::strategies(), in its
+/// order. Kept here because io does not link the simulator; a test checks that
+/// the two lists agree.
+std::span<const std::string_view> sessionStrategyNames();
 
 /// \p session as JSON: keys in a fixed order, 2-space indent, a trailing
 /// newline; the same session gives the same bytes.
