@@ -22,14 +22,20 @@ QString applyArch(const QString& name, io::Session& session) {
     return {};
 }
 
-QString applyDims(const QStringList& dims, io::Session& session) {
+QString applyBindings(const QStringList& inputs, const QStringList& dims, io::Session& session) {
     onnxio::ImportOptions import;
+    for (const QString& input : inputs) {
+        Status added = onnxio::addInputBinding(import, input.toStdString());
+        if (!added.ok())
+            return QString::fromStdString(added.error().message());
+    }
     for (const QString& dim : dims) {
         Status added = onnxio::addDimBinding(import, dim.toStdString());
         if (!added.ok())
             return QString::fromStdString(added.error().message());
     }
     session.dims = import.dims;
+    session.inputShapes = import.inputShapes;
     return {};
 }
 
@@ -68,6 +74,9 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
     QCommandLineOption level(QStringLiteral("level"),
                              QStringLiteral("Buffer level Algorithm 1 fills: lb (default) or gb."),
                              QStringLiteral("lb|gb"), QStringLiteral("lb"));
+    QCommandLineOption input(QStringLiteral("input"),
+                             QStringLiteral("Bind a whole input shape, e.g. x:1x3x640x640."),
+                             QStringLiteral("NAME:SHAPE"));
     QCommandLineOption dim(QStringLiteral("dim"), QStringLiteral("Bind a symbolic dimension."),
                            QStringLiteral("NAME=N"));
     QCommandLineOption select(QStringLiteral("select"),
@@ -84,7 +93,7 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
     QCommandLineOption size(QStringLiteral("size"),
                             QStringLiteral("Window size for --screenshot (default 1400x900)."),
                             QStringLiteral("WxH"), QStringLiteral("1400x900"));
-    parser.addOptions({arch, session, strategy, level, dim, select, screenshot, view, size});
+    parser.addOptions({arch, session, strategy, level, input, dim, select, screenshot, view, size});
 
     ParsedOptions parsed;
     if (!parser.parse(arguments)) {
@@ -105,7 +114,7 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
     options.open = parser.isSet(session) ? parser.value(session) : positional.value(0);
     QString error = applyArch(parser.value(arch), options.defaults);
     if (error.isEmpty())
-        error = applyDims(parser.values(dim), options.defaults);
+        error = applyBindings(parser.values(input), parser.values(dim), options.defaults);
     if (error.isEmpty() && !sim::findStrategy(parser.value(strategy).toStdString()))
         error = QStringLiteral("--strategy: unknown strategy '%1'").arg(parser.value(strategy));
     options.defaults.strategy = parser.value(strategy).toStdString();

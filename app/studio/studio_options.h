@@ -1,7 +1,8 @@
 #pragma once
 // The command line of stagecraft-studio:
 //   stagecraft-studio [MODEL|SESSION] [--arch A] [--session FILE] [--strategy S]
-//                     [--level lb|gb] [--dim NAME=N]... [--select NAME]
+//                     [--level lb|gb] [--input NAME:SHAPE]... [--dim NAME=N]...
+//                     [--select NAME]
 //                     [--screenshot FILE [--view NAME] [--size WxH]]
 
 #include "io/session_json.h"
