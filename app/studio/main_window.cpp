@@ -224,7 +224,7 @@ void MainWindow::keepValidSelection() {
 }
 
 bool MainWindow::viewsSettled() const {
-    return pendingTicket_ == 0 && result_ && !graphView_->isLayoutPending();
+    return pendingTicket_ == 0 && result_ && !graphView_->isLayingOut();
 }
 
 void MainWindow::reportError(const QString& message) {

@@ -1,13 +1,11 @@
 // Menus, the tool bar and the status bar of the main window.
 
-#include "dialogs/architecture_editor.h"
+#include "dialogs/architecture_dialog.h"
 #include "dialogs/strategy_picker.h"
 #include "studio/main_window.h"
 #include "studio/session_document.h"
 
 #include <QApplication>
-#include <QDialog>
-#include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QLabel>
@@ -18,7 +16,6 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <QUndoStack>
-#include <QVBoxLayout>
 
 namespace stagecraft::studio {
 
@@ -131,22 +128,11 @@ void MainWindow::updateTitle() {
 void MainWindow::editArchitecture() {
     if (!document_->hasModel())
         return;
-    QDialog dialog(this);
-    dialog.setWindowTitle(tr("Architecture"));
-    auto* editor = new views::ArchitectureEditor(&dialog);
-    editor->setArchitecture(document_->session().arch);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
-    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    connect(editor, &views::ArchitectureEditor::validityChanged,
-            buttons->button(QDialogButtonBox::Ok), &QWidget::setEnabled);
-    auto* layout = new QVBoxLayout(&dialog);
-    layout->addWidget(editor);
-    layout->addWidget(buttons);
+    views::ArchitectureDialog dialog(document_->session().arch, this);
     if (dialog.exec() != QDialog::Accepted)
         return;
     io::Session next = document_->session();
-    next.arch = editor->architecture();
+    next.arch = dialog.architecture();
     tryChange(tr("Architecture %1").arg(QString::fromStdString(next.arch.name)), next);
 }
 
