@@ -17,15 +17,18 @@ using namespace stagecraft;
 
 namespace {
 
-/// A split of group \p group other than its current one.
+/// A split of group \p group other than its current one: a candidate's dim
+/// with twice its factor, when that divides the dim.
 std::optional<schedule::Overrides> otherSplit(const views::PipelineResult& r, size_t group) {
     const auto& g = r.eval.schedule.groups[group];
+    const ir::Shape& shape = r.graph->tensor(g.splitInfo.output).shape;
     for (const auto& candidate : g.splitInfo.candidates) {
-        if (g.split && candidate.dim == g.split->dim && candidate.factor == g.split->factor)
+        int64_t factor = candidate.factor * 2;
+        if (shape[static_cast<size_t>(candidate.dim)] % factor != 0)
             continue;
         schedule::Overrides next = r.overrides;
         ir::OpId first = r.eval.schedule.partition.ops(static_cast<partition::GroupId>(group))[0];
-        next.splits.push_back({r.graph->op(first).name, candidate.dim, candidate.factor});
+        next.splits.push_back({r.graph->op(first).name, candidate.dim, factor});
         return next;
     }
     return std::nullopt;
@@ -206,7 +209,7 @@ private slots:
 
     void selectionFollowsValidIds() {
         window_->selection()->select({views::Selection::Kind::Instance, 14});
-        auto edit = otherSplit(*window_->result(), 0);
+        auto edit = otherSplit(*window_->result(), 2);
         QVERIFY(edit);
         io::Session next = window_->document()->session();
         next.overrides = *edit;

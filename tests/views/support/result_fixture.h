@@ -19,7 +19,7 @@ struct ResultSpec {
     std::string arch = "teaching";
     std::string strategy = "graphturbo";
     schedule::Level level = schedule::Level::LB;
-    schedule::Overrides overrides;
+    schedule::Overrides overrides = {};
 };
 
 /// The request runPipeline gets for \p spec (the model is imported once per

@@ -1,0 +1,112 @@
+// The properties tree of fig3-chain on teaching, against values worked out
+// by hand from the model (zoo/figures.cpp) and its schedule.
+
+#include "inspector/properties_model.h"
+#include "inspector_fixture.h"
+
+#include <QtTest>
+
+using namespace stagecraft;
+using namespace Qt::StringLiterals;
+using views::Selection;
+
+class TestInspectorProperties : public QObject {
+    Q_OBJECT
+private slots:
+    void propertiesOfOp();
+    void propertiesOfInstance();
+    void propertiesOfGroupAndTensor();
+    void propertiesEmptyForNoSelection();
+};
+
+// stage2.conv1: Conv 3x3 stride 2, 16 -> 32 channels with bias, on
+// [8,16,16,16] -> [8,32,8,8]. MACs = 8*32*8*8 outputs x 16*3*3 = 2,359,296;
+// FLOPs = 2 x MACs = 4,718,592. Its stage is group b (the second of four).
+void TestInspectorProperties::propertiesOfOp() {
+    auto result = test::fig3Chain();
+    views::PropertiesModel model;
+    model.setResult(result);
+    model.setSelection(test::opNamed(*result, "stage2.conv1"));
+    QCOMPARE(test::valueAt(model, {u"Name"_s}).toString(), u"stage2.conv1"_s);
+    QCOMPARE(test::valueAt(model, {u"Type"_s}).toString(), u"Conv"_s);
+    QCOMPARE(test::childNames(model, {u"Inputs"_s}),
+             QStringList(
+                 {u"stage1.relu2_output_0"_s, u"stage2.conv1.weight"_s, u"stage2.conv1.bias"_s}));
+    QCOMPARE(test::valueAt(model, {u"Inputs"_s, u"stage1.relu2_output_0"_s}).toString(),
+             u"[8x16x16x16] f32"_s);
+    QCOMPARE(test::valueAt(model, {u"Inputs"_s, u"stage2.conv1.weight"_s}).toString(),
+             u"[32x16x3x3] f32, weight"_s);
+    QCOMPARE(test::valueAt(model, {u"Outputs"_s, u"stage2.conv1_output_0"_s}).toString(),
+             u"[8x32x8x8] f32"_s);
+    QCOMPARE(test::valueAt(model, {u"Group"_s}).toString(), u"b"_s);
+    QCOMPARE(test::valueAt(model, {u"MACs"_s}).toString(), u"2.36 M"_s);
+    QCOMPARE(test::valueAt(model, {u"FLOPs"_s}).toString(), u"4.72 M"_s);
+}
+
+// a3: stage 1 splits along the batch into 8 instances of one sample each,
+// [1,16,16,16] f32 = 16,384 B (the largest tensor of the stage, under the
+// 28,672 B of teaching's LB). The plain binding puts teaching's 4 cores on
+// the first dim with room for them: [1,4]. Stage 2 splits in 4 (two samples
+// each), so a3 (sample 3) feeds b2 only and reads nothing produced. The
+// order is Algorithm 3's: a8 a7 b4 a6 a5 b3 c2 a4 a3 … — a3 runs 9th of 15.
+void TestInspectorProperties::propertiesOfInstance() {
+    auto result = test::fig3Chain();
+    views::PropertiesModel model;
+    model.setResult(result);
+    model.setSelection(test::instanceLabelled(*result, "a3"));
+    QCOMPARE(test::valueAt(model, {u"Label"_s}).toString(), u"a3"_s);
+    QCOMPARE(test::valueAt(model, {u"Group"_s}).toString(), u"a"_s);
+    QCOMPARE(test::valueAt(model, {u"Index"_s}).toString(), u"3 of 8"_s);
+    QCOMPARE(test::valueAt(model, {u"Shape"_s}).toString(), u"1x16x16x16"_s);
+    QCOMPARE(test::valueAt(model, {u"Footprint"_s}).toString(), u"16.38 kB"_s);
+    QCOMPARE(test::valueAt(model, {u"Fits LB"_s}).toString(), u"yes"_s);
+    QCOMPARE(test::valueAt(model, {u"Binding"_s}).toString(), u"[1,4]"_s);
+    QCOMPARE(test::valueAt(model, {u"Scope"_s}).toString(), u"LB"_s);
+    QCOMPARE(test::valueAt(model, {u"Position in order"_s}).toString(), u"9 of 15"_s);
+    QCOMPARE(test::valueAt(model, {u"Predecessors"_s}).toString(), u"0"_s);
+    QCOMPARE(test::childNames(model, {u"Successors"_s}), QStringList({u"b2"_s}));
+    QCOMPARE(test::valueAt(model, {u"Successors"_s, u"b2"_s}).toString(), u"b2 (group b, #2)"_s);
+}
+
+// Group c (stage 3): output [8,64,4,4] f32 = 32,768 B, over the 28,672 B LB,
+// so Algorithm 1 splits the batch in two. Its output feeds stage 4 only and
+// stays in LB.
+void TestInspectorProperties::propertiesOfGroupAndTensor() {
+    auto result = test::fig3Chain();
+    views::PropertiesModel model;
+    model.setResult(result);
+    model.setSelection(test::groupOfOp(*result, "stage3.conv1"));
+    QCOMPARE(test::valueAt(model, {u"Label"_s}).toString(), u"c"_s);
+    QCOMPARE(
+        test::childNames(model, {u"Ops"_s}),
+        QStringList({u"stage3.conv1"_s, u"stage3.relu1"_s, u"stage3.conv2"_s, u"stage3.relu2"_s}));
+    QCOMPARE(test::valueAt(model, {u"Output shape"_s}).toString(), u"8x64x4x4"_s);
+    QCOMPARE(test::valueAt(model, {u"Peak footprint"_s}).toString(), u"32.77 kB"_s);
+    QCOMPARE(test::valueAt(model, {u"Split"_s}).toString(), u"dim 0 × 2 (Algorithm 1)"_s);
+    QCOMPARE(test::valueAt(model, {u"Instances"_s}).toString(), u"2"_s);
+    QCOMPARE(test::valueAt(model, {u"Split overridden"_s}).toString(), u"no"_s);
+
+    model.setSelection(test::tensorNamed(*result, "stage3.relu2_output_0"));
+    QCOMPARE(test::valueAt(model, {u"Shape"_s}).toString(), u"8x64x4x4"_s);
+    QCOMPARE(test::valueAt(model, {u"Dtype"_s}).toString(), u"f32"_s);
+    QCOMPARE(test::valueAt(model, {u"Bytes"_s}).toString(), u"32.77 kB"_s);
+    QCOMPARE(test::valueAt(model, {u"Producer"_s}).toString(), u"stage3.relu2"_s);
+    QCOMPARE(test::childNames(model, {u"Consumers"_s}), QStringList({u"stage4.conv1"_s}));
+    QCOMPARE(test::valueAt(model, {u"Output of group"_s}).toString(), u"c"_s);
+    QCOMPARE(test::valueAt(model, {u"Scope"_s}).toString(), u"LB"_s);
+
+    model.setSelection(test::tensorNamed(*result, "stage3.relu1_output_0"));
+    QVERIFY(test::valueAt(model, {u"Scope"_s}).isNull()); // inside the group: no scope
+}
+
+void TestInspectorProperties::propertiesEmptyForNoSelection() {
+    views::PropertiesModel model;
+    model.setResult(test::fig3Chain());
+    model.setSelection({});
+    QCOMPARE(model.rowCount(), 0);
+    model.setSelection({Selection::Kind::Op, 1000});
+    QCOMPARE(model.rowCount(), 0);
+}
+
+QTEST_MAIN(TestInspectorProperties)
+#include "test_inspector_properties.moc"

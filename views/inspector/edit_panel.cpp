@@ -1,0 +1,184 @@
+// The inspector's edit controls (see edit_panel.h). Combos are refilled with
+// their signals blocked, so only the user's choices emit requests.
+
+#include "inspector/edit_panel.h"
+
+#include "inspector/edit_requests.h"
+#include "inspector/inspector_text.h"
+#include "inspector/properties_builder.h"
+#include "inspector/schedule_queries.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QStandardItemModel>
+
+namespace stagecraft::views {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+/// Item data of split combo entries that are not candidates.
+constexpr int kUnsplit = -1;
+constexpr int kCurrentOverride = -2;
+
+void disableItem(QComboBox* combo, int index, const QString& why) {
+    if (auto* model = qobject_cast<QStandardItemModel*>(combo->model())) {
+        model->item(index)->setEnabled(false);
+        model->item(index)->setToolTip(why);
+    }
+}
+
+} // namespace
+
+EditPanel::EditPanel(QWidget* parent)
+    : QWidget(parent)
+    , split_(new QComboBox(this))
+    , mergeTarget_(new QComboBox(this))
+    , merge_(new QPushButton(u"Merge"_s, this))
+    , ungroup_(new QPushButton(u"Ungroup at op"_s, this))
+    , scopeTensor_(new QLabel(this))
+    , scope_(new QComboBox(this)) {
+    split_->setObjectName(u"inspectorSplit"_s);
+    mergeTarget_->setObjectName(u"inspectorMergeTarget"_s);
+    merge_->setObjectName(u"inspectorMerge"_s);
+    ungroup_->setObjectName(u"inspectorUngroup"_s);
+    scope_->setObjectName(u"inspectorScope"_s);
+    scopeTensor_->setObjectName(u"inspectorScopeTensor"_s);
+    scopeTensor_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* mergeRow = new QHBoxLayout;
+    mergeRow->addWidget(mergeTarget_, 1);
+    mergeRow->addWidget(merge_);
+    auto* layout = new QFormLayout(this);
+    layout->addRow(u"Split"_s, split_);
+    layout->addRow(u"Merge with"_s, mergeRow);
+    layout->addRow(u"Ungroup"_s, ungroup_);
+    layout->addRow(u"Scope of"_s, scopeTensor_);
+    layout->addRow(QString(), scope_);
+    connect(split_, &QComboBox::currentIndexChanged, this, &EditPanel::splitChosen);
+    connect(merge_, &QPushButton::clicked, this, &EditPanel::mergeClicked);
+    connect(ungroup_, &QPushButton::clicked, this, &EditPanel::ungroupClicked);
+    connect(scope_, &QComboBox::currentIndexChanged, this, &EditPanel::scopeChosen);
+    setContext(nullptr, {});
+}
+
+void EditPanel::setContext(const ResultPtr& result, const Selection& selection) {
+    result_ = result;
+    selection_ = result ? inspector::validSelection(*result, selection) : Selection{};
+    group_ = result ? inspector::groupOf(*result, selection_) : std::nullopt;
+    pinnable_ = result ? inspector::pinnableTensor(*result, selection_) : std::nullopt;
+    fillSplit();
+    fillMerge();
+    fillUngroup();
+    fillScope();
+}
+
+void EditPanel::fillSplit() {
+    QSignalBlocker blocker(split_);
+    split_->clear();
+    split_->setEnabled(group_.has_value());
+    if (!group_)
+        return;
+    const schedule::Group& group = result_->eval.schedule.groups[static_cast<size_t>(*group_)];
+    split_->addItem(u"unsplit"_s, kUnsplit);
+    if (!inspector::unsplitFits(*result_, *group_))
+        disableItem(split_, 0, u"the whole group is over the capacity"_s);
+    int current = 0;
+    const auto& candidates = group.splitInfo.candidates;
+    for (size_t k = 0; k < candidates.size(); ++k) {
+        if (candidates[k].factor <= 1) // one instance: the same schedule as "unsplit"
+            continue;
+        split_->addItem(inspector::splitText(candidates[k]) % u", "_s %
+                            inspector::bytesText(candidates[k].instanceBytes) % u" each"_s,
+                        static_cast<int>(k));
+        if (group.split && *group.split == candidates[k])
+            current = split_->count() - 1;
+    }
+    if (group.split && group.split->factor > 1 && current == 0) {
+        split_->addItem(inspector::splitText(group.split) % u" (override)"_s, kCurrentOverride);
+        current = split_->count() - 1;
+    }
+    split_->setCurrentIndex(current);
+}
+
+void EditPanel::fillMerge() {
+    mergeTarget_->clear();
+    if (group_) {
+        const schedule::Schedule& s = result_->eval.schedule;
+        for (schedule::GroupId other : inspector::adjacentGroups(s, *group_)) {
+            const std::string& first = result_->graph->op(s.partition.ops(other).front()).name;
+            mergeTarget_->addItem(inspector::groupLabel(other) % u" ("_s %
+                                      QString::fromStdString(first) % u", "_s %
+                                      QString::number(s.partition.ops(other).size()) % u" ops)"_s,
+                                  other);
+        }
+    }
+    mergeTarget_->setEnabled(mergeTarget_->count() > 0);
+    merge_->setEnabled(mergeTarget_->count() > 0);
+}
+
+void EditPanel::fillUngroup() {
+    bool possible = selection_.kind == Selection::Kind::Op &&
+                    inspector::canUngroupAt(*result_->graph, result_->eval.schedule, selection_.id);
+    ungroup_->setEnabled(possible);
+    ungroup_->setText(possible ? u"Ungroup at "_s %
+                                     QString::fromStdString(result_->graph->op(selection_.id).name)
+                               : u"Ungroup at op"_s);
+}
+
+void EditPanel::fillScope() {
+    QSignalBlocker blocker(scope_);
+    scope_->clear();
+    scope_->setEnabled(pinnable_.has_value());
+    scopeTensor_->setText(
+        pinnable_ ? QString::fromStdString(result_->graph->tensor(*pinnable_).name) : u"—"_s);
+    if (!pinnable_)
+        return;
+    const schedule::Schedule& s = result_->eval.schedule;
+    QString current = inspector::scopeSummary(s, *inspector::groupWithOutput(*result_, *pinnable_));
+    if (current.contains(u','))
+        scope_->addItem(current, -1); // mixed scopes: any choice pins them all
+    for (auto scope : {schedule::Scope::LB, schedule::Scope::GB, schedule::Scope::DDR}) {
+        QString name = inspector::toQString(schedule::scopeName(scope));
+        scope_->addItem(name, static_cast<int>(scope));
+        if (name == current)
+            scope_->setCurrentIndex(scope_->count() - 1);
+    }
+}
+
+void EditPanel::splitChosen(int index) {
+    int choice = split_->itemData(index).toInt();
+    if (!group_ || choice == kCurrentOverride)
+        return;
+    const schedule::Group& group = result_->eval.schedule.groups[static_cast<size_t>(*group_)];
+    std::optional<partition::SplitCandidate> candidate;
+    if (choice != kUnsplit)
+        candidate = group.splitInfo.candidates[static_cast<size_t>(choice)];
+    emit editRequested(inspector::splitRequest(*result_, *group_, candidate));
+}
+
+void EditPanel::mergeClicked() {
+    if (!group_ || mergeTarget_->currentIndex() < 0)
+        return;
+    auto other = static_cast<schedule::GroupId>(mergeTarget_->currentData().toInt());
+    emit editRequested(inspector::mergeRequest(*result_, *group_, other));
+}
+
+void EditPanel::ungroupClicked() {
+    if (selection_.kind == Selection::Kind::Op)
+        emit editRequested(inspector::ungroupRequest(*result_, selection_.id));
+}
+
+void EditPanel::scopeChosen(int index) {
+    int choice = scope_->itemData(index).toInt();
+    if (!pinnable_ || choice < 0)
+        return;
+    emit editRequested(
+        inspector::scopePinRequest(*result_, *pinnable_, static_cast<schedule::Scope>(choice)));
+}
+
+} // namespace stagecraft::views

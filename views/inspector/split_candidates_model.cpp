@@ -1,0 +1,122 @@
+// The split candidates table (see split_candidates_model.h). The column
+// headers use the paper's symbols so the table reads next to Algorithm 1.
+
+#include "inspector/split_candidates_model.h"
+
+#include "inspector/inspector_text.h"
+#include "inspector/schedule_queries.h"
+
+#include <QFont>
+
+namespace stagecraft::views {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const std::vector<partition::SplitCandidate> kNoCandidates;
+
+} // namespace
+
+void SplitCandidatesModel::setResult(ResultPtr result) {
+    result_ = std::move(result);
+    rebuild();
+}
+
+void SplitCandidatesModel::setSelection(const Selection& selection) {
+    selection_ = selection;
+    rebuild();
+}
+
+void SplitCandidatesModel::rebuild() {
+    beginResetModel();
+    group_ = result_ ? inspector::groupOf(*result_, selection_) : std::nullopt;
+    endResetModel();
+}
+
+const std::vector<partition::SplitCandidate>& SplitCandidatesModel::candidates() const {
+    if (!group_)
+        return kNoCandidates;
+    return result_->eval.schedule.groups[static_cast<size_t>(*group_)].splitInfo.candidates;
+}
+
+const partition::SplitCandidate& SplitCandidatesModel::candidate(int row) const {
+    return candidates()[static_cast<size_t>(row)];
+}
+
+bool SplitCandidatesModel::isChosen(int row) const {
+    const auto& split = result_->eval.schedule.groups[static_cast<size_t>(*group_)].split;
+    return split && *split == candidate(row);
+}
+
+int SplitCandidatesModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(candidates().size());
+}
+
+int SplitCandidatesModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant SplitCandidatesModel::display(const partition::SplitCandidate& c, int column) const {
+    switch (column) {
+    case DimColumn:
+        return c.dim;
+    case FactorColumn:
+        return QVariant::fromValue(c.factor);
+    case OpsSplitColumn:
+        return QVariant::fromValue(c.opsSplit);
+    case InstanceBytesColumn:
+        return inspector::bytesText(c.instanceBytes);
+    case RecomputeColumn:
+        return QString(QString::number(c.recompute * 100.0, 'f', 1) % u" %"_s);
+    default:
+        return {};
+    }
+}
+
+QVariant SplitCandidatesModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
+        return {};
+    bool chosen = isChosen(index.row());
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(candidate(index.row()), index.column());
+    case Qt::CheckStateRole:
+        if (index.column() == DimColumn)
+            return chosen ? Qt::Checked : Qt::Unchecked;
+        return {};
+    case Qt::FontRole:
+        if (chosen) {
+            QFont font;
+            font.setBold(true);
+            return font;
+        }
+        return {};
+    case Qt::ToolTipRole:
+        return chosen ? u"the split the schedule uses"_s : QVariant();
+    default:
+        return {};
+    }
+}
+
+QVariant SplitCandidatesModel::headerData(int section, Qt::Orientation orientation,
+                                          int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case DimColumn:
+        return u"dim d"_s;
+    case FactorColumn:
+        return u"factor f_d"_s;
+    case OpsSplitColumn:
+        return u"ops split n_d"_s;
+    case InstanceBytesColumn:
+        return u"instance bytes"_s;
+    case RecomputeColumn:
+        return u"recompute"_s;
+    default:
+        return {};
+    }
+}
+
+} // namespace stagecraft::views
