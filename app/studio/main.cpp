@@ -7,6 +7,7 @@
 #include "studio/studio_options.h"
 
 #include <QApplication>
+#include <QFile>
 #include <QMessageBox>
 
 #include <cstdio>
@@ -75,11 +76,8 @@ int main(int argc, char** argv) {
     window.show();
     if (!screenshot)
         offerRecovery(window);
-    if (!options.open.isEmpty() && !window.openPath(options.open)) {
-        if (screenshot) {
-            std::fprintf(stderr, "stagecraft-studio: %s\n", qPrintable(window.lastError()));
-            return 1;
-        }
-    }
+    // A screenshot's failure was printed by the Screenshot object.
+    if (!options.open.isEmpty() && !window.openPath(options.open) && screenshot)
+        return 1;
     return QApplication::exec();
 }

@@ -21,8 +21,10 @@
 #include <QFile>
 #include <QLabel>
 #include <QMessageBox>
+#include <QProgressBar>
 #include <QSettings>
 #include <QStatusBar>
+#include <QToolButton>
 
 namespace stagecraft::studio {
 
