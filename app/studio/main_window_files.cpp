@@ -59,7 +59,7 @@ bool MainWindow::openModel(const QString& path) {
             return false;
         }
         if (views::DimsDialog::needsBinding(*declared)) {
-            views::DimsDialog dialog(*declared, session.dims, this);
+            views::DimsDialog dialog(*declared, session.dims, session.inputShapes, this);
             if (dialog.exec() != QDialog::Accepted)
                 return false;
             session.dims = dialog.dims();
@@ -208,7 +208,7 @@ void MainWindow::bindDims() {
         reportError(QString::fromStdString(declared.error().message()));
         return;
     }
-    views::DimsDialog dialog(*declared, next.dims, this);
+    views::DimsDialog dialog(*declared, next.dims, next.inputShapes, this);
     if (dialog.exec() != QDialog::Accepted)
         return;
     next.dims = dialog.dims();

@@ -1,0 +1,70 @@
+// writeSessionJson and saveSession: Session -> the session file. Keys are set
+// in the order of docs/session-format.md into an ordered_json and printed by
+// formatJson, so the same session gives the same bytes. The architecture is
+// embedded as the object arch::toJson produces (every field resolved), so a
+// session opens the same on a build whose presets have changed; the overrides
+// are the same object a schedule document carries.
+
+#include "arch/arch_json.h"
+#include "io/doc_names.h"
+#include "io/doc_parts.h"
+#include "io/session_json.h"
+#include "support/file.h"
+
+#include <array>
+
+namespace stagecraft::io {
+
+namespace {
+
+using json::OrderedJson;
+
+constexpr std::array<std::string_view, 6> kStrategyNames{"tvm",   "astitch",      "gt-gb",
+                                                         "gt-lb", "gt-instances", "graphturbo"};
+
+OrderedJson inputsJson(const std::map<std::string, ir::Shape>& shapes) {
+    OrderedJson object = OrderedJson::object();
+    for (const auto& [name, shape] : shapes)
+        object[name] = shape;
+    return object;
+}
+
+OrderedJson dimsJson(const std::map<std::string, int64_t>& dims) {
+    OrderedJson object = OrderedJson::object();
+    for (const auto& [name, value] : dims)
+        object[name] = value;
+    return object;
+}
+
+/// arch::toJson's text read back keeps its key order (ordered_json) and
+/// numbers: formatJson prints them as toJson did.
+OrderedJson archJson(const arch::Arch& arch) {
+    return OrderedJson::parse(arch::toJson(arch));
+}
+
+} // namespace
+
+std::span<const std::string_view> sessionStrategyNames() {
+    return kStrategyNames;
+}
+
+std::string writeSessionJson(const Session& session) {
+    OrderedJson root = OrderedJson::object();
+    root["format"] = kSessionFormat;
+    root["version"] = kSessionVersion;
+    root["model"] = {{"path", session.modelPath}, {"sha256", session.modelSha256}};
+    root["inputs"] = inputsJson(session.inputShapes);
+    root["dims"] = dimsJson(session.dims);
+    root["arch"] = archJson(session.arch);
+    root["strategy"] = session.strategy;
+    root["level"] = schedule::levelName(session.level);
+    root["order"] = orderChoiceDocName(session.order);
+    root["overrides"] = overridesToJson(session.overrides);
+    return json::formatJson(root);
+}
+
+Status saveSession(const std::filesystem::path& path, const Session& session) {
+    return writeFileAtomic(path, writeSessionJson(session));
+}
+
+} // namespace stagecraft::io

@@ -1,0 +1,56 @@
+#pragma once
+/// \file
+/// SHA-256 (FIPS 180-4, §6.2) for fingerprinting model files: a session
+/// remembers the hash of its model so that a changed file is noticed when the
+/// session is opened again. Incremental, so that large models (1 GB and more)
+/// are hashed in chunks and never held in memory whole.
+
+#include "support/expected.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace stagecraft {
+
+/// An incremental SHA-256: update() any number of times, then digest().
+class Sha256 {
+public:
+    using Digest = std::array<std::byte, 32>;
+
+    Sha256();
+
+    /// Appends \p data to the message.
+    void update(std::span<const std::byte> data);
+    void update(std::string_view text);
+
+    /// The hash of everything appended so far. The object must not be
+    /// updated afterwards (start a new one).
+    Digest digest();
+
+private:
+    void compressBlock(const std::byte* block);
+
+    std::array<uint32_t, 8> state_;
+    std::array<std::byte, 64> buffer_{};
+    size_t buffered_ = 0;
+    uint64_t messageBytes_ = 0;
+    bool finished_ = false;
+};
+
+/// \p digest as 64 lowercase hex digits.
+std::string toHex(const Sha256::Digest& digest);
+
+/// SHA-256 of \p data, as 64 lowercase hex digits.
+std::string sha256Hex(std::span<const std::byte> data);
+std::string sha256Hex(std::string_view text);
+
+/// SHA-256 of the file at \p path, read in chunks, as 64 lowercase hex
+/// digits. Errors name the file ("<path>: cannot open: <reason>").
+Expected<std::string> fileSha256(const std::filesystem::path& path);
+
+} // namespace stagecraft

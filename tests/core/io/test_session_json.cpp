@@ -1,0 +1,237 @@
+// Session files of stagecraft-studio: a session with every field set reads
+// back equal and writes back byte for byte, the text is deterministic, and
+// every kind of bad file (corrupt members, truncated, empty, a directory) is
+// refused with one exact line naming the file and the field.
+
+#include "arch/arch_json.h"
+#include "arch/presets.h"
+#include "io/overrides_json.h"
+#include "io/session_json.h"
+#include "sim/compare.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+using namespace stagecraft;
+using Json = nlohmann::ordered_json;
+using schedule::Overrides;
+
+Q_DECLARE_METATYPE(std::string)
+
+namespace {
+
+io::Session fullSession() {
+    io::Session s;
+    s.modelPath = "/models/bert \"base\".onnx";
+    s.modelSha256 = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+    s.inputShapes = {{"input_ids", {8, 128}}, {"pixel", {1, 3, 224, 224}}};
+    s.dims = {{"batch", 8}, {"seq", 128}};
+    auto arch = arch::loadPreset("habana-goya");
+    if (!arch.ok())
+        qFatal("%s", arch.error().message().c_str());
+    s.arch = *arch;
+    s.arch.description = "edited: \"quoted\"";
+    s.arch.clusters = 2;
+    s.strategy = "gt-lb";
+    s.level = schedule::Level::GB;
+    s.order = schedule::OrderChoice::DFS;
+    s.overrides.merges = {{"conv1", "relu1"}};
+    s.overrides.ungroups = {{"relu2"}};
+    s.overrides.splits = {{"conv1", 0, 4}};
+    s.overrides.order = {"a2", "a1"};
+    s.overrides.scopes = {{"t2", schedule::Scope::DDR}};
+    return s;
+}
+
+/// The full session's file with \p value (JSON text, or "-" to remove the
+/// member) at the JSON pointer \p pointer.
+std::string mutated(const std::string& pointer, const std::string& value) {
+    Json doc = Json::parse(io::writeSessionJson(fullSession()));
+    Json::json_pointer at(pointer);
+    if (value == "-")
+        doc.at(at.parent_pointer()).erase(at.back());
+    else
+        doc[at] = Json::parse(value);
+    return doc.dump(2);
+}
+
+QString qs(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+QString errorOf(const Expected<io::Session>& read) {
+    return read.ok() ? QStringLiteral("(no error)") : qs(read.error().message());
+}
+
+} // namespace
+
+class TestSessionJson : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir;
+
+    std::filesystem::path path(const std::string& name) const {
+        return std::filesystem::path(dir.path().toStdString()) / name;
+    }
+
+private slots:
+    void roundTrip() {
+        const io::Session session = fullSession();
+        std::string text = io::writeSessionJson(session);
+        auto read = io::readSessionJson(text, "s.stagecraft");
+        QVERIFY2(read.ok(), qPrintable(errorOf(read)));
+        QVERIFY(*read == session);
+        QCOMPARE(qs(io::writeSessionJson(*read)), qs(text));
+    }
+
+    void deterministicLayout() {
+        const io::Session session = fullSession();
+        std::string text = io::writeSessionJson(session);
+        QCOMPARE(qs(io::writeSessionJson(fullSession())), qs(text));
+        const char* head = "{\n"
+                           "  \"format\": \"stagecraft-session\",\n"
+                           "  \"version\": 1,\n"
+                           "  \"model\": {\n"
+                           "    \"path\": \"/models/bert \\\"base\\\".onnx\",\n"
+                           "    \"sha256\": \"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d"
+                           "6c15b0f00a08\"\n"
+                           "  },\n"
+                           "  \"inputs\": {\n"
+                           "    \"input_ids\": [8, 128],\n"
+                           "    \"pixel\": [1, 3, 224, 224]\n"
+                           "  },\n"
+                           "  \"dims\": {\"batch\": 8, \"seq\": 128},\n"
+                           "  \"arch\": {\n"
+                           "    \"format\": \"stagecraft-arch\",\n";
+        QVERIFY2(text.starts_with(head), text.substr(0, 400).c_str());
+        QVERIFY(text.ends_with("}\n") && !text.ends_with("\n\n"));
+        const char* tail = "  \"strategy\": \"gt-lb\",\n"
+                           "  \"level\": \"GB\",\n"
+                           "  \"order\": \"dfs\",\n"
+                           "  \"overrides\": {\n";
+        QVERIFY(text.find(tail) != std::string::npos);
+    }
+
+    // The embedded architecture is the object arch::toJson writes, and the
+    // overrides the object an overrides file holds.
+    void embedsTheArchAndOverridesObjects() {
+        const io::Session session = fullSession();
+        Json doc = Json::parse(io::writeSessionJson(session));
+        QCOMPARE(qs(doc["arch"].dump()), qs(Json::parse(arch::toJson(session.arch)).dump()));
+        Json overrides = Json::parse(io::writeOverridesJson(session.overrides));
+        overrides.erase("format");
+        overrides.erase("version");
+        QCOMPARE(qs(doc["overrides"].dump()), qs(overrides.dump()));
+    }
+
+    void strategiesAgreeWithTheSimulator() {
+        std::vector<std::string> simulator;
+        for (const sim::Strategy& strategy : sim::strategies())
+            simulator.push_back(strategy.name);
+        auto names = io::sessionStrategyNames();
+        QCOMPARE(std::vector<std::string>(names.begin(), names.end()), simulator);
+    }
+
+    void optionalMembers() {
+        Json doc = Json::parse(io::writeSessionJson(fullSession()));
+        for (const char* key : {"inputs", "dims", "overrides"})
+            doc.erase(key);
+        doc["model"].erase("sha256");
+        auto read = io::readSessionJson(doc.dump(), "s.stagecraft");
+        QVERIFY2(read.ok(), qPrintable(errorOf(read)));
+        QVERIFY(read->inputShapes.empty() && read->dims.empty() && read->overrides.empty());
+        QVERIFY(read->modelSha256.empty());
+    }
+
+    void refusesCorruptFiles_data() {
+        QTest::addColumn<std::string>("text");
+        QTest::addColumn<QString>("message");
+        auto row = [](const char* name, const char* pointer, const char* value,
+                      const char* message) {
+            QTest::newRow(name) << mutated(pointer, value) << QString::fromUtf8(message);
+        };
+        row("format", "/format", R"("stagecraft-schedule")",
+            "format: must be 'stagecraft-session' (got 'stagecraft-schedule')");
+        row("version", "/version", "2",
+            "version: unsupported version 2 (this build reads version 1)");
+        row("unknown key", "/layout", "{}", "unknown field 'layout'");
+        row("no model", "/model", "-", "model: missing");
+        row("model path", "/model/path", "3", "model.path: must be a string (got 3)");
+        row("sha256", "/model/sha256", R"("ABC")",
+            "model.sha256: must be 64 lowercase hex digits or empty (got \"ABC\")");
+        row("negative input dim", "/inputs/pixel", "[1, -3, 224, 224]",
+            "inputs.pixel[1]: must be an integer >= 0 (got -3)");
+        row("negative dim", "/dims/batch", "-1", "dims.batch: must be an integer >= 0 (got -1)");
+        row("dims not an object", "/dims", "[8]",
+            "dims: must be an object of dimension name: value (got [8])");
+        row("no arch", "/arch", "-", "arch: missing");
+        row("arch by name", "/arch", R"("stcp920")",
+            "arch: must be an architecture description (an object) (got \"stcp920\")");
+        row("arch clusters", "/arch/clusters", "-1",
+            "arch.clusters: must be a positive integer (got -1)");
+        row("arch lb bytes", "/arch/cluster/core_groups/0/local_buffer/bytes", "0",
+            "arch.cluster.core_groups[0].local_buffer.bytes: must be a positive integer (got 0)");
+        row("arch unknown field", "/arch/clock_mhz", "1000", "arch: unknown field 'clock_mhz'");
+        row("unknown strategy", "/strategy", R"("fast")",
+            "strategy: unknown strategy 'fast' (expected tvm, astitch, gt-gb, gt-lb, "
+            "gt-instances or graphturbo)");
+        row("no strategy", "/strategy", "-", "strategy: missing");
+        row("level", "/level", R"("L2")", "level: unknown level 'L2' (expected LB or GB)");
+        row("level spelling", "/level", R"("lb")", "level: unknown level 'lb' (expected LB or GB)");
+        row("order", "/order", R"("random")",
+            "order: unknown order 'random' (expected bfs, dfs or best)");
+        row("overrides", "/overrides/split/0/factor", "0",
+            "overrides.split[0].factor: must be an integer >= 1 (got 0)");
+        QTest::newRow("not an object")
+            << std::string("[1, 2]") << QStringLiteral("must be a JSON object (got [1,2])");
+        QTest::newRow("not json")
+            << std::string("{\"format\": stagecraft}")
+            << QStringLiteral("not valid JSON: parse error at line 1, column 12: syntax error "
+                              "while parsing value - invalid literal; last read: '\"format\": s'");
+    }
+    void refusesCorruptFiles() {
+        QFETCH(std::string, text);
+        QFETCH(QString, message);
+        auto read = io::readSessionJson(text, "s.stagecraft");
+        QCOMPARE(errorOf(read), QStringLiteral("s.stagecraft: ") + message);
+    }
+
+    void savesAndLoads() {
+        const io::Session session = fullSession();
+        auto file = path("saved.stagecraft");
+        QVERIFY(io::saveSession(file, io::Session{}).ok());
+        Status saved = io::saveSession(file, session);
+        QVERIFY2(saved.ok(), saved.ok() ? "" : saved.error().message().c_str());
+        auto loaded = io::loadSession(file);
+        QVERIFY2(loaded.ok(), qPrintable(errorOf(loaded)));
+        QVERIFY(*loaded == session);
+        Status nowhere = io::saveSession(path("no/such/dir/s.stagecraft"), session);
+        QVERIFY(!nowhere.ok());
+        QVERIFY(qs(nowhere.error().message()).startsWith(qs(path("no/such/dir/s.stagecraft"))));
+    }
+
+    void refusesBadFiles() {
+        std::string text = io::writeSessionJson(fullSession());
+        auto truncated = path("truncated.stagecraft");
+        std::ofstream(truncated, std::ios::binary) << text.substr(0, text.find("  \"dims\""));
+        auto empty = path("empty.stagecraft");
+        std::ofstream(empty, std::ios::binary) << "\n  \n";
+        std::filesystem::create_directory(path("folder.stagecraft"));
+        const std::pair<std::string, std::string> cases[] = {
+            {"truncated.stagecraft",
+             "not valid JSON: parse error at line 12, column 1: syntax error while parsing "
+             "object key - unexpected end of input; expected string literal"},
+            {"empty.stagecraft", "empty file, not a stagecraft session"},
+            {"folder.stagecraft", "is a directory, not a file"},
+            {"missing.stagecraft", "cannot open: No such file or directory"},
+        };
+        for (const auto& [name, message] : cases)
+            QCOMPARE(errorOf(io::loadSession(path(name))),
+                     qs(path(name).string() + ": " + message));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSessionJson)
+#include "test_session_json.moc"
