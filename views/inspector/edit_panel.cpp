@@ -12,6 +12,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPoint>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QStandardItemModel>
@@ -84,22 +85,21 @@ void EditPanel::fillSplit() {
     if (!group_)
         return;
     const schedule::Group& group = result_->eval.schedule.groups[static_cast<size_t>(*group_)];
-    split_->addItem(u"unsplit"_s, kUnsplit);
+    split_->addItem(u"unsplit"_s, QPoint(kUnsplit, 1));
     if (!inspector::unsplitFits(*result_, *group_))
         disableItem(split_, 0, u"the whole group is over the capacity"_s);
     int current = 0;
-    const auto& candidates = group.splitInfo.candidates;
-    for (size_t k = 0; k < candidates.size(); ++k) {
-        if (candidates[k].factor <= 1) // one instance: the same schedule as "unsplit"
-            continue;
-        split_->addItem(inspector::splitText(candidates[k]) % u", "_s %
-                            inspector::bytesText(candidates[k].instanceBytes) % u" each"_s,
-                        static_cast<int>(k));
-        if (group.split && *group.split == candidates[k])
+    for (const partition::SplitCandidate& choice : inspector::splitChoices(*result_, *group_)) {
+        QString text = inspector::splitText(choice);
+        if (choice.instanceBytes > 0)
+            text += u", "_s % inspector::bytesText(choice.instanceBytes) % u" each"_s;
+        split_->addItem(text, QPoint(choice.dim, static_cast<int>(choice.factor)));
+        if (group.split && group.split->dim == choice.dim && group.split->factor == choice.factor)
             current = split_->count() - 1;
     }
     if (group.split && group.split->factor > 1 && current == 0) {
-        split_->addItem(inspector::splitText(group.split) % u" (override)"_s, kCurrentOverride);
+        split_->addItem(inspector::splitText(group.split) % u" (override)"_s,
+                        QPoint(kCurrentOverride, 0));
         current = split_->count() - 1;
     }
     split_->setCurrentIndex(current);
@@ -151,13 +151,15 @@ void EditPanel::fillScope() {
 }
 
 void EditPanel::splitChosen(int index) {
-    int choice = split_->itemData(index).toInt();
-    if (!group_ || choice == kCurrentOverride)
+    QPoint choice = split_->itemData(index).toPoint();
+    if (!group_ || choice.x() == kCurrentOverride)
         return;
-    const schedule::Group& group = result_->eval.schedule.groups[static_cast<size_t>(*group_)];
     std::optional<partition::SplitCandidate> candidate;
-    if (choice != kUnsplit)
-        candidate = group.splitInfo.candidates[static_cast<size_t>(choice)];
+    if (choice.x() != kUnsplit) {
+        candidate.emplace();
+        candidate->dim = choice.x();
+        candidate->factor = choice.y();
+    }
     emit editRequested(inspector::splitRequest(*result_, *group_, candidate));
 }
 

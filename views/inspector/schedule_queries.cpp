@@ -137,4 +137,43 @@ bool unsplitFits(const PipelineResult& result, schedule::GroupId group) {
            g.splitInfo.peakBytes <= s.capacityBytes;
 }
 
+namespace {
+
+/// The divisors of \p n, ascending.
+std::vector<int64_t> divisors(int64_t n) {
+    std::vector<int64_t> low, high;
+    for (int64_t d = 1; d * d <= n; ++d)
+        if (n % d == 0) {
+            low.push_back(d);
+            if (d != n / d)
+                high.push_back(n / d);
+        }
+    low.insert(low.end(), high.rbegin(), high.rend());
+    return low;
+}
+
+} // namespace
+
+std::vector<partition::SplitCandidate> splitChoices(const PipelineResult& result,
+                                                    schedule::GroupId group) {
+    const schedule::Group& g = result.eval.schedule.groups[static_cast<size_t>(group)];
+    const ir::Shape& shape = result.graph->tensor(g.splitInfo.output).shape;
+    std::vector<partition::SplitCandidate> choices;
+    for (const partition::SplitCandidate& candidate : g.splitInfo.candidates) {
+        int64_t smallest = std::max<int64_t>(candidate.factor, 2);
+        int offered = 0;
+        for (int64_t factor : divisors(shape[static_cast<size_t>(candidate.dim)])) {
+            if (factor < smallest || offered == kMaxFactorsPerDim)
+                continue;
+            partition::SplitCandidate choice = candidate;
+            choice.factor = factor;
+            if (factor != candidate.factor)
+                choice.instanceBytes = 0;
+            choices.push_back(choice);
+            ++offered;
+        }
+    }
+    return choices;
+}
+
 } // namespace stagecraft::views::inspector

@@ -48,4 +48,13 @@ std::vector<schedule::InstanceId> successors(const schedule::Schedule& schedule,
 /// the pipeline refuses a factor-1 override otherwise.
 bool unsplitFits(const PipelineResult& result, schedule::GroupId group);
 
+/// The splits the inspector offers for \p group: for each dim of
+/// Algorithm 1's candidates, its smallest fitting factor (instanceBytes as
+/// Algorithm 1 computed it) and every larger factor that divides the dim
+/// (instanceBytes 0: not computed), at most kMaxFactorsPerDim per dim;
+/// factor-1 entries are left out ("unsplit" gives the same schedule).
+inline constexpr int kMaxFactorsPerDim = 12;
+std::vector<partition::SplitCandidate> splitChoices(const PipelineResult& result,
+                                                    schedule::GroupId group);
+
 } // namespace stagecraft::views::inspector

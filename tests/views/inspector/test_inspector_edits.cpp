@@ -116,14 +116,18 @@ void TestInspectorEdits::splitCandidateIsForced() {
 
 // With stage 4 forced into two instances (the example of
 // docs/schedule-format.md), "unsplit" asks for factor 1: one instance again,
-// still marked as an override.
+// still marked as an override. Every divisor of a candidate dim at or above
+// Algorithm 1's factor is offered (batch 8: 2, 4, 8).
 void TestInspectorEdits::unsplitIsFactorOne() {
     schedule::Overrides forced;
     forced.splits.push_back({"stage4.conv1", 0, 2});
     Inspector inspector(resultWith(kFig3, forced));
     inspector.selection.select(test::opNamed(*test::fig3Chain(), "stage4.relu1"));
     auto* split = inspector.child<QComboBox>(u"inspectorSplit"_s);
-    QCOMPARE(split->currentText(), u"dim 0 × 2 (override)"_s);
+    QCOMPARE(split->currentText(), u"dim 0 × 2"_s);
+    QVERIFY(itemStartingWith(split, u"dim 0 × 4"_s) > 0);
+    QVERIFY(itemStartingWith(split, u"dim 0 × 8"_s) > 0);
+    QCOMPARE(itemStartingWith(split, u"dim 0 × 3"_s), -1);
     split->setCurrentIndex(0);
     QCOMPARE(inspector.spy.count(), 1);
     views::EditRequest request = inspector.request();
