@@ -1,0 +1,75 @@
+#pragma once
+// The surface of the instance view: paints an InstanceDrawing through a
+// ViewTransform, zooms with the wheel around the cursor, pans by dragging,
+// reports clicks as layout hits and shows tooltips. It knows nothing about
+// the selection model; InstanceView connects the two.
+
+#include "instances/instance_drawing.h"
+#include "instances/instance_painter.h"
+#include "instances/view_transform.h"
+
+#include <QPoint>
+#include <QWidget>
+
+#include <memory>
+
+namespace stagecraft::views {
+
+class InstanceCanvas : public QWidget {
+    Q_OBJECT
+public:
+    explicit InstanceCanvas(QWidget* parent = nullptr);
+
+    /// Shows \p drawing; the view is fitted to it unless \p keepView.
+    void setDrawing(std::shared_ptr<const InstanceDrawing> drawing, bool keepView = false);
+    const InstanceDrawing* drawing() const { return drawing_.get(); }
+
+    void setPaintOptions(PaintOptions options);
+    const PaintOptions& paintOptions() const { return options_; }
+
+    const ViewTransform& viewTransform() const { return transform_; }
+    QPointF mapFromScene(QPointF scene) const { return transform_.toWidget(scene); }
+    QPointF mapToScene(QPointF widget) const { return transform_.toScene(widget); }
+    /// The scene point at the middle of the widget.
+    QPointF sceneCenter() const;
+
+    /// Shows the whole drawing, and keeps doing so on resize until the user zooms or pans.
+    void fitAll();
+    bool isFitted() const { return following_; }
+    /// Centers on \p scene, zooming out (never in) so that it fits.
+    void reveal(const QRectF& scene);
+    /// Centers on \p scene at the current zoom.
+    void centerOn(QPointF scene);
+
+    /// What the last paint drew.
+    const PaintStats& lastPaintStats() const { return stats_; }
+
+signals:
+    void clicked(const stagecraft::views::LayoutHit& hit);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    QString toolTipAt(QPointF widgetPoint) const;
+
+    std::shared_ptr<const InstanceDrawing> drawing_;
+    PaintOptions options_;
+    ViewTransform transform_;
+    InstancePainter painter_;
+    PaintStats stats_;
+    bool following_ = true; // fit on resize until the user zooms or pans
+    bool pressed_ = false;
+    bool dragging_ = false;
+    QPoint pressPos_;
+    QPoint lastPos_;
+};
+
+} // namespace stagecraft::views

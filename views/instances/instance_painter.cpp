@@ -1,0 +1,230 @@
+// Painting of the instance view. Edges are plain straight lines, culled by
+// their bounding box and drawn in one drawLines batch per color, antialiased
+// only when few show; what remains costs pixels, not bookkeeping. Needed
+// edges are dark, redundant ones light gray (Fig. 6); inserted ops are
+// ellipses, gray for copy and redistribute (Fig. 9).
+
+#include "instances/instance_painter.h"
+
+#include "instances/instance_text.h"
+#include "instances/paint_helpers.h"
+
+#include <QPainter>
+
+#include <algorithm>
+#include <array>
+
+namespace stagecraft::views {
+
+namespace {
+
+using namespace paint;
+using schedule::DataMove;
+
+const QColor kNeeded(40, 40, 40);
+const QColor kRedundant(205, 205, 205);
+const QColor kMoveLink(90, 90, 90);
+const QColor kHighlight(235, 110, 0);
+constexpr int kAntialiasBelow = 4000;
+/// Ellipses are wider than tall: their kind fits only from this zoom on.
+constexpr double kMoveLabelScale = 0.45;
+
+bool intersects(const QLineF& line, const QRectF& r) {
+    return std::min(line.x1(), line.x2()) <= r.right() &&
+           std::max(line.x1(), line.x2()) >= r.left() &&
+           std::min(line.y1(), line.y2()) <= r.bottom() &&
+           std::max(line.y1(), line.y2()) >= r.top();
+}
+
+QColor moveFill(DataMove::Kind kind) {
+    return kind == DataMove::Kind::Concat ? QColor(Qt::white) : QColor(215, 215, 215);
+}
+
+} // namespace
+
+QColor groupColor(schedule::GroupId group) {
+    // ColorBrewer Set3: light, distinct, and dark text stays readable on it.
+    static const std::array<QColor, 12> palette = {
+        QColor(0x8d, 0xd3, 0xc7), QColor(0xff, 0xff, 0xb3), QColor(0xbe, 0xba, 0xda),
+        QColor(0xfb, 0x80, 0x72), QColor(0x80, 0xb1, 0xd3), QColor(0xfd, 0xb4, 0x62),
+        QColor(0xb3, 0xde, 0x69), QColor(0xfc, 0xcd, 0xe5), QColor(0xd9, 0xd9, 0xd9),
+        QColor(0xbc, 0x80, 0xbd), QColor(0xcc, 0xeb, 0xc5), QColor(0xff, 0xed, 0x6f)};
+    return palette[static_cast<size_t>(std::max(group, 0)) % palette.size()];
+}
+
+PaintStats InstancePainter::paint(QPainter& painter, const InstanceDrawing& drawing,
+                                  const PaintOptions& options, const QRectF& exposed,
+                                  double scale) {
+    PaintStats stats;
+    painter.save();
+    paintGroups(painter, drawing, exposed, scale, stats);
+    paintEdges(painter, drawing, options, exposed, stats);
+    paintMoves(painter, drawing, exposed, scale, stats);
+    paintInstances(painter, drawing, exposed, scale, stats);
+    if (scale < kLabelScale)
+        paintGroupLetters(painter, drawing, exposed, scale);
+    paintHighlight(painter, drawing, options, exposed);
+    painter.restore();
+    return stats;
+}
+
+void InstancePainter::paintGroups(QPainter& painter, const InstanceDrawing& drawing,
+                                  const QRectF& exposed, double scale, PaintStats& stats) {
+    const auto& groups = drawing.layout.groups;
+    for (size_t g = 0; g < groups.size(); ++g) {
+        const QRectF& rect = groups[g].rect;
+        if (!rect.intersects(exposed))
+            continue;
+        ++stats.groups;
+        const QColor color = groupColor(static_cast<schedule::GroupId>(g));
+        QColor fill = color;
+        fill.setAlpha(90);
+        painter.setPen(cosmeticPen(color.darker(150)));
+        painter.setBrush(fill);
+        painter.drawRect(rect);
+        if (scale * 16 < 5)
+            continue;
+        painter.setPen(kText);
+        painter.setFont(pixelFont(16, true));
+        painter.drawText(rect.adjusted(8, 2, -8, 0), Qt::AlignLeft | Qt::AlignTop,
+                         groupLetter(static_cast<schedule::GroupId>(g)));
+    }
+}
+
+void InstancePainter::paintGroupLetters(QPainter& painter, const InstanceDrawing& drawing,
+                                        const QRectF& exposed, double scale) {
+    // Zoomed out, instance labels are gone: the group letters, drawn large
+    // over the boxes, keep the picture readable.
+    painter.setPen(kText);
+    painter.setFont(pixelFont(14 / scale, true));
+    const auto& groups = drawing.layout.groups;
+    for (size_t g = 0; g < groups.size(); ++g) {
+        const QRectF& rect = groups[g].rect;
+        if (rect.intersects(exposed) && rect.width() * scale >= 14 && rect.height() * scale >= 14)
+            painter.drawText(rect, Qt::AlignCenter, groupLetter(static_cast<schedule::GroupId>(g)));
+    }
+}
+
+int InstancePainter::flushLines(QPainter& painter, const QPen& pen) {
+    const auto count = static_cast<int>(batch_.size());
+    painter.setRenderHint(QPainter::Antialiasing, count < kAntialiasBelow);
+    painter.setPen(pen);
+    painter.drawLines(batch_);
+    batch_.clear();
+    return count;
+}
+
+void InstancePainter::paintEdges(QPainter& painter, const InstanceDrawing& drawing,
+                                 const PaintOptions& options, const QRectF& exposed,
+                                 PaintStats& stats) {
+    const InstanceLayout& layout = drawing.layout;
+    if (options.showRedundant) {
+        for (const EdgeLine& edge : layout.redundant)
+            if (intersects(edge.line, exposed))
+                batch_.append(edge.line);
+        stats.redundantEdges = flushLines(painter, cosmeticPen(kRedundant));
+    }
+    int carried = 0;
+    for (const EdgeLine& edge : layout.needed) {
+        if (!intersects(edge.line, exposed))
+            continue;
+        if (edge.viaMoves)
+            ++carried;
+        else
+            batch_.append(edge.line);
+    }
+    stats.neededEdges = flushLines(painter, cosmeticPen(kNeeded)) + carried;
+    for (const QLineF& link : layout.moveLinks)
+        if (intersects(link, exposed))
+            batch_.append(link);
+    stats.moveLinks = flushLines(painter, cosmeticPen(kMoveLink));
+}
+
+void InstancePainter::paintMoves(QPainter& painter, const InstanceDrawing& drawing,
+                                 const QRectF& exposed, double scale, PaintStats& stats) {
+    const auto& moves = drawing.layout.moves;
+    painter.setRenderHint(QPainter::Antialiasing, scale >= kLabelScale);
+    for (size_t m = 0; m < moves.size(); ++m) {
+        const QRectF& rect = moves[m].rect;
+        if (!rect.intersects(exposed))
+            continue;
+        ++stats.moves;
+        const DataMove& move = drawing.schedule().moves[m];
+        // Zoomed out, thousands of outlines would turn the bands into dark blocks.
+        painter.setPen(scale < kLabelScale ? QPen(Qt::NoPen) : cosmeticPen(kMoveLink));
+        painter.setBrush(moveFill(move.kind));
+        painter.drawEllipse(rect);
+        if (scale < kMoveLabelScale)
+            continue;
+        painter.setPen(kText);
+        if (scale < kDetailScale)
+            drawCenteredLines(painter, rect, {QString::fromUtf8(schedule::moveKindName(move.kind))},
+                              std::min(24.0, 13 / scale));
+        else
+            drawCenteredLines(painter, rect, QStringList{moveTitle(move)} << moveDetails(move), 11);
+    }
+}
+
+void InstancePainter::paintInstances(QPainter& painter, const InstanceDrawing& drawing,
+                                     const QRectF& exposed, double scale, PaintStats& stats) {
+    const schedule::Schedule& s = drawing.schedule();
+    if (s.instances.empty())
+        return;
+    // Outlines only where a box is a few pixels tall; below that they would be all there is.
+    const bool outlined = scale * drawing.layout.instances.front().height() >= 4;
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    for (size_t g = 0; g < s.groups.size(); ++g) {
+        if (!drawing.layout.groups[g].rect.intersects(exposed))
+            continue;
+        const QColor color = groupColor(static_cast<schedule::GroupId>(g));
+        for (schedule::InstanceId id : s.groups[g].instances) {
+            const QRectF& box = drawing.layout.instances[static_cast<size_t>(id)];
+            if (box.intersects(exposed))
+                rects_.append(box);
+        }
+        stats.instances += static_cast<int>(rects_.size());
+        painter.setPen(outlined ? cosmeticPen(color.darker(170)) : QPen(Qt::NoPen));
+        painter.setBrush(color);
+        painter.drawRects(rects_);
+        rects_.clear();
+    }
+    if (scale < kLabelScale)
+        return;
+    painter.setRenderHint(QPainter::TextAntialiasing, true);
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    for (size_t id = 0; id < drawing.layout.instances.size(); ++id) {
+        const QRectF& box = drawing.layout.instances[id];
+        if (box.intersects(exposed))
+            drawInstanceText(painter, drawing, id, box, scale);
+    }
+}
+
+void InstancePainter::paintHighlight(QPainter& painter, const InstanceDrawing& drawing,
+                                     const PaintOptions& options, const QRectF& exposed) {
+    const InstanceLayout& layout = drawing.layout;
+    const QPen pen = cosmeticPen(kHighlight, 3);
+    painter.setBrush(Qt::NoBrush);
+    if (options.highlightedGroup >= 0 &&
+        static_cast<size_t>(options.highlightedGroup) < layout.groups.size()) {
+        painter.setPen(pen);
+        painter.drawRect(layout.groups[static_cast<size_t>(options.highlightedGroup)].rect);
+    }
+    if (options.highlighted.size() != layout.instances.size())
+        return;
+    auto marked = [&](schedule::InstanceId id) {
+        return options.highlighted[static_cast<size_t>(id)] != 0;
+    };
+    for (const EdgeLine& edge : layout.needed)
+        if ((marked(edge.from) || marked(edge.to)) && !edge.viaMoves &&
+            intersects(edge.line, exposed))
+            batch_.append(edge.line);
+    flushLines(painter, cosmeticPen(kHighlight, 1.5));
+    for (size_t id = 0; id < layout.instances.size(); ++id)
+        if (options.highlighted[id] && layout.instances[id].intersects(exposed))
+            rects_.append(layout.instances[id]);
+    painter.setPen(pen);
+    painter.drawRects(rects_);
+    rects_.clear();
+}
+
+} // namespace stagecraft::views

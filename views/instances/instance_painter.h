@@ -1,0 +1,75 @@
+#pragma once
+// Paints an instance drawing with QPainter, for the widget and for the
+// exports alike: only what intersects the exposed rectangle, edges in a few
+// batched drawLines calls, and detail by zoom level (the chip example's
+// level of detail): boxes only, then labels, then shape, binding, scope and
+// the order position.
+
+#include "instances/instance_drawing.h"
+
+#include <QColor>
+#include <QLineF>
+#include <QRectF>
+#include <QVector>
+
+#include <vector>
+
+class QPainter;
+class QPen;
+
+namespace stagecraft::views {
+
+/// A stable color per group index.
+QColor groupColor(schedule::GroupId group);
+
+struct PaintOptions {
+    bool showRedundant = true;
+    /// By instance: drawn highlighted when non-zero (may be empty).
+    std::vector<char> highlighted;
+    /// Its box is drawn highlighted; -1 for none.
+    schedule::GroupId highlightedGroup = -1;
+};
+
+/// What one paint() drew. A needed edge that runs through data-movement ops
+/// counts once when its ops' links were drawn.
+struct PaintStats {
+    int instances = 0;
+    int groups = 0;
+    int neededEdges = 0;
+    int redundantEdges = 0;
+    int moves = 0;
+    int moveLinks = 0;
+};
+
+class InstancePainter {
+public:
+    /// Device pixels per scene unit at which labels, then details, appear.
+    static constexpr double kLabelScale = 0.2;
+    static constexpr double kDetailScale = 0.6;
+
+    /// Paints the part of \p drawing inside \p exposed (scene coordinates);
+    /// \p painter already maps scene to device, \p scale is its zoom.
+    PaintStats paint(QPainter& painter, const InstanceDrawing& drawing, const PaintOptions& options,
+                     const QRectF& exposed, double scale);
+
+private:
+    void paintGroups(QPainter& painter, const InstanceDrawing& drawing, const QRectF& exposed,
+                     double scale, PaintStats& stats);
+    void paintEdges(QPainter& painter, const InstanceDrawing& drawing, const PaintOptions& options,
+                    const QRectF& exposed, PaintStats& stats);
+    void paintMoves(QPainter& painter, const InstanceDrawing& drawing, const QRectF& exposed,
+                    double scale, PaintStats& stats);
+    void paintInstances(QPainter& painter, const InstanceDrawing& drawing, const QRectF& exposed,
+                        double scale, PaintStats& stats);
+    void paintGroupLetters(QPainter& painter, const InstanceDrawing& drawing, const QRectF& exposed,
+                           double scale);
+    void paintHighlight(QPainter& painter, const InstanceDrawing& drawing,
+                        const PaintOptions& options, const QRectF& exposed);
+    /// Draws and empties the batch of lines with \p pen; returns how many it held.
+    int flushLines(QPainter& painter, const QPen& pen);
+
+    QVector<QLineF> batch_;
+    QVector<QRectF> rects_;
+};
+
+} // namespace stagecraft::views

@@ -1,0 +1,91 @@
+// Texts of the instance view. Shapes and bindings use the bracket notation
+// of Fig. 9 rather than the "1x3x224x224" of the command line, so the view
+// reads like the paper's figures.
+
+#include "instances/instance_text.h"
+
+#include "support/strings.h"
+
+#include <QStringView>
+
+namespace stagecraft::views {
+
+namespace {
+
+using namespace Qt::StringLiterals;
+
+QString scopeText(schedule::Scope scope) {
+    return QString::fromUtf8(schedule::scopeName(scope));
+}
+
+QString labelsOf(const schedule::Schedule& schedule, const std::vector<schedule::InstanceId>& ids) {
+    QStringList labels;
+    for (schedule::InstanceId id : ids)
+        labels << QString::fromStdString(schedule.instances[static_cast<size_t>(id)].label);
+    return labels.join(u", ");
+}
+
+} // namespace
+
+QString bracketed(const std::vector<int64_t>& values) {
+    QStringList parts;
+    for (int64_t value : values)
+        parts << QString::number(value);
+    return u'[' + parts.join(u',') + u']';
+}
+
+QString groupLetter(schedule::GroupId group) {
+    return QString::fromStdString(partition::Partition::label(group));
+}
+
+QStringList instanceDetails(const schedule::Instance& instance) {
+    return {u"shape="_s + bracketed(instance.shape),
+            u"bind="_s + bracketed(schedule::trimmed(instance.bind)),
+            u"scope="_s + scopeText(instance.scope)};
+}
+
+QString moveTitle(const schedule::DataMove& move) {
+    const QString kind = QString::fromUtf8(schedule::moveKindName(move.kind));
+    switch (move.kind) {
+    case schedule::DataMove::Kind::Copy:
+        return kind + u'(' + scopeText(move.scope) + u',' + scopeText(move.fromScope) + u')';
+    case schedule::DataMove::Kind::Redistribute:
+        return kind + u'(' + bracketed(schedule::trimmed(move.bind)) + u')';
+    case schedule::DataMove::Kind::Concat:
+        break;
+    }
+    return kind;
+}
+
+QStringList moveDetails(const schedule::DataMove& move) {
+    return {u"shape="_s + bracketed(move.shape), u"scope="_s + scopeText(move.scope),
+            u"bind="_s + bracketed(schedule::trimmed(move.bind))};
+}
+
+QString instanceToolTip(const schedule::Instance& instance, int orderPosition) {
+    QString text = QString::fromStdString(instance.label) + u"\nshape "_s +
+                   bracketed(instance.shape) + u"\nfootprint "_s +
+                   QString::fromStdString(formatBytes(instance.footprintBytes));
+    if (!instance.fitsLocalBuffer)
+        text += u" (exceeds the level's capacity)"_s;
+    return text + u"\nbind "_s + bracketed(schedule::trimmed(instance.bind)) + u"\nscope "_s +
+           scopeText(instance.scope) + u"\norder position "_s + QString::number(orderPosition);
+}
+
+QString moveToolTip(const schedule::Schedule& schedule, const schedule::DataMove& move) {
+    const auto& consumer = schedule.instances[static_cast<size_t>(move.consumer)];
+    return moveTitle(move) + u'\n' + moveDetails(move).join(u'\n') + u"\nfrom "_s +
+           labelsOf(schedule, move.sources) + u"\nto "_s + QString::fromStdString(consumer.label);
+}
+
+QString groupToolTip(const schedule::Schedule& schedule, schedule::GroupId group) {
+    const schedule::Group& g = schedule.groups[static_cast<size_t>(group)];
+    QString text = u"group "_s + groupLetter(group) + u"\n"_s +
+                   QString::number(g.instances.size()) + u" instances"_s;
+    if (g.split)
+        text += u", split: dim "_s + QString::number(g.split->dim) + u" x "_s +
+                QString::number(g.split->factor);
+    return text;
+}
+
+} // namespace stagecraft::views

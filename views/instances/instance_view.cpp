@@ -1,0 +1,248 @@
+// The instance view: a toolbar over an InstanceCanvas, wired to the shared
+// selection. Clicks select (an ellipse selects the tensor it moves); a
+// selection made elsewhere lights up its instances and scrolls to them.
+
+#include "instances/instance_view.h"
+
+#include "instances/instance_canvas.h"
+#include "instances/instance_drawing.h"
+#include "instances/instance_export.h"
+
+#include <QAction>
+#include <QSignalBlocker>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include <limits>
+#include <optional>
+#include <utility>
+
+namespace stagecraft::views {
+
+namespace {
+
+using namespace Qt::StringLiterals;
+
+bool validIndex(int32_t id, size_t count) {
+    return id >= 0 && static_cast<size_t>(id) < count;
+}
+
+/// The group a selection stands for in this view, if any.
+std::optional<schedule::GroupId> groupOf(const PipelineResult& result, const Selection& selection) {
+    const schedule::Schedule& s = result.eval.schedule;
+    const ir::Graph& graph = *result.graph;
+    ir::OpId op = ir::kNoOp;
+    switch (selection.kind) {
+    case Selection::Kind::Group:
+        if (validIndex(selection.id, s.groups.size()))
+            return selection.id;
+        return std::nullopt;
+    case Selection::Kind::Op:
+        op = selection.id;
+        break;
+    case Selection::Kind::Tensor:
+        if (validIndex(selection.id, graph.tensorCount()))
+            op = graph.tensor(selection.id).producer;
+        break;
+    case Selection::Kind::None:
+    case Selection::Kind::Instance:
+        break;
+    }
+    if (!validIndex(op, graph.opCount()))
+        return std::nullopt;
+    schedule::GroupId group = s.partition.groupOf(op);
+    return validIndex(group, s.groups.size()) ? std::optional(group) : std::nullopt;
+}
+
+schedule::InstanceId nearestInstance(const InstanceLayout& layout, QPointF point) {
+    schedule::InstanceId best = -1;
+    double bestDistance = std::numeric_limits<double>::max();
+    for (size_t i = 0; i < layout.instances.size(); ++i) {
+        const QPointF d = layout.instances[i].center() - point;
+        const double distance = QPointF::dotProduct(d, d);
+        if (distance < bestDistance) {
+            bestDistance = distance;
+            best = static_cast<schedule::InstanceId>(i);
+        }
+    }
+    return best;
+}
+
+} // namespace
+
+InstanceView::InstanceView(QWidget* parent)
+    : QWidget(parent)
+    , canvas_(new InstanceCanvas(this)) {
+    setObjectName(u"instanceView"_s);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(createToolBar());
+    layout->addWidget(canvas_, 1);
+    connect(canvas_, &InstanceCanvas::clicked, this, &InstanceView::onCanvasClicked);
+}
+
+InstanceView::~InstanceView() = default;
+
+QToolBar* InstanceView::createToolBar() {
+    auto* bar = new QToolBar(this);
+    bar->setObjectName(u"instanceViewToolBar"_s);
+    redundantAction_ = bar->addAction(tr("Redundant edges"));
+    redundantAction_->setObjectName(u"showRedundantEdges"_s);
+    redundantAction_->setToolTip(tr("Show the inherited edges that are not needed (gray)"));
+    redundantAction_->setCheckable(true);
+    redundantAction_->setChecked(true);
+    connect(redundantAction_, &QAction::toggled, this, &InstanceView::setShowRedundantEdges);
+    movesAction_ = bar->addAction(tr("Data movement"));
+    movesAction_->setObjectName(u"showDataMovement"_s);
+    movesAction_->setToolTip(tr("Show the inserted concat, copy and redistribute ops"));
+    movesAction_->setCheckable(true);
+    movesAction_->setChecked(true);
+    connect(movesAction_, &QAction::toggled, this, &InstanceView::setShowDataMovement);
+    QAction* fit = bar->addAction(tr("Fit"));
+    fit->setObjectName(u"fitInstances"_s);
+    fit->setToolTip(tr("Show all instances"));
+    connect(fit, &QAction::triggered, this, &InstanceView::fitToView);
+    return bar;
+}
+
+void InstanceView::setResult(ResultPtr result) {
+    // After an edit the user keeps looking where they were; a first result is fitted.
+    const bool keepView = result_ && result && !canvas_->isFitted();
+    result_ = std::move(result);
+    drawings_ = {};
+    canvas_->setDrawing(result_ ? drawingFor(showsDataMovement()) : nullptr, keepView);
+    highlight(selection_ ? selection_->current() : Selection{}, false);
+}
+
+void InstanceView::setSelectionModel(SelectionModel* model) {
+    if (selection_)
+        disconnect(selection_, nullptr, this, nullptr);
+    selection_ = model;
+    if (selection_)
+        connect(selection_, &SelectionModel::changed, this, &InstanceView::followSelection);
+    highlight(selection_ ? selection_->current() : Selection{}, false);
+}
+
+bool InstanceView::showsRedundantEdges() const {
+    return redundantAction_->isChecked();
+}
+
+bool InstanceView::showsDataMovement() const {
+    return movesAction_->isChecked();
+}
+
+const InstanceDrawing* InstanceView::drawing() const {
+    return canvas_->drawing();
+}
+
+std::shared_ptr<const InstanceDrawing> InstanceView::drawingFor(bool withMoves) {
+    auto& slot = drawings_[withMoves ? 1 : 0];
+    if (!slot && result_) {
+        LayoutOptions options;
+        options.showMoves = withMoves;
+        slot = makeInstanceDrawing(result_, options);
+    }
+    return slot;
+}
+
+void InstanceView::setShowRedundantEdges(bool show) {
+    const QSignalBlocker blocker(redundantAction_);
+    redundantAction_->setChecked(show);
+    PaintOptions options = canvas_->paintOptions();
+    options.showRedundant = show;
+    canvas_->setPaintOptions(std::move(options));
+}
+
+void InstanceView::setShowDataMovement(bool show) {
+    const QSignalBlocker blocker(movesAction_);
+    movesAction_->setChecked(show);
+    const InstanceDrawing* old = canvas_->drawing();
+    if (!old || old->showsMoves() == show)
+        return;
+    // The bands of ops move everything: keep the instance in the middle there.
+    const bool fitted = canvas_->isFitted();
+    const schedule::InstanceId anchor = nearestInstance(old->layout, canvas_->sceneCenter());
+    canvas_->setDrawing(drawingFor(show), !fitted);
+    if (!fitted && anchor >= 0)
+        canvas_->centerOn(
+            canvas_->drawing()->layout.instances[static_cast<size_t>(anchor)].center());
+}
+
+void InstanceView::fitToView() {
+    canvas_->fitAll();
+}
+
+void InstanceView::onCanvasClicked(const LayoutHit& hit) {
+    if (!selection_ || !result_)
+        return;
+    Selection selection;
+    switch (hit.kind) {
+    case LayoutHit::Kind::Instance:
+        selection = {Selection::Kind::Instance, hit.id};
+        break;
+    case LayoutHit::Kind::Group:
+        selection = {Selection::Kind::Group, hit.id};
+        break;
+    case LayoutHit::Kind::Move:
+        selection = {Selection::Kind::Tensor,
+                     result_->eval.schedule.moves[static_cast<size_t>(hit.id)].tensor};
+        break;
+    case LayoutHit::Kind::None:
+        break;
+    }
+    selecting_ = true;
+    selection_->select(selection);
+    selecting_ = false;
+}
+
+void InstanceView::followSelection(const Selection& selection) {
+    highlight(selection, !selecting_); // what was clicked here is in view already
+}
+
+void InstanceView::highlight(const Selection& selection, bool reveal) {
+    PaintOptions options = canvas_->paintOptions();
+    options.highlighted.clear();
+    options.highlightedGroup = -1;
+    const InstanceDrawing* drawing = canvas_->drawing();
+    std::optional<QRectF> target;
+    if (drawing) {
+        const schedule::Schedule& s = drawing->schedule();
+        options.highlighted.assign(s.instances.size(), 0);
+        if (selection.kind == Selection::Kind::Instance &&
+            validIndex(selection.id, s.instances.size())) {
+            options.highlighted[static_cast<size_t>(selection.id)] = 1;
+            target = drawing->layout.instances[static_cast<size_t>(selection.id)];
+        } else if (auto group = groupOf(*drawing->result, selection)) {
+            for (schedule::InstanceId id : s.groups[static_cast<size_t>(*group)].instances)
+                options.highlighted[static_cast<size_t>(id)] = 1;
+            options.highlightedGroup = *group;
+            target = drawing->layout.groups[static_cast<size_t>(*group)].rect;
+        }
+    }
+    canvas_->setPaintOptions(std::move(options));
+    if (reveal && target)
+        canvas_->reveal(*target);
+}
+
+bool InstanceView::exportSvg(const QString& path, QString* error) const {
+    return exportWith(exportDrawingSvg, path, error);
+}
+
+bool InstanceView::exportPng(const QString& path, QString* error) const {
+    return exportWith(exportDrawingPng, path, error);
+}
+
+template <typename Exporter>
+bool InstanceView::exportWith(Exporter exporter, const QString& path, QString* error) const {
+    if (!drawing()) {
+        if (error)
+            *error = tr("no schedule to export");
+        return false;
+    }
+    PaintOptions options; // without the highlight
+    options.showRedundant = showsRedundantEdges();
+    return exporter(*drawing(), options, path, error);
+}
+
+} // namespace stagecraft::views

@@ -1,0 +1,72 @@
+#pragma once
+// The instance view of stagecraft-studio (GraphTurbo Fig. 6–9): the
+// sub-graph instances of every group with their needed (dark) and redundant
+// (gray) edges, their position in the order, binding and scope, and the
+// inserted concat/copy/redistribute ops. It follows the shared selection
+// (an op or a group lights up its group's instances) and selects what is
+// clicked. objectName "instanceView".
+
+#include "common/pipeline_result.h"
+#include "common/selection.h"
+#include "instances/instance_layout.h"
+
+#include <QPointer>
+#include <QWidget>
+
+#include <array>
+#include <memory>
+
+class QAction;
+class QToolBar;
+
+namespace stagecraft::views {
+
+class InstanceCanvas;
+struct InstanceDrawing;
+
+class InstanceView : public QWidget {
+    Q_OBJECT
+public:
+    explicit InstanceView(QWidget* parent = nullptr);
+    ~InstanceView() override;
+
+    void setResult(ResultPtr result);
+    const ResultPtr& result() const { return result_; }
+    void setSelectionModel(SelectionModel* model);
+
+    bool showsRedundantEdges() const;
+    bool showsDataMovement() const;
+
+    /// The whole drawing as SVG, or as PNG on white; false with \p error when it fails.
+    bool exportSvg(const QString& path, QString* error) const;
+    bool exportPng(const QString& path, QString* error) const;
+
+    InstanceCanvas* canvas() const { return canvas_; }
+    /// The drawing shown now (none before a result).
+    const InstanceDrawing* drawing() const;
+
+public slots:
+    void setShowRedundantEdges(bool show);
+    void setShowDataMovement(bool show);
+    void fitToView();
+
+private:
+    QToolBar* createToolBar();
+    std::shared_ptr<const InstanceDrawing> drawingFor(bool withMoves);
+    void onCanvasClicked(const LayoutHit& hit);
+    void followSelection(const Selection& selection);
+    void highlight(const Selection& selection, bool reveal);
+    template <typename Exporter>
+    bool exportWith(Exporter exporter, const QString& path, QString* error) const;
+
+    ResultPtr result_;
+    /// Without and with data-movement ops, each laid out when first shown.
+    std::array<std::shared_ptr<const InstanceDrawing>, 2> drawings_;
+    QPointer<SelectionModel> selection_;
+    InstanceCanvas* canvas_ = nullptr;
+    QAction* redundantAction_ = nullptr;
+    QAction* movesAction_ = nullptr;
+    bool selecting_ = false;
+};
+
+} // namespace stagecraft::views

@@ -1,0 +1,76 @@
+// Text and pens shared by the instance painter: labels sized for the zoom,
+// the lines of Fig. 9 ellipses, the order badge of Fig. 7f.
+
+#include "instances/paint_helpers.h"
+
+#include "instances/instance_painter.h"
+#include "instances/instance_text.h"
+
+#include <QPainter>
+
+#include <algorithm>
+
+namespace stagecraft::views::paint {
+
+QPen cosmeticPen(const QColor& color, double width) {
+    QPen pen(color, width);
+    pen.setCosmetic(true);
+    return pen;
+}
+
+QFont pixelFont(double pixels, bool bold) {
+    QFont font;
+    font.setPixelSize(std::max(1, static_cast<int>(pixels)));
+    font.setBold(bold);
+    return font;
+}
+
+void drawCenteredLines(QPainter& painter, const QRectF& rect, const QStringList& lines,
+                       double pixels) {
+    const double lineHeight = pixels * 1.25;
+    double y = rect.center().y() - lineHeight * static_cast<double>(lines.size()) / 2;
+    for (qsizetype i = 0; i < lines.size(); ++i, y += lineHeight) {
+        painter.setFont(pixelFont(pixels, i == 0));
+        painter.drawText(QRectF(rect.left(), y, rect.width(), lineHeight), Qt::AlignCenter,
+                         lines[i]);
+    }
+}
+
+void drawOrderBadge(QPainter& painter, const QRectF& box, int position) {
+    const QString text = QString::number(position);
+    painter.setFont(pixelFont(10, true));
+    const double width = std::max(22.0, painter.fontMetrics().horizontalAdvance(text) + 8.0);
+    const QRectF badge(box.right() - width - 3, box.top() + 3, width, 22);
+    painter.setPen(cosmeticPen(kText));
+    painter.setBrush(Qt::white);
+    painter.drawEllipse(badge);
+    painter.drawText(badge, Qt::AlignCenter, text);
+}
+
+void drawInstanceText(QPainter& painter, const InstanceDrawing& drawing, size_t id,
+                      const QRectF& box, double scale) {
+    painter.setPen(kText);
+    if (scale < InstancePainter::kDetailScale) {
+        // 13 px on screen when it fits; bold digits are about 0.62 em wide.
+        const auto chars = static_cast<double>(std::max<qsizetype>(drawing.labels[id].size(), 2));
+        painter.setFont(pixelFont(
+            std::min({box.height() * 0.7, 13 / scale, box.width() * 0.9 / (0.62 * chars)}), true));
+        painter.drawText(box, Qt::AlignCenter, drawing.labels[id]);
+        return;
+    }
+    const QRectF text = box.adjusted(6, 4, -4, -4);
+    painter.setFont(pixelFont(14, true));
+    painter.drawText(text, Qt::AlignLeft | Qt::AlignTop, drawing.labels[id]);
+    painter.setFont(pixelFont(10));
+    const QStringList details = instanceDetails(drawing.schedule().instances[id]);
+    double y = text.top() + 22;
+    for (const QString& line : details) {
+        const QString elided =
+            painter.fontMetrics().elidedText(line, Qt::ElideRight, static_cast<int>(text.width()));
+        painter.drawText(QPointF(text.left(), y + 10), elided);
+        y += 14;
+    }
+    drawOrderBadge(painter, box, drawing.orderPosition[id]);
+}
+
+} // namespace stagecraft::views::paint

@@ -1,0 +1,35 @@
+#pragma once
+// Internal to the instance painter: pens, fonts and the texts inside boxes
+// and ellipses, in scene units (the painter maps them to the device).
+
+#include "instances/instance_drawing.h"
+
+#include <QColor>
+#include <QFont>
+#include <QPen>
+#include <QRectF>
+#include <QStringList>
+
+#include <cstddef>
+
+class QPainter;
+
+namespace stagecraft::views::paint {
+
+inline const QColor kText(20, 20, 20);
+
+/// A pen of \p width device pixels whatever the zoom (0: one pixel).
+QPen cosmeticPen(const QColor& color, double width = 0);
+QFont pixelFont(double pixels, bool bold = false);
+
+/// Lines of text centered in \p rect, the first one bold.
+void drawCenteredLines(QPainter& painter, const QRectF& rect, const QStringList& lines,
+                       double pixels);
+/// The order position in a small circle at the top right of \p box (Fig. 7f).
+void drawOrderBadge(QPainter& painter, const QRectF& box, int position);
+/// The label of instance \p id, with shape, binding, scope and order
+/// position from the detail zoom on.
+void drawInstanceText(QPainter& painter, const InstanceDrawing& drawing, size_t id,
+                      const QRectF& box, double scale);
+
+} // namespace stagecraft::views::paint
