@@ -1,0 +1,243 @@
+// The graph view's model builder, without Graphviz: node, edge and cluster
+// counts of the figure chain expanded, collapsed and mixed, and of ResNet-50
+// collapsed, checked against counts derived from the graph and partition; the
+// labels of collapsed groups; the same input always gives the same model and
+// key; malformed layout requests are refused with a reason.
+
+#include "graph/graph_labels.h"
+#include "graph/graph_model.h"
+#include "graph_fixture.h"
+
+#include <QtTest>
+
+#include <set>
+#include <utility>
+
+using namespace stagecraft;
+using namespace stagecraft::views;
+using namespace stagecraft::views::graphview;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+using partition::GroupId;
+
+size_t activationCount(const ir::Graph& graph, const std::vector<ir::TensorId>& tensors) {
+    std::set<ir::TensorId> unique;
+    for (ir::TensorId t : tensors)
+        if (!graph.tensor(t).isConstant())
+            unique.insert(t);
+    return unique.size();
+}
+
+size_t terminalCount(const ir::Graph& graph) {
+    return activationCount(graph, graph.inputs()) + activationCount(graph, graph.outputs());
+}
+
+/// Distinct (writer, reader op) pairs of activations plus one edge per graph
+/// output, with writers and readers mapped by \p nodeOf (op -> drawn thing).
+template <typename NodeOf>
+size_t expectedEdges(const ir::Graph& graph, NodeOf nodeOf) {
+    std::set<std::pair<int64_t, int64_t>> pairs;
+    for (ir::TensorId t = 0; t < static_cast<ir::TensorId>(graph.tensorCount()); ++t) {
+        const ir::Tensor& tensor = graph.tensor(t);
+        if (tensor.isConstant())
+            continue;
+        int64_t from = tensor.producer != ir::kNoOp ? nodeOf(tensor.producer) : -1 - t;
+        for (const ir::Use& use : tensor.uses)
+            if (nodeOf(use.op) != from)
+                pairs.insert({from, nodeOf(use.op)});
+    }
+    return pairs.size() + activationCount(graph, graph.outputs());
+}
+
+size_t countKind(const GraphModel& model, NodeRef::Kind kind) {
+    size_t count = 0;
+    for (const ModelNode& node : model.nodes)
+        count += node.ref.kind == kind ? 1 : 0;
+    return count;
+}
+
+void checkAligned(const GraphModel& model) {
+    QCOMPARE(model.nodes.size(), model.layout.nodes.size());
+    QCOMPARE(model.edges.size(), model.layout.edges.size());
+    QCOMPARE(model.clusters.size(), model.layout.clusters.size());
+    QVERIFY(validateLayoutInput(model.layout).ok());
+}
+
+bool sameModel(const GraphModel& a, const GraphModel& b) {
+    if (a.nodes.size() != b.nodes.size() || a.edges.size() != b.edges.size() ||
+        a.clusters.size() != b.clusters.size())
+        return false;
+    for (size_t n = 0; n < a.nodes.size(); ++n)
+        if (!(a.nodes[n].ref == b.nodes[n].ref) || a.nodes[n].lines != b.nodes[n].lines ||
+            a.layout.nodes[n].size != b.layout.nodes[n].size ||
+            a.layout.nodes[n].shape != b.layout.nodes[n].shape)
+            return false;
+    for (size_t e = 0; e < a.edges.size(); ++e)
+        if (a.edges[e].tensors != b.edges[e].tensors ||
+            a.layout.edges[e].from != b.layout.edges[e].from ||
+            a.layout.edges[e].to != b.layout.edges[e].to)
+            return false;
+    for (size_t c = 0; c < a.clusters.size(); ++c)
+        if (a.clusters[c].lines != b.clusters[c].lines ||
+            a.layout.clusters[c].nodes != b.layout.clusters[c].nodes)
+            return false;
+    return true;
+}
+
+} // namespace
+
+class TestGraphModel : public QObject {
+    Q_OBJECT
+
+private slots:
+    void fig3ChainExpanded() {
+        auto result = test::resultOf("fig3-chain");
+        const ir::Graph& graph = *result->graph;
+        const auto& partition = result->eval.schedule.partition;
+        GraphModel model = buildGraphModel(*result, allGroups(*result));
+        checkAligned(model);
+        QCOMPARE(graph.opCount(), size_t(16));
+        QCOMPARE(partition.groupCount(), size_t(4));
+        QCOMPARE(model.nodes.size(), size_t(18));
+        QCOMPARE(countKind(model, NodeRef::Kind::Op), size_t(16));
+        QCOMPARE(countKind(model, NodeRef::Kind::Input), size_t(1));
+        QCOMPARE(countKind(model, NodeRef::Kind::Output), size_t(1));
+        QCOMPARE(model.layout.clusters.size(), size_t(4));
+        QCOMPARE(model.edges.size(), size_t(17));
+        QCOMPARE(model.edges.size(), expectedEdges(graph, [](ir::OpId op) { return op; }));
+        for (size_t c = 0; c < model.clusters.size(); ++c) {
+            GroupId g = model.clusters[c].group;
+            QCOMPARE(model.layout.clusters[c].nodes.size(), partition.ops(g).size());
+            for (int node : model.layout.clusters[c].nodes)
+                QCOMPARE(partition.groupOf(model.nodes[static_cast<size_t>(node)].ref.id), g);
+            QVERIFY(model.clusters[c].lines.front().startsWith(groupName(g)));
+        }
+        const ModelNode& first = model.nodes[1];
+        QCOMPARE(first.ref.kind, NodeRef::Kind::Op);
+        QCOMPARE(first.lines.at(0), QString::fromStdString(graph.op(first.ref.id).name));
+        QCOMPARE(first.lines.at(1), QString::fromStdString(graph.op(first.ref.id).type));
+        QCOMPARE(model.layout.nodes.front().shape, NodeShape::InvHouse);
+        QCOMPARE(model.layout.nodes.back().shape, NodeShape::House);
+    }
+
+    void fig3ChainCollapsed() {
+        auto result = test::resultOf("fig3-chain");
+        const auto& schedule = result->eval.schedule;
+        GraphModel model = buildGraphModel(*result, {});
+        checkAligned(model);
+        QCOMPARE(model.nodes.size(), size_t(6));
+        QCOMPARE(countKind(model, NodeRef::Kind::Group), size_t(4));
+        QCOMPARE(model.edges.size(), size_t(5));
+        QCOMPARE(model.clusters.size(), size_t(0));
+        QCOMPARE(model.edges.size(), expectedEdges(*result->graph, [&](ir::OpId op) {
+                     return schedule.partition.groupOf(op);
+                 }));
+        // Group a splits 8 ways along dim 0 (docs/zoo.md, Fig. 3); d is unsplit.
+        const ModelNode& a = model.nodes[1];
+        QCOMPARE(a.ref, (NodeRef{NodeRef::Kind::Group, 0}));
+        QCOMPARE(a.lines.at(0), u"a"_s);
+        QCOMPARE(a.lines.at(1), u"4 ops"_s);
+        QCOMPARE(a.lines.at(2), u"dim 0 × 8"_s);
+        QCOMPARE(a.lines.at(3), footprintText(schedule, 0));
+        QCOMPARE(model.nodes[4].lines.at(2), u"unsplit"_s);
+    }
+
+    void fig3ChainMixed() {
+        auto result = test::resultOf("fig3-chain");
+        GraphModel model = buildGraphModel(*result, {1});
+        checkAligned(model);
+        QCOMPARE(countKind(model, NodeRef::Kind::Group), size_t(3));
+        QCOMPARE(countKind(model, NodeRef::Kind::Op), size_t(4));
+        QCOMPARE(model.clusters.size(), size_t(1));
+        QCOMPARE(model.clusters[0].group, 1);
+        // input -> a -> b's four ops in a chain -> c -> d -> output
+        QCOMPARE(model.edges.size(), size_t(8));
+    }
+
+    void resnet50Collapsed() {
+        auto result = test::resultOf("resnet50", 1, "stcp920");
+        const ir::Graph& graph = *result->graph;
+        const auto& partition = result->eval.schedule.partition;
+        GraphModel model = buildGraphModel(*result, {});
+        checkAligned(model);
+        QCOMPARE(model.nodes.size(), partition.groupCount() + terminalCount(graph));
+        QCOMPARE(model.clusters.size(), size_t(0));
+        size_t groupEdges = 0;
+        for (GroupId g = 0; g < static_cast<GroupId>(partition.groupCount()); ++g)
+            groupEdges += partition.producers(g).size();
+        size_t inputEdges = 0;
+        for (ir::TensorId t : graph.inputs()) {
+            std::set<GroupId> readers;
+            for (const ir::Use& use : graph.tensor(t).uses)
+                readers.insert(partition.groupOf(use.op));
+            inputEdges += graph.tensor(t).isConstant() ? 0 : readers.size();
+        }
+        QCOMPARE(model.edges.size(),
+                 groupEdges + inputEdges + activationCount(graph, graph.outputs()));
+        QCOMPARE(model.edges.size(),
+                 expectedEdges(graph, [&](ir::OpId op) { return partition.groupOf(op); }));
+    }
+
+    void weightsAreLeftOut() {
+        auto result = test::resultOf("resnet50", 1, "stcp920");
+        GraphModel model = buildGraphModel(*result, allGroups(*result));
+        for (const ModelEdge& edge : model.edges)
+            for (ir::TensorId t : edge.tensors)
+                QVERIFY(!result->graph->tensor(t).isConstant());
+        QCOMPARE(model.nodes.size(), result->graph->opCount() + terminalCount(*result->graph));
+    }
+
+    void sameInputSameModel() {
+        auto result = test::resultOf("resnet50", 1, "stcp920");
+        ExpandedGroups some{0, 3, 7};
+        QVERIFY(sameModel(buildGraphModel(*result, some), buildGraphModel(*result, some)));
+        QVERIFY(sameModel(buildGraphModel(*result, {}), buildGraphModel(*result, {})));
+        QVERIFY(!sameModel(buildGraphModel(*result, {}), buildGraphModel(*result, some)));
+        QCOMPARE(layoutKeyFor(*result, some), layoutKeyFor(*result, some));
+        QVERIFY(layoutKeyFor(*result, some) != layoutKeyFor(*result, {}));
+        auto fig3 = test::resultOf("fig3-chain");
+        QVERIFY(layoutKeyFor(*result, {}).graph != layoutKeyFor(*fig3, {}).graph);
+    }
+
+    void elidesLongNames() {
+        QString name = QString(40, u'x');
+        QString shown = elided(name, 30);
+        QCOMPARE(shown.size(), 30);
+        QVERIFY(shown.contains(u"…"_s));
+        QCOMPARE(elided(u"short"_s, 30), u"short"_s);
+    }
+
+    void malformedRequestsAreRefused_data() {
+        QTest::addColumn<int>("defect");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("edge to a missing node") << 0 << u"edge 0 names node 5"_s;
+        QTest::newRow("node in two clusters") << 1 << u"node 1 is in cluster 0 and in cluster 1"_s;
+        QTest::newRow("empty cluster") << 2 << u"cluster 0 has no nodes"_s;
+        QTest::newRow("zero size") << 3 << u"node 0 has an invalid size"_s;
+    }
+
+    void malformedRequestsAreRefused() {
+        QFETCH(int, defect);
+        QFETCH(QString, message);
+        LayoutInput input;
+        input.nodes = {{{50, 20}, NodeShape::Box}, {{50, 20}, NodeShape::Box}};
+        input.edges = {{0, 1}};
+        if (defect == 0)
+            input.edges = {{0, 5}};
+        if (defect == 1)
+            input.clusters = {{{0, 1}, {}}, {{1}, {}}};
+        if (defect == 2)
+            input.clusters = {{{}, {}}};
+        if (defect == 3)
+            input.nodes[0].size = {0, 20};
+        Status status = validateLayoutInput(input);
+        QVERIFY(!status.ok());
+        QVERIFY2(QString::fromStdString(status.error().message()).startsWith(message),
+                 status.error().message().c_str());
+    }
+};
+
+QTEST_MAIN(TestGraphModel)
+#include "test_graph_model.moc"

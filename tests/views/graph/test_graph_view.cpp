@@ -1,0 +1,279 @@
+// The graph view as a user meets it: the figure chain opens expanded with a
+// cluster per group, a graph of more than 2,000 ops opens collapsed, find
+// selects and centers (expanding a collapsed group), clicks select ops and
+// groups, a selection made elsewhere lights up its op or group, a new split
+// updates the labels without a new Graphviz run, and the exports write files
+// that load.
+
+#include "graph/graph_canvas.h"
+#include "graph/graph_scene.h"
+#include "graph/graph_view.h"
+#include "graph/graphviz_layouter.h"
+#include "graph_fixture.h"
+
+#include <QFile>
+#include <QImage>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace stagecraft;
+using namespace stagecraft::views;
+using namespace stagecraft::views::graphview;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr int kTimeoutMs = 120000;
+
+bool waitForLayout(GraphView& view) {
+    if (!view.isLayingOut())
+        return true;
+    QSignalSpy finished(&view, &GraphView::layoutFinished);
+    return finished.wait(kTimeoutMs);
+}
+
+QPoint viewportPoint(GraphView& view, const QPointF& scenePoint) {
+    return view.canvas()->mapFromScene(scenePoint);
+}
+
+void click(GraphView& view, const QPointF& scenePoint) {
+    QTest::mouseClick(view.canvas()->viewport(), Qt::LeftButton, {},
+                      viewportPoint(view, scenePoint));
+}
+
+/// The figure chain with group \p group split \p factor ways along dim 0.
+ResultPtr fig3WithSplit(partition::GroupId group, int64_t factor) {
+    test::ResultSpec spec = test::specOf("fig3-chain");
+    ResultPtr base = test::resultFor(spec);
+    ir::OpId op = base->eval.schedule.partition.ops(group).front();
+    spec.overrides.splits.push_back({base->graph->op(op).name, 0, factor});
+    Expected<ResultPtr> result = runPipeline(test::requestFor(spec), base.get(), 2);
+    if (!result.ok())
+        qFatal("split override: %s", result.error().message().c_str());
+    return *result;
+}
+
+} // namespace
+
+class TestGraphView : public QObject {
+    Q_OBJECT
+
+private:
+    /// A shown view of the figure chain, laid out, sharing \p selection.
+    void openFig3(GraphView& view, SelectionModel& selection) {
+        view.resize(900, 700);
+        view.setSelectionModel(&selection);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setResult(test::resultOf("fig3-chain"));
+        QVERIFY(waitForLayout(view));
+    }
+
+private slots:
+    void showsClustersAndNodesAfterLayout() {
+        GraphView view;
+        QCOMPARE(view.objectName(), u"graphView"_s);
+        view.setResult(test::resultOf("fig3-chain"));
+        QVERIFY(view.isLayingOut());
+        QCOMPARE(view.message(), u"laying out…"_s);
+        QVERIFY(waitForLayout(view));
+        QVERIFY(view.message().isEmpty());
+        QCOMPARE(view.scene()->nodes().size(), size_t(18));
+        QCOMPARE(view.scene()->clusters().size(), size_t(4));
+        QCOMPARE(view.scene()->edges().size(), size_t(17));
+        for (partition::GroupId g = 0; g < 4; ++g) {
+            QVERIFY(view.isGroupExpanded(g));
+            QVERIFY(view.scene()->clusterItem(g));
+            QVERIFY(!view.scene()->groupNodeItem(g));
+        }
+        QVERIFY(view.scene()->clusterItem(0)->lines().front().startsWith(u"a"_s));
+    }
+
+    void largeGraphOpensCollapsed() {
+        ResultPtr result = test::syntheticResult(2100);
+        QVERIFY(result->graph->opCount() > GraphView::kCollapseAbove);
+        GraphView view;
+        view.setResult(result);
+        QVERIFY(waitForLayout(view));
+        size_t groups = result->eval.schedule.partition.groupCount();
+        QVERIFY(view.scene()->clusters().empty());
+        QVERIFY(view.scene()->nodes().size() > groups);
+        for (partition::GroupId g = 0; g < static_cast<partition::GroupId>(groups); ++g) {
+            QVERIFY(!view.isGroupExpanded(g));
+            QVERIFY(view.scene()->groupNodeItem(g));
+        }
+    }
+
+    void findExpandsAndSelects() {
+        ResultPtr result = test::syntheticResult(2100);
+        SelectionModel selection;
+        GraphView view;
+        view.setSelectionModel(&selection);
+        view.setResult(result);
+        QVERIFY(waitForLayout(view));
+        ir::OpId op = static_cast<ir::OpId>(result->graph->opCount() / 2);
+        partition::GroupId group = result->eval.schedule.partition.groupOf(op);
+        QVERIFY(!view.scene()->opItem(op));
+        QVERIFY(view.findOp(QString::fromStdString(result->graph->op(op).name)));
+        QCOMPARE(selection.current(), (Selection{Selection::Kind::Op, op}));
+        QVERIFY(view.isGroupExpanded(group));
+        QVERIFY(waitForLayout(view));
+        QVERIFY(view.scene()->opItem(op));
+        QVERIFY(view.scene()->opItem(op)->isHighlighted());
+        QVERIFY(view.scene()->clusterItem(group));
+        QCOMPARE(view.scene()->clusters().size(), size_t(1));
+
+        QVERIFY(!view.findOp(u"no such op"_s));
+        QCOMPARE(selection.current(), (Selection{Selection::Kind::Op, op}));
+    }
+
+    void clicksSelect() {
+        SelectionModel selection;
+        GraphView view;
+        openFig3(view, selection);
+        NodeItem* op = view.scene()->opItem(5);
+        QVERIFY(op);
+        click(view, op->sceneBoundingRect().center());
+        QCOMPARE(selection.current(), (Selection{Selection::Kind::Op, 5}));
+        QVERIFY(op->isHighlighted());
+
+        ClusterItem* cluster = view.scene()->clusterItem(2);
+        click(view, cluster->labelRect().center());
+        QCOMPARE(selection.current(), (Selection{Selection::Kind::Group, 2}));
+        QVERIFY(cluster->isHighlighted());
+        QVERIFY(!op->isHighlighted());
+    }
+
+    void doubleClicksCollapseAndExpand() {
+        SelectionModel selection;
+        GraphView view;
+        openFig3(view, selection);
+        QTest::mouseDClick(view.canvas()->viewport(), Qt::LeftButton, {},
+                           viewportPoint(view, view.scene()->clusterItem(1)->labelRect().center()));
+        QVERIFY(!view.isGroupExpanded(1));
+        QVERIFY(waitForLayout(view));
+        NodeItem* node = view.scene()->groupNodeItem(1);
+        QVERIFY(node);
+        QCOMPARE(view.scene()->clusters().size(), size_t(3));
+        click(view, node->sceneBoundingRect().center());
+        QCOMPARE(selection.current(), (Selection{Selection::Kind::Group, 1}));
+        QTest::mouseDClick(view.canvas()->viewport(), Qt::LeftButton, {},
+                           viewportPoint(view, node->sceneBoundingRect().center()));
+        QVERIFY(view.isGroupExpanded(1));
+        QVERIFY(waitForLayout(view));
+        QCOMPARE(view.scene()->clusters().size(), size_t(4));
+    }
+
+    void externalSelectionHighlights() {
+        SelectionModel selection;
+        GraphView view;
+        openFig3(view, selection);
+        selection.select({Selection::Kind::Group, 2});
+        QVERIFY(view.scene()->clusterItem(2)->isHighlighted());
+        QVERIFY(!view.scene()->clusterItem(1)->isHighlighted());
+
+        const schedule::Schedule& schedule = view.result()->eval.schedule;
+        schedule::InstanceId instance = schedule.groups[1].instances.front();
+        selection.select({Selection::Kind::Instance, instance});
+        QVERIFY(view.scene()->clusterItem(1)->isHighlighted());
+        QVERIFY(!view.scene()->clusterItem(2)->isHighlighted());
+
+        selection.select({Selection::Kind::Op, 9});
+        QVERIFY(view.scene()->opItem(9)->isHighlighted());
+        QVERIFY(!view.scene()->clusterItem(1)->isHighlighted());
+
+        view.collapseAll();
+        QVERIFY(waitForLayout(view));
+        QVERIFY(view.scene()->groupNodeItem(schedule.partition.groupOf(9))->isHighlighted());
+    }
+
+    void newSplitUpdatesLabelsWithoutLayout() {
+        SelectionModel selection;
+        GraphView view;
+        openFig3(view, selection);
+        QCOMPARE(view.scene()->clusterItem(3)->lines().at(1).left(7), u"unsplit"_s);
+        int64_t layouts = GraphvizLayouter::layoutsRun();
+        ClusterItem* cluster = view.scene()->clusterItem(3);
+        view.canvas()->zoomBy(2);
+        QTransform zoomed = view.canvas()->transform();
+        ResultPtr split = fig3WithSplit(3, 2);
+        QVERIFY(sameGrouping(*view.result(), *split));
+        view.setResult(split);
+        QVERIFY(!view.isLayingOut());
+        QTest::qWait(50);
+        QCOMPARE(GraphvizLayouter::layoutsRun(), layouts);
+        // Not even a cached layout: the items stay, and so does the zoom.
+        QCOMPARE(view.scene()->clusterItem(3), cluster);
+        QCOMPARE(view.canvas()->transform(), zoomed);
+        QVERIFY(cluster->lines().at(1).startsWith(u"dim 0 × 2"_s));
+
+        view.collapseAll();
+        QVERIFY(waitForLayout(view));
+        layouts = GraphvizLayouter::layoutsRun();
+        view.setResult(test::resultOf("fig3-chain"));
+        QVERIFY(!view.isLayingOut());
+        QCOMPARE(GraphvizLayouter::layoutsRun(), layouts);
+        QCOMPARE(view.scene()->groupNodeItem(3)->lines().at(2), u"unsplit"_s);
+    }
+
+    void wheelZoomsAroundTheCursor() {
+        SelectionModel selection;
+        GraphView view;
+        openFig3(view, selection);
+        GraphCanvas* canvas = view.canvas();
+        QPoint cursor = viewportPoint(view, view.scene()->opItem(3)->sceneBoundingRect().center());
+        QPointF under = canvas->mapToScene(cursor);
+        double before = canvas->zoom();
+        QWheelEvent wheel(cursor, canvas->viewport()->mapToGlobal(cursor), QPoint(), QPoint(0, 240),
+                          Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(canvas->viewport(), &wheel);
+        QVERIFY(canvas->zoom() > before * 1.3);
+        QPointF after = canvas->mapToScene(cursor);
+        // The chain is narrower than the view and stays centered; its height
+        // scrolls, and the point under the cursor keeps its place.
+        QVERIFY(qAbs(under.y() - after.y()) < 2 / canvas->zoom());
+        view.fitToView();
+        QVERIFY(canvas->zoom() <= 1.0);
+        QVERIFY(canvas->mapToScene(canvas->viewport()->rect())
+                    .boundingRect()
+                    .adjusted(-1, -1, 1, 1)
+                    .contains(view.scene()->sceneRect()));
+    }
+
+    void exportsWriteFiles() {
+        QTemporaryDir dir;
+        GraphView view;
+        QString error;
+        QVERIFY(!view.exportSvg(dir.filePath(u"empty.svg"_s), &error));
+        QVERIFY(!error.isEmpty());
+        view.setResult(test::resultOf("fig3-chain"));
+        QVERIFY(waitForLayout(view));
+
+        QString svgPath = dir.filePath(u"graph.svg"_s);
+        QVERIFY2(view.exportSvg(svgPath, &error), qPrintable(error));
+        QFile svg(svgPath);
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        QByteArray text = svg.readAll();
+        QVERIFY(text.contains("<svg"));
+        QVERIFY(text.contains("</svg>"));
+
+        QString pngPath = dir.filePath(u"graph.png"_s);
+        QVERIFY2(view.exportPng(pngPath, &error), qPrintable(error));
+        QImage image(pngPath);
+        QVERIFY(!image.isNull());
+        QVERIFY(image.width() > 100 && image.height() > 100);
+        QCOMPARE(image.pixelColor(0, 0), QColor(Qt::white));
+        bool drawn = false;
+        for (int y = 0; y < image.height() && !drawn; y += 4)
+            for (int x = 0; x < image.width() && !drawn; x += 4)
+                drawn = image.pixelColor(x, y) != QColor(Qt::white);
+        QVERIFY(drawn);
+
+        QVERIFY(!view.exportPng(dir.filePath(u"missing/dir/graph.png"_s), &error));
+        QVERIFY(!error.isEmpty());
+    }
+};
+
+QTEST_MAIN(TestGraphView)
+#include "test_graph_view.moc"

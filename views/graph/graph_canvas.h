@@ -1,0 +1,40 @@
+#pragma once
+// The QGraphicsView of the graph view: wheel zoom around the cursor, panning
+// by dragging, fit to view, and clicks reported as the node or cluster under
+// the cursor. Zoom and pan are view state and never reach the undo history.
+
+#include <QGraphicsView>
+
+namespace stagecraft::views::graphview {
+
+class GraphCanvas : public QGraphicsView {
+    Q_OBJECT
+public:
+    explicit GraphCanvas(QGraphicsScene* scene, QWidget* parent = nullptr);
+
+    /// Shows the whole scene, never magnified beyond 1:1.
+    void fitToView();
+    /// Scene points per pixel inverse: 1 is 1:1.
+    double zoom() const { return transform().m11(); }
+    /// Multiplies the zoom by \p factor within the allowed range.
+    void zoomBy(double factor);
+    /// The node under \p viewportPos, else the cluster, else null.
+    QGraphicsItem* pick(const QPoint& viewportPos) const;
+
+signals:
+    void clicked(QGraphicsItem* item);
+    void doubleClicked(QGraphicsItem* item);
+    void contextMenuRequested(QGraphicsItem* item, const QPoint& globalPos);
+
+protected:
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
+
+private:
+    QPoint pressPos_;
+};
+
+} // namespace stagecraft::views::graphview

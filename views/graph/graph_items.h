@@ -1,0 +1,95 @@
+#pragma once
+// The items of the graph scene: nodes (ops, collapsed groups, graph inputs
+// and outputs), clusters (expanded groups) and edges. Painting follows the
+// level of detail of qtbase's "chip" example: far out, plain shapes without
+// text or arrowheads; closer, outlines; close enough to read, the labels.
+
+#include "graph/graph_layout.h"
+#include "graph/graph_model.h"
+
+#include <QGraphicsItem>
+#include <QStringList>
+
+#include <vector>
+
+namespace stagecraft::views::graphview {
+
+class NodeItem : public QGraphicsItem {
+public:
+    enum { Type = UserType + 1 };
+
+    NodeItem(const ModelNode& node, const NodeGeometry& geometry, NodeShape shape);
+
+    int type() const override { return Type; }
+    QRectF boundingRect() const override;
+    QPainterPath shape() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+    const NodeRef& ref() const { return ref_; }
+    partition::GroupId group() const { return group_; }
+    const QStringList& lines() const { return lines_; }
+    void setLines(const QStringList& lines);
+    bool isHighlighted() const { return highlighted_; }
+    void setHighlighted(bool highlighted);
+
+private:
+    QColor fill() const;
+    QPainterPath outline() const;
+
+    NodeRef ref_;
+    partition::GroupId group_;
+    QStringList lines_;
+    QRectF rect_;
+    NodeShape shape_;
+    bool highlighted_ = false;
+};
+
+class ClusterItem : public QGraphicsItem {
+public:
+    enum { Type = UserType + 2 };
+
+    ClusterItem(const ModelCluster& cluster, const ClusterGeometry& geometry, QSizeF labelSize);
+
+    int type() const override { return Type; }
+    QRectF boundingRect() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+    partition::GroupId group() const { return group_; }
+    const QStringList& lines() const { return lines_; }
+    void setLines(const QStringList& lines);
+    QRectF labelRect() const { return labelRect_; }
+    bool isHighlighted() const { return highlighted_; }
+    void setHighlighted(bool highlighted);
+
+private:
+    partition::GroupId group_;
+    QStringList lines_;
+    QRectF rect_;
+    QRectF labelRect_;
+    bool highlighted_ = false;
+};
+
+class EdgeItem : public QGraphicsItem {
+public:
+    enum { Type = UserType + 3 };
+
+    EdgeItem(const ModelEdge& edge, const EdgeGeometry& geometry);
+
+    int type() const override { return Type; }
+    QRectF boundingRect() const override;
+    QPainterPath shape() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+    const std::vector<ir::TensorId>& tensors() const { return tensors_; }
+    bool isHighlighted() const { return highlighted_; }
+    void setHighlighted(bool highlighted);
+
+private:
+    std::vector<ir::TensorId> tensors_;
+    QPainterPath path_;
+    QPolygonF arrow_;
+    QRectF bounds_;
+    bool highlighted_ = false;
+};
+
+} // namespace stagecraft::views::graphview

@@ -1,0 +1,229 @@
+// The drawing of a grouped graph, in id order throughout: inputs, then each
+// group (its ops, or its one node), then outputs; edges by (tail, head) node
+// index, each carrying the tensors between the two nodes. A tensor read only
+// inside a collapsed group draws no edge. The same result and expanded set
+// always give the same model.
+
+#include "graph/graph_model.h"
+
+#include "graph/graph_labels.h"
+
+#include <algorithm>
+#include <map>
+#include <string_view>
+#include <utility>
+
+namespace stagecraft::views::graphview {
+
+namespace {
+
+using partition::GroupId;
+
+/// Room for the roof of a house shape.
+constexpr double kHouseRoof = 14;
+
+/// Graph inputs or outputs that carry activations, ascending by tensor id.
+std::vector<ir::TensorId> activations(const ir::Graph& graph, std::vector<ir::TensorId> tensors) {
+    std::erase_if(tensors, [&](ir::TensorId t) { return graph.tensor(t).isConstant(); });
+    std::sort(tensors.begin(), tensors.end());
+    tensors.erase(std::unique(tensors.begin(), tensors.end()), tensors.end());
+    return tensors;
+}
+
+class ModelBuilder {
+public:
+    ModelBuilder(const PipelineResult& result, const ExpandedGroups& expanded)
+        : result_(result)
+        , graph_(*result.graph)
+        , partition_(result.eval.schedule.partition)
+        , expanded_(expanded) {}
+
+    GraphModel build() {
+        opNode_.assign(graph_.opCount(), -1);
+        groupNode_.assign(partition_.groupCount(), -1);
+        for (ir::TensorId t : activations(graph_, graph_.inputs()))
+            inputNode_[t] = addTerminal({NodeRef::Kind::Input, t}, NodeShape::InvHouse);
+        for (GroupId g = 0; g < static_cast<GroupId>(partition_.groupCount()); ++g)
+            addGroup(g);
+        for (ir::TensorId t : activations(graph_, graph_.outputs()))
+            outputNode_[t] = addTerminal({NodeRef::Kind::Output, t}, NodeShape::House);
+        addEdges();
+        return std::move(model_);
+    }
+
+private:
+    int addNode(ModelNode node, QSizeF size, NodeShape shape) {
+        model_.nodes.push_back(std::move(node));
+        model_.layout.nodes.push_back({size, shape});
+        return static_cast<int>(model_.nodes.size()) - 1;
+    }
+
+    int addTerminal(NodeRef ref, NodeShape shape) {
+        QStringList lines = terminalLines(graph_, ref.id);
+        QSizeF size = textBlockSize(lines) + QSizeF(0, kHouseRoof);
+        return addNode({ref, partition::kNoGroup, lines}, size, shape);
+    }
+
+    void addGroup(GroupId g) {
+        if (!expanded_.contains(g)) {
+            groupNode_[static_cast<size_t>(g)] =
+                addNode({{NodeRef::Kind::Group, g}, g, groupNodeLines(result_, g)},
+                        groupNodeSize(result_, g), NodeShape::Box);
+            return;
+        }
+        std::vector<ir::OpId> ops(partition_.ops(g).begin(), partition_.ops(g).end());
+        std::sort(ops.begin(), ops.end());
+        LayoutCluster cluster{{}, clusterLabelSize(result_, g)};
+        for (ir::OpId op : ops) {
+            QStringList lines = opLines(graph_, op);
+            int node =
+                addNode({{NodeRef::Kind::Op, op}, g, lines}, textBlockSize(lines), NodeShape::Box);
+            opNode_[static_cast<size_t>(op)] = node;
+            cluster.nodes.push_back(node);
+        }
+        model_.layout.clusters.push_back(std::move(cluster));
+        model_.clusters.push_back({g, clusterLines(result_, g)});
+    }
+
+    int nodeOfOp(ir::OpId op) const {
+        int node = opNode_[static_cast<size_t>(op)];
+        return node >= 0 ? node : groupNode_[static_cast<size_t>(partition_.groupOf(op))];
+    }
+
+    /// The node writing \p tensor; -1 for constants and unwritten tensors.
+    int sourceNode(ir::TensorId tensor) const {
+        const ir::Tensor& t = graph_.tensor(tensor);
+        if (t.isConstant())
+            return -1;
+        if (t.producer != ir::kNoOp)
+            return nodeOfOp(t.producer);
+        auto input = inputNode_.find(tensor);
+        return input == inputNode_.end() ? -1 : input->second;
+    }
+
+    std::set<int> targetNodes(ir::TensorId tensor) const {
+        std::set<int> targets;
+        for (const ir::Use& use : graph_.tensor(tensor).uses)
+            targets.insert(nodeOfOp(use.op));
+        if (auto output = outputNode_.find(tensor); output != outputNode_.end())
+            targets.insert(output->second);
+        return targets;
+    }
+
+    void addEdges() {
+        std::map<std::pair<int, int>, std::vector<ir::TensorId>> crossing;
+        for (ir::TensorId t = 0; t < static_cast<ir::TensorId>(graph_.tensorCount()); ++t) {
+            int source = sourceNode(t);
+            if (source < 0)
+                continue;
+            for (int target : targetNodes(t))
+                if (target != source)
+                    crossing[{source, target}].push_back(t);
+        }
+        for (auto& [ends, tensors] : crossing) {
+            model_.layout.edges.push_back({ends.first, ends.second});
+            model_.edges.push_back({std::move(tensors)});
+        }
+    }
+
+    const PipelineResult& result_;
+    const ir::Graph& graph_;
+    const partition::Partition& partition_;
+    const ExpandedGroups& expanded_;
+    GraphModel model_;
+    std::vector<int> opNode_;
+    std::vector<int> groupNode_;
+    std::map<ir::TensorId, int> inputNode_;
+    std::map<ir::TensorId, int> outputNode_;
+};
+
+/// FNV-1a, 64 bits.
+class Fingerprint {
+public:
+    void add(uint64_t value) {
+        for (int i = 0; i < 8; ++i)
+            addByte(static_cast<uint8_t>(value >> (8 * i)));
+    }
+    void add(std::string_view text) {
+        add(text.size());
+        for (char c : text)
+            addByte(static_cast<uint8_t>(c));
+    }
+    uint64_t value() const { return hash_; }
+
+private:
+    void addByte(uint8_t byte) {
+        hash_ ^= byte;
+        hash_ *= 1099511628211ull;
+    }
+    uint64_t hash_ = 14695981039346656037ull;
+};
+
+uint64_t graphFingerprint(const ir::Graph& graph) {
+    Fingerprint fp;
+    fp.add(graph.opCount());
+    for (const ir::Op& op : graph.ops()) {
+        fp.add(op.name);
+        fp.add(op.type);
+        for (ir::TensorId t : op.inputs)
+            fp.add(static_cast<uint64_t>(t));
+        for (ir::TensorId t : op.outputs)
+            fp.add(static_cast<uint64_t>(t));
+    }
+    fp.add(graph.tensorCount());
+    for (const ir::Tensor& tensor : graph.tensors()) {
+        fp.add(tensor.name);
+        fp.add(ir::formatShape(tensor.shape));
+        fp.add(tensor.isConstant() ? 1 : 0);
+    }
+    for (ir::TensorId t : graph.inputs())
+        fp.add(static_cast<uint64_t>(t));
+    for (ir::TensorId t : graph.outputs())
+        fp.add(static_cast<uint64_t>(t));
+    return fp.value();
+}
+
+uint64_t groupingFingerprint(const ir::Graph& graph, const partition::Partition& partition) {
+    Fingerprint fp;
+    fp.add(partition.groupCount());
+    for (ir::OpId op = 0; op < static_cast<ir::OpId>(graph.opCount()); ++op)
+        fp.add(static_cast<uint64_t>(partition.groupOf(op)));
+    return fp.value();
+}
+
+} // namespace
+
+GraphModel buildGraphModel(const PipelineResult& result, const ExpandedGroups& expanded) {
+    return ModelBuilder(result, expanded).build();
+}
+
+ExpandedGroups allGroups(const PipelineResult& result) {
+    ExpandedGroups groups;
+    for (GroupId g = 0; g < static_cast<GroupId>(result.eval.schedule.partition.groupCount()); ++g)
+        groups.insert(groups.end(), g);
+    return groups;
+}
+
+LayoutKey layoutKeyFor(const PipelineResult& result, const ExpandedGroups& expanded) {
+    Fingerprint groups;
+    groups.add(expanded.size());
+    for (GroupId g : expanded)
+        groups.add(static_cast<uint64_t>(g));
+    return {graphFingerprint(*result.graph),
+            groupingFingerprint(*result.graph, result.eval.schedule.partition), groups.value()};
+}
+
+bool sameGrouping(const PipelineResult& a, const PipelineResult& b) {
+    if (!a.graph || a.graph != b.graph)
+        return false;
+    const partition::Partition& pa = a.eval.schedule.partition;
+    const partition::Partition& pb = b.eval.schedule.partition;
+    if (pa.groupCount() != pb.groupCount())
+        return false;
+    for (ir::OpId op = 0; op < static_cast<ir::OpId>(a.graph->opCount()); ++op)
+        if (pa.groupOf(op) != pb.groupOf(op))
+            return false;
+    return true;
+}
+
+} // namespace stagecraft::views::graphview

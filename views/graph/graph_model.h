@@ -1,0 +1,72 @@
+#pragma once
+// What the graph view draws, built from a pipeline result and the set of
+// expanded groups by pure functions (no Graphviz, no widgets): expanded
+// groups are clusters of one node per op, collapsed groups one node each,
+// graph inputs and outputs house shapes, constants (weights) left out. The
+// layout request travels to Graphviz; the rest says what each node, edge and
+// cluster stands for and what its label reads. Names and conventions follow
+// the DOT export (core/io/dot_export.h).
+
+#include "common/pipeline_result.h"
+#include "graph/graph_layout.h"
+
+#include <QStringList>
+
+#include <cstdint>
+#include <set>
+#include <vector>
+
+namespace stagecraft::views::graphview {
+
+using ExpandedGroups = std::set<partition::GroupId>;
+
+/// What a drawn node stands for: an op, a collapsed group, or the tensor of
+/// a graph input or output.
+struct NodeRef {
+    enum class Kind { Op, Group, Input, Output };
+    Kind kind = Kind::Op;
+    int32_t id = -1;
+    bool operator==(const NodeRef&) const = default;
+};
+
+struct ModelNode {
+    NodeRef ref;
+    /// The group the node shows or belongs to; kNoGroup for inputs and outputs.
+    partition::GroupId group = partition::kNoGroup;
+    QStringList lines;
+};
+
+struct ModelEdge {
+    /// The tensors the edge carries, ascending.
+    std::vector<ir::TensorId> tensors;
+};
+
+struct ModelCluster {
+    partition::GroupId group = partition::kNoGroup;
+    QStringList lines;
+};
+
+/// Index-aligned with layout's nodes, edges and clusters.
+struct GraphModel {
+    LayoutInput layout;
+    std::vector<ModelNode> nodes;
+    std::vector<ModelEdge> edges;
+    std::vector<ModelCluster> clusters;
+};
+
+/// The drawing of \p result with the groups in \p expanded as clusters and
+/// every other group as one node.
+GraphModel buildGraphModel(const PipelineResult& result, const ExpandedGroups& expanded);
+
+/// Every group of \p result.
+ExpandedGroups allGroups(const PipelineResult& result);
+
+/// The cache key of buildGraphModel(result, expanded).layout: equal keys
+/// give equal layout requests.
+LayoutKey layoutKeyFor(const PipelineResult& result, const ExpandedGroups& expanded);
+
+/// Same graph object and same partition: the drawing keeps its layout and
+/// only labels change.
+bool sameGrouping(const PipelineResult& a, const PipelineResult& b);
+
+} // namespace stagecraft::views::graphview

@@ -1,0 +1,169 @@
+// Items are created in model order and indexed by op, group and cluster, so
+// a selection finds its item without searching the scene.
+
+#include "graph/graph_scene.h"
+
+#include "graph/graph_labels.h"
+
+#include <algorithm>
+
+namespace stagecraft::views::graphview {
+
+namespace {
+
+constexpr double kSceneMargin = 24;
+
+template <typename T>
+T* at(const std::vector<T*>& items, int32_t id) {
+    if (id < 0 || static_cast<size_t>(id) >= items.size())
+        return nullptr;
+    return items[static_cast<size_t>(id)];
+}
+
+QString toolTipFor(const ModelNode& node, const PipelineResult& result) {
+    if (node.ref.kind == NodeRef::Kind::Op)
+        return opToolTip(*result.graph, node.ref.id, node.group);
+    return node.lines.join(u'\n');
+}
+
+} // namespace
+
+void GraphScene::clearDrawing() {
+    highlighted_.clear();
+    nodes_.clear();
+    clusters_.clear();
+    edges_.clear();
+    opItems_.clear();
+    groupNodeItems_.clear();
+    clusterItems_.clear();
+    clear();
+}
+
+void GraphScene::build(const GraphModel& model, const GraphLayout& layout,
+                       const PipelineResult& result) {
+    clearDrawing();
+    opItems_.assign(result.graph->opCount(), nullptr);
+    groupNodeItems_.assign(result.eval.schedule.partition.groupCount(), nullptr);
+    clusterItems_.assign(result.eval.schedule.partition.groupCount(), nullptr);
+    for (size_t c = 0; c < model.clusters.size(); ++c) {
+        auto* item = new ClusterItem(model.clusters[c], layout.clusters[c],
+                                     model.layout.clusters[c].labelSize);
+        addItem(item);
+        clusters_.push_back(item);
+        clusterItems_[static_cast<size_t>(item->group())] = item;
+    }
+    for (size_t e = 0; e < model.edges.size(); ++e) {
+        auto* item = new EdgeItem(model.edges[e], layout.edges[e]);
+        item->setToolTip(edgeToolTip(*result.graph, model.edges[e].tensors));
+        addItem(item);
+        edges_.push_back(item);
+    }
+    for (size_t n = 0; n < model.nodes.size(); ++n) {
+        auto* item = new NodeItem(model.nodes[n], layout.nodes[n], model.layout.nodes[n].shape);
+        item->setToolTip(toolTipFor(model.nodes[n], result));
+        addItem(item);
+        index(item);
+    }
+    setSceneRect(layout.bounds.adjusted(-kSceneMargin, -kSceneMargin, kSceneMargin, kSceneMargin));
+}
+
+void GraphScene::index(NodeItem* item) {
+    nodes_.push_back(item);
+    if (item->ref().kind == NodeRef::Kind::Op)
+        opItems_[static_cast<size_t>(item->ref().id)] = item;
+    else if (item->ref().kind == NodeRef::Kind::Group)
+        groupNodeItems_[static_cast<size_t>(item->ref().id)] = item;
+}
+
+bool GraphScene::updateLabels(const GraphModel& model) {
+    if (model.nodes.size() != nodes_.size() || model.clusters.size() != clusters_.size())
+        return false;
+    for (size_t n = 0; n < nodes_.size(); ++n)
+        if (!(model.nodes[n].ref == nodes_[n]->ref()))
+            return false;
+    for (size_t n = 0; n < nodes_.size(); ++n)
+        nodes_[n]->setLines(model.nodes[n].lines);
+    for (size_t c = 0; c < clusters_.size(); ++c)
+        clusters_[c]->setLines(model.clusters[c].lines);
+    return true;
+}
+
+NodeItem* GraphScene::opItem(ir::OpId op) const {
+    return at(opItems_, op);
+}
+
+NodeItem* GraphScene::groupNodeItem(partition::GroupId group) const {
+    return at(groupNodeItems_, group);
+}
+
+ClusterItem* GraphScene::clusterItem(partition::GroupId group) const {
+    return at(clusterItems_, group);
+}
+
+QGraphicsItem* GraphScene::groupItem(partition::GroupId group) const {
+    if (NodeItem* node = groupNodeItem(group))
+        return node;
+    return clusterItem(group);
+}
+
+void GraphScene::clearHighlight() {
+    for (QGraphicsItem* item : highlighted_) {
+        if (auto* node = qgraphicsitem_cast<NodeItem*>(item))
+            node->setHighlighted(false);
+        else if (auto* cluster = qgraphicsitem_cast<ClusterItem*>(item))
+            cluster->setHighlighted(false);
+        else if (auto* edge = qgraphicsitem_cast<EdgeItem*>(item))
+            edge->setHighlighted(false);
+    }
+    highlighted_.clear();
+}
+
+QGraphicsItem* GraphScene::mark(QGraphicsItem* item) {
+    if (auto* node = qgraphicsitem_cast<NodeItem*>(item))
+        node->setHighlighted(true);
+    else if (auto* cluster = qgraphicsitem_cast<ClusterItem*>(item))
+        cluster->setHighlighted(true);
+    else if (auto* edge = qgraphicsitem_cast<EdgeItem*>(item))
+        edge->setHighlighted(true);
+    if (item)
+        highlighted_.push_back(item);
+    return item;
+}
+
+QGraphicsItem* GraphScene::highlightTensor(ir::TensorId tensor) {
+    QGraphicsItem* first = nullptr;
+    for (EdgeItem* edge : edges_) {
+        if (!std::binary_search(edge->tensors().begin(), edge->tensors().end(), tensor))
+            continue;
+        mark(edge);
+        if (!first)
+            first = edge;
+    }
+    return first;
+}
+
+QGraphicsItem* GraphScene::highlight(const Selection& selection, const PipelineResult& result) {
+    clearHighlight();
+    const schedule::Schedule& schedule = result.eval.schedule;
+    switch (selection.kind) {
+    case Selection::Kind::Op:
+        if (NodeItem* item = opItem(selection.id))
+            return mark(item);
+        if (selection.id >= 0 && static_cast<size_t>(selection.id) < result.graph->opCount())
+            return mark(groupItem(schedule.partition.groupOf(selection.id)));
+        return nullptr;
+    case Selection::Kind::Group:
+        return mark(groupItem(selection.id));
+    case Selection::Kind::Instance:
+        if (selection.id >= 0 && static_cast<size_t>(selection.id) < schedule.instances.size())
+            return mark(groupItem(schedule.instances[static_cast<size_t>(selection.id)].group));
+        return nullptr;
+    case Selection::Kind::Tensor:
+        return highlightTensor(selection.id);
+    case Selection::Kind::None:
+        break;
+    }
+    return nullptr;
+}
+
+} // namespace stagecraft::views::graphview

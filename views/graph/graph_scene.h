@@ -1,0 +1,61 @@
+#pragma once
+// The scene of the graph view: the items of a GraphModel placed by its
+// layout, found again by op, group or tensor, and highlighted for the shared
+// selection. Labels can be replaced in place when only they changed.
+
+#include "common/pipeline_result.h"
+#include "common/selection.h"
+#include "graph/graph_items.h"
+#include "graph/graph_layout.h"
+#include "graph/graph_model.h"
+
+#include <QGraphicsScene>
+
+#include <vector>
+
+namespace stagecraft::views::graphview {
+
+class GraphScene : public QGraphicsScene {
+public:
+    using QGraphicsScene::QGraphicsScene;
+
+    /// Replaces the items with \p model placed by \p layout (laid out from
+    /// model.layout); \p result gives the tooltips.
+    void build(const GraphModel& model, const GraphLayout& layout, const PipelineResult& result);
+    void clearDrawing();
+    bool isEmpty() const { return nodes_.empty(); }
+
+    /// Takes the labels of \p model, which must have the layout request of
+    /// the model built; returns false (and changes nothing) when it does not.
+    bool updateLabels(const GraphModel& model);
+
+    /// Highlights what \p selection names in \p result (an instance by its
+    /// group, a tensor by its edges); returns the item to scroll to, or null.
+    QGraphicsItem* highlight(const Selection& selection, const PipelineResult& result);
+
+    NodeItem* opItem(ir::OpId op) const;
+    NodeItem* groupNodeItem(partition::GroupId group) const;
+    ClusterItem* clusterItem(partition::GroupId group) const;
+    /// The collapsed node or the cluster of \p group.
+    QGraphicsItem* groupItem(partition::GroupId group) const;
+
+    const std::vector<NodeItem*>& nodes() const { return nodes_; }
+    const std::vector<ClusterItem*>& clusters() const { return clusters_; }
+    const std::vector<EdgeItem*>& edges() const { return edges_; }
+
+private:
+    void index(NodeItem* item);
+    void clearHighlight();
+    QGraphicsItem* highlightTensor(ir::TensorId tensor);
+    QGraphicsItem* mark(QGraphicsItem* item);
+
+    std::vector<NodeItem*> nodes_;
+    std::vector<ClusterItem*> clusters_;
+    std::vector<EdgeItem*> edges_;
+    std::vector<NodeItem*> opItems_;
+    std::vector<NodeItem*> groupNodeItems_;
+    std::vector<ClusterItem*> clusterItems_;
+    std::vector<QGraphicsItem*> highlighted_;
+};
+
+} // namespace stagecraft::views::graphview

@@ -1,0 +1,192 @@
+// Layout requests and what follows them. The scene keeps showing the previous
+// layout of the same result while a new one (another expanded set) computes;
+// a result with another graph or grouping clears it at once, because its
+// items name ops and groups that no longer exist.
+
+#include "graph/graph_view.h"
+
+#include "graph/graph_canvas.h"
+#include "graph/graph_export.h"
+#include "graph/graph_scene.h"
+#include "graph/graphviz_layouter.h"
+
+#include <QGridLayout>
+#include <QLabel>
+#include <QStringListModel>
+
+#include <utility>
+
+namespace stagecraft::views {
+
+using namespace graphview;
+
+GraphView::GraphView(QWidget* parent)
+    : QWidget(parent)
+    , scene_(new GraphScene(this))
+    , canvas_(new GraphCanvas(scene_, this))
+    , layouter_(new GraphvizLayouter(this))
+    , message_(new QLabel(this))
+    , opNames_(new QStringListModel(this)) {
+    setObjectName(QStringLiteral("graphView"));
+    message_->setObjectName(QStringLiteral("graphMessage"));
+    message_->setStyleSheet(
+        QStringLiteral("background: rgba(255,255,255,220); padding: 8px; color: #333;"));
+    message_->setWordWrap(true);
+    message_->setAttribute(Qt::WA_TransparentForMouseEvents);
+    message_->hide();
+    auto* layout = new QGridLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(createToolBar(), 0, 0);
+    layout->addWidget(canvas_, 1, 0);
+    layout->addWidget(message_, 1, 0, Qt::AlignCenter);
+    message_->raise();
+    connect(layouter_, &GraphvizLayouter::layoutReady, this, &GraphView::onLayoutReady);
+    connect(layouter_, &GraphvizLayouter::layoutFailed, this, &GraphView::onLayoutFailed);
+    connect(canvas_, &GraphCanvas::clicked, this, &GraphView::onClicked);
+    connect(canvas_, &GraphCanvas::doubleClicked, this, &GraphView::onDoubleClicked);
+    connect(canvas_, &GraphCanvas::contextMenuRequested, this, &GraphView::onContextMenu);
+}
+
+GraphView::~GraphView() = default;
+
+void GraphView::setResult(ResultPtr result) {
+    ResultPtr previous = std::exchange(result_, std::move(result));
+    if (result_ && previous && sameGrouping(*previous, *result_)) {
+        refreshLabels();
+        return;
+    }
+    layoutPending_ = false;
+    scene_->clearDrawing();
+    shownModel_ = {};
+    shownExpanded_.clear();
+    centerOpAfterLayout_.reset();
+    centerGroupAfterLayout_.reset();
+    if (!previous || !result_ || previous->graph != result_->graph)
+        updateCompleter();
+    if (!result_) {
+        expanded_.clear();
+        showMessage({});
+        return;
+    }
+    expanded_ = result_->graph->opCount() > kCollapseAbove ? ExpandedGroups{} : allGroups(*result_);
+    fitAfterLayout_ = true;
+    requestLayout();
+}
+
+void GraphView::refreshLabels() {
+    if (layoutPending_)
+        pendingModel_ = buildGraphModel(*result_, expanded_);
+    if (!scene_->isEmpty()) {
+        shownModel_ = buildGraphModel(*result_, shownExpanded_);
+        scene_->updateLabels(shownModel_);
+    }
+    applySelection(selection_ ? selection_->current() : localSelection_, false);
+}
+
+void GraphView::requestLayout() {
+    pendingModel_ = buildGraphModel(*result_, expanded_);
+    pendingKey_ = layoutKeyFor(*result_, expanded_);
+    layoutPending_ = true;
+    showMessage(tr("laying out…"));
+    layouter_->request(pendingKey_, pendingModel_.layout);
+}
+
+void GraphView::onLayoutReady(const LayoutKey& key, const LayoutPtr& layout) {
+    if (!layoutPending_ || key != pendingKey_)
+        return;
+    layoutPending_ = false;
+    shownModel_ = std::exchange(pendingModel_, {});
+    shownExpanded_ = expanded_;
+    scene_->build(shownModel_, *layout, *result_);
+    showMessage({});
+    applySelection(selection_ ? selection_->current() : localSelection_, false);
+    placeAfterLayout();
+    emit layoutFinished();
+}
+
+void GraphView::onLayoutFailed(const LayoutKey& key, const QString& message) {
+    if (!layoutPending_ || key != pendingKey_)
+        return;
+    layoutPending_ = false;
+    pendingModel_ = {};
+    expanded_ = shownExpanded_;
+    showMessage(tr("layout failed: %1").arg(message));
+    emit layoutFailed(message);
+}
+
+void GraphView::placeAfterLayout() {
+    if (std::exchange(fitAfterLayout_, false))
+        canvas_->fitToView();
+    QGraphicsItem* target = nullptr;
+    if (centerOpAfterLayout_)
+        target = scene_->opItem(*centerOpAfterLayout_);
+    else if (centerGroupAfterLayout_)
+        target = scene_->groupItem(*centerGroupAfterLayout_);
+    if (target)
+        canvas_->centerOn(target);
+    centerOpAfterLayout_.reset();
+    centerGroupAfterLayout_.reset();
+}
+
+void GraphView::setGroupExpanded(partition::GroupId group, bool expanded) {
+    if (!result_ || group < 0 ||
+        static_cast<size_t>(group) >= result_->eval.schedule.partition.groupCount() ||
+        expanded == expanded_.contains(group))
+        return;
+    if (expanded)
+        expanded_.insert(group);
+    else
+        expanded_.erase(group);
+    centerGroupAfterLayout_ = group;
+    requestLayout();
+}
+
+void GraphView::expandAll() {
+    if (!result_ || expanded_ == allGroups(*result_))
+        return;
+    expanded_ = allGroups(*result_);
+    fitAfterLayout_ = true;
+    requestLayout();
+}
+
+void GraphView::collapseAll() {
+    if (!result_ || expanded_.empty())
+        return;
+    expanded_.clear();
+    fitAfterLayout_ = true;
+    requestLayout();
+}
+
+void GraphView::fitToView() {
+    canvas_->fitToView();
+}
+
+QString GraphView::message() const {
+    return message_->isHidden() ? QString() : message_->text();
+}
+
+void GraphView::showMessage(const QString& text) {
+    message_->setText(text);
+    message_->setHidden(text.isEmpty());
+}
+
+bool GraphView::exportSvg(const QString& path, QString* error) {
+    if (scene_->isEmpty()) {
+        if (error)
+            *error = tr("the graph is not laid out yet");
+        return false;
+    }
+    return exportSceneSvg(*scene_, path, error);
+}
+
+bool GraphView::exportPng(const QString& path, QString* error) {
+    if (scene_->isEmpty()) {
+        if (error)
+            *error = tr("the graph is not laid out yet");
+        return false;
+    }
+    return exportScenePng(*scene_, path, error);
+}
+
+} // namespace stagecraft::views

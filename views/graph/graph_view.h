@@ -1,0 +1,112 @@
+#pragma once
+// The graph view of stagecraft-studio: the model's ops grouped as the
+// schedule groups them, each group a colored cluster or, collapsed, one node
+// showing its split and footprint. Layouts come from Graphviz off the GUI
+// thread (GraphvizLayouter); graphs of more than kCollapseAbove ops open
+// collapsed. A new result with the same graph and grouping keeps the layout
+// and only updates labels, so split edits redraw at once. Clicks select in
+// the shared SelectionModel; its changes highlight and scroll here.
+
+#include "common/pipeline_result.h"
+#include "common/selection.h"
+#include "graph/graph_layout.h"
+#include "graph/graph_model.h"
+
+#include <QPointer>
+#include <QWidget>
+
+#include <optional>
+
+class QGraphicsItem;
+class QLabel;
+class QLineEdit;
+class QStringListModel;
+
+namespace stagecraft::views {
+
+class GraphvizLayouter;
+
+namespace graphview {
+class GraphCanvas;
+class GraphScene;
+} // namespace graphview
+
+class GraphView : public QWidget {
+    Q_OBJECT
+public:
+    /// Graphs with more ops open with every group collapsed.
+    static constexpr size_t kCollapseAbove = 2000;
+
+    explicit GraphView(QWidget* parent = nullptr);
+    ~GraphView() override;
+
+    void setResult(ResultPtr result);
+    const ResultPtr& result() const { return result_; }
+    void setSelectionModel(SelectionModel* model);
+
+    /// Selects the op named \p name, expanding its group if needed, and
+    /// centers it; false when the graph has no such op.
+    bool findOp(const QString& name);
+
+    bool isGroupExpanded(partition::GroupId group) const { return expanded_.contains(group); }
+    void setGroupExpanded(partition::GroupId group, bool expanded);
+    void expandAll();
+    void collapseAll();
+    void fitToView();
+
+    bool isLayingOut() const { return layoutPending_; }
+    /// What the view shows instead of (or over) the graph: "laying out…",
+    /// a layout failure; empty when nothing.
+    QString message() const;
+
+    bool exportSvg(const QString& path, QString* error = nullptr);
+    bool exportPng(const QString& path, QString* error = nullptr);
+
+    graphview::GraphScene* scene() const { return scene_; }
+    graphview::GraphCanvas* canvas() const { return canvas_; }
+
+signals:
+    /// The scene shows a new layout.
+    void layoutFinished();
+    void layoutFailed(const QString& message);
+
+private:
+    QWidget* createToolBar();
+    void requestLayout();
+    void onLayoutReady(const graphview::LayoutKey& key, const graphview::LayoutPtr& layout);
+    void onLayoutFailed(const graphview::LayoutKey& key, const QString& message);
+    void placeAfterLayout();
+    void refreshLabels();
+    void showMessage(const QString& text);
+    void updateCompleter();
+    void findFromToolBar();
+    void select(const Selection& selection);
+    void applySelection(const Selection& selection, bool scroll);
+    void onClicked(QGraphicsItem* item);
+    void onDoubleClicked(QGraphicsItem* item);
+    void onContextMenu(QGraphicsItem* item, const QPoint& globalPos);
+    void exportInteractively();
+
+    graphview::GraphScene* scene_;
+    graphview::GraphCanvas* canvas_;
+    GraphvizLayouter* layouter_;
+    QLabel* message_;
+    QLineEdit* find_;
+    QLabel* findStatus_;
+    QStringListModel* opNames_;
+    QPointer<SelectionModel> selection_;
+    Selection localSelection_;
+
+    ResultPtr result_;
+    graphview::ExpandedGroups expanded_;
+    graphview::ExpandedGroups shownExpanded_;
+    graphview::GraphModel shownModel_;
+    graphview::GraphModel pendingModel_;
+    graphview::LayoutKey pendingKey_;
+    bool layoutPending_ = false;
+    bool fitAfterLayout_ = false;
+    std::optional<ir::OpId> centerOpAfterLayout_;
+    std::optional<partition::GroupId> centerGroupAfterLayout_;
+};
+
+} // namespace stagecraft::views

@@ -1,0 +1,193 @@
+// What the user does in the graph view: the toolbar (find an op, expand or
+// collapse everything, fit, export), clicks and double-clicks on nodes and
+// clusters, the context menu, and the shared selection.
+
+#include "graph/graph_canvas.h"
+#include "graph/graph_labels.h"
+#include "graph/graph_scene.h"
+#include "graph/graph_view.h"
+
+#include <QCompleter>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
+#include <QStringListModel>
+#include <QToolBar>
+
+#include <algorithm>
+
+namespace stagecraft::views {
+
+using namespace graphview;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+/// The group a node or cluster shows or belongs to; kNoGroup for others.
+partition::GroupId groupOfItem(const QGraphicsItem* item) {
+    if (const auto* node = qgraphicsitem_cast<const NodeItem*>(item))
+        return node->group();
+    if (const auto* cluster = qgraphicsitem_cast<const ClusterItem*>(item))
+        return cluster->group();
+    return partition::kNoGroup;
+}
+
+Selection selectionOf(const QGraphicsItem* item) {
+    if (const auto* cluster = qgraphicsitem_cast<const ClusterItem*>(item))
+        return {Selection::Kind::Group, cluster->group()};
+    const auto* node = qgraphicsitem_cast<const NodeItem*>(item);
+    if (!node)
+        return {};
+    switch (node->ref().kind) {
+    case NodeRef::Kind::Op:
+        return {Selection::Kind::Op, node->ref().id};
+    case NodeRef::Kind::Group:
+        return {Selection::Kind::Group, node->ref().id};
+    case NodeRef::Kind::Input:
+    case NodeRef::Kind::Output:
+        break;
+    }
+    return {Selection::Kind::Tensor, node->ref().id};
+}
+
+} // namespace
+
+QWidget* GraphView::createToolBar() {
+    auto* bar = new QToolBar(this);
+    find_ = new QLineEdit(bar);
+    find_->setObjectName(u"graphFind"_s);
+    find_->setPlaceholderText(tr("Find op…"));
+    find_->setClearButtonEnabled(true);
+    find_->setMaximumWidth(260);
+    auto* completer = new QCompleter(opNames_, find_);
+    completer->setCaseSensitivity(Qt::CaseInsensitive);
+    completer->setFilterMode(Qt::MatchContains);
+    find_->setCompleter(completer);
+    connect(find_, &QLineEdit::returnPressed, this, &GraphView::findFromToolBar);
+    connect(completer, qOverload<const QString&>(&QCompleter::activated), this,
+            &GraphView::findFromToolBar);
+    bar->addWidget(find_);
+    findStatus_ = new QLabel(bar);
+    bar->addWidget(findStatus_);
+    bar->addSeparator();
+    bar->addAction(tr("Expand all"), this, &GraphView::expandAll);
+    bar->addAction(tr("Collapse all"), this, &GraphView::collapseAll);
+    bar->addAction(tr("Fit"), this, &GraphView::fitToView);
+    bar->addAction(tr("Export…"), this, &GraphView::exportInteractively);
+    return bar;
+}
+
+void GraphView::updateCompleter() {
+    QStringList names;
+    if (result_)
+        for (const ir::Op& op : result_->graph->ops())
+            names << QString::fromStdString(op.name);
+    names.sort(Qt::CaseInsensitive);
+    opNames_->setStringList(names);
+}
+
+void GraphView::findFromToolBar() {
+    QString name = find_->text().trimmed();
+    if (name.isEmpty())
+        return;
+    findStatus_->setText(findOp(name) ? QString() : tr("no op named “%1”").arg(elided(name)));
+}
+
+bool GraphView::findOp(const QString& name) {
+    if (!result_)
+        return false;
+    std::optional<ir::OpId> op = result_->graph->findOp(name.toStdString());
+    if (!op)
+        return false;
+    select({Selection::Kind::Op, *op});
+    partition::GroupId group = result_->eval.schedule.partition.groupOf(*op);
+    if (!expanded_.contains(group)) {
+        setGroupExpanded(group, true);
+        centerGroupAfterLayout_.reset();
+        centerOpAfterLayout_ = *op;
+    } else if (layoutPending_) {
+        centerOpAfterLayout_ = *op;
+    } else if (NodeItem* item = scene_->opItem(*op)) {
+        canvas_->centerOn(item);
+    }
+    return true;
+}
+
+void GraphView::setSelectionModel(SelectionModel* model) {
+    if (selection_)
+        disconnect(selection_, nullptr, this, nullptr);
+    selection_ = model;
+    if (!model)
+        return;
+    connect(model, &SelectionModel::changed, this,
+            [this](const Selection& selection) { applySelection(selection, true); });
+    applySelection(model->current(), false);
+}
+
+void GraphView::select(const Selection& selection) {
+    if (selection_)
+        selection_->select(selection);
+    else
+        applySelection(selection, true);
+}
+
+void GraphView::applySelection(const Selection& selection, bool scroll) {
+    localSelection_ = selection;
+    if (!result_)
+        return;
+    QGraphicsItem* item = scene_->highlight(selection, *result_);
+    if (item && scroll)
+        canvas_->ensureVisible(item, 40, 40);
+}
+
+void GraphView::onClicked(QGraphicsItem* item) {
+    select(selectionOf(item));
+}
+
+void GraphView::onDoubleClicked(QGraphicsItem* item) {
+    if (const auto* node = qgraphicsitem_cast<const NodeItem*>(item)) {
+        if (node->ref().kind == NodeRef::Kind::Group)
+            setGroupExpanded(node->group(), true);
+    } else if (const auto* cluster = qgraphicsitem_cast<const ClusterItem*>(item)) {
+        setGroupExpanded(cluster->group(), false);
+    }
+}
+
+void GraphView::onContextMenu(QGraphicsItem* item, const QPoint& globalPos) {
+    QMenu menu(this);
+    partition::GroupId group = groupOfItem(item);
+    if (group != partition::kNoGroup) {
+        bool expanded = expanded_.contains(group);
+        QString text = expanded ? tr("Collapse group %1") : tr("Expand group %1");
+        menu.addAction(text.arg(groupName(group)), this,
+                       [this, group, expanded] { setGroupExpanded(group, !expanded); });
+        menu.addSeparator();
+    }
+    menu.addAction(tr("Expand all"), this, &GraphView::expandAll);
+    menu.addAction(tr("Collapse all"), this, &GraphView::collapseAll);
+    menu.addAction(tr("Fit to view"), this, &GraphView::fitToView);
+    menu.addAction(tr("Export…"), this, &GraphView::exportInteractively);
+    menu.exec(globalPos);
+}
+
+void GraphView::exportInteractively() {
+    QString svgFilter = tr("SVG image (*.svg)");
+    QString selected = svgFilter;
+    QString path =
+        QFileDialog::getSaveFileName(this, tr("Export graph"), QString(),
+                                     svgFilter % u";;"_s % tr("PNG image (*.png)"), &selected);
+    if (path.isEmpty())
+        return;
+    bool png = QFileInfo(path).suffix().compare(u"png"_s, Qt::CaseInsensitive) == 0 ||
+               (QFileInfo(path).suffix().isEmpty() && selected != svgFilter);
+    if (QFileInfo(path).suffix().isEmpty())
+        path += png ? u".png"_s : u".svg"_s;
+    QString error;
+    if (!(png ? exportPng(path, &error) : exportSvg(path, &error)))
+        QMessageBox::warning(this, tr("Export graph"), error);
+}
+
+} // namespace stagecraft::views

@@ -1,0 +1,36 @@
+// ColorBrewer Set3: twelve pastel hues that stay legible under black text.
+
+#include "graph/group_palette.h"
+
+#include <array>
+
+namespace stagecraft::views::graphview {
+
+namespace {
+
+constexpr std::array<QRgb, 12> kSet3 = {0x8dd3c7, 0xffffb3, 0xbebada, 0xfb8072, 0x80b1d3, 0xfdb462,
+                                        0xb3de69, 0xfccde5, 0xd9d9d9, 0xbc80bd, 0xccebc5, 0xffed6f};
+
+} // namespace
+
+QColor groupColor(int group) {
+    if (group < 0)
+        return QColor(0xe8e8e8);
+    return QColor(kSet3[static_cast<size_t>(group) % kSet3.size()]);
+}
+
+QColor clusterFill(int group) {
+    QColor color = groupColor(group).lighter(108);
+    color.setAlpha(110);
+    return color;
+}
+
+QColor groupStroke(int group) {
+    return groupColor(group).darker(170);
+}
+
+QColor highlightColor() {
+    return QColor(0xd6, 0x27, 0x28);
+}
+
+} // namespace stagecraft::views::graphview
