@@ -15,8 +15,8 @@ namespace {
 
 bool sameInputs(const PipelineRequest& request, const PipelineResult& previous) {
     return previous.graph == request.graph && previous.arch == request.arch &&
-           previous.strategy == request.strategy &&
-           previous.eval.schedule.level == request.level && previous.eval.schedule.grouping;
+           previous.strategy == request.strategy && previous.eval.schedule.level == request.level &&
+           previous.eval.schedule.grouping;
 }
 
 schedule::ScheduleOptions optionsFor(const PipelineRequest& request, const sim::Strategy& strategy,
