@@ -42,6 +42,17 @@ void GraphCanvas::fitToView() {
     centerOn(sceneRect().center());
 }
 
+void GraphCanvas::fitReadable() {
+    fitToView();
+    if (!scene() || zoom() >= kReadableZoom)
+        return;
+    const QRectF rect = sceneRect();
+    double z =
+        std::clamp((viewport()->width() - 20) / std::max(1.0, rect.width()), kReadableZoom, 1.0);
+    setTransform(QTransform::fromScale(z, z));
+    centerOn(QPointF(rect.center().x(), rect.top() + viewport()->height() / (2 * z)));
+}
+
 void GraphCanvas::zoomBy(double factor) {
     double target = std::clamp(zoom() * factor, kMinZoom, kMaxZoom);
     double applied = target / zoom();

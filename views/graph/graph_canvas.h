@@ -14,6 +14,12 @@ public:
 
     /// Shows the whole scene, never magnified beyond 1:1.
     void fitToView();
+    /// The first view of a layout: fitToView() when that leaves the graph
+    /// readable (zoom >= kReadableZoom); otherwise (a long chain such as
+    /// ResNet-50) the width is fitted, between kReadableZoom and 1:1, with
+    /// the top of the graph shown.
+    void fitReadable();
+    static constexpr double kReadableZoom = 0.4;
     /// Scene points per pixel inverse: 1 is 1:1.
     double zoom() const { return transform().m11(); }
     /// Multiplies the zoom by \p factor within the allowed range.

@@ -117,7 +117,7 @@ void GraphView::onLayoutFailed(const LayoutKey& key, const QString& message) {
 
 void GraphView::placeAfterLayout() {
     if (std::exchange(fitAfterLayout_, false))
-        canvas_->fitToView();
+        canvas_->fitReadable();
     QGraphicsItem* target = nullptr;
     if (centerOpAfterLayout_)
         target = scene_->opItem(*centerOpAfterLayout_);

@@ -36,7 +36,7 @@ InstanceCanvas::InstanceCanvas(QWidget* parent)
 void InstanceCanvas::setDrawing(std::shared_ptr<const InstanceDrawing> drawing, bool keepView) {
     drawing_ = std::move(drawing);
     if (!keepView)
-        fitAll();
+        fitStart();
     update();
 }
 
@@ -51,8 +51,17 @@ QPointF InstanceCanvas::sceneCenter() const {
 
 void InstanceCanvas::fitAll() {
     following_ = true;
+    readableFit_ = false;
     if (drawing_)
         transform_.fit(drawing_->layout.bounds, size(), kFitMargin);
+    update();
+}
+
+void InstanceCanvas::fitStart() {
+    following_ = true;
+    readableFit_ = true;
+    if (drawing_)
+        transform_.fitReadable(drawing_->layout.bounds, size(), kFitMargin);
     update();
 }
 
@@ -87,7 +96,9 @@ void InstanceCanvas::paintEvent(QPaintEvent* event) {
 
 void InstanceCanvas::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
-    if (following_)
+    if (following_ && readableFit_)
+        fitStart();
+    else if (following_)
         fitAll();
 }
 

@@ -35,6 +35,8 @@ public:
 
     /// Shows the whole drawing, and keeps doing so on resize until the user zooms or pans.
     void fitAll();
+    /// The first view of a drawing: ViewTransform::fitReadable.
+    void fitStart();
     bool isFitted() const { return following_; }
     /// Centers on \p scene, zooming out (never in) so that it fits.
     void reveal(const QRectF& scene);
@@ -65,7 +67,8 @@ private:
     ViewTransform transform_;
     InstancePainter painter_;
     PaintStats stats_;
-    bool following_ = true; // fit on resize until the user zooms or pans
+    bool following_ = true;    // fit on resize until the user zooms or pans
+    bool readableFit_ = false; // following fitStart() rather than fitAll()
     bool pressed_ = false;
     bool dragging_ = false;
     QPoint pressPos_;

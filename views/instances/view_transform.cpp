@@ -25,6 +25,15 @@ void ViewTransform::fit(const QRectF& scene, QSizeF widget, double margin) {
     centerOn(scene.center(), widget);
 }
 
+void ViewTransform::fitReadable(const QRectF& scene, QSizeF widget, double margin) {
+    fit(scene, widget, margin);
+    if (scene.isEmpty() || widget.isEmpty() || scale >= kReadableScale)
+        return;
+    const double sx = std::max(1.0, widget.width() - 2 * margin) / scene.width();
+    scale = std::clamp(sx, kReadableScale, 1.0);
+    offset = QPointF(widget.width() / 2 - scene.center().x() * scale, margin - scene.top() * scale);
+}
+
 void ViewTransform::centerOn(QPointF scenePoint, QSizeF widget) {
     offset = QPointF(widget.width() / 2, widget.height() / 2) - scenePoint * scale;
 }

@@ -26,6 +26,11 @@ struct ViewTransform {
     void pan(QPointF widgetDelta) { offset += widgetDelta; }
     /// Shows all of \p scene centered in \p widget with \p margin pixels around.
     void fit(const QRectF& scene, QSizeF widget, double margin);
+    /// A first view of \p scene: fit() when that draws it at kReadableScale
+    /// or larger; otherwise (a tall, thin DAG such as ResNet-50's) the width
+    /// is fitted, at most 1:1 and at least kReadableScale, with the top shown.
+    void fitReadable(const QRectF& scene, QSizeF widget, double margin);
+    static constexpr double kReadableScale = 0.25;
     /// Puts \p scenePoint at the center of \p widget, keeping the scale.
     void centerOn(QPointF scenePoint, QSizeF widget);
 };

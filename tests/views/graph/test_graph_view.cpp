@@ -241,6 +241,28 @@ private slots:
                     .contains(view.scene()->sceneRect()));
     }
 
+    // ResNet-50 expanded is a chain far taller than wide: fitting it whole
+    // would make text unreadable, so it opens at a readable zoom at its top.
+    void longChainOpensReadableAtTheTop() {
+        SelectionModel selection;
+        GraphView view;
+        view.resize(900, 700);
+        view.setSelectionModel(&selection);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setResult(test::resultOf("resnet50", 1, "stcp920"));
+        QVERIFY(waitForLayout(view));
+        GraphCanvas* canvas = view.canvas();
+        QVERIFY2(canvas->zoom() >= GraphCanvas::kReadableZoom,
+                 qPrintable(QString::number(canvas->zoom())));
+        QRectF shown = canvas->mapToScene(canvas->viewport()->rect()).boundingRect();
+        QRectF all = view.scene()->sceneRect();
+        QVERIFY(!shown.contains(all));
+        QVERIFY(shown.top() <= all.top() + 1);
+        view.fitToView();
+        QVERIFY(canvas->zoom() < GraphCanvas::kReadableZoom);
+    }
+
     void exportsWriteFiles() {
         QTemporaryDir dir;
         GraphView view;

@@ -182,6 +182,34 @@ private slots:
         QCOMPARE(transform.toWidget(scene.center()), QPointF(415, 295));
     }
 
+    void fitReadableFitsWidthOfTallScenes_data() {
+        QTest::addColumn<QRectF>("scene");
+        QTest::addColumn<double>("scale");
+        QTest::addColumn<bool>("wholeShown");
+        // Fits whole: the same as fit().
+        QTest::newRow("small") << QRectF(0, 0, 400, 300) << 580.0 / 300 << true;
+        QTest::newRow("moderately tall") << QRectF(0, 0, 1000, 2000) << 580.0 / 2000 << true;
+        // ResNet-50's strip: the width is fitted (0.2 → clamped up to 0.25), top shown.
+        QTest::newRow("tall strip") << QRectF(-100, 50, 3900, 46000) << 0.25 << false;
+        // Narrow and tall: 1:1 at most.
+        QTest::newRow("narrow tall") << QRectF(0, 0, 300, 90000) << 1.0 << false;
+    }
+
+    void fitReadableFitsWidthOfTallScenes() {
+        QFETCH(QRectF, scene);
+        QFETCH(double, scale);
+        QFETCH(bool, wholeShown);
+        ViewTransform transform;
+        transform.fitReadable(scene, QSizeF(800, 600), 10);
+        QCOMPARE(transform.scale, std::min(scale, ViewTransform::kMaxScale));
+        const QRectF shown = transform.toScene(QRectF(0, 0, 800, 600));
+        QCOMPARE(shown.contains(scene), wholeShown);
+        if (!wholeShown) {
+            QCOMPARE(transform.toWidget(scene.topLeft()).y(), 10.0); // the top, under the margin
+            QCOMPARE(transform.toWidget(scene.center()).x(), 400.0); // centered across
+        }
+    }
+
 private:
     static void specs() {
         QTest::addColumn<QString>("zoo");
