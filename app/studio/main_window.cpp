@@ -67,7 +67,20 @@ void MainWindow::createViews() {
     inspector->setObjectName(QStringLiteral("inspectorDock"));
     inspector->setWidget(inspector_);
     addDockWidget(Qt::RightDockWidgetArea, inspector);
+    // The inspector runs the full height; instances sit under the graph.
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     connect(inspector_, &views::InspectorWidget::editRequested, this, &MainWindow::onEditRequested);
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (std::exchange(docksSized_, true))
+        return;
+    // Docks get their share only once the window has its size.
+    auto* inspector = findChild<QDockWidget*>(QStringLiteral("inspectorDock"));
+    auto* instances = findChild<QDockWidget*>(QStringLiteral("instancesDock"));
+    resizeDocks({inspector}, {width() * 3 / 10}, Qt::Horizontal);
+    resizeDocks({instances}, {height() * 2 / 5}, Qt::Vertical);
 }
 
 QWidget* MainWindow::viewNamed(const QString& name) const {

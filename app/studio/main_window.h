@@ -86,6 +86,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -160,6 +161,7 @@ private:
     io::Session pendingSession_;
     io::Session resultSession_;
     bool interactive_ = true;
+    bool docksSized_ = false;
     io::Session defaults_;
     QString lastError_;
 };

@@ -84,6 +84,11 @@ void InspectorWidget::buildLayout() {
     splitter->addWidget(boxed(u"Split candidates (SplitInfo, §3.1)"_s, candidatesView_));
     splitter->addWidget(boxed(u"Edit"_s, edits_));
     splitter->addWidget(boxed(u"Instance order (drag to reorder)"_s, orderView_));
+    // The properties matter most; the edit controls keep their natural height.
+    splitter->setStretchFactor(0, 4);
+    splitter->setStretchFactor(1, 2);
+    splitter->setStretchFactor(2, 0);
+    splitter->setStretchFactor(3, 2);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(refusal_);
