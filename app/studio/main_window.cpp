@@ -47,7 +47,11 @@ MainWindow::MainWindow(QWidget* parent)
     updateTitle();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    // The document's undo stack reports clean-state changes while it is
+    // destroyed; this window is half gone by then.
+    disconnect(document_, nullptr, this, nullptr);
+}
 
 void MainWindow::createViews() {
     graphView_ = new views::GraphView(this);

@@ -8,6 +8,7 @@
 #include "arch/presets.h"
 #include "common/pipeline_result.h"
 #include "studio/main_window.h"
+#include "studio/session_document.h"
 #include "zoo/zoo.h"
 
 #include <QApplication>
@@ -125,12 +126,14 @@ void benchEdits(const QString& resnet) {
         if (schedule.groups[g].splitInfo.candidates.size() >
             schedule.groups[group].splitInfo.candidates.size())
             group = g;
-    const auto& candidates = schedule.groups[group].splitInfo.candidates;
+    // Copies: every edit replaces the result these come from.
+    const std::vector<partition::SplitCandidate> candidates =
+        schedule.groups[group].splitInfo.candidates;
     if (candidates.size() < 2) {
         std::printf("edit: no group with two split candidates\n");
         return;
     }
-    std::string op =
+    const std::string op =
         window.result()
             ->graph->op(schedule.partition.ops(static_cast<partition::GroupId>(group))[0])
             .name;
@@ -151,6 +154,7 @@ void benchEdits(const QString& resnet) {
         QObject::disconnect(connection);
     }
     std::sort(times.begin(), times.end());
+    std::fflush(stdout);
     std::printf("edit re-simulated, views updated (ResNet-50, %zu instances): median %.1f ms, "
                 "min %.1f, max %.1f (target < 100 ms)\n",
                 window.result()->eval.schedule.instances.size(), times[times.size() / 2],
@@ -185,6 +189,7 @@ int main(int argc, char** argv) {
     QTemporaryDir dir;
     QString resnet = writeZoo(dir, "resnet50", 1);
     QString bert = writeZoo(dir, "bert-large", 1);
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
     launch.start();
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("stagecraft-studio-bench"));

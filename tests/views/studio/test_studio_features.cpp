@@ -125,6 +125,10 @@ private slots:
         QVERIFY2(!text.contains(QStringLiteral("DDR 4.90 GB (")), qPrintable(text));
         QString alone = studio::figuresText(now, nullptr);
         QVERIFY(!alone.contains(QLatin1Char('(')));
+        now.efficiency = 0.004;
+        QVERIFY(studio::figuresText(now, nullptr).endsWith(QStringLiteral("<1% of roofline")));
+        now.efficiency = 0.08;
+        QVERIFY(studio::figuresText(now, nullptr).endsWith(QStringLiteral(" 8% of roofline")));
     }
 
     void commandLineErrors_data() {
