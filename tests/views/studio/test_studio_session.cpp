@@ -9,6 +9,7 @@
 #include "studio/session_document.h"
 #include "studio_fixture.h"
 
+#include <QComboBox>
 #include <QFile>
 #include <QStandardPaths>
 #include <QUndoStack>
@@ -117,6 +118,34 @@ private slots:
         QString again = dir_.filePath(QStringLiteral("again.stagecraft"));
         QVERIFY(reopened.saveAs(again));
         QCOMPARE(fileBytes(again), fileBytes(path));
+    }
+
+    // The same path as a user: the inspector's split combo → the pipeline →
+    // an undoable command; Undo brings the split back.
+    void splitChosenInTheInspector() {
+        auto* split = window_->findChild<QComboBox*>(QStringLiteral("inspectorSplit"));
+        QVERIFY(split);
+        window_->selection()->select({views::Selection::Kind::Group, 2});
+        QVERIFY(split->isEnabled());
+        int64_t before = window_->result()->eval.schedule.groups[2].split->factor;
+        int choice = -1;
+        for (int i = 0; i < split->count() && choice < 0; ++i)
+            if (i != split->currentIndex() && split->itemText(i).startsWith(QStringLiteral("dim")))
+                choice = i;
+        QVERIFY(choice > 0);
+        QString text = split->itemText(choice);
+        split->setCurrentIndex(choice);
+        QVERIFY(test::waitForEdit(*window_, nullptr));
+        const auto& group = window_->result()->eval.schedule.groups[2];
+        QVERIFY2(text.startsWith(
+                     QStringLiteral("dim %1 × %2").arg(group.split->dim).arg(group.split->factor)),
+                 qPrintable(text));
+        QCOMPARE(window_->document()->undoStack()->count(), 1);
+        QVERIFY(
+            window_->document()->undoStack()->text(0).startsWith(QStringLiteral("Split group c")));
+        window_->document()->undoStack()->undo();
+        QVERIFY(test::waitForResult(*window_));
+        QCOMPARE(window_->result()->eval.schedule.groups[2].split->factor, before);
     }
 
     void mergeMakingACycleIsRefused() {
