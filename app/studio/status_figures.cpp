@@ -58,8 +58,10 @@ QString figuresText(const sim::Report& now, const sim::Report* before) {
     if (before)
         text += countDelta(now.kernels, before->kernels);
     text += sep + QString::number(now.spills) + QStringLiteral(" spills");
-    text +=
-        sep + QString::number(std::lround(now.efficiency * 100)) + QStringLiteral("% of roofline");
+    double percent = now.efficiency * 100;
+    QString share =
+        percent > 0 && percent < 1 ? QStringLiteral("<1") : QString::number(std::lround(percent));
+    text += sep + share + QStringLiteral("% of roofline");
     return text;
 }
 

@@ -59,6 +59,7 @@ private slots:
         timer.start();
         view.setResult(result_);
         qInfo("setResult (layout and labels): %lld ms", timer.elapsed());
+        view.fitToView(); // a first result opens at a readable zoom, not whole
         timer.restart();
         QImage image(view.canvas()->size(), QImage::Format_RGB32);
         view.canvas()->render(&image);
