@@ -100,8 +100,10 @@ void GraphView::onLayoutReady(const LayoutKey& key, const LayoutPtr& layout) {
     shownExpanded_ = expanded_;
     scene_->build(shownModel_, *layout, *result_);
     showMessage({});
-    applySelection(selection_ ? selection_->current() : localSelection_, false);
     placeAfterLayout();
+    // A selection made while the layout ran is scrolled to once it is drawn.
+    const Selection& current = selection_ ? selection_->current() : localSelection_;
+    applySelection(current, current.kind != Selection::Kind::None);
     emit layoutFinished();
 }
 
