@@ -47,12 +47,15 @@ void offerRecovery(MainWindow& window) {
 } // namespace
 
 int main(int argc, char** argv) {
-    chooseOffscreenForScreenshots(argc, argv);
-    QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("stagecraft-studio"));
-    QApplication::setOrganizationName(QStringLiteral("stagecraft"));
-    QApplication::setApplicationVersion(QStringLiteral(STAGECRAFT_VERSION));
-    auto parsed = stagecraft::studio::parseStudioOptions(QApplication::arguments());
+    // The command line is read before the application exists, so that
+    // --help, --version and usage errors work without a display.
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
+    QCoreApplication::setApplicationName(QStringLiteral("stagecraft-studio"));
+    QCoreApplication::setOrganizationName(QStringLiteral("stagecraft"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(STAGECRAFT_VERSION));
+    auto parsed = stagecraft::studio::parseStudioOptions(arguments);
     if (parsed.exitNow) {
         std::fputs(parsed.error.isEmpty() ? "stagecraft-studio " STAGECRAFT_VERSION "\n"
                                           : qPrintable(parsed.error),
@@ -63,6 +66,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "stagecraft-studio: %s\n", qPrintable(parsed.error));
         return 2;
     }
+    chooseOffscreenForScreenshots(argc, argv);
+    QApplication app(argc, argv);
     const auto& options = *parsed.options;
     MainWindow window;
     window.setDefaults(options.defaults);

@@ -102,7 +102,11 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
     }
     if (parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("version"))) {
         parsed.exitNow = true;
-        parsed.error = parser.isSet(QStringLiteral("help")) ? parser.helpText() : QString();
+        // Without an application object Qt cannot name the program.
+        parsed.error = parser.isSet(QStringLiteral("help"))
+                           ? parser.helpText().replace(QStringLiteral("<executable_name>"),
+                                                       QStringLiteral("stagecraft-studio"))
+                           : QString();
         return parsed;
     }
     StudioOptions options;
