@@ -1,0 +1,130 @@
+// stagecraft-studio as a program: --help and usage errors without a display,
+// --screenshot of the real window (offscreen) on a zoo model and on the
+// fetched PP-OCRv4 det model, and a bad model's one-line error and exit code.
+
+#include "studio_fixture.h"
+#include "testsupport.h"
+
+#include <QImage>
+#include <QProcess>
+#include <QProcessEnvironment>
+
+using namespace stagecraft;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+/// Runs stagecraft-studio (STAGECRAFT_STUDIO, set by CTest) without a display.
+Run runStudio(const QStringList& args) {
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    // Leaks are checked in-process by the other studio suites (same main
+    // window); here an exit-time report from a system library would only
+    // change the exit code under test.
+    env.insert(QStringLiteral("ASAN_OPTIONS"),
+               env.value(QStringLiteral("ASAN_OPTIONS")) + QStringLiteral(":detect_leaks=0"));
+    process.setProcessEnvironment(env);
+    process.start(qEnvironmentVariable("STAGECRAFT_STUDIO"), args);
+    process.waitForFinished(300000);
+    Run run;
+    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    run.out = QString::fromUtf8(process.readAllStandardOutput());
+    run.err = QString::fromUtf8(process.readAllStandardError());
+    return run;
+}
+
+/// stderr without Qt's own notes about the offscreen platform.
+QStringList ourLines(const QString& err) {
+    QStringList lines;
+    const QStringList all = err.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    for (const QString& line : all)
+        if (line.startsWith(QLatin1String("stagecraft-studio:")))
+            lines << line;
+    return lines;
+}
+
+} // namespace
+
+class TestStudioCli : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        model_ = test::writeZooModel(dir_, "fig3-chain");
+    }
+
+    void helpWithoutADisplay() {
+        Run run = runStudio({QStringLiteral("--help")});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY(run.out.startsWith(QStringLiteral("Usage: stagecraft-studio")));
+        QVERIFY(run.out.contains(QStringLiteral("--screenshot")));
+    }
+
+    void usageErrorExitsTwo() {
+        Run run = runStudio({model_, QStringLiteral("--strategy"), QStringLiteral("fast")});
+        QCOMPARE(run.exitCode, 2);
+        QCOMPARE(ourLines(run.err), QStringList{QStringLiteral(
+                                        "stagecraft-studio: --strategy: unknown strategy 'fast'")});
+    }
+
+    void screenshotOfTheWindow() {
+        QString png = dir_.filePath(QStringLiteral("window.png"));
+        Run run = runStudio({model_, QStringLiteral("--arch"), QStringLiteral("teaching"),
+                             QStringLiteral("--select"), QStringLiteral("a3"),
+                             QStringLiteral("--screenshot"), png, QStringLiteral("--size"),
+                             QStringLiteral("1000x700")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QImage image(png);
+        QCOMPARE(image.size(), QSize(1000, 700));
+    }
+
+    void screenshotOfOneViewOnPPOcr() {
+        auto model = test::fetchedModel("ppocr/ch_PP-OCRv4_det_infer.onnx");
+        QVERIFY(!model.empty());
+        QString png = dir_.filePath(QStringLiteral("graph.png"));
+        Run run = runStudio({QString::fromStdString(model.string()), QStringLiteral("--input"),
+                             QStringLiteral("x:1x3x320x320"), QStringLiteral("--view"),
+                             QStringLiteral("graph"), QStringLiteral("--screenshot"), png});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QImage image(png);
+        QVERIFY(!image.isNull());
+        QVERIFY(image.width() < 1400); // the graph view, not the window
+    }
+
+    void badModelExitsOneWithOneLine() {
+        QString bad = dir_.filePath(QStringLiteral("missing.onnx"));
+        Run run = runStudio(
+            {bad, QStringLiteral("--screenshot"), dir_.filePath(QStringLiteral("x.png"))});
+        QCOMPARE(run.exitCode, 1);
+        QCOMPARE(ourLines(run.err), QStringList{QStringLiteral("stagecraft-studio: ") + bad +
+                                                QStringLiteral(": no such file")});
+    }
+
+    void unboundDimIsNamed() {
+        auto model = test::fetchedModel("ppocr/ch_PP-OCRv4_det_infer.onnx");
+        QVERIFY(!model.empty());
+        Run run = runStudio({QString::fromStdString(model.string()), QStringLiteral("--screenshot"),
+                             dir_.filePath(QStringLiteral("y.png"))});
+        QCOMPARE(run.exitCode, 1);
+        QStringList lines = ourLines(run.err);
+        QCOMPARE(lines.size(), 1);
+        QVERIFY2(lines.front().contains(QStringLiteral("p2o.DynamicDimension.0")),
+                 qPrintable(lines.front()));
+    }
+
+private:
+    QTemporaryDir dir_;
+    QString model_;
+};
+
+QTEST_MAIN(TestStudioCli)
+#include "test_studio_cli.moc"
