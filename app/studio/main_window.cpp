@@ -8,6 +8,7 @@
 
 #include "common/edit_request.h"
 #include "common/selection.h"
+#include "dialogs/order_picker.h"
 #include "dialogs/strategy_picker.h"
 #include "graph/graph_view.h"
 #include "inspector/inspector_widget.h"
@@ -212,6 +213,7 @@ void MainWindow::showResult(views::ResultPtr result) {
     inspector_->setResult(result_);
     strategyPicker_->setChoice(QString::fromStdString(result_->strategy),
                                result_->eval.schedule.level);
+    orderPicker_->setChoice(resultSession_.order);
     figures_->setText(
         figuresText(result_->eval.report, previousReport_ ? &*previousReport_ : nullptr));
     lastError_.clear();

@@ -26,6 +26,7 @@ class GraphView;
 class InstanceView;
 class InspectorWidget;
 class StrategyPicker;
+class OrderPicker;
 struct EditRequest;
 } // namespace stagecraft::views
 
@@ -128,6 +129,7 @@ private:
     views::InstanceView* instanceView_ = nullptr;
     views::InspectorWidget* inspector_ = nullptr;
     views::StrategyPicker* strategyPicker_ = nullptr;
+    views::OrderPicker* orderPicker_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QAction* openAction_ = nullptr;
     QAction* saveAction_ = nullptr;

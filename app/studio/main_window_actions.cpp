@@ -1,6 +1,7 @@
 // Menus, the tool bar and the status bar of the main window.
 
 #include "dialogs/architecture_dialog.h"
+#include "dialogs/order_picker.h"
 #include "dialogs/strategy_picker.h"
 #include "studio/main_window.h"
 #include "studio/session_document.h"
@@ -18,6 +19,22 @@
 #include <QUndoStack>
 
 namespace stagecraft::studio {
+
+namespace {
+
+QString orderChoiceText(schedule::OrderChoice order) {
+    switch (order) {
+    case schedule::OrderChoice::BFS:
+        return QStringLiteral("BFS");
+    case schedule::OrderChoice::DFS:
+        return QStringLiteral("DFS");
+    case schedule::OrderChoice::Best:
+        break;
+    }
+    return QStringLiteral("best");
+}
+
+} // namespace
 
 void MainWindow::createActions() {
     auto* toolBar = addToolBar(tr("Main"));
@@ -42,6 +59,13 @@ void MainWindow::createActions() {
                               .arg(strategy, QString::fromUtf8(schedule::levelName(level))),
                           next);
             });
+    orderPicker_ = new views::OrderPicker(this);
+    toolBar->addWidget(orderPicker_);
+    connect(orderPicker_, &views::OrderPicker::changed, this, [this](schedule::OrderChoice order) {
+        io::Session next = document_->session();
+        next.order = order;
+        tryChange(tr("Order %1").arg(orderChoiceText(order)), next);
+    });
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Stagecraft"), this, [this] {
         QMessageBox::about(this, tr("About Stagecraft"),

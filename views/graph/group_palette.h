@@ -1,13 +1,14 @@
 #pragma once
-// Colors of the groups: a fixed cycle of twelve hues (ColorBrewer "Set3"),
-// indexed by group id, so group "a" has the same color in every run.
+// The graph view's shades of the group colors shared by every view
+// (common/group_colors.h).
+
+#include "common/group_colors.h"
 
 #include <QColor>
 
 namespace stagecraft::views::graphview {
 
-/// The base color of group \p group.
-QColor groupColor(int group);
+using views::groupColor;
 /// Fill of a cluster: the base color, light and translucent.
 QColor clusterFill(int group);
 /// Borders and text accents of the group.

@@ -6,6 +6,7 @@
 
 #include "instances/instance_painter.h"
 
+#include "common/group_colors.h"
 #include "instances/instance_text.h"
 #include "instances/paint_helpers.h"
 
@@ -41,16 +42,6 @@ QColor moveFill(DataMove::Kind kind) {
 }
 
 } // namespace
-
-QColor groupColor(schedule::GroupId group) {
-    // ColorBrewer Set3: light, distinct, and dark text stays readable on it.
-    static const std::array<QColor, 12> palette = {
-        QColor(0x8d, 0xd3, 0xc7), QColor(0xff, 0xff, 0xb3), QColor(0xbe, 0xba, 0xda),
-        QColor(0xfb, 0x80, 0x72), QColor(0x80, 0xb1, 0xd3), QColor(0xfd, 0xb4, 0x62),
-        QColor(0xb3, 0xde, 0x69), QColor(0xfc, 0xcd, 0xe5), QColor(0xd9, 0xd9, 0xd9),
-        QColor(0xbc, 0x80, 0xbd), QColor(0xcc, 0xeb, 0xc5), QColor(0xff, 0xed, 0x6f)};
-    return palette[static_cast<size_t>(std::max(group, 0)) % palette.size()];
-}
 
 PaintStats InstancePainter::paint(QPainter& painter, const InstanceDrawing& drawing,
                                   const PaintOptions& options, const QRectF& exposed,

@@ -19,9 +19,6 @@ class QPen;
 
 namespace stagecraft::views {
 
-/// A stable color per group index.
-QColor groupColor(schedule::GroupId group);
-
 struct PaintOptions {
     bool showRedundant = true;
     /// By instance: drawn highlighted when non-zero (may be empty).

@@ -148,6 +148,24 @@ private slots:
         QCOMPARE(window_->result()->eval.schedule.groups[2].split->factor, before);
     }
 
+    void orderChosenInTheToolBar() {
+        auto* order = window_->findChild<QComboBox*>(QStringLiteral("orderCombo"));
+        QVERIFY(order);
+        QVERIFY(window_->result()->eval.schedule.orderKind == schedule::OrderKind::DFS);
+        order->setCurrentIndex(order->findText(QStringLiteral("BFS")));
+        QVERIFY(test::waitForEdit(*window_, nullptr));
+        QVERIFY(window_->result()->eval.schedule.orderKind == schedule::OrderKind::BFS);
+        QVERIFY(window_->document()->session().order == schedule::OrderChoice::BFS);
+        // BFS runs group after group: a1..a8 first.
+        QCOMPARE(window_->result()
+                     ->eval.schedule.instances[window_->result()->eval.schedule.order[0]]
+                     .label,
+                 std::string("a1"));
+        window_->document()->undoStack()->undo();
+        QVERIFY(test::waitForResult(*window_));
+        QCOMPARE(order->currentText(), QStringLiteral("best"));
+    }
+
     void mergeMakingACycleIsRefused() {
         const auto& r = *window_->result();
         io::Session next = window_->document()->session();
