@@ -161,6 +161,8 @@ void MainWindow::onFinished(quint64 ticket, views::ResultPtr result) {
         PendingOpen open = *std::exchange(pendingOpen_, std::nullopt);
         showResult(std::move(result));
         document_->reset(resultSession_, open.filePath);
+        if (open.modelChanged) // the session file still names the old hash
+            document_->markModified();
         if (!open.recoveredFrom.isEmpty()) {
             document_->markModified();
             QFile::remove(open.recoveredFrom);
@@ -183,15 +185,18 @@ void MainWindow::onFailed(quint64 ticket, const QString& message, PipelineRunner
     pendingTicket_ = 0;
     hideProgress();
     if (pendingEdit_) {
+        // The inspector shows why; a refusal needs no dialog.
         pendingEdit_.reset();
         inspector_->showRefusal(message);
-        reportError(tr("Edit refused: %1").arg(message));
+        lastError_ = tr("Edit refused: %1").arg(message);
+        statusBar()->showMessage(lastError_);
         emit editRefused(message);
         return;
     }
     if (pendingOpen_ && kind == PipelineRunner::Failure::ModelChanged && interactive_ &&
         askUseChangedModel(message)) {
         pendingOpen_->session.modelSha256.clear();
+        pendingOpen_->modelChanged = true;
         run(pendingOpen_->session);
         return;
     }

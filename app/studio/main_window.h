@@ -157,6 +157,8 @@ private:
         QString filePath;
         /// An autosave being recovered: removed once loaded, the document stays modified.
         QString recoveredFrom;
+        /// Opened although the model changed on disk (the user agreed).
+        bool modelChanged = false;
     };
     std::optional<PendingOpen> pendingOpen_;
     /// The session of the run in flight, and of the result shown.

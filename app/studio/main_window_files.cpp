@@ -67,7 +67,7 @@ bool MainWindow::openModel(const QString& path) {
         }
     }
     pendingEdit_.reset();
-    pendingOpen_ = PendingOpen{session, QString(), QString()};
+    pendingOpen_ = PendingOpen{session, QString(), QString(), false};
     run(session);
     return true;
 }
@@ -81,7 +81,7 @@ bool MainWindow::openSession(const QString& path) {
         return false;
     }
     pendingEdit_.reset();
-    pendingOpen_ = PendingOpen{*session, QFileInfo(path).absoluteFilePath(), QString()};
+    pendingOpen_ = PendingOpen{*session, QFileInfo(path).absoluteFilePath(), QString(), false};
     run(*session);
     return true;
 }
@@ -93,7 +93,7 @@ bool MainWindow::recoverSession(const QString& autosavePath) {
         return false;
     }
     pendingEdit_.reset();
-    pendingOpen_ = PendingOpen{*session, QString(), autosavePath};
+    pendingOpen_ = PendingOpen{*session, QString(), autosavePath, false};
     run(*session);
     return true;
 }
