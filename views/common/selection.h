@@ -13,6 +13,10 @@ struct Selection {
     enum class Kind { None, Op, Group, Instance, Tensor };
     Kind kind = Kind::None;
     int32_t id = -1;
+    /// With an Instance: the op within it the user pointed at (a timeline
+    /// task), or -1. Views that show ops mark it; the others follow the
+    /// instance.
+    int32_t op = -1;
 
     bool operator==(const Selection&) const = default;
 };

@@ -1,0 +1,52 @@
+#pragma once
+// Marks laid over the graph and instance views by the teaching and comparison
+// tools (algorithm step-through, schedule diff): ops, groups and instances of
+// the current result to light up, with a one-line caption. Unlike the
+// selection, highlights are many at once and belong to one source tool;
+// setting new highlights replaces the old ones.
+
+#include <QObject>
+#include <QString>
+
+#include <cstdint>
+#include <vector>
+
+namespace stagecraft::views {
+
+struct Highlights {
+    /// Op ids of the result's graph.
+    std::vector<int32_t> ops;
+    /// Group indices of the result's schedule.
+    std::vector<int32_t> groups;
+    /// Instance indices of the result's schedule.
+    std::vector<int32_t> instances;
+    /// Shown by the views while the highlights are on ("Step 4/17: …").
+    QString caption;
+
+    bool empty() const { return ops.empty() && groups.empty() && instances.empty(); }
+    bool operator==(const Highlights&) const = default;
+};
+
+class HighlightModel : public QObject {
+    Q_OBJECT
+public:
+    using QObject::QObject;
+
+    const Highlights& current() const { return current_; }
+    /// Replaces the highlights; emits changed() when they differ.
+    void set(const Highlights& highlights) {
+        if (highlights == current_)
+            return;
+        current_ = highlights;
+        emit changed();
+    }
+    void clear() { set({}); }
+
+signals:
+    void changed();
+
+private:
+    Highlights current_;
+};
+
+} // namespace stagecraft::views
