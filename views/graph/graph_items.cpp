@@ -20,6 +20,8 @@ namespace {
 constexpr double kShapesOnly = 0.2;
 constexpr double kNoText = 0.45;
 constexpr double kHighlightWidth = 3;
+/// The halo of a marked item reaches this far outside it.
+constexpr double kMarkWidth = 8;
 
 double levelOfDetail(const QPainter* painter, const QStyleOptionGraphicsItem* option) {
     return option->levelOfDetailFromTransform(painter->worldTransform());
@@ -43,6 +45,12 @@ void drawLines(QPainter* painter, const QRectF& rect, const QStringList& lines, 
                           lines[i]);
         y += kLineHeight;
     }
+}
+
+/// The wide translucent stroke around a marked item.
+void drawHalo(QPainter* painter, const QPainterPath& path) {
+    painter->strokePath(
+        path, QPen(markColor(), 2 * kMarkWidth - 2, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
 }
 
 QPen outlinePen(const QColor& color, bool highlighted) {
@@ -79,7 +87,7 @@ NodeItem::NodeItem(const ModelNode& node, const NodeGeometry& geometry, NodeShap
 }
 
 QRectF NodeItem::boundingRect() const {
-    double margin = kHighlightWidth;
+    double margin = kMarkWidth;
     return rect_.adjusted(-margin, -margin, margin, margin);
 }
 
@@ -121,6 +129,8 @@ QColor NodeItem::fill() const {
 void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
     double lod = levelOfDetail(painter, option);
     QPainterPath path = outline();
+    if (marked_)
+        drawHalo(painter, path);
     if (lod < kShapesOnly && !highlighted_) {
         painter->fillPath(path, ref_.kind == NodeRef::Kind::Op ? groupColor(group_) : fill());
         return;
@@ -146,11 +156,19 @@ void NodeItem::setLines(const QStringList& lines) {
     update();
 }
 
+void NodeItem::setMarked(bool marked) {
+    if (marked == marked_)
+        return;
+    marked_ = marked;
+    setZValue(marked || highlighted_ ? 3 : 2);
+    update();
+}
+
 void NodeItem::setHighlighted(bool highlighted) {
     if (highlighted == highlighted_)
         return;
     highlighted_ = highlighted;
-    setZValue(highlighted ? 3 : 2);
+    setZValue(highlighted || marked_ ? 3 : 2);
     update();
 }
 
@@ -168,11 +186,16 @@ ClusterItem::ClusterItem(const ModelCluster& cluster, const ClusterGeometry& geo
 }
 
 QRectF ClusterItem::boundingRect() const {
-    double margin = kHighlightWidth;
+    double margin = kMarkWidth;
     return rect_.adjusted(-margin, -margin, margin, margin);
 }
 
 void ClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
+    if (marked_) {
+        QPainterPath halo;
+        halo.addRoundedRect(rect_, 6, 6);
+        drawHalo(painter, halo);
+    }
     painter->setBrush(clusterFill(group_));
     painter->setPen(outlinePen(groupStroke(group_), highlighted_));
     painter->drawRoundedRect(rect_, 6, 6);
@@ -184,6 +207,13 @@ void ClusterItem::setLines(const QStringList& lines) {
     if (lines == lines_)
         return;
     lines_ = lines;
+    update();
+}
+
+void ClusterItem::setMarked(bool marked) {
+    if (marked == marked_)
+        return;
+    marked_ = marked;
     update();
 }
 

@@ -31,6 +31,9 @@ public:
     void setLines(const QStringList& lines);
     bool isHighlighted() const { return highlighted_; }
     void setHighlighted(bool highlighted);
+    /// Marked by a teaching or diff tool: drawn with a halo.
+    bool isMarked() const { return marked_; }
+    void setMarked(bool marked);
 
 private:
     QColor fill() const;
@@ -42,6 +45,7 @@ private:
     QRectF rect_;
     NodeShape shape_;
     bool highlighted_ = false;
+    bool marked_ = false;
 };
 
 class ClusterItem : public QGraphicsItem {
@@ -60,6 +64,8 @@ public:
     QRectF labelRect() const { return labelRect_; }
     bool isHighlighted() const { return highlighted_; }
     void setHighlighted(bool highlighted);
+    bool isMarked() const { return marked_; }
+    void setMarked(bool marked);
 
 private:
     partition::GroupId group_;
@@ -67,6 +73,7 @@ private:
     QRectF rect_;
     QRectF labelRect_;
     bool highlighted_ = false;
+    bool marked_ = false;
 };
 
 class EdgeItem : public QGraphicsItem {

@@ -30,6 +30,7 @@ QString toolTipFor(const ModelNode& node, const PipelineResult& result) {
 
 void GraphScene::clearDrawing() {
     highlighted_.clear();
+    marked_.clear();
     nodes_.clear();
     clusters_.clear();
     edges_.clear();
@@ -147,14 +148,12 @@ QGraphicsItem* GraphScene::highlight(const Selection& selection, const PipelineR
     const schedule::Schedule& schedule = result.eval.schedule;
     switch (selection.kind) {
     case Selection::Kind::Op:
-        if (NodeItem* item = opItem(selection.id))
-            return mark(item);
-        if (selection.id >= 0 && static_cast<size_t>(selection.id) < result.graph->opCount())
-            return mark(groupItem(schedule.partition.groupOf(selection.id)));
-        return nullptr;
+        return mark(opOrGroupItem(selection.id, result));
     case Selection::Kind::Group:
         return mark(groupItem(selection.id));
     case Selection::Kind::Instance:
+        if (selection.op >= 0)
+            return mark(opOrGroupItem(selection.op, result));
         if (selection.id >= 0 && static_cast<size_t>(selection.id) < schedule.instances.size())
             return mark(groupItem(schedule.instances[static_cast<size_t>(selection.id)].group));
         return nullptr;
@@ -164,6 +163,52 @@ QGraphicsItem* GraphScene::highlight(const Selection& selection, const PipelineR
         break;
     }
     return nullptr;
+}
+
+QGraphicsItem* GraphScene::opOrGroupItem(ir::OpId op, const PipelineResult& result) const {
+    if (NodeItem* item = opItem(op))
+        return item;
+    if (op >= 0 && static_cast<size_t>(op) < result.graph->opCount())
+        return groupItem(result.eval.schedule.partition.groupOf(op));
+    return nullptr;
+}
+
+void GraphScene::clearMarks() {
+    for (QGraphicsItem* item : marked_) {
+        if (auto* node = qgraphicsitem_cast<NodeItem*>(item))
+            node->setMarked(false);
+        else if (auto* cluster = qgraphicsitem_cast<ClusterItem*>(item))
+            cluster->setMarked(false);
+    }
+    marked_.clear();
+}
+
+void GraphScene::markItem(QGraphicsItem* item) {
+    auto* node = qgraphicsitem_cast<NodeItem*>(item);
+    auto* cluster = qgraphicsitem_cast<ClusterItem*>(item);
+    if ((node && node->isMarked()) || (cluster && cluster->isMarked()))
+        return;
+    if (node)
+        node->setMarked(true);
+    else if (cluster)
+        cluster->setMarked(true);
+    else
+        return;
+    marked_.push_back(item);
+}
+
+QGraphicsItem* GraphScene::mark(const Highlights& highlights, const PipelineResult& result) {
+    clearMarks();
+    const schedule::Schedule& schedule = result.eval.schedule;
+    for (int32_t op : highlights.ops)
+        markItem(opOrGroupItem(op, result));
+    for (int32_t group : highlights.groups)
+        markItem(groupItem(group));
+    for (int32_t instance : highlights.instances) {
+        if (instance >= 0 && static_cast<size_t>(instance) < schedule.instances.size())
+            markItem(groupItem(schedule.instances[static_cast<size_t>(instance)].group));
+    }
+    return marked_.empty() ? nullptr : marked_.front();
 }
 
 } // namespace stagecraft::views::graphview

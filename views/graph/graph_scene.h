@@ -3,6 +3,7 @@
 // layout, found again by op, group or tensor, and highlighted for the shared
 // selection. Labels can be replaced in place when only they changed.
 
+#include "common/highlight.h"
 #include "common/pipeline_result.h"
 #include "common/selection.h"
 #include "graph/graph_items.h"
@@ -32,6 +33,12 @@ public:
     /// Highlights what \p selection names in \p result (an instance by its
     /// group, a tensor by its edges); returns the item to scroll to, or null.
     QGraphicsItem* highlight(const Selection& selection, const PipelineResult& result);
+    /// Marks the ops, groups and instances (by their group) \p highlights
+    /// names; an op of a collapsed group marks the group. Returns the first
+    /// marked item, or null.
+    QGraphicsItem* mark(const Highlights& highlights, const PipelineResult& result);
+    /// Items marked now.
+    const std::vector<QGraphicsItem*>& markedItems() const { return marked_; }
 
     NodeItem* opItem(ir::OpId op) const;
     NodeItem* groupNodeItem(partition::GroupId group) const;
@@ -46,6 +53,10 @@ public:
 private:
     void index(NodeItem* item);
     void clearHighlight();
+    void clearMarks();
+    void markItem(QGraphicsItem* item);
+    /// The op's own node, or its group's when the op is not drawn.
+    QGraphicsItem* opOrGroupItem(ir::OpId op, const PipelineResult& result) const;
     QGraphicsItem* highlightTensor(ir::TensorId tensor);
     QGraphicsItem* mark(QGraphicsItem* item);
 
@@ -56,6 +67,7 @@ private:
     std::vector<NodeItem*> groupNodeItems_;
     std::vector<ClusterItem*> clusterItems_;
     std::vector<QGraphicsItem*> highlighted_;
+    std::vector<QGraphicsItem*> marked_;
 };
 
 } // namespace stagecraft::views::graphview

@@ -82,6 +82,7 @@ void GraphView::refreshLabels() {
         scene_->updateLabels(shownModel_);
     }
     applySelection(selection_ ? selection_->current() : localSelection_, false);
+    applyMarks(false);
 }
 
 void GraphView::requestLayout() {
@@ -104,6 +105,7 @@ void GraphView::onLayoutReady(const LayoutKey& key, const LayoutPtr& layout) {
     // A selection made while the layout ran is scrolled to once it is drawn.
     const Selection& current = selection_ ? selection_->current() : localSelection_;
     applySelection(current, current.kind != Selection::Kind::None);
+    applyMarks(current.kind == Selection::Kind::None);
     emit layoutFinished();
 }
 

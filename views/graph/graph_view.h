@@ -7,6 +7,7 @@
 // and only updates labels, so split edits redraw at once. Clicks select in
 // the shared SelectionModel; its changes highlight and scroll here.
 
+#include "common/highlight.h"
 #include "common/pipeline_result.h"
 #include "common/selection.h"
 #include "graph/graph_layout.h"
@@ -43,6 +44,9 @@ public:
     void setResult(ResultPtr result);
     const ResultPtr& result() const { return result_; }
     void setSelectionModel(SelectionModel* model);
+    /// Marks (with a halo) what a teaching or diff tool highlights, scrolls
+    /// to it and shows its caption in the tool bar.
+    void setHighlightModel(HighlightModel* model);
 
     /// Selects the op named \p name, expanding its group if needed, and
     /// centers it; false when the graph has no such op.
@@ -82,6 +86,7 @@ private:
     void findFromToolBar();
     void select(const Selection& selection);
     void applySelection(const Selection& selection, bool scroll);
+    void applyMarks(bool scroll);
     void onClicked(QGraphicsItem* item);
     void onDoubleClicked(QGraphicsItem* item);
     void onContextMenu(QGraphicsItem* item, const QPoint& globalPos);
@@ -93,8 +98,10 @@ private:
     QLabel* message_;
     QLineEdit* find_;
     QLabel* findStatus_;
+    QLabel* markCaption_;
     QStringListModel* opNames_;
     QPointer<SelectionModel> selection_;
+    QPointer<HighlightModel> highlights_;
     Selection localSelection_;
 
     ResultPtr result_;

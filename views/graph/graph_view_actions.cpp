@@ -72,11 +72,15 @@ QWidget* GraphView::createToolBar() {
     bar->addWidget(find_);
     findStatus_ = new QLabel(bar);
     bar->addWidget(findStatus_);
+    markCaption_ = new QLabel(bar);
+    markCaption_->setObjectName(u"graphMarkCaption"_s);
+    markCaption_->setStyleSheet(u"color: #7a1fd1; font-weight: bold; padding-left: 8px;"_s);
     bar->addSeparator();
     bar->addAction(tr("Expand all"), this, &GraphView::expandAll);
     bar->addAction(tr("Collapse all"), this, &GraphView::collapseAll);
     bar->addAction(tr("Fit"), this, &GraphView::fitToView);
     bar->addAction(tr("Export…"), this, &GraphView::exportInteractively);
+    bar->addWidget(markCaption_);
     return bar;
 }
 
@@ -125,6 +129,26 @@ void GraphView::setSelectionModel(SelectionModel* model) {
     connect(model, &SelectionModel::changed, this,
             [this](const Selection& selection) { applySelection(selection, true); });
     applySelection(model->current(), false);
+}
+
+void GraphView::setHighlightModel(HighlightModel* model) {
+    if (highlights_)
+        disconnect(highlights_, nullptr, this, nullptr);
+    highlights_ = model;
+    if (model)
+        connect(model, &HighlightModel::changed, this, [this] { applyMarks(true); });
+    applyMarks(false);
+}
+
+void GraphView::applyMarks(bool scroll) {
+    const Highlights none;
+    const Highlights& marks = highlights_ ? highlights_->current() : none;
+    markCaption_->setText(marks.caption);
+    if (!result_)
+        return;
+    QGraphicsItem* first = scene_->mark(marks, *result_);
+    if (first && scroll)
+        canvas_->ensureVisible(first, 40, 40);
 }
 
 void GraphView::select(const Selection& selection) {

@@ -18,4 +18,8 @@ QColor highlightColor() {
     return QColor(0xd6, 0x27, 0x28);
 }
 
+QColor markColor() {
+    return QColor(0x9b, 0x30, 0xff, 150);
+}
+
 } // namespace stagecraft::views::graphview

@@ -15,5 +15,7 @@ QColor clusterFill(int group);
 QColor groupStroke(int group);
 /// The pen of whatever the selection highlights.
 QColor highlightColor();
+/// The halo of ops and groups a teaching or diff tool marks (common/highlight.h).
+QColor markColor();
 
 } // namespace stagecraft::views::graphview

@@ -26,6 +26,7 @@ const QColor kNeeded(40, 40, 40);
 const QColor kRedundant(205, 205, 205);
 const QColor kMoveLink(90, 90, 90);
 const QColor kHighlight(235, 110, 0);
+const QColor kMark(0x9b, 0x30, 0xff, 150);
 constexpr int kAntialiasBelow = 4000;
 /// Ellipses are wider than tall: their kind fits only from this zoom on.
 constexpr double kMoveLabelScale = 0.45;
@@ -54,6 +55,7 @@ PaintStats InstancePainter::paint(QPainter& painter, const InstanceDrawing& draw
     paintInstances(painter, drawing, exposed, scale, stats);
     if (scale < kLabelScale)
         paintGroupLetters(painter, drawing, exposed, scale);
+    paintMarks(painter, drawing, options, exposed);
     paintHighlight(painter, drawing, options, exposed);
     painter.restore();
     return stats;
@@ -188,6 +190,20 @@ void InstancePainter::paintInstances(QPainter& painter, const InstanceDrawing& d
         if (box.intersects(exposed))
             drawInstanceText(painter, drawing, id, box, scale);
     }
+}
+
+void InstancePainter::paintMarks(QPainter& painter, const InstanceDrawing& drawing,
+                                 const PaintOptions& options, const QRectF& exposed) {
+    const InstanceLayout& layout = drawing.layout;
+    if (options.marked.size() != layout.instances.size())
+        return;
+    for (size_t id = 0; id < layout.instances.size(); ++id)
+        if (options.marked[id] && layout.instances[id].intersects(exposed))
+            rects_.append(layout.instances[id]);
+    painter.setBrush(Qt::NoBrush);
+    painter.setPen(cosmeticPen(kMark, 9));
+    painter.drawRects(rects_);
+    rects_.clear();
 }
 
 void InstancePainter::paintHighlight(QPainter& painter, const InstanceDrawing& drawing,

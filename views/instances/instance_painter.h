@@ -25,6 +25,8 @@ struct PaintOptions {
     std::vector<char> highlighted;
     /// Its box is drawn highlighted; -1 for none.
     schedule::GroupId highlightedGroup = -1;
+    /// By instance: marked by a teaching or diff tool (a halo) when non-zero.
+    std::vector<char> marked;
 };
 
 /// What one paint() drew. A needed edge that runs through data-movement ops
@@ -60,6 +62,8 @@ private:
                         double scale, PaintStats& stats);
     void paintGroupLetters(QPainter& painter, const InstanceDrawing& drawing, const QRectF& exposed,
                            double scale);
+    void paintMarks(QPainter& painter, const InstanceDrawing& drawing, const PaintOptions& options,
+                    const QRectF& exposed);
     void paintHighlight(QPainter& painter, const InstanceDrawing& drawing,
                         const PaintOptions& options, const QRectF& exposed);
     /// Draws and empties the batch of lines with \p pen; returns how many it held.

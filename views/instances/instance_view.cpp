@@ -13,6 +13,7 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 #include <utility>
@@ -52,6 +53,26 @@ std::optional<schedule::GroupId> groupOf(const PipelineResult& result, const Sel
         return std::nullopt;
     schedule::GroupId group = s.partition.groupOf(op);
     return validIndex(group, s.groups.size()) ? std::optional(group) : std::nullopt;
+}
+
+/// By instance of \p result: 1 when \p marks names it, its group or an op of its group.
+std::vector<char> markedInstances(const PipelineResult& result, const Highlights& marks) {
+    const schedule::Schedule& s = result.eval.schedule;
+    std::vector<char> marked(s.instances.size(), 0);
+    auto markGroup = [&](schedule::GroupId group) {
+        if (validIndex(group, s.groups.size()))
+            for (schedule::InstanceId id : s.groups[static_cast<size_t>(group)].instances)
+                marked[static_cast<size_t>(id)] = 1;
+    };
+    for (int32_t id : marks.instances)
+        if (validIndex(id, marked.size()))
+            marked[static_cast<size_t>(id)] = 1;
+    for (int32_t group : marks.groups)
+        markGroup(group);
+    for (int32_t op : marks.ops)
+        if (validIndex(op, result.graph->opCount()))
+            markGroup(s.partition.groupOf(op));
+    return marked;
 }
 
 schedule::InstanceId nearestInstance(const InstanceLayout& layout, QPointF point) {
@@ -113,6 +134,7 @@ void InstanceView::setResult(ResultPtr result) {
     drawings_ = {};
     canvas_->setDrawing(result_ ? drawingFor(showsDataMovement()) : nullptr, keepView);
     highlight(selection_ ? selection_->current() : Selection{}, false);
+    applyMarks(false);
 }
 
 void InstanceView::setSelectionModel(SelectionModel* model) {
@@ -220,6 +242,33 @@ void InstanceView::highlight(const Selection& selection, bool reveal) {
             target = drawing->layout.groups[static_cast<size_t>(*group)].rect;
         }
     }
+    canvas_->setPaintOptions(std::move(options));
+    if (reveal && target)
+        canvas_->reveal(*target);
+}
+
+void InstanceView::setHighlightModel(HighlightModel* model) {
+    if (highlights_)
+        disconnect(highlights_, nullptr, this, nullptr);
+    highlights_ = model;
+    if (model)
+        connect(model, &HighlightModel::changed, this, [this] { applyMarks(true); });
+    applyMarks(false);
+}
+
+void InstanceView::applyMarks(bool reveal) {
+    PaintOptions options = canvas_->paintOptions();
+    options.marked.clear();
+    const InstanceDrawing* drawing = canvas_->drawing();
+    if (!drawing || !highlights_ || highlights_->current().empty()) {
+        canvas_->setPaintOptions(std::move(options));
+        return;
+    }
+    options.marked = markedInstances(*drawing->result, highlights_->current());
+    auto first = std::find(options.marked.begin(), options.marked.end(), 1);
+    std::optional<QRectF> target;
+    if (first != options.marked.end())
+        target = drawing->layout.instances[static_cast<size_t>(first - options.marked.begin())];
     canvas_->setPaintOptions(std::move(options));
     if (reveal && target)
         canvas_->reveal(*target);

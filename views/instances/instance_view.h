@@ -6,6 +6,7 @@
 // (an op or a group lights up its group's instances) and selects what is
 // clicked. objectName "instanceView".
 
+#include "common/highlight.h"
 #include "common/pipeline_result.h"
 #include "common/selection.h"
 #include "instances/instance_layout.h"
@@ -33,6 +34,9 @@ public:
     void setResult(ResultPtr result);
     const ResultPtr& result() const { return result_; }
     void setSelectionModel(SelectionModel* model);
+    /// Marks the instances a teaching or diff tool highlights (directly, or
+    /// through their group or one of its ops) and reveals the first.
+    void setHighlightModel(HighlightModel* model);
 
     bool showsRedundantEdges() const;
     bool showsDataMovement() const;
@@ -56,6 +60,7 @@ private:
     void onCanvasClicked(const LayoutHit& hit);
     void followSelection(const Selection& selection);
     void highlight(const Selection& selection, bool reveal);
+    void applyMarks(bool reveal);
     template <typename Exporter>
     bool exportWith(Exporter exporter, const QString& path, QString* error) const;
 
@@ -63,6 +68,7 @@ private:
     /// Without and with data-movement ops, each laid out when first shown.
     std::array<std::shared_ptr<const InstanceDrawing>, 2> drawings_;
     QPointer<SelectionModel> selection_;
+    QPointer<HighlightModel> highlights_;
     InstanceCanvas* canvas_ = nullptr;
     QAction* redundantAction_ = nullptr;
     QAction* movesAction_ = nullptr;

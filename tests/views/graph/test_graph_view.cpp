@@ -13,6 +13,7 @@
 
 #include <QFile>
 #include <QImage>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -186,6 +187,40 @@ private slots:
         view.collapseAll();
         QVERIFY(waitForLayout(view));
         QVERIFY(view.scene()->groupNodeItem(schedule.partition.groupOf(9))->isHighlighted());
+    }
+
+    void highlightsMarkOpsGroupsAndInstances() {
+        SelectionModel selection;
+        HighlightModel marks;
+        GraphView view;
+        view.setHighlightModel(&marks);
+        openFig3(view, selection);
+        const schedule::Schedule& schedule = view.result()->eval.schedule;
+        const schedule::InstanceId instance = schedule.groups[3].instances.back();
+        Highlights wanted;
+        wanted.ops = {9};
+        wanted.groups = {1};
+        wanted.instances = {instance};
+        wanted.caption = u"Step 2/9"_s;
+        marks.set(wanted);
+        QVERIFY(view.scene()->opItem(9)->isMarked());
+        QVERIFY(view.scene()->clusterItem(1)->isMarked());
+        QVERIFY(view.scene()->clusterItem(3)->isMarked());
+        QVERIFY(!view.scene()->clusterItem(0)->isMarked());
+        QCOMPARE(view.scene()->markedItems().size(), size_t(3));
+        auto* caption = view.findChild<QLabel*>(u"graphMarkCaption"_s);
+        QVERIFY(caption);
+        QCOMPARE(caption->text(), u"Step 2/9"_s);
+        // Marks and the selection are independent.
+        selection.select({Selection::Kind::Group, 0});
+        QVERIFY(view.scene()->clusterItem(1)->isMarked());
+        // Collapsed, an op marks its group's node.
+        view.collapseAll();
+        QVERIFY(waitForLayout(view));
+        QVERIFY(view.scene()->groupNodeItem(schedule.partition.groupOf(9))->isMarked());
+        marks.clear();
+        QVERIFY(view.scene()->markedItems().empty());
+        QVERIFY(caption->text().isEmpty());
     }
 
     void newSplitUpdatesLabelsWithoutLayout() {

@@ -188,6 +188,33 @@ private slots:
         QVERIFY(highlightedIn(*view_).empty());
     }
 
+    void highlightsMarkInstancesByGroupAndOp() {
+        HighlightModel marks;
+        view_->setHighlightModel(&marks);
+        auto result = test::resultOf("fig3-chain");
+        view_->setResult(result);
+        const auto& s = result->eval.schedule;
+        const ir::OpId op = s.partition.ops(1).front();
+        const schedule::InstanceId lone = s.groups[3].instances.front();
+        Highlights wanted;
+        wanted.ops = {op};
+        wanted.instances = {lone};
+        marks.set(wanted);
+        std::vector<schedule::InstanceId> expected = s.groups[1].instances;
+        expected.push_back(lone);
+        std::sort(expected.begin(), expected.end());
+        std::vector<schedule::InstanceId> marked;
+        const auto& flags = view_->canvas()->paintOptions().marked;
+        for (size_t i = 0; i < flags.size(); ++i)
+            if (flags[i])
+                marked.push_back(static_cast<schedule::InstanceId>(i));
+        QCOMPARE(marked, expected);
+        // The selection's highlight is untouched by marks.
+        QVERIFY(highlightedIn(*view_).empty());
+        marks.clear();
+        QVERIFY(view_->canvas()->paintOptions().marked.empty());
+    }
+
     void selectionSurvivesANewResult() {
         selection_.select({Selection::Kind::Group, 1});
         view_->setResult(test::resultOf("fig3-chain"));
