@@ -4,6 +4,7 @@
 #include "graph/graph_canvas.h"
 
 #include "graph/graph_items.h"
+#include "graph/graph_scene.h"
 
 #include <QApplication>
 #include <QContextMenuEvent>
@@ -30,7 +31,20 @@ GraphCanvas::GraphCanvas(QGraphicsScene* scene, QWidget* parent)
     setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
     setDragMode(QGraphicsView::ScrollHandDrag);
     setTransformationAnchor(QGraphicsView::NoAnchor);
-    setBackgroundBrush(Qt::white);
+    applyPalette();
+}
+
+void GraphCanvas::applyPalette() {
+    const CanvasColors colors = CanvasColors::fromPalette(palette());
+    setBackgroundBrush(colors.background);
+    if (auto* graphScene = dynamic_cast<graphview::GraphScene*>(scene()))
+        graphScene->setColors(colors);
+}
+
+void GraphCanvas::changeEvent(QEvent* event) {
+    QGraphicsView::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        applyPalette();
 }
 
 void GraphCanvas::fitToView() {

@@ -38,8 +38,12 @@ protected:
     void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
+    /// Background and the scene's ink from the palette (light or dark).
+    void applyPalette();
+
     QPoint pressPos_;
 };
 

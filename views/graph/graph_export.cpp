@@ -3,6 +3,8 @@
 
 #include "graph/graph_export.h"
 
+#include "graph/graph_scene.h"
+
 #include <QBuffer>
 #include <QGraphicsScene>
 #include <QImage>
@@ -31,9 +33,16 @@ bool fail(QString* error, const QString& message) {
 }
 
 void render(QGraphicsScene& scene, QPainter& painter, const QRectF& target) {
+    // Exports are figures for documents: paper colors whatever the palette.
+    auto* graphScene = dynamic_cast<GraphScene*>(&scene);
+    const CanvasColors shown = graphScene ? graphScene->colors() : CanvasColors::paper();
+    if (graphScene)
+        graphScene->setColors(CanvasColors::paper());
     painter.fillRect(target, Qt::white);
     painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
     scene.render(&painter, target, scene.sceneRect());
+    if (graphScene)
+        graphScene->setColors(shown);
 }
 
 } // namespace

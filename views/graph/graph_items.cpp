@@ -4,6 +4,7 @@
 #include "graph/graph_items.h"
 
 #include "graph/graph_labels.h"
+#include "graph/graph_scene.h"
 #include "graph/group_palette.h"
 
 #include <QPainter>
@@ -23,6 +24,13 @@ constexpr double kHighlightWidth = 3;
 /// The halo of a marked item reaches this far outside it.
 constexpr double kMarkWidth = 8;
 
+/// The colors of the scene \p item is in (paper when it is in none).
+CanvasColors colorsOf(const QGraphicsItem* item) {
+    if (const auto* scene = dynamic_cast<const GraphScene*>(item->scene()))
+        return scene->colors();
+    return CanvasColors::paper();
+}
+
 double levelOfDetail(const QPainter* painter, const QStyleOptionGraphicsItem* option) {
     return option->levelOfDetailFromTransform(painter->worldTransform());
 }
@@ -36,9 +44,10 @@ QFont labelFont(bool bold) {
 
 /// \p lines centered in \p rect, one per line of the grid; the first bold
 /// when \p boldFirst.
-void drawLines(QPainter* painter, const QRectF& rect, const QStringList& lines, bool boldFirst) {
+void drawLines(QPainter* painter, const QRectF& rect, const QStringList& lines, bool boldFirst,
+               const QColor& ink = Qt::black) {
     double y = rect.center().y() - static_cast<double>(lines.size()) * kLineHeight / 2;
-    painter->setPen(Qt::black);
+    painter->setPen(ink);
     for (qsizetype i = 0; i < lines.size(); ++i) {
         painter->setFont(labelFont(boldFirst && i == 0));
         painter->drawText(QRectF(rect.left(), y, rect.width(), kLineHeight), Qt::AlignCenter,
@@ -118,7 +127,7 @@ QColor NodeItem::fill() const {
     case NodeRef::Kind::Group:
         return groupColor(group_);
     case NodeRef::Kind::Op:
-        return Qt::white;
+        return colorsOf(this).boxFill;
     case NodeRef::Kind::Input:
     case NodeRef::Kind::Output:
         break;
@@ -146,7 +155,9 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         textRect.setTop(rect_.top() + roof);
     else if (shape_ == NodeShape::InvHouse)
         textRect.setBottom(rect_.bottom() - roof);
-    drawLines(painter, textRect, lines_, ref_.kind == NodeRef::Kind::Group);
+    // Ops are drawn on the canvas's box fill, groups on their pastel color.
+    const QColor ink = ref_.kind == NodeRef::Kind::Op ? colorsOf(this).ink : QColor(Qt::black);
+    drawLines(painter, textRect, lines_, ref_.kind == NodeRef::Kind::Group, ink);
 }
 
 void NodeItem::setLines(const QStringList& lines) {
@@ -200,7 +211,7 @@ void ClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* optio
     painter->setPen(outlinePen(groupStroke(group_), highlighted_));
     painter->drawRoundedRect(rect_, 6, 6);
     if (levelOfDetail(painter, option) >= kNoText)
-        drawLines(painter, labelRect_, lines_, true);
+        drawLines(painter, labelRect_, lines_, true, colorsOf(this).ink);
 }
 
 void ClusterItem::setLines(const QStringList& lines) {
@@ -252,7 +263,10 @@ QPainterPath EdgeItem::shape() const {
 }
 
 void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
-    QColor color = highlighted_ ? highlightColor() : QColor(0x55, 0x55, 0x55);
+    const CanvasColors colors = colorsOf(this);
+    QColor color = highlighted_  ? highlightColor()
+                   : colors.dark ? colors.ink.darker(120)
+                                 : QColor(0x55, 0x55, 0x55);
     double width = highlighted_ ? 2.5 : 1;
     painter->setPen(QPen(color, width));
     painter->setBrush(Qt::NoBrush);

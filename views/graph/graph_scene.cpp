@@ -211,4 +211,11 @@ QGraphicsItem* GraphScene::mark(const Highlights& highlights, const PipelineResu
     return marked_.empty() ? nullptr : marked_.front();
 }
 
+void GraphScene::setColors(const CanvasColors& colors) {
+    if (colors == colors_)
+        return;
+    colors_ = colors;
+    update();
+}
+
 } // namespace stagecraft::views::graphview

@@ -3,6 +3,7 @@
 // layout, found again by op, group or tensor, and highlighted for the shared
 // selection. Labels can be replaced in place when only they changed.
 
+#include "common/canvas_colors.h"
 #include "common/highlight.h"
 #include "common/pipeline_result.h"
 #include "common/selection.h"
@@ -40,6 +41,10 @@ public:
     /// Items marked now.
     const std::vector<QGraphicsItem*>& markedItems() const { return marked_; }
 
+    /// Background and ink the items draw with (the canvas's palette; exports use paper).
+    const CanvasColors& colors() const { return colors_; }
+    void setColors(const CanvasColors& colors);
+
     NodeItem* opItem(ir::OpId op) const;
     NodeItem* groupNodeItem(partition::GroupId group) const;
     ClusterItem* clusterItem(partition::GroupId group) const;
@@ -68,6 +73,7 @@ private:
     std::vector<ClusterItem*> clusterItems_;
     std::vector<QGraphicsItem*> highlighted_;
     std::vector<QGraphicsItem*> marked_;
+    CanvasColors colors_ = CanvasColors::paper();
 };
 
 } // namespace stagecraft::views::graphview

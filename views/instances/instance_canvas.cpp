@@ -84,8 +84,9 @@ void InstanceCanvas::centerOn(QPointF scene) {
 }
 
 void InstanceCanvas::paintEvent(QPaintEvent* event) {
+    options_.colors = CanvasColors::fromPalette(palette()); // follows the system scheme
     QPainter painter(this);
-    painter.fillRect(event->rect(), Qt::white);
+    painter.fillRect(event->rect(), options_.colors.background);
     if (!drawing_)
         return;
     painter.translate(transform_.offset);

@@ -22,8 +22,6 @@ namespace {
 using namespace paint;
 using schedule::DataMove;
 
-const QColor kNeeded(40, 40, 40);
-const QColor kRedundant(205, 205, 205);
 const QColor kMoveLink(90, 90, 90);
 const QColor kHighlight(235, 110, 0);
 const QColor kMark(0x9b, 0x30, 0xff, 150);
@@ -44,10 +42,15 @@ QColor moveFill(DataMove::Kind kind) {
 
 } // namespace
 
+QColor InstancePainter::moveLinkColor() const {
+    return colors_.dark ? colors_.ink.darker(130) : kMoveLink;
+}
+
 PaintStats InstancePainter::paint(QPainter& painter, const InstanceDrawing& drawing,
                                   const PaintOptions& options, const QRectF& exposed,
                                   double scale) {
     PaintStats stats;
+    colors_ = options.colors;
     painter.save();
     paintGroups(painter, drawing, exposed, scale, stats);
     paintEdges(painter, drawing, options, exposed, stats);
@@ -77,7 +80,7 @@ void InstancePainter::paintGroups(QPainter& painter, const InstanceDrawing& draw
         painter.drawRect(rect);
         if (scale * 16 < 5)
             continue;
-        painter.setPen(kText);
+        painter.setPen(colors_.ink);
         painter.setFont(pixelFont(16, true));
         painter.drawText(rect.adjusted(8, 2, -8, 0), Qt::AlignLeft | Qt::AlignTop,
                          groupLetter(static_cast<schedule::GroupId>(g)));
@@ -88,7 +91,7 @@ void InstancePainter::paintGroupLetters(QPainter& painter, const InstanceDrawing
                                         const QRectF& exposed, double scale) {
     // Zoomed out, instance labels are gone: the group letters, drawn large
     // over the boxes, keep the picture readable.
-    painter.setPen(kText);
+    painter.setPen(colors_.ink);
     painter.setFont(pixelFont(14 / scale, true));
     const auto& groups = drawing.layout.groups;
     for (size_t g = 0; g < groups.size(); ++g) {
@@ -115,7 +118,7 @@ void InstancePainter::paintEdges(QPainter& painter, const InstanceDrawing& drawi
         for (const EdgeLine& edge : layout.redundant)
             if (intersects(edge.line, exposed))
                 batch_.append(edge.line);
-        stats.redundantEdges = flushLines(painter, cosmeticPen(kRedundant));
+        stats.redundantEdges = flushLines(painter, cosmeticPen(colors_.faintInk));
     }
     int carried = 0;
     for (const EdgeLine& edge : layout.needed) {
@@ -126,11 +129,11 @@ void InstancePainter::paintEdges(QPainter& painter, const InstanceDrawing& drawi
         else
             batch_.append(edge.line);
     }
-    stats.neededEdges = flushLines(painter, cosmeticPen(kNeeded)) + carried;
+    stats.neededEdges = flushLines(painter, cosmeticPen(colors_.ink)) + carried;
     for (const QLineF& link : layout.moveLinks)
         if (intersects(link, exposed))
             batch_.append(link);
-    stats.moveLinks = flushLines(painter, cosmeticPen(kMoveLink));
+    stats.moveLinks = flushLines(painter, cosmeticPen(moveLinkColor()));
 }
 
 void InstancePainter::paintMoves(QPainter& painter, const InstanceDrawing& drawing,
@@ -144,7 +147,7 @@ void InstancePainter::paintMoves(QPainter& painter, const InstanceDrawing& drawi
         ++stats.moves;
         const DataMove& move = drawing.schedule().moves[m];
         // Zoomed out, thousands of outlines would turn the bands into dark blocks.
-        painter.setPen(scale < kLabelScale ? QPen(Qt::NoPen) : cosmeticPen(kMoveLink));
+        painter.setPen(scale < kLabelScale ? QPen(Qt::NoPen) : cosmeticPen(moveLinkColor()));
         painter.setBrush(moveFill(move.kind));
         painter.drawEllipse(rect);
         if (scale < kMoveLabelScale)

@@ -5,6 +5,7 @@
 // level of detail): boxes only, then labels, then shape, binding, scope and
 // the order position.
 
+#include "common/canvas_colors.h"
 #include "instances/instance_drawing.h"
 
 #include <QColor>
@@ -27,6 +28,8 @@ struct PaintOptions {
     schedule::GroupId highlightedGroup = -1;
     /// By instance: marked by a teaching or diff tool (a halo) when non-zero.
     std::vector<char> marked;
+    /// Background and ink; the widget takes them from its palette.
+    CanvasColors colors = CanvasColors::paper();
 };
 
 /// What one paint() drew. A needed edge that runs through data-movement ops
@@ -69,6 +72,10 @@ private:
     /// Draws and empties the batch of lines with \p pen; returns how many it held.
     int flushLines(QPainter& painter, const QPen& pen);
 
+    /// Ink of links between data-movement ops.
+    QColor moveLinkColor() const;
+
+    CanvasColors colors_ = CanvasColors::paper();
     QVector<QLineF> batch_;
     QVector<QRectF> rects_;
 };

@@ -223,6 +223,28 @@ private slots:
         QVERIFY(caption->text().isEmpty());
     }
 
+    void followsADarkPaletteButExportsOnPaper() {
+        SelectionModel selection;
+        GraphView view;
+        openFig3(view, selection);
+        QPalette dark;
+        dark.setColor(QPalette::Window, QColor(30, 30, 30));
+        dark.setColor(QPalette::WindowText, QColor(230, 230, 230));
+        dark.setColor(QPalette::Base, QColor(20, 20, 20));
+        dark.setColor(QPalette::Text, QColor(235, 235, 235));
+        view.setPalette(dark);
+        QVERIFY(view.scene()->colors().dark);
+        const QImage shown = view.canvas()->viewport()->grab().toImage();
+        QVERIFY(qGray(shown.pixel(2, 2)) < 60);
+        QTemporaryDir dir;
+        const QString png = dir.filePath(u"dark.png"_s);
+        QVERIFY(view.exportPng(png));
+        QCOMPARE(QImage(png).pixelColor(0, 0), QColor(Qt::white));
+        QVERIFY(view.scene()->colors().dark); // restored after the export
+        view.setPalette(QPalette());
+        QVERIFY(!view.scene()->colors().dark);
+    }
+
     void newSplitUpdatesLabelsWithoutLayout() {
         SelectionModel selection;
         GraphView view;

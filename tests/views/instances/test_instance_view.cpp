@@ -215,6 +215,22 @@ private slots:
         QVERIFY(view_->canvas()->paintOptions().marked.empty());
     }
 
+    void followsADarkPalette() {
+        view_->setResult(test::resultOf("fig3-chain"));
+        QPalette dark;
+        dark.setColor(QPalette::Window, QColor(30, 30, 30));
+        dark.setColor(QPalette::WindowText, QColor(230, 230, 230));
+        dark.setColor(QPalette::Base, QColor(20, 20, 20));
+        dark.setColor(QPalette::Text, QColor(235, 235, 235));
+        view_->setPalette(dark);
+        const QImage shown = view_->canvas()->grab().toImage();
+        QVERIFY(view_->canvas()->paintOptions().colors.dark);
+        QVERIFY(qGray(shown.pixel(1, shown.height() - 2)) < 60);
+        view_->setPalette(QPalette());
+        view_->canvas()->grab();
+        QVERIFY(!view_->canvas()->paintOptions().colors.dark);
+    }
+
     void selectionSurvivesANewResult() {
         selection_.select({Selection::Kind::Group, 1});
         view_->setResult(test::resultOf("fig3-chain"));
