@@ -1,0 +1,167 @@
+// Schedule diff. Note on the method: a group of a matches the group of b
+// holding its first op when both hold exactly the same ops (each op is in one
+// group on each side, so this finds every match in one pass over a's groups).
+// An op is regrouped when its group is unmatched, which is the same as: some
+// other op shares its group on one side and not on the other. Instances are
+// only comparable between matched groups split the same way (an instance is a
+// slice of the group's output); those are paired by index, and an order
+// change is a pair whose rank among the paired instances differs between the
+// two orders, so one instance moved ahead of k others shows up with them.
+
+#include "schedule/diff.h"
+
+#include <algorithm>
+#include <cassert>
+#include <sstream>
+
+namespace stagecraft::schedule {
+
+namespace {
+
+std::vector<ir::OpId> sortedOps(const Schedule& s, GroupId group) {
+    auto ops = s.partition.ops(group);
+    std::vector<ir::OpId> sorted(ops.begin(), ops.end());
+    std::sort(sorted.begin(), sorted.end());
+    return sorted;
+}
+
+/// For each group of a, the matching group of b or kNoGroup.
+std::vector<GroupId> matchGroups(const Schedule& a, const Schedule& b) {
+    std::vector<GroupId> match(a.partition.groupCount(), partition::kNoGroup);
+    for (size_t g = 0; g < match.size(); ++g) {
+        auto gid = static_cast<GroupId>(g);
+        auto ops = a.partition.ops(gid);
+        if (ops.empty())
+            continue;
+        GroupId candidate = b.partition.groupOf(ops.front());
+        if (sortedOps(a, gid) == sortedOps(b, candidate))
+            match[g] = candidate;
+    }
+    return match;
+}
+
+bool sameSplit(const Group& a, const Group& b) {
+    auto key = [](const Group& g) {
+        return g.split ? std::pair<int, int64_t>{g.split->dim, g.split->factor}
+                       : std::pair<int, int64_t>{-1, 1};
+    };
+    return key(a) == key(b) && a.splitOverridden == b.splitOverridden;
+}
+
+void compareMatched(const Schedule& a, const Schedule& b, const MatchedGroup& m,
+                    ScheduleDiff& diff) {
+    const Group& ga = a.groups[static_cast<size_t>(m.a)];
+    const Group& gb = b.groups[static_cast<size_t>(m.b)];
+    if (!sameSplit(ga, gb))
+        diff.splits.push_back({m, ga.split, gb.split, ga.splitOverridden, gb.splitOverridden});
+    auto countA = static_cast<int64_t>(ga.instances.size());
+    auto countB = static_cast<int64_t>(gb.instances.size());
+    if (countA != countB)
+        diff.instanceCounts.push_back({m, countA, countB});
+}
+
+/// Rank of each instance among the paired ones in \p s's order (-1: unpaired).
+std::vector<int64_t> ranks(const Schedule& s, const std::vector<InstanceId>& partner) {
+    std::vector<int64_t> rank(s.instances.size(), -1);
+    int64_t next = 0;
+    for (InstanceId i : s.order)
+        if (partner[static_cast<size_t>(i)] >= 0)
+            rank[static_cast<size_t>(i)] = next++;
+    return rank;
+}
+
+void compareOrder(const Schedule& a, const Schedule& b, ScheduleDiff& diff) {
+    std::vector<InstanceId> partnerA(a.instances.size(), -1);
+    std::vector<InstanceId> partnerB(b.instances.size(), -1);
+    for (const MatchedGroup& m : diff.matched) {
+        const Group& ga = a.groups[static_cast<size_t>(m.a)];
+        const Group& gb = b.groups[static_cast<size_t>(m.b)];
+        if (!sameSplit(ga, gb) || ga.instances.size() != gb.instances.size())
+            continue;
+        for (size_t k = 0; k < ga.instances.size(); ++k) {
+            partnerA[static_cast<size_t>(ga.instances[k])] = gb.instances[k];
+            partnerB[static_cast<size_t>(gb.instances[k])] = ga.instances[k];
+            ++diff.commonInstances;
+        }
+    }
+    std::vector<int64_t> rankA = ranks(a, partnerA);
+    std::vector<int64_t> rankB = ranks(b, partnerB);
+    for (InstanceId i : a.order) {
+        InstanceId j = partnerA[static_cast<size_t>(i)];
+        if (j >= 0 && rankA[static_cast<size_t>(i)] != rankB[static_cast<size_t>(j)])
+            diff.order.push_back(
+                {i, j, rankA[static_cast<size_t>(i)], rankB[static_cast<size_t>(j)]});
+    }
+}
+
+[[maybe_unused]] size_t opsCovered(const Schedule& s) {
+    size_t count = 0;
+    for (size_t g = 0; g < s.partition.groupCount(); ++g)
+        count += s.partition.ops(static_cast<GroupId>(g)).size();
+    return count;
+}
+
+} // namespace
+
+ScheduleDiff diffSchedules(const ir::Graph& graph, const Schedule& a, const Schedule& b) {
+    assert(opsCovered(a) == graph.opCount() && opsCovered(b) == graph.opCount());
+    ScheduleDiff diff;
+    diff.groupsA = static_cast<int64_t>(a.groups.size());
+    diff.groupsB = static_cast<int64_t>(b.groups.size());
+    diff.instancesA = static_cast<int64_t>(a.instances.size());
+    diff.instancesB = static_cast<int64_t>(b.instances.size());
+    diff.levelA = a.level;
+    diff.levelB = b.level;
+    std::vector<GroupId> match = matchGroups(a, b);
+    std::vector<bool> matchedInB(b.partition.groupCount(), false);
+    for (size_t g = 0; g < match.size(); ++g) {
+        if (match[g] == partition::kNoGroup) {
+            diff.onlyInA.push_back(static_cast<GroupId>(g));
+            continue;
+        }
+        diff.matched.push_back({static_cast<GroupId>(g), match[g]});
+        matchedInB[static_cast<size_t>(match[g])] = true;
+        compareMatched(a, b, diff.matched.back(), diff);
+    }
+    for (size_t g = 0; g < matchedInB.size(); ++g)
+        if (!matchedInB[g])
+            diff.onlyInB.push_back(static_cast<GroupId>(g));
+    for (size_t op = 0; op < graph.opCount(); ++op) {
+        GroupId groupA = a.partition.groupOf(static_cast<ir::OpId>(op));
+        if (match[static_cast<size_t>(groupA)] == partition::kNoGroup)
+            diff.regrouped.push_back({static_cast<ir::OpId>(op), groupA,
+                                      b.partition.groupOf(static_cast<ir::OpId>(op))});
+    }
+    compareOrder(a, b, diff);
+    return diff;
+}
+
+std::string splitText(const std::optional<partition::SplitCandidate>& split) {
+    if (!split)
+        return "whole";
+    return "d=" + std::to_string(split->dim) + " f=" + std::to_string(split->factor);
+}
+
+std::string diffSummary(const ScheduleDiff& diff, std::string_view labelA,
+                        std::string_view labelB) {
+    std::ostringstream text;
+    text << labelA << " has " << diff.groupsA << " groups and " << diff.instancesA << " instances, "
+         << labelB << " has " << diff.groupsB << " groups and " << diff.instancesB
+         << " instances. ";
+    if (diff.empty()) {
+        text << "The schedules are identical.";
+        return text.str();
+    }
+    text << diff.matched.size() << " groups match; " << diff.regrouped.size()
+         << " ops are regrouped (" << diff.onlyInA.size() << " groups only in " << labelA << ", "
+         << diff.onlyInB.size() << " only in " << labelB << "); " << diff.splits.size()
+         << " matched groups split differently and " << diff.instanceCounts.size()
+         << " have a different instance count; " << diff.order.size() << " of "
+         << diff.commonInstances << " common instances run in a different order.";
+    if (diff.levelA != diff.levelB)
+        text << " " << labelA << " fills " << levelName(diff.levelA) << ", " << labelB << " fills "
+             << levelName(diff.levelB) << ".";
+    return text.str();
+}
+
+} // namespace stagecraft::schedule

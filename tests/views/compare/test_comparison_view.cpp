@@ -1,0 +1,229 @@
+// The comparison runner and view on real results (fig3-chain on "teaching"):
+// all six strategies computed once and kept, the table showing each report's
+// figures with sim::fillSpeedups' speedups, the chart scaled to them, and a
+// row click choosing the kept result without any recomputation.
+
+#include "compare/comparison_chart.h"
+#include "compare/comparison_model.h"
+#include "compare/comparison_runner.h"
+#include "compare/comparison_view.h"
+#include "compare/diff_view.h"
+#include "result_fixture.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QtTest>
+
+using namespace stagecraft;
+using namespace stagecraft::views;
+
+namespace {
+
+constexpr int kTimeoutMs = 120000;
+
+int strategyCount() {
+    return static_cast<int>(sim::strategies().size());
+}
+
+/// Waits until \p runner has a result or a failure for every strategy.
+bool waitComplete(ComparisonRunner& runner) {
+    return QTest::qWaitFor(
+        [&] {
+            return !runner.isBusy() &&
+                   static_cast<int>(runner.results().size() + runner.failures().size()) ==
+                       strategyCount();
+        },
+        kTimeoutMs);
+}
+
+void clickRow(QTableView* table, int row) {
+    QRect cell = table->visualRect(table->model()->index(row, 0));
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
+}
+
+} // namespace
+
+class TestComparisonView : public QObject {
+    Q_OBJECT
+    PipelineRequest request = test::requestFor({});
+    ComparisonRunner runner;
+
+private slots:
+    void initTestCase() {
+        QSignalSpy progress(&runner, &ComparisonRunner::progress);
+        QSignalSpy finished(&runner, &ComparisonRunner::finished);
+        runner.setRequest(request);
+        QVERIFY(runner.isBusy());
+        QVERIFY(finished.wait(kTimeoutMs));
+        QVERIFY2(runner.failures().empty(),
+                 runner.failures().empty() ? "" : runner.failures().begin()->second.c_str());
+        QCOMPARE(static_cast<int>(runner.results().size()), strategyCount());
+        QCOMPARE(runner.runCount(), strategyCount());
+        QCOMPARE(progress.size(), strategyCount());
+        QCOMPARE(progress.last().at(0).toInt(), strategyCount());
+        QCOMPARE(progress.last().at(1).toInt(), strategyCount());
+    }
+
+    void everyStrategyMatchesADirectRun() {
+        for (const sim::Strategy& s : sim::strategies()) {
+            ResultPtr kept = runner.result(QString::fromStdString(s.name));
+            QVERIFY(kept);
+            QCOMPARE(kept->strategy, s.name);
+            QCOMPARE(kept->graph, request.graph);
+            test::ResultSpec spec;
+            spec.strategy = s.name;
+            ResultPtr direct = test::resultFor(spec);
+            QCOMPARE(kept->eval.report.latencyUs, direct->eval.report.latencyUs);
+            QCOMPARE(kept->eval.report.kernels, direct->eval.report.kernels);
+        }
+    }
+
+    void tableCellsEqualTheReports() {
+        ComparisonModel model;
+        QAbstractItemModelTester tester(&model);
+        model.setResults(runner.results());
+        std::vector<sim::Report> reports;
+        for (const sim::Strategy& s : sim::strategies())
+            reports.push_back(runner.result(QString::fromStdString(s.name))->eval.report);
+        sim::fillSpeedups(reports);
+        QCOMPARE(model.rowCount(), strategyCount());
+        auto raw = [&](int row, int column) {
+            return model.data(model.index(row, column), Qt::UserRole);
+        };
+        for (int row = 0; row < model.rowCount(); ++row) {
+            const sim::Report& r = reports[static_cast<size_t>(row)];
+            QCOMPARE(model.strategyAt(row).toStdString(), r.strategy);
+            QCOMPARE(raw(row, ComparisonModel::Speedup).toDouble(), r.speedupVsTvm);
+            QCOMPARE(raw(row, ComparisonModel::Latency).toDouble(), r.latencyUs);
+            QCOMPARE(raw(row, ComparisonModel::Throughput).toDouble(), r.throughput);
+            QCOMPARE(raw(row, ComparisonModel::Kernels).toLongLong(), r.kernels);
+            QCOMPARE(raw(row, ComparisonModel::DdrTraffic).toLongLong(), r.trafficBytes[0]);
+            QCOMPARE(raw(row, ComparisonModel::GbTraffic).toLongLong(), r.trafficBytes[1]);
+            QCOMPARE(raw(row, ComparisonModel::LbTraffic).toLongLong(), r.trafficBytes[2]);
+            QCOMPARE(raw(row, ComparisonModel::DdrScopes).toLongLong(), r.scopes[0]);
+            QCOMPARE(raw(row, ComparisonModel::GbScopes).toLongLong(), r.scopes[1]);
+            QCOMPARE(raw(row, ComparisonModel::LbScopes).toLongLong(), r.scopes[2]);
+            QCOMPARE(raw(row, ComparisonModel::Spills).toLongLong(), r.spills);
+            QCOMPARE(model.data(model.index(row, ComparisonModel::Kernels)).toString(),
+                     QString::number(r.kernels));
+            QCOMPARE(model.data(model.index(row, ComparisonModel::DdrTraffic)).toString(),
+                     formatBytes(r.trafficBytes[0]));
+        }
+        QCOMPARE(raw(model.rowOf(QStringLiteral("tvm")), ComparisonModel::Speedup).toDouble(), 1.0);
+    }
+
+    void formatsBytes_data() {
+        QTest::addColumn<qlonglong>("bytes");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("bytes") << 999LL << QStringLiteral("999 B");
+        QTest::newRow("kilo") << 1500LL << QStringLiteral("1.5 kB");
+        QTest::newRow("mega") << 25'300'000LL << QStringLiteral("25.3 MB");
+    }
+    void formatsBytes() {
+        QFETCH(qlonglong, bytes);
+        QFETCH(QString, text);
+        QCOMPARE(views::formatBytes(bytes), text);
+    }
+
+    void aCachedStrategyIsNotRecomputed() {
+        int runs = runner.runCount();
+        PipelineRequest again = request;
+        again.strategy = "tvm";
+        runner.setRequest(again);
+        QVERIFY(!runner.isBusy());
+        QTest::qWait(50);
+        QCOMPARE(runner.runCount(), runs);
+        QCOMPARE(static_cast<int>(runner.results().size()), strategyCount());
+    }
+
+    void aNewRequestRecomputesAndTheNewestWins() {
+        ComparisonRunner fresh;
+        PipelineRequest edited = request;
+        edited.overrides.splits.push_back({"stage4.conv1", 0, 2});
+        fresh.setRequest(edited);
+        fresh.setRequest(request); // newest wins: the edited run is dropped
+        QVERIFY(waitComplete(fresh));
+        for (const auto& [name, result] : fresh.results())
+            QVERIFY2(result->overrides.empty(), name.c_str());
+        QVERIFY(fresh.runCount() >= strategyCount());
+        QVERIFY(fresh.runCount() <= 2 * strategyCount());
+    }
+
+    void clickingARowEmitsItsStrategyAndResult() {
+        ComparisonView view;
+        view.setRunner(&runner);
+        view.resize(900, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QSignalSpy chosen(&view, &ComparisonView::strategyChosen);
+        int row = view.model()->rowOf(QStringLiteral("astitch"));
+        clickRow(view.table(), row);
+        QCOMPARE(chosen.size(), 1);
+        QCOMPARE(chosen.first().at(0).toString(), QStringLiteral("astitch"));
+        QCOMPARE(chosen.first().at(1).value<ResultPtr>(), runner.result(QStringLiteral("astitch")));
+        QCOMPARE(view.currentStrategy(), QStringLiteral("astitch"));
+        QVERIFY(
+            view.model()->data(view.model()->index(row, 0), Qt::FontRole).value<QFont>().bold());
+    }
+
+    void theChartScalesToTheSpeedups() {
+        ComparisonView view;
+        view.setRunner(&runner);
+        view.resize(900, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const auto& bars = view.chart()->bars();
+        QCOMPARE(static_cast<int>(bars.size()), strategyCount());
+        size_t top = 0;
+        for (size_t i = 0; i < bars.size(); ++i) {
+            QVERIFY(bars[i].ready);
+            QCOMPARE(bars[i].speedup, view.model()->reportAt(static_cast<int>(i))->speedupVsTvm);
+            if (bars[i].speedup > bars[top].speedup)
+                top = i;
+        }
+        int full = view.chart()->barLength(static_cast<int>(top));
+        QCOMPARE(full, view.chart()->slotRect(static_cast<int>(top)).width());
+        for (size_t i = 0; i < bars.size(); ++i)
+            QVERIFY(std::abs(view.chart()->barLength(static_cast<int>(i)) -
+                             full * bars[i].speedup / bars[top].speedup) <= 1.0);
+        QSignalSpy chosen(&view, &ComparisonView::strategyChosen);
+        QTest::mouseClick(view.chart(), Qt::LeftButton, {}, view.chart()->slotRect(0).center());
+        QCOMPARE(chosen.size(), 1);
+        QCOMPARE(chosen.first().at(0).toString(), bars[0].strategy);
+    }
+
+    void switchingACachedRowIsImmediate() {
+        ComparisonView view;
+        DiffView diff;
+        view.setRunner(&runner);
+        diff.setRunner(&runner);
+        view.resize(900, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        ResultPtr shown = runner.result(QStringLiteral("graphturbo"));
+        connect(&view, &ComparisonView::strategyChosen, &diff,
+                [&](const QString& name, ResultPtr b) {
+                    diff.setPair(shown, QStringLiteral("graphturbo"), b, name);
+                });
+        int runs = runner.runCount();
+        constexpr int kSwitches = 60;
+        QElapsedTimer timer;
+        timer.start();
+        for (int i = 0; i < kSwitches; ++i) {
+            clickRow(view.table(), i % strategyCount());
+            view.repaint();
+        }
+        double perSwitch = static_cast<double>(timer.nsecsElapsed()) / 1e6 / kSwitches;
+        qInfo("switching a cached comparison row (fig3-chain, with diff and repaint): %.3f ms",
+              perSwitch);
+        QCOMPARE(runner.runCount(), runs);
+        QVERIFY(perSwitch < 200);
+        QCOMPARE(diff.compareWith()->count(), strategyCount());
+    }
+};
+
+QTEST_MAIN(TestComparisonView)
+#include "test_comparison_view.moc"

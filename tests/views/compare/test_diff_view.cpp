@@ -1,0 +1,209 @@
+// The schedule diff view on ResNet-50 (batch 1, "stcp920"): graphturbo against
+// tvm lists exactly the ops whose co-membership differs (checked pair by
+// pair), highlights exactly those ops in A, and a click on a tree item narrows
+// the highlights to that item and selects it.
+
+#include "compare/comparison_model.h"
+#include "compare/comparison_runner.h"
+#include "compare/comparison_view.h"
+#include "compare/diff_items.h"
+#include "compare/diff_view.h"
+#include "result_fixture.h"
+
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTreeWidget>
+#include <QtTest>
+
+#include <set>
+
+using namespace stagecraft;
+using namespace stagecraft::views;
+
+namespace {
+
+test::ResultSpec resnet(const std::string& strategy) {
+    test::ResultSpec spec;
+    spec.zoo = "resnet50";
+    spec.batch = 1;
+    spec.arch = "stcp920";
+    spec.strategy = strategy;
+    return spec;
+}
+
+/// Ops x for which some op y shares x's group in one schedule only.
+std::vector<int32_t> coMembershipDiffers(const PipelineResult& a, const PipelineResult& b) {
+    const auto& pa = a.eval.schedule.partition;
+    const auto& pb = b.eval.schedule.partition;
+    auto n = static_cast<ir::OpId>(a.graph->opCount());
+    std::vector<int32_t> ops;
+    for (ir::OpId x = 0; x < n; ++x)
+        for (ir::OpId y = 0; y < n; ++y)
+            if ((pa.groupOf(x) == pa.groupOf(y)) != (pb.groupOf(x) == pb.groupOf(y))) {
+                ops.push_back(x);
+                break;
+            }
+    return ops;
+}
+
+QTreeWidgetItem* category(const DiffView& view, int index) {
+    return view.tree()->topLevelItem(index);
+}
+
+void click(DiffView& view, QTreeWidgetItem* item) {
+    view.tree()->scrollToItem(item);
+    QRect rect = view.tree()->visualItemRect(item);
+    QTest::mouseClick(view.tree()->viewport(), Qt::LeftButton, {}, rect.center());
+}
+
+} // namespace
+
+class TestDiffView : public QObject {
+    Q_OBJECT
+    ResultPtr gt = test::resultFor(resnet("graphturbo"));
+    ResultPtr tvm = test::resultFor(resnet("tvm"));
+    HighlightModel highlights;
+    SelectionModel selection;
+    DiffView view;
+
+private slots:
+    void initTestCase() {
+        QCOMPARE(gt->graph, tvm->graph);
+        view.setHighlightModel(&highlights);
+        view.setSelectionModel(&selection);
+        view.resize(700, 900);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QElapsedTimer timer;
+        timer.start();
+        view.setPair(gt, QStringLiteral("graphturbo"), tvm, QStringLiteral("tvm"));
+        qInfo("diff graphturbo vs tvm on resnet50 (diff, tree, highlights): %.2f ms",
+              static_cast<double>(timer.nsecsElapsed()) / 1e6);
+    }
+
+    void listsTheRegroupedOps() {
+        std::vector<int32_t> expected = coMembershipDiffers(*gt, *tvm);
+        QVERIFY(!expected.empty());
+        qInfo("%s", qPrintable(view.summary()));
+        QTreeWidgetItem* regrouped = category(view, 0);
+        QCOMPARE(regrouped->childCount(), static_cast<int>(expected.size()));
+        for (int i = 0; i < regrouped->childCount(); ++i) {
+            const std::string& name = gt->graph->op(expected[static_cast<size_t>(i)]).name;
+            QVERIFY2(regrouped->child(i)->text(0).startsWith(QString::fromStdString(name + ":")),
+                     qPrintable(regrouped->child(i)->text(0)));
+        }
+        QVERIFY(view.summary().contains(QString::number(expected.size()) +
+                                        QStringLiteral(" ops are regrouped")));
+    }
+
+    void highlightsExactlyTheRegroupedOps() {
+        std::vector<int32_t> expected = coMembershipDiffers(*gt, *tvm);
+        QCOMPARE(highlights.current().ops, expected);
+        std::set<int32_t> groups;
+        for (int32_t op : expected)
+            groups.insert(gt->eval.schedule.partition.groupOf(op));
+        for (int32_t g : groups)
+            QVERIFY(std::binary_search(highlights.current().groups.begin(),
+                                       highlights.current().groups.end(), g));
+        QVERIFY(highlights.current().caption.contains(QStringLiteral("tvm")));
+    }
+
+    void clickingAnOpNarrowsTheHighlights() {
+        QTreeWidgetItem* item = category(view, 0)->child(0);
+        click(view, item);
+        int32_t op = coMembershipDiffers(*gt, *tvm).front();
+        QCOMPARE(highlights.current().ops, std::vector<int32_t>{op});
+        int32_t group = gt->eval.schedule.partition.groupOf(op);
+        QCOMPARE(highlights.current().groups, std::vector<int32_t>{group});
+        const auto& instances = gt->eval.schedule.groups[static_cast<size_t>(group)].instances;
+        QCOMPARE(highlights.current().instances,
+                 std::vector<int32_t>(instances.begin(), instances.end()));
+        QCOMPARE(selection.current(), (Selection{Selection::Kind::Op, op, -1}));
+    }
+
+    void clickingASplitChangeSelectsItsGroup() {
+        const schedule::ScheduleDiff& diff = view.diff();
+        if (diff.splits.empty())
+            QSKIP("graphturbo splits no group of resnet50 that tvm groups alike");
+        QTreeWidgetItem* splits = category(view, 3);
+        QCOMPARE(splits->childCount(), static_cast<int>(diff.splits.size()));
+        splits->setExpanded(true);
+        click(view, splits->child(0));
+        int32_t group = diff.splits.front().group.a;
+        QVERIFY(highlights.current().ops.empty());
+        QCOMPARE(highlights.current().groups, std::vector<int32_t>{group});
+        QCOMPARE(selection.current(), (Selection{Selection::Kind::Group, group, -1}));
+    }
+
+    void clickingACategoryHighlightsItsItems() {
+        click(view, category(view, 0));
+        QCOMPARE(highlights.current().ops, coMembershipDiffers(*gt, *tvm));
+    }
+
+    void aResultAgainstItselfHasNoDifference() {
+        DiffView self;
+        HighlightModel marks;
+        self.setHighlightModel(&marks);
+        self.setPair(gt, QStringLiteral("A"), gt, QStringLiteral("B"));
+        QVERIFY(self.diff().empty());
+        QVERIFY(marks.current().empty());
+        QVERIFY(self.summary().contains(QStringLiteral("identical")));
+        for (int i = 0; i < self.tree()->topLevelItemCount(); ++i)
+            QCOMPARE(self.tree()->topLevelItem(i)->childCount(), 0);
+    }
+
+    // Done-when of the issue: switching the compared strategy on ResNet-50
+    // updates the table, chart, diff and highlights from kept results.
+    void switchingTheComparedStrategyOnResnet50() {
+        ComparisonRunner runner;
+        QSignalSpy finished(&runner, &ComparisonRunner::finished);
+        runner.setRequest(test::requestFor(resnet("graphturbo")));
+        QVERIFY(finished.wait(300000));
+        ComparisonView table;
+        DiffView diff;
+        HighlightModel marks;
+        table.setRunner(&runner);
+        diff.setRunner(&runner);
+        diff.setHighlightModel(&marks);
+        ResultPtr shown = runner.result(QStringLiteral("graphturbo"));
+        diff.setPair(shown, QStringLiteral("graphturbo"), runner.result(QStringLiteral("tvm")),
+                     QStringLiteral("tvm"));
+        QCOMPARE(diff.compareWith()->count(), static_cast<int>(sim::strategies().size()));
+        connect(&table, &ComparisonView::strategyChosen, &diff,
+                [&](const QString& name, ResultPtr b) {
+                    diff.setPair(shown, QStringLiteral("graphturbo"), b, name);
+                });
+        table.resize(900, 400);
+        diff.resize(600, 800);
+        table.show();
+        diff.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&diff));
+        int runs = runner.runCount();
+        QElapsedTimer timer;
+        double slowest = 0;
+        for (int row = 0; row < table.model()->rowCount(); ++row) {
+            timer.restart();
+            QRect cell = table.table()->visualRect(table.model()->index(row, 0));
+            QTest::mouseClick(table.table()->viewport(), Qt::LeftButton, {}, cell.center());
+            table.repaint();
+            diff.repaint();
+            slowest = std::max(slowest, static_cast<double>(timer.nsecsElapsed()) / 1e6);
+            QCOMPARE(diff.compareWith()->currentText(), table.model()->strategyAt(row));
+        }
+        qInfo("switching the compared strategy on resnet50 (table, chart, diff, highlights): "
+              "slowest %.2f ms",
+              slowest);
+        QCOMPARE(runner.runCount(), runs);
+        QVERIFY(slowest < 200);
+        diff.compareWith()->setCurrentIndex(0);
+        emit diff.compareWith()->activated(0);
+        QCOMPARE(diff.compareWith()->currentText(), QStringLiteral("tvm"));
+        QCOMPARE(marks.current().ops,
+                 coMembershipDiffers(*shown, *runner.result(QStringLiteral("tvm"))));
+    }
+};
+
+QTEST_MAIN(TestDiffView)
+#include "test_diff_view.moc"

@@ -1,0 +1,74 @@
+#pragma once
+// The comparison table: one row per strategy of sim::strategies() (Fig. 15's
+// order), its report's figures in columns, speedups from sim::fillSpeedups
+// over the computed reports. Rows not computed yet show "…". Qt::UserRole
+// gives the raw figure (double or qlonglong) of a cell.
+
+#include "common/pipeline_result.h"
+
+#include <QAbstractTableModel>
+#include <QString>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace stagecraft::views {
+
+class ComparisonModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        Strategy,
+        Speedup,
+        Latency,
+        Throughput,
+        Kernels,
+        DdrTraffic,
+        GbTraffic,
+        LbTraffic,
+        LbScopes,
+        GbScopes,
+        DdrScopes,
+        Spills,
+        ColumnCount
+    };
+
+    explicit ComparisonModel(QObject* parent = nullptr);
+
+    /// Shows \p results (by strategy name); missing strategies stay empty rows.
+    void setResults(const std::map<std::string, ResultPtr>& results);
+    /// Marks \p strategy's row as the one the views show (bold).
+    void setCurrentStrategy(const QString& strategy);
+    const QString& currentStrategy() const { return current_; }
+
+    QString strategyAt(int row) const;
+    ResultPtr resultAt(int row) const;
+    /// The report of \p row with its speedup filled, or null when not computed.
+    const sim::Report* reportAt(int row) const;
+    int rowOf(const QString& strategy) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    struct Row {
+        QString strategy;
+        QString description;
+        ResultPtr result;
+        sim::Report report;
+    };
+    QVariant rawValue(const Row& row, int column) const;
+    QVariant displayValue(const Row& row, int column) const;
+
+    std::vector<Row> rows_;
+    QString current_;
+};
+
+/// "12.3 MB": bytes in decimal units, as the table prints traffic.
+QString formatBytes(int64_t bytes);
+
+} // namespace stagecraft::views

@@ -1,0 +1,156 @@
+// The comparison runner: jobs are posted to one worker thread; each strategy's
+// result is posted back to the GUI thread, where it is kept only if its job's
+// generation is still the newest.
+
+#include "compare/comparison_runner.h"
+
+#include <QMetaObject>
+
+#include <utility>
+
+namespace stagecraft::views {
+
+namespace {
+
+/// Serials of comparison results, far from the main runner's tickets.
+uint64_t nextSerial() {
+    static std::atomic<uint64_t> serial{uint64_t(1) << 40};
+    return ++serial;
+}
+
+int strategyCount() {
+    return static_cast<int>(sim::strategies().size());
+}
+
+} // namespace
+
+bool sameComparison(const PipelineRequest& a, const PipelineRequest& b) {
+    return a.graph == b.graph && a.arch == b.arch && a.level == b.level && a.order == b.order &&
+           a.overrides == b.overrides;
+}
+
+ComparisonRunner::ComparisonRunner(QObject* parent)
+    : QObject(parent)
+    , latest_(std::make_shared<std::atomic<quint64>>(0))
+    , runs_(std::make_shared<std::atomic<int>>(0)) {
+    qRegisterMetaType<ResultPtr>("stagecraft::views::ResultPtr");
+    workerContext_ = new QObject;
+    workerContext_->moveToThread(&thread_);
+    connect(&thread_, &QThread::finished, workerContext_, &QObject::deleteLater);
+    thread_.setObjectName(QStringLiteral("stagecraft-compare"));
+    thread_.start();
+}
+
+ComparisonRunner::~ComparisonRunner() {
+    latest_->store(0);
+    thread_.quit();
+    thread_.wait();
+}
+
+void ComparisonRunner::setRequest(const PipelineRequest& request) {
+    if (request_ && sameComparison(*request_, request)) {
+        request_->warnings = request.warnings;
+        bool cancelled = !current(generation_);
+        if ((!isBusy() || cancelled) && !missing().empty())
+            start({});
+        return;
+    }
+    std::map<std::string, ResultPtr> previous = std::move(results_);
+    bool hadResults = !previous.empty() || !failures_.empty();
+    results_.clear();
+    failures_.clear();
+    request_ = request;
+    if (hadResults)
+        emit resultsCleared();
+    start(std::move(previous));
+}
+
+void ComparisonRunner::cancel() {
+    latest_->store(0);
+}
+
+bool ComparisonRunner::offerResult(const ResultPtr& result) {
+    if (!result || !request_ || !sim::findStrategy(result->strategy))
+        return false;
+    if (result->graph != request_->graph || !(result->arch == request_->arch) ||
+        result->overrides != request_->overrides || result->eval.schedule.level != request_->level)
+        return false;
+    if (!results_.count(result->strategy)) {
+        results_[result->strategy] = result;
+        emit resultReady(QString::fromStdString(result->strategy), result);
+    }
+    return true;
+}
+
+ResultPtr ComparisonRunner::result(const QString& strategy) const {
+    auto found = results_.find(strategy.toStdString());
+    return found == results_.end() ? nullptr : found->second;
+}
+
+std::vector<std::string> ComparisonRunner::missing() const {
+    std::vector<std::string> names;
+    for (const sim::Strategy& s : sim::strategies())
+        if (!results_.count(s.name) && !failures_.count(s.name))
+            names.push_back(s.name);
+    return names;
+}
+
+void ComparisonRunner::start(std::map<std::string, ResultPtr> previous) {
+    Job job{++generation_, *request_, missing(), std::move(previous)};
+    latest_->store(job.generation);
+    if (job.strategies.empty())
+        return;
+    ++busy_;
+    QMetaObject::invokeMethod(
+        workerContext_, [this, job = std::move(job)] { runJob(job); }, Qt::QueuedConnection);
+}
+
+// Runs in the worker thread: touches only the atomics and the job.
+void ComparisonRunner::runJob(const Job& job) {
+    for (const std::string& name : job.strategies) {
+        if (!current(job.generation))
+            break;
+        PipelineRequest request = job.request;
+        request.strategy = name;
+        auto previous = job.previous.find(name);
+        const PipelineResult* base =
+            previous == job.previous.end() ? nullptr : previous->second.get();
+        runs_->fetch_add(1);
+        Expected<ResultPtr> result = runPipeline(
+            request, base, nextSerial(), [&](PipelineStep) { return current(job.generation); });
+        QMetaObject::invokeMethod(
+            this,
+            [this, generation = job.generation, name, result = std::move(result)]() mutable {
+                accept(generation, name, std::move(result));
+            },
+            Qt::QueuedConnection);
+    }
+    QMetaObject::invokeMethod(
+        this, [this, generation = job.generation] { jobDone(generation); }, Qt::QueuedConnection);
+}
+
+void ComparisonRunner::accept(quint64 generation, const std::string& strategy,
+                              Expected<ResultPtr> result) {
+    if (generation != generation_)
+        return;
+    QString name = QString::fromStdString(strategy);
+    if (!result.ok()) {
+        if (!current(generation))
+            return; // cancelled: the strategy stays missing
+        failures_[strategy] = result.error().message();
+        emit failed(name, QString::fromStdString(result.error().message()));
+    } else {
+        ResultPtr kept = std::move(result).value();
+        results_[strategy] = kept;
+        emit resultReady(name, kept);
+    }
+    emit progress(static_cast<int>(results_.size() + failures_.size()), strategyCount(), name);
+}
+
+void ComparisonRunner::jobDone(quint64 generation) {
+    --busy_;
+    if (generation == generation_ && missing().empty())
+        emit finished();
+}
+
+} // namespace stagecraft::views
