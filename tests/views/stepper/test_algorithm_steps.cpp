@@ -1,0 +1,186 @@
+// The step list as data on fig3-chain (teaching): merge steps light up the
+// ops of every part of the pattern (checked against the final groups and the
+// trace's part sizes), rejected merges name the failed rule, every sentence
+// names a paper section, and the §4.3 spill steps are exactly the spills of
+// the kernel plans (at the LB level, 14; at the GB level, 6).
+
+#include "result_fixture.h"
+#include "stepper/algorithm_steps.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <utility>
+
+using namespace stagecraft;
+using namespace stagecraft::views;
+
+Q_DECLARE_METATYPE(stagecraft::schedule::Level)
+
+namespace {
+
+ResultPtr fig3Chain(schedule::Level level) {
+    test::ResultSpec spec;
+    spec.zoo = "fig3-chain";
+    spec.arch = "teaching";
+    spec.level = level;
+    return test::resultFor(spec);
+}
+
+std::vector<const AlgorithmStep*> ofKind(const std::vector<AlgorithmStep>& steps, StepKind kind) {
+    std::vector<const AlgorithmStep*> out;
+    for (const AlgorithmStep& step : steps)
+        if (step.kind == kind)
+            out.push_back(&step);
+    return out;
+}
+
+std::vector<int32_t> groupOps(const schedule::Schedule& s, size_t group) {
+    auto ops = s.partition.ops(static_cast<partition::GroupId>(group));
+    std::vector<int32_t> out(ops.begin(), ops.end());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+/// Spills read from the merged placements of the program's buffers: one per
+/// memory level a buffer leaves, keyed by (buffer, task).
+std::multiset<std::pair<int32_t, int32_t>> spillsOfBuffers(const kernel::Program& program) {
+    std::multiset<std::pair<int32_t, int32_t>> out;
+    for (size_t b = 0; b < program.buffers.size(); ++b) {
+        const kernel::Buffer& buffer = program.buffers[b];
+        int level = static_cast<int>(buffer.scope);
+        for (const kernel::Placement& p : buffer.placements) {
+            int next = static_cast<int>(kernel::poolScope(p.pool));
+            for (; level < next; ++level)
+                out.insert({static_cast<int32_t>(b), p.fromTask});
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+class TestAlgorithmSteps : public QObject {
+    Q_OBJECT
+    ResultPtr lb;
+    std::vector<AlgorithmStep> steps;
+
+private slots:
+    void initTestCase() {
+        lb = fig3Chain(schedule::Level::LB);
+        steps = buildSteps(*lb);
+    }
+
+    void stepsComeInTheOrderOfThePaper() {
+        const partition::Trace& trace = lb->eval.schedule.trace;
+        QCOMPARE(ofKind(steps, StepKind::Merge).size(), trace.merges.size());
+        QCOMPARE(ofKind(steps, StepKind::Order).size(), trace.order.size());
+        QCOMPARE(ofKind(steps, StepKind::Bind).size(), trace.binding.size());
+        QCOMPARE(ofKind(steps, StepKind::Liveness).size(), lb->eval.program.kernels.size());
+        QVERIFY(std::is_sorted(steps.begin(), steps.end(), [](const auto& a, const auto& b) {
+            auto rank = [](StepKind k) {
+                return std::min(int(k), int(StepKind::Liveness));
+            };
+            return rank(a.kind) < rank(b.kind);
+        }));
+    }
+
+    void everyExplanationNamesASection() {
+        for (const AlgorithmStep& step : steps) {
+            QVERIFY2(step.explanation.contains(u'§'), qPrintable(step.explanation));
+            QVERIFY(!step.title.isEmpty());
+        }
+    }
+
+    void mergesHighlightEveryPartOfThePattern() {
+        const partition::Trace& trace = lb->eval.schedule.trace;
+        auto merges = ofKind(steps, StepKind::Merge);
+        for (size_t i = 0; i < merges.size(); ++i) {
+            const partition::MergeStep& traced = trace.merges[i];
+            int64_t size = 0;
+            for (int64_t s : traced.partSizes)
+                size += s;
+            QCOMPARE(int64_t(merges[i]->highlights.ops.size()), size);
+            for (ir::OpId first : traced.parts)
+                QVERIFY(std::binary_search(merges[i]->highlights.ops.begin(),
+                                           merges[i]->highlights.ops.end(), first));
+            QVERIFY(merges[i]->explanation.contains(QStringLiteral("Algorithm 2")));
+        }
+    }
+
+    void acceptedMergesBuildTheFinalGroups() {
+        const schedule::Schedule& s = lb->eval.schedule;
+        std::set<std::vector<int32_t>> merged;
+        for (const AlgorithmStep* step : ofKind(steps, StepKind::Merge)) {
+            if (!step->merged)
+                continue;
+            // Every accepted merge stays inside one final group.
+            partition::GroupId group = s.partition.groupOf(step->highlights.ops.front());
+            for (int32_t op : step->highlights.ops)
+                QCOMPARE(s.partition.groupOf(op), group);
+            merged.insert(step->highlights.ops);
+        }
+        // Fig. 3b: the last merge of each stage lights up the whole stage.
+        QCOMPARE(s.partition.groupCount(), size_t(4));
+        for (size_t g = 0; g < s.partition.groupCount(); ++g)
+            QVERIFY(merged.count(groupOps(s, g)) == 1);
+    }
+
+    void rejectedMergesNameTheFailedRule() {
+        int rejected = 0;
+        const partition::Trace& trace = lb->eval.schedule.trace;
+        auto merges = ofKind(steps, StepKind::Merge);
+        for (size_t i = 0; i < merges.size(); ++i) {
+            if (trace.merges[i].merged)
+                continue;
+            ++rejected;
+            QString rule = QString::fromStdString(trace.merges[i].rule);
+            QVERIFY(merges[i]->explanation.contains(rule + QStringLiteral(" fails")));
+            QVERIFY(merges[i]->title.contains(rule));
+        }
+        QVERIFY(rejected > 0); // fig3-chain's stages never merge (8 > 4 > 2 > 1)
+    }
+
+    void spillStepsMatchTheProgram_data() {
+        QTest::addColumn<schedule::Level>("level");
+        QTest::addColumn<int>("expected");
+        // Counts as `stagecraft schedule zoo:fig3-chain --arch teaching
+        // --simulate` prints them ("spills 14" / "spills 6").
+        QTest::newRow("LB level") << schedule::Level::LB << 14;
+        QTest::newRow("GB level") << schedule::Level::GB << 6;
+    }
+
+    void spillStepsMatchTheProgram() {
+        QFETCH(schedule::Level, level);
+        QFETCH(int, expected);
+        ResultPtr result = fig3Chain(level);
+        const kernel::Program& program = result->eval.program;
+        std::vector<AlgorithmStep> all = buildSteps(*result);
+        auto spills = ofKind(all, StepKind::Spill);
+        int counted = 0;
+        for (const kernel::AllocationPass* pass : {&program.lb, &program.gb})
+            for (int32_t n : pass->allocation.spillsFrom)
+                counted += n;
+        QCOMPARE(counted, expected);
+        QCOMPARE(int(spills.size()), counted);
+        std::multiset<std::pair<int32_t, int32_t>> shown;
+        for (const AlgorithmStep* step : spills) {
+            const SpillDecision& d = *step->spill;
+            shown.insert({d.buffer, d.task});
+            const kernel::Buffer& buffer = program.buffers[static_cast<size_t>(d.buffer)];
+            QVERIFY(d.from < d.to);
+            QVERIFY(kernel::scopeAt(program, d.buffer, d.task) >= d.to);
+            QVERIFY(step->explanation.contains(QString::fromStdString(buffer.name)));
+            QCOMPARE(step->highlights.ops,
+                     std::vector<int32_t>{result->graph->tensor(buffer.tensor).producer});
+            if (d.from == schedule::Scope::LB) // the LB pass ranks whole liveness
+                QCOMPARE(d.liveness, int64_t{buffer.lastTask} - buffer.firstTask + 1);
+        }
+        QCOMPARE(shown, spillsOfBuffers(program));
+    }
+};
+
+QTEST_MAIN(TestAlgorithmSteps)
+#include "test_algorithm_steps.moc"

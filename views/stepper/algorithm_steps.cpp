@@ -1,0 +1,116 @@
+// The step list: Algorithm 2 merges, Algorithm 3 lists and Algorithm 4
+// decisions from the schedule's trace, then the memory steps of §4.3. The
+// trace's own sentences already name their section ("§3.3 Algorithm 3: …")
+// and are shown as they are, like `stagecraft schedule --explain` does.
+
+#include "stepper/algorithm_steps.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+namespace stagecraft::views {
+namespace {
+
+QStringList toQt(const std::vector<std::string>& labels) {
+    QStringList out;
+    out.reserve(static_cast<qsizetype>(labels.size()));
+    for (const std::string& label : labels)
+        out.push_back(QString::fromStdString(label));
+    return out;
+}
+
+class InstanceIndex {
+public:
+    explicit InstanceIndex(const schedule::Schedule& schedule) {
+        for (size_t i = 0; i < schedule.instances.size(); ++i)
+            byLabel_[schedule.instances[i].label] = static_cast<int32_t>(i);
+    }
+    void addTo(std::vector<int32_t>& out, const QString& label) const {
+        auto it = byLabel_.find(label.toStdString());
+        if (it != byLabel_.end())
+            out.push_back(it->second);
+    }
+
+private:
+    std::map<std::string, int32_t> byLabel_;
+};
+
+AlgorithmStep orderStep(const partition::OrderStep& traced, const OrderLists* previous,
+                        const InstanceIndex& index) {
+    AlgorithmStep step;
+    step.kind = StepKind::Order;
+    step.algorithm = QStringLiteral("Algorithm 3");
+    step.explanation = QString::fromStdString(traced.explanation);
+    OrderLists lists{toQt(traced.visit), toQt(traced.ready), toQt(traced.order)};
+    QStringList newlyReady;
+    for (const QString& label : lists.ready)
+        if (previous == nullptr || !previous->ready.contains(label))
+            newlyReady.push_back(label);
+    bool ordered = previous != nullptr && lists.order.size() > previous->order.size();
+    if (ordered) {
+        step.title = QStringLiteral("DFS order: %1 ordered").arg(lists.order.back());
+        index.addTo(step.highlights.instances, lists.order.back());
+    } else {
+        step.title = QStringLiteral("DFS order: the first ready instances");
+    }
+    for (const QString& label : newlyReady)
+        index.addTo(step.highlights.instances, label);
+    step.lists = std::move(lists);
+    return step;
+}
+
+std::vector<AlgorithmStep> orderSteps(const PipelineResult& result, const InstanceIndex& index) {
+    std::vector<AlgorithmStep> steps;
+    for (const partition::OrderStep& traced : result.eval.schedule.trace.order) {
+        const OrderLists* previous = steps.empty() ? nullptr : &*steps.back().lists;
+        steps.push_back(orderStep(traced, previous, index));
+    }
+    return steps;
+}
+
+QString actionTitle(const std::string& action) {
+    if (action == "plain")
+        return QStringLiteral("plain binding");
+    if (action == "inferred")
+        return QStringLiteral("binding inferred from a consumer");
+    if (action == "mismatch")
+        return QStringLiteral("binding cannot be inferred");
+    if (action == "updated")
+        return QStringLiteral("binding updated");
+    if (action == "skipped")
+        return QStringLiteral("binding kept");
+    return QString::fromStdString(action);
+}
+
+std::vector<AlgorithmStep> bindSteps(const PipelineResult& result, const InstanceIndex& index) {
+    std::vector<AlgorithmStep> steps;
+    for (const partition::BindStep& traced : result.eval.schedule.trace.binding) {
+        AlgorithmStep step;
+        step.kind = StepKind::Bind;
+        step.algorithm = QStringLiteral("Algorithm 4");
+        step.title = QString::fromStdString(traced.instance) % QStringLiteral(": ") %
+                     actionTitle(traced.action);
+        step.explanation = QString::fromStdString(traced.explanation);
+        index.addTo(step.highlights.instances, QString::fromStdString(traced.instance));
+        steps.push_back(std::move(step));
+    }
+    return steps;
+}
+
+void append(std::vector<AlgorithmStep>& to, std::vector<AlgorithmStep> from) {
+    to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+}
+
+} // namespace
+
+std::vector<AlgorithmStep> buildSteps(const PipelineResult& result) {
+    InstanceIndex index(result.eval.schedule);
+    std::vector<AlgorithmStep> steps = mergeSteps(result);
+    append(steps, orderSteps(result, index));
+    append(steps, bindSteps(result, index));
+    append(steps, memorySteps(result));
+    return steps;
+}
+
+} // namespace stagecraft::views

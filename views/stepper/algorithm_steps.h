@@ -1,0 +1,80 @@
+#pragma once
+// The algorithm step-through as plain data: one AlgorithmStep per recorded
+// decision of a pipeline result, in teaching order. Algorithm 2 merges
+// (§3.2, Fig. 4) with the ops of every part of the pattern, Algorithm 3's
+// visit/ready/order lists (§3.3, Fig. 7b-f), Algorithm 4's binding decisions
+// (§3.4), then per kernel the liveness of its tensors and the spills of the
+// longest-liveness rule (§4.3, Fig. 12), derived from the kernel plans.
+
+#include "common/highlight.h"
+#include "common/pipeline_result.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace stagecraft::views {
+
+enum class StepKind { Merge, Order, Bind, Liveness, Spill };
+
+/// The lists of Algorithm 3 after a step (Fig. 7b-e), instance labels.
+struct OrderLists {
+    QStringList visit;
+    QStringList ready;
+    QStringList order;
+    bool operator==(const OrderLists&) const = default;
+};
+
+/// One spill of §4.3: a tensor moved out of a memory at a computation task.
+struct SpillDecision {
+    /// Index into result->eval.program.buffers.
+    int32_t buffer = -1;
+    /// Computation task at which it moves.
+    int32_t task = 0;
+    schedule::Scope from = schedule::Scope::LB;
+    schedule::Scope to = schedule::Scope::GB;
+    /// Tasks the tensor lives in `from` (the allocator's rank) and from
+    /// `task` on.
+    int64_t liveness = 0;
+    int64_t remaining = 0;
+    /// Other tensors live in `from` at that task, and the longest liveness
+    /// among them (0 when there are none).
+    int64_t othersLive = 0;
+    int64_t longestOther = 0;
+    /// It moved because it is larger than the whole memory.
+    bool largerThanMemory = false;
+    /// It arrived at this task and never entered `from`.
+    bool onArrival = false;
+};
+
+struct AlgorithmStep {
+    StepKind kind = StepKind::Merge;
+    /// "Algorithm 2", "Algorithm 3", "Algorithm 4" or "§4.3 spilling".
+    QString algorithm;
+    QString title;
+    /// One sentence naming the paper section.
+    QString explanation;
+    /// Algorithm 3 steps only.
+    std::optional<OrderLists> lists;
+    /// Spill steps only.
+    std::optional<SpillDecision> spill;
+    /// Merge steps: whether the merge was accepted.
+    bool merged = false;
+    /// What the graph and instance views light up (caption left empty).
+    Highlights highlights;
+};
+
+/// Every step of \p result, in the order above.
+std::vector<AlgorithmStep> buildSteps(const PipelineResult& result);
+
+/// The steps of §3.2 (Algorithm 2) alone.
+std::vector<AlgorithmStep> mergeSteps(const PipelineResult& result);
+/// The steps of §4.3 alone: per kernel, its liveness step then its spills.
+std::vector<AlgorithmStep> memorySteps(const PipelineResult& result);
+/// The spills of the program's allocation passes, in task order.
+std::vector<SpillDecision> spillDecisions(const kernel::Program& program);
+
+} // namespace stagecraft::views

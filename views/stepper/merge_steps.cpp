@@ -1,0 +1,131 @@
+// Algorithm 2 (§3.2, Fig. 4) step by step. The trace names each part of a
+// pattern by its first op only; replaying the accepted merges with a
+// union-find from single ops gives every part's ops at that round, which the
+// graph view lights up. The rule's reason (the splitting factors compared) is
+// the one the trace recorded, so the panel and `--explain` never disagree.
+
+#include "stepper/algorithm_steps.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace stagecraft::views {
+namespace {
+
+/// Groups of ops as Algorithm 2 has merged them so far.
+class OpSets {
+public:
+    explicit OpSets(size_t opCount)
+        : parent_(opCount)
+        , members_(opCount) {
+        std::iota(parent_.begin(), parent_.end(), ir::OpId(0));
+        for (size_t op = 0; op < opCount; ++op)
+            members_[op] = {static_cast<ir::OpId>(op)};
+    }
+
+    ir::OpId find(ir::OpId op) {
+        while (parent_[index(op)] != op) {
+            parent_[index(op)] = parent_[index(parent_[index(op)])];
+            op = parent_[index(op)];
+        }
+        return op;
+    }
+
+    /// The ops of the set holding \p op, ascending.
+    const std::vector<ir::OpId>& opsWith(ir::OpId op) { return members_[index(find(op))]; }
+
+    void unite(ir::OpId a, ir::OpId b) {
+        a = find(a);
+        b = find(b);
+        if (a == b)
+            return;
+        if (members_[index(a)].size() < members_[index(b)].size())
+            std::swap(a, b);
+        std::vector<ir::OpId>& into = members_[index(a)];
+        into.insert(into.end(), members_[index(b)].begin(), members_[index(b)].end());
+        std::sort(into.begin(), into.end());
+        members_[index(b)].clear();
+        parent_[index(b)] = a;
+    }
+
+private:
+    static size_t index(ir::OpId op) { return static_cast<size_t>(op); }
+    std::vector<ir::OpId> parent_;
+    std::vector<std::vector<ir::OpId>> members_;
+};
+
+/// "{conv1, relu1}", eliding after a few names.
+QString partText(const ir::Graph& graph, const std::vector<ir::OpId>& ops) {
+    constexpr size_t kShown = 3;
+    QStringList names;
+    for (size_t i = 0; i < ops.size() && i < kShown; ++i)
+        names.push_back(QString::fromStdString(graph.op(ops[i]).name));
+    if (ops.size() > kShown)
+        names.push_back(QStringLiteral("+%1 more").arg(ops.size() - kShown));
+    return u'{' % names.join(QStringLiteral(", ")) % u'}';
+}
+
+/// The factors the rule compared, from the trace's sentence ("rule (i)
+/// holds (f(SG2)=8 >= f(SG1)=8 …), merged").
+QString ruleReason(const partition::MergeStep& traced) {
+    const std::string& text = traced.explanation;
+    size_t open = text.find(traced.merged ? " holds (" : " fails (");
+    size_t close = text.rfind(')');
+    if (open == std::string::npos || close == std::string::npos || close <= open)
+        return {};
+    size_t from = text.find('(', open) + 1;
+    return QString::fromStdString(text.substr(from, close - from));
+}
+
+QString mergeSentence(const partition::MergeStep& traced, const QStringList& parts) {
+    QString rule = QString::fromStdString(traced.rule);
+    QString reason = ruleReason(traced);
+    QString head =
+        QStringLiteral("§3.2, Algorithm 2 (round %1): the %2 pattern %3 ")
+            .arg(traced.round)
+            .arg(QString::fromStdString(traced.pattern), parts.join(QStringLiteral(" + ")));
+    QString because = reason.isEmpty() ? QString() : QStringLiteral(" because ") % reason;
+    if (traced.merged)
+        return head % QStringLiteral("merges by ") % rule % because % u'.';
+    return head % QStringLiteral("does not merge: ") % rule % QStringLiteral(" fails") % because %
+           u'.';
+}
+
+AlgorithmStep mergeStep(const ir::Graph& graph, const partition::MergeStep& traced, OpSets& sets) {
+    AlgorithmStep step;
+    step.kind = StepKind::Merge;
+    step.algorithm = QStringLiteral("Algorithm 2");
+    step.merged = traced.merged;
+    QStringList parts;
+    for (ir::OpId first : traced.parts) {
+        const std::vector<ir::OpId>& ops = sets.opsWith(first);
+        parts.push_back(partText(graph, ops));
+        step.highlights.ops.insert(step.highlights.ops.end(), ops.begin(), ops.end());
+    }
+    std::sort(step.highlights.ops.begin(), step.highlights.ops.end());
+    QString pattern = QString::fromStdString(traced.pattern);
+    step.title = traced.merged
+                     ? QStringLiteral("round %1: %2 pattern merged").arg(traced.round).arg(pattern)
+                     : QStringLiteral("round %1: %2 pattern rejected, %3 fails")
+                           .arg(traced.round)
+                           .arg(pattern, QString::fromStdString(traced.rule));
+    step.explanation = mergeSentence(traced, parts);
+    if (traced.merged)
+        for (size_t i = 1; i < traced.parts.size(); ++i)
+            sets.unite(traced.parts[0], traced.parts[i]);
+    return step;
+}
+
+} // namespace
+
+std::vector<AlgorithmStep> mergeSteps(const PipelineResult& result) {
+    std::vector<AlgorithmStep> steps;
+    if (!result.graph)
+        return steps;
+    OpSets sets(result.graph->opCount());
+    for (const partition::MergeStep& traced : result.eval.schedule.trace.merges)
+        steps.push_back(mergeStep(*result.graph, traced, sets));
+    return steps;
+}
+
+} // namespace stagecraft::views
