@@ -1,0 +1,105 @@
+// Builds the timeline of a pipeline result: one lane per resource slot of the
+// simulation, ordered control / compute units / DMA channels (as the Chrome
+// trace export orders its threads, core/io/chrome_trace.cpp), and one bar per
+// simulated event with the task's kind, op, bytes, instance and group.
+
+#include "timeline/timeline_data.h"
+
+#include <algorithm>
+
+namespace stagecraft::views {
+
+namespace {
+
+int kindRank(sim::ResourceKind kind) {
+    switch (kind) {
+    case sim::ResourceKind::Control:
+        return 0;
+    case sim::ResourceKind::Unit:
+        return 1;
+    case sim::ResourceKind::Channel:
+        return 2;
+    }
+    return 3;
+}
+
+LaneKind laneKind(sim::ResourceKind kind) {
+    switch (kind) {
+    case sim::ResourceKind::Control:
+        return LaneKind::Control;
+    case sim::ResourceKind::Unit:
+        return LaneKind::Unit;
+    case sim::ResourceKind::Channel:
+        break;
+    }
+    return LaneKind::Channel;
+}
+
+/// "core 0-3 cube" for a unit every core has (a compute task occupies it on
+/// each of its kernel's cores), "DDR-GB DMA 1" for a channel slot.
+std::string laneName(const arch::Arch& arch, const sim::Resource& resource, int32_t slot) {
+    if (resource.kind == sim::ResourceKind::Unit && resource.index != kernel::kFallbackUnit &&
+        !arch.cluster.coreGroups.empty()) {
+        const arch::CoreGroup& group = arch.cluster.coreGroups.front();
+        const std::string cores = group.count > 1 ? "0-" + std::to_string(group.count - 1) : "0";
+        return group.name + " " + cores + " " + resource.name;
+    }
+    if (resource.slotCount > 1)
+        return resource.name + " " + std::to_string(slot);
+    return resource.name;
+}
+
+std::vector<TimelineLane> emptyLanes(const PipelineResult& result,
+                                     std::vector<std::vector<int32_t>>& laneOfSlot) {
+    const std::vector<sim::Resource>& resources = result.eval.sim.resources;
+    std::vector<int32_t> order(resources.size());
+    for (size_t r = 0; r < order.size(); ++r)
+        order[r] = static_cast<int32_t>(r);
+    std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
+        return kindRank(resources[static_cast<size_t>(a)].kind) <
+               kindRank(resources[static_cast<size_t>(b)].kind);
+    });
+    std::vector<TimelineLane> lanes;
+    laneOfSlot.assign(resources.size(), {});
+    for (int32_t r : order) {
+        const sim::Resource& resource = resources[static_cast<size_t>(r)];
+        for (int32_t slot = 0; slot < resource.slotCount; ++slot) {
+            laneOfSlot[static_cast<size_t>(r)].push_back(static_cast<int32_t>(lanes.size()));
+            lanes.push_back(
+                {laneName(result.arch, resource, slot), laneKind(resource.kind), r, slot, {}});
+        }
+    }
+    return lanes;
+}
+
+TimelineBar barOf(const PipelineResult& result, const sim::Event& event) {
+    const kernel::Task& task = result.eval.tasks.tasks[static_cast<size_t>(event.task)];
+    TimelineBar bar;
+    bar.start = event.start;
+    bar.end = event.end;
+    bar.task = event.task;
+    bar.kind = task.kind;
+    bar.op = task.op;
+    bar.bytes = task.isTransfer() ? task.bytes : 0;
+    const std::vector<kernel::Kernel>& kernels = result.eval.program.kernels;
+    if (task.kernel >= 0 && static_cast<size_t>(task.kernel) < kernels.size()) {
+        bar.instance = kernels[static_cast<size_t>(task.kernel)].instance;
+        bar.group = result.eval.schedule.instances[static_cast<size_t>(bar.instance)].group;
+    }
+    return bar;
+}
+
+} // namespace
+
+TimelineData TimelineData::fromResult(const PipelineResult& result) {
+    std::vector<std::vector<int32_t>> laneOfSlot;
+    std::vector<TimelineLane> lanes = emptyLanes(result, laneOfSlot);
+    for (const sim::Event& event : result.eval.sim.events) {
+        const int32_t lane =
+            laneOfSlot[static_cast<size_t>(event.resource)][static_cast<size_t>(event.slot)];
+        lanes[static_cast<size_t>(lane)].bars.push_back(barOf(result, event));
+    }
+    return TimelineData(std::move(lanes), result.eval.sim.makespanNs);
+}
+
+} // namespace stagecraft::views
