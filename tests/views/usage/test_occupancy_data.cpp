@@ -1,0 +1,194 @@
+// The occupancy view's data against the simulator and the allocator: the
+// rectangles add up to the simulated occupancy and stay under capacity, never
+// overlap in time x address, and the spill marks are the program's spills.
+
+#include "usage/occupancy_data.h"
+#include "usage/spill_marks.h"
+#include "usage_fixture.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+using namespace stagecraft;
+using namespace stagecraft::views;
+
+namespace {
+
+/// Every memory the simulator tracks, as the view's data.
+std::vector<MemoryUsage> allMemories(const PipelineResult& result) {
+    std::vector<MemoryUsage> memories;
+    for (int32_t c = 0; c < lbCoreCount(result); ++c)
+        memories.push_back(lbUsage(result, c));
+    memories.push_back(gbUsage(result));
+    return memories;
+}
+
+const sim::Occupancy* simSeries(const PipelineResult& result, const MemoryUsage& usage) {
+    for (const sim::Occupancy& occ : result.eval.sim.occupancy)
+        if (occ.memory == usage.memory && occ.core == usage.core)
+            return &occ;
+    return nullptr;
+}
+
+/// Sample times: every step of the series and the midpoints between them.
+std::vector<double> sampleTimes(const sim::Occupancy& occ) {
+    std::vector<double> times;
+    for (size_t i = 0; i < occ.points.size(); ++i) {
+        times.push_back(occ.points[i].time);
+        if (i + 1 < occ.points.size())
+            times.push_back((occ.points[i].time + occ.points[i + 1].time) / 2);
+    }
+    return times;
+}
+
+int64_t simBytesAt(const sim::Occupancy& occ, double time) {
+    int64_t bytes = 0;
+    for (const sim::OccupancyPoint& p : occ.points)
+        if (p.time <= time)
+            bytes = p.bytes;
+    return bytes;
+}
+
+} // namespace
+
+class TestOccupancyData : public QObject {
+    Q_OBJECT
+private slots:
+    void stacksAddUpToSimulatedOccupancy_data() { test::addResultRows(); }
+    void stacksAddUpToSimulatedOccupancy() {
+        const ResultPtr result = test::rowResult();
+        const auto memories = allMemories(*result);
+        QVERIFY(memories.size() >= 2);
+        for (const MemoryUsage& usage : memories) {
+            const sim::Occupancy* occ = simSeries(*result, usage);
+            QVERIFY2(occ, usage.memory.c_str());
+            QCOMPARE(usage.capacityBytes, occ->capacityBytes);
+            QCOMPARE(usage.total.size(), occ->points.size());
+            for (const double t : sampleTimes(*occ)) {
+                const int64_t stacked = residentBytesAt(usage, t);
+                QCOMPARE(stacked, simBytesAt(*occ, t));
+                QCOMPARE(bytesAt(usage.total, t), stacked);
+                QVERIFY(stacked <= usage.capacityBytes);
+            }
+        }
+        QVERIFY(!memories.front().rects.empty());
+    }
+
+    void rectanglesNeverOverlap_data() { test::addResultRows(); }
+    void rectanglesNeverOverlap() {
+        const ResultPtr result = test::rowResult();
+        for (const MemoryUsage& usage : allMemories(*result)) {
+            const auto& rects = usage.rects;
+            for (size_t i = 0; i < rects.size(); ++i) {
+                QVERIFY(rects[i].offset + rects[i].bytes <= usage.capacityBytes);
+                // Sorted by start: only later rectangles starting before i ends can meet it.
+                for (size_t j = i + 1; j < rects.size() && rects[j].start < rects[i].end; ++j) {
+                    const bool timeOverlap = rects[j].end > rects[i].start &&
+                                             rects[j].start < rects[j].end &&
+                                             rects[i].start < rects[i].end;
+                    const bool addressOverlap =
+                        rects[j].offset < rects[i].offset + rects[i].bytes &&
+                        rects[i].offset < rects[j].offset + rects[j].bytes;
+                    QVERIFY2(!(timeOverlap && addressOverlap),
+                             qPrintable(QStringLiteral("%1 and %2 in %3")
+                                            .arg(QString::fromStdString(rects[i].tensorName),
+                                                 QString::fromStdString(rects[j].tensorName),
+                                                 QString::fromStdString(usage.memory))));
+                }
+            }
+        }
+    }
+
+    void rectanglesNameTheirTensorAndGroup() {
+        const ResultPtr result = test::usageResult("fig3-chain", 0, "teaching");
+        const MemoryUsage usage = lbUsage(*result, 0);
+        for (const OccupancyRect& r : usage.rects) {
+            const kernel::Buffer& buffer =
+                result->eval.program.buffers[static_cast<size_t>(r.buffer)];
+            QCOMPARE(r.tensorName, result->graph->tensor(buffer.tensor).name);
+            const ir::OpId producer = result->graph->tensor(buffer.tensor).producer;
+            QCOMPARE(r.group, result->eval.schedule.partition.groupOf(producer));
+        }
+    }
+
+    void laterCoresHoldFewerPieces() {
+        const ResultPtr result = test::usageResult("fig3-chain", 0, "teaching");
+        const int32_t cores = lbCoreCount(*result);
+        QVERIFY(cores > 1);
+        for (int32_t c = 1; c < cores; ++c)
+            QVERIFY(lbUsage(*result, c).rects.size() <= lbUsage(*result, c - 1).rects.size());
+    }
+
+    void coreFilterFollowsResidencyCores() {
+        // Every zoo run binds its buffers over all cores; narrow some pieces
+        // to core 0 to see that the later cores' LBs leave them out.
+        PipelineResult narrowed = *test::usageResult("fig3-chain", 0, "teaching");
+        std::set<int32_t> onCore0Only;
+        auto& residencies = narrowed.eval.sim.residencies;
+        for (size_t i = 0; i < residencies.size(); i += 2)
+            if (residencies[i].pool == kernel::kLbPool && residencies[i].bytes > 0) {
+                residencies[i].cores = 1;
+                onCore0Only.insert(static_cast<int32_t>(i));
+            }
+        QVERIFY(!onCore0Only.empty());
+        const MemoryUsage core0 = lbUsage(narrowed, 0);
+        const MemoryUsage core1 = lbUsage(narrowed, 1);
+        QCOMPARE(core1.rects.size() + onCore0Only.size(), core0.rects.size());
+        for (const OccupancyRect& r : core1.rects)
+            QVERIFY(!onCore0Only.count(r.residency));
+    }
+
+    void spillMarksAreTheProgramsSpills_data() { test::addResultRows(); }
+    void spillMarksAreTheProgramsSpills() {
+        const ResultPtr result = test::rowResult();
+        const kernel::Program& program = result->eval.program;
+        // From the allocation passes: each request whose placements leave its pool.
+        // (A tensor spilled LB→GB→DDR at once is one move of the buffer but
+        // a spill in each pass, so buffers compare as sets, levels as counts.)
+        std::set<int32_t> expectedBuffers;
+        int64_t expectedLevels = 0;
+        for (const kernel::AllocationPass* pass : {&program.lb, &program.gb}) {
+            for (size_t r = 0; r < pass->requests.size(); ++r) {
+                kernel::PoolId pool = pass->requests[r].pool;
+                for (const kernel::Placement& p : pass->allocation.tensors[r].placements) {
+                    if (p.pool > pool) {
+                        expectedLevels += p.pool - pool;
+                        expectedBuffers.insert(pass->buffers[r]);
+                    }
+                    pool = p.pool;
+                }
+            }
+        }
+        QCOMPARE(expectedLevels, result->eval.report.spills);
+        const std::vector<SpillMark> marks = spillMarks(*result);
+        int64_t levels = 0;
+        std::set<int32_t> buffers;
+        for (const SpillMark& m : marks) {
+            levels += m.to - m.from;
+            buffers.insert(m.buffer);
+            QCOMPARE(m.tensor, program.buffers[static_cast<size_t>(m.buffer)].tensor);
+            QVERIFY(m.time >= 0 && m.time <= result->eval.sim.makespanNs);
+        }
+        QCOMPARE(levels, expectedLevels);
+        QVERIFY(buffers == expectedBuffers);
+        qInfo("%zu spill marks, %lld levels", marks.size(), static_cast<long long>(levels));
+    }
+
+    void fig3ChainOnTeachingSpills() {
+        const ResultPtr result = test::usageResult("fig3-chain", 0, "teaching");
+        const std::vector<SpillMark> marks = spillMarks(*result);
+        QVERIFY(!marks.empty());
+        for (const SpillMark& m : marks) {
+            const QString label = QString::fromStdString(spillLabel(m));
+            QVERIFY(label.startsWith(QString::fromStdString(m.tensorName)));
+            QVERIFY(label.endsWith(QStringLiteral("\u2192GB")) ||
+                    label.endsWith(QStringLiteral("\u2192DDR")));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOccupancyData)
+#include "test_occupancy_data.moc"

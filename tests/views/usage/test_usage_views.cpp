@@ -1,0 +1,265 @@
+// The occupancy and overlap widgets as a user meets them: hover names the
+// tensor, a click selects it, the selection emphasizes its rectangles, the
+// core chooser switches the LB series, zooming one view moves the shared
+// axis, and both render without a result and with ResNet-50 at scale.
+
+#include "usage/busy_chart.h"
+#include "usage/occupancy_plot.h"
+#include "usage/occupancy_view.h"
+#include "usage/overlap_view.h"
+#include "usage/utilization_bars.h"
+#include "usage_fixture.h"
+
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QtTest>
+
+#include <memory>
+
+using namespace stagecraft;
+using namespace stagecraft::views;
+
+namespace {
+
+/// The rectangle of \p usage with the largest area in time x bytes.
+int largestRect(const MemoryUsage& usage) {
+    int best = -1;
+    double area = 0;
+    for (size_t i = 0; i < usage.rects.size(); ++i) {
+        const OccupancyRect& r = usage.rects[i];
+        const double a = (r.end - r.start) * static_cast<double>(r.bytes);
+        if (a > area) {
+            area = a;
+            best = static_cast<int>(i);
+        }
+    }
+    return best;
+}
+
+QPoint centerOf(const OccupancyPlot& plot, const OccupancyRect& r) {
+    return plot
+        .positionOf((r.start + r.end) / 2,
+                    static_cast<double>(r.offset) + static_cast<double>(r.bytes) / 2)
+        .toPoint();
+}
+
+/// Saves \p widget as <name>.png under $STAGECRAFT_USAGE_SNAPSHOTS, when set
+/// (to look at what the views draw).
+void snapshot(QWidget& widget, const QString& name) {
+    const QString dir = qEnvironmentVariable("STAGECRAFT_USAGE_SNAPSHOTS");
+    if (!dir.isEmpty())
+        widget.grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png"));
+}
+
+void wheel(QWidget* widget, QPoint at, int notches) {
+    QWheelEvent event(at, widget->mapToGlobal(at), QPoint(), QPoint(0, 120 * notches), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(widget, &event);
+}
+
+} // namespace
+
+class TestUsageViews : public QObject {
+    Q_OBJECT
+private slots:
+    void init() {
+        result_ = test::usageResult("fig3-chain", 0, "teaching");
+        occupancy_ = std::make_unique<OccupancyView>();
+        overlap_ = std::make_unique<OverlapView>();
+        for (QWidget* w :
+             {static_cast<QWidget*>(occupancy_.get()), static_cast<QWidget*>(overlap_.get())}) {
+            w->resize(1100, 700);
+            w->show();
+        }
+        QVERIFY(QTest::qWaitForWindowExposed(occupancy_.get()));
+        selection_.clear();
+        occupancy_->setSelectionModel(&selection_);
+        occupancy_->setTimeAxisModel(&axis_);
+        overlap_->setSelectionModel(&selection_);
+        overlap_->setTimeAxisModel(&axis_);
+        occupancy_->setResult(result_);
+        overlap_->setResult(result_);
+    }
+    void cleanup() {
+        occupancy_.reset();
+        overlap_.reset();
+    }
+
+    void axisCoversTheRun() {
+        QCOMPARE(axis_.rangeEnd(), result_->eval.sim.makespanNs);
+        const OccupancyPlot* plot = occupancy_->lbPlot();
+        QVERIFY(qAbs(plot->xOf(result_->eval.sim.makespanNs) - plot->plotRect().right()) < 2);
+    }
+
+    void hoverNamesTheTensor() {
+        OccupancyPlot* plot = occupancy_->lbPlot();
+        const int i = largestRect(plot->usage());
+        QVERIFY(i >= 0);
+        const OccupancyRect& r = plot->usage().rects[static_cast<size_t>(i)];
+        const QPoint at = centerOf(*plot, r);
+        QCOMPARE(plot->rectAt(at), i);
+        const QString tip = plot->toolTipAt(at);
+        QVERIFY2(tip.startsWith(QString::fromStdString(r.tensorName)), qPrintable(tip));
+        QVERIFY(tip.contains(formatBytes(r.bytes)));
+        QVERIFY(tip.contains(QString::fromStdString(plot->usage().memory)));
+        QVERIFY(plot->toolTipAt(QPoint(5, 5)).isEmpty());
+    }
+
+    void clickSelectsTheTensor() {
+        OccupancyPlot* plot = occupancy_->gbPlot();
+        const int i = largestRect(plot->usage());
+        QVERIFY(i >= 0);
+        const OccupancyRect& r = plot->usage().rects[static_cast<size_t>(i)];
+        QTest::mouseClick(plot, Qt::LeftButton, {}, centerOf(*plot, r));
+        QCOMPARE(selection_.current().kind, Selection::Kind::Tensor);
+        QCOMPARE(selection_.current().id, r.tensor);
+        QVERIFY(!plot->emphasized().empty());
+        for (int32_t e : plot->emphasized())
+            QCOMPARE(plot->usage().rects[static_cast<size_t>(e)].tensor, r.tensor);
+    }
+
+    void selectedGroupEmphasizesItsTensors() {
+        const MemoryUsage& usage = occupancy_->lbPlot()->usage();
+        const int32_t group = usage.rects.back().group;
+        selection_.select(Selection{Selection::Kind::Group, group, -1});
+        std::vector<int32_t> expected;
+        for (size_t i = 0; i < usage.rects.size(); ++i)
+            if (result_->eval.schedule.partition.groupOf(
+                    result_->graph->tensor(usage.rects[i].tensor).producer) == group)
+                expected.push_back(static_cast<int32_t>(i));
+        QVERIFY(!expected.empty());
+        QCOMPARE(occupancy_->lbPlot()->emphasized(), expected);
+        snapshot(*occupancy_, QStringLiteral("fig3-occupancy-group"));
+        snapshot(*overlap_, QStringLiteral("fig3-overlap"));
+    }
+
+    void coreChooserSwitchesTheLbSeries() {
+        // (In the zoo runs every buffer is bound over all cores, so the series
+        // of the cores are alike; test_occupancy_data checks the core filter.)
+        QComboBox* chooser = occupancy_->coreChooser();
+        const int cores = lbCoreCount(*result_);
+        QCOMPARE(chooser->count(), cores);
+        QVERIFY(cores > 1);
+        QCOMPARE(occupancy_->lbPlot()->usage().core, 0);
+        chooser->setCurrentIndex(cores - 1);
+        const MemoryUsage expected = lbUsage(*result_, cores - 1);
+        QCOMPARE(occupancy_->core(), cores - 1);
+        const MemoryUsage& shown = occupancy_->lbPlot()->usage();
+        QCOMPARE(shown.core, cores - 1);
+        QCOMPARE(shown.rects.size(), expected.rects.size());
+        for (size_t i = 0; i < shown.rects.size(); ++i)
+            QCOMPARE(shown.rects[i].residency, expected.rects[i].residency);
+        for (const SpillMark& m : occupancy_->lbPlot()->marks())
+            QVERIFY(m.cores > cores - 1);
+        const OccupancyRect& r = shown.rects.front();
+        QVERIFY(occupancy_->lbPlot()
+                    ->toolTipAt(centerOf(*occupancy_->lbPlot(), r))
+                    .contains(QStringLiteral("core %1").arg(cores - 1)));
+        // The GB is the cluster's: it does not follow the core.
+        QCOMPARE(occupancy_->gbPlot()->usage().core, -1);
+    }
+
+    void zoomInOneViewMovesTheSharedAxis() {
+        const TimeAxis before = axis_.axis();
+        QSignalSpy changed(&axis_, &TimeAxisModel::changed);
+        OccupancyPlot* plot = occupancy_->lbPlot();
+        const QPoint at(plot->plotRect().center());
+        const double timeUnderCursor = plot->timeAt(at.x());
+        wheel(plot, at, 3);
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(axis_.axis().nsPerPixel < before.nsPerPixel);
+        QVERIFY(qAbs(plot->timeAt(at.x()) - timeUnderCursor) < axis_.axis().nsPerPixel);
+        // The overlap view paints with the same axis; panning it moves it for both.
+        BusyChart* chart = overlap_->busyChart();
+        QCOMPARE(chart->timeAxisModel(), &axis_);
+        const double start = axis_.axis().startNs;
+        const QPoint from = chart->plotRect().center();
+        QTest::mousePress(chart, Qt::LeftButton, {}, from);
+        QTest::mouseMove(chart, from + QPoint(60, 0));
+        QTest::mouseRelease(chart, Qt::LeftButton, {}, from + QPoint(60, 0));
+        QVERIFY(axis_.axis().startNs < start);
+        QCOMPARE(plot->xOf(axis_.axis().startNs), double(plot->plotRect().left()));
+    }
+
+    void barsShowUtilizationAndSelectGroups() {
+        UtilizationBars* bars = overlap_->utilizationBars();
+        const OverlapData& data = bars->data();
+        QVERIFY(!data.groups.empty());
+        QCOMPARE(bars->rowCount(), 1 + static_cast<int>(data.groups.size()));
+        const QString label = bars->barLabel(0, 0);
+        QVERIFY(label.endsWith(QStringLiteral("%")));
+        QVERIFY(label.contains(QString::number(data.kinds[0].utilization * 100, 'f', 1)));
+        overlap_->grab();
+        const QRect row = bars->rowRect(2);
+        QTest::mouseClick(bars, Qt::LeftButton, {}, row.center());
+        QCOMPARE(selection_.current(),
+                 (Selection{Selection::Kind::Group, data.groups[1].group, -1}));
+        const QString tip =
+            overlap_->busyChart()->toolTipAt(overlap_->busyChart()->laneRect(0).center().toPoint());
+        QVERIFY(tip.startsWith(QString::fromStdString(data.kinds[0].kind)));
+    }
+
+    void rendersWithoutAResult() {
+        for (ResultPtr result : {ResultPtr{}, result_, ResultPtr{}}) {
+            occupancy_->setResult(result);
+            overlap_->setResult(result);
+            QVERIFY(!occupancy_->grab().isNull());
+            QVERIFY(!overlap_->grab().isNull());
+        }
+        OccupancyView standalone;
+        OverlapView standaloneOverlap;
+        standalone.resize(400, 300);
+        standaloneOverlap.resize(400, 300);
+        QVERIFY(!standalone.grab().isNull());
+        QVERIFY(!standaloneOverlap.grab().isNull());
+        QVERIFY(occupancy_->lbPlot()->toolTipAt(QPoint(300, 100)).isEmpty());
+    }
+
+    void resnetPaintsPerPixelNotPerTensor() {
+        const ResultPtr resnet = test::usageResult("resnet50", 16, "stcp920");
+        QElapsedTimer timer;
+        timer.start();
+        occupancy_->setResult(resnet);
+        overlap_->setResult(resnet);
+        const qint64 setMs = timer.restart();
+        occupancy_->grab();
+        overlap_->grab();
+        const qint64 paintMs = timer.elapsed();
+        snapshot(*occupancy_, QStringLiteral("resnet50-occupancy"));
+        snapshot(*overlap_, QStringLiteral("resnet50-overlap"));
+        const OccupancyPlot* lb = occupancy_->lbPlot();
+        const OccupancyPlot* gb = occupancy_->gbPlot();
+        const size_t residencies = resnet->eval.sim.residencies.size();
+        qInfo("resnet50 b16: %zu residencies, LB %zu rects -> %d painted, GB %zu -> %d painted, "
+              "%zu spill marks (%d labelled); set %lld ms, paint %lld ms",
+              residencies, lb->usage().rects.size(), lb->lastPaintedRects(),
+              gb->usage().rects.size(), gb->lastPaintedRects(),
+              lb->marks().size() + gb->marks().size(),
+              lb->lastPaintedLabels() + gb->lastPaintedLabels(), static_cast<long long>(setMs),
+              static_cast<long long>(paintMs));
+        QVERIFY(residencies > 1000);
+        QVERIFY(lb->lastPaintedRects() > 0);
+        QVERIFY(lb->lastPaintedRects() <= static_cast<int>(lb->usage().rects.size()));
+        QVERIFY(lb->lastPaintedRects() < static_cast<int>(lb->usage().rects.size()) ||
+                lb->usage().rects.size() < static_cast<size_t>(lb->plotRect().width()));
+        // Zoomed in to a tenth of the run, rectangles outside the view are skipped.
+        TimeAxis tenth = axis_.axis();
+        tenth.fit(0, resnet->eval.sim.makespanNs / 10, lb->plotRect().width());
+        axis_.setAxis(tenth, lb->plotRect().width());
+        occupancy_->grab();
+        int visible = 0;
+        for (const OccupancyRect& r : lb->usage().rects)
+            visible += r.start < resnet->eval.sim.makespanNs / 10 ? 1 : 0;
+        QVERIFY(lb->lastPaintedRects() <= visible);
+    }
+
+private:
+    ResultPtr result_;
+    SelectionModel selection_;
+    TimeAxisModel axis_;
+    std::unique_ptr<OccupancyView> occupancy_;
+    std::unique_ptr<OverlapView> overlap_;
+};
+
+QTEST_MAIN(TestUsageViews)
+#include "test_usage_views.moc"

@@ -1,0 +1,38 @@
+#pragma once
+// The top of the overlap view: one lane per compute-unit kind with the number
+// of its units busy over time (a step chart, one maximum per pixel column),
+// on the shared time axis.
+
+#include "usage/overlap_data.h"
+#include "usage/time_plot.h"
+
+#include <QColor>
+
+namespace stagecraft::views {
+
+class BusyChart : public TimePlot {
+    Q_OBJECT
+public:
+    explicit BusyChart(QWidget* parent = nullptr);
+
+    void setData(OverlapData data);
+    const OverlapData& data() const { return data_; }
+
+    /// The lane of kind \p kind (index into data().kinds) in widget coordinates.
+    QRectF laneRect(int kind) const;
+    QString toolTipAt(const QPoint& pos) const override;
+
+protected:
+    void paintPlot(QPainter& painter) override;
+    void paintLabels(QPainter& painter) override;
+
+private:
+    int laneAt(const QPoint& pos) const;
+
+    OverlapData data_;
+};
+
+/// The color of a unit kind ("matrix", "vector", "scalar", "fallback").
+QColor unitKindColor(const std::string& kind);
+
+} // namespace stagecraft::views

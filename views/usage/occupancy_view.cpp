@@ -1,0 +1,110 @@
+// The occupancy view: a core chooser over two occupancy plots (the core's LB,
+// the cluster's GB) that share one time axis.
+
+#include "usage/occupancy_view.h"
+
+#include "usage/occupancy_plot.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace stagecraft::views {
+
+namespace {
+
+std::vector<SpillMark> marksOutOf(const std::vector<SpillMark>& marks, kernel::PoolId pool,
+                                  int32_t core) {
+    std::vector<SpillMark> kept;
+    std::copy_if(marks.begin(), marks.end(), std::back_inserter(kept), [&](const SpillMark& m) {
+        return m.from == pool && (core < 0 || m.cores > core);
+    });
+    return kept;
+}
+
+} // namespace
+
+OccupancyView::OccupancyView(QWidget* parent)
+    : QWidget(parent)
+    , coreChooser_(new QComboBox(this))
+    , lbPlot_(new OccupancyPlot(this))
+    , gbPlot_(new OccupancyPlot(this)) {
+    setObjectName(QStringLiteral("occupancyView"));
+    coreChooser_->setObjectName(QStringLiteral("coreChooser"));
+    lbPlot_->setObjectName(QStringLiteral("lbPlot"));
+    gbPlot_->setObjectName(QStringLiteral("gbPlot"));
+    auto* chooserRow = new QHBoxLayout;
+    chooserRow->addWidget(new QLabel(tr("Core"), this));
+    chooserRow->addWidget(coreChooser_);
+    chooserRow->addStretch(1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(chooserRow);
+    layout->addWidget(lbPlot_, 1);
+    layout->addWidget(gbPlot_, 1);
+    ownAxis_ = new TimeAxisModel(this);
+    setTimeAxisModel(nullptr);
+    connect(coreChooser_, &QComboBox::currentIndexChanged, this,
+            [this](int index) { showCore(std::max(index, 0)); });
+}
+
+void OccupancyView::setSelectionModel(SelectionModel* model) {
+    lbPlot_->setSelectionModel(model);
+    gbPlot_->setSelectionModel(model);
+}
+
+void OccupancyView::setTimeAxisModel(TimeAxisModel* model) {
+    model = model ? model : ownAxis_;
+    lbPlot_->setTimeAxisModel(model);
+    gbPlot_->setTimeAxisModel(model);
+    fitAxisToResult();
+}
+
+void OccupancyView::setResult(ResultPtr result) {
+    result_ = std::move(result);
+    const QSignalBlocker blocker(coreChooser_);
+    coreChooser_->clear();
+    const int cores = result_ ? lbCoreCount(*result_) : 0;
+    for (int c = 0; c < cores; ++c)
+        coreChooser_->addItem(tr("core %1").arg(c));
+    coreChooser_->setEnabled(cores > 1);
+    coreChooser_->setCurrentIndex(cores > 0 ? 0 : -1);
+    if (result_)
+        gbPlot_->setUsage(result_, gbUsage(*result_),
+                          marksOutOf(spillMarks(*result_), kernel::kGbPool, -1));
+    else
+        gbPlot_->setUsage(nullptr, {}, {});
+    showCore(0);
+    fitAxisToResult();
+}
+
+int OccupancyView::core() const {
+    return std::max(coreChooser_->currentIndex(), 0);
+}
+
+void OccupancyView::setCore(int core) {
+    coreChooser_->setCurrentIndex(core);
+}
+
+void OccupancyView::showCore(int core) {
+    if (!result_) {
+        lbPlot_->setUsage(nullptr, {}, {});
+        return;
+    }
+    lbPlot_->setUsage(result_, lbUsage(*result_, core),
+                      marksOutOf(spillMarks(*result_), kernel::kLbPool, core));
+}
+
+void OccupancyView::fitAxisToResult() {
+    TimeAxisModel* model = lbPlot_->timeAxisModel();
+    const double end = result_ ? result_->eval.sim.makespanNs : 0;
+    // Another view of the same result may have set the range (and zoomed).
+    if (end <= 0 || (model->rangeStart() == 0 && model->rangeEnd() == end))
+        return;
+    model->setRange(0, end, lbPlot_->plotRect().width());
+}
+
+} // namespace stagecraft::views
