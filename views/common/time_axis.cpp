@@ -60,9 +60,11 @@ QString formatNs(double ns) {
         const char* name;
     };
     static constexpr Unit units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}, {1, "ns"}, {1e-3, "ps"}};
+    // The unit is chosen after rounding to 4 digits: 999999 ns is "1 ms".
+    const double rounded = QString::number(ns, 'g', 4).toDouble();
     for (const Unit& unit : units) {
-        if (std::abs(ns) >= unit.scale || unit.scale == 1e-3) {
-            return QString::number(ns / unit.scale, 'g', 4) + QLatin1Char(' ') +
+        if (std::abs(rounded) >= unit.scale || unit.scale == 1e-3) {
+            return QString::number(rounded / unit.scale, 'g', 4) + QLatin1Char(' ') +
                    QLatin1String(unit.name);
         }
     }

@@ -195,10 +195,6 @@ private slots:
     void formats() {
         QFETCH(double, ns);
         QFETCH(QString, text);
-        QEXPECT_FAIL("rounds up to the next unit",
-                     "formatNs picks the unit before rounding: "
-                     "\"1000 us\" (reported to the lead)",
-                     Continue);
         QCOMPARE(formatNs(ns), text);
     }
 
