@@ -28,6 +28,21 @@ void chooseOffscreenForScreenshots(int argc, char** argv) {
         qputenv("QT_QPA_PLATFORM", "offscreen");
 }
 
+/// --diff-with and --step, applied once the first result is shown.
+void applyToolOptions(MainWindow& window, const stagecraft::studio::StudioOptions& options) {
+    if (options.diffWith.isEmpty() && options.step == 0)
+        return;
+    auto* once = new QObject(&window);
+    QObject::connect(&window, &MainWindow::resultShown, once, [&window, options, once] {
+        if (!options.diffWith.isEmpty())
+            window.diffWith(options.diffWith);
+        if (options.step > 0) {
+            window.showStep(options.step - 1);
+        }
+        once->deleteLater();
+    });
+}
+
 void offerRecovery(MainWindow& window) {
     const QStringList orphans = stagecraft::studio::Autosave::orphans();
     for (const QString& path : orphans) {
@@ -75,10 +90,10 @@ int main(int argc, char** argv) {
     bool screenshot = !options.screenshot.isEmpty();
     if (screenshot) {
         window.setInteractive(false);
-        new stagecraft::studio::Screenshot(&window, options.screenshot, options.view,
-                                           options.select);
+        new stagecraft::studio::Screenshot(&window, options);
     }
     window.show();
+    applyToolOptions(window, options);
     if (!screenshot)
         offerRecovery(window);
     // A screenshot's failure was printed by the Screenshot object.

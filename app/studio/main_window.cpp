@@ -75,6 +75,7 @@ void MainWindow::createViews() {
     // The inspector runs the full height; instances sit under the graph.
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     connect(inspector_, &views::InspectorWidget::editRequested, this, &MainWindow::onEditRequested);
+    createAnalysisDocks();
 }
 
 void MainWindow::showEvent(QShowEvent* event) {
@@ -95,6 +96,8 @@ QWidget* MainWindow::viewNamed(const QString& name) const {
         return instanceView_;
     if (name == QLatin1String("inspector"))
         return inspector_;
+    if (QWidget* tool = toolNamed(name))
+        return tool;
     if (name == QLatin1String("window"))
         return const_cast<MainWindow*>(this);
     return nullptr;
@@ -216,6 +219,7 @@ void MainWindow::showResult(views::ResultPtr result) {
     graphView_->setResult(result_);
     instanceView_->setResult(result_);
     inspector_->setResult(result_);
+    showResultInTools();
     strategyPicker_->setChoice(QString::fromStdString(result_->strategy),
                                result_->eval.schedule.level);
     orderPicker_->setChoice(resultSession_.order);
@@ -250,7 +254,7 @@ void MainWindow::keepValidSelection() {
 }
 
 bool MainWindow::viewsSettled() const {
-    return pendingTicket_ == 0 && result_ && !graphView_->isLayingOut();
+    return pendingTicket_ == 0 && result_ && !graphView_->isLayingOut() && comparisonSettled();
 }
 
 void MainWindow::reportError(const QString& message) {

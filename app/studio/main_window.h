@@ -18,6 +18,7 @@ class QAction;
 class QLabel;
 class QMenu;
 class QProgressBar;
+class QSplitter;
 class QToolButton;
 
 namespace stagecraft::views {
@@ -28,6 +29,16 @@ class InspectorWidget;
 class StrategyPicker;
 class OrderPicker;
 struct EditRequest;
+struct PipelineRequest;
+class TimeAxisModel;
+class HighlightModel;
+class TimelineView;
+class OccupancyView;
+class OverlapView;
+class ComparisonRunner;
+class ComparisonView;
+class DiffView;
+class StepperView;
 } // namespace stagecraft::views
 
 namespace stagecraft::studio {
@@ -70,6 +81,19 @@ public:
     views::SelectionModel* selection() const { return selection_; }
     QString lastError() const { return lastError_; }
     QWidget* viewNamed(const QString& name) const;
+    /// Shows and raises the dock holding the view named \p name.
+    void showView(const QString& name);
+    /// Diffs the shown schedule with \p strategy's on the same model (run by
+    /// the comparison when not kept yet).
+    void diffWith(const QString& strategy) { diffWithStrategy(strategy); }
+    views::StepperView* stepper() const { return stepper_; }
+    /// Shows the step-through at step \p position (from 0).
+    void showStep(int position);
+    /// Diffs the shown schedule with the saved session \p path of the same
+    /// model (run on a second pipeline runner). False with lastError() when
+    /// the file cannot be read.
+    bool diffWithSession(const QString& path);
+    views::ComparisonRunner* comparisonRunner() const { return comparisonRunner_; }
     /// The default session for a model: current architecture and strategy.
     io::Session sessionFor(const QString& modelPath) const;
 
@@ -93,6 +117,17 @@ protected:
 
 private:
     void createViews();
+    void createAnalysisDocks();
+    void showResultInTools();
+    views::PipelineRequest comparisonRequest() const;
+    void startComparison();
+    /// Shows a result the comparison kept as an undoable change of strategy.
+    void adoptComparedResult(const QString& strategy, views::ResultPtr result);
+    void diffWithStrategy(const QString& strategy);
+    bool comparisonSettled() const;
+    QWidget* toolNamed(const QString& name) const;
+    void createToolsMenu();
+    void diffWithSessionDialog();
     void createActions();
     void createFileMenu();
     void createEditMenu();
@@ -130,6 +165,21 @@ private:
     views::InspectorWidget* inspector_ = nullptr;
     views::StrategyPicker* strategyPicker_ = nullptr;
     views::OrderPicker* orderPicker_ = nullptr;
+    views::TimeAxisModel* timeAxis_ = nullptr;
+    views::HighlightModel* highlights_ = nullptr;
+    views::TimelineView* timeline_ = nullptr;
+    views::OccupancyView* occupancy_ = nullptr;
+    views::OverlapView* overlap_ = nullptr;
+    QSplitter* timeViews_ = nullptr;
+    views::ComparisonView* comparison_ = nullptr;
+    views::ComparisonRunner* comparisonRunner_ = nullptr;
+    views::DiffView* diff_ = nullptr;
+    views::StepperView* stepper_ = nullptr;
+    /// A strategy to diff with once the comparison has it (--diff-with).
+    QString diffWith_;
+    PipelineRunner* diffRunner_ = nullptr;
+    quint64 diffTicket_ = 0;
+    QString diffLabel_;
     QMenu* recentMenu_ = nullptr;
     QAction* openAction_ = nullptr;
     QAction* saveAction_ = nullptr;

@@ -42,6 +42,7 @@ void MainWindow::createActions() {
     createFileMenu();
     createEditMenu();
     createViewMenu();
+    createToolsMenu();
     toolBar->addAction(openAction_);
     toolBar->addAction(saveAction_);
     toolBar->addSeparator();
@@ -105,11 +106,13 @@ void MainWindow::createEditMenu() {
     edit->addSeparator();
     edit->addAction(tr("&Architecture…"), this, &MainWindow::editArchitecture)
         ->setShortcut(Qt::CTRL | Qt::Key_R);
-    edit->addAction(tr("Bind &Dimensions…"), this, &MainWindow::bindDims);
+    edit->addAction(tr("Bind &Dimensions…"), this, &MainWindow::bindDims)
+        ->setShortcut(Qt::CTRL | Qt::Key_D);
 }
 
 void MainWindow::createViewMenu() {
     auto* view = menuBar()->addMenu(tr("&View"));
+    view->setObjectName(QStringLiteral("viewMenu"));
     const auto docks = findChildren<QDockWidget*>();
     for (QDockWidget* dock : docks)
         view->addAction(dock->toggleViewAction());

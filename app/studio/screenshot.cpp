@@ -33,12 +33,13 @@ void selectByName(const views::PipelineResult& result, views::SelectionModel& se
 
 } // namespace
 
-Screenshot::Screenshot(MainWindow* window, QString path, QString view, QString select)
+Screenshot::Screenshot(MainWindow* window, const StudioOptions& options)
     : QObject(window)
     , window_(window)
-    , path_(std::move(path))
-    , view_(std::move(view))
-    , select_(std::move(select)) {
+    , path_(options.screenshot)
+    , view_(options.view)
+    , select_(options.select)
+    , show_(options.show) {
     connect(window_, &MainWindow::resultShown, this, &Screenshot::onResultShown);
     connect(window_, &MainWindow::failed, this,
             [this](const QString& message) { finish(1, message); });
@@ -49,6 +50,9 @@ Screenshot::Screenshot(MainWindow* window, QString path, QString view, QString s
 void Screenshot::onResultShown() {
     if (!select_.isEmpty())
         selectByName(*window_->result(), *window_->selection(), select_);
+    for (const QString& name : std::as_const(show_))
+        window_->showView(name);
+    window_->showView(view_);
     poll_.start();
 }
 

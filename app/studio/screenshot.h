@@ -4,6 +4,8 @@
 // rendered to a PNG and the application exits: 0 on success, 1 with the
 // error on stderr when the model failed or the file cannot be written.
 
+#include "studio/studio_options.h"
+
 #include <QObject>
 #include <QString>
 #include <QTimer>
@@ -15,7 +17,7 @@ class MainWindow;
 class Screenshot : public QObject {
     Q_OBJECT
 public:
-    Screenshot(MainWindow* window, QString path, QString view, QString select);
+    Screenshot(MainWindow* window, const StudioOptions& options);
 
 private:
     void onResultShown();
@@ -27,6 +29,7 @@ private:
     QString path_;
     QString view_;
     QString select_;
+    QStringList show_;
     QTimer poll_;
     int polls_ = 0;
 };

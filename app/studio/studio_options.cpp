@@ -11,8 +11,11 @@ namespace stagecraft::studio {
 
 namespace {
 
-const QStringList kViews = {QStringLiteral("window"), QStringLiteral("graph"),
-                            QStringLiteral("instances"), QStringLiteral("inspector")};
+const QStringList kViews = {
+    QStringLiteral("window"),    QStringLiteral("graph"),    QStringLiteral("instances"),
+    QStringLiteral("inspector"), QStringLiteral("timeline"), QStringLiteral("occupancy"),
+    QStringLiteral("overlap"),   QStringLiteral("time"),     QStringLiteral("compare"),
+    QStringLiteral("diff"),      QStringLiteral("steps")};
 
 QString applyArch(const QString& name, io::Session& session) {
     Expected<arch::Arch> arch = arch::resolveArch(name.toStdString());
@@ -88,12 +91,25 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
                                   QStringLiteral("FILE"));
     QCommandLineOption view(QStringLiteral("view"),
                             QStringLiteral("What --screenshot renders: window (default), graph, "
-                                           "instances or inspector."),
+                                           "instances, inspector, timeline, occupancy, overlap, "
+                                           "time (the three time views), compare, diff or steps."),
                             QStringLiteral("NAME"), QStringLiteral("window"));
     QCommandLineOption size(QStringLiteral("size"),
                             QStringLiteral("Window size for --screenshot (default 1400x900)."),
                             QStringLiteral("WxH"), QStringLiteral("1400x900"));
-    parser.addOptions({arch, session, strategy, level, input, dim, select, screenshot, view, size});
+    QCommandLineOption show(QStringLiteral("show"),
+                            QStringLiteral("Raise these docks (comma-separated view names) "
+                                           "before a window screenshot."),
+                            QStringLiteral("NAMES"));
+    QCommandLineOption diffWith(QStringLiteral("diff-with"),
+                                QStringLiteral("Diff the schedule with this strategy's."),
+                                QStringLiteral("STRATEGY"));
+    QCommandLineOption step(QStringLiteral("step"),
+                            QStringLiteral("Go to this step (from 1) of the algorithm "
+                                           "step-through."),
+                            QStringLiteral("N"));
+    parser.addOptions({arch, session, strategy, level, input, dim, select, screenshot, view, size,
+                       show, diffWith, step});
 
     ParsedOptions parsed;
     if (!parser.parse(arguments)) {
@@ -133,6 +149,21 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
     if (error.isEmpty())
         error = parseSize(parser.value(size), options.size);
     options.select = parser.value(select);
+    options.show = parser.value(show).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (const QString& name : std::as_const(options.show))
+        if (error.isEmpty() && !kViews.contains(name))
+            error = QStringLiteral("--show: unknown view '%1'").arg(name);
+    options.diffWith = parser.value(diffWith);
+    if (error.isEmpty() && !options.diffWith.isEmpty() &&
+        !sim::findStrategy(options.diffWith.toStdString()))
+        error = QStringLiteral("--diff-with: unknown strategy '%1'").arg(options.diffWith);
+    if (parser.isSet(step)) {
+        bool ok = false;
+        options.step = parser.value(step).toInt(&ok);
+        if (error.isEmpty() && (!ok || options.step < 1))
+            error = QStringLiteral("--step: expected a step number from 1 (got '%1')")
+                        .arg(parser.value(step));
+    }
     options.screenshot = parser.value(screenshot);
     if (error.isEmpty() && !options.screenshot.isEmpty() && options.open.isEmpty())
         error = QStringLiteral("--screenshot needs a model or session to open");

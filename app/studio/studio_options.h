@@ -3,7 +3,8 @@
 //   stagecraft-studio [MODEL|SESSION] [--arch A] [--session FILE] [--strategy S]
 //                     [--level lb|gb] [--input NAME:SHAPE]... [--dim NAME=N]...
 //                     [--select NAME]
-//                     [--screenshot FILE [--view NAME] [--size WxH]]
+//                     [--diff-with STRATEGY] [--step N]
+//                     [--screenshot FILE [--view NAME] [--show NAMES] [--size WxH]]
 
 #include "io/session_json.h"
 
@@ -27,6 +28,12 @@ struct StudioOptions {
     /// window, graph, instances or inspector.
     QString view = QStringLiteral("window");
     QSize size{1400, 900};
+    /// Docks to raise before the screenshot.
+    QStringList show;
+    /// A strategy to diff the schedule with, empty for none.
+    QString diffWith;
+    /// A step of the algorithm step-through to go to (from 1), 0 for none.
+    int step = 0;
 };
 
 /// Parses \p arguments (argv without the program name handled by the

@@ -19,18 +19,6 @@ const char* const kHeaders[] = {"Strategy",   "Speedup vs tvm", "Latency (µs)",
 
 } // namespace
 
-QString formatBytes(int64_t bytes) {
-    static const char* const units[] = {"B", "kB", "MB", "GB", "TB"};
-    double value = static_cast<double>(bytes);
-    int unit = 0;
-    while (value >= 1000 && unit < 4) {
-        value /= 1000;
-        ++unit;
-    }
-    return QString::number(value, 'f', unit == 0 ? 0 : 1) + QLatin1Char(' ') +
-           QLatin1String(units[unit]);
-}
-
 ComparisonModel::ComparisonModel(QObject* parent)
     : QAbstractTableModel(parent) {
     for (const sim::Strategy& s : sim::strategies())

@@ -4,6 +4,7 @@
 // over the computed reports. Rows not computed yet show "…". Qt::UserRole
 // gives the raw figure (double or qlonglong) of a cell.
 
+#include "common/byte_text.h"
 #include "common/pipeline_result.h"
 
 #include <QAbstractTableModel>
@@ -67,8 +68,5 @@ private:
     std::vector<Row> rows_;
     QString current_;
 };
-
-/// "12.3 MB": bytes in decimal units, as the table prints traffic.
-QString formatBytes(int64_t bytes);
 
 } // namespace stagecraft::views

@@ -57,6 +57,8 @@ public:
     void expandAll();
     void collapseAll();
     void fitToView();
+    /// Puts the keyboard focus in the tool bar's find field.
+    void focusFind();
 
     bool isLayingOut() const { return layoutPending_; }
     /// What the view shows instead of (or over) the graph: "laying out…",

@@ -93,6 +93,11 @@ void GraphView::updateCompleter() {
     opNames_->setStringList(names);
 }
 
+void GraphView::focusFind() {
+    find_->setFocus(Qt::ShortcutFocusReason);
+    find_->selectAll();
+}
+
 void GraphView::findFromToolBar() {
     QString name = find_->text().trimmed();
     if (name.isEmpty())

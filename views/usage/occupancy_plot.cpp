@@ -28,10 +28,6 @@ bool selectionCovers(const PipelineResult& result, const Selection& selection,
     return false;
 }
 
-QString formatBytes(int64_t bytes) {
-    return QLocale::c().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
-}
-
 OccupancyPlot::OccupancyPlot(QWidget* parent)
     : TimePlot(parent) {
     setObjectName(QStringLiteral("occupancyPlot"));

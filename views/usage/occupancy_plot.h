@@ -4,6 +4,7 @@
 // dashed capacity line and the spill marks. Hover names the tensor; a click
 // selects it.
 
+#include "common/byte_text.h"
 #include "common/pipeline_result.h"
 #include "common/selection.h"
 #include "usage/occupancy_data.h"
@@ -71,8 +72,5 @@ private:
 /// or (an op) the op that writes its tensor.
 bool selectionCovers(const PipelineResult& result, const Selection& selection,
                      const OccupancyRect& rect);
-
-/// "12 KiB", "1.5 MiB".
-QString formatBytes(int64_t bytes);
 
 } // namespace stagecraft::views
