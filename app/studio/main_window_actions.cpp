@@ -92,7 +92,7 @@ void MainWindow::createFileMenu() {
     createExportMenu(file);
     file->addSeparator();
     auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
+    quit->setShortcut(Qt::CTRL | Qt::Key_Q); // QKeySequence::Quit is empty on some platforms
 }
 
 void MainWindow::createEditMenu() {

@@ -13,6 +13,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace stagecraft::views {
 
 namespace {
@@ -90,7 +92,7 @@ QString DiffView::summary() const {
 void DiffView::rebuild() {
     diff_ = {};
     categories_.clear();
-    all_ = {};
+    const Highlights previous = std::exchange(all_, {});
     tree_->clear();
     if (!a_ || !b_) {
         summary_->setText(tr("Choose two results to compare."));
@@ -107,7 +109,9 @@ void DiffView::rebuild() {
         all_ = unite(parts, labelA_ + QStringLiteral(" vs ") + labelB_);
         fillTree();
     }
-    if (highlights_)
+    // Another tool's highlights (the step-through's) stay unless there is a
+    // diff to show; this view's own old ones are replaced.
+    if (highlights_ && (!all_.empty() || highlights_->current() == previous))
         highlights_->set(all_);
     int index = compareWith_->findText(labelB_);
     if (index >= 0)

@@ -1,0 +1,223 @@
+// The analysis docks inside the real main window: a timeline click selects
+// the instance and op in every view, a compared strategy is shown at once as
+// one undoable change, the diff with tvm marks the regrouped ops in the graph
+// and instance views, the step-through's highlights reach the graph, and
+// every common action has its own shortcut.
+
+#include "common/highlight.h"
+#include "common/selection.h"
+#include "compare/comparison_model.h"
+#include "compare/comparison_runner.h"
+#include "compare/comparison_view.h"
+#include "compare/diff_view.h"
+#include "graph/graph_scene.h"
+#include "graph/graph_view.h"
+#include "instances/instance_canvas.h"
+#include "instances/instance_view.h"
+#include "stepper/stepper_view.h"
+#include "studio/session_document.h"
+#include "studio_fixture.h"
+#include "timeline/timeline_data.h"
+#include "timeline/timeline_painter.h"
+#include "timeline/timeline_view.h"
+
+#include <QLabel>
+#include <QMenuBar>
+#include <QTableView>
+#include <QUndoStack>
+
+#include <set>
+
+using namespace stagecraft;
+using namespace stagecraft::views;
+
+namespace {
+
+template <typename View>
+View* viewOf(studio::MainWindow& window, const char* name) {
+    return qobject_cast<View*>(window.viewNamed(QLatin1String(name)));
+}
+
+/// Where the longest bar of an instance sits in \p view, if one is on screen.
+std::optional<std::pair<QPoint, TimelineBar>> someBar(const TimelineView& view) {
+    const TimelineData& data = *view.timeline();
+    const TimeAxis& axis = view.timeAxisModel()->axis();
+    std::optional<std::pair<QPoint, TimelineBar>> best;
+    for (int32_t lane = 0; lane < data.laneCount(); ++lane) {
+        if (view.laneRect(lane).bottom() >= view.viewport()->height())
+            continue;
+        for (const TimelineBar& bar : data.lane(lane).bars) {
+            if (bar.instance < 0 || bar.op < 0 ||
+                (best && best->second.duration() >= bar.duration()))
+                continue;
+            const double x = axis.toPixel((bar.start + bar.end) / 2);
+            best = {{QPoint(TimelineGeometry::kLabelWidth + static_cast<int>(x),
+                            view.laneRect(lane).center().y()),
+                     bar}};
+        }
+    }
+    return best;
+}
+
+std::vector<int32_t> flagged(const std::vector<char>& flags) {
+    std::vector<int32_t> ids;
+    for (size_t i = 0; i < flags.size(); ++i)
+        if (flags[i])
+            ids.push_back(static_cast<int32_t>(i));
+    return ids;
+}
+
+} // namespace
+
+class TestStudioTools : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        fig3_ = test::writeZooModel(dir_, "fig3-chain");
+        resnet_ = test::writeZooModel(dir_, "resnet50", 1);
+    }
+
+    void init() {
+        window_ = std::make_unique<studio::MainWindow>();
+        window_->setInteractive(false);
+        window_->resize(1400, 1000);
+        window_->show();
+    }
+    void cleanup() { window_.reset(); }
+
+    void timelineClickSelectsInstanceAndOpEverywhere() {
+        open(fig3_, "teaching");
+        window_->showView(QStringLiteral("timeline"));
+        auto* timeline = viewOf<TimelineView>(*window_, "timeline");
+        QVERIFY(timeline && timeline->timeline());
+        QTRY_VERIFY(timeline->isVisible());
+        auto target = someBar(*timeline);
+        QVERIFY(target);
+        QTest::mouseClick(timeline->viewport(), Qt::LeftButton, {}, target->first);
+        const Selection& selected = window_->selection()->current();
+        QCOMPARE(selected.kind, Selection::Kind::Instance);
+        QCOMPARE(selected.id, target->second.instance);
+        QCOMPARE(selected.op, static_cast<int32_t>(target->second.op));
+        // The graph marks the op itself, the instance view the instance.
+        auto* graph = viewOf<GraphView>(*window_, "graph");
+        QTRY_VERIFY(!graph->isLayingOut());
+        QVERIFY(graph->scene()->opItem(target->second.op)->isHighlighted());
+        auto* instances = viewOf<InstanceView>(*window_, "instances");
+        QCOMPARE(flagged(instances->canvas()->paintOptions().highlighted),
+                 std::vector<int32_t>{target->second.instance});
+    }
+
+    void choosingAComparedStrategyIsOneUndoableChange() {
+        open(fig3_, "teaching");
+        window_->showView(QStringLiteral("compare"));
+        auto* compare = viewOf<ComparisonView>(*window_, "compare");
+        QVERIFY(compare);
+        ComparisonRunner* runner = window_->comparisonRunner();
+        QTRY_VERIFY_WITH_TIMEOUT(!runner->isBusy() && runner->result(QStringLiteral("tvm")), 60000);
+        const ResultPtr tvm = runner->result(QStringLiteral("tvm"));
+        const int runs = runner->runCount();
+        QUndoStack* undo = window_->document()->undoStack();
+        const int commands = undo->count();
+        const int row = compare->model()->rowOf(QStringLiteral("tvm"));
+        QTableView* table = compare->table();
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {},
+                          table->visualRect(compare->model()->index(row, 0)).center());
+        // Shown at once: the kept result itself, no pipeline run.
+        QCOMPARE(window_->result(), tvm);
+        QVERIFY(window_->viewsSettled() || !window_->document()->session().strategy.empty());
+        QCOMPARE(window_->document()->session().strategy, std::string("tvm"));
+        QCOMPARE(undo->count(), commands + 1);
+        QCOMPARE(runner->runCount(), runs);
+        undo->undo();
+        QVERIFY(test::waitForResult(*window_));
+        QTRY_COMPARE(window_->result()->strategy, std::string("graphturbo"));
+        QCOMPARE(window_->document()->session().strategy, std::string("graphturbo"));
+    }
+
+    void diffWithTvmMarksTheRegroupedOps() {
+        open(resnet_, "stcp920");
+        window_->diffWith(QStringLiteral("tvm"));
+        auto* diff = viewOf<DiffView>(*window_, "diff");
+        QVERIFY(diff);
+        QTRY_VERIFY_WITH_TIMEOUT(!diff->diff().regrouped.empty(), 120000);
+        const ResultPtr shown = window_->result();
+        const ResultPtr tvm = window_->comparisonRunner()->result(QStringLiteral("tvm"));
+        // Regrouped: ops whose co-members differ between the two partitions.
+        const auto& a = shown->eval.schedule.partition;
+        const auto& b = tvm->eval.schedule.partition;
+        std::set<int32_t> expected;
+        const auto ops = static_cast<int32_t>(shown->graph->opCount());
+        for (int32_t x = 0; x < ops; ++x)
+            for (int32_t y = 0; y < ops; ++y)
+                if ((a.groupOf(x) == a.groupOf(y)) != (b.groupOf(x) == b.groupOf(y)))
+                    expected.insert(x);
+        std::set<int32_t> listed;
+        for (const auto& op : diff->diff().regrouped)
+            listed.insert(op.op);
+        QCOMPARE(listed, expected);
+        // The graph and the instance view mark them.
+        auto* graph = viewOf<GraphView>(*window_, "graph");
+        QTRY_VERIFY_WITH_TIMEOUT(!graph->isLayingOut(), 60000);
+        QVERIFY(!graph->scene()->markedItems().empty());
+        auto* instances = viewOf<InstanceView>(*window_, "instances");
+        QVERIFY(!flagged(instances->canvas()->paintOptions().marked).empty());
+    }
+
+    void stepThroughHighlightsReachTheGraph() {
+        open(fig3_, "teaching");
+        window_->showStep(0);
+        auto* stepper = viewOf<StepperView>(*window_, "steps");
+        QVERIFY(stepper && stepper->stepCount() > 1);
+        QTRY_VERIFY(stepper->isVisible());
+        auto* graph = viewOf<GraphView>(*window_, "graph");
+        QTRY_VERIFY(!graph->isLayingOut());
+        auto* caption = graph->findChild<QLabel*>(QStringLiteral("graphMarkCaption"));
+        QVERIFY(caption);
+        QTRY_VERIFY2(caption->text().startsWith(QStringLiteral("Step 1/")),
+                     qPrintable(caption->text()));
+        QVERIFY(!graph->scene()->markedItems().empty());
+        stepper->stepForward();
+        QVERIFY(caption->text().startsWith(QStringLiteral("Step 2/")));
+    }
+
+    void everyCommonActionHasItsOwnShortcut() {
+        std::map<QString, QString> seen;
+        std::set<QString> withShortcut;
+        const auto actions = window_->findChildren<QAction*>();
+        for (QAction* action : actions) {
+            if (action->shortcut().isEmpty())
+                continue;
+            const QString keys = action->shortcut().toString();
+            QString text = action->text();
+            text.remove(QLatin1Char('&'));
+            auto [it, fresh] = seen.emplace(keys, text);
+            QVERIFY2(fresh || it->second == text,
+                     qPrintable(keys + QStringLiteral(": ") + it->second + QStringLiteral(" and ") +
+                                text));
+            withShortcut.insert(text);
+        }
+        for (const char* common :
+             {"Open…", "Save Session", "Undo", "Redo", "Architecture…", "Bind Dimensions…",
+              "Fit All Views", "Find Op…", "Expand All Groups", "Collapse All Groups", "Timeline",
+              "Compare Strategies", "Diff With Session…", "Step Through the Algorithms",
+              "Step Forward", "Step Back", "Play / Pause Steps", "Quit"})
+            QVERIFY2(withShortcut.contains(QString::fromUtf8(common)), common);
+    }
+
+private:
+    void open(const QString& model, const std::string& arch) {
+        window_->setDefaults(test::testDefaults(arch));
+        QVERIFY(window_->openModel(model));
+        QVERIFY(test::waitForResult(*window_));
+    }
+
+    QTemporaryDir dir_;
+    QString fig3_;
+    QString resnet_;
+    std::unique_ptr<studio::MainWindow> window_;
+};
+
+QTEST_MAIN(TestStudioTools)
+#include "test_studio_tools.moc"
