@@ -52,6 +52,10 @@ MainWindow::~MainWindow() {
     // The document's undo stack reports clean-state changes while it is
     // destroyed; this window is half gone by then.
     disconnect(document_, nullptr, this, nullptr);
+    // Docks hide while the widgets are destroyed, after this window's members.
+    const auto docks = findChildren<QDockWidget*>();
+    for (QDockWidget* dock : docks)
+        disconnect(dock, nullptr, this, nullptr);
 }
 
 void MainWindow::createViews() {
@@ -85,6 +89,9 @@ void MainWindow::showEvent(QShowEvent* event) {
     // Docks get their share only once the window has its size.
     auto* inspector = findChild<QDockWidget*>(QStringLiteral("inspectorDock"));
     auto* instances = findChild<QDockWidget*>(QStringLiteral("instancesDock"));
+    // The first tabs shown: instances under the graph, the inspector beside it.
+    inspector->raise();
+    instances->raise();
     resizeDocks({inspector}, {width() * 3 / 10}, Qt::Horizontal);
     resizeDocks({instances}, {height() * 2 / 5}, Qt::Vertical);
 }

@@ -10,6 +10,7 @@
 
 #include <QMainWindow>
 #include <QPointer>
+#include <QSet>
 #include <QStringList>
 
 #include <optional>
@@ -119,6 +120,8 @@ private:
     void createViews();
     void createAnalysisDocks();
     void showResultInTools();
+    void refreshShownTools();
+    bool comparisonShown() const;
     views::PipelineRequest comparisonRequest() const;
     void startComparison();
     /// Shows a result the comparison kept as an undoable change of strategy.
@@ -175,6 +178,13 @@ private:
     views::ComparisonRunner* comparisonRunner_ = nullptr;
     views::DiffView* diff_ = nullptr;
     views::StepperView* stepper_ = nullptr;
+    /// The results the time views and the step-through show (they follow
+    /// only while shown).
+    views::ResultPtr timeResult_;
+    views::ResultPtr stepsResult_;
+    views::ResultPtr comparedResult_;
+    /// Object names of the analysis docks whose tab is in front.
+    QSet<QString> shownDocks_;
     /// A strategy to diff with once the comparison has it (--diff-with).
     QString diffWith_;
     PipelineRunner* diffRunner_ = nullptr;

@@ -82,20 +82,24 @@ void MainWindow::createAnalysisDocks() {
     auto* compare = dockFor(this, tr("Compare"), QStringLiteral("compareDock"), comparison_);
     auto* diff = dockFor(this, tr("Diff"), QStringLiteral("diffDock"), diff_);
     auto* steps = dockFor(this, tr("Steps"), QStringLiteral("stepsDock"), stepper_);
+    // Which tabs are in front: a tab behind another still counts as a
+    // visible widget, so the docks' own signal is what tells.
+    for (QDockWidget* dock : {time, compare, diff, steps})
+        connect(dock, &QDockWidget::visibilityChanged, this, [this, dock](bool visible) {
+            if (visible)
+                shownDocks_.insert(dock->objectName());
+            else
+                shownDocks_.remove(dock->objectName());
+            QMetaObject::invokeMethod(this, &MainWindow::refreshShownTools, Qt::QueuedConnection);
+        });
     tabifyDockWidget(inspector, compare);
     tabifyDockWidget(compare, diff);
     tabifyDockWidget(diff, steps);
     inspector->raise();
     instances->raise();
 
-    connect(compare, &QDockWidget::visibilityChanged, this, [this](bool visible) {
-        if (visible)
-            startComparison();
-    });
     connect(diff, &QDockWidget::visibilityChanged, this, [this](bool visible) {
-        if (visible)
-            startComparison(); // the diff offers the compared strategies as B
-        else if (!stepper_->isVisible())
+        if (!visible && !shownDocks_.contains(QStringLiteral("stepsDock")))
             highlights_->clear();
     });
     connect(comparison_, &views::ComparisonView::strategyChosen, this,
@@ -110,15 +114,37 @@ void MainWindow::createAnalysisDocks() {
 }
 
 void MainWindow::showResultInTools() {
-    timeline_->setResult(result_);
-    occupancy_->setResult(result_);
-    overlap_->setResult(result_);
-    stepper_->setResult(result_);
     const QString strategy = QString::fromStdString(result_->strategy);
     comparison_->setCurrentStrategy(strategy);
     diff_->setShownResult(result_, strategy);
-    if (comparison_->isVisible() || diff_->isVisible())
+    refreshShownTools();
+}
+
+void MainWindow::refreshShownTools() {
+    // A hidden tool would rebuild its data for nothing on every edit: it
+    // takes the result when its dock is shown.
+    if (!result_)
+        return;
+    if (shownDocks_.contains(QStringLiteral("timeDock")) && timeResult_ != result_) {
+        timeResult_ = result_;
+        timeline_->setResult(result_);
+        occupancy_->setResult(result_);
+        overlap_->setResult(result_);
+    }
+    if (shownDocks_.contains(QStringLiteral("stepsDock")) && stepsResult_ != result_) {
+        stepsResult_ = result_;
+        stepper_->setResult(result_);
+    }
+    // The diff offers the compared strategies as B.
+    if (comparisonShown() && comparedResult_ != result_) {
+        comparedResult_ = result_;
         startComparison();
+    }
+}
+
+bool MainWindow::comparisonShown() const {
+    return shownDocks_.contains(QStringLiteral("compareDock")) ||
+           shownDocks_.contains(QStringLiteral("diffDock"));
 }
 
 views::PipelineRequest MainWindow::comparisonRequest() const {
@@ -175,6 +201,7 @@ void MainWindow::showView(const QString& name) {
             if (QLatin1String(dock) == QLatin1String("timeDock"))
                 resizeDocks({widget}, {height() * 3 / 5}, Qt::Vertical);
         }
+        refreshShownTools();
     }
 }
 
@@ -201,11 +228,12 @@ QWidget* MainWindow::toolNamed(const QString& name) const {
 
 void MainWindow::showStep(int position) {
     showView(QStringLiteral("steps"));
+    refreshShownTools();
     stepper_->goToStep(position);
 }
 
 bool MainWindow::comparisonSettled() const {
-    const bool needed = comparison_->isVisible() || diff_->isVisible() || !diffWith_.isEmpty();
+    const bool needed = comparisonShown() || !diffWith_.isEmpty();
     return !needed || !comparisonRunner_->isBusy();
 }
 

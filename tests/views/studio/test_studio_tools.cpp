@@ -91,8 +91,8 @@ private slots:
         open(fig3_, "teaching");
         window_->showView(QStringLiteral("timeline"));
         auto* timeline = viewOf<TimelineView>(*window_, "timeline");
-        QVERIFY(timeline && timeline->timeline());
-        QTRY_VERIFY(timeline->isVisible());
+        QVERIFY(timeline);
+        QTRY_VERIFY(timeline->isVisible() && timeline->timeline());
         auto target = someBar(*timeline);
         QVERIFY(target);
         QTest::mouseClick(timeline->viewport(), Qt::LeftButton, {}, target->first);
@@ -180,6 +180,20 @@ private slots:
         QVERIFY(!graph->scene()->markedItems().empty());
         stepper->stepForward();
         QVERIFY(caption->text().startsWith(QStringLiteral("Step 2/")));
+    }
+
+    void hiddenToolsFollowOnceShown() {
+        open(fig3_, "teaching");
+        auto* timeline = viewOf<TimelineView>(*window_, "timeline");
+        auto* stepper = viewOf<StepperView>(*window_, "steps");
+        // Tabbed away at start: they have not built anything yet.
+        QVERIFY(!timeline->result());
+        QCOMPARE(stepper->stepCount(), 0);
+        QVERIFY(!window_->comparisonRunner()->hasRequest());
+        window_->showView(QStringLiteral("timeline"));
+        QTRY_COMPARE(timeline->result(), window_->result());
+        window_->showView(QStringLiteral("steps"));
+        QTRY_VERIFY(stepper->stepCount() > 0);
     }
 
     void everyCommonActionHasItsOwnShortcut() {
