@@ -200,6 +200,8 @@ void benchStrategySwitch(const QString& resnet) {
     views::ComparisonRunner* runner = window.comparisonRunner();
     spinUntil(
         [&] { return runner->results().size() == sim::strategies().size() && !runner->isBusy(); });
+    // Every view takes each result: the steps tab in front of the comparison's.
+    window.showView(QStringLiteral("steps"));
     // Round 1 meets each grouping's graph layout for the first time; round 2
     // finds it in the layout cache.
     for (int round = 1; round <= 2; ++round) {
