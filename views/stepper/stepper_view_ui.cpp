@@ -69,7 +69,7 @@ void StepperView::buildUi() {
 QWidget* StepperView::buildControls() {
     auto* bar = new QWidget(this);
     first_ =
-        transportButton(QStringLiteral("firstButton"), QStringLiteral("⏮"), tr("First step"), bar);
+        transportButton(QStringLiteral("firstButton"), QStringLiteral("|◀"), tr("First step"), bar);
     back_ = transportButton(QStringLiteral("backButton"), QStringLiteral("◀"),
                             tr("Step back (Left)"), bar);
     play_ =
@@ -77,7 +77,7 @@ QWidget* StepperView::buildControls() {
     forward_ = transportButton(QStringLiteral("forwardButton"), QStringLiteral("▶"),
                                tr("Step forward (Right)"), bar);
     last_ =
-        transportButton(QStringLiteral("lastButton"), QStringLiteral("⏭"), tr("Last step"), bar);
+        transportButton(QStringLiteral("lastButton"), QStringLiteral("▶|"), tr("Last step"), bar);
     speed_ = new QComboBox(bar);
     speed_->setObjectName(QStringLiteral("speedCombo"));
     speed_->setToolTip(tr("Time per step while playing"));

@@ -26,6 +26,9 @@ BusyChart::BusyChart(QWidget* parent)
 
 void BusyChart::setData(OverlapData data) {
     data_ = std::move(data);
+    // A readable line per kind at least.
+    setMinimumHeight(static_cast<int>(data_.kinds.size()) * (fontMetrics().height() + 6) +
+                     kTickHeight + 8);
     update();
 }
 
@@ -79,10 +82,13 @@ void BusyChart::paintLabels(QPainter& painter) {
         const QRectF lane = laneRect(static_cast<int>(k));
         painter.fillRect(QRectF(6, lane.top() + 5, 10, 10), unitKindColor(usage.kind));
         painter.setPen(palette().color(QPalette::Text));
+        // Two lines when the lane has room for them, else one.
+        const bool twoLines = lane.height() >= 2 * painter.fontMetrics().height() + 4;
+        const QString format =
+            twoLines ? QStringLiteral("%1\n%2 units, %3%") : QStringLiteral("%1 ×%2, %3%");
         painter.drawText(QRectF(22, lane.top() + 2, kLabelWidth - 28, lane.height() - 2),
                          Qt::AlignLeft | Qt::AlignTop,
-                         QStringLiteral("%1\n%2 units, %3%")
-                             .arg(QString::fromStdString(usage.kind))
+                         format.arg(QString::fromStdString(usage.kind))
                              .arg(usage.units)
                              .arg(usage.utilization * 100, 0, 'f', 1));
     }
