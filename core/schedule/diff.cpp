@@ -142,6 +142,15 @@ std::string splitText(const std::optional<partition::SplitCandidate>& split) {
     return "d=" + std::to_string(split->dim) + " f=" + std::to_string(split->factor);
 }
 
+namespace {
+
+/// "1 group", "3 groups".
+std::string counted(size_t count, std::string_view noun) {
+    return std::to_string(count) + " " + std::string(noun) + (count == 1 ? "" : "s");
+}
+
+} // namespace
+
 std::string diffSummary(const ScheduleDiff& diff, std::string_view labelA,
                         std::string_view labelB) {
     std::ostringstream text;
@@ -152,12 +161,18 @@ std::string diffSummary(const ScheduleDiff& diff, std::string_view labelA,
         text << "The schedules are identical.";
         return text.str();
     }
-    text << diff.matched.size() << " groups match; " << diff.regrouped.size()
-         << " ops are regrouped (" << diff.onlyInA.size() << " groups only in " << labelA << ", "
-         << diff.onlyInB.size() << " only in " << labelB << "); " << diff.splits.size()
-         << " matched groups split differently and " << diff.instanceCounts.size()
-         << " have a different instance count; " << diff.order.size() << " of "
-         << diff.commonInstances << " common instances run in a different order.";
+    text << counted(diff.matched.size(), "group")
+         << (diff.matched.size() == 1 ? " matches; " : " match; ")
+         << counted(diff.regrouped.size(), "op") << (diff.regrouped.size() == 1 ? " is" : " are")
+         << " regrouped (" << counted(diff.onlyInA.size(), "group") << " only in " << labelA << ", "
+         << diff.onlyInB.size() << " only in " << labelB << "); "
+         << counted(diff.splits.size(), "matched group") << " split differently, "
+         << diff.instanceCounts.size() << " with another instance count; ";
+    if (diff.commonInstances == 0)
+        text << "no instances in common to compare the order of.";
+    else
+        text << diff.order.size() << " of " << diff.commonInstances
+             << " common instances run in a different order.";
     if (diff.levelA != diff.levelB)
         text << " " << labelA << " fills " << levelName(diff.levelA) << ", " << labelB << " fills "
              << levelName(diff.levelB) << ".";
