@@ -12,6 +12,7 @@
 #include "compare/diff_view.h"
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
+#include "inspector/schedule_queries.h"
 #include "instances/instance_canvas.h"
 #include "instances/instance_view.h"
 #include "stepper/stepper_view.h"
@@ -21,6 +22,7 @@
 #include "timeline/timeline_painter.h"
 #include "timeline/timeline_view.h"
 
+#include <QFile>
 #include <QLabel>
 #include <QMenuBar>
 #include <QTableView>
@@ -163,6 +165,43 @@ private slots:
         QVERIFY(!graph->scene()->markedItems().empty());
         auto* instances = viewOf<InstanceView>(*window_, "instances");
         QVERIFY(!flagged(instances->canvas()->paintOptions().marked).empty());
+    }
+
+    void diffWithASavedSessionShowsItsSplit() {
+        open(fig3_, "teaching");
+        // A saved session of the same model with one group split another way
+        // (a choice the inspector offers).
+        const ResultPtr shown = window_->result();
+        const auto& schedule = shown->eval.schedule;
+        std::optional<std::pair<schedule::GroupId, partition::SplitCandidate>> change;
+        for (size_t g = 0; g < schedule.groups.size() && !change; ++g)
+            for (const auto& choice : inspector::splitChoices(*shown, static_cast<int32_t>(g)))
+                if (schedule.groups[g].split && (choice.dim != schedule.groups[g].split->dim ||
+                                                 choice.factor != schedule.groups[g].split->factor))
+                    change = {{static_cast<schedule::GroupId>(g), choice}};
+        QVERIFY(change);
+        const std::string op = shown->graph->op(schedule.partition.ops(change->first).front()).name;
+        io::Session other = window_->document()->session();
+        other.overrides.splits = {{op, change->second.dim, change->second.factor}};
+        const QString path = dir_.filePath(QStringLiteral("other.stagecraft"));
+        QVERIFY(io::saveSession(path.toStdString(), other).ok());
+        QVERIFY(window_->diffWithSession(path));
+        auto* diff = viewOf<DiffView>(*window_, "diff");
+        QTRY_VERIFY_WITH_TIMEOUT(!diff->diff().splits.empty() || !window_->lastError().isEmpty(),
+                                 60000);
+        QVERIFY2(window_->lastError().isEmpty(), qPrintable(window_->lastError()));
+        QVERIFY(diff->diff().regrouped.empty());
+        QCOMPARE(diff->diff().splits.front().group.a, change->first);
+        QVERIFY(diff->summary().contains(QStringLiteral("other.stagecraft")));
+        // A file that is not a session is refused with one line.
+        const QString bad = dir_.filePath(QStringLiteral("bad.stagecraft"));
+        QFile file(bad);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{ not json");
+        file.close();
+        QVERIFY(!window_->diffWithSession(bad));
+        QVERIFY(window_->lastError().contains(QStringLiteral("bad.stagecraft")));
+        QVERIFY(!window_->lastError().contains(QLatin1Char('\n')));
     }
 
     void stepThroughHighlightsReachTheGraph() {
