@@ -9,6 +9,8 @@
 #include <QProcess>
 #include <QProcessEnvironment>
 
+#include <set>
+
 using namespace stagecraft;
 
 namespace {
@@ -98,6 +100,25 @@ private slots:
         QImage image(png);
         QVERIFY(!image.isNull());
         QVERIFY(image.width() < 1400); // the graph view, not the window
+    }
+
+    void screenshotOfTheStepThroughAtAStep() {
+        // fig3-chain's Algorithm 3 steps; the panel alone, at step 26.
+        QString png = dir_.filePath(QStringLiteral("steps.png"));
+        Run run =
+            runStudio({model_, QStringLiteral("--arch"), QStringLiteral("teaching"),
+                       QStringLiteral("--step"), QStringLiteral("26"), QStringLiteral("--view"),
+                       QStringLiteral("steps"), QStringLiteral("--screenshot"), png});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QImage image(png);
+        QVERIFY(!image.isNull());
+        QVERIFY(image.width() < 1400 && image.height() < 900); // the panel, not the window
+        // Not a blank panel: text was drawn in more than one shade.
+        std::set<QRgb> shades;
+        for (int y = 0; y < image.height(); y += 3)
+            for (int x = 0; x < image.width(); x += 3)
+                shades.insert(image.pixel(x, y));
+        QVERIFY(shades.size() > 3);
     }
 
     void badModelExitsOneWithOneLine() {

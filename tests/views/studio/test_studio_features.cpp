@@ -149,6 +149,12 @@ private slots:
             << args({"--screenshot", "a.png"}) << QStringLiteral("needs a model");
         QTest::newRow("dim") << args({"--dim", "batch"}) << QStringLiteral("batch");
         QTest::newRow("two models") << args({"a.onnx", "b.onnx"}) << QStringLiteral("one model");
+        QTest::newRow("show") << args({"m.onnx", "--show", "time,nope"})
+                              << QStringLiteral("--show: unknown view 'nope'");
+        QTest::newRow("diff-with") << args({"m.onnx", "--diff-with", "fast"})
+                                   << QStringLiteral("--diff-with: unknown strategy");
+        QTest::newRow("step zero") << args({"m.onnx", "--step", "0"}) << QStringLiteral("--step");
+        QTest::newRow("step text") << args({"m.onnx", "--step", "two"}) << QStringLiteral("--step");
     }
 
     void commandLineErrors() {
@@ -171,6 +177,22 @@ private slots:
         QVERIFY(parsed.options->defaults.level == schedule::Level::GB);
         QCOMPARE(parsed.options->defaults.dims.at("batch"), int64_t{4});
         QCOMPARE(parsed.options->view, QStringLiteral("window"));
+        QCOMPARE(parsed.options->step, 0);
+        QVERIFY(parsed.options->show.isEmpty());
+    }
+
+    void commandLineAnalysisOptions() {
+        auto parsed = studio::parseStudioOptions(
+            {QStringLiteral("stagecraft-studio"), QStringLiteral("m.onnx"),
+             QStringLiteral("--show"), QStringLiteral("time,steps"), QStringLiteral("--step"),
+             QStringLiteral("12"), QStringLiteral("--diff-with"), QStringLiteral("tvm"),
+             QStringLiteral("--view"), QStringLiteral("occupancy")});
+        QVERIFY2(parsed.options, qPrintable(parsed.error));
+        QCOMPARE(parsed.options->show,
+                 QStringList({QStringLiteral("time"), QStringLiteral("steps")}));
+        QCOMPARE(parsed.options->step, 12);
+        QCOMPARE(parsed.options->diffWith, QStringLiteral("tvm"));
+        QCOMPARE(parsed.options->view, QStringLiteral("occupancy"));
     }
 
 private:
