@@ -42,8 +42,10 @@ std::vector<GroupId> matchGroups(const Schedule& a, const Schedule& b) {
 
 bool sameSplit(const Group& a, const Group& b) {
     auto key = [](const Group& g) {
-        return g.split ? std::pair<int, int64_t>{g.split->dim, g.split->factor}
-                       : std::pair<int, int64_t>{-1, 1};
+        // A factor-1 split runs as one instance, the same as none.
+        return g.split && g.split->factor > 1
+                   ? std::pair<int, int64_t>{g.split->dim, g.split->factor}
+                   : std::pair<int, int64_t>{-1, 1};
     };
     return key(a) == key(b) && a.splitOverridden == b.splitOverridden;
 }
@@ -137,7 +139,7 @@ ScheduleDiff diffSchedules(const ir::Graph& graph, const Schedule& a, const Sche
 }
 
 std::string splitText(const std::optional<partition::SplitCandidate>& split) {
-    if (!split)
+    if (!split || split->factor <= 1)
         return "whole";
     return "d=" + std::to_string(split->dim) + " f=" + std::to_string(split->factor);
 }
