@@ -8,10 +8,12 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace stagecraft::kernel::detail {
 
-std::vector<std::vector<ir::OpId>> layersOf(std::span<const ir::OpId> groupOps,
+std::vector<std::vector<ir::OpId>> layersOf(const ir::Graph& graph,
+                                            std::span<const ir::OpId> groupOps,
                                             const std::vector<partition::GroupId>& layerOf) {
     std::map<partition::GroupId, size_t> index;
     std::vector<std::vector<ir::OpId>> layers;
@@ -21,7 +23,32 @@ std::vector<std::vector<ir::OpId>> layersOf(std::span<const ir::OpId> groupOps,
             layers.emplace_back();
         layers[it->second].push_back(op);
     }
-    return layers;
+    // A layer may start before a layer it reads from (a residual Add fused
+    // after conv3 reads the shortcut conv, whose op comes later): order the
+    // layers topologically, the one with the earliest first op among ready ones.
+    std::vector<std::set<size_t>> preds(layers.size());
+    for (size_t l = 0; l < layers.size(); ++l)
+        for (ir::OpId op : layers[l])
+            for (ir::TensorId in : graph.op(op).inputs) {
+                if (in == ir::kNoTensor || graph.tensor(in).producer == ir::kNoOp)
+                    continue;
+                auto it = index.find(layerOf[static_cast<size_t>(graph.tensor(in).producer)]);
+                if (it != index.end() && it->second != l)
+                    preds[l].insert(it->second);
+            }
+    std::vector<std::vector<ir::OpId>> ordered;
+    std::vector<bool> placed(layers.size(), false);
+    while (ordered.size() < layers.size()) {
+        size_t next = layers.size();
+        for (size_t l = 0; l < layers.size() && next == layers.size(); ++l)
+            if (!placed[l] &&
+                std::all_of(preds[l].begin(), preds[l].end(), [&](size_t p) { return placed[p]; }))
+                next = l;
+        SC_ASSERT(next < layers.size(), "the layers of an instance form a DAG");
+        placed[next] = true;
+        ordered.push_back(layers[next]);
+    }
+    return ordered;
 }
 
 ir::OpId anchorOf(std::span<const ir::OpId> layerOps, const partition::SemanticsCache& semantics) {

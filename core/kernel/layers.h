@@ -12,8 +12,10 @@
 namespace stagecraft::kernel::detail {
 
 /// The ops of \p groupOps (graph order) split into layers: runs of the same
-/// TVM fusion group (\p layerOf, by op id), ordered by their first op.
-std::vector<std::vector<ir::OpId>> layersOf(std::span<const ir::OpId> groupOps,
+/// TVM fusion group (\p layerOf, by op id), in a topological order of their
+/// dependencies, ties broken by the earliest first op.
+std::vector<std::vector<ir::OpId>> layersOf(const ir::Graph& graph,
+                                            std::span<const ir::OpId> groupOps,
                                             const std::vector<partition::GroupId>& layerOf);
 
 /// §4.1: the conv/matmul of the layer, else its last op.

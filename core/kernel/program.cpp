@@ -92,7 +92,7 @@ private:
         kernel.cores = std::max<int64_t>(schedule::coresUsed(inst.bind), 1);
         int32_t kernelIndex = static_cast<int32_t>(program_.kernels.size());
         std::map<ir::TensorId, int32_t> local; // tensors written by this kernel
-        for (const auto& ops : detail::layersOf(s_.partition.ops(inst.group), layerOf_)) {
+        for (const auto& ops : detail::layersOf(graph_, s_.partition.ops(inst.group), layerOf_)) {
             Layer layer;
             layer.task = nextTask_++;
             SC_RETURN_IF_ERROR(fillLayer(layer, ops, slices, id, local));
