@@ -17,5 +17,7 @@ int runArch(const Args& args, std::ostream& out, std::ostream& err);
 int runZoo(const Args& args, std::ostream& out, std::ostream& err);
 int runSchedule(const Args& args, std::ostream& out, std::ostream& err);
 int runCompare(const Args& args, std::ostream& out, std::ostream& err);
+int runEmit(const Args& args, std::ostream& out, std::ostream& err);
+int runRun(const Args& args, std::ostream& out, std::ostream& err);
 
 } // namespace stagecraft::cli

@@ -103,7 +103,7 @@ std::optional<int64_t> boundBatch(const ModelSpec& spec, const BatchDim& dim) {
 
 Expected<LoadedModel> importFile(const fs::path& path, const onnxio::ImportOptions& options) {
     SC_ASSIGN_OR_RETURN(onnxio::ImportResult imported, onnxio::importModel(path, options));
-    return LoadedModel{std::move(imported.graph), std::move(imported.warnings)};
+    return LoadedModel{std::move(imported.graph), std::move(imported.warnings), nullptr};
 }
 
 Expected<LoadedModel> loadZoo(const ModelSpec& spec, int64_t perCluster) {
@@ -111,9 +111,12 @@ Expected<LoadedModel> loadZoo(const ModelSpec& spec, int64_t perCluster) {
     zoo::ZooOptions options;
     options.batch = perCluster;
     options.seq = spec.seq;
+    options.weights = spec.weights;
     fs::path file = dir.path() / (spec.zooName + ".onnx");
     SC_RETURN_IF_ERROR(zoo::writeZooModel(spec.zooName, options, file));
-    return importFile(file, {});
+    SC_ASSIGN_OR_RETURN(LoadedModel model, importFile(file, {}));
+    model.files = std::make_shared<TempDir>(std::move(dir));
+    return model;
 }
 
 Expected<LoadedModel> loadFile(const ModelSpec& spec, int64_t perCluster) {

@@ -6,9 +6,11 @@
 
 #include "ir/graph.h"
 #include "onnx/importer.h"
+#include "onnx/model_builder.h"
 #include "support/expected.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,12 +26,16 @@ struct ModelSpec {
     int64_t seq = 0;
     /// --input/--dim bindings for files.
     onnxio::ImportOptions import;
+    /// How a zoo model's weights are written (seeded for host execution).
+    onnxio::WeightFill weights = onnxio::WeightFill::Zeros;
 };
 
 /// A model loaded for one per-cluster batch.
 struct LoadedModel {
     ir::Graph graph;
     std::vector<std::string> warnings;
+    /// Keeps a zoo model's files (its lazily read weights) while the graph lives.
+    std::shared_ptr<const void> files;
 };
 
 /// The batch of the model when the user gives none: the zoo default, or the

@@ -9,7 +9,8 @@
 // encoder layer: Q/K/V linears, attention, output dense + residual + LayerNorm,
 // intermediate dense + exact GELU, output dense + residual + LayerNorm.
 // Pooler: the first token through Dense + Tanh. Dropout is absent (eval mode).
-// bert-base: 109,482,240 parameters; bert-large: 335,141,888.
+// bert-base: 109,482,240 parameters; bert-large: 335,141,888. bert-2layer is
+// bert-base with two encoder layers, for host-execution tests.
 
 #include "zoo/layers.h"
 #include "zoo/models.h"
@@ -106,6 +107,10 @@ void buildBert(Net& net, const ModelConfig& config, const BertSize& size) {
 
 void buildBertBase(Net& net, const ModelConfig& config) {
     buildBert(net, config, BertSize{12, 768, 12, 3072});
+}
+
+void buildBert2Layer(Net& net, const ModelConfig& config) {
+    buildBert(net, config, BertSize{2, 768, 12, 3072});
 }
 
 void buildBertLarge(Net& net, const ModelConfig& config) {

@@ -28,7 +28,9 @@ std::string dlrmDocNote();
 inline constexpr int64_t kConformerMinFrames = 7;
 
 void buildResNet50(Net& net, const ModelConfig& config);
+void buildResNetReduced(Net& net, const ModelConfig& config);
 void buildBertBase(Net& net, const ModelConfig& config);
+void buildBert2Layer(Net& net, const ModelConfig& config);
 void buildBertLarge(Net& net, const ModelConfig& config);
 void buildDlrm(Net& net, const ModelConfig& config);
 void buildMobileNetV2(Net& net, const ModelConfig& config);

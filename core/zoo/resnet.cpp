@@ -7,7 +7,8 @@
 // `downsample.1` BN). Every conv is followed by a BatchNormalization node, as
 // an export in training-preserving mode keeps them (eval-mode export would fold
 // them into the convs and hide the layer structure of GraphTurbo Fig. 2).
-// 25,557,032 learnable parameters.
+// 25,557,032 learnable parameters. resnet-reduced keeps one bottleneck per
+// stage on 112x112 images (host-execution tests run it in seconds).
 
 #include "zoo/layers.h"
 #include "zoo/models.h"
@@ -39,14 +40,17 @@ std::string bottleneck(Net& net, const std::string& x, const std::string& scope,
 
 } // namespace
 
-void buildResNet50(Net& net, const ModelConfig& config) {
+namespace {
+
+/// The torchvision ResNet with \p blocks bottlenecks per stage on
+/// \p size x \p size images.
+void buildResNet(Net& net, const ModelConfig& config, const int (&blocks)[4], int64_t size) {
     const int64_t n = config.batch;
-    net.builder().addInput("input", ir::DType::Float32, {n, 3, 224, 224});
+    net.builder().addInput("input", ir::DType::Float32, {n, 3, size, size});
     std::string x = conv(net, "input", "conv1", conv2d(3, 64, 7, 2, 3));
     x = relu(net, batchNorm(net, x, "bn1", 64), "relu");
     x = maxPool(net, x, "maxpool", 3, 2, 1);
 
-    const int blocks[] = {3, 4, 6, 3};
     int64_t channels = 64;
     for (int stage = 0; stage < 4; ++stage) {
         int64_t planes = int64_t{64} << stage;
@@ -60,6 +64,16 @@ void buildResNet50(Net& net, const ModelConfig& config) {
     x = poolAndFlatten(net, x, "avgpool");
     gemm(net, x, "fc", channels, 1000, "logits");
     net.builder().addOutput("logits", ir::DType::Float32, {n, 1000});
+}
+
+} // namespace
+
+void buildResNet50(Net& net, const ModelConfig& config) {
+    buildResNet(net, config, {3, 4, 6, 3}, 224);
+}
+
+void buildResNetReduced(Net& net, const ModelConfig& config) {
+    buildResNet(net, config, {1, 1, 1, 1}, 112);
 }
 
 } // namespace stagecraft::zoo

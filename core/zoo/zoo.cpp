@@ -65,6 +65,14 @@ const std::vector<Entry>& entries() {
         {info("fig2-blocks", "paper Fig. 2: a ResNet conv block and identity block on [N,32,16,16]",
               8),
          buildFig2Blocks},
+        {info("resnet-reduced",
+              "ResNet-50 v1.5 reduced to one bottleneck per stage, 112x112 (host-execution "
+              "tests)",
+              1),
+         buildResNetReduced},
+        {info("bert-2layer", "BERT-base with 2 encoder layers, hidden 768 (host-execution tests)",
+              1, 128, 1, 512),
+         buildBert2Layer},
     };
     return table;
 }

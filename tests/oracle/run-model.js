@@ -5,6 +5,8 @@
 //
 // INPUTS.json: {"name": {"dtype": "float32"|"int64", "dims": [..], "fill": number}}
 // OUTPUT.json: {"name": {"dims": [..], "data": [..]}} (no data with --dims-only)
+// or, when INPUTS.json is a "stagecraft-tensors" file (docs/codegen.md), the
+// inputs are its tensors and OUTPUT.json is a stagecraft-tensors file too.
 'use strict';
 const fs = require('fs');
 const ort = require('onnxruntime-node');
@@ -15,6 +17,37 @@ const typed = {
   int32: (n, v) => new Int32Array(n).fill(Math.trunc(v)),
 };
 
+// stagecraft dtype names <-> ONNX Runtime tensor types and typed arrays.
+const kinds = {
+  f32: ['float32', Float32Array], f64: ['float64', Float64Array], i64: ['int64', BigInt64Array],
+  i32: ['int32', Int32Array], i16: ['int16', Int16Array], i8: ['int8', Int8Array],
+  u8: ['uint8', Uint8Array], u16: ['uint16', Uint16Array], bool: ['bool', Uint8Array],
+};
+const dtypeOf = Object.fromEntries(Object.entries(kinds).map(([name, [ort]]) => [ort, name]));
+
+function tensorFeeds(spec) {
+  const feeds = {};
+  for (const t of spec.tensors) {
+    const kind = kinds[t.dtype];
+    if (!kind) throw new Error(`input ${t.name}: unsupported dtype ${t.dtype}`);
+    const [type, Typed] = kind;
+    const data = Typed === BigInt64Array ? BigInt64Array.from(t.data, (v) => BigInt(v))
+                                         : Typed.from(t.data, (v) => (v === null ? NaN : v));
+    feeds[t.name] = new ort.Tensor(type, data, t.shape);
+  }
+  return feeds;
+}
+
+function tensorOutputs(results) {
+  const tensors = Object.keys(results).sort().map((name) => {
+    const t = results[name];
+    const dtype = dtypeOf[t.type];
+    if (!dtype) throw new Error(`output ${name}: unsupported type ${t.type}`);
+    return { name, dtype, shape: t.dims.map(Number), data: Array.from(t.data, Number) };
+  });
+  return { format: 'stagecraft-tensors', version: 1, tensors };
+}
+
 async function main() {
   const [model, inputsPath, outputPath, flag] = process.argv.slice(2);
   if (!model || !inputsPath || !outputPath) {
@@ -22,8 +55,9 @@ async function main() {
     process.exit(2);
   }
   const spec = JSON.parse(fs.readFileSync(inputsPath, 'utf8'));
-  const feeds = {};
-  for (const [name, input] of Object.entries(spec)) {
+  const tensorsFile = spec.format === 'stagecraft-tensors';
+  const feeds = tensorsFile ? tensorFeeds(spec) : {};
+  for (const [name, input] of tensorsFile ? [] : Object.entries(spec)) {
     const count = input.dims.reduce((a, b) => a * b, 1);
     const make = typed[input.dtype];
     if (!make) throw new Error(`input ${name}: unsupported dtype ${input.dtype}`);
@@ -33,6 +67,10 @@ async function main() {
     intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'disabled',
   });
   const results = await session.run(feeds);
+  if (tensorsFile) {
+    fs.writeFileSync(outputPath, JSON.stringify(tensorOutputs(results)));
+    return;
+  }
   const out = {};
   for (const name of Object.keys(results).sort()) {
     const tensor = results[name];

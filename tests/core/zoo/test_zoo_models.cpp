@@ -85,6 +85,9 @@ private slots:
         QTest::newRow("conformer") << QStringLiteral("conformer") << qint64(8356032);
         QTest::newRow("fig3-chain") << QStringLiteral("fig3-chain") << qint64(fig3Parameters());
         QTest::newRow("fig2-blocks") << QStringLiteral("fig2-blocks") << qint64(fig2Parameters());
+        // Hand counts in docs/zoo.md: one bottleneck per stage; two encoder layers.
+        QTest::newRow("resnet-reduced") << QStringLiteral("resnet-reduced") << qint64(10064936);
+        QTest::newRow("bert-2layer") << QStringLiteral("bert-2layer") << qint64(38603520);
     }
     void validFile() {
         QFETCH(QString, model);

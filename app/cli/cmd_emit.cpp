@@ -1,0 +1,134 @@
+// stagecraft emit: lower every kernel plan of a schedule to LLVM IR (one
+// function per sub-graph instance, GraphTurbo §4) and compile it for the
+// DSA's RISC-V vector cores or the host; write a .ll and a .o per kernel and
+// manifest.json (docs/codegen.md).
+
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/kernel_build.h"
+#include "codegen/codegen.h"
+#include "codegen/manifest.h"
+#include "support/strings.h"
+
+#include <chrono>
+#include <cstdio>
+#include <ostream>
+
+namespace stagecraft::cli {
+
+namespace {
+
+constexpr const char* kName = "stagecraft emit: ";
+
+ArgParser makeParser() {
+    ArgParser parser(
+        "stagecraft emit MODEL|SESSION --out DIR [options]",
+        "Emits the kernels of a schedule through LLVM: one function per sub-graph instance\n"
+        "(its layers' fused, tiled loop nests, stitched buffers in local memory, weight\n"
+        "promotion as explicit copies, the core id and count as parameters), optimized at\n"
+        "O2 for the target and compiled to an object. Writes <kernel>.ll, <kernel>.o and\n"
+        "manifest.json into DIR. MODEL is an .onnx file or zoo:NAME; SESSION a\n"
+        "stagecraft-studio session (.stagecraft) whose schedule choices are used.");
+    parser.addPositional("MODEL", "the .onnx file, zoo:NAME or a .stagecraft session");
+    parser.addOption("out", "DIR", "directory for the kernel files (created if missing)");
+    parser.addOption("target", "riscv64|host",
+                     "the DSA's RISC-V vector cores (default) or this host");
+    parser.addOption("opt", "N", "LLVM optimization level 0-3 (default 2)");
+    parser.addOption("threads", "N", "kernels compiled at once (default: one per hardware thread)");
+    addKernelOptions(parser, false);
+    return parser;
+}
+
+struct Request {
+    KernelRequest kernels;
+    std::string out;
+    codegen::EmitOptions emit;
+};
+
+std::optional<std::string> readRequest(const ArgParser& parser, Request& request) {
+    if (auto problem = readKernelRequest(parser, *parser.positional("MODEL"), request.kernels))
+        return problem;
+    auto out = parser.value("out");
+    if (!out)
+        return std::string("--out DIR is required");
+    request.out = *out;
+    std::string target = parser.value("target", "riscv64");
+    auto parsed = codegen::parseTarget(target);
+    if (!parsed)
+        return "--target must be riscv64 or host, got " + quote(target);
+    request.emit.target = *parsed;
+    std::optional<int64_t> opt = parseInt(parser.value("opt", "2"));
+    if (!opt || *opt < 0 || *opt > 3)
+        return "--opt must be 0, 1, 2 or 3";
+    request.emit.optLevel = static_cast<int>(*opt);
+    std::optional<int64_t> threads = parseInt(parser.value("threads", "0"));
+    if (!threads || *threads < 0 || *threads > 256)
+        return "--threads needs a whole number from 0 to 256";
+    request.emit.threads = static_cast<int>(*threads);
+    return std::nullopt;
+}
+
+/// Reports progress on \p err about every tenth of the kernels.
+codegen::EmitProgress progressOn(std::ostream& err) {
+    return [&err, last = size_t{0}](size_t done, size_t total) mutable {
+        if (done == total || done * 10 / total != last * 10 / total)
+            err << kName << "compiled " << done << "/" << total << " kernels\n";
+        last = done;
+        return true;
+    };
+}
+
+} // namespace
+
+int runEmit(const Args& args, std::ostream& out, std::ostream& err) {
+    ArgParser parser = makeParser();
+    if (!parser.parse(args)) {
+        err << kName << parser.error() << " (see 'stagecraft emit --help')\n";
+        return kExitBadUsage;
+    }
+    if (parser.helpRequested()) {
+        out << parser.helpText();
+        return kExitOk;
+    }
+    Request request;
+    if (auto problem = readRequest(parser, request)) {
+        err << kName << *problem << "\n";
+        return kExitBadUsage;
+    }
+    auto start = std::chrono::steady_clock::now();
+    auto build = buildKernelPlan(request.kernels);
+    if (!build.ok()) {
+        err << kName << build.error().message() << "\n";
+        return kExitBadInput;
+    }
+    for (const std::string& warning : build->warnings)
+        err << kName << "warning: " << warning << "\n";
+    for (const std::string& warning : build->model.warnings)
+        err << kName << "warning: " << warning << "\n";
+    auto program = codegen::emitProgram(build->model.graph, *build->evaluation.schedule.semantics,
+                                        build->plan, request.emit, progressOn(err));
+    if (!program.ok()) {
+        err << kName << program.error().message() << "\n";
+        return kExitBadInput;
+    }
+    codegen::ManifestInfo info{request.kernels.session.value_or(request.kernels.model.text),
+                               build->arch.name, build->strategy};
+    if (Status written =
+            codegen::writeKernelFiles(request.out, build->model.graph, build->plan, *program, info);
+        !written.ok()) {
+        err << kName << written.error().message() << "\n";
+        return kExitBadInput;
+    }
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    char time[32];
+    std::snprintf(time, sizeof time, "%.2f s", seconds);
+    out << "emitted " << program->kernels.size() << " kernels (" << build->strategy << " on "
+        << build->arch.name << ") for " << codegen::targetName(program->target) << " ("
+        << program->machine.triple << ", " << program->machine.cpu << ") at O" << program->optLevel
+        << " in " << time << "\nwrote " << request.out
+        << "/manifest.json and a .ll and .o per kernel\n";
+    return kExitOk;
+}
+
+} // namespace stagecraft::cli

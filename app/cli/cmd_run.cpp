@@ -1,0 +1,186 @@
+// stagecraft run: emit a schedule's kernels for the host, link them in
+// process and run them in schedule order on the model's real weights (each
+// kernel on as many threads as its instance has cores); write the outputs as
+// a tensors file and optionally compare them with reference outputs (those
+// of ONNX Runtime, say). docs/codegen.md.
+
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/kernel_build.h"
+#include "codegen/host_run.h"
+#include "support/file.h"
+#include "support/strings.h"
+
+#include <cstdio>
+#include <ostream>
+
+namespace stagecraft::cli {
+
+namespace {
+
+constexpr const char* kName = "stagecraft run: ";
+
+ArgParser makeParser() {
+    ArgParser parser(
+        "stagecraft run MODEL (--inputs FILE | --seeded) --outputs FILE [options]",
+        "Runs a model on this host with the kernels Stagecraft emits for a schedule: the\n"
+        "kernels are compiled for the host, linked in process and run in schedule order\n"
+        "on the model's weights (zoo models get seeded weights), a kernel bound to c cores\n"
+        "on c threads. Inputs and outputs are stagecraft-tensors JSON files.");
+    parser.addPositional("MODEL", "the .onnx file, zoo:NAME or a .stagecraft session");
+    parser.addOption("inputs", "FILE", "input tensors (stagecraft-tensors JSON)");
+    parser.addSwitch("seeded", "use reproducible pseudo-random inputs instead");
+    parser.addOption("seed", "N", "seed of --seeded (default 0)");
+    parser.addOption("outputs", "FILE", "write the output tensors here");
+    parser.addOption("save-inputs", "FILE", "also write the inputs used (with --seeded)");
+    parser.addOption("reference", "FILE",
+                     "compare the outputs with these (e.g. ONNX Runtime's) and fail above "
+                     "--tolerance");
+    parser.addOption("tolerance", "X", "largest relative error accepted (default 1e-4)");
+    parser.addOption("opt", "N", "LLVM optimization level 0-3 (default 2)");
+    addKernelOptions(parser, true);
+    return parser;
+}
+
+struct Request {
+    KernelRequest kernels;
+    std::optional<std::string> inputs;
+    bool seeded = false;
+    uint64_t seed = 0;
+    std::string outputs;
+    std::optional<std::string> saveInputs;
+    std::optional<std::string> reference;
+    double tolerance = 1e-4;
+    int optLevel = 2;
+};
+
+std::optional<std::string> readRequest(const ArgParser& parser, Request& r) {
+    if (auto problem = readKernelRequest(parser, *parser.positional("MODEL"), r.kernels))
+        return problem;
+    r.kernels.model.weights = onnxio::WeightFill::Seeded;
+    r.inputs = parser.value("inputs");
+    r.seeded = parser.has("seeded");
+    if (r.inputs.has_value() == r.seeded)
+        return std::string("give either --inputs FILE or --seeded");
+    std::optional<int64_t> seed = parseInt(parser.value("seed", "0"));
+    if (!seed || *seed < 0)
+        return std::string("--seed needs a whole number >= 0");
+    r.seed = static_cast<uint64_t>(*seed);
+    auto outputs = parser.value("outputs");
+    if (!outputs)
+        return std::string("--outputs FILE is required");
+    r.outputs = *outputs;
+    r.saveInputs = parser.value("save-inputs");
+    r.reference = parser.value("reference");
+    std::optional<double> tolerance = parseDouble(parser.value("tolerance", "1e-4"));
+    if (!tolerance || !(*tolerance >= 0))
+        return std::string("--tolerance needs a number >= 0");
+    r.tolerance = *tolerance;
+    std::optional<int64_t> opt = parseInt(parser.value("opt", "2"));
+    if (!opt || *opt < 0 || *opt > 3)
+        return std::string("--opt must be 0, 1, 2 or 3");
+    r.optLevel = static_cast<int>(*opt);
+    return std::nullopt;
+}
+
+Expected<codegen::TensorSet> readTensors(const std::string& path) {
+    SC_ASSIGN_OR_RETURN(std::string text, readFile(path));
+    return codegen::readTensorsJson(text, path);
+}
+
+/// Prints the error of each output against the reference; false when one is
+/// above the tolerance or missing.
+bool compareWith(const codegen::TensorSet& outputs, const codegen::TensorSet& reference,
+                 double tolerance, std::ostream& out, std::ostream& err) {
+    bool ok = true;
+    for (const codegen::HostTensor& o : outputs) {
+        const codegen::HostTensor* ref = codegen::findTensor(reference, o.name);
+        if (ref == nullptr) {
+            err << kName << "output '" << o.name << "' is not in the reference\n";
+            ok = false;
+            continue;
+        }
+        codegen::Difference d = codegen::compareTensors(o, *ref);
+        char line[160];
+        std::snprintf(line, sizeof line,
+                      "%s: relative error %.3g (max |a-e| / max |e|), max absolute %.3g",
+                      o.name.c_str(), d.relative, d.maxAbsolute);
+        out << line << (d.mismatch.empty() ? "" : " (" + d.mismatch + ")") << "\n";
+        ok = ok && d.mismatch.empty() && d.relative <= tolerance;
+    }
+    return ok;
+}
+
+int fail(std::ostream& err, const Error& error) {
+    err << kName << error.message() << "\n";
+    return kExitBadInput;
+}
+
+} // namespace
+
+int runRun(const Args& args, std::ostream& out, std::ostream& err) {
+    ArgParser parser = makeParser();
+    if (!parser.parse(args)) {
+        err << kName << parser.error() << " (see 'stagecraft run --help')\n";
+        return kExitBadUsage;
+    }
+    if (parser.helpRequested()) {
+        out << parser.helpText();
+        return kExitOk;
+    }
+    Request request;
+    if (auto problem = readRequest(parser, request)) {
+        err << kName << *problem << "\n";
+        return kExitBadUsage;
+    }
+    auto build = buildKernelPlan(request.kernels);
+    if (!build.ok())
+        return fail(err, build.error());
+    for (const std::string& warning : build->warnings)
+        err << kName << "warning: " << warning << "\n";
+    const ir::Graph& graph = build->model.graph;
+    auto inputs = request.seeded
+                      ? Expected<codegen::TensorSet>(codegen::seededInputs(graph, request.seed))
+                      : readTensors(*request.inputs);
+    if (!inputs.ok())
+        return fail(err, inputs.error());
+    if (request.saveInputs)
+        if (Status s = writeFileAtomic(*request.saveInputs, codegen::writeTensorsJson(*inputs));
+            !s.ok())
+            return fail(err, s.error());
+    codegen::EmitOptions emit;
+    emit.target = codegen::Target::Host;
+    emit.optLevel = request.optLevel;
+    emit.keepIr = false;
+    err << kName << "compiling " << build->plan.kernels.size() << " kernels for the host\n";
+    auto program =
+        codegen::emitProgram(graph, *build->evaluation.schedule.semantics, build->plan, emit);
+    if (!program.ok())
+        return fail(err, program.error());
+    auto host = codegen::HostProgram::load(graph, build->plan, *program);
+    if (!host.ok())
+        return fail(err, host.error());
+    codegen::HostRunStats stats;
+    auto outputs = (*host)->run(*inputs, &stats);
+    if (!outputs.ok())
+        return fail(err, outputs.error());
+    if (Status s = writeFileAtomic(request.outputs, codegen::writeTensorsJson(*outputs)); !s.ok())
+        return fail(err, s.error());
+    char time[64];
+    std::snprintf(time, sizeof time, "%.3f s", stats.seconds);
+    out << "ran " << build->plan.kernels.size() << " kernels (" << build->strategy << ") in "
+        << time << "\nwrote " << request.outputs << "\n";
+    if (!request.reference)
+        return kExitOk;
+    auto reference = readTensors(*request.reference);
+    if (!reference.ok())
+        return fail(err, reference.error());
+    if (!compareWith(*outputs, *reference, request.tolerance, out, err)) {
+        err << kName << "the outputs differ from " << *request.reference
+            << " by more than the tolerance\n";
+        return kExitBadInput;
+    }
+    return kExitOk;
+}
+
+} // namespace stagecraft::cli

@@ -1,0 +1,190 @@
+// The model and schedule behind `stagecraft emit` and `stagecraft run`: a
+// model file or zoo model with the schedule options of the command line, or
+// a studio session whose choices are used unless the command line names
+// them too. The schedule is the strategy's (sim/compare.h) at the model's
+// own batch, so the kernels compute exactly the model.
+
+#include "cli/kernel_build.h"
+
+#include "arch/presets.h"
+#include "io/overrides_json.h"
+#include "io/session_json.h"
+#include "schedule/clusters.h"
+#include "support/file.h"
+#include "support/sha256.h"
+#include "support/strings.h"
+
+namespace stagecraft::cli {
+
+namespace {
+
+bool isSessionFile(const std::string& path) {
+    return path.size() > 11 && path.compare(path.size() - 11, 11, ".stagecraft") == 0;
+}
+
+std::optional<std::string> readChoices(const ArgParser& parser, KernelRequest& request) {
+    std::string level = parser.value("level", "lb");
+    if (level != "lb" && level != "gb")
+        return "--level must be lb or gb, got " + quote(level);
+    request.level = level == "gb" ? schedule::Level::GB : schedule::Level::LB;
+    std::string order = parser.value("order", "best");
+    if (order == "bfs")
+        request.order = schedule::OrderChoice::BFS;
+    else if (order == "dfs")
+        request.order = schedule::OrderChoice::DFS;
+    else if (order == "best")
+        request.order = schedule::OrderChoice::Best;
+    else
+        return "--order must be bfs, dfs or best, got " + quote(order);
+    request.strategy = parser.value("strategy", "graphturbo");
+    if (sim::findStrategy(request.strategy) == nullptr) {
+        std::vector<std::string> names;
+        for (const sim::Strategy& s : sim::strategies())
+            names.push_back(s.name);
+        return "--strategy must be one of " + join(names, ", ") + ", got " +
+               quote(request.strategy);
+    }
+    request.arch = parser.value("arch", std::string(arch::kDefaultPreset));
+    request.overrides = parser.value("overrides");
+    for (const char* name : {"arch", "strategy", "level", "order", "overrides"})
+        if (parser.has(name))
+            request.given.insert(name);
+    return std::nullopt;
+}
+
+std::optional<std::string> readModel(const ArgParser& parser, const std::string& text,
+                                     ModelSpec& model) {
+    model.text = text;
+    bool zoo = text.rfind("zoo:", 0) == 0;
+    if (zoo)
+        model.zooName = text.substr(4);
+    if (auto seq = parser.value("seq")) {
+        std::optional<int64_t> n = parseInt(*seq);
+        if (!n || *n < 1)
+            return "--seq needs a whole number >= 1, got " + quote(*seq);
+        if (!zoo)
+            return "--seq applies to zoo models; for a file use --dim";
+        model.seq = *n;
+    }
+    if (zoo && (parser.has("input") || parser.has("dim")))
+        return "--input and --dim apply to .onnx files";
+    for (const std::string& binding : parser.values("input"))
+        if (Status s = onnxio::addInputBinding(model.import, binding); !s.ok())
+            return s.error().message();
+    for (const std::string& binding : parser.values("dim"))
+        if (Status s = onnxio::addDimBinding(model.import, binding); !s.ok())
+            return s.error().message();
+    return std::nullopt;
+}
+
+/// Applies a session: its choices, unless the command line gave them.
+void applySession(const io::Session& session, KernelRequest& request, bool modelFromSession,
+                  std::vector<std::string>& warnings) {
+    if (modelFromSession) {
+        request.model = ModelSpec{};
+        request.model.text = session.modelPath;
+    }
+    if (request.model.import.inputShapes.empty() && request.model.import.dims.empty()) {
+        request.model.import.inputShapes = session.inputShapes;
+        request.model.import.dims = session.dims;
+    }
+    if (!request.given.count("strategy"))
+        request.strategy = session.strategy;
+    if (!request.given.count("level"))
+        request.level = session.level;
+    if (!request.given.count("order"))
+        request.order = session.order;
+    if (request.model.zooName.empty()) {
+        auto sha = fileSha256(request.model.text);
+        if (sha.ok() && *sha != session.modelSha256)
+            warnings.push_back(
+                request.model.text + " changed since the session was saved (sha256 " +
+                session.modelSha256.substr(0, 12) + "… now " + sha->substr(0, 12) + "…)");
+    }
+}
+
+Expected<schedule::Overrides> overridesOf(const KernelRequest& request,
+                                          const std::optional<io::Session>& session) {
+    if (request.overrides) {
+        SC_ASSIGN_OR_RETURN(std::string text, readFile(*request.overrides));
+        return io::readOverridesJson(text, *request.overrides);
+    }
+    return session ? session->overrides : schedule::Overrides{};
+}
+
+} // namespace
+
+void addKernelOptions(ArgParser& parser, bool sessionOption) {
+    parser.addOption("arch", "A", "architecture preset or file (default stcp920)");
+    parser.addOption("strategy", "S",
+                     "who schedules: tvm, astitch, gt-gb, gt-lb, gt-instances or graphturbo "
+                     "(default graphturbo)");
+    parser.addOption("level", "lb|gb", "buffer level Algorithm 1 fills (default lb)");
+    parser.addOption("order", "bfs|dfs|best", "instance order (default best)");
+    parser.addOption("overrides", "FILE", "user edits: an overrides file or a schedule document");
+    if (sessionOption)
+        parser.addOption("session", "FILE",
+                         "a stagecraft-studio session: its bindings, architecture, strategy, "
+                         "level, order and overrides");
+    parser.addOption("seq", "N", "sequence length of zoo:bert-* and zoo:conformer");
+    parser.addRepeatedOption("input", "NAME:SHAPE", "bind a whole input shape of a file");
+    parser.addRepeatedOption("dim", "NAME=N", "bind a named dynamic dimension of a file");
+}
+
+std::optional<std::string> readKernelRequest(const ArgParser& parser, const std::string& model,
+                                             KernelRequest& request) {
+    if (auto problem = readChoices(parser, request))
+        return problem;
+    if (isSessionFile(model))
+        request.session = model;
+    else if (auto problem = readModel(parser, model, request.model))
+        return problem;
+    if (auto session = parser.value("session")) {
+        if (request.session)
+            return "give the session either as MODEL or with --session, not both";
+        request.session = session;
+    }
+    if (request.session && isSessionFile(model) && (parser.has("input") || parser.has("dim")))
+        return "--input and --dim come from the session";
+    return std::nullopt;
+}
+
+Expected<KernelBuild> buildKernelPlan(const KernelRequest& given) {
+    KernelRequest request = given;
+    KernelBuild build;
+    std::optional<io::Session> session;
+    if (request.session) {
+        SC_ASSIGN_OR_RETURN(session, io::loadSession(*request.session));
+        if (request.given.count("arch")) {
+            SC_ASSIGN_OR_RETURN(session->arch, arch::resolveArch(request.arch));
+        }
+        bool fromSession = request.model.text.empty() || request.model.text == *request.session;
+        applySession(*session, request, fromSession, build.warnings);
+        build.arch = session->arch;
+    } else {
+        SC_ASSIGN_OR_RETURN(build.arch, arch::resolveArch(request.arch));
+    }
+    SC_ASSIGN_OR_RETURN(schedule::Overrides overrides, overridesOf(request, session));
+    SC_ASSIGN_OR_RETURN(int64_t batch, defaultBatch(request.model));
+    SC_ASSIGN_OR_RETURN(build.model, loadModel(request.model, batch));
+    const sim::Strategy* strategy = sim::findStrategy(request.strategy);
+    if (strategy == nullptr)
+        return Error("unknown strategy " + quote(request.strategy));
+    build.strategy = strategy->name;
+    SC_ASSIGN_OR_RETURN(
+        schedule::ClusterPlan clusters,
+        schedule::makeClusterPlan(build.arch.clusters * batch, build.arch.clusters, batch));
+    schedule::ScheduleOptions options;
+    options.level = request.level;
+    options.order = request.order;
+    options.overrides = overrides;
+    options.recordTrace = false;
+    SC_ASSIGN_OR_RETURN(build.evaluation,
+                        sim::evaluate(build.model.graph, build.arch, *strategy, clusters, options));
+    SC_ASSIGN_OR_RETURN(build.plan, codegen::planCode(build.model.graph, build.evaluation.schedule,
+                                                      build.evaluation.program));
+    SC_RETURN_IF_ERROR(codegen::validateCodePlan(build.model.graph, build.plan));
+    return build;
+}
+
+} // namespace stagecraft::cli

@@ -1,0 +1,155 @@
+#pragma once
+/// \file
+/// What code generation needs to know about a kernel plan before any LLVM
+/// type exists (GraphTurbo §4.1–4.2): for every kernel (one per sub-graph
+/// instance, in schedule order) where each tensor it touches lives and which
+/// part of it is stored there, how each layer is tiled, which weight slices
+/// are promoted into local memory, and how big the local memories are.
+///
+/// Memory model of an emitted kernel (docs/codegen.md):
+/// - global tensors (graph inputs and outputs, weights, every tensor that
+///   leaves its instance) are whole tensors the caller passes in a table;
+///   an instance writes its slice of them at global coordinates, so the
+///   concat of §3.5 is addressing;
+/// - stitched buffers (§4.2: a layer's output read by a later layer of the
+///   same instance) live in the kernel's arena, shared by its cores, sized by
+///   the instance's box of the tensor (halos included) and reused across
+///   layers (§4.3);
+/// - fused intermediates (§4.1: read only inside their layer) and promoted
+///   weight slices live in each core's scratch, tile-sized on tiled dims.
+/// Plain data, deterministic, no LLVM: tests read it directly.
+
+#include "kernel/plan.h"
+#include "partition/box.h"
+#include "schedule/schedule.h"
+#include "support/expected.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace stagecraft::codegen {
+
+/// Where a kernel finds a tensor.
+enum class Home : uint8_t {
+    /// The whole tensor, in the caller's table.
+    Global,
+    /// The instance's box, in the kernel's shared arena.
+    Stitched,
+    /// The current tile's part, in the core's scratch.
+    Fused,
+    /// A weight slice copied into the core's scratch (per layer or per tile).
+    Promoted,
+};
+std::string_view homeName(Home home);
+
+/// How a kernel addresses one tensor.
+struct View {
+    ir::TensorId tensor = ir::kNoTensor;
+    Home home = Home::Global;
+    /// Global: slot in the tensor table; otherwise the byte offset in the
+    /// arena (Stitched) or in the core's scratch (Fused, Promoted).
+    int64_t offset = 0;
+    /// The part of the tensor stored. Global views store the whole tensor.
+    partition::Box box;
+    /// Per dim: the index of the layer's tile loop the stored range follows
+    /// (origin at the tile's start, extent the tile size), or -1 (the box).
+    std::vector<int> tileLoop;
+
+    /// Bytes of storage (tile-sized on tiled dims).
+    int64_t storageBytes(const ir::Graph& graph, const std::vector<int64_t>& tileSizes) const;
+};
+
+/// One tiled loop of a layer: an output dim of the anchor (§4.1).
+struct TileLoop {
+    int dim = 0;
+    /// The range of the dim the instance computes.
+    int64_t lo = 0;
+    int64_t extent = 1;
+    /// Tile size; divides extent.
+    int64_t tile = 1;
+    int64_t count() const { return extent / tile; }
+};
+
+/// A weight slice copied into the core's scratch before it is read.
+struct Promotion {
+    ir::TensorId weight = ir::kNoTensor;
+    /// Slot of the weight in the tensor table.
+    int32_t slot = 0;
+    /// Index into LayerCode::views of the local copy.
+    int32_t view = 0;
+    /// Copied per tile (its range follows a tile loop), else once per layer.
+    bool perTile = false;
+};
+
+/// One op of a layer and what it computes over the instance.
+struct OpStep {
+    ir::OpId op = ir::kNoOp;
+    /// Per output: the box of the output the instance computes. On tiled
+    /// dims each tile computes its part of it.
+    std::vector<partition::Box> regions;
+};
+
+struct LayerCode {
+    ir::OpId anchor = ir::kNoOp;
+    std::vector<OpStep> ops;
+    /// Empty: the layer is one tile.
+    std::vector<TileLoop> tiles;
+    /// Why the plan's tiles were not used, when they were not.
+    std::string untiledReason;
+    /// Every tensor the layer's ops read or write.
+    std::vector<View> views;
+    std::vector<Promotion> promotions;
+    /// Bytes of one core's scratch the layer uses.
+    int64_t scratchBytes = 0;
+
+    const View* viewOf(ir::TensorId tensor) const;
+    int64_t tileCount() const;
+    std::vector<int64_t> tileSizes() const;
+};
+
+struct KernelCode {
+    /// The function's symbol, e.g. "sc_k003_b3".
+    std::string symbol;
+    schedule::InstanceId instance = 0;
+    std::string label;
+    /// Cores the instance is bound to; each runs the kernel with its core id.
+    int64_t cores = 1;
+    std::vector<LayerCode> layers;
+    /// Bytes of the shared arena (stitched buffers, reused across layers).
+    int64_t arenaBytes = 0;
+    /// Bytes of each core's scratch (the largest layer's).
+    int64_t scratchBytes = 0;
+    /// Table slots the kernel reads and writes, ascending.
+    std::vector<int32_t> reads;
+    std::vector<int32_t> writes;
+};
+
+enum class TensorRole : uint8_t { Input, Weight, Activation, Output };
+std::string_view roleName(TensorRole role);
+
+/// One entry of the tensor table every kernel receives.
+struct GlobalTensor {
+    ir::TensorId tensor = ir::kNoTensor;
+    TensorRole role = TensorRole::Activation;
+    int64_t bytes = 0;
+};
+
+struct CodePlan {
+    std::vector<GlobalTensor> globals;
+    std::vector<KernelCode> kernels;
+    int32_t slotOf(ir::TensorId tensor) const;
+};
+
+/// Plans the code of \p program (kernel plans of \p schedule over \p graph).
+/// Fails, naming the tensor, when the instances of a group do not together
+/// compute every element of a tensor that leaves the group.
+Expected<CodePlan> planCode(const ir::Graph& graph, const schedule::Schedule& schedule,
+                            const kernel::Program& program);
+
+/// Checks a plan's invariants: every view inside its tensor, local views
+/// inside their memory, every op's inputs and outputs viewed, live stitched
+/// buffers disjoint. The error names the kernel and the tensor.
+Status validateCodePlan(const ir::Graph& graph, const CodePlan& plan);
+
+} // namespace stagecraft::codegen

@@ -1,0 +1,86 @@
+#pragma once
+/// \file
+/// Kernel emission through LLVM (GraphTurbo §4, §5): every kernel plan of a
+/// code plan becomes one LLVM module with one function, optimized with the
+/// O2/O3 pipeline for a target machine (the DSA's RISC-V vector cores, or
+/// the host, so that the vectorizers see real vector widths) and compiled to
+/// an ELF object. No LLVM type appears here: callers include this header
+/// only. docs/codegen.md describes the kernel ABI and the files.
+
+#include "codegen/code_plan.h"
+#include "partition/slices.h"
+#include "support/expected.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace stagecraft::codegen {
+
+enum class Target { Host, RiscV64 };
+std::string_view targetName(Target target);
+/// "host" or "riscv64".
+std::optional<Target> parseTarget(std::string_view name);
+
+/// The machine a target compiles for.
+struct TargetInfo {
+    std::string triple;
+    std::string cpu;
+    std::string features;
+};
+/// riscv64: rv64gcv (the vector extension, as STCP920's cores, §5); host:
+/// this machine's triple, CPU and features.
+TargetInfo targetInfo(Target target);
+
+struct EmitOptions {
+    Target target = Target::Host;
+    /// 0..3: the LLVM pipeline (O2 and O3 vectorize).
+    int optLevel = 2;
+    /// Kernels compiled at once, each on its own LLVM context; 0: one per
+    /// hardware thread.
+    int threads = 0;
+    /// Keep the optimized IR text of each kernel (the .ll files).
+    bool keepIr = true;
+};
+
+struct EmittedKernel {
+    std::string symbol;
+    /// The optimized module as text.
+    std::string ir;
+    /// The relocatable ELF object.
+    std::string object;
+    /// Instructions in the optimized function, for reports.
+    int64_t instructions = 0;
+};
+
+struct EmittedProgram {
+    Target target = Target::Host;
+    TargetInfo machine;
+    int optLevel = 2;
+    /// In the order of the plan's kernels.
+    std::vector<EmittedKernel> kernels;
+};
+
+/// Called after each kernel; returning false cancels (the result is then a
+/// "cancelled" error).
+using EmitProgress = std::function<bool(size_t done, size_t total)>;
+
+/// Lowers, verifies (llvm::verifyModule before and after optimizing),
+/// optimizes and compiles every kernel of \p plan. Output is deterministic:
+/// the same plan and options give byte-identical IR and objects. Fails,
+/// naming the op, for an op or element type code generation does not
+/// support.
+Expected<EmittedProgram> emitProgram(const ir::Graph& graph,
+                                     const partition::SemanticsCache& semantics,
+                                     const CodePlan& plan, const EmitOptions& options,
+                                     const EmitProgress& progress = {});
+
+/// The unoptimized IR of kernel \p index, verified (for tests and --explain).
+Expected<std::string> lowerKernelText(const ir::Graph& graph,
+                                      const partition::SemanticsCache& semantics,
+                                      const CodePlan& plan, size_t index);
+
+} // namespace stagecraft::codegen

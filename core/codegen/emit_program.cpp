@@ -1,0 +1,304 @@
+// Kernel emission (docs/codegen.md): each kernel is lowered into a module of
+// its own on its own LLVMContext, verified, optimized with the new pass
+// manager's O1/O2/O3 pipeline for a target machine (so the loop and SLP
+// vectorizers see the target's vector widths: RVV on riscv64, the host's
+// SIMD on the host) and compiled to an ELF object. Kernels are independent,
+// so they are compiled on several threads; each result lands in its slot,
+// which keeps the output identical whatever the thread count.
+
+#include "codegen/codegen.h"
+#include "codegen/lowering.h"
+
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Target/TargetOptions.h>
+#include <llvm/TargetParser/Host.h>
+#include <llvm/TargetParser/Triple.h>
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+extern "C" {
+void LLVMInitializeRISCVTargetInfo();
+void LLVMInitializeRISCVTarget();
+void LLVMInitializeRISCVTargetMC();
+void LLVMInitializeRISCVAsmPrinter();
+}
+
+namespace stagecraft::codegen {
+
+void detail::initializeTargets() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        llvm::InitializeNativeTarget();
+        llvm::InitializeNativeTargetAsmPrinter();
+        LLVMInitializeRISCVTargetInfo();
+        LLVMInitializeRISCVTarget();
+        LLVMInitializeRISCVTargetMC();
+        LLVMInitializeRISCVAsmPrinter();
+    });
+}
+
+namespace {
+
+std::string hostFeatures() {
+    std::vector<std::string> features;
+    for (const auto& entry : llvm::sys::getHostCPUFeatures())
+        features.push_back((entry.getValue() ? "+" : "-") + entry.getKey().str());
+    std::sort(features.begin(), features.end());
+    std::string joined;
+    for (const std::string& f : features)
+        joined += (joined.empty() ? "" : ",") + f;
+    return joined;
+}
+
+Expected<std::unique_ptr<llvm::TargetMachine>> makeMachine(const TargetInfo& info, int optLevel) {
+    std::string problem;
+    const llvm::Target* target = llvm::TargetRegistry::lookupTarget(info.triple, problem);
+    if (target == nullptr)
+        return Error("target " + info.triple + ": " + problem);
+    llvm::TargetOptions options;
+    auto level = optLevel >= 3   ? llvm::CodeGenOptLevel::Aggressive
+                 : optLevel == 0 ? llvm::CodeGenOptLevel::None
+                                 : llvm::CodeGenOptLevel::Default;
+    std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+        info.triple, info.cpu, info.features, options, llvm::Reloc::PIC_, std::nullopt, level));
+    if (!machine)
+        return Error("target " + info.triple + ": LLVM could not create a target machine");
+    return machine;
+}
+
+void optimize(llvm::Module& module, llvm::TargetMachine& machine, int optLevel) {
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PipelineTuningOptions tuning;
+    tuning.LoopVectorization = optLevel >= 2;
+    tuning.SLPVectorization = optLevel >= 2;
+    llvm::PassBuilder builder(&machine, tuning);
+    builder.registerModuleAnalyses(mam);
+    builder.registerCGSCCAnalyses(cgam);
+    builder.registerFunctionAnalyses(fam);
+    builder.registerLoopAnalyses(lam);
+    builder.crossRegisterProxies(lam, fam, cgam, mam);
+    llvm::OptimizationLevel level = optLevel >= 3   ? llvm::OptimizationLevel::O3
+                                    : optLevel == 2 ? llvm::OptimizationLevel::O2
+                                    : optLevel == 1 ? llvm::OptimizationLevel::O1
+                                                    : llvm::OptimizationLevel::O0;
+    llvm::ModulePassManager passes = optLevel == 0 ? builder.buildO0DefaultPipeline(level)
+                                                   : builder.buildPerModuleDefaultPipeline(level);
+    passes.run(module, mam);
+}
+
+Expected<std::string> compileObject(llvm::Module& module, llvm::TargetMachine& machine) {
+    llvm::SmallVector<char, 0> buffer;
+    llvm::raw_svector_ostream out(buffer);
+    llvm::legacy::PassManager passes;
+    if (machine.addPassesToEmitFile(passes, out, nullptr, llvm::CodeGenFileType::ObjectFile))
+        return Error("target " + machine.getTargetTriple().str() + " cannot emit objects");
+    passes.run(module);
+    return std::string(buffer.begin(), buffer.end());
+}
+
+int64_t instructionCount(const llvm::Module& module) {
+    int64_t count = 0;
+    for (const llvm::Function& f : module)
+        for (const llvm::BasicBlock& block : f)
+            count += static_cast<int64_t>(block.size());
+    return count;
+}
+
+/// Lowers kernel \p index into a fresh module of \p ctx.
+Expected<std::unique_ptr<llvm::Module>> lowerModule(llvm::LLVMContext& ctx, const ir::Graph& graph,
+                                                    const partition::SemanticsCache& semantics,
+                                                    const KernelCode& kernel) {
+    auto module = std::make_unique<llvm::Module>(kernel.symbol, ctx);
+    module->setSourceFileName(kernel.symbol);
+    SC_RETURN_IF_ERROR(detail::lowerKernel(*module, graph, semantics, kernel));
+    return module;
+}
+
+Expected<EmittedKernel> emitKernel(const ir::Graph& graph,
+                                   const partition::SemanticsCache& semantics,
+                                   const KernelCode& kernel, llvm::TargetMachine& machine,
+                                   const EmitOptions& options) {
+    llvm::LLVMContext ctx;
+    SC_ASSIGN_OR_RETURN(auto module, lowerModule(ctx, graph, semantics, kernel));
+    module->setTargetTriple(machine.getTargetTriple().str());
+    module->setDataLayout(machine.createDataLayout());
+    optimize(*module, machine, options.optLevel);
+    std::string problems;
+    llvm::raw_string_ostream report(problems);
+    if (llvm::verifyModule(*module, &report))
+        return Error("kernel " + kernel.symbol + ": the optimized IR does not verify");
+    EmittedKernel result;
+    result.symbol = kernel.symbol;
+    result.instructions = instructionCount(*module);
+    if (options.keepIr) {
+        llvm::raw_string_ostream text(result.ir);
+        module->print(text, nullptr);
+    }
+    SC_ASSIGN_OR_RETURN(result.object, compileObject(*module, machine));
+    return result;
+}
+
+/// Compiles the kernels on worker threads; progress is reported on the
+/// calling thread.
+class Compilation {
+public:
+    Compilation(const ir::Graph& graph, const partition::SemanticsCache& semantics,
+                const CodePlan& plan, const EmitOptions& options, const TargetInfo& machine)
+        : graph_(graph)
+        , semantics_(semantics)
+        , plan_(plan)
+        , options_(options)
+        , machine_(machine)
+        , results_(plan.kernels.size()) {}
+
+    Status run(const EmitProgress& progress) {
+        size_t total = plan_.kernels.size();
+        unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+        size_t threads = options_.threads > 0 ? static_cast<size_t>(options_.threads) : hardware;
+        threads = std::max<size_t>(1, std::min(threads, total));
+        std::vector<std::thread> workers;
+        for (size_t i = 0; i < threads; ++i)
+            workers.emplace_back([this] { work(); });
+        bool cancelled = false;
+        {
+            std::unique_lock lock(mutex_);
+            size_t reported = 0;
+            while (reported < total) {
+                changed_.wait(lock, [&] { return done_ > reported || failed_; });
+                if (failed_)
+                    break;
+                reported = done_;
+                lock.unlock();
+                bool goOn = !progress || progress(reported, total);
+                lock.lock();
+                if (!goOn) {
+                    cancelled = true;
+                    stop_ = true;
+                    break;
+                }
+            }
+            stop_ = true;
+        }
+        for (std::thread& w : workers)
+            w.join();
+        if (cancelled)
+            return Error("cancelled");
+        for (auto& r : results_)
+            if (r && !r->ok())
+                return r->error();
+        return Status::success();
+    }
+
+    std::vector<EmittedKernel> take() {
+        std::vector<EmittedKernel> kernels;
+        for (auto& r : results_)
+            kernels.push_back(std::move(*r).value());
+        return kernels;
+    }
+
+private:
+    void work() {
+        auto machine = makeMachine(machine_, options_.optLevel);
+        while (true) {
+            size_t index = next_.fetch_add(1);
+            if (index >= plan_.kernels.size())
+                return;
+            {
+                std::lock_guard lock(mutex_);
+                if (stop_)
+                    return;
+            }
+            Expected<EmittedKernel> result =
+                machine.ok()
+                    ? emitKernel(graph_, semantics_, plan_.kernels[index], **machine, options_)
+                    : Expected<EmittedKernel>(machine.error());
+            std::lock_guard lock(mutex_);
+            failed_ = failed_ || !result.ok();
+            results_[index] = std::move(result);
+            ++done_;
+            changed_.notify_all();
+        }
+    }
+
+    const ir::Graph& graph_;
+    const partition::SemanticsCache& semantics_;
+    const CodePlan& plan_;
+    const EmitOptions& options_;
+    TargetInfo machine_;
+    /// Empty until compiled.
+    std::vector<std::optional<Expected<EmittedKernel>>> results_;
+    std::atomic<size_t> next_{0};
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    size_t done_ = 0;
+    bool failed_ = false;
+    bool stop_ = false;
+};
+
+} // namespace
+
+std::string_view targetName(Target target) {
+    return target == Target::RiscV64 ? "riscv64" : "host";
+}
+
+std::optional<Target> parseTarget(std::string_view name) {
+    if (name == "host")
+        return Target::Host;
+    if (name == "riscv64")
+        return Target::RiscV64;
+    return std::nullopt;
+}
+
+TargetInfo targetInfo(Target target) {
+    detail::initializeTargets();
+    if (target == Target::RiscV64)
+        return {"riscv64-unknown-elf", "generic-rv64", "+m,+a,+f,+d,+c,+v"};
+    return {llvm::sys::getProcessTriple(), llvm::sys::getHostCPUName().str(), hostFeatures()};
+}
+
+Expected<EmittedProgram> emitProgram(const ir::Graph& graph,
+                                     const partition::SemanticsCache& semantics,
+                                     const CodePlan& plan, const EmitOptions& options,
+                                     const EmitProgress& progress) {
+    EmittedProgram program;
+    program.target = options.target;
+    program.machine = targetInfo(options.target);
+    program.optLevel = std::clamp(options.optLevel, 0, 3);
+    EmitOptions checked = options;
+    checked.optLevel = program.optLevel;
+    if (plan.kernels.empty())
+        return program;
+    Compilation compilation(graph, semantics, plan, checked, program.machine);
+    SC_RETURN_IF_ERROR(compilation.run(progress));
+    program.kernels = compilation.take();
+    return program;
+}
+
+Expected<std::string> lowerKernelText(const ir::Graph& graph,
+                                      const partition::SemanticsCache& semantics,
+                                      const CodePlan& plan, size_t index) {
+    if (index >= plan.kernels.size())
+        return Error("kernel " + std::to_string(index) + " does not exist");
+    llvm::LLVMContext ctx;
+    SC_ASSIGN_OR_RETURN(auto module, lowerModule(ctx, graph, semantics, plan.kernels[index]));
+    std::string text;
+    llvm::raw_string_ostream out(text);
+    module->print(out, nullptr);
+    return text;
+}
+
+} // namespace stagecraft::codegen

@@ -1,0 +1,251 @@
+// IR building helpers of the op lowerings: counted loops, conditionals,
+// element addressing through Access (origin and strides per dim), index
+// expressions of the loop-nest model (floor division and modulo), and
+// element type conversions as ONNX Cast defines them.
+
+#include "codegen/lowering.h"
+
+#include <llvm/IR/Intrinsics.h>
+
+namespace stagecraft::codegen::detail {
+
+Emitter::Emitter(llvm::Module& module, llvm::Function* function)
+    : module_(module)
+    , function_(function)
+    , builder_(module.getContext()) {}
+
+Value* Emitter::i64(int64_t value) {
+    return builder_.getInt64(static_cast<uint64_t>(value));
+}
+
+llvm::Type* Emitter::valueType(ir::DType dtype) {
+    return dtype == ir::DType::Bool ? builder_.getInt1Ty() : memoryType(dtype);
+}
+
+llvm::Type* Emitter::memoryType(ir::DType dtype) {
+    switch (dtype) {
+    case ir::DType::Float32:
+        return builder_.getFloatTy();
+    case ir::DType::Float64:
+        return builder_.getDoubleTy();
+    case ir::DType::Int8:
+    case ir::DType::UInt8:
+    case ir::DType::Bool:
+        return builder_.getInt8Ty();
+    case ir::DType::Int16:
+    case ir::DType::UInt16:
+        return builder_.getInt16Ty();
+    case ir::DType::Int32:
+    case ir::DType::UInt32:
+        return builder_.getInt32Ty();
+    case ir::DType::Int64:
+    case ir::DType::UInt64:
+        return builder_.getInt64Ty();
+    default:
+        return nullptr;
+    }
+}
+
+Value* Emitter::constant(ir::DType dtype, double value) {
+    llvm::Type* type = valueType(dtype);
+    if (ir::isFloatingPoint(dtype))
+        return llvm::ConstantFP::get(type, value);
+    if (dtype == ir::DType::Bool)
+        return builder_.getInt1(value != 0);
+    return llvm::ConstantInt::get(type, static_cast<uint64_t>(static_cast<int64_t>(value)), true);
+}
+
+void Emitter::forRange(Range range, const std::function<void(Value*)>& body, int64_t step,
+                       Value* stepValue) {
+    llvm::LLVMContext& ctx = context();
+    llvm::BasicBlock* before = builder_.GetInsertBlock();
+    auto* header = llvm::BasicBlock::Create(ctx, "loop", function_);
+    auto* inner = llvm::BasicBlock::Create(ctx, "body", function_);
+    auto* exit = llvm::BasicBlock::Create(ctx, "done", function_);
+    builder_.CreateBr(header);
+    builder_.SetInsertPoint(header);
+    llvm::PHINode* iv = builder_.CreatePHI(builder_.getInt64Ty(), 2, "i");
+    iv->addIncoming(range.lo, before);
+    builder_.CreateCondBr(builder_.CreateICmpSLT(iv, range.hi), inner, exit);
+    builder_.SetInsertPoint(inner);
+    body(iv);
+    Value* next =
+        builder_.CreateAdd(iv, stepValue != nullptr ? stepValue : i64(step), "", false, true);
+    iv->addIncoming(next, builder_.GetInsertBlock());
+    builder_.CreateBr(header);
+    builder_.SetInsertPoint(exit);
+}
+
+void Emitter::forBox(std::span<const Range> ranges,
+                     const std::function<void(const std::vector<Value*>&)>& body) {
+    std::vector<Value*> index;
+    std::function<void(size_t)> level = [&](size_t d) {
+        if (d == ranges.size()) {
+            body(index);
+            return;
+        }
+        forRange(ranges[d], [&](Value* iv) {
+            index.push_back(iv);
+            level(d + 1);
+            index.pop_back();
+        });
+    };
+    level(0);
+}
+
+void Emitter::ifThen(Value* cond, const std::function<void()>& then,
+                     const std::function<void()>& otherwise) {
+    llvm::LLVMContext& ctx = context();
+    auto* yes = llvm::BasicBlock::Create(ctx, "then", function_);
+    auto* no = otherwise ? llvm::BasicBlock::Create(ctx, "else", function_) : nullptr;
+    auto* merge = llvm::BasicBlock::Create(ctx, "merge", function_);
+    builder_.CreateCondBr(cond, yes, no != nullptr ? no : merge);
+    builder_.SetInsertPoint(yes);
+    then();
+    builder_.CreateBr(merge);
+    if (no != nullptr) {
+        builder_.SetInsertPoint(no);
+        otherwise();
+        builder_.CreateBr(merge);
+    }
+    builder_.SetInsertPoint(merge);
+}
+
+Value* Emitter::slot(llvm::Type* type, Value* initial) {
+    llvm::BasicBlock& entry = function_->getEntryBlock();
+    llvm::IRBuilder<> top(&entry, entry.begin());
+    Value* address = top.CreateAlloca(type);
+    builder_.CreateStore(initial, address);
+    return address;
+}
+
+Value* Emitter::elementPtr(const Access& access, std::span<Value* const> index) {
+    Value* offset = i64(0);
+    for (size_t d = 0; d < index.size(); ++d) {
+        if (access.strides[d] == 0)
+            continue;
+        Value* local = builder_.CreateSub(index[d], access.origin[d], "", false, true);
+        offset = builder_.CreateAdd(
+            offset, builder_.CreateMul(local, i64(access.strides[d]), "", false, true), "", false,
+            true);
+    }
+    return builder_.CreateInBoundsGEP(memoryType(access.dtype), access.base, offset);
+}
+
+Value* Emitter::load(const Access& access, std::span<Value* const> index) {
+    Value* value = builder_.CreateLoad(memoryType(access.dtype), elementPtr(access, index));
+    return access.dtype == ir::DType::Bool ? builder_.CreateICmpNE(value, builder_.getInt8(0))
+                                           : value;
+}
+
+void Emitter::store(const Access& access, std::span<Value* const> index, Value* value) {
+    if (access.dtype == ir::DType::Bool)
+        value = builder_.CreateZExt(value, builder_.getInt8Ty());
+    builder_.CreateStore(value, elementPtr(access, index));
+}
+
+Value* Emitter::floorDiv(Value* a, int64_t b) {
+    if (b == 1)
+        return a;
+    Value* q = builder_.CreateSDiv(a, i64(b));
+    Value* r = builder_.CreateSRem(a, i64(b));
+    Value* adjust = builder_.CreateZExt(builder_.CreateICmpSLT(r, i64(0)), builder_.getInt64Ty());
+    return builder_.CreateSub(q, adjust);
+}
+
+Value* Emitter::floorMod(Value* a, int64_t b) {
+    Value* r = builder_.CreateSRem(a, i64(b));
+    return builder_.CreateSelect(builder_.CreateICmpSLT(r, i64(0)), builder_.CreateAdd(r, i64(b)),
+                                 r);
+}
+
+Value* Emitter::evalIndex(const ops::IndexExpr& expr, std::span<Value* const> loops) {
+    Value* sum = i64(expr.offset);
+    for (const ops::IndexTerm& t : expr.terms) {
+        Value* v = loops[static_cast<size_t>(t.loop)];
+        if (t.div != 1)
+            v = floorDiv(v, t.div);
+        if (t.mod != 0)
+            v = floorMod(v, t.mod);
+        if (t.coeff != 1)
+            v = builder_.CreateMul(v, i64(t.coeff), "", false, true);
+        sum = builder_.CreateAdd(sum, v, "", false, true);
+    }
+    if (expr.div != 1)
+        sum = floorDiv(sum, expr.div);
+    if (expr.mod != 0)
+        sum = floorMod(sum, expr.mod);
+    return sum;
+}
+
+Value* Emitter::inBounds(Value* index, int64_t extent) {
+    return builder_.CreateICmpULT(index, i64(extent));
+}
+
+Value* Emitter::clamp(Value* index, int64_t lo, int64_t hi) {
+    return min(max(index, i64(lo)), i64(hi));
+}
+
+Value* Emitter::min(Value* a, Value* b) {
+    return builder_.CreateSelect(builder_.CreateICmpSLT(a, b), a, b);
+}
+
+Value* Emitter::max(Value* a, Value* b) {
+    return builder_.CreateSelect(builder_.CreateICmpSGT(a, b), a, b);
+}
+
+Value* Emitter::all(std::span<Value* const> conditions) {
+    Value* result = builder_.getTrue();
+    for (Value* c : conditions)
+        result = builder_.CreateAnd(result, c);
+    return result;
+}
+
+namespace {
+
+bool isUnsigned(ir::DType t) {
+    return t == ir::DType::UInt8 || t == ir::DType::UInt16 || t == ir::DType::UInt32 ||
+           t == ir::DType::UInt64 || t == ir::DType::Bool;
+}
+
+} // namespace
+
+Value* Emitter::convert(Value* value, ir::DType from, ir::DType to) {
+    if (from == to)
+        return value;
+    llvm::Type* target = valueType(to);
+    if (to == ir::DType::Bool)
+        return ir::isFloatingPoint(from)
+                   ? builder_.CreateFCmpUNE(value, llvm::ConstantFP::get(value->getType(), 0.0))
+                   : builder_.CreateICmpNE(value, llvm::ConstantInt::get(value->getType(), 0));
+    bool fromFloat = ir::isFloatingPoint(from), toFloat = ir::isFloatingPoint(to);
+    if (fromFloat && toFloat)
+        return builder_.CreateFPCast(value, target);
+    if (fromFloat)
+        return isUnsigned(to) ? builder_.CreateFPToUI(value, target)
+                              : builder_.CreateFPToSI(value, target);
+    if (toFloat)
+        return isUnsigned(from) ? builder_.CreateUIToFP(value, target)
+                                : builder_.CreateSIToFP(value, target);
+    return builder_.CreateIntCast(value, target, !isUnsigned(from));
+}
+
+Value* Emitter::callMath(const char* f32Name, const char* f64Name, std::span<Value* const> args) {
+    llvm::Type* type = args.front()->getType();
+    const char* name = type->isDoubleTy() ? f64Name : f32Name;
+    std::vector<llvm::Type*> params(args.size(), type);
+    llvm::FunctionCallee callee =
+        module_.getOrInsertFunction(name, llvm::FunctionType::get(type, params, false));
+    if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
+        f->setDoesNotThrow();
+        f->setOnlyAccessesInaccessibleMemory();
+    }
+    return builder_.CreateCall(callee, std::vector<Value*>(args.begin(), args.end()));
+}
+
+Value* Emitter::intrinsic(llvm::Intrinsic::ID id, std::span<Value* const> args) {
+    return builder_.CreateIntrinsic(id, {args.front()->getType()},
+                                    std::vector<Value*>(args.begin(), args.end()));
+}
+
+} // namespace stagecraft::codegen::detail

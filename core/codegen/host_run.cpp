@@ -1,0 +1,211 @@
+// The host runner: ORC's LLJIT links the emitted host objects (the same
+// bytes `stagecraft emit --target host` writes), resolving libm from the
+// process and sc_barrier to a condition-variable barrier. Memory: one
+// buffer per table slot (inputs copied in, weights read in place from the
+// graph, activations zeroed), one arena and one scratch area sized for the
+// largest kernel. Kernels run one after the other in plan order; a kernel
+// bound to c cores runs on c threads.
+
+#include "codegen/host_run.h"
+
+#include "codegen/lowering.h"
+
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <mutex>
+#include <thread>
+
+namespace stagecraft::codegen {
+
+namespace {
+
+using KernelFn = void (*)(void** tensors, void* arena, void* scratch, int64_t core, int64_t cores,
+                          void* sync);
+
+/// A reusable barrier for the cores of one kernel.
+class Barrier {
+public:
+    explicit Barrier(int64_t count)
+        : count_(count) {}
+    void wait() {
+        std::unique_lock lock(mutex_);
+        int64_t generation = generation_;
+        if (++waiting_ == count_) {
+            waiting_ = 0;
+            ++generation_;
+            released_.notify_all();
+            return;
+        }
+        released_.wait(lock, [&] { return generation_ != generation; });
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable released_;
+    int64_t count_;
+    int64_t waiting_ = 0;
+    int64_t generation_ = 0;
+};
+
+extern "C" void stagecraftHostBarrier(void* sync) {
+    static_cast<Barrier*>(sync)->wait();
+}
+
+std::string message(llvm::Error error) {
+    return llvm::toString(std::move(error));
+}
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+} // namespace
+
+struct HostProgram::Impl {
+    const ir::Graph* graph = nullptr;
+    const CodePlan* plan = nullptr;
+    std::unique_ptr<llvm::orc::LLJIT> jit;
+    std::vector<KernelFn> kernels;
+    /// Storage of the slots that are not weights.
+    std::vector<std::vector<std::byte>> buffers;
+    std::vector<void*> table;
+    std::vector<std::byte> arena;
+    std::vector<std::byte> scratch;
+
+    Status link(const EmittedProgram& program);
+    Status allocate();
+    void runKernel(size_t index);
+};
+
+Status HostProgram::Impl::link(const EmittedProgram& program) {
+    detail::initializeTargets();
+    auto built = llvm::orc::LLJITBuilder().create();
+    if (!built)
+        return Error("host runner: " + message(built.takeError()));
+    jit = std::move(*built);
+    llvm::orc::JITDylib& dylib = jit->getMainJITDylib();
+    auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+        jit->getDataLayout().getGlobalPrefix());
+    if (!process)
+        return Error("host runner: " + message(process.takeError()));
+    dylib.addGenerator(std::move(*process));
+    llvm::orc::SymbolMap runtime;
+    runtime[jit->mangleAndIntern("sc_barrier")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&stagecraftHostBarrier),
+        llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+    if (llvm::Error e = dylib.define(llvm::orc::absoluteSymbols(std::move(runtime))))
+        return Error("host runner: " + message(std::move(e)));
+    for (const EmittedKernel& k : program.kernels) {
+        auto buffer = llvm::MemoryBuffer::getMemBufferCopy(k.object, k.symbol + ".o");
+        if (llvm::Error e = jit->addObjectFile(std::move(buffer)))
+            return Error("host runner: kernel " + k.symbol + ": " + message(std::move(e)));
+    }
+    for (const EmittedKernel& k : program.kernels) {
+        auto address = jit->lookup(k.symbol);
+        if (!address)
+            return Error("host runner: kernel " + k.symbol + ": " + message(address.takeError()));
+        kernels.push_back(address->toPtr<KernelFn>());
+    }
+    return Status::success();
+}
+
+Status HostProgram::Impl::allocate() {
+    table.assign(plan->globals.size(), nullptr);
+    buffers.resize(plan->globals.size());
+    for (size_t slot = 0; slot < plan->globals.size(); ++slot) {
+        const GlobalTensor& g = plan->globals[slot];
+        const ir::Tensor& t = graph->tensor(g.tensor);
+        if (g.role == TensorRole::Weight) {
+            auto bytes = t.data->bytes();
+            if (!bytes.ok())
+                return Error("weight '" + t.name + "': " + bytes.error().message());
+            table[slot] = const_cast<std::byte*>(bytes->data());
+            continue;
+        }
+        buffers[slot].assign(static_cast<size_t>(std::max<int64_t>(g.bytes, 1)), std::byte{0});
+        table[slot] = buffers[slot].data();
+    }
+    int64_t arenaBytes = 1, scratchBytes = 1;
+    for (const KernelCode& k : plan->kernels) {
+        arenaBytes = std::max(arenaBytes, k.arenaBytes);
+        scratchBytes = std::max(scratchBytes, k.scratchBytes * k.cores);
+    }
+    arena.assign(static_cast<size_t>(arenaBytes), std::byte{0});
+    scratch.assign(static_cast<size_t>(scratchBytes), std::byte{0});
+    return Status::success();
+}
+
+void HostProgram::Impl::runKernel(size_t index) {
+    KernelFn fn = kernels[index];
+    int64_t cores = plan->kernels[index].cores;
+    Barrier barrier(cores);
+    if (cores == 1) {
+        fn(table.data(), arena.data(), scratch.data(), 0, 1, &barrier);
+        return;
+    }
+    std::vector<std::thread> threads;
+    for (int64_t core = 0; core < cores; ++core)
+        threads.emplace_back(
+            [&, core] { fn(table.data(), arena.data(), scratch.data(), core, cores, &barrier); });
+    for (std::thread& t : threads)
+        t.join();
+}
+
+HostProgram::HostProgram(std::unique_ptr<Impl> impl)
+    : impl_(std::move(impl)) {}
+
+HostProgram::~HostProgram() = default;
+
+Expected<std::unique_ptr<HostProgram>>
+HostProgram::load(const ir::Graph& graph, const CodePlan& plan, const EmittedProgram& program) {
+    if (program.target != Target::Host)
+        return Error("host runner: the kernels were emitted for " +
+                     std::string(targetName(program.target)) + ", not for the host");
+    if (program.kernels.size() != plan.kernels.size())
+        return Error("host runner: the program has " + std::to_string(program.kernels.size()) +
+                     " kernels, the plan " + std::to_string(plan.kernels.size()));
+    auto impl = std::make_unique<Impl>();
+    impl->graph = &graph;
+    impl->plan = &plan;
+    SC_RETURN_IF_ERROR(impl->link(program));
+    SC_RETURN_IF_ERROR(impl->allocate());
+    return std::unique_ptr<HostProgram>(new HostProgram(std::move(impl)));
+}
+
+Expected<TensorSet> HostProgram::run(const TensorSet& inputs, HostRunStats* stats) {
+    const ir::Graph& graph = *impl_->graph;
+    SC_ASSIGN_OR_RETURN(TensorSet matched, matchInputs(graph, inputs));
+    for (const HostTensor& in : matched) {
+        int32_t slot = impl_->plan->slotOf(*graph.findTensor(in.name));
+        if (slot >= 0 && !in.data.empty())
+            std::memcpy(impl_->table[static_cast<size_t>(slot)], in.data.data(), in.data.size());
+    }
+    auto start = std::chrono::steady_clock::now();
+    std::vector<double> perKernel;
+    for (size_t k = 0; k < impl_->kernels.size(); ++k) {
+        auto kernelStart = std::chrono::steady_clock::now();
+        impl_->runKernel(k);
+        perKernel.push_back(secondsSince(kernelStart));
+    }
+    if (stats != nullptr)
+        *stats = {secondsSince(start), std::move(perKernel)};
+    TensorSet outputs;
+    for (ir::TensorId id : graph.outputs()) {
+        const ir::Tensor& t = graph.tensor(id);
+        HostTensor out{t.name, t.dtype, t.shape, {}};
+        int32_t slot = impl_->plan->slotOf(id);
+        if (slot < 0)
+            return Error("output '" + t.name + "' is not computed by any kernel");
+        const auto* bytes = static_cast<const std::byte*>(impl_->table[static_cast<size_t>(slot)]);
+        out.data.assign(bytes, bytes + t.byteSize());
+        outputs.push_back(std::move(out));
+    }
+    return outputs;
+}
+
+} // namespace stagecraft::codegen

@@ -1,0 +1,250 @@
+// Conv, MatMul and Gemm: sums of products over the reduction loops of the
+// loop-nest model. The output region is initialised (Conv: its bias), then
+// accumulated in memory with the last output dim innermost (ow, n), so the
+// inner loop is a plain strided multiply-add the vectorizers can widen. Its
+// bounds are narrowed so that every affine read stays inside its input
+// (the padding of a Conv is cut off the loop instead of tested per element);
+// reads that do not depend on the inner loop are tested once around it.
+// Gemm scales by alpha and adds beta*C afterwards, as ONNX defines it.
+// ConvTranspose reads its input through a floor division that must be exact,
+// and accumulates in a register per output element instead.
+
+#include "codegen/lowering.h"
+
+#include <llvm/IR/Intrinsics.h>
+
+#include <algorithm>
+#include <array>
+
+namespace stagecraft::codegen::detail {
+
+namespace {
+
+/// The slots whose elements are multiplied (Conv's bias and Gemm's C are not).
+constexpr int kProductSlots = 2;
+
+bool references(const ops::IndexExpr& expr, int loop) {
+    return std::any_of(expr.terms.begin(), expr.terms.end(),
+                       [&](const ops::IndexTerm& t) { return t.loop == loop; });
+}
+
+/// An expression coeff*loop + rest with coeff > 0 and plain terms: its valid
+/// loop range can be computed instead of tested.
+bool isNarrowable(const ops::IndexExpr& expr, int loop) {
+    if (expr.full || expr.div != 1 || expr.mod != 0)
+        return false;
+    int count = 0;
+    for (const ops::IndexTerm& t : expr.terms)
+        if (t.loop == loop) {
+            if (t.div != 1 || t.mod != 0 || t.coeff <= 0)
+                return false;
+            ++count;
+        }
+    return count == 1;
+}
+
+int64_t coeffOf(const ops::IndexExpr& expr, int loop) {
+    for (const ops::IndexTerm& t : expr.terms)
+        if (t.loop == loop)
+            return t.coeff;
+    return 0;
+}
+
+ops::IndexExpr without(const ops::IndexExpr& expr, int loop) {
+    ops::IndexExpr rest = expr;
+    rest.terms.erase(std::remove_if(rest.terms.begin(), rest.terms.end(),
+                                    [&](const ops::IndexTerm& t) { return t.loop == loop; }),
+                     rest.terms.end());
+    return rest;
+}
+
+Value* ceilDiv(Emitter& e, Value* a, int64_t c) {
+    return e.b().CreateNeg(e.floorDiv(e.b().CreateNeg(a), c));
+}
+
+/// Initial value of an output element: a convolution's bias, else 0.
+Value* initialValue(Emitter& e, const OpCall& call, const std::vector<Value*>& idx) {
+    const std::string& type = call.op().type;
+    if ((type == "Conv" || type == "ConvTranspose") && call.hasInput(2)) {
+        std::vector<Value*> loops(call.semantics->nests[0].loops.size(), e.i64(0));
+        std::copy(idx.begin(), idx.end(), loops.begin());
+        return loadMapped(e, call, 0, 2, loops);
+    }
+    return e.constant(outputType(call, 0), 0);
+}
+
+/// The two factors at \p loops; out-of-range reads (only for maps that
+/// could not be narrowed) make the first factor zero.
+std::pair<Value*, Value*> factors(Emitter& e, const OpCall& call, const std::vector<Value*>& loops,
+                                  int inner) {
+    const ops::LoopNest& nest = call.semantics->nests[0];
+    std::vector<Value*> values, guards;
+    for (int slot = 0; slot < kProductSlots; ++slot) {
+        const ops::AccessMap* map = nest.accessFor(slot);
+        const ir::Shape& shape = call.inputs[static_cast<size_t>(slot)].shape;
+        std::vector<Value*> index;
+        for (size_t j = 0; j < map->dims.size(); ++j) {
+            Value* i = e.evalIndex(map->dims[j], loops);
+            if (references(map->dims[j], inner) && !isNarrowable(map->dims[j], inner)) {
+                guards.push_back(e.inBounds(i, shape[j]));
+                i = e.clamp(i, 0, std::max<int64_t>(shape[j] - 1, 0));
+            }
+            index.push_back(i);
+        }
+        values.push_back(e.load(call.inputs[static_cast<size_t>(slot)], index));
+    }
+    if (!guards.empty())
+        values[0] =
+            e.b().CreateSelect(e.all(guards), values[0], e.constant(outputType(call, 0), 0));
+    return {values[0], values[1]};
+}
+
+/// acc + x * w, fused where the target has a fused multiply-add (as the
+/// GEMM kernels of ONNX Runtime use it).
+Value* multiplyAdd(Emitter& e, Value* x, Value* w, Value* acc) {
+    std::array<Value*, 3> args{x, w, acc};
+    return e.intrinsic(llvm::Intrinsic::fmuladd, args);
+}
+
+/// The inner loop's range narrowed to reads inside every input, and the
+/// condition that the reads not depending on it are inside.
+std::pair<Range, Value*> innerRange(Emitter& e, const OpCall& call, std::vector<Value*>& loops,
+                                    int inner, Range range) {
+    const ops::LoopNest& nest = call.semantics->nests[0];
+    std::vector<Value*> inside;
+    loops[static_cast<size_t>(inner)] = e.i64(0);
+    for (int slot = 0; slot < kProductSlots; ++slot) {
+        const ops::AccessMap* map = nest.accessFor(slot);
+        const ir::Shape& shape = call.inputs[static_cast<size_t>(slot)].shape;
+        for (size_t j = 0; j < map->dims.size(); ++j) {
+            const ops::IndexExpr& expr = map->dims[j];
+            if (!references(expr, inner)) {
+                inside.push_back(e.inBounds(e.evalIndex(expr, loops), shape[j]));
+            } else if (isNarrowable(expr, inner)) {
+                int64_t c = coeffOf(expr, inner);
+                Value* rest = e.evalIndex(without(expr, inner), loops);
+                range.lo = e.max(range.lo, ceilDiv(e, e.b().CreateNeg(rest), c));
+                Value* last = e.floorDiv(e.b().CreateSub(e.i64(shape[j] - 1), rest), c);
+                range.hi = e.min(range.hi, e.b().CreateAdd(last, e.i64(1)));
+            }
+        }
+    }
+    return {range, e.all(inside)};
+}
+
+Status finalizeGemm(Emitter& e, const OpCall& call) {
+    const ir::Attributes& attrs = call.op().attrs;
+    double alpha = attrs.getFloat("alpha", 1.0), beta = attrs.getFloat("beta", 1.0);
+    bool withC = call.hasInput(2) && beta != 0;
+    if (alpha == 1.0 && !withC)
+        return Status::success();
+    ir::DType t = outputType(call, 0);
+    e.forBox(call.regions[0], [&](const std::vector<Value*>& idx) {
+        Value* v = e.b().CreateFMul(e.load(call.outputs[0], idx), e.constant(t, alpha));
+        if (withC) {
+            std::vector<Value*> loops(call.semantics->nests[0].loops.size(), e.i64(0));
+            std::copy(idx.begin(), idx.end(), loops.begin());
+            Value* c = e.convert(loadMapped(e, call, 0, 2, loops), inputType(call, 2), t);
+            v = e.b().CreateFAdd(v, e.b().CreateFMul(c, e.constant(t, beta)));
+        }
+        e.store(call.outputs[0], idx, v);
+    });
+    return Status::success();
+}
+
+/// Register accumulation per output element; with \p exact, a read through
+/// a floor division happens only when the division is exact (ConvTranspose).
+void accumulateInRegister(Emitter& e, const OpCall& call, bool exact) {
+    const ops::LoopNest& nest = call.semantics->nests[0];
+    ir::DType t = outputType(call, 0);
+    std::vector<Range> reductions;
+    for (size_t l = static_cast<size_t>(nest.outputRank); l < nest.loops.size(); ++l)
+        reductions.push_back({e.i64(0), e.i64(nest.loops[l].extent)});
+    e.forBox(call.regions[0], [&](const std::vector<Value*>& idx) {
+        Value* acc = e.slot(e.valueType(t), initialValue(e, call, idx));
+        e.forBox(reductions, [&](const std::vector<Value*>& red) {
+            std::vector<Value*> loops(idx);
+            loops.insert(loops.end(), red.begin(), red.end());
+            std::vector<Value*> ok;
+            std::vector<std::vector<Value*>> indices(kProductSlots);
+            for (int slot = 0; slot < kProductSlots; ++slot) {
+                const ops::AccessMap* map = nest.accessFor(slot);
+                const ir::Shape& shape = call.inputs[static_cast<size_t>(slot)].shape;
+                for (size_t j = 0; j < map->dims.size(); ++j) {
+                    ops::IndexExpr expr = map->dims[j];
+                    if (exact && expr.div > 1) {
+                        ops::IndexExpr numerator = expr;
+                        numerator.div = 1;
+                        numerator.mod = 0;
+                        Value* num = e.evalIndex(numerator, loops);
+                        ok.push_back(e.b().CreateICmpEQ(e.floorMod(num, expr.div), e.i64(0)));
+                    }
+                    Value* i = e.evalIndex(expr, loops);
+                    ok.push_back(e.inBounds(i, shape[j]));
+                    indices[static_cast<size_t>(slot)].push_back(i);
+                }
+            }
+            e.ifThen(e.all(ok), [&] {
+                Value* x = e.load(call.inputs[0], indices[0]);
+                Value* w = e.load(call.inputs[1], indices[1]);
+                Value* sum = multiplyAdd(e, x, w, e.b().CreateLoad(e.valueType(t), acc));
+                e.b().CreateStore(sum, acc);
+            });
+        });
+        e.store(call.outputs[0], idx, e.b().CreateLoad(e.valueType(t), acc));
+    });
+}
+
+} // namespace
+
+Status lowerContraction(Emitter& e, const OpCall& call) {
+    if (call.outputs[0].base == nullptr)
+        return Status::success();
+    if (!ir::isFloatingPoint(outputType(call, 0)))
+        return call.error("code generation supports floating-point contractions only");
+    const ops::LoopNest& nest = call.semantics->nests[0];
+    int rank = nest.outputRank;
+    if (rank == 0) {
+        accumulateInRegister(e, call, false);
+        return finalizeGemm(e, call);
+    }
+    e.forBox(call.regions[0], [&](const std::vector<Value*>& idx) {
+        e.store(call.outputs[0], idx, initialValue(e, call, idx));
+    });
+    int inner = rank - 1;
+    std::vector<Range> outer(call.regions[0].begin(), call.regions[0].end() - 1);
+    std::vector<Range> reductions;
+    for (size_t l = static_cast<size_t>(rank); l < nest.loops.size(); ++l)
+        reductions.push_back({e.i64(0), e.i64(nest.loops[l].extent)});
+    e.forBox(outer, [&](const std::vector<Value*>& idx) {
+        e.forBox(reductions, [&](const std::vector<Value*>& red) {
+            std::vector<Value*> loops(idx);
+            loops.push_back(nullptr);
+            loops.insert(loops.end(), red.begin(), red.end());
+            auto [range, inside] = innerRange(e, call, loops, inner, call.regions[0].back());
+            e.ifThen(inside, [&] {
+                e.forRange(range, [&](Value* j) {
+                    loops[static_cast<size_t>(inner)] = j;
+                    std::vector<Value*> at(loops.begin(), loops.begin() + rank);
+                    auto [x, w] = factors(e, call, loops, inner);
+                    Value* sum = multiplyAdd(e, x, w, e.load(call.outputs[0], at));
+                    e.store(call.outputs[0], at, sum);
+                });
+            });
+        });
+    });
+    if (call.op().type == "Gemm")
+        return finalizeGemm(e, call);
+    return Status::success();
+}
+
+Status lowerConvTranspose(Emitter& e, const OpCall& call) {
+    if (call.outputs[0].base == nullptr)
+        return Status::success();
+    if (!ir::isFloatingPoint(outputType(call, 0)))
+        return call.error("code generation supports floating-point contractions only");
+    accumulateInRegister(e, call, true);
+    return Status::success();
+}
+
+} // namespace stagecraft::codegen::detail

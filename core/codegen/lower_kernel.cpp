@@ -1,0 +1,314 @@
+// One kernel plan as one LLVM function (GraphTurbo §4, docs/codegen.md):
+//
+//   void sc_kNNN_<label>(ptr tensors, ptr arena, ptr scratch,
+//                        i64 core, i64 cores, ptr sync)
+//
+// Every core of the instance's binding runs the function with its id. Layer
+// by layer (§4.1): the weight slices that do not follow a tile are promoted
+// into the core's scratch once, then the core takes tiles core, core+cores,
+// ... of the anchor's tiled loops; per tile it promotes the weight slices
+// that follow the tile, then runs the layer's ops, fused, on the tile.
+// Stitched buffers (§4.2) are in the shared arena; after each layer the cores
+// meet at sc_barrier(sync) (the DSA's synchronization, the host runner's
+// barrier) so the next layer may read what any core wrote.
+
+#include "codegen/lowering.h"
+
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <map>
+
+namespace stagecraft::codegen::detail {
+
+Status lowerOp(Emitter& e, const OpCall& call) {
+    const std::string& type = call.op().type;
+    if (type == "Conv" || type == "MatMul" || type == "Gemm")
+        return lowerContraction(e, call);
+    if (type == "ConvTranspose")
+        return lowerConvTranspose(e, call);
+    if (type == "Concat")
+        return lowerConcat(e, call);
+    if (type == "Pad")
+        return lowerPad(e, call);
+    if (type == "Gather" || type == "GatherElements")
+        return lowerGather(e, call);
+    if (type == "Resize")
+        return lowerResize(e, call);
+    if (type == "Softmax" || type == "LogSoftmax" || type == "Hardmax" ||
+        type == "LayerNormalization" || type == "InstanceNormalization")
+        return lowerNormalization(e, call);
+    if (call.semantics->category == ops::Category::Reduction)
+        return lowerReduction(e, call);
+    if (call.semantics->category == ops::Category::Opaque)
+        return call.error("code generation does not support this op type");
+    return lowerPointwise(e, call);
+}
+
+namespace {
+
+bool boxIsEmpty(const partition::Box& box) {
+    for (const ops::Interval& i : box)
+        if (i.empty())
+            return true;
+    return false;
+}
+
+constexpr const char* kArgNames[] = {"tensors", "arena", "scratch", "core", "cores", "sync"};
+
+llvm::FunctionType* kernelType(llvm::LLVMContext& ctx) {
+    llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
+    llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
+    return llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, ptr, ptr, i64, i64, ptr},
+                                   false);
+}
+
+/// Emits the function of one layer. It has the kernel's signature; layers
+/// are functions of their own so that the optimizer's cost stays linear in
+/// the number of layers of a large instance (they are not inlined back).
+class LayerLowering {
+public:
+    LayerLowering(llvm::Module& module, llvm::Function* f, const ir::Graph& graph,
+                  const partition::SemanticsCache& semantics, const KernelCode& kernel)
+        : e_(module, f)
+        , f_(f)
+        , graph_(graph)
+        , semantics_(semantics)
+        , k_(kernel) {
+        auto arg = f->arg_begin();
+        tensors_ = &*arg++;
+        arena_ = &*arg++;
+        scratch_ = &*arg++;
+        core_ = &*arg++;
+        cores_ = &*arg++;
+        for (llvm::Argument& a : f->args())
+            a.setName(kArgNames[a.getArgNo()]);
+    }
+
+    Status run(const LayerCode& layer) {
+        auto& ctx = e_.context();
+        auto* entry = llvm::BasicBlock::Create(ctx, "entry", f_);
+        auto* body = llvm::BasicBlock::Create(ctx, "start", f_);
+        e_.b().SetInsertPoint(entry);
+        entryBranch_ = e_.b().CreateBr(body);
+        e_.b().SetInsertPoint(body);
+        coreScratch_ = e_.b().CreateInBoundsGEP(
+            e_.b().getInt8Ty(), scratch_,
+            e_.b().CreateMul(core_, e_.i64(k_.scratchBytes), "", true, true), "core_scratch");
+        SC_RETURN_IF_ERROR(lowerLayer(layer));
+        e_.b().CreateRetVoid();
+        return Status::success();
+    }
+
+private:
+    /// The table entry of \p slot, loaded once in the entry block.
+    Value* tablePointer(int64_t slot) {
+        auto it = table_.find(slot);
+        if (it != table_.end())
+            return it->second;
+        llvm::IRBuilder<> at(entryBranch_);
+        Value* address = at.CreateInBoundsGEP(at.getPtrTy(), tensors_, at.getInt64(slot));
+        Value* pointer = at.CreateLoad(at.getPtrTy(), address, "t" + std::to_string(slot));
+        table_.emplace(slot, pointer);
+        return pointer;
+    }
+
+    Access access(const LayerCode& layer, const View& v, const std::vector<Value*>& starts) {
+        Access a;
+        const ir::Tensor& t = graph_.tensor(v.tensor);
+        a.dtype = t.dtype;
+        a.shape = t.shape;
+        switch (v.home) {
+        case Home::Global:
+            a.base = tablePointer(v.offset);
+            break;
+        case Home::Stitched:
+            a.base = e_.b().CreateInBoundsGEP(e_.b().getInt8Ty(), arena_, e_.i64(v.offset));
+            break;
+        case Home::Fused:
+        case Home::Promoted:
+            a.base = e_.b().CreateInBoundsGEP(e_.b().getInt8Ty(), coreScratch_, e_.i64(v.offset));
+            break;
+        }
+        std::vector<int64_t> sizes = layer.tileSizes();
+        std::vector<int64_t> extents;
+        for (size_t d = 0; d < v.box.size(); ++d) {
+            int loop = d < v.tileLoop.size() ? v.tileLoop[d] : -1;
+            a.origin.push_back(loop >= 0 ? starts[static_cast<size_t>(loop)] : e_.i64(v.box[d].lo));
+            extents.push_back(loop >= 0 ? sizes[static_cast<size_t>(loop)] : v.box[d].size());
+        }
+        a.strides.assign(extents.size(), 0);
+        int64_t stride = 1;
+        for (size_t d = extents.size(); d-- > 0;) {
+            a.strides[d] = extents[d] == 1 ? 0 : stride;
+            stride *= extents[d];
+        }
+        return a;
+    }
+
+    /// The ranges of \p box, tiled dims narrowed to the current tile.
+    std::vector<Range> ranges(const LayerCode& layer, const partition::Box& box,
+                              const std::vector<int>& tileLoopOfDim,
+                              const std::vector<Value*>& starts) {
+        std::vector<Range> result;
+        for (size_t d = 0; d < box.size(); ++d) {
+            int loop = d < tileLoopOfDim.size() ? tileLoopOfDim[d] : -1;
+            if (loop >= 0) {
+                Value* lo = starts[static_cast<size_t>(loop)];
+                int64_t tile = layer.tiles[static_cast<size_t>(loop)].tile;
+                result.push_back({lo, e_.b().CreateAdd(lo, e_.i64(tile), "", true, true)});
+            } else {
+                result.push_back({e_.i64(box[d].lo), e_.i64(box[d].hi + 1)});
+            }
+        }
+        return result;
+    }
+
+    std::vector<int> tileLoopsOfOutput(const LayerCode& layer, size_t rank) {
+        std::vector<int> loops(rank, -1);
+        for (size_t i = 0; i < layer.tiles.size(); ++i)
+            if (static_cast<size_t>(layer.tiles[i].dim) < rank)
+                loops[static_cast<size_t>(layer.tiles[i].dim)] = static_cast<int>(i);
+        return loops;
+    }
+
+    void promote(const LayerCode& layer, const Promotion& p, const std::vector<Value*>& starts) {
+        const View& local = layer.views[static_cast<size_t>(p.view)];
+        const ir::Tensor& w = graph_.tensor(p.weight);
+        View global{p.weight, Home::Global, p.slot, partition::fullBox(w.shape), {}};
+        Access from = access(layer, global, starts);
+        Access to = access(layer, local, starts);
+        e_.forBox(ranges(layer, local.box, local.tileLoop, starts),
+                  [&](const std::vector<Value*>& idx) { e_.store(to, idx, e_.load(from, idx)); });
+    }
+
+    Status lowerStep(const LayerCode& layer, const OpStep& step,
+                     const std::vector<Value*>& starts) {
+        OpCall call;
+        call.graph = &graph_;
+        call.id = step.op;
+        call.semantics = &semantics_.of(step.op);
+        const ir::Op& op = graph_.op(step.op);
+        for (ir::TensorId in : op.inputs)
+            call.inputs.push_back(in == ir::kNoTensor ? Access{}
+                                                      : access(layer, *layer.viewOf(in), starts));
+        for (size_t o = 0; o < op.outputs.size(); ++o) {
+            const partition::Box& region = step.regions[o];
+            bool empty = boxIsEmpty(region);
+            call.outputs.push_back(empty ? Access{}
+                                         : access(layer, *layer.viewOf(op.outputs[o]), starts));
+            call.regions.push_back(
+                empty ? std::vector<Range>{}
+                      : ranges(layer, region, tileLoopsOfOutput(layer, region.size()), starts));
+        }
+        for (const Access& in : call.inputs)
+            if (in.base != nullptr && e_.memoryType(in.dtype) == nullptr)
+                return call.error("code generation does not support element type " +
+                                  std::string(ir::dtypeName(in.dtype)));
+        for (size_t o = 0; o < op.outputs.size(); ++o)
+            if (e_.memoryType(graph_.tensor(op.outputs[o]).dtype) == nullptr)
+                return call.error("code generation does not support element type " +
+                                  std::string(ir::dtypeName(graph_.tensor(op.outputs[o]).dtype)));
+        return lowerOp(e_, call);
+    }
+
+    /// Tile starts of flat tile index \p t (last loop fastest).
+    std::vector<Value*> tileStarts(const LayerCode& layer, Value* t) {
+        std::vector<Value*> starts(layer.tiles.size());
+        Value* rest = t;
+        for (size_t i = layer.tiles.size(); i-- > 0;) {
+            const TileLoop& loop = layer.tiles[i];
+            Value* index = e_.b().CreateURem(rest, e_.i64(loop.count()));
+            rest = e_.b().CreateUDiv(rest, e_.i64(loop.count()));
+            starts[i] =
+                e_.b().CreateAdd(e_.i64(loop.lo), e_.b().CreateMul(index, e_.i64(loop.tile)));
+        }
+        return starts;
+    }
+
+    Status lowerLayer(const LayerCode& layer) {
+        Status failure = Status::success();
+        Value* tiles = e_.i64(layer.tileCount());
+        e_.ifThen(e_.b().CreateICmpSLT(core_, tiles), [&] {
+            for (const Promotion& p : layer.promotions)
+                if (!p.perTile)
+                    promote(layer, p, {});
+            e_.forRange(
+                {core_, tiles},
+                [&](Value* t) {
+                    std::vector<Value*> starts = tileStarts(layer, t);
+                    for (const Promotion& p : layer.promotions)
+                        if (p.perTile)
+                            promote(layer, p, starts);
+                    for (const OpStep& step : layer.ops)
+                        if (Status s = lowerStep(layer, step, starts); !s.ok() && failure.ok())
+                            failure = s;
+                },
+                1, cores_);
+        });
+        return failure;
+    }
+
+    Emitter e_;
+    llvm::Function* f_;
+    const ir::Graph& graph_;
+    const partition::SemanticsCache& semantics_;
+    const KernelCode& k_;
+    Value* tensors_ = nullptr;
+    Value* arena_ = nullptr;
+    Value* scratch_ = nullptr;
+    Value* core_ = nullptr;
+    Value* cores_ = nullptr;
+    Value* coreScratch_ = nullptr;
+    llvm::Instruction* entryBranch_ = nullptr;
+    std::map<int64_t, Value*> table_;
+};
+
+/// The kernel function: each layer's function, the cores meeting at
+/// sc_barrier(sync) between layers.
+void buildKernelFunction(llvm::Module& module, const KernelCode& kernel,
+                         const std::vector<llvm::Function*>& layers) {
+    llvm::Function* f = llvm::Function::Create(
+        kernelType(module.getContext()), llvm::Function::ExternalLinkage, kernel.symbol, module);
+    f->setDoesNotThrow();
+    std::vector<Value*> args;
+    for (llvm::Argument& a : f->args()) {
+        a.setName(kArgNames[a.getArgNo()]);
+        args.push_back(&a);
+    }
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(module.getContext(), "entry", f));
+    llvm::FunctionCallee barrier = module.getOrInsertFunction(
+        "sc_barrier", llvm::FunctionType::get(b.getVoidTy(), {b.getPtrTy()}, false));
+    for (size_t l = 0; l < layers.size(); ++l) {
+        b.CreateCall(layers[l], args);
+        if (kernel.cores > 1 && l + 1 < layers.size())
+            b.CreateCall(barrier, {args.back()});
+    }
+    b.CreateRetVoid();
+}
+
+} // namespace
+
+Status lowerKernel(llvm::Module& module, const ir::Graph& graph,
+                   const partition::SemanticsCache& semantics, const KernelCode& kernel) {
+    std::vector<llvm::Function*> layers;
+    for (size_t l = 0; l < kernel.layers.size(); ++l) {
+        llvm::Function* f =
+            llvm::Function::Create(kernelType(module.getContext()), llvm::Function::InternalLinkage,
+                                   kernel.symbol + ".layer" + std::to_string(l), module);
+        f->setDoesNotThrow();
+        f->addFnAttr(llvm::Attribute::NoInline);
+        SC_RETURN_IF_ERROR(
+            LayerLowering(module, f, graph, semantics, kernel).run(kernel.layers[l]));
+        layers.push_back(f);
+    }
+    buildKernelFunction(module, kernel, layers);
+    std::string problems;
+    llvm::raw_string_ostream out(problems);
+    if (llvm::verifyModule(module, &out))
+        return Error("kernel " + kernel.symbol + ": the emitted IR does not verify: " +
+                     out.str().substr(0, out.str().find('\n')));
+    return Status::success();
+}
+
+} // namespace stagecraft::codegen::detail

@@ -1,0 +1,197 @@
+// Softmax, LogSoftmax, Hardmax, LayerNormalization, InstanceNormalization:
+// the loop-nest model reads the normalized dims `full` (every output
+// element needs all of them). For each point of the other dims the
+// statistics are computed over the whole normalized extent (max and sum of
+// exponentials; mean and variance, two passes), then the outputs of the
+// region are written.
+
+#include "codegen/lowering.h"
+
+#include <llvm/IR/Intrinsics.h>
+
+#include <array>
+
+namespace stagecraft::codegen::detail {
+
+namespace {
+
+struct Dims {
+    std::vector<size_t> outer, normalized;
+};
+
+Dims splitDims(const ops::AccessMap& data) {
+    Dims dims;
+    for (size_t j = 0; j < data.dims.size(); ++j)
+        (data.dims[j].full ? dims.normalized : dims.outer).push_back(j);
+    return dims;
+}
+
+/// The full index from the outer and normalized loop values.
+std::vector<Value*> joinIndex(const Dims& dims, const std::vector<Value*>& outer,
+                              const std::vector<Value*>& normalized) {
+    std::vector<Value*> index(dims.outer.size() + dims.normalized.size());
+    for (size_t i = 0; i < dims.outer.size(); ++i)
+        index[dims.outer[i]] = outer[i];
+    for (size_t i = 0; i < dims.normalized.size(); ++i)
+        index[dims.normalized[i]] = normalized[i];
+    return index;
+}
+
+class Normalizer {
+public:
+    Normalizer(Emitter& e, const OpCall& call)
+        : e_(e)
+        , call_(call)
+        , dims_(splitDims(*call.semantics->nests[0].accessFor(0)))
+        , t_(outputType(call, 0)) {
+        for (size_t j : dims_.outer)
+            outerRegion_.push_back(call.regions[0][j]);
+        for (size_t j : dims_.normalized) {
+            innerRegion_.push_back(call.regions[0][j]);
+            whole_.push_back({e.i64(0), e.i64(call.inputs[0].shape[j])});
+        }
+    }
+
+    void run() {
+        const std::string& type = call_.op().type;
+        e_.forBox(outerRegion_, [&](const std::vector<Value*>& outer) {
+            if (type == "Softmax" || type == "LogSoftmax")
+                softmax(outer, type == "LogSoftmax");
+            else if (type == "Hardmax")
+                hardmax(outer);
+            else
+                normalize(outer);
+        });
+    }
+
+private:
+    Value* x(const std::vector<Value*>& outer, const std::vector<Value*>& inner) {
+        return e_.convert(e_.load(call_.inputs[0], joinIndex(dims_, outer, inner)),
+                          inputType(call_, 0), t_);
+    }
+    Value* get(Value* slot) { return e_.b().CreateLoad(e_.valueType(t_), slot); }
+    Value* f(double v) { return e_.constant(t_, v); }
+    Value* call1(llvm::Intrinsic::ID id, Value* v) {
+        std::array<Value*, 1> a{v};
+        return e_.intrinsic(id, a);
+    }
+    void accumulate(const std::vector<Value*>& outer, Value* slot,
+                    const std::function<Value*(Value* acc, Value* x)>& step) {
+        e_.forBox(whole_, [&](const std::vector<Value*>& inner) {
+            e_.b().CreateStore(step(get(slot), x(outer, inner)), slot);
+        });
+    }
+    void write(const std::vector<Value*>& outer,
+               const std::function<Value*(const std::vector<Value*>& index, Value* x)>& value) {
+        e_.forBox(innerRegion_, [&](const std::vector<Value*>& inner) {
+            std::vector<Value*> index = joinIndex(dims_, outer, inner);
+            e_.store(call_.outputs[0], index, value(index, x(outer, inner)));
+        });
+    }
+
+    void softmax(const std::vector<Value*>& outer, bool logarithm) {
+        auto& b = e_.b();
+        Value* max = e_.slot(e_.valueType(t_), f(-1e300));
+        accumulate(outer, max,
+                   [&](Value* m, Value* v) { return b.CreateSelect(b.CreateFCmpOGT(v, m), v, m); });
+        Value* m = get(max);
+        Value* sum = e_.slot(e_.valueType(t_), f(0));
+        accumulate(outer, sum, [&](Value* s, Value* v) {
+            return b.CreateFAdd(s, call1(llvm::Intrinsic::exp, b.CreateFSub(v, m)));
+        });
+        Value* s = get(sum);
+        Value* logSum = logarithm ? call1(llvm::Intrinsic::log, s) : nullptr;
+        write(outer, [&](const std::vector<Value*>&, Value* v) {
+            Value* shifted = b.CreateFSub(v, m);
+            return logarithm ? b.CreateFSub(shifted, logSum)
+                             : b.CreateFDiv(call1(llvm::Intrinsic::exp, shifted), s);
+        });
+    }
+
+    /// 1 at the first maximum (in row-major order of the normalized dims).
+    void hardmax(const std::vector<Value*>& outer) {
+        auto& b = e_.b();
+        Value* best = e_.slot(e_.valueType(t_), f(-1e300));
+        Value* first = e_.slot(b.getInt1Ty(), b.getTrue());
+        std::vector<Value*> at;
+        for (size_t i = 0; i < dims_.normalized.size(); ++i)
+            at.push_back(e_.slot(b.getInt64Ty(), e_.i64(0)));
+        e_.forBox(whole_, [&](const std::vector<Value*>& inner) {
+            Value* v = x(outer, inner);
+            Value* better =
+                b.CreateOr(b.CreateFCmpOGT(v, get(best)), b.CreateLoad(b.getInt1Ty(), first));
+            b.CreateStore(b.CreateSelect(better, v, get(best)), best);
+            for (size_t i = 0; i < at.size(); ++i)
+                b.CreateStore(b.CreateSelect(better, inner[i], b.CreateLoad(b.getInt64Ty(), at[i])),
+                              at[i]);
+            b.CreateStore(b.getFalse(), first);
+        });
+        e_.forBox(innerRegion_, [&](const std::vector<Value*>& inner) {
+            std::vector<Value*> same;
+            for (size_t i = 0; i < at.size(); ++i)
+                same.push_back(b.CreateICmpEQ(inner[i], b.CreateLoad(b.getInt64Ty(), at[i])));
+            e_.store(call_.outputs[0], joinIndex(dims_, outer, inner),
+                     b.CreateSelect(e_.all(same), f(1), f(0)));
+        });
+    }
+
+    /// LayerNormalization and InstanceNormalization.
+    void normalize(const std::vector<Value*>& outer) {
+        auto& b = e_.b();
+        int64_t n = 1;
+        for (size_t j : dims_.normalized)
+            n *= call_.inputs[0].shape[j];
+        Value* count = f(static_cast<double>(n));
+        Value* sum = e_.slot(e_.valueType(t_), f(0));
+        accumulate(outer, sum, [&](Value* s, Value* v) { return b.CreateFAdd(s, v); });
+        Value* mean = b.CreateFDiv(get(sum), count);
+        Value* squares = e_.slot(e_.valueType(t_), f(0));
+        accumulate(outer, squares, [&](Value* s, Value* v) {
+            Value* d = b.CreateFSub(v, mean);
+            return b.CreateFAdd(s, b.CreateFMul(d, d));
+        });
+        double eps = call_.op().attrs.getFloat("epsilon", 1e-5);
+        Value* var = b.CreateFDiv(get(squares), count);
+        Value* inv = b.CreateFDiv(f(1), call1(llvm::Intrinsic::sqrt, b.CreateFAdd(var, f(eps))));
+        write(outer, [&](const std::vector<Value*>& index, Value* v) {
+            Value* y = b.CreateFMul(b.CreateFSub(v, mean), inv);
+            if (call_.hasInput(1))
+                y = b.CreateFMul(
+                    y, e_.convert(loadMapped(e_, call_, 0, 1, index), inputType(call_, 1), t_));
+            if (call_.hasInput(2))
+                y = b.CreateFAdd(
+                    y, e_.convert(loadMapped(e_, call_, 0, 2, index), inputType(call_, 2), t_));
+            return y;
+        });
+        writeStatistics(outer, mean, inv);
+    }
+
+    /// LayerNormalization's optional Mean and InvStdDev outputs.
+    void writeStatistics(const std::vector<Value*>& outer, Value* mean, Value* inv) {
+        std::vector<Value*> zeros(dims_.normalized.size(), e_.i64(0));
+        std::vector<Value*> index = joinIndex(dims_, outer, zeros);
+        for (size_t o = 1; o < call_.outputs.size() && o < 3; ++o)
+            if (call_.outputs[o].base != nullptr)
+                e_.store(call_.outputs[o], index,
+                         e_.convert(o == 1 ? mean : inv, t_, outputType(call_, o)));
+    }
+
+    Emitter& e_;
+    const OpCall& call_;
+    Dims dims_;
+    ir::DType t_;
+    std::vector<Range> outerRegion_, innerRegion_, whole_;
+};
+
+} // namespace
+
+Status lowerNormalization(Emitter& e, const OpCall& call) {
+    if (call.outputs[0].base == nullptr)
+        return Status::success();
+    if (!ir::isFloatingPoint(outputType(call, 0)))
+        return call.error("code generation supports floating-point normalizations only");
+    Normalizer(e, call).run();
+    return Status::success();
+}
+
+} // namespace stagecraft::codegen::detail

@@ -1,0 +1,174 @@
+// Ops computed point by point over their output (elementwise and injective
+// ops): the input elements come from the loop-nest model's access maps
+// (docs/op-semantics.md), so broadcasting, transposes, reshapes, slices,
+// tiles and depth/space shuffles need no code of their own. The `full`
+// dims the model cannot express as an index get one: Gather's and
+// GatherElements' data axis (the index read from the indices tensor,
+// negative indices wrapped, out-of-range ones clamped), Pad's reflect, edge
+// and wrap modes. Concat copies each input over its part of the axis.
+
+#include "codegen/lowering.h"
+
+#include <algorithm>
+
+namespace stagecraft::codegen::detail {
+
+Error OpCall::error(const std::string& what) const {
+    return Error("op '" + op().name + "' (" + op().type + "): " + what);
+}
+
+ir::DType inputType(const OpCall& call, int slot) {
+    return call.graph->tensor(call.op().inputs[static_cast<size_t>(slot)]).dtype;
+}
+
+ir::DType outputType(const OpCall& call, size_t index) {
+    return call.graph->tensor(call.op().outputs[index]).dtype;
+}
+
+Value* loadMapped(Emitter& e, const OpCall& call, size_t nest, int slot,
+                  std::span<Value* const> loops) {
+    const ops::AccessMap* map = call.semantics->nests[nest].accessFor(slot);
+    std::vector<Value*> index;
+    for (const ops::IndexExpr& expr : map->dims)
+        index.push_back(e.evalIndex(expr, loops));
+    return e.load(call.inputs[static_cast<size_t>(slot)], index);
+}
+
+namespace {
+
+bool isMovement(std::string_view type) {
+    for (std::string_view t :
+         {"Transpose", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Expand", "Tile", "Slice",
+          "DepthToSpace", "SpaceToDepth", "Split", "Identity", "Dropout"})
+        if (t == type)
+            return true;
+    return false;
+}
+
+} // namespace
+
+Status lowerPointwise(Emitter& e, const OpCall& call) {
+    const std::string& type = call.op().type;
+    bool scalar = isScalarOp(type);
+    if (!scalar && !isMovement(type))
+        return call.error("code generation does not support this op type");
+    Status failure = Status::success();
+    for (size_t o = 0; o < call.outputs.size(); ++o) {
+        if (call.outputs[o].base == nullptr)
+            continue;
+        ir::DType out = outputType(call, o);
+        e.forBox(call.regions[o], [&](const std::vector<Value*>& idx) {
+            if (type == "Dropout" && o == 1) { // the mask: nothing is dropped at inference
+                e.store(call.outputs[o], idx, e.constant(out, 1));
+                return;
+            }
+            std::vector<Value*> args;
+            std::vector<ir::DType> types;
+            for (int slot = 0; slot < static_cast<int>(call.op().inputs.size()); ++slot) {
+                bool present = call.hasInput(slot);
+                args.push_back(present ? loadMapped(e, call, o, slot, idx) : nullptr);
+                types.push_back(present ? inputType(call, slot) : ir::DType::Undefined);
+            }
+            Value* value = args.front();
+            if (scalar) {
+                auto computed = scalarOp(e, call, args, types, out);
+                if (!computed.ok()) {
+                    failure = computed.error();
+                    value = e.constant(out, 0);
+                } else {
+                    value = *computed;
+                }
+            }
+            e.store(call.outputs[o], idx, value);
+        });
+    }
+    return failure;
+}
+
+Status lowerConcat(Emitter& e, const OpCall& call) {
+    if (call.outputs[0].base == nullptr)
+        return Status::success();
+    auto axis = static_cast<size_t>(call.op().attrs.getInt("axis", 0));
+    int64_t offset = 0;
+    for (int slot = 0; slot < static_cast<int>(call.op().inputs.size()); ++slot) {
+        int64_t extent =
+            call.graph->tensor(call.op().inputs[static_cast<size_t>(slot)]).shape[axis];
+        std::vector<Range> ranges = call.regions[0];
+        ranges[axis].lo = e.max(ranges[axis].lo, e.i64(offset));
+        ranges[axis].hi = e.min(ranges[axis].hi, e.i64(offset + extent));
+        e.forBox(ranges, [&](const std::vector<Value*>& idx) {
+            e.store(call.outputs[0], idx, loadMapped(e, call, 0, slot, idx));
+        });
+        offset += extent;
+    }
+    return Status::success();
+}
+
+namespace {
+
+/// The input index of a padded dim in reflect, edge or wrap mode.
+Value* paddedIndex(Emitter& e, const std::string& mode, Value* raw, int64_t n) {
+    if (mode == "edge" || n == 1)
+        return e.clamp(raw, 0, n - 1);
+    if (mode == "wrap")
+        return e.floorMod(raw, n);
+    int64_t period = 2 * (n - 1);
+    Value* r = e.floorMod(raw, period);
+    return e.b().CreateSelect(e.b().CreateICmpSGE(r, e.i64(n)), e.b().CreateSub(e.i64(period), r),
+                              r);
+}
+
+} // namespace
+
+Status lowerPad(Emitter& e, const OpCall& call) {
+    if (call.outputs[0].base == nullptr)
+        return Status::success();
+    const ir::Op& op = call.op();
+    std::string mode = op.attrs.getString("mode", "constant");
+    std::vector<int64_t> pads = op.attrs.getInts("pads");
+    const ir::Shape& in = call.inputs[0].shape;
+    ir::DType type = outputType(call, 0);
+    Value* padValue = e.constant(type, op.attrs.getFloat("value", 0.0));
+    e.forBox(call.regions[0], [&](const std::vector<Value*>& idx) {
+        std::vector<Value*> index, inside;
+        for (size_t j = 0; j < in.size(); ++j) {
+            Value* raw = e.b().CreateSub(idx[j], e.i64(pads[j]));
+            if (mode == "constant") {
+                inside.push_back(e.inBounds(raw, in[j]));
+                index.push_back(e.clamp(raw, 0, std::max<int64_t>(in[j] - 1, 0)));
+            } else {
+                index.push_back(paddedIndex(e, mode, raw, in[j]));
+            }
+        }
+        Value* value = e.load(call.inputs[0], index);
+        if (!inside.empty())
+            value = e.b().CreateSelect(e.all(inside), value, padValue);
+        e.store(call.outputs[0], idx, value);
+    });
+    return Status::success();
+}
+
+Status lowerGather(Emitter& e, const OpCall& call) {
+    if (call.outputs[0].base == nullptr)
+        return Status::success();
+    const ops::AccessMap* data = call.semantics->nests[0].accessFor(0);
+    const ir::Shape& shape = call.inputs[0].shape;
+    ir::DType indexType = inputType(call, 1);
+    e.forBox(call.regions[0], [&](const std::vector<Value*>& idx) {
+        Value* picked = e.convert(loadMapped(e, call, 0, 1, idx), indexType, ir::DType::Int64);
+        std::vector<Value*> index;
+        for (size_t j = 0; j < data->dims.size(); ++j) {
+            if (!data->dims[j].full) {
+                index.push_back(e.evalIndex(data->dims[j], idx));
+                continue;
+            }
+            Value* wrapped = e.b().CreateSelect(e.b().CreateICmpSLT(picked, e.i64(0)),
+                                                e.b().CreateAdd(picked, e.i64(shape[j])), picked);
+            index.push_back(e.clamp(wrapped, 0, std::max<int64_t>(shape[j] - 1, 0)));
+        }
+        e.store(call.outputs[0], idx, e.load(call.inputs[0], index));
+    });
+    return Status::success();
+}
+
+} // namespace stagecraft::codegen::detail

@@ -1,0 +1,225 @@
+// Pools, global pools, Reduce* and ArgMax/ArgMin: per output element, a
+// register accumulates over the reduction loops of the loop-nest model.
+// Taps that fall into a pool's padding are out of range and skipped; an
+// average pool divides by the taps inside the input, or inside the padded
+// input with count_include_pad, as ONNX Runtime does.
+
+#include "codegen/lowering.h"
+
+#include <llvm/IR/Intrinsics.h>
+
+#include <array>
+#include <limits>
+
+namespace stagecraft::codegen::detail {
+
+namespace {
+
+enum class Combine { Sum, Max, Min, Prod, AbsSum, SquareSum, ExpSum, PowSum };
+enum class Finish { None, Mean, Sqrt, Log, Root };
+
+struct Reducer {
+    Combine combine = Combine::Sum;
+    Finish finish = Finish::None;
+};
+
+std::optional<Reducer> reducerOf(std::string_view type) {
+    if (type == "MaxPool" || type == "GlobalMaxPool" || type == "ReduceMax")
+        return Reducer{Combine::Max, Finish::None};
+    if (type == "ReduceMin")
+        return Reducer{Combine::Min, Finish::None};
+    if (type == "AveragePool" || type == "GlobalAveragePool" || type == "ReduceMean")
+        return Reducer{Combine::Sum, Finish::Mean};
+    if (type == "ReduceSum")
+        return Reducer{Combine::Sum, Finish::None};
+    if (type == "ReduceProd")
+        return Reducer{Combine::Prod, Finish::None};
+    if (type == "ReduceL1")
+        return Reducer{Combine::AbsSum, Finish::None};
+    if (type == "ReduceL2")
+        return Reducer{Combine::SquareSum, Finish::Sqrt};
+    if (type == "ReduceSumSquare")
+        return Reducer{Combine::SquareSum, Finish::None};
+    if (type == "ReduceLogSum")
+        return Reducer{Combine::Sum, Finish::Log};
+    if (type == "ReduceLogSumExp")
+        return Reducer{Combine::ExpSum, Finish::Log};
+    if (type == "LpPool" || type == "GlobalLpPool")
+        return Reducer{Combine::PowSum, Finish::Root};
+    return std::nullopt;
+}
+
+double initialOf(Combine c) {
+    switch (c) {
+    case Combine::Max:
+        return -std::numeric_limits<double>::infinity();
+    case Combine::Min:
+        return std::numeric_limits<double>::infinity();
+    case Combine::Prod:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+Value* combine(Emitter& e, Combine c, Value* acc, Value* x, double p) {
+    auto& b = e.b();
+    std::array<Value*, 1> one{x};
+    switch (c) {
+    case Combine::Sum:
+        return b.CreateFAdd(acc, x);
+    case Combine::Max:
+        return b.CreateSelect(b.CreateFCmpOGT(x, acc), x, acc);
+    case Combine::Min:
+        return b.CreateSelect(b.CreateFCmpOLT(x, acc), x, acc);
+    case Combine::Prod:
+        return b.CreateFMul(acc, x);
+    case Combine::AbsSum:
+        return b.CreateFAdd(acc, e.intrinsic(llvm::Intrinsic::fabs, one));
+    case Combine::SquareSum:
+        return b.CreateFAdd(acc, b.CreateFMul(x, x));
+    case Combine::ExpSum:
+        return b.CreateFAdd(acc, e.intrinsic(llvm::Intrinsic::exp, one));
+    case Combine::PowSum: {
+        std::array<Value*, 2> args{e.intrinsic(llvm::Intrinsic::fabs, one),
+                                   llvm::ConstantFP::get(x->getType(), p)};
+        return b.CreateFAdd(acc, e.intrinsic(llvm::Intrinsic::pow, args));
+    }
+    }
+    return acc;
+}
+
+Value* finish(Emitter& e, Finish f, Value* acc, Value* count, double p) {
+    auto& b = e.b();
+    std::array<Value*, 1> one{acc};
+    switch (f) {
+    case Finish::None:
+        return acc;
+    case Finish::Mean:
+        return b.CreateFDiv(acc, b.CreateSIToFP(count, acc->getType()));
+    case Finish::Sqrt:
+        return e.intrinsic(llvm::Intrinsic::sqrt, one);
+    case Finish::Log:
+        return e.intrinsic(llvm::Intrinsic::log, one);
+    case Finish::Root: {
+        std::array<Value*, 2> args{acc, llvm::ConstantFP::get(acc->getType(), 1.0 / p)};
+        return e.intrinsic(llvm::Intrinsic::pow, args);
+    }
+    }
+    return acc;
+}
+
+/// For count_include_pad: the tap is inside the padded input.
+Value* insidePadded(Emitter& e, const OpCall& call, const std::vector<Value*>& index) {
+    std::vector<int64_t> pads = call.op().attrs.getInts("pads");
+    const ir::Shape& shape = call.inputs[0].shape;
+    size_t spatial = shape.size() - 2;
+    std::vector<Value*> inside;
+    for (size_t i = 0; i < spatial && 2 * spatial <= pads.size(); ++i) {
+        Value* shifted = e.b().CreateAdd(index[i + 2], e.i64(pads[i]));
+        inside.push_back(e.inBounds(shifted, shape[i + 2] + pads[i] + pads[i + spatial]));
+    }
+    return e.all(inside);
+}
+
+std::vector<Range> reductionRanges(Emitter& e, const ops::LoopNest& nest) {
+    std::vector<Range> ranges;
+    for (size_t l = static_cast<size_t>(nest.outputRank); l < nest.loops.size(); ++l)
+        ranges.push_back({e.i64(0), e.i64(nest.loops[l].extent)});
+    return ranges;
+}
+
+/// The input index of a tap and whether it is inside the input.
+std::pair<std::vector<Value*>, Value*> tapIndex(Emitter& e, const OpCall& call,
+                                                const std::vector<Value*>& loops) {
+    const ops::AccessMap* map = call.semantics->nests[0].accessFor(0);
+    std::vector<Value*> index, inside;
+    for (size_t j = 0; j < map->dims.size(); ++j) {
+        index.push_back(e.evalIndex(map->dims[j], loops));
+        inside.push_back(e.inBounds(index.back(), call.inputs[0].shape[j]));
+    }
+    return {index, e.all(inside)};
+}
+
+Status lowerArgReduce(Emitter& e, const OpCall& call) {
+    const ops::LoopNest& nest = call.semantics->nests[0];
+    bool max = call.op().type == "ArgMax";
+    bool last = call.op().attrs.getInt("select_last_index", 0) != 0;
+    ir::DType in = inputType(call, 0);
+    bool isFloat = ir::isFloatingPoint(in);
+    e.forBox(call.regions[0], [&](const std::vector<Value*>& idx) {
+        Value* best = e.slot(e.valueType(in), e.constant(in, max ? -1e300 : 1e300));
+        Value* where = e.slot(e.b().getInt64Ty(), e.i64(0));
+        Value* first = e.slot(e.b().getInt1Ty(), e.b().getTrue());
+        e.forBox(reductionRanges(e, nest), [&](const std::vector<Value*>& red) {
+            std::vector<Value*> loops(idx);
+            loops.insert(loops.end(), red.begin(), red.end());
+            Value* x = e.load(call.inputs[0], tapIndex(e, call, loops).first);
+            Value* cur = e.b().CreateLoad(e.valueType(in), best);
+            auto& b = e.b();
+            Value* better =
+                isFloat ? (max ? (last ? b.CreateFCmpOGE(x, cur) : b.CreateFCmpOGT(x, cur))
+                               : (last ? b.CreateFCmpOLE(x, cur) : b.CreateFCmpOLT(x, cur)))
+                        : (max ? (last ? b.CreateICmpSGE(x, cur) : b.CreateICmpSGT(x, cur))
+                               : (last ? b.CreateICmpSLE(x, cur) : b.CreateICmpSLT(x, cur)));
+            better = b.CreateOr(better, b.CreateLoad(b.getInt1Ty(), first));
+            b.CreateStore(b.CreateSelect(better, x, cur), best);
+            b.CreateStore(b.CreateSelect(better, red.front(), b.CreateLoad(b.getInt64Ty(), where)),
+                          where);
+            b.CreateStore(b.getFalse(), first);
+        });
+        e.store(call.outputs[0], idx,
+                e.convert(e.b().CreateLoad(e.b().getInt64Ty(), where), ir::DType::Int64,
+                          outputType(call, 0)));
+    });
+    return Status::success();
+}
+
+} // namespace
+
+Status lowerReduction(Emitter& e, const OpCall& call) {
+    if (call.outputs[0].base == nullptr)
+        return Status::success();
+    const std::string& type = call.op().type;
+    if (call.outputs.size() > 1 && call.outputs[1].base != nullptr)
+        return call.error("code generation does not support the Indices output");
+    if (type == "ArgMax" || type == "ArgMin")
+        return lowerArgReduce(e, call);
+    std::optional<Reducer> reducer = reducerOf(type);
+    ir::DType t = outputType(call, 0);
+    if (!reducer || !ir::isFloatingPoint(t))
+        return call.error("code generation does not support this reduction on " +
+                          std::string(ir::dtypeName(t)));
+    const ops::LoopNest& nest = call.semantics->nests[0];
+    double p = static_cast<double>(call.op().attrs.getInt("p", 2));
+    bool includePad = type == "AveragePool" && call.op().attrs.getInt("count_include_pad", 0) != 0;
+    e.forBox(call.regions[0], [&](const std::vector<Value*>& idx) {
+        Value* acc = e.slot(e.valueType(t), e.constant(t, initialOf(reducer->combine)));
+        Value* count = e.slot(e.b().getInt64Ty(), e.i64(0));
+        e.forBox(reductionRanges(e, nest), [&](const std::vector<Value*>& red) {
+            std::vector<Value*> loops(idx);
+            loops.insert(loops.end(), red.begin(), red.end());
+            auto [index, inside] = tapIndex(e, call, loops);
+            if (includePad) {
+                Value* counted = e.b().CreateZExt(insidePadded(e, call, index), e.b().getInt64Ty());
+                e.b().CreateStore(
+                    e.b().CreateAdd(e.b().CreateLoad(e.b().getInt64Ty(), count), counted), count);
+            }
+            e.ifThen(inside, [&] {
+                Value* x = e.convert(e.load(call.inputs[0], index), inputType(call, 0), t);
+                Value* cur = e.b().CreateLoad(e.valueType(t), acc);
+                e.b().CreateStore(combine(e, reducer->combine, cur, x, p), acc);
+                if (!includePad)
+                    e.b().CreateStore(
+                        e.b().CreateAdd(e.b().CreateLoad(e.b().getInt64Ty(), count), e.i64(1)),
+                        count);
+            });
+        });
+        Value* result = finish(e, reducer->finish, e.b().CreateLoad(e.valueType(t), acc),
+                               e.b().CreateLoad(e.b().getInt64Ty(), count), p);
+        e.store(call.outputs[0], idx, result);
+    });
+    return Status::success();
+}
+
+} // namespace stagecraft::codegen::detail

@@ -1,0 +1,153 @@
+#pragma once
+// Internal to core/codegen: the LLVM IR emission helpers and the op
+// lowerings. Only codegen's .cpp files include this (it pulls in LLVM).
+
+#include "codegen/code_plan.h"
+#include "ir/graph.h"
+#include "ops/semantics.h"
+#include "partition/slices.h"
+#include "support/expected.h"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace stagecraft::codegen::detail {
+
+using llvm::Value;
+
+/// A half-open range [lo, hi) of one loop, as IR values.
+struct Range {
+    Value* lo = nullptr;
+    Value* hi = nullptr;
+};
+
+/// How the function being emitted addresses one view of a tensor: element
+/// (i0, i1, ...) is at base + sum((i_d - origin_d) * stride_d).
+struct Access {
+    Value* base = nullptr;
+    ir::DType dtype = ir::DType::Float32;
+    std::vector<Value*> origin;
+    std::vector<int64_t> strides;
+    /// The tensor's whole shape (bounds of valid indices).
+    ir::Shape shape;
+};
+
+/// IR building helpers shared by every op lowering.
+class Emitter {
+public:
+    Emitter(llvm::Module& module, llvm::Function* function);
+
+    llvm::IRBuilder<>& b() { return builder_; }
+    llvm::LLVMContext& context() { return module_.getContext(); }
+    llvm::Module& module() { return module_; }
+
+    Value* i64(int64_t value);
+    /// The register type of \p dtype (bool is i1) and its memory type (bool is i8).
+    llvm::Type* valueType(ir::DType dtype);
+    llvm::Type* memoryType(ir::DType dtype);
+    Value* constant(ir::DType dtype, double value);
+
+    /// for (iv = lo; iv < hi; iv += step) body(iv).
+    void forRange(Range range, const std::function<void(Value*)>& body, int64_t step = 1,
+                  Value* stepValue = nullptr);
+    /// Nested loops over \p ranges, outermost first.
+    void forBox(std::span<const Range> ranges,
+                const std::function<void(const std::vector<Value*>&)>& body);
+    /// if (cond) then() ; else otherwise() when given.
+    void ifThen(Value* cond, const std::function<void()>& then,
+                const std::function<void()>& otherwise = {});
+
+    /// A stack slot in the entry block (promoted to a register by the optimizer).
+    Value* slot(llvm::Type* type, Value* initial);
+
+    Value* elementPtr(const Access& access, std::span<Value* const> index);
+    Value* load(const Access& access, std::span<Value* const> index);
+    void store(const Access& access, std::span<Value* const> index, Value* value);
+
+    /// The index of \p expr at loop values \p loops (floor division and modulo).
+    Value* evalIndex(const ops::IndexExpr& expr, std::span<Value* const> loops);
+    Value* floorDiv(Value* a, int64_t b);
+    Value* floorMod(Value* a, int64_t b);
+    /// 0 <= index < extent.
+    Value* inBounds(Value* index, int64_t extent);
+    Value* clamp(Value* index, int64_t lo, int64_t hi);
+    Value* min(Value* a, Value* b);
+    Value* max(Value* a, Value* b);
+    Value* all(std::span<Value* const> conditions);
+
+    /// Converts a register value between element types (as ONNX Cast).
+    Value* convert(Value* value, ir::DType from, ir::DType to);
+    /// Calls a libm function of one or two float arguments.
+    Value* callMath(const char* f32Name, const char* f64Name, std::span<Value* const> args);
+    Value* intrinsic(llvm::Intrinsic::ID id, std::span<Value* const> args);
+
+private:
+    llvm::Module& module_;
+    llvm::Function* function_;
+    llvm::IRBuilder<> builder_;
+};
+
+/// One op to lower: its semantics and where its tensors are.
+struct OpCall {
+    const ir::Graph* graph = nullptr;
+    ir::OpId id = ir::kNoOp;
+    const ops::OpSemantics* semantics = nullptr;
+    /// Per input slot (null Access base for an omitted input).
+    std::vector<Access> inputs;
+    std::vector<Access> outputs;
+    /// Per output: the ranges of its dims to compute (empty output: no ranges).
+    std::vector<std::vector<Range>> regions;
+
+    const ir::Op& op() const { return graph->op(id); }
+    bool hasInput(int slot) const {
+        return slot < static_cast<int>(inputs.size()) &&
+               inputs[static_cast<size_t>(slot)].base != nullptr;
+    }
+    Error error(const std::string& what) const;
+};
+
+/// Registers the host's and RISC-V's LLVM targets (once per process).
+void initializeTargets();
+
+/// Builds the function of \p kernel in \p module and verifies the module.
+Status lowerKernel(llvm::Module& module, const ir::Graph& graph,
+                   const partition::SemanticsCache& semantics, const KernelCode& kernel);
+
+/// Lowers one op (dispatch on its type). Unsupported types are an error
+/// naming the op.
+Status lowerOp(Emitter& e, const OpCall& call);
+
+// The families (each in its own file).
+Status lowerPointwise(Emitter& e, const OpCall& call);
+Status lowerConcat(Emitter& e, const OpCall& call);
+Status lowerPad(Emitter& e, const OpCall& call);
+Status lowerGather(Emitter& e, const OpCall& call);
+Status lowerContraction(Emitter& e, const OpCall& call);
+Status lowerConvTranspose(Emitter& e, const OpCall& call);
+Status lowerReduction(Emitter& e, const OpCall& call);
+Status lowerNormalization(Emitter& e, const OpCall& call);
+Status lowerResize(Emitter& e, const OpCall& call);
+
+/// True when \p type is computed elementwise from its inputs by scalarOp.
+bool isScalarOp(std::string_view type);
+/// The value of an elementwise op at one point, from its loaded inputs
+/// (omitted inputs are null). \p inTypes are the inputs' element types.
+Expected<Value*> scalarOp(Emitter& e, const OpCall& call, std::span<Value* const> args,
+                          std::span<const ir::DType> inTypes, ir::DType outType);
+
+/// The loaded value of input \p slot at output loop values \p loops, through
+/// the op's access map in nest \p nest (no `full` dims).
+Value* loadMapped(Emitter& e, const OpCall& call, size_t nest, int slot,
+                  std::span<Value* const> loops);
+
+/// Element type of input \p slot / output \p index of the op.
+ir::DType inputType(const OpCall& call, int slot);
+ir::DType outputType(const OpCall& call, size_t index);
+
+} // namespace stagecraft::codegen::detail

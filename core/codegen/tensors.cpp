@@ -1,0 +1,222 @@
+// Tensor files ("stagecraft-tensors" JSON), seeded inputs and the error
+// measure the host-execution tests use against ONNX Runtime.
+
+#include "codegen/tensors.h"
+
+#include "ir/const_tensor.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+namespace stagecraft::codegen {
+
+namespace {
+
+constexpr const char* kFormat = "stagecraft-tensors";
+constexpr int kVersion = 1;
+
+void appendNumber(std::string& out, const HostTensor& t, int64_t i) {
+    char buffer[64];
+    if (ir::isFloatingPoint(t.dtype)) {
+        double v = ir::readDouble(t.dtype, t.data, i);
+        if (std::isnan(v)) {
+            out += "null";
+            return;
+        }
+        if (std::isinf(v)) {
+            out += v > 0 ? "1e999" : "-1e999";
+            return;
+        }
+        auto r = t.dtype == ir::DType::Float64
+                     ? std::to_chars(buffer, buffer + sizeof buffer, v)
+                     : std::to_chars(buffer, buffer + sizeof buffer, static_cast<float>(v));
+        out.append(buffer, r.ptr);
+        return;
+    }
+    auto r = std::to_chars(buffer, buffer + sizeof buffer, ir::readInt64(t.dtype, t.data, i));
+    out.append(buffer, r.ptr);
+}
+
+std::string quoted(const std::string& text) {
+    return nlohmann::json(text).dump();
+}
+
+uint64_t mix(uint64_t& state) {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+uint64_t hashName(const std::string& text, uint64_t seed) {
+    uint64_t hash = 0xcbf29ce484222325ULL ^ seed;
+    for (unsigned char c : text)
+        hash = (hash ^ c) * 0x100000001b3ULL;
+    return hash;
+}
+
+Expected<HostTensor> readTensor(const nlohmann::json& item, const std::string& where) {
+    HostTensor t;
+    if (!item.is_object() || !item.contains("name") || !item["name"].is_string())
+        return Error(where + ": needs a string 'name'");
+    t.name = item["name"].get<std::string>();
+    std::string at = where + " ('" + t.name + "')";
+    auto dtype = item.contains("dtype") && item["dtype"].is_string()
+                     ? ir::parseDType(item["dtype"].get<std::string>())
+                     : std::nullopt;
+    if (!dtype || ir::dtypeSize(*dtype) == 0)
+        return Error(at + ".dtype: expected an element type such as \"f32\" or \"i64\"");
+    t.dtype = *dtype;
+    if (!item.contains("shape") || !item["shape"].is_array())
+        return Error(at + ".shape: expected an array of dims");
+    for (const auto& d : item["shape"]) {
+        if (!d.is_number_integer() || d.get<int64_t>() < 0)
+            return Error(at + ".shape: dims must be whole numbers >= 0");
+        t.shape.push_back(d.get<int64_t>());
+    }
+    const auto& data = item.contains("data") ? item["data"] : nlohmann::json();
+    if (!data.is_array() || static_cast<int64_t>(data.size()) != t.elementCount())
+        return Error(at + ".data: expected " + std::to_string(t.elementCount()) +
+                     " numbers for shape " + ir::formatShape(t.shape));
+    t.data.resize(static_cast<size_t>(t.elementCount() * ir::dtypeSize(t.dtype)));
+    for (int64_t i = 0; i < t.elementCount(); ++i) {
+        const auto& v = data[static_cast<size_t>(i)];
+        if (v.is_null() && ir::isFloatingPoint(t.dtype))
+            ir::writeDouble(t.dtype, t.data, i, std::numeric_limits<double>::quiet_NaN());
+        else if (v.is_number_integer() && !ir::isFloatingPoint(t.dtype))
+            ir::writeInt64(t.dtype, t.data, i, v.get<int64_t>());
+        else if (v.is_number())
+            ir::writeDouble(t.dtype, t.data, i, v.get<double>());
+        else
+            return Error(at + ".data[" + std::to_string(i) + "]: expected a number");
+    }
+    return t;
+}
+
+} // namespace
+
+double HostTensor::at(int64_t index) const {
+    return ir::readDouble(dtype, data, index);
+}
+
+const HostTensor* findTensor(const TensorSet& set, std::string_view name) {
+    for (const HostTensor& t : set)
+        if (t.name == name)
+            return &t;
+    return nullptr;
+}
+
+std::string writeTensorsJson(const TensorSet& tensors) {
+    std::string out = "{\n  \"format\": \"" + std::string(kFormat) +
+                      "\",\n  \"version\": " + std::to_string(kVersion) + ",\n  \"tensors\": [";
+    for (size_t k = 0; k < tensors.size(); ++k) {
+        const HostTensor& t = tensors[k];
+        out += k == 0 ? "\n    {" : ",\n    {";
+        out += "\"name\": " + quoted(t.name) + ", \"dtype\": \"" +
+               std::string(ir::dtypeName(t.dtype)) + "\", \"shape\": [";
+        for (size_t d = 0; d < t.shape.size(); ++d)
+            out += (d ? ", " : "") + std::to_string(t.shape[d]);
+        out += "], \"data\": [";
+        for (int64_t i = 0; i < t.elementCount(); ++i) {
+            if (i > 0)
+                out += ", ";
+            appendNumber(out, t, i);
+        }
+        out += "]}";
+    }
+    out += "\n  ]\n}\n";
+    return out;
+}
+
+Expected<TensorSet> readTensorsJson(std::string_view text, const std::string& file) {
+    nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+    if (doc.is_discarded())
+        return Error(file + ": not a JSON document");
+    if (!doc.is_object() || doc.value("format", "") != kFormat)
+        return Error(file + ": format: expected \"" + std::string(kFormat) + "\"");
+    if (doc.value("version", 0) != kVersion)
+        return Error(file + ": version: expected " + std::to_string(kVersion));
+    if (!doc.contains("tensors") || !doc["tensors"].is_array())
+        return Error(file + ": tensors: expected an array");
+    TensorSet set;
+    for (size_t i = 0; i < doc["tensors"].size(); ++i) {
+        SC_ASSIGN_OR_RETURN(
+            HostTensor t,
+            readTensor(doc["tensors"][i], file + ": tensors[" + std::to_string(i) + "]"));
+        if (findTensor(set, t.name) != nullptr)
+            return Error(file + ": tensor '" + t.name + "' appears twice");
+        set.push_back(std::move(t));
+    }
+    return set;
+}
+
+TensorSet seededInputs(const ir::Graph& graph, uint64_t seed) {
+    TensorSet set;
+    for (ir::TensorId id : graph.inputs()) {
+        const ir::Tensor& in = graph.tensor(id);
+        HostTensor t{in.name, in.dtype, in.shape, {}};
+        t.data.resize(static_cast<size_t>(in.byteSize()));
+        uint64_t state = hashName(in.name, seed);
+        for (int64_t i = 0; i < t.elementCount(); ++i) {
+            uint64_t bits = mix(state);
+            if (ir::isFloatingPoint(in.dtype)) {
+                double unit = static_cast<double>(bits >> 11) * 0x1.0p-53;
+                // Rounded to float first so every consumer sees the same value.
+                ir::writeDouble(in.dtype, t.data, i, static_cast<float>(2 * unit - 1));
+            } else {
+                ir::writeInt64(in.dtype, t.data, i, static_cast<int64_t>(bits >> 63));
+            }
+        }
+        set.push_back(std::move(t));
+    }
+    return set;
+}
+
+Expected<TensorSet> matchInputs(const ir::Graph& graph, const TensorSet& given) {
+    TensorSet inputs;
+    for (ir::TensorId id : graph.inputs()) {
+        const ir::Tensor& in = graph.tensor(id);
+        const HostTensor* t = findTensor(given, in.name);
+        if (t == nullptr)
+            return Error("input '" + in.name + "' is missing");
+        if (t->dtype != in.dtype || t->shape != in.shape)
+            return Error("input '" + in.name + "' is " + std::string(ir::dtypeName(t->dtype)) +
+                         " " + ir::formatShape(t->shape) + ", the model expects " +
+                         std::string(ir::dtypeName(in.dtype)) + " " + ir::formatShape(in.shape));
+        inputs.push_back(*t);
+    }
+    return inputs;
+}
+
+Difference compareTensors(const HostTensor& actual, const HostTensor& expected) {
+    Difference d;
+    if (actual.shape != expected.shape) {
+        d.mismatch = "shape " + ir::formatShape(actual.shape) + " vs " +
+                     ir::formatShape(expected.shape);
+        return d;
+    }
+    double scale = 0;
+    for (int64_t i = 0; i < expected.elementCount(); ++i) {
+        double a = actual.at(i), e = expected.at(i);
+        if (std::isnan(a) != std::isnan(e)) {
+            d.mismatch = "NaN at element " + std::to_string(i);
+            d.worstIndex = i;
+            return d;
+        }
+        if (std::isnan(a))
+            continue;
+        scale = std::max(scale, std::abs(e));
+        if (std::abs(a - e) > d.maxAbsolute || d.worstIndex < 0) {
+            d.maxAbsolute = std::abs(a - e);
+            d.worstIndex = i;
+        }
+    }
+    d.relative = scale > 0 ? d.maxAbsolute / scale : (d.maxAbsolute > 0 ? 1 : 0);
+    return d;
+}
+
+} // namespace stagecraft::codegen
