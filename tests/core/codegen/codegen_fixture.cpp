@@ -1,0 +1,167 @@
+#include "codegen_fixture.h"
+
+#include "arch/presets.h"
+#include "schedule/clusters.h"
+#include "support/file.h"
+#include "testsupport.h"
+#include "zoo/zoo.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <onnx/onnx_pb.h>
+
+#include <algorithm>
+#include <fstream>
+
+namespace stagecraft::test {
+
+namespace {
+
+int64_t batchOf(const ir::Graph& graph) {
+    if (graph.inputs().empty())
+        return 1;
+    const ir::Shape& shape = graph.tensor(graph.inputs().front()).shape;
+    return shape.empty() || shape.front() < 1 ? 1 : shape.front();
+}
+
+schedule::ClusterPlan clustersFor(const ir::Graph& graph, const arch::Arch& arch) {
+    int64_t batch = batchOf(graph);
+    auto clusters = schedule::makeClusterPlan(batch * arch.clusters, arch.clusters, batch);
+    SC_ASSERT(clusters.ok(), "a model's own batch makes a cluster plan");
+    return *clusters;
+}
+
+/// The group with the most ops first.
+std::vector<partition::GroupId> groupsBySize(const schedule::Schedule& s) {
+    std::vector<partition::GroupId> groups;
+    for (size_t g = 0; g < s.groups.size(); ++g)
+        groups.push_back(static_cast<partition::GroupId>(g));
+    std::stable_sort(groups.begin(), groups.end(), [&](auto a, auto b) {
+        return s.partition.ops(a).size() > s.partition.ops(b).size();
+    });
+    return groups;
+}
+
+} // namespace
+
+ModelFile writeZoo(const std::filesystem::path& dir, const std::string& name, int64_t seq) {
+    zoo::ZooOptions options;
+    options.weights = onnxio::WeightFill::Seeded;
+    options.seq = seq;
+    std::filesystem::create_directories(dir);
+    std::filesystem::path path = dir / (name + ".onnx");
+    auto written = zoo::writeZooModel(name, options, path);
+    SC_ASSERT(written.ok(), "the zoo writes its models");
+    return {path, {}};
+}
+
+Expected<std::unique_ptr<Planned>> plan(const ModelFile& model, const std::string& archName,
+                                        const std::string& strategyName,
+                                        const schedule::Overrides& overrides) {
+    SC_ASSIGN_OR_RETURN(onnxio::ImportResult imported,
+                        onnxio::importModel(model.path, model.import));
+    auto planned = std::make_unique<Planned>();
+    planned->graph = std::move(imported.graph);
+    SC_ASSIGN_OR_RETURN(arch::Arch arch, arch::resolveArch(archName));
+    const sim::Strategy* strategy = sim::findStrategy(strategyName);
+    SC_ASSERT(strategy != nullptr, "the suites name known strategies");
+    schedule::ScheduleOptions options;
+    options.overrides = overrides;
+    options.recordTrace = false;
+    SC_ASSIGN_OR_RETURN(
+        planned->evaluation,
+        sim::evaluate(planned->graph, arch, *strategy, clustersFor(planned->graph, arch), options));
+    SC_ASSIGN_OR_RETURN(planned->plan,
+                        codegen::planCode(planned->graph, planned->evaluation.schedule,
+                                          planned->evaluation.program));
+    return planned;
+}
+
+namespace {
+
+/// A split of one group of \p base (with \p edits kept) that changes the
+/// number of instances, trying the largest groups first and the smallest
+/// other factor of each dim of their output.
+std::optional<schedule::Overrides> splitOf(const ModelFile& model, const std::string& arch,
+                                           const Planned& base, const schedule::Overrides& edits) {
+    const schedule::Schedule& s = base.evaluation.schedule;
+    for (partition::GroupId g : groupsBySize(s)) {
+        const schedule::Group& group = s.groups[static_cast<size_t>(g)];
+        int64_t current = group.split ? group.split->factor : 1;
+        const ir::Shape& out = base.graph.tensor(group.splitInfo.output).shape;
+        for (size_t d = 0; d < out.size(); ++d)
+            for (int64_t f = 2; f <= out[d]; ++f) {
+                if (out[d] % f != 0 || f == current)
+                    continue;
+                schedule::Overrides o = edits;
+                o.splits.push_back(
+                    {base.graph.op(s.partition.ops(g).front()).name, static_cast<int>(d), f});
+                auto changed = plan(model, arch, "graphturbo", o);
+                if (changed.ok() &&
+                    (*changed)->evaluation.schedule.instances.size() != s.instances.size())
+                    return o;
+                break;
+            }
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+std::optional<schedule::Overrides> changedSplit(const ModelFile& model, const std::string& arch) {
+    auto base = plan(model, arch, "graphturbo");
+    if (!base.ok())
+        return std::nullopt;
+    if (auto split = splitOf(model, arch, **base, {}))
+        return split;
+    // The whole model may be one group whose output has no dim to split (a
+    // wake-word model's [1,1] score): ungroup it first, as a user would.
+    const schedule::Schedule& s = (*base)->evaluation.schedule;
+    for (partition::GroupId g : groupsBySize(s))
+        for (ir::OpId op : s.partition.ops(g)) {
+            schedule::Overrides ungroup;
+            ungroup.ungroups.push_back({(*base)->graph.op(op).name});
+            auto regrouped = plan(model, arch, "graphturbo", ungroup);
+            if (!regrouped.ok() ||
+                (*regrouped)->evaluation.schedule.groups.size() == s.groups.size())
+                continue;
+            if (auto split = splitOf(model, arch, **regrouped, ungroup))
+                return split;
+        }
+    return std::nullopt;
+}
+
+std::filesystem::path withExtraOutputs(const std::filesystem::path& model,
+                                       const std::vector<std::string>& names) {
+    onnx::ModelProto proto;
+    std::ifstream in(model, std::ios::binary);
+    SC_ASSERT(proto.ParseFromIstream(&in), "the model parses");
+    for (const std::string& name : names) {
+        auto* info = proto.mutable_graph()->add_output();
+        info->set_name(name);
+        info->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+    }
+    std::filesystem::path probe = model.parent_path() / (model.stem().string() + ".probe.onnx");
+    std::ofstream(probe, std::ios::binary) << proto.SerializeAsString();
+    return probe;
+}
+
+Expected<codegen::TensorSet> runOnnxRuntime(const std::filesystem::path& model,
+                                            const codegen::TensorSet& inputs) {
+    QTemporaryDir dir;
+    std::string inPath = dir.filePath(QStringLiteral("inputs.json")).toStdString();
+    std::string outPath = dir.filePath(QStringLiteral("outputs.json")).toStdString();
+    SC_RETURN_IF_ERROR(writeFileAtomic(inPath, codegen::writeTensorsJson(inputs)));
+    QProcess node;
+    QString script = QString::fromStdString((sourceDir() / "tests/oracle/run-model.js").string());
+    node.start(QStringLiteral("node"),
+               {script, QString::fromStdString(model.string()), QString::fromStdString(inPath),
+                QString::fromStdString(outPath)});
+    if (!node.waitForFinished(600000) || node.exitCode() != 0)
+        return Error("ONNX Runtime failed (run scripts/setup-oracle): " +
+                     QString::fromUtf8(node.readAllStandardError()).toStdString());
+    SC_ASSIGN_OR_RETURN(std::string text, readFile(outPath));
+    return codegen::readTensorsJson(text, outPath);
+}
+
+} // namespace stagecraft::test
