@@ -1,0 +1,218 @@
+// stagecraft emit and stagecraft run through the real binary: the files an
+// emission writes (a .ll and an ELF .o per kernel, manifest.json), re-emission
+// into the same directory, determinism, a studio session as input, host runs
+// with seeded inputs whose outputs do not depend on the schedule, comparison
+// with reference outputs, and the exit codes of bad usage and bad input.
+
+#include "arch/presets.h"
+#include "io/session_json.h"
+#include "support/sha256.h"
+#include "testsupport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace stagecraft;
+using stagecraft::test::runCli;
+
+namespace {
+
+QString s(const char* text) {
+    return QString::fromUtf8(text);
+}
+
+QByteArray contents(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+QJsonObject json(const QString& path) {
+    return QJsonDocument::fromJson(contents(path)).object();
+}
+
+bool oneLine(const test::CliResult& r) {
+    return r.err.count(QLatin1Char('\n')) == 1 && r.err.endsWith(QLatin1Char('\n'));
+}
+
+} // namespace
+
+class TestCliEmit : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString fig3_;
+
+    QString path(const char* name) const { return dir_.filePath(s(name)); }
+
+    test::CliResult emitFig3(const QString& out, const QStringList& more = {}) {
+        return runCli(QStringList{s("emit"), fig3_, s("--arch"), s("teaching"), s("--out"), out} +
+                      more);
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        fig3_ = path("fig3.onnx");
+        auto zoo =
+            runCli({s("zoo"), s("fig3-chain"), s("--out"), fig3_, s("--weights"), s("seeded")});
+        QCOMPARE(zoo.exitCode, 0);
+    }
+
+    void emitWritesKernelsAndManifest() {
+        QString out = path("riscv");
+        auto r = emitFig3(out);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(r.out.contains(s("emitted 15 kernels (graphturbo on teaching) for riscv64")));
+        QJsonObject manifest = json(out + s("/manifest.json"));
+        QCOMPARE(manifest[s("format")].toString(), s("stagecraft-kernels"));
+        QCOMPARE(manifest[s("target")].toObject()[s("name")].toString(), s("riscv64"));
+        QCOMPARE(manifest[s("target")].toObject()[s("opt")].toInt(), 2);
+        QJsonArray kernels = manifest[s("kernels")].toArray();
+        QCOMPARE(kernels.size(), 15);
+        for (int i = 0; i < kernels.size(); ++i) {
+            QJsonObject k = kernels[i].toObject();
+            QCOMPARE(k[s("order")].toInt(), i);
+            QVERIFY(
+                contents(out + QLatin1Char('/') + k[s("ir")].toString())
+                    .contains(
+                        QByteArray("define void @").append(k[s("symbol")].toString().toUtf8())));
+            QVERIFY(contents(out + QLatin1Char('/') + k[s("object")].toString())
+                        .startsWith("\x7f"
+                                    "ELF"));
+            QVERIFY(!k[s("layers")].toArray().isEmpty());
+        }
+        QVERIFY(!manifest[s("tensors")].toArray().isEmpty());
+    }
+
+    void reEmittingRemovesOnlyStaleKernels() {
+        QString out = path("again");
+        QVERIFY(emitFig3(out, {s("--target"), s("host")}).exitCode == 0);
+        QFile notes(out + s("/notes.txt"));
+        QVERIFY(notes.open(QIODevice::WriteOnly));
+        notes.write("mine");
+        notes.close();
+        auto tvm = emitFig3(out, {s("--target"), s("host"), s("--strategy"), s("tvm")});
+        QVERIFY2(tvm.exitCode == 0, qPrintable(tvm.err));
+        QStringList files = QDir(out).entryList(QDir::Files);
+        // 8 tvm kernels, two files each, the manifest and the user's file.
+        QCOMPARE(files.size(), 8 * 2 + 2);
+        QVERIFY(files.contains(s("notes.txt")));
+    }
+
+    void outputIsDeterministic() {
+        QVERIFY(emitFig3(path("one")).exitCode == 0);
+        QVERIFY(emitFig3(path("two"), {s("--threads"), s("1")}).exitCode == 0);
+        QCOMPARE(contents(path("one/manifest.json")), contents(path("two/manifest.json")));
+        for (const QString& f : QDir(path("one")).entryList(QDir::Files))
+            QVERIFY2(contents(path("one/") + f) == contents(path("two/") + f), qPrintable(f));
+    }
+
+    void aSessionGivesItsSchedule() {
+        io::Session session;
+        session.modelPath = fig3_.toStdString();
+        auto sha = fileSha256(session.modelPath);
+        QVERIFY(sha.ok());
+        session.modelSha256 = *sha;
+        auto arch = arch::resolveArch("teaching");
+        QVERIFY(arch.ok());
+        session.arch = *arch;
+        session.strategy = "tvm";
+        QString file = path("fig3.stagecraft");
+        QVERIFY(io::saveSession(file.toStdString(), session).ok());
+        auto r = runCli({s("emit"), file, s("--out"), path("session"), s("--target"), s("host")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(r.out.contains(s("emitted 8 kernels (tvm on teaching)")));
+    }
+
+    void runOutputsDoNotDependOnTheSchedule() {
+        auto first =
+            runCli({s("run"), fig3_, s("--arch"), s("teaching"), s("--seeded"), s("--save-inputs"),
+                    path("in.json"), s("--outputs"), path("out.json")});
+        QVERIFY2(first.exitCode == 0, qPrintable(first.err));
+        QJsonArray outputs = json(path("out.json"))[s("tensors")].toArray();
+        QCOMPARE(outputs.size(), 1);
+        QCOMPARE(outputs[0].toObject()[s("name")].toString(), s("output"));
+        QCOMPARE(outputs[0].toObject()[s("data")].toArray().size(), 8 * 128 * 2 * 2);
+        auto tvm = runCli({s("run"), fig3_, s("--arch"), s("teaching"), s("--strategy"), s("tvm"),
+                           s("--inputs"), path("in.json"), s("--outputs"), path("tvm.json"),
+                           s("--reference"), path("out.json"), s("--tolerance"), s("0")});
+        QVERIFY2(tvm.exitCode == 0, qPrintable(tvm.err));
+        QVERIFY(tvm.out.contains(s("output: relative error 0 ")));
+    }
+
+    void runFailsAboveTheTolerance() {
+        QJsonObject doc = json(path("out.json"));
+        QJsonArray tensors = doc[s("tensors")].toArray();
+        QJsonObject t = tensors[0].toObject();
+        QJsonArray data = t[s("data")].toArray();
+        data[0] = data[0].toDouble() + 1.0;
+        t[s("data")] = data;
+        tensors[0] = t;
+        doc[s("tensors")] = tensors;
+        QFile file(path("wrong.json"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QJsonDocument(doc).toJson());
+        file.close();
+        auto r =
+            runCli({s("run"), fig3_, s("--arch"), s("teaching"), s("--inputs"), path("in.json"),
+                    s("--outputs"), path("o.json"), s("--reference"), path("wrong.json")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.contains(s("differ from")));
+    }
+
+    void usageErrors_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("emit without --out") << QStringList{s("emit"), s("zoo:fig3-chain")};
+        QTest::newRow("unknown target") << QStringList{s("emit"), s("zoo:fig3-chain"), s("--out"),
+                                                       s("x"),    s("--target"),       s("arm")};
+        QTest::newRow("opt out of range")
+            << QStringList{s("emit"), s("zoo:fig3-chain"), s("--out"), s("x"), s("--opt"), s("5")};
+        QTest::newRow("unknown strategy") << QStringList{s("emit"), s("zoo:fig3-chain"), s("--out"),
+                                                         s("x"),    s("--strategy"),     s("fast")};
+        QTest::newRow("run without inputs")
+            << QStringList{s("run"), s("zoo:fig3-chain"), s("--outputs"), s("o.json")};
+        QTest::newRow("run with both inputs")
+            << QStringList{s("run"), s("zoo:fig3-chain"), s("--seeded"), s("--inputs"),
+                           s("i"),   s("--outputs"),      s("o.json")};
+    }
+    void usageErrors() {
+        QFETCH(QStringList, args);
+        auto r = runCli(args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(oneLine(r), qPrintable(r.err));
+    }
+
+    void badInput_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("named");
+        QTest::newRow("missing model")
+            << QStringList{s("emit"), s("nothing.onnx"), s("--out"), s("x")} << s("nothing.onnx");
+        QTest::newRow("bad inputs file")
+            << QStringList{s("run"),          s("zoo:fig3-chain"), s("--inputs"),
+                           s("nothing.json"), s("--outputs"),      s("o.json")}
+            << s("nothing.json");
+    }
+    void badInput() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, named);
+        auto r = runCli(args);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(oneLine(r) || r.err.count(QLatin1Char('\n')) == 2, qPrintable(r.err));
+        QVERIFY2(r.err.contains(named), qPrintable(r.err));
+    }
+
+    void helpDescribesBothCommands() {
+        for (const char* command : {"emit", "run"}) {
+            auto r = runCli({s(command), s("--help")});
+            QCOMPARE(r.exitCode, 0);
+            QVERIFY(r.out.contains(s("usage: stagecraft ") + s(command)));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliEmit)
+#include "test_cli_emit.moc"
