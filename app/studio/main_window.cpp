@@ -39,6 +39,7 @@ MainWindow::MainWindow(QWidget* parent)
     createActions();
     createStatusBar();
     connectRunner();
+    connectEmitter();
     connect(document_, &SessionDocument::sessionChanged, this, &MainWindow::onSessionChanged);
     connect(document_, &SessionDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(document_, &SessionDocument::filePathChanged, this, &MainWindow::updateTitle);

@@ -19,6 +19,7 @@ class QAction;
 class QLabel;
 class QMenu;
 class QProgressBar;
+class QProgressDialog;
 class QSplitter;
 class QToolButton;
 
@@ -46,6 +47,7 @@ namespace stagecraft::studio {
 
 class SessionDocument;
 class Autosave;
+class KernelEmitter;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -98,6 +100,12 @@ public:
     /// The default session for a model: current architecture and strategy.
     io::Session sessionFor(const QString& modelPath) const;
 
+    /// Emits the shown schedule's kernels into \p directory for \p target
+    /// ("riscv64" or "host") off the GUI thread, with progress; false (with
+    /// lastError()) when nothing is shown or an emission is running.
+    bool emitKernels(const QString& directory, const QString& target, int optLevel = 2);
+    KernelEmitter* kernelEmitter() const { return emitter_; }
+
     /// Export by kind: "schedule", "dot", "graph-svg", "graph-png",
     /// "instances-svg", "instances-png", "trace", "csv". Returns the error, empty on success.
     QString exportTo(const QString& kind, const QString& path);
@@ -109,6 +117,8 @@ signals:
     void failed(const QString& message);
     /// An edit was refused by the pipeline.
     void editRefused(const QString& message);
+    /// Kernels were emitted (\p summary says how many, where).
+    void kernelsEmitted(const QString& summary);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -156,6 +166,8 @@ private:
     void openDialog();
     void saveAsDialog();
     void exportDialog(const QString& kind);
+    void emitKernelsDialog();
+    void connectEmitter();
     void editArchitecture();
     void bindDims();
 
@@ -199,6 +211,8 @@ private:
     QLabel* stepLabel_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QToolButton* cancel_ = nullptr;
+    KernelEmitter* emitter_ = nullptr;
+    QPointer<QProgressDialog> emitProgress_;
 
     views::ResultPtr result_;
     /// The report shown before the current one, for the deltas.

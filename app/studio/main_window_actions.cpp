@@ -90,6 +90,8 @@ void MainWindow::createFileMenu() {
     saveAs->setShortcut(QKeySequence::SaveAs);
     file->addSeparator();
     createExportMenu(file);
+    file->addAction(tr("E&mit Kernels…"), this, &MainWindow::emitKernelsDialog)
+        ->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_K);
     file->addSeparator();
     auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(Qt::CTRL | Qt::Key_Q); // QKeySequence::Quit is empty on some platforms

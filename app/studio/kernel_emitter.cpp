@@ -1,0 +1,89 @@
+#include "studio/kernel_emitter.h"
+
+#include "codegen/codegen.h"
+#include "codegen/manifest.h"
+
+#include <QMetaObject>
+
+namespace stagecraft::studio {
+
+namespace {
+
+/// The summary, or the error, of one emission.
+Expected<QString> emitFiles(const KernelEmitter::Request& request,
+                            const codegen::EmitProgress& progress) {
+    const views::PipelineResult& r = *request.result;
+    auto target = codegen::parseTarget(request.target.toStdString());
+    if (!target)
+        return Error("unknown target '" + request.target.toStdString() + "'");
+    SC_ASSIGN_OR_RETURN(codegen::CodePlan plan,
+                        codegen::planCode(*r.graph, r.eval.schedule, r.eval.program));
+    codegen::EmitOptions options;
+    options.target = *target;
+    options.optLevel = request.optLevel;
+    SC_ASSIGN_OR_RETURN(
+        codegen::EmittedProgram program,
+        codegen::emitProgram(*r.graph, *r.eval.schedule.semantics, plan, options, progress));
+    codegen::ManifestInfo info{request.model.toStdString(), r.arch.name, r.strategy};
+    SC_RETURN_IF_ERROR(
+        codegen::writeKernelFiles(request.directory.toStdString(), *r.graph, plan, program, info));
+    return QStringLiteral("Emitted %1 kernels for %2 (O%3) into %4")
+        .arg(program.kernels.size())
+        .arg(request.target)
+        .arg(program.optLevel)
+        .arg(request.directory);
+}
+
+} // namespace
+
+KernelEmitter::KernelEmitter(QObject* parent)
+    : QObject(parent) {}
+
+KernelEmitter::~KernelEmitter() {
+    cancel();
+    join();
+}
+
+bool KernelEmitter::start(const Request& request) {
+    if (busy_ || !request.result || request.directory.isEmpty())
+        return false;
+    join();
+    busy_ = true;
+    cancelled_ = std::make_shared<std::atomic<bool>>(false);
+    worker_ = std::thread([this, request] { work(request); });
+    return true;
+}
+
+void KernelEmitter::cancel() {
+    if (cancelled_)
+        cancelled_->store(true);
+}
+
+void KernelEmitter::join() {
+    if (worker_.joinable())
+        worker_.join();
+}
+
+void KernelEmitter::work(Request request) {
+    auto cancelled = cancelled_;
+    auto onProgress = [this, cancelled](size_t done, size_t total) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, done, total] { emit progress(static_cast<int>(done), static_cast<int>(total)); },
+            Qt::QueuedConnection);
+        return !cancelled->load();
+    };
+    Expected<QString> outcome = emitFiles(request, onProgress);
+    QMetaObject::invokeMethod(
+        this,
+        [this, outcome] {
+            busy_ = false;
+            if (outcome.ok())
+                emit finished(*outcome);
+            else
+                emit failed(QString::fromStdString(outcome.error().message()));
+        },
+        Qt::QueuedConnection);
+}
+
+} // namespace stagecraft::studio
