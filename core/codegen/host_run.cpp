@@ -4,7 +4,7 @@
 // buffer per table slot (inputs copied in, weights read in place from the
 // graph, activations zeroed), one arena and one scratch area sized for the
 // largest kernel. Kernels run one after the other in plan order; a kernel
-// bound to c cores runs on c threads.
+// bound to c cores runs on c threads of a pool made once per program.
 
 #include "codegen/host_run.h"
 
@@ -14,10 +14,13 @@
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/Support/MemoryBuffer.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
+#include <functional>
 #include <mutex>
+#include <semaphore>
 #include <thread>
 
 namespace stagecraft::codegen {
@@ -60,6 +63,64 @@ std::string message(llvm::Error error) {
     return llvm::toString(std::move(error));
 }
 
+/// Threads that stand for the cores of the widest binding but the first:
+/// run() runs core 0 of a job on the calling thread and wakes just the
+/// helpers the job needs (one semaphore each), then waits for them.
+class CorePool {
+public:
+    explicit CorePool(int64_t helpers)
+        : helpers_(static_cast<size_t>(helpers)) {
+        for (size_t i = 0; i < helpers_.size(); ++i)
+            helpers_[i].thread = std::thread([this, i] { serve(i); });
+    }
+    ~CorePool() {
+        stop_ = true;
+        for (Helper& h : helpers_)
+            h.wake.release();
+        for (Helper& h : helpers_)
+            h.thread.join();
+    }
+
+    /// Runs job(0) .. job(count - 1) at once; count - 1 <= helpers.
+    void run(const std::function<void(int64_t)>& job, int64_t count) {
+        job_ = &job;
+        {
+            std::lock_guard lock(mutex_);
+            running_ = count - 1;
+        }
+        for (int64_t i = 1; i < count; ++i)
+            helpers_[static_cast<size_t>(i - 1)].wake.release();
+        job(0);
+        std::unique_lock lock(mutex_);
+        done_.wait(lock, [&] { return running_ == 0; });
+    }
+
+private:
+    struct Helper {
+        std::thread thread;
+        std::binary_semaphore wake{0};
+    };
+
+    void serve(size_t index) {
+        while (true) {
+            helpers_[index].wake.acquire();
+            if (stop_)
+                return;
+            (*job_)(static_cast<int64_t>(index) + 1);
+            std::lock_guard lock(mutex_);
+            if (--running_ == 0)
+                done_.notify_one();
+        }
+    }
+
+    std::vector<Helper> helpers_;
+    std::mutex mutex_;
+    std::condition_variable done_;
+    const std::function<void(int64_t)>* job_ = nullptr;
+    int64_t running_ = 0;
+    std::atomic<bool> stop_{false};
+};
+
 double secondsSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -76,6 +137,9 @@ struct HostProgram::Impl {
     std::vector<void*> table;
     std::vector<std::byte> arena;
     std::vector<std::byte> scratch;
+    /// Threads for kernels bound to more than one core.
+    std::unique_ptr<CorePool> pool;
+    int64_t hardwareThreads = std::max<int64_t>(1, std::thread::hardware_concurrency());
 
     Status link(const EmittedProgram& program);
     Status allocate();
@@ -137,23 +201,39 @@ Status HostProgram::Impl::allocate() {
     }
     arena.assign(static_cast<size_t>(arenaBytes), std::byte{0});
     scratch.assign(static_cast<size_t>(scratchBytes), std::byte{0});
+    int64_t widest = 1;
+    for (const KernelCode& k : plan->kernels)
+        widest = std::max(widest, k.cores);
+    if (widest > 1)
+        pool = std::make_unique<CorePool>(widest - 1);
     return Status::success();
 }
 
 void HostProgram::Impl::runKernel(size_t index) {
     KernelFn fn = kernels[index];
-    int64_t cores = plan->kernels[index].cores;
+    const KernelCode& code = plan->kernels[index];
+    int64_t cores = code.cores;
     Barrier barrier(cores);
+    auto runCore = [&](int64_t core) {
+        fn(table.data(), arena.data(), scratch.data(), core, cores, &barrier);
+    };
     if (cores == 1) {
-        fn(table.data(), arena.data(), scratch.data(), 0, 1, &barrier);
+        runCore(0);
         return;
     }
-    std::vector<std::thread> threads;
-    for (int64_t core = 0; core < cores; ++core)
-        threads.emplace_back(
-            [&, core] { fn(table.data(), arena.data(), scratch.data(), core, cores, &barrier); });
-    for (std::thread& t : threads)
-        t.join();
+    if (code.layers.size() > 1) { // the cores meet at barriers: all must run at once
+        pool->run(runCore, cores);
+        return;
+    }
+    // Without barriers the cores are independent: as many threads as the
+    // host has run them in turn.
+    int64_t threads = std::min(cores, hardwareThreads);
+    pool->run(
+        [&](int64_t thread) {
+            for (int64_t core = thread; core < cores; core += threads)
+                runCore(core);
+        },
+        threads);
 }
 
 HostProgram::HostProgram(std::unique_ptr<Impl> impl)

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // Runs an ONNX model with ONNX Runtime (single thread) and writes what came out.
 //
-//   node run-model.js MODEL INPUTS.json OUTPUT.json [--dims-only]
+//   node run-model.js MODEL INPUTS.json OUTPUT.json [--dims-only | --time N]
 //
 // INPUTS.json: {"name": {"dtype": "float32"|"int64", "dims": [..], "fill": number}}
 // OUTPUT.json: {"name": {"dims": [..], "data": [..]}} (no data with --dims-only)
 // or, when INPUTS.json is a "stagecraft-tensors" file (docs/codegen.md), the
 // inputs are its tensors and OUTPUT.json is a stagecraft-tensors file too.
+// --time N: after the run, N more timed runs; prints {"median_ms": ...}.
 'use strict';
 const fs = require('fs');
 const ort = require('onnxruntime-node');
@@ -67,6 +68,16 @@ async function main() {
     intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'disabled',
   });
   const results = await session.run(feeds);
+  if (flag === '--time') {
+    const times = [];
+    for (let i = 0; i < Number(process.argv[6] || 10); ++i) {
+      const start = process.hrtime.bigint();
+      await session.run(feeds);
+      times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+    times.sort((a, b) => a - b);
+    console.log(JSON.stringify({ median_ms: times[Math.floor(times.length / 2)] }));
+  }
   if (tensorsFile) {
     fs.writeFileSync(outputPath, JSON.stringify(tensorOutputs(results)));
     return;
