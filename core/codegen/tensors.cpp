@@ -195,8 +195,8 @@ Expected<TensorSet> matchInputs(const ir::Graph& graph, const TensorSet& given) 
 Difference compareTensors(const HostTensor& actual, const HostTensor& expected) {
     Difference d;
     if (actual.shape != expected.shape) {
-        d.mismatch = "shape " + ir::formatShape(actual.shape) + " vs " +
-                     ir::formatShape(expected.shape);
+        d.mismatch =
+            "shape " + ir::formatShape(actual.shape) + " vs " + ir::formatShape(expected.shape);
         return d;
     }
     double scale = 0;
