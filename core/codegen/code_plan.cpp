@@ -56,9 +56,7 @@ Box boxOr(const ir::Graph& graph, const BoxMap& slices, ir::TensorId tensor) {
 /// What planning one kernel reads.
 struct KernelContext {
     const ir::Graph& graph;
-    const schedule::Schedule& schedule;
     const partition::SemanticsCache& semantics;
-    const kernel::Kernel& kernel;
     const CodePlan& plan;
     BoxMap slices;
     /// Layer index of every op of the kernel.
@@ -307,7 +305,7 @@ std::vector<ir::OpId> layerOps(const kernel::Layer& layer) {
     return ops;
 }
 
-void addSlots(const CodePlan& plan, const ir::Graph& graph, KernelCode& code) {
+void addSlots(const ir::Graph& graph, KernelCode& code) {
     std::set<int32_t> reads, writes;
     for (const LayerCode& layer : code.layers) {
         for (const Promotion& p : layer.promotions)
@@ -322,16 +320,14 @@ void addSlots(const CodePlan& plan, const ir::Graph& graph, KernelCode& code) {
                     writes.insert(static_cast<int32_t>(v->offset));
         }
     }
-    (void)plan;
     code.reads.assign(reads.begin(), reads.end());
     code.writes.assign(writes.begin(), writes.end());
 }
 
 Expected<KernelCode> planKernel(const ir::Graph& graph, const schedule::Schedule& s,
                                 const kernel::Kernel& kernel, size_t index, const CodePlan& plan) {
-    KernelContext k{graph,  s,    *s.semantics,
-                    kernel, plan, schedule::instanceSlices(graph, s, kernel.instance),
-                    {}};
+    KernelContext k{
+        graph, *s.semantics, plan, schedule::instanceSlices(graph, s, kernel.instance), {}};
     for (size_t l = 0; l < kernel.layers.size(); ++l)
         for (const kernel::OpWork& w : kernel.layers[l].ops)
             k.layerOf[w.op] = static_cast<int>(l);
@@ -358,7 +354,7 @@ Expected<KernelCode> planKernel(const ir::Graph& graph, const schedule::Schedule
         code.scratchBytes = std::max(code.scratchBytes, lc.scratchBytes);
         code.layers.push_back(std::move(lc));
     }
-    addSlots(plan, graph, code);
+    addSlots(graph, code);
     return code;
 }
 

@@ -10,7 +10,8 @@
 // that follow the tile, then runs the layer's ops, fused, on the tile.
 // Stitched buffers (§4.2) are in the shared arena; after each layer the cores
 // meet at sc_barrier(sync) (the DSA's synchronization, the host runner's
-// barrier) so the next layer may read what any core wrote.
+// barrier) so the next layer may read what any core wrote. Each layer is an
+// internal function of the kernel's signature that the kernel calls in turn.
 
 #include "codegen/lowering.h"
 
