@@ -7,6 +7,7 @@
 #include "cli/kernel_build.h"
 
 #include "arch/presets.h"
+#include "io/doc_names.h"
 #include "io/overrides_json.h"
 #include "io/session_json.h"
 #include "schedule/clusters.h"
@@ -24,18 +25,15 @@ bool isSessionFile(const std::string& path) {
 
 std::optional<std::string> readChoices(const ArgParser& parser, KernelRequest& request) {
     std::string level = parser.value("level", "lb");
-    if (level != "lb" && level != "gb")
+    std::optional<schedule::Level> parsedLevel = schedule::parseLevel(level);
+    if (!parsedLevel)
         return "--level must be lb or gb, got " + quote(level);
-    request.level = level == "gb" ? schedule::Level::GB : schedule::Level::LB;
+    request.level = *parsedLevel;
     std::string order = parser.value("order", "best");
-    if (order == "bfs")
-        request.order = schedule::OrderChoice::BFS;
-    else if (order == "dfs")
-        request.order = schedule::OrderChoice::DFS;
-    else if (order == "best")
-        request.order = schedule::OrderChoice::Best;
-    else
+    std::optional<schedule::OrderChoice> parsedOrder = io::parseOrderChoiceDoc(order);
+    if (!parsedOrder)
         return "--order must be bfs, dfs or best, got " + quote(order);
+    request.order = *parsedOrder;
     request.strategy = parser.value("strategy", "graphturbo");
     if (sim::findStrategy(request.strategy) == nullptr) {
         std::vector<std::string> names;

@@ -4,10 +4,20 @@
 
 #include "onnx/importer.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
 namespace stagecraft::bench {
+
+double msSince(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+double median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    return values[values.size() / 2];
+}
 
 std::filesystem::path makeTempDir() {
     std::string pattern =
