@@ -324,6 +324,19 @@ void addSlots(const ir::Graph& graph, KernelCode& code) {
     code.writes.assign(writes.begin(), writes.end());
 }
 
+void addSlice(const ir::Graph& graph, const schedule::Schedule& s, KernelCode& code) {
+    const schedule::Instance& inst = s.instances[static_cast<size_t>(code.instance)];
+    const schedule::Group& group = s.groups[static_cast<size_t>(inst.group)];
+    if (!group.split || group.split->factor <= 1)
+        return;
+    code.splitTensor = group.splitInfo.output;
+    code.splitDim = group.split->dim;
+    int64_t length = graph.tensor(code.splitTensor).shape[static_cast<size_t>(code.splitDim)] /
+                     group.split->factor;
+    code.sliceLo = (inst.index - 1) * length;
+    code.sliceHi = inst.index * length;
+}
+
 Expected<KernelCode> planKernel(const ir::Graph& graph, const schedule::Schedule& s,
                                 const kernel::Kernel& kernel, size_t index, const CodePlan& plan) {
     KernelContext k{
@@ -355,6 +368,7 @@ Expected<KernelCode> planKernel(const ir::Graph& graph, const schedule::Schedule
         code.layers.push_back(std::move(lc));
     }
     addSlots(graph, code);
+    addSlice(graph, s, code);
     return code;
 }
 

@@ -120,6 +120,13 @@ struct KernelCode {
     int64_t arenaBytes = 0;
     /// Bytes of each core's scratch (the largest layer's).
     int64_t scratchBytes = 0;
+    /// The instance's slice of its group's split output (§3.3), compiled
+    /// into the kernel: [sliceLo, sliceHi) of dim splitDim of splitTensor;
+    /// splitDim -1 when the group is not split.
+    ir::TensorId splitTensor = ir::kNoTensor;
+    int splitDim = -1;
+    int64_t sliceLo = 0;
+    int64_t sliceHi = 0;
     /// Table slots the kernel reads and writes, ascending.
     std::vector<int32_t> reads;
     std::vector<int32_t> writes;

@@ -85,9 +85,16 @@ Json kernelJson(const ir::Graph& graph, const KernelCode& k, const EmittedKernel
     Json layers = Json::array();
     for (const LayerCode& layer : k.layers)
         layers.push_back(layerJson(graph, layer));
+    Json slice = nullptr;
+    if (k.splitDim >= 0)
+        slice = {{"tensor", graph.tensor(k.splitTensor).name},
+                 {"dim", k.splitDim},
+                 {"lo", k.sliceLo},
+                 {"hi", k.sliceHi}};
     return {{"order", order},
             {"symbol", k.symbol},
             {"instance", k.label},
+            {"slice", slice},
             {"cores", k.cores},
             {"ir", k.symbol + ".ll"},
             {"object", k.symbol + ".o"},

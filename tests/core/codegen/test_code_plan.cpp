@@ -148,6 +148,31 @@ private slots:
         QCOMPARE((*p)->plan.kernels.size(), (*p)->evaluation.program.kernels.size());
     }
 
+    void eachKernelComputesItsSlice() {
+        auto p = plan(zoo("fig3-chain"), "teaching", "graphturbo");
+        QVERIFY(p.ok());
+        const ir::Graph& g = (*p)->graph;
+        int sliced = 0;
+        for (const codegen::KernelCode& k : (*p)->plan.kernels) {
+            if (k.splitDim < 0)
+                continue;
+            ++sliced;
+            const auto& inst = (*p)->evaluation.schedule.instances[static_cast<size_t>(k.instance)];
+            QCOMPARE(k.sliceHi - k.sliceLo, inst.shape[static_cast<size_t>(k.splitDim)]);
+            bool found = false;
+            for (const codegen::LayerCode& layer : k.layers)
+                for (const codegen::OpStep& step : layer.ops)
+                    for (size_t o = 0; o < step.regions.size(); ++o)
+                        if (g.op(step.op).outputs[o] == k.splitTensor) {
+                            found = true;
+                            QCOMPARE(step.regions[o][static_cast<size_t>(k.splitDim)],
+                                     (ops::Interval{k.sliceLo, k.sliceHi - 1}));
+                        }
+            QVERIFY2(found, k.symbol.c_str());
+        }
+        QCOMPARE(sliced, 14); // Fig. 6: 8 + 4 + 2 instances of split groups, and d1 whole
+    }
+
     void theArenaReusesSpace() {
         auto p = plan(zoo("fig2-blocks"), "stcp920", "gt-gb");
         QVERIFY(p.ok());
