@@ -341,9 +341,12 @@ Expected<KernelCode> planKernel(const ir::Graph& graph, const schedule::Schedule
                                 const kernel::Kernel& kernel, size_t index, const CodePlan& plan) {
     KernelContext k{
         graph, *s.semantics, plan, schedule::instanceSlices(graph, s, kernel.instance), {}};
+    double work = 0;
     for (size_t l = 0; l < kernel.layers.size(); ++l)
-        for (const kernel::OpWork& w : kernel.layers[l].ops)
+        for (const kernel::OpWork& w : kernel.layers[l].ops) {
             k.layerOf[w.op] = static_cast<int>(l);
+            work += w.work;
+        }
     KernelCode code;
     char prefix[32];
     std::snprintf(prefix, sizeof prefix, "sc_k%03zu_", index);
@@ -351,6 +354,7 @@ Expected<KernelCode> planKernel(const ir::Graph& graph, const schedule::Schedule
     code.instance = kernel.instance;
     code.label = kernel.label;
     code.cores = std::max<int64_t>(kernel.cores, 1);
+    code.work = work;
     SC_ASSIGN_OR_RETURN(auto homes, planHomes(k, code.arenaBytes));
     for (const kernel::Layer& layer : kernel.layers) {
         LayerCode lc;

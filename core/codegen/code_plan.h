@@ -120,6 +120,8 @@ struct KernelCode {
     int64_t arenaBytes = 0;
     /// Bytes of each core's scratch (the largest layer's).
     int64_t scratchBytes = 0;
+    /// MACs and element operations of the instance (the kernel plan's work).
+    double work = 0;
     /// The instance's slice of its group's split output (§3.3), compiled
     /// into the kernel: [sliceLo, sliceHi) of dim splitDim of splitTensor;
     /// splitDim -1 when the group is not split.

@@ -121,6 +121,10 @@ private:
     std::atomic<bool> stop_{false};
 };
 
+/// Work (MACs or element operations) below which waking a thread for a
+/// barrier-free kernel costs more than it saves (a wake-up is ~50 us here).
+constexpr double kInlineWork = 2e5;
+
 double secondsSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -217,16 +221,19 @@ void HostProgram::Impl::runKernel(size_t index) {
     auto runCore = [&](int64_t core) {
         fn(table.data(), arena.data(), scratch.data(), core, cores, &barrier);
     };
-    if (cores == 1) {
-        runCore(0);
+    // Without barriers the cores are independent; a kernel too small to
+    // repay waking a thread runs them in turn on this one.
+    bool barriers = code.layers.size() > 1;
+    if (cores == 1 || (!barriers && code.work < kInlineWork)) {
+        for (int64_t core = 0; core < cores; ++core)
+            runCore(core);
         return;
     }
-    if (code.layers.size() > 1) { // the cores meet at barriers: all must run at once
+    if (barriers) { // the cores meet at barriers: all must run at once
         pool->run(runCore, cores);
         return;
     }
-    // Without barriers the cores are independent: as many threads as the
-    // host has run them in turn.
+    // Otherwise as many threads as the host has take the cores in turn.
     int64_t threads = std::min(cores, hardwareThreads);
     pool->run(
         [&](int64_t thread) {
