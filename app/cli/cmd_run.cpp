@@ -144,6 +144,8 @@ int runRun(const Args& args, std::ostream& out, std::ostream& err) {
                       : readTensors(*request.inputs);
     if (!inputs.ok())
         return fail(err, inputs.error());
+    if (auto matched = codegen::matchInputs(graph, *inputs); !matched.ok())
+        return fail(err, matched.error().withContext(*request.inputs));
     if (request.saveInputs)
         if (Status s = writeFileAtomic(*request.saveInputs, codegen::writeTensorsJson(*inputs));
             !s.ok())

@@ -60,6 +60,11 @@ private slots:
         auto zoo =
             runCli({s("zoo"), s("fig3-chain"), s("--out"), fig3_, s("--weights"), s("seeded")});
         QCOMPARE(zoo.exitCode, 0);
+        QFile other(path("fig3-in.json")); // a valid tensors file naming another input
+        QVERIFY(other.open(QIODevice::WriteOnly));
+        other.write("{\"format\": \"stagecraft-tensors\", \"version\": 1, \"tensors\": "
+                    "[{\"name\": \"x\", \"dtype\": \"f32\", \"shape\": [1], \"data\": [0]}]}");
+        other.close();
     }
 
     void emitWritesKernelsAndManifest() {
@@ -191,6 +196,10 @@ private slots:
         QTest::addColumn<QString>("named");
         QTest::newRow("missing model")
             << QStringList{s("emit"), s("nothing.onnx"), s("--out"), s("x")} << s("nothing.onnx");
+        QTest::newRow("inputs file without the model's input")
+            << QStringList{s("run"),       s("zoo:fig3-chain"), s("--inputs"), path("fig3-in.json"),
+                           s("--outputs"), path("o.json")}
+            << s("fig3-in.json: input 'input' is missing");
         QTest::newRow("bad inputs file")
             << QStringList{s("run"),          s("zoo:fig3-chain"), s("--inputs"),
                            s("nothing.json"), s("--outputs"),      s("o.json")}
