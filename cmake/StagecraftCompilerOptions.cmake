@@ -8,6 +8,14 @@ target_compile_options(stagecraft_options INTERFACE
 if(STAGECRAFT_WERROR)
     target_compile_options(stagecraft_options INTERFACE -Werror)
 endif()
+# Fuzzers: every target gets libFuzzer's coverage instrumentation next to the
+# sanitizers; the harnesses alone link libFuzzer itself (tests/fuzz).
+if(STAGECRAFT_BUILD_FUZZERS)
+    if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+        message(FATAL_ERROR "STAGECRAFT_BUILD_FUZZERS needs clang (libFuzzer): use the fuzz preset")
+    endif()
+    list(PREPEND STAGECRAFT_SANITIZE fuzzer-no-link)
+endif()
 if(STAGECRAFT_SANITIZE)
     list(JOIN STAGECRAFT_SANITIZE "," _sc_sanitizers)
     target_compile_options(stagecraft_options INTERFACE

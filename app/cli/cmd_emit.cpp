@@ -105,20 +105,27 @@ int runEmit(const Args& args, std::ostream& out, std::ostream& err) {
         err << kName << "warning: " << warning << "\n";
     for (const std::string& warning : build->model.warnings)
         err << kName << "warning: " << warning << "\n";
+    // Before compiling: a directory that cannot take the files fails at once.
+    if (Status ready = codegen::prepareKernelDirectory(request.out); !ready.ok()) {
+        err << kName << ready.error().message() << "\n";
+        return kExitBadInput;
+    }
     auto program = codegen::emitProgram(build->model.graph, *build->evaluation.schedule.semantics,
                                         build->plan, request.emit, progressOn(err));
     if (!program.ok()) {
-        err << kName << program.error().message() << "\n";
+        err << kName << inModel(build->spec, program.error()).message() << "\n";
         return kExitBadInput;
     }
     codegen::ManifestInfo info{request.kernels.session.value_or(request.kernels.model.text),
                                build->arch.name, build->strategy};
-    if (Status written =
-            codegen::writeKernelFiles(request.out, build->model.graph, build->plan, *program, info);
-        !written.ok()) {
+    auto written =
+        codegen::writeKernelFiles(request.out, build->model.graph, build->plan, *program, info);
+    if (!written.ok()) {
         err << kName << written.error().message() << "\n";
         return kExitBadInput;
     }
+    for (const std::string& note : *written)
+        err << kName << "warning: " << note << "\n";
     double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     char time[32];

@@ -45,7 +45,7 @@ void printOp(const ir::Graph& graph, ir::OpId id, std::ostream& out) {
     auto semantics = ops::semanticsOf(graph, id);
     if (!semantics.ok())
         return;
-    out << "  " << std::setw(5) << id << "  " << op.name << "  " << op.type << " ("
+    out << "  " << std::setw(5) << id << "  " << printable(op.name) << "  " << op.type << " ("
         << ops::categoryName(semantics->category) << ")";
     if (semantics->cost.macs > 0)
         out << "  MACs " << formatCount(semantics->cost.macs);
@@ -169,8 +169,8 @@ void printInspectText(const InspectData& d, std::ostream& out) {
     }
     out << "op types\n";
     for (const ops::OpTypeCount& t : s.opTypes)
-        out << "  " << std::left << std::setw(24) << t.type << std::right << std::setw(6) << t.count
-            << "  " << ops::categoryName(t.category) << "\n";
+        out << "  " << std::left << std::setw(24) << t.type << " " << std::right << std::setw(5)
+            << t.count << "  " << ops::categoryName(t.category) << "\n";
     if (d.listOps) {
         out << "ops (id  name  type (category); output, loops: parallel | reduction, * = parallel "
                "but not bindable; reads)\n";

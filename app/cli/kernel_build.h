@@ -32,6 +32,8 @@ struct KernelRequest {
 
 /// A model scheduled and planned for code generation.
 struct KernelBuild {
+    /// The model as given (or as the session names it).
+    ModelSpec spec;
     LoadedModel model;
     arch::Arch arch;
     std::string strategy;

@@ -17,9 +17,10 @@ namespace {
 
 using schedule::Schedule;
 
+/// \p text left-aligned in \p width columns, always followed by a space so
+/// that a long value never runs into the next column.
 std::string padded(std::string text, size_t width) {
-    if (text.size() < width)
-        text.append(width - text.size(), ' ');
+    text.append(text.size() < width ? width - text.size() : 1, ' ');
     return text;
 }
 

@@ -16,6 +16,7 @@ Expected<QString> emitFiles(const KernelEmitter::Request& request,
     auto target = codegen::parseTarget(request.target.toStdString());
     if (!target)
         return Error("unknown target '" + request.target.toStdString() + "'");
+    SC_RETURN_IF_ERROR(codegen::prepareKernelDirectory(request.directory.toStdString()));
     SC_ASSIGN_OR_RETURN(codegen::CodePlan plan,
                         codegen::planCode(*r.graph, r.eval.schedule, r.eval.program));
     codegen::EmitOptions options;
@@ -25,13 +26,17 @@ Expected<QString> emitFiles(const KernelEmitter::Request& request,
         codegen::EmittedProgram program,
         codegen::emitProgram(*r.graph, *r.eval.schedule.semantics, plan, options, progress));
     codegen::ManifestInfo info{request.model.toStdString(), r.arch.name, r.strategy};
-    SC_RETURN_IF_ERROR(
+    SC_ASSIGN_OR_RETURN(
+        std::vector<std::string> notes,
         codegen::writeKernelFiles(request.directory.toStdString(), *r.graph, plan, program, info));
-    return QStringLiteral("Emitted %1 kernels for %2 (O%3) into %4")
-        .arg(program.kernels.size())
-        .arg(request.target)
-        .arg(program.optLevel)
-        .arg(request.directory);
+    QString summary = QStringLiteral("Emitted %1 kernels for %2 (O%3) into %4")
+                          .arg(program.kernels.size())
+                          .arg(request.target)
+                          .arg(program.optLevel)
+                          .arg(request.directory);
+    for (const std::string& note : notes)
+        summary += QStringLiteral("; ") + QString::fromStdString(note);
+    return summary;
 }
 
 } // namespace

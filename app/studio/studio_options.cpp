@@ -4,6 +4,7 @@
 #include "onnx/importer.h"
 #include "schedule/schedule.h"
 #include "sim/compare.h"
+#include "support/file.h"
 
 #include <QCommandLineParser>
 
@@ -167,6 +168,9 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
     options.screenshot = parser.value(screenshot);
     if (error.isEmpty() && !options.screenshot.isEmpty() && options.open.isEmpty())
         error = QStringLiteral("--screenshot needs a model or session to open");
+    if (Status target = checkOutputPath(options.screenshot.toStdString());
+        error.isEmpty() && !options.screenshot.isEmpty() && !target.ok())
+        error = QString::fromStdString(target.error().message());
     if (!error.isEmpty()) {
         parsed.error = error;
         return parsed;

@@ -23,7 +23,7 @@ std::vector<std::string> presetNames() {
 
 Expected<Arch> loadPreset(std::string_view name) {
     if (name == kHostCpuPreset)
-        return detectHostCpu();
+        return hostCpuPreset();
     for (const detail::EmbeddedPreset& preset : detail::embeddedPresets())
         if (preset.name == name) {
             std::string_view text(reinterpret_cast<const char*>(preset.data), preset.size);

@@ -48,9 +48,12 @@ public:
     llvm::Module& module() { return module_; }
 
     Value* i64(int64_t value);
-    /// The register type of \p dtype (bool is i1) and its memory type (bool is i8).
+    /// The register type of \p dtype (bool is i1; f16 and bf16 compute in
+    /// f32) and its memory type (bool is i8; f16 and bf16 are i16 words).
     llvm::Type* valueType(ir::DType dtype);
     llvm::Type* memoryType(ir::DType dtype);
+    /// A register value of \p dtype as the memory word stored for it.
+    Value* toStorage(Value* value, ir::DType dtype);
     Value* constant(ir::DType dtype, double value);
 
     /// for (iv = lo; iv < hi; iv += step) body(iv).

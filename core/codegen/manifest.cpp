@@ -3,11 +3,14 @@
 #include "codegen/manifest.h"
 
 #include "support/file.h"
+#include "support/json_depth.h"
+#include "support/sha256.h"
 
 #include <nlohmann/json.hpp>
 
-#include <set>
+#include <map>
 #include <system_error>
+#include <vector>
 
 namespace stagecraft::codegen {
 
@@ -17,6 +20,8 @@ using Json = nlohmann::ordered_json;
 namespace fs = std::filesystem;
 
 constexpr const char* kFormat = "stagecraft-kernels";
+/// Version 2 added "files": the SHA-256 of every file the emission wrote.
+constexpr int kVersion = 2;
 constexpr const char* kAbi =
     "void kernel(ptr tensors, ptr arena, ptr scratch, i64 core, i64 cores, ptr sync): tensors is "
     "the table of whole tensors by slot; arena is shared by the kernel's cores; each core uses "
@@ -106,24 +111,63 @@ Json kernelJson(const ir::Graph& graph, const KernelCode& k, const EmittedKernel
             {"layers", layers}};
 }
 
-/// The kernel files an existing manifest in \p dir lists.
-std::set<std::string> listedFiles(const fs::path& dir) {
-    std::set<std::string> files;
-    auto text = readFile(dir / "manifest.json");
-    if (!text.ok())
-        return files;
-    Json doc = Json::parse(*text, nullptr, false);
-    if (doc.is_discarded() || !doc.is_object() || doc.value("format", "") != kFormat ||
-        !doc.contains("kernels") || !doc["kernels"].is_array())
-        return files;
-    for (const Json& k : doc["kernels"])
-        for (const char* key : {"ir", "object"})
-            if (k.is_object() && k.contains(key) && k[key].is_string()) {
-                std::string name = k[key].get<std::string>();
-                if (fs::path(name).filename().string() == name)
-                    files.insert(name);
-            }
-    return files;
+/// What an existing manifest in \p dir says this program wrote there.
+struct PreviousEmission {
+    /// File name → the SHA-256 it had when written (format version 2).
+    std::map<std::string, std::string> files;
+};
+
+/// A name emit gives its files: "sc_k<index>_<instance>.ll" or ".o", in the
+/// directory itself. Only such files are ever removed.
+bool isKernelFileName(const std::string& name) {
+    fs::path path(name);
+    return name.rfind("sc_k", 0) == 0 && path.filename().string() == name &&
+           (path.extension() == ".ll" || path.extension() == ".o");
+}
+
+/// Reads \p dir/manifest.json if there is one. An unreadable file or another
+/// program's manifest is an error: emit must not replace it.
+Expected<PreviousEmission> readPrevious(const fs::path& dir) {
+    PreviousEmission previous;
+    fs::path path = dir / "manifest.json";
+    std::error_code ec;
+    if (!fs::exists(path, ec))
+        return previous;
+    SC_ASSIGN_OR_RETURN(std::string text, readFile(path));
+    Json doc = checkJsonDepth(text).ok() ? Json::parse(text, nullptr, false) : Json();
+    if (doc.is_discarded() || !doc.is_object() || doc.value("format", "") != kFormat)
+        return Error(path.string() + ": not a stagecraft-kernels manifest; refusing to replace it "
+                                     "(emit into an empty directory or remove the file)");
+    const Json* files = doc.contains("files") && doc["files"].is_object() ? &doc["files"] : nullptr;
+    if (files == nullptr)
+        return previous; // version 1 recorded no hashes: nothing of it is removed
+    for (const auto& [name, hash] : files->items())
+        if (isKernelFileName(name) && hash.is_string())
+            previous.files[name] = hash.get<std::string>();
+    return previous;
+}
+
+/// Removes the files an earlier emission wrote and this one did not, when
+/// they still hold what was written; a file changed since is kept and named
+/// in \p notes.
+void removeStale(const fs::path& dir, const PreviousEmission& previous,
+                 const std::map<std::string, std::string>& written,
+                 std::vector<std::string>& notes) {
+    for (const auto& [name, hash] : previous.files) {
+        if (written.count(name))
+            continue;
+        fs::path path = dir / name;
+        std::error_code ec;
+        if (!fs::is_regular_file(fs::symlink_status(path, ec)))
+            continue;
+        Expected<std::string> now = fileSha256(path);
+        if (!now.ok() || *now != hash) {
+            notes.push_back("kept " + path.string() +
+                            ": an earlier emission wrote it, but it has changed since");
+            continue;
+        }
+        fs::remove(path, ec);
+    }
 }
 
 } // namespace
@@ -131,10 +175,15 @@ std::set<std::string> listedFiles(const fs::path& dir) {
 std::string writeManifestJson(const ir::Graph& graph, const CodePlan& plan,
                               const EmittedProgram& program, const ManifestInfo& info) {
     Json kernels = Json::array();
-    for (size_t i = 0; i < plan.kernels.size() && i < program.kernels.size(); ++i)
-        kernels.push_back(kernelJson(graph, plan.kernels[i], program.kernels[i], i));
+    Json files = Json::object();
+    for (size_t i = 0; i < plan.kernels.size() && i < program.kernels.size(); ++i) {
+        const EmittedKernel& k = program.kernels[i];
+        kernels.push_back(kernelJson(graph, plan.kernels[i], k, i));
+        files[k.symbol + ".ll"] = sha256Hex(std::string_view(k.ir));
+        files[k.symbol + ".o"] = sha256Hex(std::string_view(k.object));
+    }
     Json doc = {{"format", kFormat},
-                {"version", 1},
+                {"version", kVersion},
                 {"model", info.model},
                 {"arch", info.arch},
                 {"strategy", info.strategy},
@@ -146,28 +195,39 @@ std::string writeManifestJson(const ir::Graph& graph, const CodePlan& plan,
                   {"opt", program.optLevel}}},
                 {"abi", kAbi},
                 {"tensors", tensorsJson(graph, plan)},
-                {"kernels", kernels}};
+                {"kernels", kernels},
+                {"files", files}};
     return doc.dump(2) + "\n";
 }
 
-Status writeKernelFiles(const fs::path& dir, const ir::Graph& graph, const CodePlan& plan,
-                        const EmittedProgram& program, const ManifestInfo& info) {
+Status prepareKernelDirectory(const fs::path& dir) {
     std::error_code error;
     fs::create_directories(dir, error);
     if (error || !fs::is_directory(dir))
-        return Error(dir.string() + ": cannot create the directory");
-    std::set<std::string> stale = listedFiles(dir);
+        return Error(dir.string() + ": cannot create the directory" +
+                     (error ? ": " + error.message() : std::string()));
+    Expected<PreviousEmission> previous = readPrevious(dir);
+    return previous.ok() ? Status::success() : Status(previous.error());
+}
+
+Expected<std::vector<std::string>> writeKernelFiles(const fs::path& dir, const ir::Graph& graph,
+                                                    const CodePlan& plan,
+                                                    const EmittedProgram& program,
+                                                    const ManifestInfo& info) {
+    SC_RETURN_IF_ERROR(prepareKernelDirectory(dir));
+    SC_ASSIGN_OR_RETURN(PreviousEmission previous, readPrevious(dir));
+    std::map<std::string, std::string> written;
     for (const EmittedKernel& k : program.kernels) {
         SC_RETURN_IF_ERROR(writeFileAtomic(dir / (k.symbol + ".ll"), k.ir));
         SC_RETURN_IF_ERROR(writeFileAtomic(dir / (k.symbol + ".o"), k.object));
-        stale.erase(k.symbol + ".ll");
-        stale.erase(k.symbol + ".o");
+        written[k.symbol + ".ll"] = "";
+        written[k.symbol + ".o"] = "";
     }
     SC_RETURN_IF_ERROR(
         writeFileAtomic(dir / "manifest.json", writeManifestJson(graph, plan, program, info)));
-    for (const std::string& name : stale)
-        fs::remove(dir / name, error);
-    return Status::success();
+    std::vector<std::string> notes;
+    removeStale(dir, previous, written, notes);
+    return notes;
 }
 
 } // namespace stagecraft::codegen

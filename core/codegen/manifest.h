@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace stagecraft::codegen {
 
@@ -24,11 +25,19 @@ struct ManifestInfo {
 std::string writeManifestJson(const ir::Graph& graph, const CodePlan& plan,
                               const EmittedProgram& program, const ManifestInfo& info);
 
-/// Writes every file into \p dir (created if missing), each atomically, the
-/// manifest last. Kernel files an earlier manifest in \p dir listed and this
-/// one does not are removed; nothing else in \p dir is touched.
-Status writeKernelFiles(const std::filesystem::path& dir, const ir::Graph& graph,
-                        const CodePlan& plan, const EmittedProgram& program,
-                        const ManifestInfo& info);
+/// Creates \p dir if missing and checks that an emission may write there:
+/// a manifest.json in it must be one of ours. Called before compiling, so a
+/// bad directory fails at once.
+Status prepareKernelDirectory(const std::filesystem::path& dir);
+
+/// Writes every file into \p dir (prepared as above), each atomically, the
+/// manifest last. Files an earlier manifest in \p dir recorded as written
+/// by it (with their SHA-256), that this emission does not write and that
+/// still hold what was written, are removed; nothing else in \p dir is
+/// touched. \returns notes on files kept because they changed.
+Expected<std::vector<std::string>> writeKernelFiles(const std::filesystem::path& dir,
+                                                    const ir::Graph& graph, const CodePlan& plan,
+                                                    const EmittedProgram& program,
+                                                    const ManifestInfo& info);
 
 } // namespace stagecraft::codegen

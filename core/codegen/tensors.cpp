@@ -4,6 +4,8 @@
 #include "codegen/tensors.h"
 
 #include "ir/const_tensor.h"
+#include "support/json_depth.h"
+#include "support/limits.h"
 
 #include <nlohmann/json.hpp>
 
@@ -78,11 +80,14 @@ Expected<HostTensor> readTensor(const nlohmann::json& item, const std::string& w
             return Error(at + ".shape: dims must be whole numbers >= 0");
         t.shape.push_back(d.get<int64_t>());
     }
+    std::optional<int64_t> count = ir::checkedElementCount(t.shape);
+    if (!count)
+        return Error(at + ".shape: " + ir::formatShape(t.shape) + " has too many elements");
     const auto& data = item.contains("data") ? item["data"] : nlohmann::json();
-    if (!data.is_array() || static_cast<int64_t>(data.size()) != t.elementCount())
-        return Error(at + ".data: expected " + std::to_string(t.elementCount()) +
-                     " numbers for shape " + ir::formatShape(t.shape));
-    t.data.resize(static_cast<size_t>(t.elementCount() * ir::dtypeSize(t.dtype)));
+    if (!data.is_array() || static_cast<int64_t>(data.size()) != *count)
+        return Error(at + ".data: expected " + std::to_string(*count) + " numbers for shape " +
+                     ir::formatShape(t.shape));
+    t.data.resize(static_cast<size_t>(*count * ir::dtypeSize(t.dtype)));
     for (int64_t i = 0; i < t.elementCount(); ++i) {
         const auto& v = data[static_cast<size_t>(i)];
         if (v.is_null() && ir::isFloatingPoint(t.dtype))
@@ -133,12 +138,18 @@ std::string writeTensorsJson(const TensorSet& tensors) {
 }
 
 Expected<TensorSet> readTensorsJson(std::string_view text, const std::string& file) {
+    if (Status depth = checkJsonDepth(text); !depth.ok())
+        return depth.error().withContext(file);
     nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
     if (doc.is_discarded())
         return Error(file + ": not a JSON document");
-    if (!doc.is_object() || doc.value("format", "") != kFormat)
+    // Fields are type-checked before they are read: nlohmann's value() throws
+    // on a string where a number is expected and casts 1e30 to int unchecked.
+    const auto* format = doc.is_object() && doc.contains("format") ? &doc["format"] : nullptr;
+    if (format == nullptr || !format->is_string() || format->get<std::string>() != kFormat)
         return Error(file + ": format: expected \"" + std::string(kFormat) + "\"");
-    if (doc.value("version", 0) != kVersion)
+    const auto* version = doc.contains("version") ? &doc["version"] : nullptr;
+    if (version == nullptr || !version->is_number_integer() || version->get<int64_t>() != kVersion)
         return Error(file + ": version: expected " + std::to_string(kVersion));
     if (!doc.contains("tensors") || !doc["tensors"].is_array())
         return Error(file + ": tensors: expected an array");
@@ -154,10 +165,16 @@ Expected<TensorSet> readTensorsJson(std::string_view text, const std::string& fi
     return set;
 }
 
-TensorSet seededInputs(const ir::Graph& graph, uint64_t seed) {
+Expected<TensorSet> seededInputs(const ir::Graph& graph, uint64_t seed) {
     TensorSet set;
     for (ir::TensorId id : graph.inputs()) {
         const ir::Tensor& in = graph.tensor(id);
+        if (!ir::isFloatingPoint(in.dtype) && !ir::isInteger(in.dtype) &&
+            in.dtype != ir::DType::Bool)
+            return Error("input '" + in.name + "' has element type " +
+                         std::string(ir::dtypeName(in.dtype)) +
+                         ", which cannot be seeded; give its values with --inputs");
+        SC_RETURN_IF_ERROR(checkAllocation(in.byteSize(), "input '" + in.name + "'"));
         HostTensor t{in.name, in.dtype, in.shape, {}};
         t.data.resize(static_cast<size_t>(in.byteSize()));
         uint64_t state = hashName(in.name, seed);

@@ -37,8 +37,9 @@ Expected<TensorSet> readTensorsJson(std::string_view text, const std::string& fi
 
 /// Reproducible inputs for every graph input: floats uniform in [-1, 1),
 /// integers and booleans in {0, 1} (valid token ids, types and masks),
-/// seeded by the input's name and \p seed.
-TensorSet seededInputs(const ir::Graph& graph, uint64_t seed = 0);
+/// seeded by the input's name and \p seed. An input of another element type
+/// (string) or larger than the memory cap is an error.
+Expected<TensorSet> seededInputs(const ir::Graph& graph, uint64_t seed = 0);
 
 /// The graph's inputs from \p given, in graph order; an error names an
 /// input that is missing or has another dtype or shape.

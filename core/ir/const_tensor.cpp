@@ -17,6 +17,18 @@ T load(std::span<const std::byte> bytes, int64_t index) {
     return value;
 }
 
+/// \p value rounded toward zero into int64, saturating (NaN is 0): a
+/// float-to-integer cast of an out-of-range value is undefined behaviour.
+int64_t saturatingInt64(double value) {
+    if (std::isnan(value))
+        return 0;
+    if (value >= 0x1p63)
+        return INT64_MAX;
+    if (value < -0x1p63)
+        return INT64_MIN;
+    return static_cast<int64_t>(value);
+}
+
 template <class T>
 void store(std::span<std::byte> bytes, int64_t index, T value) {
     std::memcpy(bytes.data() + index * static_cast<int64_t>(sizeof(T)), &value, sizeof(T));
@@ -98,7 +110,8 @@ int64_t readInt64(DType dtype, std::span<const std::byte> bytes, int64_t index) 
     case DType::Bool:
         return load<uint8_t>(bytes, index) != 0 ? 1 : 0;
     default:
-        return static_cast<int64_t>(readDouble(dtype, bytes, index));
+        SC_ASSERT(isFloatingPoint(dtype), "readInt64 of an element type without numbers");
+        return saturatingInt64(readDouble(dtype, bytes, index));
     }
 }
 
@@ -115,6 +128,8 @@ double readDouble(DType dtype, std::span<const std::byte> bytes, int64_t index) 
     case DType::UInt64:
         return static_cast<double>(load<uint64_t>(bytes, index));
     default:
+        SC_ASSERT(isInteger(dtype) || dtype == DType::Bool,
+                  "readDouble of an element type without numbers");
         return static_cast<double>(readInt64(dtype, bytes, index));
     }
 }
@@ -149,6 +164,7 @@ void writeInt64(DType dtype, std::span<std::byte> bytes, int64_t index, int64_t 
         store(bytes, index, static_cast<uint8_t>(value != 0));
         return;
     default:
+        SC_ASSERT(isFloatingPoint(dtype), "writeInt64 to an element type without numbers");
         writeDouble(dtype, bytes, index, static_cast<double>(value));
         return;
     }
@@ -172,7 +188,8 @@ void writeDouble(DType dtype, std::span<std::byte> bytes, int64_t index, double 
         store(bytes, index, static_cast<uint8_t>(value != 0.0));
         return;
     default:
-        writeInt64(dtype, bytes, index, static_cast<int64_t>(value));
+        SC_ASSERT(isInteger(dtype), "writeDouble to an element type without numbers");
+        writeInt64(dtype, bytes, index, saturatingInt64(value));
         return;
     }
 }

@@ -209,12 +209,14 @@ Error cycleError(const Graph& graph, const std::vector<int>& pendingInputs) {
         }
         current = next;
     }
+    // path holds current, then its producer, its producer's producer...: the
+    // cycle read forwards is current, then that stretch reversed, then current.
     std::vector<std::string> names;
     if (current != kNoOp) {
-        for (size_t i = static_cast<size_t>(seenAt[static_cast<size_t>(current)]); i < path.size();
-             ++i)
+        names.push_back(describeOp(graph.op(current)));
+        for (size_t i = path.size();
+             i-- > static_cast<size_t>(seenAt[static_cast<size_t>(current)]) + 1;)
             names.push_back(describeOp(graph.op(path[i])));
-        std::reverse(names.begin(), names.end());
         names.push_back(describeOp(graph.op(current)));
     }
     return Error("the graph has a cycle: " + join(names, " -> "));

@@ -19,6 +19,15 @@ std::optional<int64_t> checkedElementCount(const Shape& shape) {
     return count;
 }
 
+std::optional<int64_t> checkedTensorBytes(std::optional<int64_t> elementCount,
+                                          int64_t elementBytes) {
+    int64_t bytes = 0;
+    if (!elementCount || *elementCount < 0 || elementBytes < 0 ||
+        __builtin_mul_overflow(*elementCount, elementBytes, &bytes) || bytes > kMaxTensorBytes)
+        return std::nullopt;
+    return bytes;
+}
+
 std::string formatShape(const Shape& shape) {
     if (shape.empty())
         return "scalar";

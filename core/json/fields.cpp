@@ -3,6 +3,7 @@
 
 #include "json/fields.h"
 
+#include "support/json_depth.h"
 #include "support/strings.h"
 
 #include <algorithm>
@@ -42,6 +43,7 @@ std::string untagged(const char* what) {
 }
 
 Expected<Json> parse(std::string_view text) {
+    SC_RETURN_IF_ERROR(checkJsonDepth(text));
     try {
         return Json::parse(text.begin(), text.end());
     } catch (const nlohmann::json::exception& e) {

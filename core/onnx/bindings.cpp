@@ -53,12 +53,21 @@ Expected<ir::Shape> checkWholeShape(const ImportSession& session, const std::str
                              std::to_string(given.size()) + " but input " + quote(name) +
                              " has rank " + std::to_string(dims.size()) + " (" +
                              describe(dims, false) + ")");
-    for (size_t i = 0; i < dims.size() && shapeDeclared; ++i)
+    for (size_t i = 0; i < dims.size() && shapeDeclared; ++i) {
         if (dims[i].value >= 0 && dims[i].value != given[i])
             return session.error("--input " + name + ":" + ir::formatShape(given) +
                                  " sets dimension " + std::to_string(i) + " to " +
                                  std::to_string(given[i]) + " but the model fixes it to " +
                                  std::to_string(dims[i].value));
+        auto bound = session.options.dims.find(dims[i].param);
+        if (!dims[i].param.empty() && bound != session.options.dims.end() &&
+            bound->second != given[i])
+            return session.error("--input " + name + ":" + ir::formatShape(given) +
+                                 " sets dimension " + std::to_string(i) + " (" +
+                                 quote(dims[i].param) + ") to " + std::to_string(given[i]) +
+                                 " but --dim " + dims[i].param + "=" +
+                                 std::to_string(bound->second));
+    }
     return given;
 }
 
@@ -137,7 +146,12 @@ Status addInputBinding(ImportOptions& options, const std::string& text) {
     auto shape = ir::parseShape(text.substr(colon + 1));
     if (!shape.ok())
         return Error("bad --input " + quote(text) + ": " + shape.error().message());
-    options.inputShapes[text.substr(0, colon)] = *shape;
+    std::string name = text.substr(0, colon);
+    if (auto earlier = options.inputShapes.find(name);
+        earlier != options.inputShapes.end() && earlier->second != *shape)
+        return Error("--input " + text + " conflicts with --input " + name + ":" +
+                     ir::formatShape(earlier->second));
+    options.inputShapes[name] = *shape;
     return Status::success();
 }
 
@@ -146,7 +160,12 @@ Status addDimBinding(ImportOptions& options, const std::string& text) {
     auto value = eq == std::string::npos ? std::nullopt : parseInt(text.substr(eq + 1));
     if (eq == std::string::npos || eq == 0 || !value || *value < 0)
         return Error("bad --dim " + quote(text) + " (expected NAME=VALUE like batch=8)");
-    options.dims[text.substr(0, eq)] = *value;
+    std::string name = text.substr(0, eq);
+    if (auto earlier = options.dims.find(name);
+        earlier != options.dims.end() && earlier->second != *value)
+        return Error("--dim " + text + " conflicts with --dim " + name + "=" +
+                     std::to_string(earlier->second));
+    options.dims[name] = *value;
     return Status::success();
 }
 

@@ -110,22 +110,65 @@ private:
         return Status::success();
     }
 
+    /// A graph input that an initializer also defines is a weight (IR < 4
+    /// lists every weight as an input; from IR 4 the initializer is the
+    /// input's default value, and Stagecraft takes the default). Its declared
+    /// type must agree with the initializer's.
+    Status checkInitializedInput(const onnx::ValueInfoProto& input) {
+        const ir::Tensor& weight = g_.tensor(*g_.findTensor(input.name()));
+        const auto& type = input.type().tensor_type();
+        ir::DType declared = fromOnnxType(type.elem_type());
+        if (type.elem_type() != 0 && declared != weight.dtype)
+            return s_.error("input " + quote(input.name()) + " is declared " +
+                            std::string(ir::dtypeName(declared)) + " but its initializer is " +
+                            std::string(ir::dtypeName(weight.dtype)));
+        if (type.has_shape()) {
+            bool agrees = type.shape().dim_size() == static_cast<int>(weight.shape.size());
+            for (int d = 0; agrees && d < type.shape().dim_size(); ++d)
+                agrees = !type.shape().dim(d).has_dim_value() ||
+                         type.shape().dim(d).dim_value() == weight.shape[static_cast<size_t>(d)];
+            if (!agrees)
+                return s_.error("input " + quote(input.name()) +
+                                " declares another shape than its initializer (" +
+                                ir::formatShape(weight.shape) + ")");
+        }
+        return Status::success();
+    }
+
     Status addInputs(const onnx::GraphProto& proto) {
         std::vector<const onnx::ValueInfoProto*> inputs;
-        std::vector<ir::TensorId> ids;
+        std::vector<std::string> initialized;
+        std::set<std::string> seen;
         for (const auto& input : proto.input()) {
-            if (g_.findTensor(input.name()))
-                continue; // an initializer listed as input (IR < 4): a weight
-            inputs.push_back(&input);
-            ir::DType dtype = fromOnnxType(input.type().tensor_type().elem_type());
-            if (dtype == ir::DType::Undefined)
-                return s_.error("input " + quote(input.name()) +
-                                " is not a tensor of a supported type");
-            SC_ASSIGN_OR_RETURN(ir::Shape shape, bindInputShape(s_, input));
-            SC_RETURN_IF_ERROR(defineTensor(input.name(), dtype, shape, nullptr, "a graph input"));
-            ids.push_back(*g_.findTensor(input.name()));
+            if (!seen.insert(input.name()).second)
+                return s_.error("graph input " + quote(input.name()) + " is listed twice");
+            if (g_.findTensor(input.name())) {
+                SC_RETURN_IF_ERROR(checkInitializedInput(input));
+                initialized.push_back(input.name());
+            } else {
+                inputs.push_back(&input);
+            }
         }
+        if (s_.model.ir_version() >= 4 && !initialized.empty())
+            s_.warn(std::to_string(initialized.size()) + " graph input" +
+                    (initialized.size() == 1 ? " has an initializer" : "s have initializers") +
+                    " (first " + quote(initialized.front()) +
+                    "); they are taken as constants, their default values");
         SC_RETURN_IF_ERROR(checkBindingsUsed(s_, inputs));
+        std::vector<ir::TensorId> ids;
+        for (const onnx::ValueInfoProto* input : inputs) {
+            ir::DType dtype = fromOnnxType(input->type().tensor_type().elem_type());
+            if (dtype == ir::DType::Undefined)
+                return s_.error("input " + quote(input->name()) +
+                                " is not a tensor of a supported type");
+            SC_ASSIGN_OR_RETURN(ir::Shape shape, bindInputShape(s_, *input));
+            if (!ir::checkedTensorBytes(ir::checkedElementCount(shape), ir::dtypeSize(dtype)))
+                return s_.error("input " + quote(input->name()) + " of shape " +
+                                ir::formatShape(shape) +
+                                " is larger than the 1 TiB a tensor may have");
+            SC_RETURN_IF_ERROR(defineTensor(input->name(), dtype, shape, nullptr, "a graph input"));
+            ids.push_back(*g_.findTensor(input->name()));
+        }
         g_.setInputs(std::move(ids));
         return Status::success();
     }

@@ -47,6 +47,20 @@ void FallbackShapes::runOnnxInference() {
     onnx::ModelProto model = session_.model;
     auto* graph = model.mutable_graph();
     graph->clear_value_info();
+    // The import moved the initializers' bytes out (tensor_data.cpp): libonnx
+    // 1.12 would read the empty payloads (Range's inference dereferences a
+    // null pointer, tests/data/fuzz/onnx). Declared as typed inputs instead,
+    // they keep their shapes and carry no data.
+    for (const auto& tensor : graph->initializer()) {
+        auto* input = graph->add_input();
+        input->set_name(tensor.name());
+        auto* type = input->mutable_type()->mutable_tensor_type();
+        type->set_elem_type(tensor.data_type());
+        auto* shape = type->mutable_shape();
+        for (int64_t dim : tensor.dims())
+            shape->add_dim()->set_dim_value(dim);
+    }
+    graph->clear_initializer();
     for (auto& input : *graph->mutable_input()) {
         auto id = session_.graph.findTensor(input.name());
         if (!id || session_.graph.tensor(*id).isConstant())
@@ -57,7 +71,9 @@ void FallbackShapes::runOnnxInference() {
             shape->add_dim()->set_dim_value(dim);
     }
     try {
-        onnx::ShapeInferenceOptions options{false, 0, true};
+        // Data propagation off: libonnx 1.12 dereferences a null pointer
+        // propagating through some unknown ops (tests/data/fuzz/onnx).
+        onnx::ShapeInferenceOptions options{false, 0, false};
         onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), options);
     } catch (const std::exception& e) {
         session_.warn(std::string("ONNX shape inference: ") + e.what());

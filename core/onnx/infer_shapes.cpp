@@ -30,10 +30,11 @@ Status checkOutputs(ImportSession& session, ir::OpId id) {
             return session.error(opLabel(op) + ": output " + quote(t.name) +
                                  " has no element type");
         auto count = ir::checkedElementCount(t.shape);
-        int64_t bytes = 0;
-        if (!count || __builtin_mul_overflow(*count, ir::dtypeSize(t.dtype), &bytes))
-            return session.error(opLabel(op) + ": output " + quote(t.name) +
-                                 " has an invalid shape " + ir::formatShape(t.shape));
+        if (!ir::checkedTensorBytes(count, ir::dtypeSize(t.dtype)))
+            return session.error(
+                opLabel(op) + ": output " + quote(t.name) + " of shape " +
+                ir::formatShape(t.shape) +
+                (count ? " is larger than the 1 TiB a tensor may have" : " has too many elements"));
     }
     return Status::success();
 }

@@ -1,31 +1,23 @@
 #include "onnx/model_builder.h"
 
 #include "ir/const_tensor.h"
+#include "onnx/model_builder_impl.h"
 #include "onnx/onnx_types.h"
 #include "support/file.h"
 
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
-#include <fcntl.h>
-#include <unistd.h>
 
 namespace stagecraft::onnxio {
 
 namespace {
 
-constexpr int64_t kExternalAlignment = 64;
-
-struct ExternalWeight {
-    std::string name;
-    ir::DType dtype;
-    ir::Shape shape;
-    ValueRange range;
-};
+using detail::alignUp;
+using detail::ExternalWeight;
+using detail::kExternalAlignment;
 
 void setShape(onnx::ValueInfoProto* info, ir::DType dtype, const std::vector<Dim>& shape,
               bool declareShape) {
@@ -57,12 +49,8 @@ uint64_t fnv1a(const std::string& text) {
     return hash;
 }
 
-int64_t alignUp(int64_t value) {
-    return (value + kExternalAlignment - 1) / kExternalAlignment * kExternalAlignment;
-}
-
 /// Streams seeded values of \p weight into \p out, a chunk at a time.
-bool writeSeeded(const ExternalWeight& weight, std::FILE* out) {
+Status writeSeeded(const ExternalWeight& weight, AtomicFile& out) {
     int64_t count = ir::elementCount(weight.shape);
     int64_t fanIn = weight.shape.empty() || weight.shape[0] == 0 ? 1 : count / weight.shape[0];
     double bound = 1.0 / std::sqrt(static_cast<double>(std::max<int64_t>(fanIn, 1)));
@@ -79,88 +67,65 @@ bool writeSeeded(const ExternalWeight& weight, std::FILE* out) {
             double unit = static_cast<double>(splitmix64(state) >> 11) * 0x1.0p-53; // [0,1)
             ir::writeDouble(weight.dtype, bytes, i, floating ? low + unit * width : 0.0);
         }
-        if (std::fwrite(bytes.data(), static_cast<size_t>(size), static_cast<size_t>(n), out) !=
-            static_cast<size_t>(n))
-            return false;
+        SC_RETURN_IF_ERROR(out.write(std::string_view(reinterpret_cast<const char*>(bytes.data()),
+                                                      static_cast<size_t>(n * size))));
     }
-    return true;
+    return Status::success();
 }
 
 /// Writes every external weight with seeded values, each at its aligned offset.
 Status writeSeededFile(const std::filesystem::path& path,
                        const std::vector<ExternalWeight>& weights, int64_t total) {
-    std::string temp = path.string() + ".tmp";
-    std::FILE* out = std::fopen(temp.c_str(), "wb");
-    if (out == nullptr)
-        return Error(path.string() + ": cannot create: " + std::strerror(errno));
-    bool ok = true;
+    SC_ASSIGN_OR_RETURN(AtomicFile out, AtomicFile::create(path));
     int64_t offset = 0;
-    static const std::vector<char> padding(kExternalAlignment, 0);
+    static const std::string padding(kExternalAlignment, '\0');
     for (const ExternalWeight& weight : weights) {
-        ok = ok && writeSeeded(weight, out);
+        SC_RETURN_IF_ERROR(writeSeeded(weight, out));
         int64_t end = offset + ir::elementCount(weight.shape) * ir::dtypeSize(weight.dtype);
         int64_t next = std::min(alignUp(end), total);
-        ok = ok && std::fwrite(padding.data(), 1, static_cast<size_t>(next - end), out) ==
-                       static_cast<size_t>(next - end);
+        SC_RETURN_IF_ERROR(
+            out.write(std::string_view(padding).substr(0, static_cast<size_t>(next - end))));
         offset = next;
     }
-    ok = (std::fclose(out) == 0) && ok;
-    if (!ok || std::rename(temp.c_str(), path.c_str()) != 0) {
-        std::remove(temp.c_str());
-        return Error(path.string() + ": cannot write: " + std::strerror(errno));
-    }
-    return Status::success();
+    return out.commit();
 }
 
 Status writeSparseZeros(const std::filesystem::path& path, int64_t size) {
-    std::string temp = path.string() + ".tmp";
-    int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return Error(path.string() + ": cannot create: " + std::strerror(errno));
-    bool ok = ::ftruncate(fd, size) == 0;
-    ok = (::close(fd) == 0) && ok;
-    if (!ok || ::rename(temp.c_str(), path.c_str()) != 0) {
-        ::unlink(temp.c_str());
-        return Error(path.string() + ": cannot write: " + std::strerror(errno));
-    }
-    return Status::success();
+    SC_ASSIGN_OR_RETURN(AtomicFile out, AtomicFile::create(path));
+    SC_RETURN_IF_ERROR(out.truncate(size));
+    return out.commit();
+}
+
+/// True when the ONNX file \p model stores initializers in \p location: the
+/// weights file next to it is then that model's, and saving the model again
+/// may replace it.
+bool modelUsesWeightsFile(const std::filesystem::path& model, const std::string& location) {
+    auto mapped = MappedFile::open(model);
+    onnx::ModelProto proto;
+    if (!mapped.ok() || (*mapped)->bytes().size() > static_cast<size_t>(INT32_MAX) ||
+        !proto.ParseFromArray((*mapped)->bytes().data(),
+                              static_cast<int>((*mapped)->bytes().size())))
+        return false;
+    for (const auto& tensor : proto.graph().initializer())
+        for (const auto& entry : tensor.external_data())
+            if (entry.key() == "location" && entry.value() == location)
+                return true;
+    return false;
+}
+
+/// An error when \p dataPath exists and is not the weights file of the model
+/// at \p modelPath: saving must not replace a file the user did not name.
+Status checkWeightsFileIsOurs(const std::filesystem::path& modelPath,
+                              const std::filesystem::path& dataPath, const std::string& location) {
+    std::error_code ec;
+    if (!std::filesystem::exists(dataPath, ec) || modelUsesWeightsFile(modelPath, location))
+        return Status::success();
+    return Error(dataPath.string() + ": exists and is not the weights file of " +
+                 modelPath.string() +
+                 "; refusing to replace it (remove it or write the model elsewhere)");
 }
 
 } // namespace
-
-struct ModelBuilder::Impl {
-    onnx::ModelProto model;
-    std::vector<ExternalWeight> externals;
-    int64_t initializerElements = 0;
-
-    onnx::GraphProto* graph() { return model.mutable_graph(); }
-
-    /// The model with external initializers appended, pointing at \p location.
-    onnx::ModelProto withExternals(const std::string& location, int64_t* totalSize) const {
-        onnx::ModelProto out = model;
-        int64_t offset = 0;
-        for (const ExternalWeight& weight : externals) {
-            int64_t length = ir::elementCount(weight.shape) * ir::dtypeSize(weight.dtype);
-            auto* tensor = out.mutable_graph()->add_initializer();
-            tensor->set_name(weight.name);
-            tensor->set_data_type(toOnnxType(weight.dtype));
-            for (int64_t dim : weight.shape)
-                tensor->add_dims(dim);
-            tensor->set_data_location(onnx::TensorProto::EXTERNAL);
-            auto addEntry = [&](const char* key, const std::string& value) {
-                auto* entry = tensor->add_external_data();
-                entry->set_key(key);
-                entry->set_value(value);
-            };
-            addEntry("location", location);
-            addEntry("offset", std::to_string(offset));
-            addEntry("length", std::to_string(length));
-            offset = alignUp(offset + length);
-        }
-        *totalSize = offset;
-        return out;
-    }
-};
 
 ModelBuilder::ModelBuilder(std::string graphName, int64_t opset)
     : impl_(std::make_unique<Impl>()) {
@@ -314,6 +279,7 @@ Status ModelBuilder::save(const std::filesystem::path& path, WeightFill fill,
         return Error(path.string() + ": cannot serialize the model");
     if (!impl_->externals.empty()) {
         std::filesystem::path dataPath = path.parent_path() / location;
+        SC_RETURN_IF_ERROR(checkWeightsFileIsOurs(path, dataPath, location));
         SC_RETURN_IF_ERROR(fill == WeightFill::Zeros
                                ? writeSparseZeros(dataPath, total)
                                : writeSeededFile(dataPath, impl_->externals, total));

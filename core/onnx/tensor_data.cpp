@@ -3,9 +3,12 @@
 #include "onnx/tensor_data.h"
 
 #include "onnx/onnx_types.h"
+#include "support/file.h"
 #include "support/strings.h"
 
 #include <cstring>
+#include <optional>
+#include <span>
 #include <system_error>
 
 namespace stagecraft::onnxio {
@@ -13,66 +16,115 @@ namespace stagecraft::onnxio {
 namespace {
 
 using ir::DType;
+namespace fs = std::filesystem;
 
-/// Bytes of the typed repeated fields (float_data, int64_data…) of \p tensor.
-Expected<std::vector<std::byte>> typedFieldBytes(const onnx::TensorProto& tensor, DType dtype,
-                                                 int64_t count, const std::string& what) {
-    std::vector<std::byte> bytes(static_cast<size_t>(count * ir::dtypeSize(dtype)));
-    auto check = [&](int64_t have) -> Status {
-        if (have != count)
-            return Error(what + ": has " + std::to_string(have) + " values for " +
-                         std::to_string(count) + " elements");
-        return Status::success();
-    };
+/// How many values \p tensor has in the typed field that holds \p dtype, or
+/// nullopt when \p dtype has no typed field.
+std::optional<int64_t> typedFieldCount(const onnx::TensorProto& tensor, DType dtype) {
     switch (dtype) {
     case DType::Float32:
-        SC_RETURN_IF_ERROR(check(tensor.float_data_size()));
-        for (int64_t i = 0; i < count; ++i)
-            ir::writeDouble(dtype, bytes, i, tensor.float_data(static_cast<int>(i)));
-        return bytes;
+        return tensor.float_data_size();
     case DType::Float64:
-        SC_RETURN_IF_ERROR(check(tensor.double_data_size()));
-        for (int64_t i = 0; i < count; ++i)
-            ir::writeDouble(dtype, bytes, i, tensor.double_data(static_cast<int>(i)));
-        return bytes;
+        return tensor.double_data_size();
     case DType::Int64:
-        SC_RETURN_IF_ERROR(check(tensor.int64_data_size()));
-        for (int64_t i = 0; i < count; ++i)
-            ir::writeInt64(dtype, bytes, i, tensor.int64_data(static_cast<int>(i)));
-        return bytes;
+        return tensor.int64_data_size();
     case DType::UInt32:
     case DType::UInt64:
-        SC_RETURN_IF_ERROR(check(tensor.uint64_data_size()));
-        for (int64_t i = 0; i < count; ++i)
-            ir::writeInt64(dtype, bytes, i,
-                           static_cast<int64_t>(tensor.uint64_data(static_cast<int>(i))));
-        return bytes;
+        return tensor.uint64_data_size();
     case DType::Float16:
     case DType::BFloat16:
-        SC_RETURN_IF_ERROR(check(tensor.int32_data_size()));
-        for (int64_t i = 0; i < count; ++i) {
-            auto bits = static_cast<uint16_t>(tensor.int32_data(static_cast<int>(i)));
-            std::memcpy(bytes.data() + i * 2, &bits, 2);
-        }
-        return bytes;
     case DType::Int8:
     case DType::Int16:
     case DType::Int32:
     case DType::UInt8:
     case DType::UInt16:
     case DType::Bool:
-        SC_RETURN_IF_ERROR(check(tensor.int32_data_size()));
-        for (int64_t i = 0; i < count; ++i)
-            ir::writeInt64(dtype, bytes, i, tensor.int32_data(static_cast<int>(i)));
-        return bytes;
+        return tensor.int32_data_size();
     default:
-        return Error(what + ": element type " + std::string(ir::dtypeName(dtype)) +
-                     " is not supported for constant data");
+        return std::nullopt;
     }
 }
 
+/// Converts the typed field of \p tensor into \p bytes (sized for it).
+void convertTypedField(const onnx::TensorProto& tensor, DType dtype, std::span<std::byte> bytes,
+                       int64_t count) {
+    for (int64_t i = 0; i < count; ++i) {
+        auto at = static_cast<int>(i);
+        switch (dtype) {
+        case DType::Float32:
+            ir::writeDouble(dtype, bytes, i, tensor.float_data(at));
+            break;
+        case DType::Float64:
+            ir::writeDouble(dtype, bytes, i, tensor.double_data(at));
+            break;
+        case DType::Int64:
+            ir::writeInt64(dtype, bytes, i, tensor.int64_data(at));
+            break;
+        case DType::UInt32:
+        case DType::UInt64:
+            ir::writeInt64(dtype, bytes, i, static_cast<int64_t>(tensor.uint64_data(at)));
+            break;
+        case DType::Float16:
+        case DType::BFloat16: {
+            auto bits = static_cast<uint16_t>(tensor.int32_data(at));
+            std::memcpy(bytes.data() + i * 2, &bits, 2);
+            break;
+        }
+        default:
+            ir::writeInt64(dtype, bytes, i, tensor.int32_data(at));
+            break;
+        }
+    }
+}
+
+/// Bytes of the typed repeated fields (float_data, int64_data…) of \p tensor.
+/// The number of values is checked before anything is allocated: a header
+/// that claims 2^33 elements and carries none costs nothing.
+Expected<std::vector<std::byte>> typedFieldBytes(const onnx::TensorProto& tensor, DType dtype,
+                                                 int64_t count, const std::string& what) {
+    std::optional<int64_t> have = typedFieldCount(tensor, dtype);
+    if (!have)
+        return Error(what + ": element type " + std::string(ir::dtypeName(dtype)) +
+                     " is not supported for constant data");
+    if (*have != count)
+        return Error(what + ": has " + std::to_string(*have) + " values for " +
+                     std::to_string(count) + " elements");
+    std::vector<std::byte> bytes(static_cast<size_t>(count * ir::dtypeSize(dtype)));
+    convertTypedField(tensor, dtype, bytes, count);
+    return bytes;
+}
+
+/// The file an external data \p location names, resolved as the ONNX
+/// specification requires: relative to the model's directory and inside it
+/// (no absolute path, no '..', no symbolic link leading out), a regular file.
+Expected<fs::path> resolveExternalFile(const fs::path& modelDir, const std::string& location,
+                                       const std::string& what) {
+    std::string shown = what + ": external data location " + quote(printable(location));
+    if (location.find('\0') != std::string::npos)
+        return Error(shown + " contains a NUL byte");
+    fs::path relative(location);
+    if (relative.is_absolute())
+        return Error(shown + " is absolute; it must be relative to the model's directory");
+    for (const fs::path& part : relative)
+        if (part == "..")
+            return Error(shown + " climbs out of the model's directory ('..')");
+    std::error_code ec;
+    fs::path dir = fs::canonical(modelDir.empty() ? fs::path(".") : modelDir, ec);
+    if (ec)
+        return Error(shown + ": cannot resolve the model's directory: " + ec.message());
+    fs::path file = fs::canonical(dir / relative, ec);
+    if (ec)
+        return Error(what + ": external data file " + quote(printable(location)) +
+                     " is missing (looked for " + (dir / relative).string() + ")");
+    fs::path inside = file.lexically_relative(dir);
+    if (inside.empty() || *inside.begin() == "..")
+        return Error(shown + " leads out of the model's directory (to " + file.string() + ")");
+    SC_RETURN_IF_ERROR(checkRegularFile(file));
+    return file;
+}
+
 Expected<TensorData> externalData(const onnx::TensorProto& tensor, TensorData result,
-                                  const std::filesystem::path& modelDir, const std::string& what) {
+                                  const fs::path& modelDir, const std::string& what) {
     std::string location;
     int64_t offset = 0;
     int64_t length = -1;
@@ -83,7 +135,7 @@ Expected<TensorData> externalData(const onnx::TensorProto& tensor, TensorData re
             auto value = parseInt(entry.value());
             if (!value || *value < 0)
                 return Error(what + ": bad external data " + entry.key() + " " +
-                             quote(entry.value()));
+                             quote(printable(entry.value())));
             (entry.key() == "offset" ? offset : length) = *value;
         }
     }
@@ -94,16 +146,17 @@ Expected<TensorData> externalData(const onnx::TensorProto& tensor, TensorData re
         return Error(what + ": external data length " + std::to_string(length) +
                      " does not match " + std::to_string(needed) + " bytes of " +
                      ir::formatShape(result.shape));
-    std::filesystem::path file = modelDir / location;
+    SC_ASSIGN_OR_RETURN(fs::path file, resolveExternalFile(modelDir, location, what));
     std::error_code ec;
-    auto size = std::filesystem::file_size(file, ec);
+    auto size = fs::file_size(file, ec);
     if (ec)
-        return Error(what + ": external data file " + quote(location) + " is missing (looked for " +
-                     file.string() + ")");
-    if (offset + needed > static_cast<int64_t>(size))
-        return Error(what + ": external data file " + quote(location) + " is too short (" +
-                     std::to_string(size) + " bytes, the tensor needs bytes " +
-                     std::to_string(offset) + " to " + std::to_string(offset + needed) + ")");
+        return Error(what + ": external data file " + quote(printable(location)) +
+                     ": cannot read its size: " + ec.message());
+    int64_t end = 0;
+    if (__builtin_add_overflow(offset, needed, &end) || end > static_cast<int64_t>(size))
+        return Error(what + ": external data file " + quote(printable(location)) +
+                     " is too short (" + std::to_string(size) + " bytes, the tensor needs " +
+                     std::to_string(needed) + " bytes from offset " + std::to_string(offset) + ")");
     result.data = ir::makeExternalWeight(file, offset, needed);
     return result;
 }
@@ -119,9 +172,9 @@ Expected<TensorData> header(const onnx::TensorProto& tensor, const std::string& 
         result.shape.push_back(dim);
     }
     auto count = ir::checkedElementCount(result.shape);
-    int64_t bytes = 0;
-    if (!count || __builtin_mul_overflow(*count, ir::dtypeSize(result.dtype), &bytes))
-        return Error(what + ": shape " + ir::formatShape(result.shape) + " is too large");
+    if (!ir::checkedTensorBytes(count, ir::dtypeSize(result.dtype)))
+        return Error(what + ": shape " + ir::formatShape(result.shape) +
+                     " is larger than the 1 TiB a tensor may have");
     return result;
 }
 

@@ -130,6 +130,9 @@ Status checkExtent(const OpContext& ctx, size_t i, int64_t in, int64_t out, doub
 Expected<IndexExpr> resizedIndex(const OpContext& ctx, const ResizeAttrs& attrs, size_t i,
                                  int64_t in, int64_t out, LoopNest& nest) {
     int64_t taps = attrs.mode == "linear" ? 2 : attrs.mode == "cubic" ? 4 : 0;
+    if (in < 1 || out < 1)
+        return ctx.error("dim " + str(static_cast<int64_t>(i)) + " resizes " + str(in) + " to " +
+                         str(out) + ": resizing from or to an empty dim is not supported");
     Ratio r = exactRatio(attrs.scales[i]).value_or(Ratio{out, in});
     auto o = static_cast<int>(i);
     if (r.p == r.q && in == out)

@@ -12,6 +12,8 @@
 
 #include "partition/split_info.h"
 #include "schedule/stages.h"
+#include "support/limits.h"
+#include "support/strings.h"
 
 #include <algorithm>
 
@@ -19,6 +21,16 @@ namespace stagecraft::schedule::detail {
 
 using partition::Box;
 using partition::BoxMap;
+
+namespace {
+
+/// What one instance costs in memory, edges, moves and plans included, and
+/// what one examined producer/consumer instance pair costs: the caps of
+/// checkInstanceCounts are the memory cap divided by these.
+constexpr int64_t kBytesPerInstance = 4096;
+constexpr int64_t kBytesPerEdgePair = 256;
+
+} // namespace
 
 ir::TensorId groupOutput(const Schedule& schedule, GroupId group) {
     return schedule.groups[static_cast<size_t>(group)].splitInfo.output;
@@ -230,10 +242,52 @@ void addEdges(const ir::Graph& graph, Schedule& s, GroupId producer, GroupId con
                 s.edges.push_back({p.instances[j], c.instances[k], false});
 }
 
+int64_t factorOf(const Group& group) {
+    return group.split ? group.split->factor : 1;
+}
+
+std::string describeGroup(const ir::Graph& graph, const Schedule& s, GroupId g) {
+    const ir::Op& op = graph.op(s.partition.ops(g).front());
+    return "group " + partition::Partition::label(g) + " (op " + quote(op.name) + ", " + op.type +
+           ")";
+}
+
+/// The instances and the instance pairs whose edges are examined grow with
+/// the split factors; hostile shapes (a Relu over 2^41 elements) would ask
+/// for millions. Both are checked against the memory cap before anything is
+/// allocated (docs/limits.md).
+Status checkInstanceCounts(const ir::Graph& graph, const Schedule& s) {
+    const int64_t maxInstances = memoryCap() / kBytesPerInstance;
+    const int64_t maxPairs = memoryCap() / kBytesPerEdgePair;
+    int64_t instances = 0;
+    int64_t pairs = 0;
+    for (size_t g = 0; g < s.groups.size(); ++g) {
+        int64_t factor = factorOf(s.groups[g]);
+        instances += factor;
+        if (instances > maxInstances)
+            return Error(describeGroup(graph, s, static_cast<GroupId>(g)) + ": split into " +
+                         std::to_string(factor) + " instances; the schedule would have more than " +
+                         std::to_string(maxInstances) +
+                         " instances (set STAGECRAFT_MAX_MEMORY to allow more)");
+        for (GroupId c : s.partition.consumers(static_cast<GroupId>(g))) {
+            pairs += factor * factorOf(s.groups[static_cast<size_t>(c)]);
+            if (pairs > maxPairs)
+                return Error(describeGroup(graph, s, static_cast<GroupId>(g)) + " and " +
+                             describeGroup(graph, s, c) + ": " + std::to_string(factor) + " x " +
+                             std::to_string(factorOf(s.groups[static_cast<size_t>(c)])) +
+                             " instance pairs; the schedule would examine more than " +
+                             std::to_string(maxPairs) +
+                             " (set STAGECRAFT_MAX_MEMORY to allow more)");
+        }
+    }
+    return Status::success();
+}
+
 } // namespace
 
-void buildInstances(const ir::Graph& graph, const partition::SemanticsCache& semantics,
-                    Schedule& s) {
+Status buildInstances(const ir::Graph& graph, const partition::SemanticsCache& semantics,
+                      Schedule& s) {
+    SC_RETURN_IF_ERROR(checkInstanceCounts(graph, s));
     s.instances.clear();
     s.edges.clear();
     auto groupCount = static_cast<GroupId>(s.groups.size());
@@ -248,6 +302,7 @@ void buildInstances(const ir::Graph& graph, const partition::SemanticsCache& sem
         for (GroupId c : s.partition.consumers(g))
             addEdges(graph, s, g, c, slices[static_cast<size_t>(g)],
                      slices[static_cast<size_t>(c)]);
+    return Status::success();
 }
 
 } // namespace stagecraft::schedule::detail

@@ -141,7 +141,7 @@ Expected<Schedule> runFromRegrouping(const ir::Graph& graph, const arch::Arch& a
     }
     dropSplits(options, s);
     SC_RETURN_IF_ERROR(detail::applySplits(graph, semantics, options.overrides, s));
-    detail::buildInstances(graph, semantics, s);
+    SC_RETURN_IF_ERROR(detail::buildInstances(graph, semantics, s));
     detail::Adjacency adjacency = detail::adjacency(s);
     SC_RETURN_IF_ERROR(chooseOrder(graph, options, adjacency, s));
     detail::DimMatcher matcher(graph, semantics, s);

@@ -54,9 +54,10 @@ private:
 };
 
 /// §3.3: the instances of every group (its split) and the edges inherited
-/// from the group edges, redundant ones flagged.
-void buildInstances(const ir::Graph& graph, const partition::SemanticsCache& semantics,
-                    Schedule& schedule);
+/// from the group edges, redundant ones flagged. Refuses splits that would
+/// make more instances or instance pairs than the memory cap allows.
+Status buildInstances(const ir::Graph& graph, const partition::SemanticsCache& semantics,
+                      Schedule& schedule);
 
 /// Boxes of every tensor instance \p index (0-based) of group \p g touches.
 partition::BoxMap sliceOf(const ir::Graph& graph, const partition::SemanticsCache& semantics,

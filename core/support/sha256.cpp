@@ -8,11 +8,12 @@
 
 #include "support/sha256.h"
 
+#include "support/file.h"
+
 #include <algorithm>
 #include <bit>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <vector>
 
 namespace stagecraft {
@@ -171,21 +172,13 @@ std::string sha256Hex(std::string_view text) {
 }
 
 Expected<std::string> fileSha256(const std::filesystem::path& path) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        return Error(path.string() + ": is a directory, not a file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return Error(path.string() + ": cannot open: " + std::strerror(errno));
+    // A map, not a stream: the file is checked to be regular before it is
+    // opened (a FIFO or /dev/zero would never end).
+    SC_ASSIGN_OR_RETURN(auto file, MappedFile::open(path));
     Sha256 hash;
-    std::vector<char> chunk(kFileChunkBytes);
-    while (in) {
-        in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-        auto got = static_cast<size_t>(in.gcount());
-        hash.update(std::as_bytes(std::span(chunk.data(), got)));
-    }
-    if (in.bad())
-        return Error(path.string() + ": cannot read: " + std::strerror(errno));
+    std::span<const std::byte> bytes = file->bytes();
+    for (size_t at = 0; at < bytes.size(); at += kFileChunkBytes)
+        hash.update(bytes.subspan(at, std::min(kFileChunkBytes, bytes.size() - at)));
     return toHex(hash.digest());
 }
 

@@ -82,11 +82,33 @@ std::string formatCount(int64_t count) {
     return withSuffix(static_cast<double>(count), suffixes, 6, "");
 }
 
-std::string quote(std::string_view text) {
-    std::string out = "'";
-    out += text;
-    out += "'";
+std::string printable(std::string_view text) {
+    static const char* const hex = "0123456789abcdef";
+    std::string out;
+    out.reserve(text.size());
+    auto escape = [&](unsigned char c) {
+        out += "\\x";
+        out += hex[c >> 4];
+        out += hex[c & 15];
+    };
+    for (size_t i = 0; i < text.size(); ++i) {
+        auto c = static_cast<unsigned char>(text[i]);
+        bool c1 = c == 0xc2 && i + 1 < text.size() &&
+                  static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+                  static_cast<unsigned char>(text[i + 1]) <= 0x9f;
+        if (c < 0x20 || c == 0x7f) {
+            escape(c);
+        } else if (c1) {
+            escape(static_cast<unsigned char>(text[++i]));
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
     return out;
+}
+
+std::string quote(std::string_view text) {
+    return "'" + printable(text) + "'";
 }
 
 } // namespace stagecraft

@@ -31,7 +31,12 @@ std::string formatBytes(int64_t bytes);
 /// "25.56 M", "4.09 G": a count with an SI suffix and two decimals.
 std::string formatCount(int64_t count);
 
-/// \returns \p text in single quotes for messages: 'x'.
+/// \returns \p text with control characters (C0, DEL and the C1 range in
+/// UTF-8) written as \xNN escapes, so that a name from a file cannot move the
+/// cursor, clear the screen or break a one-line message.
+std::string printable(std::string_view text);
+
+/// \returns printable(\p text) in single quotes for messages: 'x'.
 std::string quote(std::string_view text);
 
 } // namespace stagecraft

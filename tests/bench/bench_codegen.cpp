@@ -137,7 +137,12 @@ bool timeExecution(const std::filesystem::path& model, const char* strategy, int
         std::fprintf(stderr, "bench_codegen: %s\n", host.error().message().c_str());
         return false;
     }
-    codegen::TensorSet inputs = codegen::seededInputs(graph);
+    auto seeded = codegen::seededInputs(graph);
+    if (!seeded.ok()) {
+        std::fprintf(stderr, "bench_codegen: %s\n", seeded.error().message().c_str());
+        return false;
+    }
+    const codegen::TensorSet& inputs = *seeded;
     std::vector<double> times;
     int64_t maxCores = 1;
     for (const auto& k : p->plan.kernels)

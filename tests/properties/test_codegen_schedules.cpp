@@ -81,7 +81,9 @@ private slots:
         seedWeights(graph, seed);
         auto arch = arch::resolveArch("teaching");
         QVERIFY(arch.ok());
-        codegen::TensorSet inputs = codegen::seededInputs(graph, seed);
+        auto seeded = codegen::seededInputs(graph, seed);
+        QVERIFY(seeded.ok());
+        const codegen::TensorSet& inputs = *seeded;
         auto reference = runWith(graph, *arch, "tvm", inputs);
         QVERIFY2(reference.ok(), reference.ok() ? "" : reference.error().message().c_str());
         // A quarter of teaching's LB splits more groups into more instances.

@@ -100,7 +100,7 @@ private slots:
         auto directory = fileSha256(dir.path().toStdString());
         QVERIFY(!directory.ok());
         QCOMPARE(qs(directory.error().message()),
-                 dir.path() + QStringLiteral(": is a directory, not a file"));
+                 dir.path() + QStringLiteral(": is a directory, not a regular file"));
     }
 };
 

@@ -160,7 +160,7 @@ private slots:
         row("negative latency", "\"latency_ns\": 10,", "\"latency_ns\": -10,",
             "paths[1].latency_ns: must be a non-negative number (got -10)");
         row("count overflow", "\"count\": 4", "\"count\": 9223372036854775807",
-            "x.json: cluster.core_groups[0].count: too large");
+            "x.json: cluster.core_groups[0].count: must be at most 4096");
         row("integer too large", "\"count\": 4", "\"count\": 18446744073709551615",
             "x.json: cluster.core_groups[0].count: too large (got 18446744073709551615)");
         row("zero clock", "\"clock_ghz\": 1", "\"clock_ghz\": 0",

@@ -199,6 +199,42 @@ private slots:
                  static_cast<int>(k.layers.size()) - 1);
     }
 
+    // A layer of many fused ops is emitted as calls of functions of at most
+    // 16 ops each, which keeps LLVM's compile time linear in the kernel's
+    // size (2,000 fused ops took minutes in one function); the ops still run
+    // in order on every tile.
+    void longFusedLayersAreSplitIntoOpFunctions() {
+        ir::Graph g;
+        gops::Builder b(g);
+        ir::TensorId x = b.input({1, 16, 8, 8});
+        for (int i = 0; i < 39; ++i)
+            x = gops::unary(b, "Neg", x);
+        gops::unary(b, "Relu", x);
+        b.finish();
+        auto planned = planGraph(std::move(g));
+        QCOMPARE(planned->plan.kernels.size(), size_t{1});
+        QCOMPARE(planned->plan.kernels.front().layers.front().ops.size(), size_t{40});
+        auto text = codegen::lowerKernelText(
+            planned->graph, *planned->evaluation.schedule.semantics, planned->plan, 0);
+        QVERIFY(text.ok());
+        QString ir = QString::fromStdString(*text);
+        QCOMPARE(
+            ir.count(QRegularExpression(QStringLiteral("define internal void @\\S+\\.ops\\d+\\("))),
+            3);
+        auto program = compile(*planned, codegen::Target::Host);
+        QVERIFY2(program.ok(), program.ok() ? "" : messageOf(program.error()).c_str());
+        auto host = codegen::HostProgram::load(planned->graph, planned->plan, *program);
+        QVERIFY(host.ok());
+        auto inputs = codegen::seededInputs(planned->graph);
+        QVERIFY(inputs.ok());
+        auto outputs = (*host)->run(*inputs);
+        QVERIFY(outputs.ok());
+        const codegen::HostTensor& in = inputs->front();
+        const codegen::HostTensor& out = outputs->front();
+        for (int64_t i = 0; i < in.elementCount(); ++i)
+            QCOMPARE(out.at(i), std::max(-in.at(i), 0.0)); // relu(-x): 39 negations
+    }
+
     void unsupportedOpsAreNamed() {
         ir::Graph g;
         gops::Builder b(g);

@@ -107,7 +107,7 @@ private slots:
             {garbage, ": cannot parse the ONNX protobuf (not an ONNX model, or truncated)"},
             {empty, ": empty file, not an ONNX model"},
             {fixture.path("absent.onnx"), ": cannot open: No such file or directory"},
-            {fixture.path("dir"), ": is a directory, not a file"},
+            {fixture.path("dir"), ": is a directory, not a regular file"},
         };
         std::filesystem::create_directory(fixture.path("dir"));
         for (const auto& [path, message] : cases) {
