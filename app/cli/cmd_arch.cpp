@@ -154,10 +154,14 @@ int usageError(std::ostream& err, const std::string& message) {
 } // namespace
 
 int runArch(const Args& args, std::ostream& out, std::ostream& err) {
-    ArgParser parser("stagecraft arch [NAME|FILE] [--json] | --list",
+    if (!args.empty() && args.front() == "calibrate")
+        return runArchCalibrate(Args(args.begin() + 1, args.end()), out, err);
+    ArgParser parser("stagecraft arch [NAME|FILE] [--json] | --list | calibrate [--out FILE]",
                      "Prints an accelerator (DSA) description: a preset or an architecture JSON\n"
                      "file (format in docs/arch.md). Without NAME|FILE: the default preset, " +
-                         std::string(arch::kDefaultPreset) + ".");
+                         std::string(arch::kDefaultPreset) +
+                         ".\n'stagecraft arch calibrate' measures this machine for host-cpu "
+                         "(see its --help).");
     parser.addPositional("NAME|FILE", "a preset name (see --list) or a JSON file", false);
     parser.addSwitch("list", "list the presets with their descriptions");
     parser.addSwitch("json", "print the resolved, validated description as JSON");

@@ -8,6 +8,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/compare_report.h"
+#include "cli/output_paths.h"
 #include "cli/schedule_model.h"
 #include "io/chrome_trace.h"
 #include "io/compare_json.h"
@@ -45,6 +46,7 @@ ArgParser makeParser() {
     parser.addSwitch("csv", "print one CSV row per strategy");
     parser.addRepeatedOption("input", "NAME:SHAPE", "bind a whole input shape of a file");
     parser.addRepeatedOption("dim", "NAME=N", "bind a named dynamic dimension of a file");
+    addPrecisionOption(parser);
     return parser;
 }
 
@@ -89,6 +91,8 @@ std::optional<std::string> readRequest(const ArgParser& parser, Request& r) {
     for (const std::string& text : parser.values("dim"))
         if (Status s = onnxio::addDimBinding(r.model.import, text); !s.ok())
             return s.error().message();
+    if (auto problem = readPrecision(parser, r.model))
+        return problem;
     std::string list = parser.value("strategies", "");
     for (const std::string& name : list.empty() ? std::vector<std::string>{} : split(list, ',')) {
         const sim::Strategy* s = sim::findStrategy(name);
@@ -158,8 +162,10 @@ Expected<sim::Evaluation> runOne(const Request& r, const arch::Arch& arch,
     schedule::ScheduleOptions options;
     options.recordTrace = false;
     options.level = level;
-    SC_ASSIGN_OR_RETURN(sim::Evaluation ev,
-                        sim::evaluate(model.graph, arch, strategy, plan, options));
+    Expected<sim::Evaluation> evaluated = sim::evaluate(model.graph, arch, strategy, plan, options);
+    if (!evaluated.ok())
+        return inModel(r.model, evaluated.error());
+    sim::Evaluation ev = std::move(evaluated).value();
     if (r.trace && strategy.name == "graphturbo") {
         std::string text = io::writeChromeTrace(model.graph, arch, ev.program, ev.tasks, ev.sim);
         SC_RETURN_IF_ERROR(writeFileAtomic(*r.trace, text));
@@ -227,9 +233,17 @@ int runCompare(const Args& args, std::ostream& out, std::ostream& err) {
         err << kName << *refusal << "\n";
         return kExitBadUsage;
     }
+    if (Status outputs = checkOutputOptions(parser, {"trace"}); !outputs.ok()) {
+        err << kName << outputs.error().message() << "\n";
+        return kExitBadInput;
+    }
     auto arch = arch::resolveArch(request.arch);
     if (!arch.ok()) {
         err << kName << arch.error().message() << "\n";
+        return kExitBadInput;
+    }
+    if (Status rates = checkPrecision(request.model, *arch); !rates.ok()) {
+        err << kName << rates.error().message() << "\n";
         return kExitBadInput;
     }
     return compare(request, *arch, out, err);

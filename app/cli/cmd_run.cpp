@@ -7,12 +7,15 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/kernel_build.h"
+#include "cli/output_paths.h"
 #include "codegen/host_run.h"
+#include "codegen/profile.h"
 #include "support/file.h"
 #include "support/strings.h"
 
 #include <cstdio>
 #include <ostream>
+#include <tuple>
 
 namespace stagecraft::cli {
 
@@ -38,6 +41,11 @@ ArgParser makeParser() {
                      "--tolerance");
     parser.addOption("tolerance", "X", "largest relative error accepted (default 1e-4)");
     parser.addOption("opt", "N", "LLVM optimization level 0-3 (default 2)");
+    parser.addOption("profile", "FILE",
+                     "time every kernel (median of --repeat runs after --warmup runs) and write "
+                     "a stagecraft-profile document, also a Chrome trace");
+    parser.addOption("repeat", "N", "runs timed for --profile (default 10)");
+    parser.addOption("warmup", "N", "runs before the timed ones for --profile (default 2)");
     addKernelOptions(parser, true);
     return parser;
 }
@@ -52,6 +60,9 @@ struct Request {
     std::optional<std::string> reference;
     double tolerance = 1e-4;
     int optLevel = 2;
+    std::optional<std::string> profile;
+    int repeat = 10;
+    int warmup = 2;
 };
 
 std::optional<std::string> readRequest(const ArgParser& parser, Request& r) {
@@ -80,7 +91,46 @@ std::optional<std::string> readRequest(const ArgParser& parser, Request& r) {
     if (!opt || *opt < 0 || *opt > 3)
         return std::string("--opt must be 0, 1, 2 or 3");
     r.optLevel = static_cast<int>(*opt);
+    r.profile = parser.value("profile");
+    for (auto [name, slot, least] :
+         {std::tuple{"repeat", &r.repeat, 1}, std::tuple{"warmup", &r.warmup, 0}}) {
+        std::optional<int64_t> n = parseInt(parser.value(name, std::to_string(*slot)));
+        if (!n || *n < least || *n > 100000)
+            return "--" + std::string(name) + " needs a whole number from " +
+                   std::to_string(least) + " to 100000";
+        *slot = static_cast<int>(*n);
+    }
+    if (!r.profile && (parser.has("repeat") || parser.has("warmup")))
+        return std::string("--repeat and --warmup go with --profile");
     return std::nullopt;
+}
+
+/// Runs \p host --warmup times, then --repeat times timing each kernel, and
+/// writes the profile; the outputs are the last run's.
+Expected<codegen::TensorSet> runProfiled(const Request& request, const KernelBuild& build,
+                                         codegen::HostProgram& host,
+                                         const codegen::TensorSet& inputs, std::ostream& err) {
+    codegen::TensorSet outputs;
+    std::vector<std::vector<double>> runs;
+    int total = request.warmup + request.repeat;
+    for (int i = 0; i < total; ++i) {
+        codegen::HostRunStats stats;
+        SC_ASSIGN_OR_RETURN(outputs, host.run(inputs, &stats));
+        if (i >= request.warmup)
+            runs.push_back(std::move(stats.kernelSeconds));
+        if ((i + 1) % std::max(1, total / 5) == 0 || i + 1 == total)
+            err << kName << "profiled " << i + 1 << "/" << total << " runs\n";
+    }
+    codegen::Profile profile;
+    profile.model = request.kernels.session.value_or(build.spec.text);
+    profile.arch = build.arch.name;
+    profile.strategy = build.strategy;
+    profile.precision = build.evaluation.report.precision;
+    profile.warmups = request.warmup;
+    profile.repetitions = request.repeat;
+    codegen::summarizeProfile(build.plan, runs, profile);
+    SC_RETURN_IF_ERROR(writeFileAtomic(*request.profile, codegen::writeProfileJson(profile)));
+    return outputs;
 }
 
 Expected<codegen::TensorSet> readTensors(const std::string& path) {
@@ -133,23 +183,37 @@ int runRun(const Args& args, std::ostream& out, std::ostream& err) {
         err << kName << *problem << "\n";
         return kExitBadUsage;
     }
+    if (Status outputs = checkOutputOptions(parser, {"outputs", "save-inputs", "profile"});
+        !outputs.ok())
+        return fail(err, outputs.error());
     auto build = buildKernelPlan(request.kernels);
     if (!build.ok())
         return fail(err, build.error());
     for (const std::string& warning : build->warnings)
         err << kName << "warning: " << warning << "\n";
+    for (const std::string& warning : build->model.warnings)
+        err << kName << "warning: " << warning << "\n";
     const ir::Graph& graph = build->model.graph;
-    auto inputs = request.seeded
-                      ? Expected<codegen::TensorSet>(codegen::seededInputs(graph, request.seed))
-                      : readTensors(*request.inputs);
+    auto inputs =
+        request.seeded ? codegen::seededInputs(graph, request.seed) : readTensors(*request.inputs);
     if (!inputs.ok())
         return fail(err, inputs.error());
     if (auto matched = codegen::matchInputs(graph, *inputs); !matched.ok())
         return fail(err, matched.error().withContext(*request.inputs));
+    // Read before compiling: a bad reference file fails at once.
+    std::optional<codegen::TensorSet> reference;
+    if (request.reference) {
+        auto read = readTensors(*request.reference);
+        if (!read.ok())
+            return fail(err, read.error());
+        reference = std::move(read).value();
+    }
     if (request.saveInputs)
         if (Status s = writeFileAtomic(*request.saveInputs, codegen::writeTensorsJson(*inputs));
             !s.ok())
             return fail(err, s.error());
+    if (Status memory = codegen::checkRunMemory(graph, build->plan); !memory.ok())
+        return fail(err, inModel(build->spec, memory.error()));
     codegen::EmitOptions emit;
     emit.target = codegen::Target::Host;
     emit.optLevel = request.optLevel;
@@ -158,25 +222,28 @@ int runRun(const Args& args, std::ostream& out, std::ostream& err) {
     auto program =
         codegen::emitProgram(graph, *build->evaluation.schedule.semantics, build->plan, emit);
     if (!program.ok())
-        return fail(err, program.error());
+        return fail(err, inModel(build->spec, program.error()));
     auto host = codegen::HostProgram::load(graph, build->plan, *program);
     if (!host.ok())
-        return fail(err, host.error());
+        return fail(err, inModel(build->spec, host.error()));
     codegen::HostRunStats stats;
-    auto outputs = (*host)->run(*inputs, &stats);
+    auto outputs = request.profile ? runProfiled(request, *build, **host, *inputs, err)
+                                   : (*host)->run(*inputs, &stats);
     if (!outputs.ok())
-        return fail(err, outputs.error());
+        return fail(err, inModel(build->spec, outputs.error()));
     if (Status s = writeFileAtomic(request.outputs, codegen::writeTensorsJson(*outputs)); !s.ok())
         return fail(err, s.error());
     char time[64];
     std::snprintf(time, sizeof time, "%.3f s", stats.seconds);
-    out << "ran " << build->plan.kernels.size() << " kernels (" << build->strategy << ") in "
-        << time << "\nwrote " << request.outputs << "\n";
-    if (!request.reference)
+    if (request.profile)
+        out << "profiled " << build->plan.kernels.size() << " kernels (" << build->strategy
+            << ") over " << request.repeat << " runs\nwrote " << request.outputs << " and "
+            << *request.profile << "\n";
+    else
+        out << "ran " << build->plan.kernels.size() << " kernels (" << build->strategy << ") in "
+            << time << "\nwrote " << request.outputs << "\n";
+    if (!reference)
         return kExitOk;
-    auto reference = readTensors(*request.reference);
-    if (!reference.ok())
-        return fail(err, reference.error());
     if (!compareWith(*outputs, *reference, request.tolerance, out, err)) {
         err << kName << "the outputs differ from " << *request.reference
             << " by more than the tolerance\n";

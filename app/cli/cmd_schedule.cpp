@@ -7,6 +7,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/compare_report.h"
+#include "cli/output_paths.h"
 #include "cli/schedule_model.h"
 #include "cli/schedule_report.h"
 #include "io/chrome_trace.h"
@@ -60,6 +61,7 @@ ArgParser makeParser() {
     parser.addOption("seq", "N", "sequence length of zoo:bert-* and zoo:conformer");
     parser.addRepeatedOption("input", "NAME:SHAPE", "bind a whole input shape of a file");
     parser.addRepeatedOption("dim", "NAME=N", "bind a named dynamic dimension of a file");
+    addPrecisionOption(parser);
     return parser;
 }
 
@@ -146,6 +148,8 @@ std::optional<Refusal> readModel(const ArgParser& parser, Request& request) {
     for (const std::string& text : parser.values("dim"))
         if (Status status = onnxio::addDimBinding(model.import, text); !status.ok())
             return Refusal{kExitBadUsage, status.error().message()};
+    if (auto problem = readPrecision(parser, model))
+        return Refusal{kExitBadUsage, *problem};
     return std::nullopt;
 }
 
@@ -197,9 +201,14 @@ Expected<Scheduled> scheduleFor(const Request& request, const arch::Arch& arch,
                         schedule::makeClusterPlan(totalBatch, arch.clusters, perCluster));
     options.clusters.chosenBy = chosenBy;
     SC_ASSIGN_OR_RETURN(LoadedModel model, loadModel(request.model, perCluster));
-    SC_ASSIGN_OR_RETURN(schedule::Schedule built,
-                        schedule::buildSchedule(model.graph, arch, options));
-    return Scheduled{std::move(model), std::move(built)};
+    Expected<schedule::Schedule> built = schedule::buildSchedule(model.graph, arch, options);
+    if (!built.ok()) {
+        Error error = inModel(request.model, built.error());
+        return request.overrides
+                   ? Error(error.message() + " (overrides from " + *request.overrides + ")")
+                   : error;
+    }
+    return Scheduled{std::move(model), std::move(built).value()};
 }
 
 /// --per-cluster auto: the largest candidate whose working set fits a
@@ -284,7 +293,7 @@ int emitExtras(const Request& request, const arch::Arch& arch, const Scheduled& 
         return kExitOk;
     auto ev = sim::evaluateSchedule(graph, arch, result.schedule, true, "graphturbo");
     if (!ev.ok()) {
-        err << kName << ev.error().message() << "\n";
+        err << kName << inModel(request.model, ev.error()).message() << "\n";
         return kExitBadInput;
     }
     if (request.trace)
@@ -344,9 +353,17 @@ int runSchedule(const Args& args, std::ostream& out, std::ostream& err) {
         err << kName << refusal->message << "\n";
         return refusal->code;
     }
+    if (Status outputs = checkOutputOptions(parser, {"out", "trace", "dot"}); !outputs.ok()) {
+        err << kName << outputs.error().message() << "\n";
+        return kExitBadInput;
+    }
     auto arch = arch::resolveArch(request.arch);
     if (!arch.ok()) {
         err << kName << arch.error().message() << "\n";
+        return kExitBadInput;
+    }
+    if (Status rates = checkPrecision(request.model, *arch); !rates.ok()) {
+        err << kName << rates.error().message() << "\n";
         return kExitBadInput;
     }
     auto overrides = readOverrides(request);

@@ -2,6 +2,8 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/output_paths.h"
+#include "ir/precision.h"
 #include "support/strings.h"
 #include "zoo/zoo.h"
 
@@ -26,6 +28,9 @@ ArgParser makeParser() {
     parser.addOption("seq", "N", "sequence length of BERT (tokens) or the Conformer (frames)");
     parser.addOption("weights", "zeros|seeded",
                      "zero weights (a sparse file, default) or seeded random values");
+    parser.addOption("precision", "f32|f16|bf16",
+                     "store weights and activations at this width, inputs and outputs f32 "
+                     "(default f32)");
     return parser;
 }
 
@@ -96,6 +101,14 @@ int runZoo(const Args& args, std::ostream& out, std::ostream& err) {
         return kExitBadUsage;
     }
     options.weights = fill == "seeded" ? onnxio::WeightFill::Seeded : onnxio::WeightFill::Zeros;
+    if (std::optional<std::string> text = parser.value("precision")) {
+        Expected<ir::DType> precision = ir::parsePrecision(*text);
+        if (!precision.ok()) {
+            err << "stagecraft zoo: --precision: " << precision.error().message() << "\n";
+            return kExitBadUsage;
+        }
+        options.precision = *precision;
+    }
     // 0 means "the model's default" in the API; on the command line it is a mistake.
     const std::pair<const char*, int64_t> counts[] = {{"batch", options.batch},
                                                       {"seq", options.seq}};
@@ -105,6 +118,10 @@ int runZoo(const Args& args, std::ostream& out, std::ostream& err) {
             return kExitBadInput;
         }
 
+    if (Status output = checkOutputOptions(parser, {"out"}); !output.ok()) {
+        err << "stagecraft zoo: " << output.error().message() << "\n";
+        return kExitBadInput;
+    }
     auto written = zoo::writeZooModel(*name, options, *file);
     if (!written.ok()) {
         err << "stagecraft zoo: " << written.error().message() << "\n";

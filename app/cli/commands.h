@@ -14,10 +14,13 @@ using Args = std::vector<std::string>;
 
 int runInspect(const Args& args, std::ostream& out, std::ostream& err);
 int runArch(const Args& args, std::ostream& out, std::ostream& err);
+/// `stagecraft arch calibrate` (runArch hands over when its first argument is "calibrate").
+int runArchCalibrate(const Args& args, std::ostream& out, std::ostream& err);
 int runZoo(const Args& args, std::ostream& out, std::ostream& err);
 int runSchedule(const Args& args, std::ostream& out, std::ostream& err);
 int runCompare(const Args& args, std::ostream& out, std::ostream& err);
 int runEmit(const Args& args, std::ostream& out, std::ostream& err);
 int runRun(const Args& args, std::ostream& out, std::ostream& err);
+int runFidelity(const Args& args, std::ostream& out, std::ostream& err);
 
 } // namespace stagecraft::cli

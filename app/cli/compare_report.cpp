@@ -4,9 +4,13 @@
 
 #include "support/strings.h"
 
+#include <algorithm>
+#include <initializer_list>
 #include <iomanip>
 #include <ostream>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 namespace stagecraft::cli {
 
@@ -18,14 +22,84 @@ std::string fixed(double value, int digits) {
     return s.str();
 }
 
+/// \p text right-aligned in \p width columns after at least one space, so
+/// that a long value never runs into the one before it.
+std::string column(const std::string& text, int width) {
+    auto size = static_cast<int>(text.size());
+    return std::string(static_cast<size_t>(std::max(1, width - size)), ' ') + text;
+}
+
 std::string mb(int64_t bytes) {
     return fixed(static_cast<double>(bytes) / 1e6, 1);
+}
+
+/// "name 1.234 ms (12.3%)" for every cause of \p causes with time.
+void printCauses(const sim::Breakdown& b, std::initializer_list<sim::Cause> causes,
+                 std::ostream& out) {
+    bool first = true;
+    for (sim::Cause c : causes) {
+        double ns = b.at(c);
+        if (ns <= 0)
+            continue;
+        out << (first ? " " : ", ") << sim::causeName(c) << " " << fixed(ns / 1e6, 3) << " ms ("
+            << fixed(100 * ns / std::max(b.totalNs, 1e-9), 1) << "%)";
+        first = false;
+    }
+    if (first)
+        out << " none";
+    out << "\n";
+}
+
+/// The cause with the most time in \p b.
+sim::Cause mainCause(const sim::Breakdown& b) {
+    size_t best = 0;
+    for (size_t c = 1; c < sim::kCauseCount; ++c)
+        if (b.ns[c] > b.ns[best])
+            best = c;
+    return static_cast<sim::Cause>(best);
+}
+
+void printBreakdownText(const sim::Attribution& a, std::ostream& out) {
+    using sim::Cause;
+    const sim::Breakdown& b = a.run;
+    out << "\nwhere the time goes (of " << fixed(b.totalNs / 1e6, 3)
+        << " ms; docs/simulator.md, Attribution)\n  compute:";
+    printCauses(
+        b,
+        {Cause::ComputeMatrix, Cause::ComputeVector, Cause::ComputeScalar, Cause::ComputeFallback},
+        out);
+    out << "  units waiting for DMA:";
+    printCauses(b,
+                {Cause::WeightLoad, Cause::ActivationLoad, Cause::ActivationStore, Cause::SpillOut,
+                 Cause::SpillBack, Cause::DataMovement},
+                out);
+    out << "  control and idle:";
+    printCauses(b, {Cause::Launch, Cause::Sync, Cause::Idle}, out);
+    out << "  bytes moved:";
+    for (size_t c = 0; c < sim::kCauseCount; ++c)
+        if (sim::isTransferCause(static_cast<Cause>(c)))
+            out << " " << sim::causeName(static_cast<Cause>(c)) << " " << mb(b.bytes[c]) << " MB"
+                << (c == static_cast<size_t>(Cause::DataMovement) ? "" : ",");
+    out << "\n";
+    std::vector<const sim::GroupBreakdown*> groups;
+    for (const sim::GroupBreakdown& g : a.groups)
+        groups.push_back(&g);
+    std::stable_sort(groups.begin(), groups.end(), [](const auto* x, const auto* y) {
+        return x->breakdown.totalNs > y->breakdown.totalNs;
+    });
+    out << "  groups by time:";
+    for (size_t i = 0; i < groups.size() && i < 5; ++i)
+        out << (i ? ", " : " ") << groups[i]->label << " "
+            << fixed(100 * groups[i]->breakdown.totalNs / std::max(b.totalNs, 1e-9), 1) << "% ("
+            << groups[i]->kernels << " kernels, mostly "
+            << sim::causeName(mainCause(groups[i]->breakdown)) << ")";
+    out << "\n";
 }
 
 } // namespace
 
 void printSimulationText(const sim::Report& r, std::ostream& out) {
-    out << "\nsimulation (kernel plans §4, across-layer scheduling on)\n";
+    out << "\nsimulation (kernel plans §4, across-layer scheduling on; " << r.precision << ")\n";
     out << "  kernels " << r.kernels << " per cluster and iteration, " << r.iterations
         << " iteration(s)\n";
     out << "  latency " << fixed(r.latencyUs / 1000, 3) << " ms, throughput "
@@ -40,31 +114,40 @@ void printSimulationText(const sim::Report& r, std::ostream& out) {
     for (const auto& [name, value] : r.cuUtilization)
         out << " " << name << " " << fixed(100 * value, 1) << "%";
     out << ", concurrency " << fixed(r.concurrency, 2) << "\n";
+    printBreakdownText(r.attribution, out);
 }
 
 void printCompareText(const io::CompareInfo& info, const std::vector<sim::Report>& reports,
                       std::ostream& out) {
     out << "model " << info.model << " on " << info.arch;
+    if (!reports.empty())
+        out << " in " << reports.front().precision;
     if (!info.table2.empty())
         out << " (Table 2 configuration " << info.table2 << ")";
     out << "\n\n";
-    out << std::left << std::setw(13) << "strategy" << std::right << std::setw(6) << "K"
-        << std::setw(6) << "iter" << std::setw(8) << "kernels" << std::setw(12) << "latency ms"
-        << std::setw(12) << "samples/s" << std::setw(9) << "speedup" << std::setw(11) << "DDR MB"
-        << std::setw(11) << "GB MB" << std::setw(11) << "LB MB" << std::setw(17) << "scopes D/G/L"
-        << std::setw(8) << "spills" << std::setw(13) << "roofline ms" << std::setw(7) << "eff"
-        << "\n";
+    const std::vector<std::pair<const char*, int>> columns = {
+        {"K", 6},          {"iter", 6},          {"kernels", 8}, {"latency ms", 12},
+        {"samples/s", 12}, {"speedup", 9},       {"DDR MB", 11}, {"GB MB", 11},
+        {"LB MB", 11},     {"scopes D/G/L", 17}, {"spills", 8},  {"roofline ms", 13},
+        {"eff", 7}};
+    out << std::left << std::setw(13) << "strategy";
+    for (const auto& [title, width] : columns)
+        out << column(title, width);
+    out << "\n";
     for (const sim::Report& r : reports) {
         std::string scopes = std::to_string(r.scopes[0]) + "/" + std::to_string(r.scopes[1]) + "/" +
                              std::to_string(r.scopes[2]);
-        out << std::left << std::setw(13) << r.strategy << std::right << std::setw(6)
-            << r.perCluster << std::setw(6) << r.iterations << std::setw(8) << r.kernels
-            << std::setw(12) << fixed(r.latencyUs / 1000, 3) << std::setw(12)
-            << fixed(r.throughput, 1) << std::setw(9) << fixed(r.speedupVsTvm, 2) + "x"
-            << std::setw(11) << mb(r.trafficBytes[0]) << std::setw(11) << mb(r.trafficBytes[1])
-            << std::setw(11) << mb(r.trafficBytes[2]) << std::setw(17) << scopes << std::setw(8)
-            << r.spills << std::setw(13) << fixed(r.rooflineUs / 1000, 3) << std::setw(7)
-            << fixed(r.efficiency, 2) << "\n";
+        const std::string cells[] = {std::to_string(r.perCluster), std::to_string(r.iterations),
+                                     std::to_string(r.kernels),    fixed(r.latencyUs / 1000, 3),
+                                     fixed(r.throughput, 1),       fixed(r.speedupVsTvm, 2) + "x",
+                                     mb(r.trafficBytes[0]),        mb(r.trafficBytes[1]),
+                                     mb(r.trafficBytes[2]),        scopes,
+                                     std::to_string(r.spills),     fixed(r.rooflineUs / 1000, 3),
+                                     fixed(r.efficiency, 2)};
+        out << std::left << std::setw(13) << r.strategy;
+        for (size_t i = 0; i < columns.size(); ++i)
+            out << column(cells[i], columns[i].second);
+        out << "\n";
     }
     out << "\nunit utilization (busy share of the cluster's cores) and mean units busy at once\n";
     for (const sim::Report& r : reports) {

@@ -15,9 +15,18 @@
 #include "support/sha256.h"
 #include "support/strings.h"
 
+#include <filesystem>
+
 namespace stagecraft::cli {
 
 namespace {
+
+/// Whether two model arguments name the same model: equal texts, or paths
+/// to the same file.
+bool sameModel(const std::string& a, const std::string& b) {
+    std::error_code ec;
+    return a == b || std::filesystem::equivalent(a, b, ec);
+}
 
 bool isSessionFile(const std::string& path) {
     return path.size() > 11 && path.compare(path.size() - 11, 11, ".stagecraft") == 0;
@@ -79,8 +88,14 @@ std::optional<std::string> readModel(const ArgParser& parser, const std::string&
 void applySession(const io::Session& session, KernelRequest& request, bool modelFromSession,
                   std::vector<std::string>& warnings) {
     if (modelFromSession) {
-        request.model = ModelSpec{};
-        request.model.text = session.modelPath;
+        ModelSpec fresh;
+        fresh.text = session.modelPath;
+        fresh.weights = request.model.weights;
+        fresh.precision = request.model.precision;
+        request.model = std::move(fresh);
+    } else if (!sameModel(request.model.text, session.modelPath)) {
+        warnings.push_back("the session was saved for " + session.modelPath + ", not " +
+                           request.model.text + "; its bindings and overrides may not fit");
     }
     if (request.model.import.inputShapes.empty() && request.model.import.dims.empty()) {
         request.model.import.inputShapes = session.inputShapes;
@@ -92,7 +107,9 @@ void applySession(const io::Session& session, KernelRequest& request, bool model
         request.level = session.level;
     if (!request.given.count("order"))
         request.order = session.order;
-    if (request.model.zooName.empty()) {
+    if (!request.given.count("precision"))
+        request.model.precision = session.precision;
+    if (request.model.zooName.empty() && !session.modelSha256.empty()) {
         auto sha = fileSha256(request.model.text);
         if (sha.ok() && *sha != session.modelSha256)
             warnings.push_back(
@@ -108,6 +125,17 @@ Expected<schedule::Overrides> overridesOf(const KernelRequest& request,
         return io::readOverridesJson(text, *request.overrides);
     }
     return session ? session->overrides : schedule::Overrides{};
+}
+
+/// The strategy's schedule, its simulation and the code plan of \p build.
+Status planKernels(KernelBuild& build, const sim::Strategy& strategy,
+                   const schedule::ClusterPlan& clusters,
+                   const schedule::ScheduleOptions& options) {
+    SC_ASSIGN_OR_RETURN(build.evaluation,
+                        sim::evaluate(build.model.graph, build.arch, strategy, clusters, options));
+    SC_ASSIGN_OR_RETURN(build.plan, codegen::planCode(build.model.graph, build.evaluation.schedule,
+                                                      build.evaluation.program));
+    return codegen::validateCodePlan(build.model.graph, build.plan);
 }
 
 } // namespace
@@ -127,6 +155,7 @@ void addKernelOptions(ArgParser& parser, bool sessionOption) {
     parser.addOption("seq", "N", "sequence length of zoo:bert-* and zoo:conformer");
     parser.addRepeatedOption("input", "NAME:SHAPE", "bind a whole input shape of a file");
     parser.addRepeatedOption("dim", "NAME=N", "bind a named dynamic dimension of a file");
+    addPrecisionOption(parser);
 }
 
 std::optional<std::string> readKernelRequest(const ArgParser& parser, const std::string& model,
@@ -144,6 +173,10 @@ std::optional<std::string> readKernelRequest(const ArgParser& parser, const std:
     }
     if (request.session && isSessionFile(model) && (parser.has("input") || parser.has("dim")))
         return "--input and --dim come from the session";
+    if (auto problem = readPrecision(parser, request.model))
+        return problem;
+    if (parser.has("precision"))
+        request.given.insert("precision");
     return std::nullopt;
 }
 
@@ -162,9 +195,11 @@ Expected<KernelBuild> buildKernelPlan(const KernelRequest& given) {
     } else {
         SC_ASSIGN_OR_RETURN(build.arch, arch::resolveArch(request.arch));
     }
+    SC_RETURN_IF_ERROR(checkPrecision(request.model, build.arch));
     SC_ASSIGN_OR_RETURN(schedule::Overrides overrides, overridesOf(request, session));
-    SC_ASSIGN_OR_RETURN(int64_t batch, defaultBatch(request.model));
+    SC_ASSIGN_OR_RETURN(int64_t batch, defaultBatch(request.model, false));
     SC_ASSIGN_OR_RETURN(build.model, loadModel(request.model, batch));
+    build.spec = request.model;
     const sim::Strategy* strategy = sim::findStrategy(request.strategy);
     if (strategy == nullptr)
         return Error("unknown strategy " + quote(request.strategy));
@@ -177,11 +212,9 @@ Expected<KernelBuild> buildKernelPlan(const KernelRequest& given) {
     options.order = request.order;
     options.overrides = overrides;
     options.recordTrace = false;
-    SC_ASSIGN_OR_RETURN(build.evaluation,
-                        sim::evaluate(build.model.graph, build.arch, *strategy, clusters, options));
-    SC_ASSIGN_OR_RETURN(build.plan, codegen::planCode(build.model.graph, build.evaluation.schedule,
-                                                      build.evaluation.program));
-    SC_RETURN_IF_ERROR(codegen::validateCodePlan(build.model.graph, build.plan));
+    Status planned = planKernels(build, *strategy, clusters, options);
+    if (!planned.ok())
+        return inModel(request.model, planned.error());
     return build;
 }
 

@@ -2,6 +2,7 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/terminal_text.h"
 
 #include <cstring>
 #include <iostream>
@@ -24,6 +25,7 @@ constexpr Command kCommands[] = {
     {"compare", runCompare, "simulate every strategy (tvm, astitch, GraphTurbo variants) (§5)"},
     {"emit", runEmit, "emit the kernels through LLVM for the DSA's RISC-V cores or the host (§4)"},
     {"run", runRun, "run a model on this host with the emitted kernels"},
+    {"fidelity", runFidelity, "compare simulated with measured kernel times on this host"},
 };
 
 void printUsage(std::ostream& out) {
@@ -41,6 +43,7 @@ void printUsage(std::ostream& out) {
 
 int main(int argc, char** argv) {
     std::ios::sync_with_stdio(false);
+    TerminalGuard terminal;
     if (argc < 2) {
         printUsage(std::cerr);
         return kExitBadUsage;

@@ -5,6 +5,7 @@
 
 #include "cli/schedule_model.h"
 
+#include "ir/precision.h"
 #include "support/file.h"
 #include "support/strings.h"
 #include "zoo/zoo.h"
@@ -101,8 +102,12 @@ std::optional<int64_t> boundBatch(const ModelSpec& spec, const BatchDim& dim) {
     return std::nullopt;
 }
 
-Expected<LoadedModel> importFile(const fs::path& path, const onnxio::ImportOptions& options) {
+Expected<LoadedModel> importFile(const fs::path& path, const onnxio::ImportOptions& options,
+                                 std::optional<ir::DType> precision) {
     SC_ASSIGN_OR_RETURN(onnxio::ImportResult imported, onnxio::importModel(path, options));
+    if (precision) {
+        SC_ASSIGN_OR_RETURN(imported.graph, ir::convertPrecision(imported.graph, *precision));
+    }
     return LoadedModel{std::move(imported.graph), std::move(imported.warnings), nullptr};
 }
 
@@ -114,7 +119,7 @@ Expected<LoadedModel> loadZoo(const ModelSpec& spec, int64_t perCluster) {
     options.weights = spec.weights;
     fs::path file = dir.path() / (spec.zooName + ".onnx");
     SC_RETURN_IF_ERROR(zoo::writeZooModel(spec.zooName, options, file));
-    SC_ASSIGN_OR_RETURN(LoadedModel model, importFile(file, {}));
+    SC_ASSIGN_OR_RETURN(LoadedModel model, importFile(file, {}, spec.precision));
     model.files = std::make_shared<TempDir>(std::move(dir));
     return model;
 }
@@ -136,12 +141,12 @@ Expected<LoadedModel> loadFile(const ModelSpec& spec, int64_t perCluster) {
                      " has no name to bind the batch to: pass its shape with --input " + dim.input +
                      ":SHAPE");
     }
-    return importFile(spec.text, options);
+    return importFile(spec.text, options, spec.precision);
 }
 
 } // namespace
 
-Expected<int64_t> defaultBatch(const ModelSpec& spec) {
+Expected<int64_t> defaultBatch(const ModelSpec& spec, bool perClusterOption) {
     if (!spec.zooName.empty()) {
         const zoo::ZooModelInfo* model = zoo::findZooModel(spec.zooName);
         if (!model)
@@ -150,11 +155,43 @@ Expected<int64_t> defaultBatch(const ModelSpec& spec) {
         return model->defaultBatch;
     }
     SC_ASSIGN_OR_RETURN(BatchDim dim, declaredBatchDim(spec.text));
-    if (std::optional<int64_t> bound = boundBatch(spec, dim))
+    if (std::optional<int64_t> bound = boundBatch(spec, dim)) {
+        if (*bound < 1)
+            return Error(spec.text + ": the batch (dim 0 of input " + quote(dim.input) + ") is " +
+                         std::to_string(*bound) + "; it must be at least 1");
         return *bound;
+    }
+    std::string bind =
+        dim.param.empty() ? "--input " + dim.input + ":SHAPE" : "--dim " + dim.param + "=K";
     return Error(spec.text + ": the batch (dim 0 of input " + quote(dim.input) +
-                 ") is not fixed: pass --per-cluster K" +
-                 (dim.param.empty() ? "" : " or --dim " + dim.param + "=K"));
+                 ") is not fixed: pass " + (perClusterOption ? "--per-cluster K or " : "") + bind);
+}
+
+void addPrecisionOption(ArgParser& parser) {
+    parser.addOption("precision", "f32|f16|bf16",
+                     "store, move and compute the model's floating-point tensors at this width "
+                     "(default: as the model stores them)");
+}
+
+std::optional<std::string> readPrecision(const ArgParser& parser, ModelSpec& spec) {
+    std::optional<std::string> text = parser.value("precision");
+    if (!text)
+        return std::nullopt;
+    Expected<ir::DType> precision = ir::parsePrecision(*text);
+    if (!precision.ok())
+        return "--precision: " + precision.error().message();
+    spec.precision = *precision;
+    return std::nullopt;
+}
+
+Status checkPrecision(const ModelSpec& spec, const arch::Arch& arch) {
+    return spec.precision ? arch::checkPrecisionRates(arch, *spec.precision) : Status::success();
+}
+
+Error inModel(const ModelSpec& spec, const Error& error) {
+    if (error.message().rfind(spec.text, 0) == 0)
+        return error;
+    return error.withContext(spec.text);
 }
 
 Expected<LoadedModel> loadModel(const ModelSpec& spec, int64_t perCluster) {

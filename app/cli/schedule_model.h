@@ -4,6 +4,8 @@
 // temporary directory; for a file the batch is dim 0 of the first graph input:
 // a symbolic dim is bound to K (as --dim does), a fixed one must equal K.
 
+#include "arch/arch.h"
+#include "cli/args.h"
 #include "ir/graph.h"
 #include "onnx/importer.h"
 #include "onnx/model_builder.h"
@@ -28,6 +30,9 @@ struct ModelSpec {
     onnxio::ImportOptions import;
     /// How a zoo model's weights are written (seeded for host execution).
     onnxio::WeightFill weights = onnxio::WeightFill::Zeros;
+    /// --precision: the floating-point type the model runs at; nullopt: the
+    /// types the model stores (ir/precision.h).
+    std::optional<ir::DType> precision;
 };
 
 /// A model loaded for one per-cluster batch.
@@ -40,10 +45,24 @@ struct LoadedModel {
 
 /// The batch of the model when the user gives none: the zoo default, or the
 /// file's dim 0 of its first input (fixed, or bound by --input/--dim). Fails
-/// when the file leaves it open.
-Expected<int64_t> defaultBatch(const ModelSpec& spec);
+/// when the file leaves it open; the error suggests --per-cluster only when
+/// \p perClusterOption (the command has that option).
+Expected<int64_t> defaultBatch(const ModelSpec& spec, bool perClusterOption = true);
 
-/// Loads \p spec with batch \p perCluster.
+/// \p error with the model put in front ("<model>: ..."), unless it names
+/// the model already: every error of a command names the file it is about.
+Error inModel(const ModelSpec& spec, const Error& error);
+
+/// Adds --precision f32|f16|bf16 to \p parser.
+void addPrecisionOption(ArgParser& parser);
+
+/// Reads --precision into \p spec; a usage error message, or nothing.
+std::optional<std::string> readPrecision(const ArgParser& parser, ModelSpec& spec);
+
+/// An error when \p spec asks for a precision \p arch has no rates for.
+Status checkPrecision(const ModelSpec& spec, const arch::Arch& arch);
+
+/// Loads \p spec with batch \p perCluster, at its precision.
 Expected<LoadedModel> loadModel(const ModelSpec& spec, int64_t perCluster);
 
 } // namespace stagecraft::cli

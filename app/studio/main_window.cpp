@@ -9,6 +9,7 @@
 #include "common/edit_request.h"
 #include "common/selection.h"
 #include "dialogs/order_picker.h"
+#include "dialogs/precision_picker.h"
 #include "dialogs/strategy_picker.h"
 #include "graph/graph_view.h"
 #include "inspector/inspector_widget.h"
@@ -231,6 +232,7 @@ void MainWindow::showResult(views::ResultPtr result) {
     strategyPicker_->setChoice(QString::fromStdString(result_->strategy),
                                result_->eval.schedule.level);
     orderPicker_->setChoice(resultSession_.order);
+    precisionPicker_->setChoice(resultSession_.precision);
     figures_->setText(
         figuresText(result_->eval.report, previousReport_ ? &*previousReport_ : nullptr));
     lastError_.clear();

@@ -30,6 +30,7 @@ class InstanceView;
 class InspectorWidget;
 class StrategyPicker;
 class OrderPicker;
+class PrecisionPicker;
 struct EditRequest;
 struct PipelineRequest;
 class TimeAxisModel;
@@ -180,6 +181,7 @@ private:
     views::InspectorWidget* inspector_ = nullptr;
     views::StrategyPicker* strategyPicker_ = nullptr;
     views::OrderPicker* orderPicker_ = nullptr;
+    views::PrecisionPicker* precisionPicker_ = nullptr;
     views::TimeAxisModel* timeAxis_ = nullptr;
     views::HighlightModel* highlights_ = nullptr;
     views::TimelineView* timeline_ = nullptr;

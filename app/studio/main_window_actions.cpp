@@ -2,6 +2,7 @@
 
 #include "dialogs/architecture_dialog.h"
 #include "dialogs/order_picker.h"
+#include "dialogs/precision_picker.h"
 #include "dialogs/strategy_picker.h"
 #include "studio/main_window.h"
 #include "studio/session_document.h"
@@ -66,6 +67,16 @@ void MainWindow::createActions() {
         io::Session next = document_->session();
         next.order = order;
         tryChange(tr("Order %1").arg(orderChoiceText(order)), next);
+    });
+    precisionPicker_ = new views::PrecisionPicker(this);
+    toolBar->addWidget(precisionPicker_);
+    connect(precisionPicker_, &views::PrecisionPicker::changed, this, [this] {
+        io::Session next = document_->session();
+        next.precision = precisionPicker_->precision();
+        tryChange(tr("Precision %1")
+                      .arg(next.precision ? QString::fromUtf8(ir::dtypeName(*next.precision))
+                                          : tr("as the model")),
+                  next);
     });
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Stagecraft"), this, [this] {

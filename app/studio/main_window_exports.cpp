@@ -40,6 +40,7 @@ constexpr ExportKind kExports[] = {
     {"instances-png", "Instance view (PNG)…", "PNG (*.png)", ".png"},
     {"trace", "Simulated timeline (Perfetto trace)…", "Chrome trace JSON (*.json)", ".json"},
     {"csv", "Report (CSV)…", "CSV (*.csv)", ".csv"},
+    {"breakdown", "Time breakdown per group and kernel (CSV)…", "CSV (*.csv)", ".csv"},
 };
 
 std::string exportText(const QString& kind, const views::PipelineResult& r,
@@ -61,6 +62,8 @@ std::string exportText(const QString& kind, const views::PipelineResult& r,
     }
     if (kind == QLatin1String("trace"))
         return io::writeChromeTrace(graph, r.arch, r.eval.program, r.eval.tasks, r.eval.sim);
+    if (kind == QLatin1String("breakdown"))
+        return io::writeBreakdownCsv(r.eval.report);
     return io::writeCompareCsv({r.eval.report});
 }
 
@@ -77,6 +80,9 @@ void MainWindow::createExportMenu(QMenu* file) {
 QString MainWindow::exportTo(const QString& kind, const QString& path) {
     if (!result_)
         return tr("nothing to export: no model is open");
+    // Only regular files are replaced (docs/limits.md), images included.
+    if (Status target = checkOutputPath(path.toStdString()); !target.ok())
+        return QString::fromStdString(target.error().message());
     QString error;
     bool ok = true;
     if (kind == QLatin1String("graph-svg"))

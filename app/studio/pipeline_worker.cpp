@@ -1,6 +1,7 @@
 #include "studio/pipeline_worker.h"
 
 #include "common/run_pipeline.h"
+#include "ir/precision.h"
 #include "onnx/importer.h"
 #include "support/sha256.h"
 
@@ -22,6 +23,8 @@ std::string loadKey(const io::Session& session) {
     }
     for (const auto& [name, value] : session.dims)
         key << '|' << name << '=' << value;
+    if (session.precision)
+        key << "|precision=" << ir::dtypeName(*session.precision);
     return key.str();
 }
 
@@ -53,6 +56,13 @@ const PipelineWorker::Loaded* PipelineWorker::load(quint64 ticket, const io::Ses
     options.inputShapes = session.inputShapes;
     options.dims = session.dims;
     Expected<onnxio::ImportResult> imported = onnxio::importModel(session.modelPath, options);
+    if (imported.ok() && session.precision) {
+        Expected<ir::Graph> converted = ir::convertPrecision(imported->graph, *session.precision);
+        if (converted.ok())
+            imported->graph = std::move(converted).value();
+        else
+            imported = converted.error();
+    }
     if (!imported.ok()) {
         emit failed(ticket, QString::fromStdString(imported.error().message()),
                     PipelineRunner::Failure::Error);
@@ -69,6 +79,13 @@ void PipelineWorker::process(quint64 ticket, const io::Session& session) {
         emit cancelled(ticket);
         return;
     }
+    if (session.precision)
+        if (Status rates = arch::checkPrecisionRates(session.arch, *session.precision);
+            !rates.ok()) {
+            emit failed(ticket, QString::fromStdString(rates.error().message()),
+                        PipelineRunner::Failure::Error);
+            return;
+        }
     const Loaded* model = load(ticket, session);
     if (!model)
         return;

@@ -2,6 +2,8 @@
 
 #include "arch/arch.h"
 
+#include "support/strings.h"
+
 #include <algorithm>
 #include <array>
 
@@ -60,6 +62,21 @@ bool isComputeDType(ir::DType dtype) {
 bool ComputeUnit::supports(std::string_view category, ir::DType dtype) const {
     return opsPerCycle.count(dtype) > 0 &&
            std::find(categories.begin(), categories.end(), category) != categories.end();
+}
+
+Status checkPrecisionRates(const Arch& arch, ir::DType precision) {
+    for (std::string_view category : {"complex", "elementwise"})
+        if (unitsFor(arch, category, precision).empty())
+            return Error("architecture " + quote(arch.name) + " has no unit that runs " +
+                         std::string(category) + " ops at " +
+                         std::string(ir::dtypeName(precision)) +
+                         " (no ops_per_cycle entry for it)");
+    return Status::success();
+}
+
+double ComputeUnit::efficiencyFor(std::string_view category) const {
+    auto it = efficiency.find(std::string(category));
+    return it == efficiency.end() ? 1.0 : it->second;
 }
 
 int64_t coresPerCluster(const Arch& arch) {

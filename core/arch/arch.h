@@ -39,9 +39,15 @@ struct ComputeUnit {
     /// Per dtype: multiply-accumulates per cycle for `complex` ops on matrix
     /// units, element operations per cycle otherwise. No entry: cannot run it.
     std::map<ir::DType, double> opsPerCycle;
+    /// Per category: the share of opsPerCycle the unit sustains on that op
+    /// family in generated kernels, in (0, 1]; a category not listed runs at
+    /// 1 (the peak). Calibration measures it (docs/simulator.md, "Fidelity").
+    std::map<std::string, double> efficiency;
 
     /// \returns true when the unit runs ops of \p category on \p dtype.
     bool supports(std::string_view category, ir::DType dtype) const;
+    /// efficiency of \p category, 1 when not listed.
+    double efficiencyFor(std::string_view category) const;
 
     bool operator==(const ComputeUnit&) const = default;
 };
@@ -177,6 +183,12 @@ const Path* findPath(const Arch& arch, Memory from, Memory to);
 
 /// Units able to run \p category on \p dtype, by group then unit index.
 std::vector<UnitRef> unitsFor(const Arch& arch, std::string_view category, ir::DType dtype);
+
+/// An error unless a unit runs `complex` and a unit runs `elementwise` ops
+/// at \p precision (an ops_per_cycle entry): a model run at a precision
+/// the accelerator has no rate for is refused, not guessed (docs/simulator.md,
+/// "Precision").
+Status checkPrecisionRates(const Arch& arch, ir::DType precision);
 
 /// Checks every rule of docs/arch.md ("Validation"). The error names the
 /// field by its JSON path, e.g. `cluster.core_groups[0].local_buffer.bytes`.

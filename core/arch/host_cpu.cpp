@@ -8,10 +8,13 @@
 
 #include "arch/host_cpu.h"
 
+#include "arch/arch_json.h"
 #include "support/strings.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <system_error>
 #include <thread>
@@ -156,7 +159,7 @@ std::vector<std::string> allCategories() {
 
 /// Scalar pipes: one operation per cycle of every dtype.
 ComputeUnit scalarUnit() {
-    ComputeUnit unit{"scalar", UnitKind::Scalar, allCategories(), {}};
+    ComputeUnit unit{"scalar", UnitKind::Scalar, allCategories(), {}, {}};
     for (int i = 0; i <= static_cast<int>(ir::DType::String); ++i)
         if (auto dtype = static_cast<ir::DType>(i); isComputeDType(dtype))
             unit.opsPerCycle[dtype] = 1;
@@ -165,7 +168,7 @@ ComputeUnit scalarUnit() {
 
 /// SIMD: two pipes of \p bits; f16/bf16 are computed as f32, bool as u8.
 ComputeUnit vectorUnit(int64_t bits) {
-    ComputeUnit unit{"simd", UnitKind::Vector, allCategories(), {}};
+    ComputeUnit unit{"simd", UnitKind::Vector, allCategories(), {}, {}};
     for (int i = 0; i <= static_cast<int>(ir::DType::String); ++i) {
         auto dtype = static_cast<ir::DType>(i);
         if (!isComputeDType(dtype))
@@ -210,7 +213,48 @@ std::vector<Path> hostPaths(bool hasGlobalBuffer, double clock) {
     return {dram, cache};
 }
 
+std::string hostName() {
+    char name[256] = {};
+    if (::gethostname(name, sizeof name - 1) != 0 || name[0] == '\0')
+        return "localhost";
+    std::string text(name);
+    for (char& c : text)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.')
+            c = '_';
+    return text;
+}
+
+fs::path dataDirectory() {
+    for (const char* variable : {"STAGECRAFT_DATA_DIR", "XDG_DATA_HOME"})
+        if (const char* value = std::getenv(variable); value != nullptr && *value != '\0')
+            return variable[0] == 'S' ? fs::path(value) : fs::path(value) / "stagecraft";
+    const char* home = std::getenv("HOME");
+    return fs::path(home != nullptr && *home != '\0' ? home : "/tmp") / ".local/share/stagecraft";
+}
+
 } // namespace
+
+fs::path calibrationPath() {
+    return dataDirectory() / ("host-cpu-" + hostName() + ".json");
+}
+
+Expected<Arch> hostCpuPreset() {
+    Arch detected = detectHostCpu();
+    fs::path path = calibrationPath();
+    std::error_code ec;
+    if (!fs::exists(path, ec))
+        return detected;
+    Expected<Arch> calibrated = loadArchFile(path);
+    if (!calibrated.ok())
+        return Error(calibrated.error().message() +
+                     " (the calibration of host-cpu; run 'stagecraft arch calibrate' again)");
+    if (coresPerCluster(*calibrated) != coresPerCluster(detected)) {
+        detected.description += "; the calibration " + path.string() + " is of another machine";
+        return detected;
+    }
+    calibrated->name = std::string(kHostCpuPreset);
+    return calibrated;
+}
 
 Arch detectHostCpu(const HostProbe& probe) {
     std::vector<Cache> caches = readCaches(probe.cpuSysfs);
@@ -219,7 +263,9 @@ Arch detectHostCpu(const HostProbe& probe) {
     Arch arch;
     arch.name = std::string(kHostCpuPreset);
     arch.description = "this machine: " + std::to_string(cpus) + " logical CPUs with " +
-                       std::to_string(bits) + "-bit SIMD (detected at run time)";
+                       std::to_string(bits) +
+                       "-bit SIMD (detected at run time; rates, bandwidths and overheads are "
+                       "assumptions: run 'stagecraft arch calibrate')";
     arch.clockGhz = clockGhz(probe);
     arch.clusters = 1;
     CoreGroup group{"cpu", cpus, localBuffer(caches), {scalarUnit(), vectorUnit(bits)}};

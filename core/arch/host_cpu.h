@@ -25,6 +25,18 @@ struct HostProbe {
     int64_t vectorBits = 0;
 };
 
+/// Where the calibration of this machine is kept (docs/simulator.md,
+/// "Fidelity"): $STAGECRAFT_DATA_DIR, else $XDG_DATA_HOME/stagecraft, else
+/// ~/.local/share/stagecraft; the file is host-cpu-<hostname>.json. Never in
+/// the repository.
+std::filesystem::path calibrationPath();
+
+/// The host-cpu preset: the calibration of this machine when there is a
+/// valid one for it (its description says when it was measured), else
+/// detectHostCpu(), whose description says that its rates, bandwidths and
+/// overheads are assumptions.
+Expected<Arch> hostCpuPreset();
+
 /// Builds the description of this machine: one cluster, one core per logical
 /// CPU with its share of L2 (or L1d) as LB, the last-level cache (level 3 or
 /// more) as GB, physical memory as DDR, a scalar and a vector unit per core

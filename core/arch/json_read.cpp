@@ -8,6 +8,7 @@
 #include "arch/arch_json.h"
 #include "arch/json_fields.h"
 #include "support/file.h"
+#include "support/json_depth.h"
 #include "support/strings.h"
 
 #include <algorithm>
@@ -63,8 +64,26 @@ Expected<std::map<ir::DType, double>> parseOpsPerCycle(const Json& value, const 
     return ops;
 }
 
+Expected<std::map<std::string, double>> parseEfficiency(const Json& value,
+                                                        const std::string& path) {
+    if (!value.is_object())
+        return mustBe(path, "an object of category: number", value);
+    auto known = categoryNames();
+    std::map<std::string, double> efficiency;
+    for (const auto& [key, share] : value.items()) {
+        if (std::find(known.begin(), known.end(), key) == known.end())
+            return errorAt(path, "unknown category " + quote(key) +
+                                     " (expected elementwise, injective, reduction, complex or "
+                                     "opaque)");
+        SC_ASSIGN_OR_RETURN(efficiency[key],
+                            getNumber(share, child(path, key), "a number in (0, 1]"));
+    }
+    return efficiency;
+}
+
 Expected<ComputeUnit> parseUnit(const Json& value, const std::string& path) {
-    SC_RETURN_IF_ERROR(checkObject(value, path, {"name", "kind", "categories", "ops_per_cycle"}));
+    SC_RETURN_IF_ERROR(
+        checkObject(value, path, {"name", "kind", "categories", "ops_per_cycle", "efficiency"}));
     ComputeUnit unit;
     SC_ASSIGN_OR_RETURN(unit.name, stringField(value, path, "name"));
     SC_ASSIGN_OR_RETURN(std::string kind, stringField(value, path, "kind"));
@@ -77,6 +96,10 @@ Expected<ComputeUnit> parseUnit(const Json& value, const std::string& path) {
     SC_ASSIGN_OR_RETURN(unit.categories, parseCategories(*categories, child(path, "categories")));
     SC_ASSIGN_OR_RETURN(const Json* ops, required(value, path, "ops_per_cycle"));
     SC_ASSIGN_OR_RETURN(unit.opsPerCycle, parseOpsPerCycle(*ops, child(path, "ops_per_cycle")));
+    if (const Json* efficiency = optional(value, "efficiency")) {
+        SC_ASSIGN_OR_RETURN(unit.efficiency,
+                            parseEfficiency(*efficiency, child(path, "efficiency")));
+    }
     return unit;
 }
 
@@ -260,6 +283,8 @@ Expected<Arch> parseRoot(const Json& root) {
 } // namespace
 
 Expected<Arch> parseArch(std::string_view json, std::string_view sourceName) {
+    if (Status depth = checkJsonDepth(json); !depth.ok())
+        return depth.error().withContext(sourceName);
     try {
         Json root = Json::parse(json.begin(), json.end());
         Expected<Arch> arch = parseRoot(root);

@@ -31,6 +31,12 @@ Json unitJson(const ComputeUnit& unit) {
     json["kind"] = unitKindName(unit.kind);
     json["categories"] = unit.categories;
     json["ops_per_cycle"] = std::move(ops);
+    if (!unit.efficiency.empty()) {
+        Json efficiency = Json::object();
+        for (const auto& [category, share] : unit.efficiency)
+            efficiency[category] = numberJson(share);
+        json["efficiency"] = std::move(efficiency);
+    }
     return json;
 }
 

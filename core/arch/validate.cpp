@@ -26,21 +26,41 @@ Error fieldError(const std::string& path, const std::string& message) {
     return Error(path + ": " + message);
 }
 
-Status positiveInt(const std::string& path, int64_t value) {
-    if (value > 0)
+// The ranges below keep every derived quantity (times, byte counts, rates)
+// finite and exact enough: a latency of 1e308 ns or a bandwidth of 5e-324
+// GB/s describes no machine and would print inf or nan (docs/arch.md).
+constexpr int64_t kMaxCount = 4096;                   // cores per group, clusters, channels
+constexpr int64_t kMaxLocalBytes = int64_t{1} << 40;  // 1 TiB
+constexpr int64_t kMaxMemoryBytes = int64_t{1} << 50; // 1 PiB
+constexpr int64_t kMaxChipCores = 65536;
+constexpr double kMaxRate = 1e9; // GHz, GB/s, ops per cycle, GFLOP/s
+constexpr double kMinRate = 1e-6;
+constexpr double kMaxTimeNs = 1e12; // 1000 s
+
+Status positiveInt(const std::string& path, int64_t value, int64_t most) {
+    if (value > 0 && value <= most)
         return {};
+    if (value > 0)
+        return fieldError(path, "must be at most " + std::to_string(most) + " (got " +
+                                    std::to_string(value) + ")");
     return fieldError(path, "must be a positive integer (got " + std::to_string(value) + ")");
 }
 
 Status positiveNumber(const std::string& path, double value) {
-    if (value > 0)
+    if (value >= kMinRate && value <= kMaxRate)
         return {};
+    if (value > 0)
+        return fieldError(path, "must be from " + number(kMinRate) + " to " + number(kMaxRate) +
+                                    " (got " + number(value) + ")");
     return fieldError(path, "must be a positive number (got " + number(value) + ")");
 }
 
 Status nonNegativeNumber(const std::string& path, double value) {
-    if (value >= 0)
+    if (value >= 0 && value <= kMaxTimeNs)
         return {};
+    if (value > 0)
+        return fieldError(path,
+                          "must be at most " + number(kMaxTimeNs) + " (got " + number(value) + ")");
     return fieldError(path, "must be a non-negative number (got " + number(value) + ")");
 }
 
@@ -73,12 +93,20 @@ Status validateUnit(const ComputeUnit& unit, const std::string& path) {
             return fieldError(at, "not a dtype a unit can compute");
         SC_RETURN_IF_ERROR(positiveNumber(at, ops));
     }
+    for (const auto& [category, share] : unit.efficiency) {
+        std::string at = path + ".efficiency." + category;
+        if (std::find(unit.categories.begin(), unit.categories.end(), category) ==
+            unit.categories.end())
+            return fieldError(at, "the unit does not run " + quote(category) + " ops");
+        if (!(share > 0 && share <= 1) || share < 1e-6)
+            return fieldError(at, "must be a share from 1e-6 to 1 (got " + number(share) + ")");
+    }
     return {};
 }
 
 Status validateLocalBuffer(const LocalBuffer& lb, const std::string& path) {
     SC_RETURN_IF_ERROR(nonEmpty(path + ".name", lb.name));
-    SC_RETURN_IF_ERROR(positiveInt(path + ".bytes", lb.bytes));
+    SC_RETURN_IF_ERROR(positiveInt(path + ".bytes", lb.bytes, kMaxLocalBytes));
     std::string reserve = path + ".weight_reserve_bytes";
     if (lb.weightReserveBytes < 0)
         return fieldError(reserve, "must be a non-negative integer (got " +
@@ -98,7 +126,7 @@ Status validateGroup(const Arch& arch, size_t index) {
             return fieldError(path + ".name", "duplicate core group name " + quote(group.name) +
                                                   " (also cluster.core_groups[" +
                                                   std::to_string(other) + "])");
-    SC_RETURN_IF_ERROR(positiveInt(path + ".count", group.count));
+    SC_RETURN_IF_ERROR(positiveInt(path + ".count", group.count, kMaxCount));
     if (group.localBuffer)
         SC_RETURN_IF_ERROR(validateLocalBuffer(*group.localBuffer, path + ".local_buffer"));
     else if (!arch.cluster.globalBuffer)
@@ -119,29 +147,24 @@ Status validateGroup(const Arch& arch, size_t index) {
 
 Status validateMemory(const MemorySpec& memory, const std::string& path) {
     SC_RETURN_IF_ERROR(nonEmpty(path + ".name", memory.name));
-    return positiveInt(path + ".bytes", memory.bytes);
+    return positiveInt(path + ".bytes", memory.bytes, kMaxMemoryBytes);
 }
 
-/// The derived totals (cores of the chip, LB bytes of a cluster) must fit in
-/// int64_t so that the queries of arch.h never overflow.
+/// The derived totals (cores of a cluster and of the chip) stay small enough
+/// for per-core state and never overflow the queries of arch.h.
 Status validateTotals(const Arch& arch) {
     int64_t cores = 0;
-    int64_t lbBytes = 0;
-    for (size_t g = 0; g < arch.cluster.coreGroups.size(); ++g) {
-        const CoreGroup& group = arch.cluster.coreGroups[g];
-        int64_t groupBytes = 0;
-        bool overflow = __builtin_add_overflow(cores, group.count, &cores);
-        if (group.localBuffer)
-            overflow = overflow ||
-                       __builtin_mul_overflow(group.count, group.localBuffer->bytes, &groupBytes) ||
-                       __builtin_add_overflow(lbBytes, groupBytes, &lbBytes);
-        if (overflow)
-            return fieldError("cluster.core_groups[" + std::to_string(g) + "].count",
-                              "too large: the cluster's cores or LB bytes overflow");
-    }
-    int64_t total = 0;
-    if (__builtin_mul_overflow(cores, arch.clusters, &total))
-        return fieldError("clusters", "too large: the chip's core count overflows");
+    for (const CoreGroup& group : arch.cluster.coreGroups)
+        cores += group.count; // each count is at most kMaxCount
+    if (cores > kMaxCount)
+        return fieldError("cluster.core_groups", "the cluster has " + std::to_string(cores) +
+                                                     " cores, more than " +
+                                                     std::to_string(kMaxCount));
+    if (cores * arch.clusters > kMaxChipCores)
+        return fieldError("clusters", std::to_string(arch.clusters) + " clusters of " +
+                                          std::to_string(cores) + " cores are " +
+                                          std::to_string(cores * arch.clusters) +
+                                          " cores, more than " + std::to_string(kMaxChipCores));
     return {};
 }
 
@@ -181,7 +204,7 @@ Status validatePath(const Arch& arch, size_t index) {
                                       std::to_string(other) + "])");
     SC_RETURN_IF_ERROR(positiveNumber(at + ".bandwidth_gbps", path.bandwidthGBps));
     SC_RETURN_IF_ERROR(nonNegativeNumber(at + ".latency_ns", path.latencyNs));
-    return positiveInt(at + ".channels", path.channels);
+    return positiveInt(at + ".channels", path.channels, kMaxCount);
 }
 
 Status requirePath(const Arch& arch, Memory a, Memory b, const char* why) {
@@ -213,7 +236,7 @@ Status validatePaths(const Arch& arch) {
 Status validateArch(const Arch& arch) {
     SC_RETURN_IF_ERROR(nonEmpty("name", arch.name));
     SC_RETURN_IF_ERROR(positiveNumber("clock_ghz", arch.clockGhz));
-    SC_RETURN_IF_ERROR(positiveInt("clusters", arch.clusters));
+    SC_RETURN_IF_ERROR(positiveInt("clusters", arch.clusters, kMaxCount));
     if (arch.cluster.coreGroups.empty())
         return fieldError("cluster.core_groups", "must list at least one core group");
     for (size_t g = 0; g < arch.cluster.coreGroups.size(); ++g)

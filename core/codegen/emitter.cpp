@@ -2,6 +2,12 @@
 // element addressing through Access (origin and strides per dim), index
 // expressions of the loop-nest model (floor division and modulo), and
 // element type conversions as ONNX Cast defines them.
+//
+// f16 and bf16 tensors are stored as 16-bit words and computed in f32: a
+// load widens, a store rounds to nearest even (docs/codegen.md, "Precision"),
+// as ONNX Runtime's CPU provider computes f16 models. bf16 is converted with
+// integer arithmetic, f16 with LLVM's half type (F16C on x86-64, the libgcc
+// routines otherwise).
 
 #include "codegen/lowering.h"
 
@@ -19,6 +25,8 @@ Value* Emitter::i64(int64_t value) {
 }
 
 llvm::Type* Emitter::valueType(ir::DType dtype) {
+    if (dtype == ir::DType::Float16 || dtype == ir::DType::BFloat16)
+        return builder_.getFloatTy();
     return dtype == ir::DType::Bool ? builder_.getInt1Ty() : memoryType(dtype);
 }
 
@@ -34,6 +42,8 @@ llvm::Type* Emitter::memoryType(ir::DType dtype) {
         return builder_.getInt8Ty();
     case ir::DType::Int16:
     case ir::DType::UInt16:
+    case ir::DType::Float16:
+    case ir::DType::BFloat16:
         return builder_.getInt16Ty();
     case ir::DType::Int32:
     case ir::DType::UInt32:
@@ -134,14 +144,46 @@ Value* Emitter::elementPtr(const Access& access, std::span<Value* const> index) 
 
 Value* Emitter::load(const Access& access, std::span<Value* const> index) {
     Value* value = builder_.CreateLoad(memoryType(access.dtype), elementPtr(access, index));
-    return access.dtype == ir::DType::Bool ? builder_.CreateICmpNE(value, builder_.getInt8(0))
-                                           : value;
+    switch (access.dtype) {
+    case ir::DType::Bool:
+        return builder_.CreateICmpNE(value, builder_.getInt8(0));
+    case ir::DType::Float16:
+        return builder_.CreateFPExt(builder_.CreateBitCast(value, builder_.getHalfTy()),
+                                    builder_.getFloatTy());
+    case ir::DType::BFloat16:
+        return builder_.CreateBitCast(
+            builder_.CreateShl(builder_.CreateZExt(value, builder_.getInt32Ty()), 16),
+            builder_.getFloatTy());
+    default:
+        return value;
+    }
+}
+
+Value* Emitter::toStorage(Value* value, ir::DType dtype) {
+    switch (dtype) {
+    case ir::DType::Bool:
+        return builder_.CreateZExt(value, builder_.getInt8Ty());
+    case ir::DType::Float16:
+        return builder_.CreateBitCast(builder_.CreateFPTrunc(value, builder_.getHalfTy()),
+                                      builder_.getInt16Ty());
+    case ir::DType::BFloat16: {
+        // Round to nearest even on the upper 16 bits; a NaN stays quiet NaN.
+        Value* bits = builder_.CreateBitCast(value, builder_.getInt32Ty());
+        Value* odd = builder_.CreateAnd(builder_.CreateLShr(bits, 16), builder_.getInt32(1));
+        Value* rounded = builder_.CreateLShr(
+            builder_.CreateAdd(bits, builder_.CreateAdd(builder_.getInt32(0x7fff), odd)), 16);
+        Value* quiet = builder_.CreateOr(builder_.CreateLShr(bits, 16), builder_.getInt32(0x40));
+        Value* nan = builder_.CreateFCmpUNO(value, value);
+        return builder_.CreateTrunc(builder_.CreateSelect(nan, quiet, rounded),
+                                    builder_.getInt16Ty());
+    }
+    default:
+        return value;
+    }
 }
 
 void Emitter::store(const Access& access, std::span<Value* const> index, Value* value) {
-    if (access.dtype == ir::DType::Bool)
-        value = builder_.CreateZExt(value, builder_.getInt8Ty());
-    builder_.CreateStore(value, elementPtr(access, index));
+    builder_.CreateStore(toStorage(value, access.dtype), elementPtr(access, index));
 }
 
 Value* Emitter::floorDiv(Value* a, int64_t b) {
@@ -219,6 +261,19 @@ Value* Emitter::convert(Value* value, ir::DType from, ir::DType to) {
                    ? builder_.CreateFCmpUNE(value, llvm::ConstantFP::get(value->getType(), 0.0))
                    : builder_.CreateICmpNE(value, llvm::ConstantInt::get(value->getType(), 0));
     bool fromFloat = ir::isFloatingPoint(from), toFloat = ir::isFloatingPoint(to);
+    if (to == ir::DType::Float16 || to == ir::DType::BFloat16) {
+        // Computed in f32: round to the narrow type now, as a store would.
+        Value* wide = fromFloat ? builder_.CreateFPCast(value, target)
+                                : (isUnsigned(from) ? builder_.CreateUIToFP(value, target)
+                                                    : builder_.CreateSIToFP(value, target));
+        Value* bits = toStorage(wide, to);
+        return to == ir::DType::Float16
+                   ? builder_.CreateFPExt(builder_.CreateBitCast(bits, builder_.getHalfTy()),
+                                          target)
+                   : builder_.CreateBitCast(
+                         builder_.CreateShl(builder_.CreateZExt(bits, builder_.getInt32Ty()), 16),
+                         target);
+    }
     if (fromFloat && toFloat)
         return builder_.CreateFPCast(value, target);
     if (fromFloat)

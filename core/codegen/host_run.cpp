@@ -9,11 +9,14 @@
 #include "codegen/host_run.h"
 
 #include "codegen/lowering.h"
+#include "support/limits.h"
+#include "support/strings.h"
 
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/Support/MemoryBuffer.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -182,7 +185,38 @@ Status HostProgram::Impl::link(const EmittedProgram& program) {
     return Status::success();
 }
 
+Status checkRunMemory(const ir::Graph& graph, const CodePlan& plan) {
+    int64_t total = 0;
+    int64_t largest = 0;
+    std::string largestName;
+    auto add = [&](int64_t bytes, const std::string& name) {
+        total = bytes < 0 || total < 0 || __builtin_add_overflow(total, bytes, &total) ? -1 : total;
+        if (bytes > largest) {
+            largest = bytes;
+            largestName = name;
+        }
+    };
+    for (const GlobalTensor& g : plan.globals) {
+        const ir::Tensor& t = graph.tensor(g.tensor);
+        if (g.role != TensorRole::Weight)
+            add(g.bytes, "tensor " + quote(t.name));
+        else if (t.data && t.data->storage() == ir::WeightStorage::Derived)
+            add(checkedProduct(t.data->byteSize(), 2), "weight " + quote(t.name));
+    }
+    int64_t arena = 0, scratch = 0;
+    for (const KernelCode& k : plan.kernels) {
+        arena = std::max(arena, k.arenaBytes);
+        int64_t cores = checkedProduct(k.scratchBytes, k.cores);
+        scratch = cores < 0 || scratch < 0 ? -1 : std::max(scratch, cores);
+    }
+    add(arena, "the arena");
+    add(scratch, "the scratch");
+    return checkAllocation(total, "running the kernels (largest buffer: " + largestName + ", " +
+                                      formatBytes(largest) + ")");
+}
+
 Status HostProgram::Impl::allocate() {
+    SC_RETURN_IF_ERROR(checkRunMemory(*graph, *plan));
     table.assign(plan->globals.size(), nullptr);
     buffers.resize(plan->globals.size());
     for (size_t slot = 0; slot < plan->globals.size(); ++slot) {
@@ -241,6 +275,53 @@ void HostProgram::Impl::runKernel(size_t index) {
                 runCore(core);
         },
         threads);
+}
+
+namespace {
+
+double medianOf(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    return values.empty() ? 0 : values[values.size() / 2];
+}
+
+void emptyKernel(void**, void*, void*, int64_t, int64_t, void*) {}
+
+} // namespace
+
+RuntimeCosts measureRuntimeCosts(int64_t threads, int repetitions) {
+    threads = std::max<int64_t>(threads, 1);
+    RuntimeCosts costs;
+    volatile KernelFn empty = &emptyKernel;
+    std::vector<double> calls, starts, barriers;
+    for (int r = 0; r < repetitions; ++r) {
+        auto start = std::chrono::steady_clock::now();
+        empty(nullptr, nullptr, nullptr, 0, 1, nullptr);
+        calls.push_back(secondsSince(start) * 1e9);
+    }
+    costs.callNs = medianOf(calls);
+    if (threads == 1)
+        return costs;
+    CorePool pool(threads - 1);
+    Barrier barrier(threads);
+    for (int r = 0; r < repetitions; ++r) {
+        auto start = std::chrono::steady_clock::now();
+        pool.run([](int64_t) {}, threads);
+        starts.push_back(secondsSince(start) * 1e9);
+    }
+    costs.startNs = medianOf(starts);
+    constexpr int kRounds = 16;
+    for (int r = 0; r < repetitions / kRounds + 1; ++r) {
+        auto start = std::chrono::steady_clock::now();
+        pool.run(
+            [&](int64_t) {
+                for (int i = 0; i < kRounds; ++i)
+                    barrier.wait();
+            },
+            threads);
+        barriers.push_back((secondsSince(start) * 1e9 - costs.startNs) / kRounds);
+    }
+    costs.barrierNs = std::max(0.0, medianOf(barriers));
+    return costs;
 }
 
 HostProgram::HostProgram(std::unique_ptr<Impl> impl)

@@ -20,6 +20,24 @@ struct HostRunStats {
     std::vector<double> kernelSeconds;
 };
 
+/// An error when running \p plan would allocate more than the memory cap
+/// (support/limits.h): the buffers of every slot that is not a weight, the
+/// arena and scratch of the widest kernel, and weights computed at first read
+/// (folded constants, twice: their inputs are copied). HostProgram::load
+/// checks it; a front end may check it before compiling.
+Status checkRunMemory(const ir::Graph& graph, const CodePlan& plan);
+
+/// What the host runner's own machinery costs, in ns (medians): calling a
+/// kernel on the calling thread, starting one on \p threads threads (the
+/// pool's helpers woken and joined), and one barrier among them. Calibration
+/// measures the launch and sync overheads of the host with it.
+struct RuntimeCosts {
+    double callNs = 0;
+    double startNs = 0;
+    double barrierNs = 0;
+};
+RuntimeCosts measureRuntimeCosts(int64_t threads, int repetitions = 2000);
+
 class HostProgram {
 public:
     /// Links the host objects of \p program. \p graph and \p plan must

@@ -81,6 +81,36 @@ void addTaskRows(const ir::Graph& graph, const kernel::Program& program,
     }
 }
 
+/// One span per kernel, from its first event's start to its last event's
+/// end, named "kernel <instance>" as a measured profile names it
+/// (codegen/profile.h), on thread 2 ("kernels").
+void addKernelRows(const kernel::Program& program, const kernel::TaskGraph& tasks,
+                   const sim::SimResult& result, int64_t pid, std::vector<Row>& rows) {
+    std::vector<std::pair<double, double>> spans(program.kernels.size(), {-1, 0});
+    for (const sim::Event& e : result.events) {
+        int32_t k = tasks.tasks[static_cast<size_t>(e.task)].kernel;
+        if (k < 0)
+            continue;
+        auto& [start, end] = spans[static_cast<size_t>(k)];
+        start = start < 0 ? e.start : std::min(start, e.start);
+        end = std::max(end, e.end);
+    }
+    for (size_t k = 0; k < spans.size(); ++k) {
+        auto [start, end] = spans[k];
+        if (start < 0)
+            continue;
+        rows.push_back({pid, 2, start,
+                        json{{"name", "kernel " + program.kernels[k].label},
+                             {"cat", "kernel"},
+                             {"ph", "X"},
+                             {"pid", pid},
+                             {"tid", 2},
+                             {"ts", micros(start)},
+                             {"dur", micros(end) - micros(start)},
+                             {"args", {{"kind", "kernel"}, {"cores", program.kernels[k].cores}}}}});
+    }
+}
+
 void addCounterRows(const sim::SimResult& result, int64_t pid, std::vector<Row>& rows) {
     for (const sim::Occupancy& occ : result.occupancy) {
         std::string name =
@@ -106,6 +136,7 @@ json metadata(const char* what, int64_t pid, int64_t tid, const std::string& nam
 void addNames(const arch::Arch& arch, const sim::SimResult& result, int64_t pid, json& events) {
     events.push_back(metadata("process_name", pid, -1, "cluster " + std::to_string(pid)));
     events.push_back(metadata("thread_name", pid, 1, "control"));
+    events.push_back(metadata("thread_name", pid, 2, "kernels"));
     const auto& group = arch.cluster.coreGroups.front();
     for (const sim::Resource& res : result.resources) {
         if (res.kind == sim::ResourceKind::Channel)
@@ -134,6 +165,7 @@ std::string writeChromeTrace(const ir::Graph& graph, const arch::Arch& arch,
         addNames(arch, result, pid, events);
         std::vector<Row> rows;
         addTaskRows(graph, program, tasks, result, pid, rows);
+        addKernelRows(program, tasks, result, pid, rows);
         addCounterRows(result, pid, rows);
         std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
             return std::tie(a.tid, a.start) < std::tie(b.tid, b.start);

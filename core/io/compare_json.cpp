@@ -15,11 +15,57 @@ nlohmann::json perLevel(const sim::PerLevel& values) {
     return {{"DDR", values[0]}, {"GB", values[1]}, {"LB", values[2]}};
 }
 
+/// Time and bytes by cause; \p all lists every cause, else only those with
+/// time or bytes (kernel and group entries stay small).
+nlohmann::json causesJson(const sim::Breakdown& b, bool all) {
+    nlohmann::json time = nlohmann::json::object();
+    nlohmann::json active = nlohmann::json::object();
+    nlohmann::json bytes = nlohmann::json::object();
+    for (size_t c = 0; c < sim::kCauseCount; ++c) {
+        auto cause = static_cast<sim::Cause>(c);
+        std::string name(sim::causeName(cause));
+        if (all || b.ns[c] > 0)
+            time[name] = b.ns[c];
+        if (all || b.activeNs[c] > 0)
+            active[name] = b.activeNs[c];
+        if (sim::isTransferCause(cause) && (all || b.bytes[c] > 0))
+            bytes[name] = b.bytes[c];
+    }
+    return {{"total_ns", b.totalNs},
+            {"dma_wait_ns", b.dmaWaitNs()},
+            {"time_ns", time},
+            {"active_ns", active},
+            {"bytes", bytes}};
+}
+
+nlohmann::json breakdownJson(const sim::Attribution& a) {
+    nlohmann::json doc = causesJson(a.run, true);
+    nlohmann::json groups = nlohmann::json::array();
+    for (const sim::GroupBreakdown& g : a.groups) {
+        nlohmann::json entry = causesJson(g.breakdown, false);
+        entry["group"] = g.label;
+        entry["kernels"] = g.kernels;
+        groups.push_back(std::move(entry));
+    }
+    nlohmann::json kernels = nlohmann::json::array();
+    for (const sim::KernelBreakdown& k : a.kernels) {
+        nlohmann::json entry = causesJson(k.breakdown, false);
+        entry["kernel"] = k.kernel;
+        entry["instance"] = k.label;
+        entry["group"] = a.groups[static_cast<size_t>(k.group)].label;
+        kernels.push_back(std::move(entry));
+    }
+    doc["groups"] = std::move(groups);
+    doc["kernels"] = std::move(kernels);
+    return doc;
+}
+
 nlohmann::json strategyJson(const sim::Report& r) {
     nlohmann::json units = nlohmann::json::object();
     for (const auto& [name, value] : r.cuUtilization)
         units[name] = value;
     return {{"name", r.strategy},
+            {"precision", r.precision},
             {"kernels", r.kernels},
             {"per_cluster", r.perCluster},
             {"iterations", r.iterations},
@@ -36,7 +82,8 @@ nlohmann::json strategyJson(const sim::Report& r) {
             {"cu_utilization", units},
             {"concurrency", r.concurrency},
             {"roofline_us", r.rooflineUs},
-            {"efficiency", r.efficiency}};
+            {"efficiency", r.efficiency},
+            {"breakdown", breakdownJson(r.attribution)}};
 }
 
 } // namespace
@@ -61,6 +108,11 @@ std::string writeCompareCsv(const std::vector<sim::Report>& reports) {
     if (!reports.empty())
         for (const auto& [name, value] : reports.front().cuUtilization)
             out << ",util_" << name;
+    for (size_t c = 0; c < sim::kCauseCount; ++c)
+        out << ",time_" << sim::causeName(static_cast<sim::Cause>(c)) << "_us";
+    for (size_t c = 0; c < sim::kCauseCount; ++c)
+        if (sim::isTransferCause(static_cast<sim::Cause>(c)))
+            out << ",bytes_" << sim::causeName(static_cast<sim::Cause>(c));
     out << "\n";
     for (const sim::Report& r : reports) {
         out << r.strategy << "," << r.kernels << "," << r.perCluster << "," << r.iterations << ","
@@ -73,8 +125,42 @@ std::string writeCompareCsv(const std::vector<sim::Report>& reports) {
             << r.efficiency;
         for (const auto& [name, value] : r.cuUtilization)
             out << "," << value;
+        const sim::Breakdown& b = r.attribution.run;
+        for (size_t c = 0; c < sim::kCauseCount; ++c)
+            out << "," << b.ns[c] / 1000.0;
+        for (size_t c = 0; c < sim::kCauseCount; ++c)
+            if (sim::isTransferCause(static_cast<sim::Cause>(c)))
+                out << "," << b.bytes[c];
         out << "\n";
     }
+    return out.str();
+}
+
+std::string writeBreakdownCsv(const sim::Report& report) {
+    std::ostringstream out;
+    out << "level,name,group,kernels,total_us";
+    for (size_t c = 0; c < sim::kCauseCount; ++c)
+        out << ",time_" << sim::causeName(static_cast<sim::Cause>(c)) << "_us";
+    for (size_t c = 0; c < sim::kCauseCount; ++c)
+        if (sim::isTransferCause(static_cast<sim::Cause>(c)))
+            out << ",bytes_" << sim::causeName(static_cast<sim::Cause>(c));
+    out << "\n";
+    auto row = [&](const char* level, const std::string& name, const std::string& group,
+                   int64_t kernels, const sim::Breakdown& b) {
+        out << level << "," << name << "," << group << "," << kernels << "," << b.totalNs / 1000.0;
+        for (size_t c = 0; c < sim::kCauseCount; ++c)
+            out << "," << b.ns[c] / 1000.0;
+        for (size_t c = 0; c < sim::kCauseCount; ++c)
+            if (sim::isTransferCause(static_cast<sim::Cause>(c)))
+                out << "," << b.bytes[c];
+        out << "\n";
+    };
+    const sim::Attribution& a = report.attribution;
+    row("run", report.strategy, "", static_cast<int64_t>(a.kernels.size()), a.run);
+    for (const sim::GroupBreakdown& g : a.groups)
+        row("group", g.label, g.label, g.kernels, g.breakdown);
+    for (const sim::KernelBreakdown& k : a.kernels)
+        row("kernel", k.label, a.groups[static_cast<size_t>(k.group)].label, 1, k.breakdown);
     return out.str();
 }
 

@@ -18,6 +18,11 @@ struct CompareInfo {
 };
 
 std::string writeCompareJson(const CompareInfo& info, const std::vector<sim::Report>& reports);
+/// One row per strategy: the report's figures, then the run's breakdown
+/// (time per cause in µs, bytes per transfer cause).
 std::string writeCompareCsv(const std::vector<sim::Report>& reports);
+/// The breakdown of one report: a row for the run, one per group, one per
+/// kernel (docs/simulator.md, "Attribution").
+std::string writeBreakdownCsv(const sim::Report& report);
 
 } // namespace stagecraft::io

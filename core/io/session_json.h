@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -39,6 +40,9 @@ struct Session {
     std::string strategy = "graphturbo";
     schedule::Level level = schedule::Level::LB;
     schedule::OrderChoice order = schedule::OrderChoice::Best;
+    /// The floating-point type the model runs at (ir/precision.h); nullopt:
+    /// as the model stores it. Written only when set.
+    std::optional<ir::DType> precision;
     schedule::Overrides overrides;
 
     bool operator==(const Session&) const = default;

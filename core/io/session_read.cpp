@@ -12,6 +12,7 @@
 #include "io/doc_names.h"
 #include "io/doc_parts.h"
 #include "io/session_json.h"
+#include "ir/precision.h"
 #include "support/file.h"
 #include "support/strings.h"
 
@@ -117,6 +118,13 @@ Status readChoices(const Json& root, Session& session) {
         return json::errorAt("order",
                              "unknown order " + quote(order) + " (expected bfs, dfs or best)");
     session.order = *parsedOrder;
+    if (const Json* precision = json::optional(root, "precision")) {
+        SC_ASSIGN_OR_RETURN(std::string text, json::getString(*precision, "precision"));
+        Expected<ir::DType> parsed = ir::parsePrecision(text);
+        if (!parsed.ok())
+            return json::errorAt("precision", parsed.error().message());
+        session.precision = *parsed;
+    }
     return {};
 }
 
@@ -127,7 +135,7 @@ Expected<Session> readDocument(std::string_view text) {
     SC_RETURN_IF_ERROR(json::checkFormat(root, kSessionFormat, kSessionVersion));
     SC_RETURN_IF_ERROR(json::checkObject(root, "",
                                          {"format", "version", "model", "inputs", "dims", "arch",
-                                          "strategy", "level", "order", "overrides"}));
+                                          "strategy", "level", "order", "precision", "overrides"}));
     Session session;
     SC_RETURN_IF_ERROR(readModel(root, session));
     SC_RETURN_IF_ERROR(readInputs(root, session));
@@ -157,7 +165,14 @@ Expected<Session> readSessionJson(std::string_view text, std::string_view source
 
 Expected<Session> loadSession(const std::filesystem::path& path) {
     SC_ASSIGN_OR_RETURN(std::string text, readFile(path));
-    return readSessionJson(text, path.string());
+    SC_ASSIGN_OR_RETURN(Session session, readSessionJson(text, path.string()));
+    // Sessions store absolute paths; one edited by hand to a relative path
+    // means the model next to the session, not in the working directory.
+    std::filesystem::path model(session.modelPath);
+    if (!model.empty() && model.is_relative() && session.modelPath.rfind("zoo:", 0) != 0)
+        session.modelPath =
+            (std::filesystem::absolute(path).parent_path() / model).lexically_normal().string();
+    return session;
 }
 
 } // namespace stagecraft::io

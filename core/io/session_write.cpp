@@ -59,6 +59,8 @@ std::string writeSessionJson(const Session& session) {
     root["strategy"] = session.strategy;
     root["level"] = schedule::levelName(session.level);
     root["order"] = orderChoiceDocName(session.order);
+    if (session.precision)
+        root["precision"] = ir::dtypeName(*session.precision);
     root["overrides"] = overridesToJson(session.overrides);
     return json::formatJson(root);
 }

@@ -240,7 +240,12 @@ private:
     /// redistribution between cores goes LB->LB, or through GB without such a
     /// path (route()).
     void loads(const Layer& layer, const Task& base, std::vector<int32_t>& ready) {
-        std::map<std::pair<Scope, bool>, std::pair<int64_t, std::vector<int32_t>>> bySource;
+        struct Source {
+            int64_t bytes = 0;
+            int64_t reloadBytes = 0; // of buffers spilled out earlier (attribution)
+            std::vector<int32_t> deps;
+        };
+        std::map<std::pair<Scope, bool>, Source> bySource;
         for (const Operand& in : layer.inputs) {
             Scope scope = in.buffer < 0 ? Scope::DDR : scopeAt(program_, in.buffer, layer.task);
             int32_t producer = in.buffer < 0 ? -1 : producerEnd(in.buffer);
@@ -248,14 +253,19 @@ private:
                 ready.push_back(producer);
                 continue;
             }
-            auto& [bytes, deps] = bySource[{scope, in.redistributed}];
-            bytes += in.bytes;
-            deps.push_back(producer);
+            Source& source = bySource[{scope, in.redistributed}];
+            source.bytes += in.bytes;
+            if (in.buffer >= 0 && scope != program_.buffers[static_cast<size_t>(in.buffer)].scope)
+                source.reloadBytes += in.bytes;
+            source.deps.push_back(producer);
         }
-        for (auto& [source, load] : bySource) {
-            load.second.push_back(launch_);
-            ready.push_back(transfer(TaskKind::Load, memoryOf(source.first), Memory::LB, load.first,
-                                     base, std::move(load.second)));
+        for (auto& [key, source] : bySource) {
+            source.deps.push_back(launch_);
+            Task t = base;
+            t.inserted = key.second;
+            t.reloadBytes = source.reloadBytes;
+            ready.push_back(transfer(TaskKind::Load, memoryOf(key.first), Memory::LB, source.bytes,
+                                     t, std::move(source.deps)));
         }
     }
 

@@ -43,6 +43,10 @@ struct Task {
     int64_t bytes = 0;
     /// Work (MACs or element operations) of a compute task.
     double work = 0;
+    /// A load that is a §3.5 redistribute (inserted data movement).
+    bool inserted = false;
+    /// Of a load's bytes, those of buffers spilled out earlier and read back.
+    int64_t reloadBytes = 0;
     /// Tasks this one waits for: deps[depBegin, depEnd) of the graph.
     int32_t depBegin = 0;
     int32_t depEnd = 0;

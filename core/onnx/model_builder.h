@@ -86,6 +86,12 @@ public:
     void addConstantFloat(const std::string& output, const ir::Shape& shape,
                           const std::vector<float>& values);
 
+    /// Stores the model's f32 tensors (weights, constants, value infos) as
+    /// \p precision (f16 or bf16), with graph inputs and outputs kept f32
+    /// and cast at the boundary, as float16 converters do with "keep I/O
+    /// types". Resize and Upsample scales stay f32, as ONNX requires.
+    void convertFloats(ir::DType precision);
+
     /// Writes the model to \p path; external weights go to a file named
     /// \p externalDataName next to it (default "<stem>.weights").
     Status save(const std::filesystem::path& path, WeightFill fill = WeightFill::Zeros,

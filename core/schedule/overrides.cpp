@@ -122,10 +122,16 @@ Expected<partition::Partition> regroup(const ir::Graph& graph, const partition::
 
 Status applySplits(const ir::Graph& graph, const partition::SemanticsCache& semantics,
                    const Overrides& overrides, Schedule& s) {
+    std::map<GroupId, const Overrides::Split*> earlier;
     for (const Overrides::Split& split : overrides.splits) {
         std::string what = "split override for the group of " + quote(split.op);
         SC_ASSIGN_OR_RETURN(ir::OpId op, findOp(graph, split.op, what));
         GroupId g = s.partition.groupOf(op);
+        auto [first, inserted] = earlier.emplace(g, &split);
+        if (!inserted && (first->second->dim != split.dim || first->second->factor != split.factor))
+            return Error(what + ": conflicts with the split override for " +
+                         quote(first->second->op) + " (both name group " +
+                         partition::Partition::label(g) + ")");
         auto candidate =
             partition::evaluateSplit(graph, semantics, s.partition.ops(g), split.dim, split.factor);
         if (!candidate.ok())
@@ -168,8 +174,12 @@ Expected<std::vector<InstanceId>> userOrder(const Schedule& s,
 }
 
 Status applyScopePins(const ir::Graph& graph, const Overrides& overrides, Schedule& s) {
+    std::map<std::string, Scope> pinned;
     for (const Overrides::ScopePin& pin : overrides.scopes) {
         std::string what = "scope pin of " + quote(pin.tensor);
+        auto [first, inserted] = pinned.emplace(pin.tensor, pin.scope);
+        if (!inserted && first->second != pin.scope)
+            return Error(what + ": the tensor is pinned twice, to different scopes");
         auto tensor = graph.findTensor(pin.tensor);
         if (!tensor)
             return Error(what + ": unknown tensor");

@@ -3,6 +3,8 @@
 
 #include "sim/compare.h"
 
+#include "ir/precision.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -72,9 +74,21 @@ size_t levelIndex(arch::Memory m) {
     return m == arch::Memory::DDR ? 0 : m == arch::Memory::GB ? 1 : 2;
 }
 
+/// A unit's operations per cycle on \p dtype: its entry, else its slowest
+/// listed rate, as the simulator runs it (kernel/layers.cpp).
+double unitRate(const arch::ComputeUnit& unit, ir::DType dtype) {
+    if (auto it = unit.opsPerCycle.find(dtype); it != unit.opsPerCycle.end())
+        return it->second;
+    double slowest = 0;
+    for (const auto& [type, ops] : unit.opsPerCycle)
+        slowest = slowest == 0 ? ops : std::min(slowest, ops);
+    return slowest;
+}
+
 /// Rate (operations per ns) of one cluster's units that run \p complex work
-/// or the other work, at their fastest dtype.
-double clusterRate(const arch::Arch& arch, bool complex) {
+/// or the other work, on \p dtype: the precision simulated, not each unit's
+/// fastest dtype (an f32 model is not bounded by the i8 rate).
+double clusterRate(const arch::Arch& arch, bool complex, ir::DType dtype) {
     double rate = 0;
     for (const arch::CoreGroup& group : arch.cluster.coreGroups)
         for (const arch::ComputeUnit& unit : group.units) {
@@ -83,14 +97,18 @@ double clusterRate(const arch::Arch& arch, bool complex) {
             bool runsOther = unit.categories.size() > (runsComplex ? 1U : 0U);
             if (complex ? !runsComplex : !runsOther)
                 continue;
-            double best = 0;
-            for (const auto& [dtype, ops] : unit.opsPerCycle)
-                best = std::max(best, ops);
-            rate += best * arch.clockGhz * static_cast<double>(group.count);
+            rate += unitRate(unit, dtype) * arch.clockGhz * static_cast<double>(group.count);
         }
     if (!complex && arch.fallbackCpu)
         rate += arch.fallbackCpu->gflops / static_cast<double>(arch.clusters);
     return rate;
+}
+
+/// The element type an op computes in: its first output's (as the
+/// simulator's unit choice), f32 without outputs.
+ir::DType computeType(const ir::Graph& graph, ir::OpId op) {
+    const ir::Op& o = graph.op(op);
+    return o.outputs.empty() ? ir::DType::Float32 : graph.tensor(o.outputs.front()).dtype;
 }
 
 /// Bytes per ns all paths touching DDR can carry for the whole chip.
@@ -166,25 +184,28 @@ void addUtilization(const arch::Arch& arch, const kernel::TaskGraph& tasks, cons
 double rooflineUs(const ir::Graph& graph, const arch::Arch& arch,
                   const partition::SemanticsCache& semantics,
                   const schedule::ClusterPlan& clusters) {
-    double complexWork = 0, otherWork = 0, weightBytes = 0, outputBytes = 0;
+    double complexNs = 0, otherNs = 0, weightBytes = 0, outputBytes = 0;
     std::set<ir::TensorId> weights;
+    auto timeOn = [&](bool complex, ir::DType dtype, double work) {
+        double rate = clusterRate(arch, complex, dtype);
+        return rate > 0 ? work / rate : 0.0;
+    };
     for (size_t i = 0; i < graph.opCount(); ++i) {
-        const ops::OpSemantics& sem = semantics.of(static_cast<ir::OpId>(i));
+        auto id = static_cast<ir::OpId>(i);
+        const ops::OpSemantics& sem = semantics.of(id);
         if (sem.category == ops::Category::Complex) {
-            complexWork += static_cast<double>(sem.cost.macs);
-            for (ir::TensorId in : graph.op(static_cast<ir::OpId>(i)).inputs)
+            complexNs += timeOn(true, computeType(graph, id), static_cast<double>(sem.cost.macs));
+            for (ir::TensorId in : graph.op(id).inputs)
                 if (in != ir::kNoTensor && graph.tensor(in).isConstant() &&
                     weights.insert(in).second)
                     weightBytes += static_cast<double>(graph.tensor(in).byteSize());
         } else {
-            otherWork += static_cast<double>(sem.cost.flops);
+            otherNs += timeOn(false, computeType(graph, id), static_cast<double>(sem.cost.flops));
         }
     }
     for (ir::TensorId out : graph.outputs())
         outputBytes += static_cast<double>(graph.tensor(out).byteSize());
-    double complexRate = clusterRate(arch, true), otherRate = clusterRate(arch, false);
-    double computeNs = std::max(complexRate > 0 ? complexWork / complexRate : 0,
-                                otherRate > 0 ? otherWork / otherRate : 0);
+    double computeNs = std::max(complexNs, otherNs);
     double iterations = static_cast<double>(clusters.iterations);
     double ddrNs = (weightBytes + iterations * static_cast<double>(arch.clusters) * outputBytes) /
                    std::max(ddrBandwidth(arch), 1e-9);
@@ -205,6 +226,8 @@ Expected<Evaluation> evaluateSchedule(const ir::Graph& graph, const arch::Arch& 
     Report& r = ev.report;
     r.strategy = strategyName;
     r.level = std::string(schedule::levelName(ev.schedule.level));
+    r.precision =
+        std::string(ir::dtypeName(ir::modelPrecision(graph).value_or(ir::DType::Float32)));
     r.perCluster = clusters.perCluster;
     r.iterations = clusters.iterations;
     r.totalBatch = clusters.totalBatch;
@@ -216,6 +239,7 @@ Expected<Evaluation> evaluateSchedule(const ir::Graph& graph, const arch::Arch& 
     addTraffic(ev.tasks, static_cast<double>(arch.clusters * clusters.iterations), r);
     addScopes(ev.program, r);
     addUtilization(arch, ev.tasks, ev.sim, r);
+    r.attribution = attribute(arch, ev.schedule, ev.program, ev.tasks, ev.sim);
     r.rooflineUs = rooflineUs(graph, arch, *ev.schedule.semantics, clusters);
     r.efficiency = r.latencyUs > 0 ? r.rooflineUs / r.latencyUs : 0;
     return ev;

@@ -7,6 +7,7 @@
 
 #include "kernel/streams.h"
 #include "schedule/pipeline.h"
+#include "sim/breakdown.h"
 #include "sim/simulator.h"
 
 #include <array>
@@ -50,6 +51,9 @@ struct Report {
     std::string strategy;
     /// The level Algorithm 1 filled (schedule::levelName).
     std::string level;
+    /// The floating-point type most of the model's bytes are in ("f32",
+    /// "f16"...; ir::modelPrecision), the precision simulated.
+    std::string precision;
     int64_t perCluster = 1;
     int64_t iterations = 1;
     int64_t totalBatch = 1;
@@ -79,6 +83,8 @@ struct Report {
     double rooflineUs = 0;
     /// rooflineUs / latencyUs.
     double efficiency = 0;
+    /// Where the time and the bytes go, per run, group and kernel (breakdown.h).
+    Attribution attribution;
 };
 
 /// Everything one strategy produced.

@@ -158,6 +158,8 @@ Expected<ZooWriteResult> writeZooModel(std::string_view name, const ZooOptions& 
     Net net(entry->info.name);
     entry->build(net, config);
     net.builder().setDocString(docString(*entry, config, options.weights));
+    if (options.precision != ir::DType::Float32)
+        net.builder().convertFloats(options.precision);
     SC_RETURN_IF_ERROR(net.builder().save(out, options.weights));
 
     ZooWriteResult result;

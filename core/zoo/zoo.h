@@ -31,6 +31,9 @@ struct ZooOptions {
     int64_t seq = 0;
     /// Zeros (a sparse file) or seeded pseudo-random values.
     onnxio::WeightFill weights = onnxio::WeightFill::Zeros;
+    /// f16 or bf16: weights and activations stored at that width, inputs and
+    /// outputs f32 (ModelBuilder::convertFloats); f32 (the default) as built.
+    ir::DType precision = ir::DType::Float32;
 };
 
 /// The largest batch size the zoo accepts.

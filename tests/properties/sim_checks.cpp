@@ -66,6 +66,61 @@ std::string latencyProblem(const sim::Evaluation& ev) {
     return {};
 }
 
+std::string breakdownProblem(const std::string& what, const sim::Breakdown& b) {
+    double sum = 0;
+    for (size_t c = 0; c < sim::kCauseCount; ++c) {
+        sum += b.ns[c];
+        if (b.ns[c] < 0 || b.activeNs[c] < b.ns[c] * (1 - kRelative) - 1e-6)
+            return what + ": cause " + std::string(sim::causeName(static_cast<sim::Cause>(c))) +
+                   " has " + std::to_string(b.ns[c]) + " ns, active " +
+                   std::to_string(b.activeNs[c]) + " ns";
+    }
+    if (std::abs(sum - b.totalNs) > kRelative * std::max(b.totalNs, 1.0))
+        return what + ": the causes add up to " + std::to_string(sum) + " ns of " +
+               std::to_string(b.totalNs);
+    return {};
+}
+
+/// Attribution (breakdown.h): every breakdown's causes add up to its total;
+/// the run's total is the latency; groups and kernels add up to the run;
+/// the bytes by cause are the bytes the transfers move.
+std::string attributionProblem(const sim::Evaluation& ev) {
+    const sim::Attribution& a = ev.report.attribution;
+    std::string problem = breakdownProblem("run", a.run);
+    if (!problem.empty())
+        return "attribution: " + problem;
+    if (!near(a.run.totalNs / 1000.0, ev.report.latencyUs))
+        return "attribution: run total " + std::to_string(a.run.totalNs) + " ns, latency " +
+               std::to_string(ev.report.latencyUs) + " us";
+    sim::Breakdown groups, kernels;
+    for (const sim::GroupBreakdown& g : a.groups) {
+        if (problem = breakdownProblem("group " + g.label, g.breakdown); !problem.empty())
+            return "attribution: " + problem;
+        groups += g.breakdown;
+    }
+    for (const sim::KernelBreakdown& k : a.kernels) {
+        if (problem = breakdownProblem("kernel " + k.label, k.breakdown); !problem.empty())
+            return "attribution: " + problem;
+        kernels += k.breakdown;
+    }
+    if (a.kernels.size() != ev.program.kernels.size())
+        return "attribution: " + std::to_string(a.kernels.size()) + " kernels of " +
+               std::to_string(ev.program.kernels.size());
+    for (const sim::Breakdown* part : {&groups, &kernels})
+        for (size_t c = 0; c < sim::kCauseCount; ++c)
+            if (!near(part->ns[c], a.run.ns[c]) || part->bytes[c] != a.run.bytes[c])
+                return "attribution: groups or kernels do not add up to the run in " +
+                       std::string(sim::causeName(static_cast<sim::Cause>(c)));
+    // The report's traffic counts both ends of every hop, at the same scale.
+    const sim::PerLevel& traffic = ev.report.trafficBytes;
+    double moved = static_cast<double>(traffic[0] + traffic[1] + traffic[2]) / 2;
+    double counted = static_cast<double>(a.run.totalBytes());
+    if (std::abs(counted - moved) > 1e-6 * moved + 2.0 * static_cast<double>(ev.tasks.tasks.size()))
+        return "attribution: " + std::to_string(counted) + " bytes by cause, the transfers move " +
+               std::to_string(moved);
+    return {};
+}
+
 /// The report's counts, recomputed from the program.
 std::string reportProblem(const sim::Strategy& strategy, const sim::Evaluation& ev) {
     const sim::Report& r = ev.report;
@@ -235,6 +290,8 @@ std::string evaluationProblem(const sim::Strategy& strategy, const sim::Evaluati
     if (problem = detail::workProblem(ev.program, ev.tasks); !problem.empty())
         return "compute work: " + problem;
     if (problem = latencyProblem(ev); !problem.empty())
+        return problem;
+    if (problem = attributionProblem(ev); !problem.empty())
         return problem;
     return reportProblem(strategy, ev);
 }

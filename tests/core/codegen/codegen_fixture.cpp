@@ -44,10 +44,12 @@ std::vector<partition::GroupId> groupsBySize(const schedule::Schedule& s) {
 
 } // namespace
 
-ModelFile writeZoo(const std::filesystem::path& dir, const std::string& name, int64_t seq) {
+ModelFile writeZoo(const std::filesystem::path& dir, const std::string& name, int64_t seq,
+                   ir::DType precision) {
     zoo::ZooOptions options;
     options.weights = onnxio::WeightFill::Seeded;
     options.seq = seq;
+    options.precision = precision;
     std::filesystem::create_directories(dir);
     std::filesystem::path path = dir / (name + ".onnx");
     auto written = zoo::writeZooModel(name, options, path);

@@ -24,8 +24,9 @@ struct ModelFile {
 };
 
 /// Writes zoo model \p name with seeded weights into \p dir (created if
-/// missing; seq 0: the default).
-ModelFile writeZoo(const std::filesystem::path& dir, const std::string& name, int64_t seq = 0);
+/// missing; seq 0: the default), stored at \p precision.
+ModelFile writeZoo(const std::filesystem::path& dir, const std::string& name, int64_t seq = 0,
+                   ir::DType precision = ir::DType::Float32);
 
 /// A model scheduled by a strategy and planned for code generation.
 struct Planned {

@@ -38,6 +38,7 @@ io::Session fullSession() {
     s.strategy = "gt-lb";
     s.level = schedule::Level::GB;
     s.order = schedule::OrderChoice::DFS;
+    s.precision = ir::DType::Float16;
     s.overrides.merges = {{"conv1", "relu1"}};
     s.overrides.ungroups = {{"relu2"}};
     s.overrides.splits = {{"conv1", 0, 4}};
@@ -110,6 +111,7 @@ private slots:
         const char* tail = "  \"strategy\": \"gt-lb\",\n"
                            "  \"level\": \"GB\",\n"
                            "  \"order\": \"dfs\",\n"
+                           "  \"precision\": \"f16\",\n"
                            "  \"overrides\": {\n";
         QVERIFY(text.find(tail) != std::string::npos);
     }
@@ -136,13 +138,14 @@ private slots:
 
     void optionalMembers() {
         Json doc = Json::parse(io::writeSessionJson(fullSession()));
-        for (const char* key : {"inputs", "dims", "overrides"})
+        for (const char* key : {"inputs", "dims", "overrides", "precision"})
             doc.erase(key);
         doc["model"].erase("sha256");
         auto read = io::readSessionJson(doc.dump(), "s.stagecraft");
         QVERIFY2(read.ok(), qPrintable(errorOf(read)));
         QVERIFY(read->inputShapes.empty() && read->dims.empty() && read->overrides.empty());
         QVERIFY(read->modelSha256.empty());
+        QVERIFY(!read->precision);
     }
 
     void refusesCorruptFiles_data() {
@@ -182,6 +185,8 @@ private slots:
         row("level spelling", "/level", R"("lb")", "level: unknown level 'lb' (expected LB or GB)");
         row("order", "/order", R"("random")",
             "order: unknown order 'random' (expected bfs, dfs or best)");
+        row("precision", "/precision", R"("fp8")",
+            "precision: unknown precision 'fp8' (expected f32, f16 or bf16)");
         row("overrides", "/overrides/split/0/factor", "0",
             "overrides.split[0].factor: must be an integer >= 1 (got 0)");
         QTest::newRow("not an object")
@@ -224,7 +229,7 @@ private slots:
              "not valid JSON: parse error at line 12, column 1: syntax error while parsing "
              "object key - unexpected end of input; expected string literal"},
             {"empty.stagecraft", "empty file, not a stagecraft session"},
-            {"folder.stagecraft", "is a directory, not a file"},
+            {"folder.stagecraft", "is a directory, not a regular file"},
             {"missing.stagecraft", "cannot open: No such file or directory"},
         };
         for (const auto& [name, message] : cases)

@@ -8,6 +8,7 @@
 // through GB.
 
 #include "graph_ops.h"
+#include "ir/precision.h"
 #include "sim/compare.h"
 
 #include <QtTest>
@@ -26,12 +27,18 @@ arch::Arch handArch() {
     core.name = "core";
     core.count = 1;
     core.localBuffer = arch::LocalBuffer{"LB", 1 << 20, 64 << 10};
-    core.units.push_back({"vector",
-                          arch::UnitKind::Vector,
-                          {"elementwise", "injective", "reduction", "opaque"},
-                          {{ir::DType::Float32, 4}}});
     core.units.push_back(
-        {"matrix", arch::UnitKind::Matrix, {"complex"}, {{ir::DType::Float32, 16}}});
+        {"vector",
+         arch::UnitKind::Vector,
+         {"elementwise", "injective", "reduction", "opaque"},
+         {{ir::DType::Float32, 4}, {ir::DType::Float16, 8}, {ir::DType::BFloat16, 8}},
+         {}});
+    core.units.push_back(
+        {"matrix",
+         arch::UnitKind::Matrix,
+         {"complex"},
+         {{ir::DType::Float32, 16}, {ir::DType::Float16, 64}, {ir::DType::BFloat16, 32}},
+         {}});
     a.cluster.coreGroups.push_back(core);
     a.cluster.globalBuffer = arch::MemorySpec{"GB", 16 << 20};
     a.ddr = {"DDR", int64_t{1} << 30};
@@ -180,6 +187,92 @@ private slots:
                                                       {K::Store, 8670, 9192},
                                                       {K::Store, 9192, 11340},
                                                       {K::Sync, 11340, 11390}});
+    }
+
+    // Precision (docs/simulator.md): oneConv's 18432 MACs run at the matrix
+    // unit's rate for the dtype (16, 64, 32 per cycle: 1152, 288, 576 ns);
+    // its 8x4x3x3 weights are 1152 B in f32, 576 B in f16 and bf16; the
+    // 1x4x8x8 input it loads 1024 B or 512 B, after a Cast kernel from the f32
+    // graph input (4 x 8 x 8 = 256 conversions at 8 per cycle: 32 ns).
+    void precisionChangesBytesAndRates_data() {
+        QTest::addColumn<int>("dtype");
+        QTest::addColumn<double>("convNs");
+        QTest::addColumn<qint64>("weightBytes");
+        QTest::addColumn<qint64>("inputBytes");
+        QTest::newRow("f32") << static_cast<int>(ir::DType::Float32) << 1152.0 << qint64{1152}
+                             << qint64{1024};
+        QTest::newRow("f16") << static_cast<int>(ir::DType::Float16) << 288.0 << qint64{576}
+                             << qint64{512};
+        QTest::newRow("bf16") << static_cast<int>(ir::DType::BFloat16) << 576.0 << qint64{576}
+                              << qint64{512};
+    }
+    void precisionChangesBytesAndRates() {
+        QFETCH(int, dtype);
+        QFETCH(double, convNs);
+        QFETCH(qint64, weightBytes);
+        QFETCH(qint64, inputBytes);
+        auto precision = static_cast<ir::DType>(dtype);
+        auto graph = ir::convertPrecision(oneConv(), precision);
+        QVERIFY(graph.ok());
+        sim::Evaluation ev = run(*graph, "tvm");
+        const kernel::Layer* conv = nullptr;
+        const kernel::Layer* cast = nullptr;
+        for (const kernel::Kernel& k : ev.program.kernels)
+            for (const kernel::Layer& l : k.layers)
+                (graph->op(l.anchor).type == "Conv" ? conv : cast) = &l;
+        QVERIFY(conv != nullptr);
+        QCOMPARE(conv->ops.front().unitNs, convNs);
+        QCOMPARE(conv->weightBytes, int64_t{weightBytes});
+        int64_t loaded = 0;
+        for (const kernel::Operand& in : conv->inputs)
+            loaded += in.bytes;
+        QCOMPARE(loaded, int64_t{inputBytes});
+        if (precision != ir::DType::Float32) {
+            QVERIFY(cast != nullptr);
+            QCOMPARE(cast->ops.front().unitNs, 32.0);
+        }
+        QCOMPARE(ev.report.attribution.run.at(sim::Cause::ComputeMatrix), convNs);
+    }
+
+    // Attribution of oneConv's timelines (docs/simulator.md, Attribution).
+    // graphturbo: launch 0-1000; weight DMA alone 1000-2252; hoist and input
+    // load together 2252-2550 (298 ns, half to each); input loads alone
+    // 2550-3642; compute 3642-4794; stores 4794-7464; sync 7464-7514. tvm runs
+    // the same steps one after the other.
+    void attributionOfOneConv_data() {
+        QTest::addColumn<QString>("strategy");
+        QTest::addColumn<double>("weights");
+        QTest::addColumn<double>("loads");
+        QTest::addColumn<double>("total");
+        QTest::newRow("graphturbo") << QStringLiteral("graphturbo") << 1401.0 << 1241.0 << 7514.0;
+        QTest::newRow("tvm") << QStringLiteral("tvm") << 1550.0 << 1390.0 << 7812.0;
+    }
+    void attributionOfOneConv() {
+        QFETCH(QString, strategy);
+        QFETCH(double, weights);
+        QFETCH(double, loads);
+        QFETCH(double, total);
+        using sim::Cause;
+        sim::Evaluation ev = run(oneConv(), strategy.toLatin1().constData());
+        const sim::Breakdown& b = ev.report.attribution.run;
+        QCOMPARE(b.totalNs, total);
+        QCOMPARE(b.at(Cause::Launch), 1000.0);
+        QCOMPARE(b.at(Cause::WeightLoad), weights);
+        QCOMPARE(b.at(Cause::ActivationLoad), loads);
+        QCOMPARE(b.at(Cause::ComputeMatrix), 1152.0);
+        QCOMPARE(b.at(Cause::ActivationStore), 2670.0);
+        QCOMPARE(b.at(Cause::Sync), 50.0);
+        QCOMPARE(b.at(Cause::Idle), 0.0);
+        QCOMPARE(b.dmaWaitNs(), weights + loads + 2670.0);
+        // In progress: the weights 1000-2550, the input 2252-3642 (graphturbo).
+        QCOMPARE(b.activeNs[static_cast<size_t>(Cause::WeightLoad)], 1550.0);
+        QCOMPARE(b.activeNs[static_cast<size_t>(Cause::ActivationLoad)], 1390.0);
+        // Bytes per hop: weights 1152 DMA + 1152 hoist, input 1024 twice, output 2048 twice.
+        QCOMPARE(b.bytes[static_cast<size_t>(Cause::WeightLoad)], int64_t{2304});
+        QCOMPARE(b.bytes[static_cast<size_t>(Cause::ActivationLoad)], int64_t{2048});
+        QCOMPARE(b.bytes[static_cast<size_t>(Cause::ActivationStore)], int64_t{4096});
+        QCOMPARE(ev.report.attribution.kernels.size(), size_t{1});
+        QCOMPARE(ev.report.attribution.groups.front().breakdown.totalNs, total);
     }
 };
 

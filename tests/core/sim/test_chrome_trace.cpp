@@ -198,6 +198,11 @@ private:
 /// for compute tasks (one on the fallback CPU), one per other task.
 std::map<std::string, int64_t> expectedByKind(const kernel::TaskGraph& tasks) {
     std::map<std::string, int64_t> out;
+    std::set<int32_t> kernels; // one "kernel" span each
+    for (const kernel::Task& t : tasks.tasks)
+        if (t.kernel >= 0)
+            kernels.insert(t.kernel);
+    out["kernel"] = static_cast<int64_t>(kernels.size());
     for (const kernel::Task& t : tasks.tasks) {
         bool perCore = t.kind == kernel::TaskKind::Compute && t.unit != kernel::kFallbackUnit;
         out[std::string(kernel::taskKindName(t.kind))] += perCore ? t.cores : 1;

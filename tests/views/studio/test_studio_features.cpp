@@ -14,6 +14,8 @@
 #include <QStandardPaths>
 #include <QUndoStack>
 
+#include <sys/stat.h>
+
 using namespace stagecraft;
 
 namespace {
@@ -80,6 +82,7 @@ private slots:
         QTest::newRow("dot") << QStringLiteral("dot") << QByteArray("digraph");
         QTest::newRow("trace") << QStringLiteral("trace") << QByteArray("{");
         QTest::newRow("csv") << QStringLiteral("csv") << QByteArray("strategy");
+        QTest::newRow("breakdown") << QStringLiteral("breakdown") << QByteArray("level,name");
         QTest::newRow("graph-svg") << QStringLiteral("graph-svg") << QByteArray("<?xml");
         QTest::newRow("instances-svg") << QStringLiteral("instances-svg") << QByteArray("<?xml");
         QTest::newRow("graph-png") << QStringLiteral("graph-png") << QByteArray("\x89PNG");
@@ -107,6 +110,11 @@ private slots:
             QVERIFY(!QImage(first).isNull());
         QString error = window.exportTo(kind, QStringLiteral("/nonexistent-dir/x"));
         QVERIFY(!error.isEmpty());
+        // A device is never replaced by an export (docs/limits.md).
+        error = window.exportTo(kind, QStringLiteral("/dev/null"));
+        QVERIFY2(error.contains(QStringLiteral("is a character device")), qPrintable(error));
+        struct stat info {};
+        QVERIFY(::stat("/dev/null", &info) == 0 && S_ISCHR(info.st_mode));
     }
 
     void figuresShowDeltas() {

@@ -1,0 +1,214 @@
+// stagecraft fidelity: how far the simulator's verdicts are from this
+// machine's. Each strategy's schedule for the host-cpu architecture is
+// simulated, its kernels emitted for the host and timed; per kernel the
+// simulated time (the kernel's window, docs/simulator.md "Attribution")
+// stands beside the measured median (docs/simulator.md, "Fidelity").
+
+#include "arch/host_cpu.h"
+#include "arch/presets.h"
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/fidelity.h"
+#include "cli/kernel_build.h"
+#include "codegen/codegen.h"
+#include "codegen/host_run.h"
+#include "codegen/profile.h"
+#include "support/strings.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <ostream>
+
+namespace stagecraft::cli {
+
+namespace {
+
+constexpr const char* kName = "stagecraft fidelity: ";
+
+ArgParser makeParser() {
+    ArgParser parser(
+        "stagecraft fidelity MODEL [options]",
+        "Schedules MODEL with each strategy for the host-cpu architecture (calibrated by\n"
+        "'stagecraft arch calibrate' when it has been), simulates it, runs its kernels on\n"
+        "this machine and compares: simulated against measured time per kernel and per\n"
+        "model, Spearman's rank correlation over the kernels, and the strategies ranked by\n"
+        "simulated and by measured latency.");
+    parser.addPositional("MODEL", "the .onnx file or zoo:NAME");
+    parser.addOption("strategies", "LIST", "comma-separated strategies (default all)");
+    parser.addOption("repeat", "N", "timed runs per strategy (default 5, after one warm-up)");
+    parser.addSwitch("json", "print the stagecraft-fidelity document");
+    parser.addOption("seq", "N", "sequence length of zoo:bert-* and zoo:conformer");
+    parser.addRepeatedOption("input", "NAME:SHAPE", "bind a whole input shape of a file");
+    parser.addRepeatedOption("dim", "NAME=N", "bind a named dynamic dimension of a file");
+    addPrecisionOption(parser);
+    return parser;
+}
+
+struct Measured {
+    std::string strategy;
+    std::vector<std::string> kernels;
+    std::vector<double> simulated;
+    std::vector<double> measured;
+    double simulatedTotal = 0;
+    double measuredTotal = 0;
+    double rho = 1;
+};
+
+Expected<Measured> measure(const KernelRequest& base, const std::string& strategy, int repeat,
+                           std::ostream& err) {
+    KernelRequest request = base;
+    request.strategy = strategy;
+    SC_ASSIGN_OR_RETURN(KernelBuild build, buildKernelPlan(request));
+    const ir::Graph& graph = build.model.graph;
+    err << kName << strategy << ": compiling " << build.plan.kernels.size() << " kernels\n";
+    SC_ASSIGN_OR_RETURN(codegen::EmittedProgram program,
+                        codegen::emitProgram(graph, *build.evaluation.schedule.semantics,
+                                             build.plan, {codegen::Target::Host, 2, 0, false}));
+    SC_ASSIGN_OR_RETURN(auto host, codegen::HostProgram::load(graph, build.plan, program));
+    SC_ASSIGN_OR_RETURN(codegen::TensorSet inputs, codegen::seededInputs(graph));
+    std::vector<std::vector<double>> runs;
+    for (int r = 0; r < repeat + 1; ++r) {
+        codegen::HostRunStats stats;
+        Expected<codegen::TensorSet> outputs = host->run(inputs, &stats);
+        if (!outputs.ok())
+            return outputs.error();
+        if (r > 0)
+            runs.push_back(std::move(stats.kernelSeconds));
+    }
+    codegen::Profile profile;
+    codegen::summarizeProfile(build.plan, runs, profile);
+    Measured m;
+    m.strategy = strategy;
+    const auto& attributed = build.evaluation.report.attribution.kernels;
+    for (size_t k = 0; k < profile.kernels.size() && k < attributed.size(); ++k) {
+        m.kernels.push_back(profile.kernels[k].instance);
+        m.simulated.push_back(attributed[k].breakdown.totalNs);
+        m.measured.push_back(profile.kernels[k].medianNs);
+        m.measuredTotal += profile.kernels[k].medianNs;
+    }
+    m.simulatedTotal = build.evaluation.report.latencyUs * 1000;
+    m.rho = spearman(m.simulated, m.measured);
+    return m;
+}
+
+std::string fixed(double value, int digits) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", digits, value);
+    return buffer;
+}
+
+void printText(const std::string& model, const arch::Arch& arch, bool calibrated,
+               const std::vector<Measured>& all, const std::vector<std::string>& conflicts,
+               std::ostream& out) {
+    out << "fidelity of " << model << " on " << arch.name
+        << (calibrated ? " (calibrated)" : " (not calibrated: run 'stagecraft arch calibrate')")
+        << "\n\nstrategy      kernels  simulated ms  measured ms  sim/measured  spearman\n";
+    for (const Measured& m : all) {
+        std::string name =
+            m.strategy + std::string(m.strategy.size() < 14 ? 14 - m.strategy.size() : 1, ' ');
+        out << name << fixed(static_cast<double>(m.kernels.size()), 0)
+            << std::string(9 - std::min<size_t>(8, std::to_string(m.kernels.size()).size()), ' ')
+            << fixed(m.simulatedTotal / 1e6, 3) << "      " << fixed(m.measuredTotal / 1e6, 3)
+            << "      " << fixed(m.simulatedTotal / std::max(m.measuredTotal, 1e-9), 3)
+            << "        " << fixed(m.rho, 3) << "\n";
+    }
+    out << "\nranking conflicts (measured more than 5 % apart): "
+        << (conflicts.empty() ? std::string("none") : join(conflicts, ", ")) << "\n";
+}
+
+nlohmann::json documentJson(const std::string& model, const arch::Arch& arch, bool calibrated,
+                            const std::vector<Measured>& all,
+                            const std::vector<std::string>& conflicts) {
+    nlohmann::json strategies = nlohmann::json::array();
+    for (const Measured& m : all) {
+        nlohmann::json kernels = nlohmann::json::array();
+        for (size_t k = 0; k < m.kernels.size(); ++k)
+            kernels.push_back({{"instance", m.kernels[k]},
+                               {"simulated_ns", m.simulated[k]},
+                               {"measured_ns", m.measured[k]}});
+        strategies.push_back({{"name", m.strategy},
+                              {"simulated_ns", m.simulatedTotal},
+                              {"measured_ns", m.measuredTotal},
+                              {"ratio", m.simulatedTotal / std::max(m.measuredTotal, 1e-9)},
+                              {"spearman", m.rho},
+                              {"kernels", kernels}});
+    }
+    return {{"format", "stagecraft-fidelity"},
+            {"version", 1},
+            {"model", model},
+            {"arch", arch.name},
+            {"calibrated", calibrated},
+            {"strategies", strategies},
+            {"ranking_conflicts", conflicts}};
+}
+
+} // namespace
+
+int runFidelity(const Args& args, std::ostream& out, std::ostream& err) {
+    ArgParser parser = makeParser();
+    if (!parser.parse(args)) {
+        err << kName << parser.error() << " (see 'stagecraft fidelity --help')\n";
+        return kExitBadUsage;
+    }
+    if (parser.helpRequested()) {
+        out << parser.helpText();
+        return kExitOk;
+    }
+    KernelRequest request;
+    if (auto problem = readKernelRequest(parser, *parser.positional("MODEL"), request)) {
+        err << kName << *problem << "\n";
+        return kExitBadUsage;
+    }
+    request.model.weights = onnxio::WeightFill::Seeded;
+    request.arch = std::string(arch::kHostCpuPreset);
+    std::optional<int64_t> repeat = parseInt(parser.value("repeat", "5"));
+    if (!repeat || *repeat < 1 || *repeat > 1000) {
+        err << kName << "--repeat needs a whole number from 1 to 1000\n";
+        return kExitBadUsage;
+    }
+    std::vector<std::string> names;
+    std::string list = parser.value("strategies", "");
+    for (const std::string& name : list.empty() ? std::vector<std::string>{} : split(list, ',')) {
+        if (!sim::findStrategy(name)) {
+            err << kName << "unknown strategy " << quote(name) << "\n";
+            return kExitBadUsage;
+        }
+        names.push_back(name);
+    }
+    if (names.empty())
+        for (const sim::Strategy& s : sim::strategies())
+            names.push_back(s.name);
+    auto arch = arch::resolveArch(arch::kHostCpuPreset);
+    if (!arch.ok()) {
+        err << kName << arch.error().message() << "\n";
+        return kExitBadInput;
+    }
+    bool calibrated = arch->description.rfind("this machine, calibrated", 0) == 0;
+    if (!calibrated)
+        err << kName << "warning: host-cpu is not calibrated; run 'stagecraft arch calibrate'\n";
+    std::vector<Measured> all;
+    for (const std::string& name : names) {
+        auto m = measure(request, name, static_cast<int>(*repeat), err);
+        if (!m.ok()) {
+            err << kName << name << ": " << m.error().message() << "\n";
+            return kExitBadInput;
+        }
+        all.push_back(std::move(m).value());
+    }
+    std::vector<double> simulated, measured;
+    for (const Measured& m : all) {
+        simulated.push_back(m.simulatedTotal);
+        measured.push_back(m.measuredTotal);
+    }
+    std::vector<std::string> conflicts = rankingConflicts(names, simulated, measured, 0.05);
+    std::string model =
+        request.model.text.empty() ? *parser.positional("MODEL") : request.model.text;
+    if (parser.has("json"))
+        out << documentJson(model, *arch, calibrated, all, conflicts).dump(2) << "\n";
+    else
+        printText(model, *arch, calibrated, all, conflicts, out);
+    return kExitOk;
+}
+
+} // namespace stagecraft::cli

@@ -1,0 +1,147 @@
+// calibrateHost (calibrate.h): detectHostCpu() gives the shape (cores,
+// caches, clock); micro-benchmarks replace its assumed rates, bandwidths and
+// overheads; the training set gives each op family's efficiency on the
+// resulting architecture. Each figure is reported as measured.
+
+#include "calibrate/calibrate.h"
+
+#include "arch/host_cpu.h"
+#include "calibrate/families.h"
+#include "calibrate/micro_bench.h"
+#include "codegen/host_run.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+
+namespace stagecraft::calibrate {
+
+namespace {
+
+std::string fixed(double value, int digits) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", digits, value);
+    return buffer;
+}
+
+std::string today() {
+    std::time_t now = std::time(nullptr);
+    char buffer[32];
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    std::strftime(buffer, sizeof buffer, "%Y-%m-%d", &utc);
+    return buffer;
+}
+
+/// The vector unit's rates from measured multiply-adds per ns and core.
+Status measureRates(arch::Arch& arch, const CalibrateOptions& options,
+                    std::vector<std::string>& findings) {
+    arch::ComputeUnit* simd = nullptr;
+    for (arch::ComputeUnit& unit : arch.cluster.coreGroups.front().units)
+        if (unit.kind == arch::UnitKind::Vector)
+            simd = &unit;
+    if (simd == nullptr)
+        return Error("calibration: host-cpu has no vector unit");
+    SC_ASSIGN_OR_RETURN(double f32,
+                        multiplyAddRate(ir::DType::Float32, options.secondsPerMeasurement));
+    SC_ASSIGN_OR_RETURN(double f64,
+                        multiplyAddRate(ir::DType::Float64, options.secondsPerMeasurement));
+    SC_ASSIGN_OR_RETURN(double i32,
+                        multiplyAddRate(ir::DType::Int32, options.secondsPerMeasurement));
+    double clock = arch.clockGhz;
+    for (auto& [dtype, ops] : simd->opsPerCycle) {
+        int64_t bits = 8 * ir::dtypeSize(dtype);
+        if (dtype == ir::DType::Float32 || dtype == ir::DType::Float16 ||
+            dtype == ir::DType::BFloat16) // kernels compute f16 and bf16 in f32
+            ops = f32 / clock;
+        else if (dtype == ir::DType::Float64)
+            ops = f64 / clock;
+        else // integers: i32 measured, narrower lanes pack as the width says
+            ops = i32 / clock *
+                  static_cast<double>(32 / std::max<int64_t>(8, std::min<int64_t>(bits, 32)));
+    }
+    findings.push_back("vector multiply-adds per core: f32 " + fixed(f32, 2) + "/ns, f64 " +
+                       fixed(f64, 2) + "/ns, i32 " + fixed(i32, 2) + "/ns (" +
+                       fixed(f32 / clock, 1) + " f32 per cycle at " + fixed(clock, 2) + " GHz)");
+    return Status::success();
+}
+
+/// DRAM and last-level cache bandwidth, all cores streaming.
+Status measurePaths(arch::Arch& arch, const CalibrateOptions& options,
+                    std::vector<std::string>& findings) {
+    int cores = static_cast<int>(arch::coresPerCluster(arch));
+    int64_t llc = arch.cluster.globalBuffer ? arch.cluster.globalBuffer->bytes : 8 << 20;
+    SC_ASSIGN_OR_RETURN(double dram,
+                        streamBandwidth(8 * llc, cores, options.secondsPerMeasurement));
+    SC_ASSIGN_OR_RETURN(double cache,
+                        streamBandwidth(llc / 2, cores, options.secondsPerMeasurement));
+    for (arch::Path& p : arch.paths) {
+        if (p.from == arch::Memory::DDR)
+            p.bandwidthGBps = dram; // bytes per ns = GB/s, shared by the chip
+        else if (p.from == arch::Memory::GB)
+            p.bandwidthGBps = cache / cores; // per core
+    }
+    findings.push_back("streaming bandwidth, " + std::to_string(cores) + " cores: DRAM " +
+                       fixed(dram, 1) + " GB/s, last-level cache " + fixed(cache, 1) + " GB/s");
+    return Status::success();
+}
+
+void measureOverheads(arch::Arch& arch, std::vector<std::string>& findings) {
+    int64_t cores = arch::coresPerCluster(arch);
+    codegen::RuntimeCosts costs = codegen::measureRuntimeCosts(cores);
+    arch.overheads.kernelLaunchNs = std::max(costs.callNs, costs.startNs);
+    arch.overheads.syncNs = costs.barrierNs;
+    findings.push_back("host runner: call " + fixed(costs.callNs, 0) + " ns, start on " +
+                       std::to_string(cores) + " threads " + fixed(costs.startNs, 0) +
+                       " ns, barrier " + fixed(costs.barrierNs, 0) + " ns");
+}
+
+Status fitFamilies(arch::Arch& arch, const CalibrateOptions& options,
+                   const std::function<void(const std::string&)>& progress,
+                   std::vector<std::string>& findings) {
+    SC_ASSIGN_OR_RETURN(std::vector<FamilyKernel> kernels,
+                        measureFamilies(arch, options.repetitions, progress));
+    std::map<std::string, double> efficiency = fitEfficiency(kernels);
+    for (arch::ComputeUnit& unit : arch.cluster.coreGroups.front().units)
+        for (const auto& [category, share] : efficiency)
+            if (std::find(unit.categories.begin(), unit.categories.end(), category) !=
+                unit.categories.end())
+                unit.efficiency[category] = std::round(share * 1e4) / 1e4;
+    for (const FamilyKernel& k : kernels)
+        findings.push_back("training kernel " + k.name + " (" + k.category + "): measured " +
+                           fixed(k.measuredNs / 1e3, 1) + " us, simulated at peak " +
+                           fixed(k.simulatedNs / 1e3, 1) + " us");
+    std::string fitted = "efficiency per op family:";
+    for (const auto& [category, share] : efficiency)
+        fitted += " " + category + " " + fixed(share, 4);
+    findings.push_back(fitted);
+    return Status::success();
+}
+
+} // namespace
+
+Expected<Calibration> calibrateHost(const CalibrateOptions& options,
+                                    const std::function<void(const std::string&)>& progress) {
+    auto say = [&](const std::string& step) {
+        if (progress)
+            progress(step);
+    };
+    Calibration c;
+    c.arch = arch::detectHostCpu();
+    say("multiply-add throughput");
+    SC_RETURN_IF_ERROR(measureRates(c.arch, options, c.findings));
+    say("memory bandwidth");
+    SC_RETURN_IF_ERROR(measurePaths(c.arch, options, c.findings));
+    say("launch and barrier costs");
+    measureOverheads(c.arch, c.findings);
+    SC_RETURN_IF_ERROR(fitFamilies(c.arch, options, say, c.findings));
+    c.arch.description = "this machine, calibrated on " + today() + ": " +
+                         std::to_string(arch::coresPerCluster(c.arch)) +
+                         " logical CPUs; rates, bandwidths, overheads and op-family "
+                         "efficiencies measured ('stagecraft arch calibrate')";
+    SC_RETURN_IF_ERROR(arch::validateArch(c.arch));
+    return c;
+}
+
+} // namespace stagecraft::calibrate

@@ -1,0 +1,207 @@
+// The op-family training set of calibration (families.h). Each model is
+// written with ModelBuilder into a private temporary directory, imported
+// like any file, scheduled by tvm (one kernel per op), simulated, emitted
+// for the host and run.
+
+#include "calibrate/families.h"
+
+#include "codegen/code_plan.h"
+#include "codegen/codegen.h"
+#include "codegen/host_run.h"
+#include "onnx/importer.h"
+#include "onnx/model_builder.h"
+#include "schedule/clusters.h"
+#include "sim/compare.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <unistd.h>
+
+namespace stagecraft::calibrate {
+
+namespace {
+
+namespace fs = std::filesystem;
+using ir::DType;
+using onnxio::ModelBuilder;
+
+struct Family {
+    const char* name;
+    const char* category;
+    std::function<void(ModelBuilder&)> build;
+};
+
+void unary(ModelBuilder& m, const char* type, const ir::Shape& shape) {
+    std::vector<onnxio::Dim> dims(shape.begin(), shape.end());
+    m.addInput("x", DType::Float32, dims);
+    m.addNode(type, {"x"}, {"y"}, "op");
+    m.addOutput("y", DType::Float32, {}, false);
+}
+
+void conv(ModelBuilder& m, int64_t channels, int64_t size, int64_t out, int64_t kernel,
+          int64_t groups) {
+    m.addInput("x", DType::Float32, {int64_t{1}, channels, size, size});
+    m.addExternalInitializer("w", DType::Float32, {out, channels / groups, kernel, kernel});
+    int64_t pad = kernel / 2;
+    m.addNode("Conv", {"x", "w"}, {"y"}, "op")
+        .attr("kernel_shape", std::vector<int64_t>{kernel, kernel})
+        .attr("pads", std::vector<int64_t>{pad, pad, pad, pad})
+        .attr("group", groups);
+    m.addOutput("y", DType::Float32, {}, false);
+}
+
+const std::vector<Family>& families() {
+    static const std::vector<Family> all = {
+        {"conv3x3", "complex",
+         [](ModelBuilder& m) {
+             conv(m, 64, 28, 64, 3, 1);
+         }},
+        {"conv1x1", "complex",
+         [](ModelBuilder& m) {
+             conv(m, 256, 14, 256, 1, 1);
+         }},
+        {"dwconv3x3", "complex",
+         [](ModelBuilder& m) {
+             conv(m, 128, 28, 128, 3, 128);
+         }},
+        {"matmul", "complex",
+         [](ModelBuilder& m) {
+             m.addInput("x", DType::Float32, {int64_t{1}, int64_t{128}, int64_t{512}});
+             m.addExternalInitializer("w", DType::Float32, {512, 512});
+             m.addNode("MatMul", {"x", "w"}, {"y"}, "op");
+             m.addOutput("y", DType::Float32, {}, false);
+         }},
+        {"add", "elementwise",
+         [](ModelBuilder& m) {
+             std::vector<onnxio::Dim> dims = {int64_t{1}, int64_t{64}, int64_t{56}, int64_t{56}};
+             m.addInput("x", DType::Float32, dims);
+             m.addInput("z", DType::Float32, dims);
+             m.addNode("Add", {"x", "z"}, {"y"}, "op");
+             m.addOutput("y", DType::Float32, {}, false);
+         }},
+        {"relu", "elementwise",
+         [](ModelBuilder& m) {
+             unary(m, "Relu", {1, 256, 28, 28});
+         }},
+        {"sigmoid", "elementwise",
+         [](ModelBuilder& m) {
+             unary(m, "Sigmoid", {1, 256, 28, 28});
+         }},
+        {"reducemean", "reduction",
+         [](ModelBuilder& m) {
+             m.addInput("x", DType::Float32, {int64_t{1}, int64_t{64}, int64_t{56}, int64_t{56}});
+             m.addNode("ReduceMean", {"x"}, {"y"}, "op").attr("axes", std::vector<int64_t>{3});
+             m.addOutput("y", DType::Float32, {}, false);
+         }},
+        {"softmax", "reduction",
+         [](ModelBuilder& m) {
+             unary(m, "Softmax", {1, 12, 128, 128});
+         }},
+        {"transpose", "injective",
+         [](ModelBuilder& m) {
+             m.addInput("x", DType::Float32, {int64_t{1}, int64_t{64}, int64_t{56}, int64_t{56}});
+             m.addNode("Transpose", {"x"}, {"y"}, "op")
+                 .attr("perm", std::vector<int64_t>{0, 2, 3, 1});
+             m.addOutput("y", DType::Float32, {}, false);
+         }},
+    };
+    return all;
+}
+
+/// A directory removed with everything in it when dropped.
+class ScratchDir {
+public:
+    ScratchDir() {
+        std::string pattern = (fs::temp_directory_path() / "stagecraft-calibrate-XXXXXX").string();
+        if (char* made = ::mkdtemp(pattern.data()); made != nullptr)
+            path_ = made;
+    }
+    ~ScratchDir() {
+        std::error_code ec;
+        if (!path_.empty())
+            fs::remove_all(path_, ec);
+    }
+    ScratchDir(const ScratchDir&) = delete;
+    ScratchDir& operator=(const ScratchDir&) = delete;
+    const fs::path& path() const { return path_; }
+
+private:
+    fs::path path_;
+};
+
+double median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    return values.empty() ? 0 : values[values.size() / 2];
+}
+
+Expected<FamilyKernel> measureOne(const Family& family, const arch::Arch& arch, int repetitions,
+                                  const fs::path& dir) {
+    ModelBuilder builder(family.name, 13);
+    family.build(builder);
+    fs::path file = dir / (std::string(family.name) + ".onnx");
+    SC_RETURN_IF_ERROR(builder.save(file, onnxio::WeightFill::Seeded));
+    SC_ASSIGN_OR_RETURN(onnxio::ImportResult imported, onnxio::importModel(file));
+    const ir::Graph& graph = imported.graph;
+    SC_ASSIGN_OR_RETURN(schedule::ClusterPlan clusters,
+                        schedule::makeClusterPlan(arch.clusters, arch.clusters, 1));
+    SC_ASSIGN_OR_RETURN(sim::Evaluation ev,
+                        sim::evaluate(graph, arch, *sim::findStrategy("tvm"), clusters));
+    SC_ASSIGN_OR_RETURN(codegen::CodePlan plan, codegen::planCode(graph, ev.schedule, ev.program));
+    SC_ASSIGN_OR_RETURN(codegen::EmittedProgram program,
+                        codegen::emitProgram(graph, *ev.schedule.semantics, plan,
+                                             {codegen::Target::Host, 2, 0, false}));
+    SC_ASSIGN_OR_RETURN(auto host, codegen::HostProgram::load(graph, plan, program));
+    SC_ASSIGN_OR_RETURN(codegen::TensorSet inputs, codegen::seededInputs(graph));
+    std::vector<double> times;
+    for (int r = 0; r < repetitions + 2; ++r) {
+        codegen::HostRunStats stats;
+        Expected<codegen::TensorSet> outputs = host->run(inputs, &stats);
+        if (!outputs.ok())
+            return outputs.error();
+        if (r >= 2)
+            times.push_back(stats.seconds * 1e9);
+    }
+    FamilyKernel k{family.name, family.category, median(times), 0, 0};
+    const sim::Breakdown& b = ev.report.attribution.run;
+    k.simulatedNs = b.totalNs;
+    for (sim::Cause c : {sim::Cause::ComputeMatrix, sim::Cause::ComputeVector,
+                         sim::Cause::ComputeScalar, sim::Cause::ComputeFallback})
+        k.computeNs += b.at(c);
+    return k;
+}
+
+} // namespace
+
+Expected<std::vector<FamilyKernel>> measureFamilies(const arch::Arch& arch, int repetitions,
+                                                    const Progress& progress) {
+    ScratchDir dir;
+    if (dir.path().empty())
+        return Error("calibration: cannot create a temporary directory");
+    std::vector<FamilyKernel> kernels;
+    for (const Family& family : families()) {
+        if (progress)
+            progress(std::string("timing the ") + family.name + " kernel");
+        Expected<FamilyKernel> k = measureOne(family, arch, repetitions, dir.path());
+        if (!k.ok())
+            return k.error().withContext(std::string("calibration: ") + family.name);
+        kernels.push_back(std::move(k).value());
+    }
+    return kernels;
+}
+
+std::map<std::string, double> fitEfficiency(const std::vector<FamilyKernel>& kernels) {
+    std::map<std::string, std::vector<double>> shares;
+    for (const FamilyKernel& k : kernels) {
+        double other = k.simulatedNs - k.computeNs;
+        double forCompute = k.measuredNs - other;
+        double share = forCompute > 0 ? k.computeNs / forCompute : 1.0;
+        shares[k.category].push_back(std::clamp(share, 1e-6, 1.0));
+    }
+    std::map<std::string, double> efficiency;
+    for (auto& [category, values] : shares)
+        efficiency[category] = median(values);
+    return efficiency;
+}
+
+} // namespace stagecraft::calibrate
