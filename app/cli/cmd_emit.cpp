@@ -135,6 +135,8 @@ int runEmit(const Args& args, std::ostream& out, std::ostream& err) {
         << program->machine.triple << ", " << program->machine.cpu << ") at O" << program->optLevel
         << " in " << time << "\nwrote " << request.out
         << "/manifest.json and a .ll and .o per kernel\n";
+    for (const std::string& note : build->notes)
+        out << note << "\n";
     return kExitOk;
 }
 

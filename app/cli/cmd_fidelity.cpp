@@ -8,11 +8,11 @@
 #include "arch/presets.h"
 #include "cli/args.h"
 #include "cli/commands.h"
-#include "cli/fidelity.h"
 #include "cli/kernel_build.h"
 #include "codegen/codegen.h"
 #include "codegen/host_run.h"
 #include "codegen/profile.h"
+#include "sim/ranking.h"
 #include "support/strings.h"
 
 #include <nlohmann/json.hpp>
@@ -39,6 +39,7 @@ ArgParser makeParser() {
     parser.addOption("repeat", "N", "timed runs per strategy (default 5, after one warm-up)");
     parser.addSwitch("json", "print the stagecraft-fidelity document");
     parser.addOption("seq", "N", "sequence length of zoo:bert-* and zoo:conformer");
+    parser.addOption("batch", "N", "batch of a zoo model (default: the model's)");
     parser.addRepeatedOption("input", "NAME:SHAPE", "bind a whole input shape of a file");
     parser.addRepeatedOption("dim", "NAME=N", "bind a named dynamic dimension of a file");
     addPrecisionOption(parser);
@@ -60,6 +61,8 @@ Expected<Measured> measure(const KernelRequest& base, const std::string& strateg
     KernelRequest request = base;
     request.strategy = strategy;
     SC_ASSIGN_OR_RETURN(KernelBuild build, buildKernelPlan(request));
+    for (const std::string& note : build.notes)
+        err << kName << strategy << ": " << note << "\n";
     const ir::Graph& graph = build.model.graph;
     err << kName << strategy << ": compiling " << build.plan.kernels.size() << " kernels\n";
     SC_ASSIGN_OR_RETURN(codegen::EmittedProgram program,
@@ -88,7 +91,7 @@ Expected<Measured> measure(const KernelRequest& base, const std::string& strateg
         m.measuredTotal += profile.kernels[k].medianNs;
     }
     m.simulatedTotal = build.evaluation.report.latencyUs * 1000;
-    m.rho = spearman(m.simulated, m.measured);
+    m.rho = sim::spearman(m.simulated, m.measured);
     return m;
 }
 
@@ -162,6 +165,14 @@ int runFidelity(const Args& args, std::ostream& out, std::ostream& err) {
     }
     request.model.weights = onnxio::WeightFill::Seeded;
     request.arch = std::string(arch::kHostCpuPreset);
+    if (auto batch = parser.value("batch")) {
+        std::optional<int64_t> n = parseInt(*batch);
+        if (!n || *n < 1 || *n > 4096 || request.model.zooName.empty()) {
+            err << kName << "--batch needs a zoo model and a whole number from 1 to 4096\n";
+            return kExitBadUsage;
+        }
+        request.model.zooBatch = *n;
+    }
     std::optional<int64_t> repeat = parseInt(parser.value("repeat", "5"));
     if (!repeat || *repeat < 1 || *repeat > 1000) {
         err << kName << "--repeat needs a whole number from 1 to 1000\n";
@@ -201,7 +212,7 @@ int runFidelity(const Args& args, std::ostream& out, std::ostream& err) {
         simulated.push_back(m.simulatedTotal);
         measured.push_back(m.measuredTotal);
     }
-    std::vector<std::string> conflicts = rankingConflicts(names, simulated, measured, 0.05);
+    std::vector<std::string> conflicts = sim::rankingConflicts(names, simulated, measured, 0.05);
     std::string model =
         request.model.text.empty() ? *parser.positional("MODEL") : request.model.text;
     if (parser.has("json"))

@@ -242,6 +242,8 @@ int runRun(const Args& args, std::ostream& out, std::ostream& err) {
     else
         out << "ran " << build->plan.kernels.size() << " kernels (" << build->strategy << ") in "
             << time << "\nwrote " << request.outputs << "\n";
+    for (const std::string& note : build->notes)
+        out << note << "\n";
     if (!reference)
         return kExitOk;
     if (!compareWith(*outputs, *reference, request.tolerance, out, err)) {

@@ -43,9 +43,11 @@ ArgParser makeParser() {
     parser.addPositional("MODEL", "the .onnx file or zoo:NAME");
     parser.addOption("arch", "A", "architecture preset or file (default stcp920)");
     parser.addOption("order", "bfs|dfs|best", "instance order (default best)");
-    parser.addOption("level", "lb|gb",
+    parser.addOption("level", "lb|gb|auto",
                      "buffer level Algorithm 1 fills: the cluster's local buffers (lb, the "
-                     "paper's default) or its global buffer (gb, §3.6); default lb");
+                     "paper's; groups with no split that fits them use the global buffer), its "
+                     "global buffer (gb, §3.6), or auto: both simulated, the faster kept "
+                     "(default auto)");
     parser.addOption("batch", "N", "total batch over all clusters (default clusters x K)");
     parser.addOption("per-cluster", "K|auto",
                      "samples per cluster (default: the model's batch); auto: the largest "
@@ -70,7 +72,7 @@ struct Request {
     ModelSpec model;
     std::string arch;
     schedule::OrderChoice order = schedule::OrderChoice::Best;
-    schedule::Level level = schedule::Level::LB;
+    schedule::LevelChoice level;
     std::optional<int64_t> batch;
     std::optional<int64_t> perCluster;
     bool autoPerCluster = false;
@@ -117,13 +119,11 @@ std::optional<Refusal> readOrder(const ArgParser& parser, Request& request) {
 }
 
 std::optional<Refusal> readLevel(const ArgParser& parser, Request& request) {
-    std::string level = parser.value("level", "lb");
-    if (level == "lb")
-        request.level = schedule::Level::LB;
-    else if (level == "gb")
-        request.level = schedule::Level::GB;
-    else
-        return Refusal{kExitBadUsage, "--level must be lb or gb, got " + quote(level)};
+    std::string level = parser.value("level", "auto");
+    std::optional<schedule::LevelChoice> choice = schedule::parseLevelChoice(level);
+    if (!choice)
+        return Refusal{kExitBadUsage, "--level must be lb, gb or auto, got " + quote(level)};
+    request.level = *choice;
     return std::nullopt;
 }
 
@@ -187,6 +187,8 @@ std::optional<Refusal> readRequest(const ArgParser& parser, Request& request) {
 struct Scheduled {
     LoadedModel model;
     schedule::Schedule schedule;
+    /// Under --level auto: the level chosen and why (printed with the text).
+    std::string levelWhy;
 };
 
 Expected<Scheduled> scheduleFor(const Request& request, const arch::Arch& arch,
@@ -201,14 +203,27 @@ Expected<Scheduled> scheduleFor(const Request& request, const arch::Arch& arch,
                         schedule::makeClusterPlan(totalBatch, arch.clusters, perCluster));
     options.clusters.chosenBy = chosenBy;
     SC_ASSIGN_OR_RETURN(LoadedModel model, loadModel(request.model, perCluster));
-    Expected<schedule::Schedule> built = schedule::buildSchedule(model.graph, arch, options);
-    if (!built.ok()) {
-        Error error = inModel(request.model, built.error());
+    auto failure = [&](const Error& cause) {
+        Error error = inModel(request.model, cause);
         return request.overrides
                    ? Error(error.message() + " (overrides from " + *request.overrides + ")")
                    : error;
+    };
+    std::string why;
+    if (request.level) {
+        options.level = *request.level;
+    } else {
+        Expected<sim::LevelVerdict> verdict =
+            sim::pickLevel(model.graph, arch, options.clusters, options);
+        if (!verdict.ok())
+            return failure(verdict.error());
+        options.level = verdict->level;
+        why = verdict->why;
     }
-    return Scheduled{std::move(model), std::move(built).value()};
+    Expected<schedule::Schedule> built = schedule::buildSchedule(model.graph, arch, options);
+    if (!built.ok())
+        return failure(built.error());
+    return Scheduled{std::move(model), std::move(built).value(), std::move(why)};
 }
 
 /// --per-cluster auto: the largest candidate whose working set fits a
@@ -256,7 +271,6 @@ Expected<Scheduled> scheduleRequest(const Request& request, const arch::Arch& ar
                                     const schedule::Overrides& overrides, std::ostream& err) {
     schedule::ScheduleOptions options;
     options.order = request.order;
-    options.level = request.level;
     options.recordTrace = request.explain;
     options.overrides = overrides;
     if (request.autoPerCluster)
@@ -323,6 +337,8 @@ int emit(const Request& request, const arch::Arch& arch, const Scheduled& result
         out << document;
         return emitExtras(request, arch, result, out, err);
     }
+    if (!result.levelWhy.empty())
+        out << "level auto: " << result.levelWhy << "\n";
     printScheduleText({request.model.text, &graph, &arch, &result.schedule, request.order}, out);
     if (request.explain)
         printTraceText(result.schedule.trace, out);

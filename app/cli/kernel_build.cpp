@@ -33,10 +33,10 @@ bool isSessionFile(const std::string& path) {
 }
 
 std::optional<std::string> readChoices(const ArgParser& parser, KernelRequest& request) {
-    std::string level = parser.value("level", "lb");
-    std::optional<schedule::Level> parsedLevel = schedule::parseLevel(level);
+    std::string level = parser.value("level", "auto");
+    std::optional<schedule::LevelChoice> parsedLevel = schedule::parseLevelChoice(level);
     if (!parsedLevel)
-        return "--level must be lb or gb, got " + quote(level);
+        return "--level must be lb, gb or auto, got " + quote(level);
     request.level = *parsedLevel;
     std::string order = parser.value("order", "best");
     std::optional<schedule::OrderChoice> parsedOrder = io::parseOrderChoiceDoc(order);
@@ -145,7 +145,9 @@ void addKernelOptions(ArgParser& parser, bool sessionOption) {
     parser.addOption("strategy", "S",
                      "who schedules: tvm, astitch, gt-gb, gt-lb, gt-instances or graphturbo "
                      "(default graphturbo)");
-    parser.addOption("level", "lb|gb", "buffer level Algorithm 1 fills (default lb)");
+    parser.addOption("level", "lb|gb|auto",
+                     "buffer level Algorithm 1 fills; auto simulates both and keeps the faster "
+                     "(default auto)");
     parser.addOption("order", "bfs|dfs|best", "instance order (default best)");
     parser.addOption("overrides", "FILE", "user edits: an overrides file or a schedule document");
     if (sessionOption)
@@ -208,10 +210,19 @@ Expected<KernelBuild> buildKernelPlan(const KernelRequest& given) {
         schedule::ClusterPlan clusters,
         schedule::makeClusterPlan(build.arch.clusters * batch, build.arch.clusters, batch));
     schedule::ScheduleOptions options;
-    options.level = request.level;
     options.order = request.order;
     options.overrides = overrides;
     options.recordTrace = false;
+    if (request.level) {
+        options.level = *request.level;
+    } else {
+        Expected<sim::LevelVerdict> verdict =
+            sim::pickLevel(build.model.graph, build.arch, clusters, options);
+        if (!verdict.ok())
+            return inModel(request.model, verdict.error());
+        options.level = verdict->level;
+        build.notes.push_back("level auto: " + verdict->why);
+    }
     Status planned = planKernels(build, *strategy, clusters, options);
     if (!planned.ok())
         return inModel(request.model, planned.error());

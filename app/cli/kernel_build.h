@@ -23,7 +23,7 @@ struct KernelRequest {
     std::optional<std::string> session;
     std::string arch;
     std::string strategy = "graphturbo";
-    schedule::Level level = schedule::Level::LB;
+    schedule::LevelChoice level;
     schedule::OrderChoice order = schedule::OrderChoice::Best;
     std::optional<std::string> overrides;
     /// The options given on the command line (they win over a session's).
@@ -40,6 +40,8 @@ struct KernelBuild {
     sim::Evaluation evaluation;
     codegen::CodePlan plan;
     std::vector<std::string> warnings;
+    /// What was chosen for the user (the level under auto), for stderr.
+    std::vector<std::string> notes;
 };
 
 /// Adds --arch, --strategy, --level, --order, --overrides, --seq, --input,

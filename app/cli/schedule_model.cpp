@@ -152,7 +152,7 @@ Expected<int64_t> defaultBatch(const ModelSpec& spec, bool perClusterOption) {
         if (!model)
             return Error("unknown zoo model " + quote(spec.zooName) +
                          " (see 'stagecraft zoo --list')");
-        return model->defaultBatch;
+        return spec.zooBatch.value_or(model->defaultBatch);
     }
     SC_ASSIGN_OR_RETURN(BatchDim dim, declaredBatchDim(spec.text));
     if (std::optional<int64_t> bound = boundBatch(spec, dim)) {

@@ -26,6 +26,8 @@ struct ModelSpec {
     std::string zooName;
     /// --seq for zoo models (0: the model's default).
     int64_t seq = 0;
+    /// The batch of a zoo model when the command sets it (fidelity --batch).
+    std::optional<int64_t> zooBatch;
     /// --input/--dim bindings for files.
     onnxio::ImportOptions import;
     /// How a zoo model's weights are written (seeded for host execution).

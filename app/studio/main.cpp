@@ -97,6 +97,8 @@ int main(int argc, char** argv) {
     if (!screenshot)
         offerRecovery(window);
     // A screenshot's failure was printed by the Screenshot object.
+    if (!options.profile.isEmpty() && !window.openProfile(options.profile) && screenshot)
+        return 1;
     if (!options.open.isEmpty() && !window.openPath(options.open) && screenshot)
         return 1;
     return QApplication::exec();

@@ -229,8 +229,12 @@ void MainWindow::showResult(views::ResultPtr result) {
     instanceView_->setResult(result_);
     inspector_->setResult(result_);
     showResultInTools();
-    strategyPicker_->setChoice(QString::fromStdString(result_->strategy),
-                               result_->eval.schedule.level);
+    strategyPicker_->setChoice(QString::fromStdString(result_->strategy), resultSession_.level);
+    strategyPicker_->showAutoChoice(
+        resultSession_.level
+            ? QString()
+            : QString::fromUtf8(schedule::levelName(result_->eval.schedule.level).data()),
+        QString::fromStdString(result_->levelWhy));
     orderPicker_->setChoice(resultSession_.order);
     precisionPicker_->setChoice(resultSession_.precision);
     figures_->setText(

@@ -13,6 +13,7 @@
 #include <QSet>
 #include <QStringList>
 
+#include <memory>
 #include <optional>
 
 class QAction;
@@ -22,6 +23,10 @@ class QProgressBar;
 class QProgressDialog;
 class QSplitter;
 class QToolButton;
+
+namespace stagecraft::codegen {
+struct Profile;
+}
 
 namespace stagecraft::views {
 class SelectionModel;
@@ -68,6 +73,10 @@ public:
     bool openSession(const QString& path);
     /// Opens a model (.onnx) or a session (.stagecraft) by its suffix.
     bool openPath(const QString& path);
+    /// Reads a profile (stagecraft run --profile) that the timeline shows
+    /// beside the simulated kernels while it times the shown schedule's
+    /// kernels. Returns false (with lastError()) when it cannot be read.
+    bool openProfile(const QString& path);
     /// Opens an autosaved session as unsaved changes and removes the file
     /// once it loaded.
     bool recoverSession(const QString& autosavePath);
@@ -168,6 +177,7 @@ private:
     void saveAsDialog();
     void exportDialog(const QString& kind);
     void emitKernelsDialog();
+    void openProfileDialog();
     void connectEmitter();
     void editArchitecture();
     void bindDims();
@@ -185,6 +195,7 @@ private:
     views::TimeAxisModel* timeAxis_ = nullptr;
     views::HighlightModel* highlights_ = nullptr;
     views::TimelineView* timeline_ = nullptr;
+    std::shared_ptr<const codegen::Profile> profile_;
     views::OccupancyView* occupancy_ = nullptr;
     views::OverlapView* overlap_ = nullptr;
     QSplitter* timeViews_ = nullptr;

@@ -53,13 +53,14 @@ void MainWindow::createActions() {
     strategyPicker_ = new views::StrategyPicker(this);
     toolBar->addWidget(strategyPicker_);
     connect(strategyPicker_, &views::StrategyPicker::changed, this,
-            [this](const QString& strategy, schedule::Level level) {
+            [this](const QString& strategy, schedule::LevelChoice level) {
                 io::Session next = document_->session();
                 next.strategy = strategy.toStdString();
                 next.level = level;
-                tryChange(tr("Strategy %1 at %2")
-                              .arg(strategy, QString::fromUtf8(schedule::levelName(level))),
-                          next);
+                tryChange(
+                    tr("Strategy %1 at %2")
+                        .arg(strategy, QString::fromUtf8(schedule::levelChoiceName(level).data())),
+                    next);
             });
     orderPicker_ = new views::OrderPicker(this);
     toolBar->addWidget(orderPicker_);
@@ -101,6 +102,8 @@ void MainWindow::createFileMenu() {
     saveAs->setShortcut(QKeySequence::SaveAs);
     file->addSeparator();
     createExportMenu(file);
+    file->addAction(tr("Open &Profile…"), this, &MainWindow::openProfileDialog)
+        ->setShortcut(Qt::CTRL | Qt::ALT | Qt::Key_P);
     file->addAction(tr("E&mit Kernels…"), this, &MainWindow::emitKernelsDialog)
         ->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_K);
     file->addSeparator();

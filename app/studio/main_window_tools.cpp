@@ -153,7 +153,7 @@ views::PipelineRequest MainWindow::comparisonRequest() const {
     request.modelPath = resultSession_.modelPath;
     request.arch = result_->arch;
     request.strategy = result_->strategy;
-    request.level = resultSession_.level;
+    request.level = result_->eval.schedule.level; // as chosen: auto runs once
     request.order = resultSession_.order;
     request.overrides = resultSession_.overrides;
     request.warnings = result_->warnings;

@@ -76,8 +76,9 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
                                                "graphturbo (default)."),
                                 QStringLiteral("S"), QStringLiteral("graphturbo"));
     QCommandLineOption level(QStringLiteral("level"),
-                             QStringLiteral("Buffer level Algorithm 1 fills: lb (default) or gb."),
-                             QStringLiteral("lb|gb"), QStringLiteral("lb"));
+                             QStringLiteral("Buffer level Algorithm 1 fills: auto (default: both "
+                                            "simulated, the faster kept), lb or gb."),
+                             QStringLiteral("auto|lb|gb"), QStringLiteral("auto"));
     QCommandLineOption input(QStringLiteral("input"),
                              QStringLiteral("Bind a whole input shape, e.g. x:1x3x640x640."),
                              QStringLiteral("NAME:SHAPE"));
@@ -109,8 +110,12 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
                             QStringLiteral("Go to this step (from 1) of the algorithm "
                                            "step-through."),
                             QStringLiteral("N"));
+    QCommandLineOption profile(QStringLiteral("profile"),
+                               QStringLiteral("Show this profile (stagecraft run --profile) "
+                                              "beside the simulated timeline."),
+                               QStringLiteral("FILE"));
     parser.addOptions({arch, session, strategy, level, input, dim, select, screenshot, view, size,
-                       show, diffWith, step});
+                       show, diffWith, step, profile});
 
     ParsedOptions parsed;
     if (!parser.parse(arguments)) {
@@ -139,10 +144,11 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
     if (error.isEmpty() && !sim::findStrategy(parser.value(strategy).toStdString()))
         error = QStringLiteral("--strategy: unknown strategy '%1'").arg(parser.value(strategy));
     options.defaults.strategy = parser.value(strategy).toStdString();
-    auto parsedLevel = schedule::parseLevel(parser.value(level).toUpper().toStdString());
+    auto parsedLevel = schedule::parseLevelChoice(parser.value(level).toLower().toStdString());
     if (error.isEmpty() && !parsedLevel)
-        error = QStringLiteral("--level: expected lb or gb (got '%1')").arg(parser.value(level));
-    options.defaults.level = parsedLevel.value_or(schedule::Level::LB);
+        error =
+            QStringLiteral("--level: expected auto, lb or gb (got '%1')").arg(parser.value(level));
+    options.defaults.level = parsedLevel.value_or(std::nullopt);
     options.view = parser.value(view);
     if (error.isEmpty() && !kViews.contains(options.view))
         error = QStringLiteral("--view: expected one of %1 (got '%2')")
@@ -155,6 +161,7 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
         if (error.isEmpty() && !kViews.contains(name))
             error = QStringLiteral("--show: unknown view '%1'").arg(name);
     options.diffWith = parser.value(diffWith);
+    options.profile = parser.value(profile);
     if (error.isEmpty() && !options.diffWith.isEmpty() &&
         !sim::findStrategy(options.diffWith.toStdString()))
         error = QStringLiteral("--diff-with: unknown strategy '%1'").arg(options.diffWith);

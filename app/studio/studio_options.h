@@ -1,7 +1,7 @@
 #pragma once
 // The command line of stagecraft-studio:
 //   stagecraft-studio [MODEL|SESSION] [--arch A] [--session FILE] [--strategy S]
-//                     [--level lb|gb] [--input NAME:SHAPE]... [--dim NAME=N]...
+//                     [--level auto|lb|gb] [--input NAME:SHAPE]... [--dim NAME=N]...
 //                     [--select NAME]
 //                     [--diff-with STRATEGY] [--step N]
 //                     [--screenshot FILE [--view NAME] [--show NAMES] [--size WxH]]
@@ -32,6 +32,8 @@ struct StudioOptions {
     QStringList show;
     /// A strategy to diff the schedule with, empty for none.
     QString diffWith;
+    /// A profile to show beside the simulated timeline, empty for none.
+    QString profile;
     /// A step of the algorithm step-through to go to (from 1), 0 for none.
     int step = 0;
 };

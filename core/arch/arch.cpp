@@ -74,9 +74,18 @@ Status checkPrecisionRates(const Arch& arch, ir::DType precision) {
     return Status::success();
 }
 
-double ComputeUnit::efficiencyFor(std::string_view category) const {
-    auto it = efficiency.find(std::string(category));
-    return it == efficiency.end() ? 1.0 : it->second;
+double ComputeUnit::efficiencyFor(std::string_view family, std::string_view category) const {
+    for (std::string_view key : {family, category})
+        if (auto it = efficiency.find(std::string(key)); it != efficiency.end())
+            return it->second;
+    return 1.0;
+}
+
+std::span<const std::string_view> efficiencyKeys() {
+    static constexpr std::string_view keys[] = {"elementwise", "injective",     "reduction",
+                                                "complex",     "opaque",        "conv",
+                                                "matmul",      "normalization", "transcendental"};
+    return keys;
 }
 
 int64_t coresPerCluster(const Arch& arch) {

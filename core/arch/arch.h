@@ -39,15 +39,16 @@ struct ComputeUnit {
     /// Per dtype: multiply-accumulates per cycle for `complex` ops on matrix
     /// units, element operations per cycle otherwise. No entry: cannot run it.
     std::map<ir::DType, double> opsPerCycle;
-    /// Per category: the share of opsPerCycle the unit sustains on that op
-    /// family in generated kernels, in (0, 1]; a category not listed runs at
-    /// 1 (the peak). Calibration measures it (docs/simulator.md, "Fidelity").
+    /// Per op family or category (efficiencyKeys()): the share of
+    /// opsPerCycle the unit sustains on it in generated kernels, in (0, 1];
+    /// an op takes its family's entry, else its category's, else 1 (the
+    /// peak). Calibration measures it (docs/simulator.md, "Fidelity").
     std::map<std::string, double> efficiency;
 
     /// \returns true when the unit runs ops of \p category on \p dtype.
     bool supports(std::string_view category, ir::DType dtype) const;
-    /// efficiency of \p category, 1 when not listed.
-    double efficiencyFor(std::string_view category) const;
+    /// The efficiency of an op of \p family and \p category (see above).
+    double efficiencyFor(std::string_view family, std::string_view category) const;
 
     bool operator==(const ComputeUnit&) const = default;
 };
@@ -148,6 +149,11 @@ struct UnitRef {
 
 /// The op category names, in canonical order; they equal ops::categoryName.
 std::span<const std::string_view> categoryNames();
+
+/// The keys a unit's efficiency may have: the category names, then the op
+/// families of ops::familyNames() ("conv", "matmul", "normalization",
+/// "transcendental"), kept equal to them.
+std::span<const std::string_view> efficiencyKeys();
 
 std::string_view unitKindName(UnitKind kind);
 std::optional<UnitKind> parseUnitKind(std::string_view name);

@@ -67,14 +67,14 @@ Expected<std::map<ir::DType, double>> parseOpsPerCycle(const Json& value, const 
 Expected<std::map<std::string, double>> parseEfficiency(const Json& value,
                                                         const std::string& path) {
     if (!value.is_object())
-        return mustBe(path, "an object of category: number", value);
-    auto known = categoryNames();
+        return mustBe(path, "an object of category or op family: number", value);
+    auto known = efficiencyKeys();
     std::map<std::string, double> efficiency;
     for (const auto& [key, share] : value.items()) {
         if (std::find(known.begin(), known.end(), key) == known.end())
-            return errorAt(path, "unknown category " + quote(key) +
-                                     " (expected elementwise, injective, reduction, complex or "
-                                     "opaque)");
+            return errorAt(path, "unknown category or op family " + quote(key) +
+                                     " (expected elementwise, injective, reduction, complex, "
+                                     "opaque, conv, matmul, normalization or transcendental)");
         SC_ASSIGN_OR_RETURN(efficiency[key],
                             getNumber(share, child(path, key), "a number in (0, 1]"));
     }

@@ -95,8 +95,11 @@ Status validateUnit(const ComputeUnit& unit, const std::string& path) {
     }
     for (const auto& [category, share] : unit.efficiency) {
         std::string at = path + ".efficiency." + category;
-        if (std::find(unit.categories.begin(), unit.categories.end(), category) ==
-            unit.categories.end())
+        auto categories = categoryNames();
+        bool isCategory =
+            std::find(categories.begin(), categories.end(), category) != categories.end();
+        if (isCategory && std::find(unit.categories.begin(), unit.categories.end(), category) ==
+                              unit.categories.end())
             return fieldError(at, "the unit does not run " + quote(category) + " ops");
         if (!(share > 0 && share <= 1) || share < 1e-6)
             return fieldError(at, "must be a share from 1e-6 to 1 (got " + number(share) + ")");

@@ -104,17 +104,15 @@ Status fitFamilies(arch::Arch& arch, const CalibrateOptions& options,
                         measureFamilies(arch, options.repetitions, progress));
     std::map<std::string, double> efficiency = fitEfficiency(kernels);
     for (arch::ComputeUnit& unit : arch.cluster.coreGroups.front().units)
-        for (const auto& [category, share] : efficiency)
-            if (std::find(unit.categories.begin(), unit.categories.end(), category) !=
-                unit.categories.end())
-                unit.efficiency[category] = std::round(share * 1e4) / 1e4;
+        for (const auto& [family, share] : efficiency)
+            unit.efficiency[family] = std::round(share * 1e4) / 1e4;
     for (const FamilyKernel& k : kernels)
         findings.push_back("training kernel " + k.name + " (" + k.category + "): measured " +
                            fixed(k.measuredNs / 1e3, 1) + " us, simulated at peak " +
                            fixed(k.simulatedNs / 1e3, 1) + " us");
     std::string fitted = "efficiency per op family:";
-    for (const auto& [category, share] : efficiency)
-        fitted += " " + category + " " + fixed(share, 4);
+    for (const auto& [family, share] : efficiency)
+        fitted += " " + family + " " + fixed(share, 4);
     findings.push_back(fitted);
     return Status::success();
 }

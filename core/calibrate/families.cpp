@@ -53,19 +53,19 @@ void conv(ModelBuilder& m, int64_t channels, int64_t size, int64_t out, int64_t 
 
 const std::vector<Family>& families() {
     static const std::vector<Family> all = {
-        {"conv3x3", "complex",
+        {"conv3x3", "conv",
          [](ModelBuilder& m) {
              conv(m, 64, 28, 64, 3, 1);
          }},
-        {"conv1x1", "complex",
+        {"conv1x1", "conv",
          [](ModelBuilder& m) {
              conv(m, 256, 14, 256, 1, 1);
          }},
-        {"dwconv3x3", "complex",
+        {"dwconv3x3", "conv",
          [](ModelBuilder& m) {
              conv(m, 128, 28, 128, 3, 128);
          }},
-        {"matmul", "complex",
+        {"matmul", "matmul",
          [](ModelBuilder& m) {
              m.addInput("x", DType::Float32, {int64_t{1}, int64_t{128}, int64_t{512}});
              m.addExternalInitializer("w", DType::Float32, {512, 512});
@@ -84,7 +84,7 @@ const std::vector<Family>& families() {
          [](ModelBuilder& m) {
              unary(m, "Relu", {1, 256, 28, 28});
          }},
-        {"sigmoid", "elementwise",
+        {"sigmoid", "transcendental",
          [](ModelBuilder& m) {
              unary(m, "Sigmoid", {1, 256, 28, 28});
          }},
@@ -94,7 +94,7 @@ const std::vector<Family>& families() {
              m.addNode("ReduceMean", {"x"}, {"y"}, "op").attr("axes", std::vector<int64_t>{3});
              m.addOutput("y", DType::Float32, {}, false);
          }},
-        {"softmax", "reduction",
+        {"softmax", "normalization",
          [](ModelBuilder& m) {
              unary(m, "Softmax", {1, 12, 128, 128});
          }},

@@ -28,7 +28,7 @@ struct GroupOutput {
 Expected<SplitCandidate> readCandidate(const Json& value, const std::string& path,
                                        const ir::Graph& graph, const GroupOutput& output) {
     SC_RETURN_IF_ERROR(json::checkObject(
-        value, path, {"dim", "factor", "ops_split", "instance_bytes", "recompute"}));
+        value, path, {"dim", "factor", "ops_split", "instance_bytes", "recompute", "rereads"}));
     if (output.tensor == ir::kNoTensor)
         return json::errorAt(path, "a group without an output has no split");
     SplitCandidate candidate;
@@ -37,6 +37,9 @@ Expected<SplitCandidate> readCandidate(const Json& value, const std::string& pat
     SC_ASSIGN_OR_RETURN(candidate.opsSplit, json::intField(value, path, "ops_split", 0));
     SC_ASSIGN_OR_RETURN(candidate.instanceBytes, json::intField(value, path, "instance_bytes", 0));
     SC_ASSIGN_OR_RETURN(candidate.recompute, json::numberField(value, path, "recompute"));
+    if (json::optional(value, "rereads") != nullptr) { // absent from files before it existed
+        SC_ASSIGN_OR_RETURN(candidate.rereads, json::numberField(value, path, "rereads"));
+    }
     const ir::Tensor& tensor = graph.tensor(output.tensor);
     if (static_cast<size_t>(candidate.dim) >= output.rank)
         return json::errorAt(json::child(path, "dim"),

@@ -35,7 +35,8 @@ OrderedJson candidateJson(const partition::SplitCandidate& candidate) {
             {"factor", candidate.factor},
             {"ops_split", candidate.opsSplit},
             {"instance_bytes", candidate.instanceBytes},
-            {"recompute", finite(candidate.recompute)}};
+            {"recompute", finite(candidate.recompute)},
+            {"rereads", finite(candidate.rereads)}};
 }
 
 OrderedJson optionalCandidate(const std::optional<partition::SplitCandidate>& candidate) {

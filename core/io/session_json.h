@@ -38,7 +38,8 @@ struct Session {
     arch::Arch arch;
     /// A name of sim::strategies().
     std::string strategy = "graphturbo";
-    schedule::Level level = schedule::Level::LB;
+    /// LB, GB or auto (nullopt).
+    schedule::LevelChoice level;
     schedule::OrderChoice order = schedule::OrderChoice::Best;
     /// The floating-point type the model runs at (ir/precision.h); nullopt:
     /// as the model stores it. Written only when set.

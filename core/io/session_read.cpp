@@ -108,9 +108,10 @@ Status readStrategy(const Json& root, Session& session) {
 Status readChoices(const Json& root, Session& session) {
     SC_RETURN_IF_ERROR(readStrategy(root, session));
     SC_ASSIGN_OR_RETURN(std::string level, json::stringField(root, "", "level"));
-    std::optional<schedule::Level> parsedLevel = schedule::parseLevel(level);
-    if (!parsedLevel || level != schedule::levelName(*parsedLevel))
-        return json::errorAt("level", "unknown level " + quote(level) + " (expected LB or GB)");
+    std::optional<schedule::LevelChoice> parsedLevel = schedule::parseLevelChoice(level);
+    if (!parsedLevel || level != schedule::levelChoiceName(*parsedLevel))
+        return json::errorAt("level",
+                             "unknown level " + quote(level) + " (expected auto, LB or GB)");
     session.level = *parsedLevel;
     SC_ASSIGN_OR_RETURN(std::string order, json::stringField(root, "", "order"));
     std::optional<schedule::OrderChoice> parsedOrder = parseOrderChoiceDoc(order);

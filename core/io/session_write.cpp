@@ -57,7 +57,7 @@ std::string writeSessionJson(const Session& session) {
     root["dims"] = dimsJson(session.dims);
     root["arch"] = archJson(session.arch);
     root["strategy"] = session.strategy;
-    root["level"] = schedule::levelName(session.level);
+    root["level"] = schedule::levelChoiceName(session.level);
     root["order"] = orderChoiceDocName(session.order);
     if (session.precision)
         root["precision"] = ir::dtypeName(*session.precision);

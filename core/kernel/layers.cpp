@@ -137,7 +137,8 @@ Expected<OpWork> opWork(const ir::Graph& graph, const arch::Arch& arch,
         work.unitNs = work.work / arch.fallbackCpu->gflops;
     } else {
         const auto& unit = arch.cluster.coreGroups.front().units[static_cast<size_t>(work.unit)];
-        double efficiency = unit.efficiencyFor(ops::categoryName(sem.category));
+        double efficiency = unit.efficiencyFor(ops::familyOf(graph.op(op).type, sem.category),
+                                               ops::categoryName(sem.category));
         work.unitNs = work.work / (bestRate(unit, dtypeOf(graph, op)) * arch.clockGhz * efficiency);
     }
     return work;

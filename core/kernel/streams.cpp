@@ -206,7 +206,9 @@ private:
         // The reserve holds two layers' weights: a hoist waits for the layer
         // two back to finish computing.
         int32_t twoBack = hoists_.size() >= 2 ? layerEnd_[layerEnd_.size() - 2].second : -1;
-        Memory from = dma >= 0 ? Memory::GB : Memory::DDR;
+        // Promoted weights sit in the GB, fetched now or found in its cache:
+        // the hoist starts there whenever the architecture has a GB.
+        Memory from = arch_.cluster.globalBuffer ? Memory::GB : Memory::DDR;
         int32_t hoist = transfer(TaskKind::WeightHoist, from, Memory::LB, layer.hoistBytes, base,
                                  {launch_, dma, twoBack});
         hoists_.push_back(hoist);

@@ -150,6 +150,31 @@ std::string_view categoryName(Category category) {
     return "opaque";
 }
 
+std::span<const std::string_view> familyNames() {
+    static constexpr std::string_view names[] = {"conv", "matmul", "normalization",
+                                                 "transcendental"};
+    return names;
+}
+
+std::string_view familyOf(std::string_view opType, Category category) {
+    static constexpr std::string_view transcendental[] = {
+        "Acos",    "Acosh", "Asin", "Asinh",    "Atan", "Atanh", "Cos",  "Cosh",
+        "Elu",     "Erf",   "Exp",  "Gelu",     "Log",  "Mish",  "Pow",  "Selu",
+        "Sigmoid", "Sin",   "Sinh", "Softplus", "Sqrt", "Tan",   "Tanh", "Celu"};
+    if (opType == "Conv" || opType == "ConvTranspose")
+        return "conv";
+    if (opType == "MatMul" || opType == "Gemm")
+        return "matmul";
+    if (opType == "Softmax" || opType == "LogSoftmax" || opType == "LayerNormalization" ||
+        opType == "InstanceNormalization")
+        return "normalization";
+    if (category == Category::Elementwise &&
+        std::find(std::begin(transcendental), std::end(transcendental), opType) !=
+            std::end(transcendental))
+        return "transcendental";
+    return categoryName(category);
+}
+
 Category categoryOf(std::string_view opType, std::string_view domain) {
     const OpInfo* info = findOp(opType, domain);
     return info ? info->category : Category::Opaque;

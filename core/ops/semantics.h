@@ -9,6 +9,7 @@
 #include "support/expected.h"
 
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -20,6 +21,17 @@ namespace stagecraft::ops {
 enum class Category { Elementwise, Injective, Reduction, Complex, Opaque };
 
 std::string_view categoryName(Category category);
+
+/// The op families whose generated kernels differ enough to be calibrated
+/// apart (docs/simulator.md, "Fidelity"): "conv", "matmul",
+/// "normalization", "transcendental".
+std::span<const std::string_view> familyNames();
+
+/// The family of an op type ("conv" for Conv, "matmul" for MatMul and Gemm,
+/// "normalization" for Softmax and the normalizations, "transcendental" for
+/// elementwise ops computing exp, log, tanh, erf, powers or roots), or its
+/// category's name for every other op.
+std::string_view familyOf(std::string_view opType, Category category);
 
 /// Category of an op type in the default ONNX domain; Opaque when unknown.
 Category categoryOf(std::string_view opType, std::string_view domain = {});

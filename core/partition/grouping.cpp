@@ -22,6 +22,10 @@
 // evaluating candidates); the full SplitInfo is computed for the final
 // groups. A sub-graph without a split that fits counts as infinitely large,
 // and a merge whose result has no split that fits is refused (docs/decisions.md).
+// With a fallback capacity (the GB at the LB level) f is the factor at
+// whichever capacity the split was found, and the rules judge re-reads of
+// activations only: a weight-heavy layer's split may move to the GB once its
+// group is final, which is no reason to refuse growing the group.
 // Within one pass a sub-graph takes part in at most one merge, so a chain of
 // n ops merges in log2(n) passes and the whole algorithm stays O(n log n)
 // SplitInfo work.
@@ -66,6 +70,13 @@ void replaceId(std::vector<GroupId>& list, const std::vector<GroupId>& old, Grou
     list.erase(std::unique(list.begin(), list.end()), list.end());
 }
 
+/// Merges are judged on activations: a weight-heavy layer's split may move
+/// to the GB once its group is final, which is no reason to refuse growing it.
+SplitParams forMerges(SplitParams params) {
+    params.countWeightRereads = false;
+    return params;
+}
+
 class Grouper {
 public:
     Grouper(const ir::Graph& graph, const SemanticsCache& semantics, const SplitParams& params,
@@ -73,6 +84,7 @@ public:
         : graph_(graph)
         , semantics_(semantics)
         , params_(params)
+        , mergeParams_(forMerges(params))
         , trace_(trace) {}
 
     Expected<GroupingResult> run() {
@@ -109,7 +121,7 @@ private:
                 std::sort(list->begin(), list->end());
                 list->erase(std::unique(list->begin(), list->end()), list->end());
             }
-            g.factor = factorOf(bestSplitFactor(graph_, semantics_, g.ops, params_));
+            g.factor = factorOf(bestSplitFactor(graph_, semantics_, g.ops, mergeParams_));
         }
     }
 
@@ -233,7 +245,7 @@ private:
 
     bool attempt(const char* pattern, const std::vector<GroupId>& parts, Rule rule) {
         std::vector<ir::OpId> ops = unionOps(parts);
-        int64_t merged = factorOf(bestSplitFactor(graph_, semantics_, ops, params_));
+        int64_t merged = factorOf(bestSplitFactor(graph_, semantics_, ops, mergeParams_));
         std::vector<int64_t> factors;
         for (GroupId p : parts)
             factors.push_back(at(p).factor);
@@ -324,6 +336,8 @@ private:
     const ir::Graph& graph_;
     const SemanticsCache& semantics_;
     const SplitParams& params_;
+    /// What Rules (i) and (ii) read: weights do not count in the re-reads.
+    SplitParams mergeParams_;
     Trace* trace_;
     std::vector<GroupState> groups_;
     std::vector<GroupId> groupOf_;

@@ -17,7 +17,21 @@
 // takes no longer on the cluster than moving the sub-graph's intermediates
 // off-core and back would (the gain of fusion).
 //
-// Best split: lexmax (n_d, -f_d, -d) over the candidates (Eq. 1).
+// Input re-reads (§3.1's cost extended to data, docs/decisions.md): a split
+// whose instances together read the group's activation inputs more than
+// maxInputRereads times their size is refused. A 1x1 conv split on its output
+// channels reads its whole input in every instance: f instances, f re-reads.
+// Where a fallback capacity exists, weights count too (activations and
+// weights read over both read once): an N split of a weight-heavy layer
+// streams every weight once per instance.
+//
+// Best split: lexmax (n_d, -f_d, -r_d, -d) over the candidates (Eq. 1, with
+// the re-reads r_d ranked before the dim).
+//
+// Two levels (§3.6, §4.1): when no candidate survives at the LB capacity and
+// a fallback capacity is set (the GB, at the LB level), Algorithm 1 runs again
+// at the fallback; such an instance lives in the GB and its layers are tiled
+// into the LB by the kernel planner.
 
 #include "partition/split_info.h"
 
@@ -70,7 +84,20 @@ struct SplitEffect {
     int64_t footprint = 0;
     double extraWork = 0;
     double totalWork = 0;
+    /// Bytes of the group's activation inputs one instance reads, and their
+    /// size (each read once).
+    double inputReadBytes = 0;
+    double inputBytes = 0;
+    /// The same for the group's weights (constant inputs).
+    double weightReadBytes = 0;
+    double weightBytes = 0;
 };
+
+double bytesOf(const ir::Tensor& t, const Box* box) {
+    if (box == nullptr)
+        return static_cast<double>(t.byteSize());
+    return static_cast<double>(boxElements(*box)) * static_cast<double>(ir::dtypeSize(t.dtype));
+}
 
 class SplitEvaluator {
 public:
@@ -100,12 +127,35 @@ public:
         }
         for (ir::OpId op : ops_)
             account(op, boxes, factor, effect);
+        countInputReads(boxes, effect);
         effect.footprint =
             factor > 1 ? producedPeakBytes(graph_, ops_, &boxes) : producedPeakBytes(graph_, ops_);
         return effect;
     }
 
 private:
+    /// Inputs from outside the group, each counted once: activations and
+    /// weights apart.
+    void countInputReads(const BoxMap& boxes, SplitEffect& effect) const {
+        std::vector<ir::TensorId> seen;
+        for (ir::OpId op : ops_)
+            for (ir::TensorId in : graph_.op(op).inputs) {
+                if (in == ir::kNoTensor)
+                    continue;
+                ir::OpId producer = graph_.tensor(in).producer;
+                if ((producer != ir::kNoOp && inGroup(ops_, producer)) ||
+                    std::find(seen.begin(), seen.end(), in) != seen.end())
+                    continue;
+                seen.push_back(in);
+                const ir::Tensor& t = graph_.tensor(in);
+                bool weight = t.isConstant();
+                (weight ? effect.weightBytes : effect.inputBytes) +=
+                    static_cast<double>(t.byteSize());
+                (weight ? effect.weightReadBytes : effect.inputReadBytes) +=
+                    bytesOf(t, boxes.find(in));
+            }
+    }
+
     SplitEffect countUnsplit(int64_t factor) const {
         SplitEffect effect;
         effect.valid = factor == 1;
@@ -162,6 +212,32 @@ bool worthRecomputing(const SplitEffect& effect, int64_t intermediates, const Sp
     return extraSeconds <= savedSeconds;
 }
 
+/// How many times the instances together read the group's activation inputs.
+double rereads(int64_t factor, const SplitEffect& effect) {
+    if (effect.inputBytes <= 0)
+        return 1.0;
+    return static_cast<double>(factor) * effect.inputReadBytes / effect.inputBytes;
+}
+
+/// How many times the instances together read all the group's inputs,
+/// weights included.
+double trafficRereads(int64_t factor, const SplitEffect& effect) {
+    double unique = effect.inputBytes + effect.weightBytes;
+    if (unique <= 0)
+        return 1.0;
+    return static_cast<double>(factor) * (effect.inputReadBytes + effect.weightReadBytes) / unique;
+}
+
+/// \p withWeights: weights count too (a level with a fallback, where the
+/// instances of a refused split can be made fewer and larger).
+bool readsTooMuch(int64_t factor, const SplitEffect& effect, const SplitParams& params,
+                  bool withWeights) {
+    if (factor <= 1 || params.maxInputRereads <= 0)
+        return false;
+    double times = withWeights ? trafficRereads(factor, effect) : rereads(factor, effect);
+    return times > params.maxInputRereads;
+}
+
 SplitCandidate toCandidate(int dim, int64_t factor, const SplitEffect& effect) {
     SplitCandidate c;
     c.dim = dim;
@@ -169,6 +245,7 @@ SplitCandidate toCandidate(int dim, int64_t factor, const SplitEffect& effect) {
     c.opsSplit = effect.opsSplit;
     c.instanceBytes = effect.footprint;
     c.recompute = effect.totalWork > 0 ? effect.extraWork / effect.totalWork : 0.0;
+    c.rereads = factor > 1 ? rereads(factor, effect) : 1.0; // one instance reads once
     return c;
 }
 
@@ -213,7 +290,29 @@ bool better(const SplitCandidate& a, const SplitCandidate& b) {
         return a.opsSplit > b.opsSplit;
     if (a.factor != b.factor)
         return a.factor < b.factor;
+    if (a.rereads != b.rereads)
+        return a.rereads < b.rereads;
     return a.dim < b.dim;
+}
+
+/// Lines 2-7 of Algorithm 1 at one capacity: a candidate per dim that fits,
+/// is worth its recomputation and does not re-read its inputs too often.
+std::vector<SplitCandidate> candidatesAt(const ir::Graph& graph, const SplitEvaluator& evaluator,
+                                         std::span<const ir::OpId> ops, int64_t peak,
+                                         int64_t capacity, const SplitParams& params,
+                                         bool withWeights) {
+    std::vector<SplitCandidate> candidates;
+    int64_t intermediates = intermediateBytes(graph, ops);
+    const ir::Shape& shape = graph.tensor(evaluator.output()).shape;
+    for (size_t d = 0; d < shape.size(); ++d) {
+        auto fit = smallestFit(evaluator, static_cast<int>(d), splitFactorCandidates(shape[d]),
+                               peak, capacity);
+        if (!fit || !worthRecomputing(fit->second, intermediates, params) ||
+            readsTooMuch(fit->first, fit->second, params, withWeights))
+            continue;
+        candidates.push_back(toCandidate(static_cast<int>(d), fit->first, fit->second));
+    }
+    return candidates;
 }
 
 } // namespace
@@ -271,15 +370,12 @@ SplitInfo computeSplitInfo(const ir::Graph& graph, const SemanticsCache& semanti
     SplitEvaluator evaluator(graph, semantics, ops, groupOutputs(graph, ops));
     info.output = evaluator.output();
     info.peakBytes = producedPeakBytes(graph, ops);
-    int64_t intermediates = intermediateBytes(graph, ops);
-    const ir::Shape& shape = graph.tensor(info.output).shape;
-    for (size_t d = 0; d < shape.size(); ++d) {
-        auto fit = smallestFit(evaluator, static_cast<int>(d), splitFactorCandidates(shape[d]),
-                               info.peakBytes, params.capacityBytes);
-        if (!fit || !worthRecomputing(fit->second, intermediates, params))
-            continue;
-        info.candidates.push_back(toCandidate(static_cast<int>(d), fit->first, fit->second));
-    }
+    bool fallback = params.fallbackCapacityBytes > params.capacityBytes;
+    info.candidates = candidatesAt(graph, evaluator, ops, info.peakBytes, params.capacityBytes,
+                                   params, fallback && params.countWeightRereads);
+    if (info.candidates.empty() && fallback)
+        info.candidates = candidatesAt(graph, evaluator, ops, info.peakBytes,
+                                       params.fallbackCapacityBytes, params, false);
     for (const SplitCandidate& c : info.candidates)
         if (!info.best || better(c, *info.best))
             info.best = c;

@@ -3,7 +3,8 @@
 /// SplitInfo (GraphTurbo §3.1, Algorithm 1, Eq. 1): for a sub-graph, per loop
 /// dim d of its output, the smallest split factor f_d whose instances fit the
 /// local buffer, the number of ops n_d the split reaches, and the best split by
-/// lexmax (n_d, -f_d, -d). docs/scheduling.md explains every choice.
+/// lexmax (n_d, -f_d, -r_d, -d), r_d the input re-reads. Groups with no split
+/// that fits the LB fall back to the GB. docs/scheduling.md explains every choice.
 
 #include "arch/arch.h"
 #include "partition/slices.h"
@@ -28,6 +29,14 @@ struct SplitParams {
     /// Bandwidth (bytes per second) an unfused intermediate would use going
     /// to the global buffer and back.
     double offCoreBytesPerSecond = 1e11;
+    /// Refuse a split whose instances together read the group's activation
+    /// inputs more than this many times their size (0: no limit).
+    double maxInputRereads = 2.0;
+    /// Capacity Algorithm 1 falls back to for a group with no candidate at
+    /// capacityBytes (the GB at the LB level; 0: none).
+    int64_t fallbackCapacityBytes = 0;
+    /// With a fallback: weights count in the re-reads at capacityBytes.
+    bool countWeightRereads = true;
 };
 
 /// The parameters Algorithm 1 reads from \p arch: capacity = aggregate LB
@@ -47,6 +56,9 @@ struct SplitCandidate {
     /// Extra work from recomputed halos and unsplit ops, as a fraction of the
     /// sub-graph's work.
     double recompute = 0;
+    /// How many times the instances together read the group's activation
+    /// inputs (1: each byte once).
+    double rereads = 1;
 
     bool operator==(const SplitCandidate&) const = default;
 };

@@ -23,10 +23,16 @@ partition::SplitParams effectiveParams(const arch::Arch& arch, const ScheduleOpt
         if (const arch::Path* path = arch::findPath(arch, arch::Memory::DDR, arch::Memory::GB);
             path != nullptr)
             params.offCoreBytesPerSecond = path->bandwidthGBps * 1e9;
+    } else if (arch.cluster.globalBuffer) {
+        // Two levels: a group with no split that fits the LB splits for the
+        // GB, and its layers are tiled into the LB (§3.6, §4.1).
+        params.fallbackCapacityBytes = arch.cluster.globalBuffer->bytes;
     }
     if (options.split.capacityBytes > 0) {
         params.capacityBytes = options.split.capacityBytes;
         params.recomputeCostModel = options.split.recomputeCostModel;
+        params.maxInputRereads = options.split.maxInputRereads;
+        params.fallbackCapacityBytes = options.split.fallbackCapacityBytes;
     }
     return params;
 }

@@ -37,6 +37,18 @@ std::optional<Level> parseLevel(std::string_view name) {
     return std::nullopt;
 }
 
+std::string_view levelChoiceName(LevelChoice choice) {
+    return choice ? levelName(*choice) : "auto";
+}
+
+std::optional<LevelChoice> parseLevelChoice(std::string_view name) {
+    if (name == "auto" || name == "AUTO" || name == "Auto")
+        return LevelChoice{};
+    if (std::optional<Level> level = parseLevel(name))
+        return LevelChoice{*level};
+    return std::nullopt;
+}
+
 Scope levelScope(Level level) {
     return level == Level::LB ? Scope::LB : Scope::GB;
 }

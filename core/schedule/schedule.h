@@ -34,6 +34,13 @@ std::optional<Scope> parseScope(std::string_view name);
 enum class Level { LB, GB };
 std::string_view levelName(Level level);
 std::optional<Level> parseLevel(std::string_view name);
+/// The level a user picks: LB, GB, or auto (nullopt): both simulated with
+/// the graphturbo strategy and the faster kept (sim::pickLevel).
+using LevelChoice = std::optional<Level>;
+/// "auto", "LB" or "GB".
+std::string_view levelChoiceName(LevelChoice choice);
+/// "auto", "lb" or "gb" in either case; nullopt for anything else.
+std::optional<LevelChoice> parseLevelChoice(std::string_view name);
 /// The scope of a level, and the next slower one (where Algorithm 4 moves an
 /// output whose binding mismatches).
 Scope levelScope(Level level);

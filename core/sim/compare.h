@@ -114,9 +114,25 @@ double rooflineUs(const ir::Graph& graph, const arch::Arch& arch,
                   const partition::SemanticsCache& semantics,
                   const schedule::ClusterPlan& clusters);
 
+/// The level `auto` picks and why: both simulated latencies (0 for a level
+/// that could not be scheduled, whose error is in \p why).
+struct LevelVerdict {
+    schedule::Level level = schedule::Level::LB;
+    double lbUs = 0;
+    double gbUs = 0;
+    /// One line: "GB: graphturbo simulates 53.9 ms at GB, 75.3 ms at LB".
+    std::string why;
+};
+
 /// The level Algorithm 1 fills for the GraphTurbo strategies (§3.6): the
-/// one whose `graphturbo` run simulates faster, LB on a tie. The paper tunes
-/// its batch configurations beforehand in the same way (§5.1).
+/// one whose `graphturbo` run simulates faster, LB on a tie; a level that
+/// cannot be scheduled (an override that does not fit it) loses. The paper
+/// tunes its batch configurations beforehand in the same way (§5.1).
+Expected<LevelVerdict> pickLevel(const ir::Graph& graph, const arch::Arch& arch,
+                                 const schedule::ClusterPlan& clusters,
+                                 const schedule::ScheduleOptions& base = {});
+
+/// pickLevel(...).level.
 Expected<schedule::Level> chooseLevel(const ir::Graph& graph, const arch::Arch& arch,
                                       const schedule::ClusterPlan& clusters,
                                       const schedule::ScheduleOptions& base = {});

@@ -49,8 +49,10 @@ class TestCliEmit : public QObject {
     QString path(const char* name) const { return dir_.filePath(s(name)); }
 
     test::CliResult emitFig3(const QString& out, const QStringList& more = {}) {
+        QStringList level =
+            more.contains(s("--level")) ? QStringList{} : QStringList{s("--level"), s("lb")};
         return runCli(QStringList{s("emit"), fig3_, s("--arch"), s("teaching"), s("--out"), out} +
-                      more);
+                      level + more);
     }
 
 private slots:

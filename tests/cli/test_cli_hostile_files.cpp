@@ -201,8 +201,8 @@ private slots:
     // 3. emit removes only files it wrote itself, never the manifest.
     void emitRemovesOnlyFilesItWrote() {
         QString out = q(path("kernels"));
-        auto first = runCli({s("emit"), fig3_, s("--arch"), s("teaching"), s("--target"), s("host"),
-                             s("--out"), out});
+        auto first = runCli({s("emit"), fig3_, s("--arch"), s("teaching"), s("--level"), s("lb"),
+                             s("--target"), s("host"), s("--out"), out});
         QVERIFY2(first.exitCode == 0, qPrintable(first.err));
         // The user's files, listed in a forged manifest with their real hashes.
         test::writeText(path("kernels") / "notes.ll", "; my notes\n");
@@ -213,8 +213,8 @@ private slots:
         manifest.insert(files + 10, "\n    \"manifest.json\": \"\",\n    \"notes.ll\": \"\",\n"
                                     "    \"sc_k999_x1.o\": \"0000\",");
         test::writeText(path("kernels") / "manifest.json", manifest);
-        auto again = runCli({s("emit"), fig3_, s("--arch"), s("teaching"), s("--target"), s("host"),
-                             s("--strategy"), s("tvm"), s("--out"), out});
+        auto again = runCli({s("emit"), fig3_, s("--arch"), s("teaching"), s("--level"), s("lb"),
+                             s("--target"), s("host"), s("--strategy"), s("tvm"), s("--out"), out});
         QVERIFY2(again.exitCode == 0, qPrintable(again.err));
         QVERIFY(QFile::exists(out + s("/notes.ll")));
         QVERIFY(QFile::exists(out + s("/sc_k999_x1.o")));
@@ -226,13 +226,14 @@ private slots:
 
     void emitKeepsAKernelFileTheUserChanged() {
         QString out = q(path("changed"));
-        QVERIFY(runCli({s("emit"), fig3_, s("--arch"), s("teaching"), s("--out"), out}).exitCode ==
-                0);
+        QVERIFY(runCli({s("emit"), fig3_, s("--arch"), s("teaching"), s("--level"), s("lb"),
+                        s("--out"), out})
+                    .exitCode == 0);
         QStringList irs = QDir(out).entryList({s("sc_k*.ll")}, QDir::Files);
         QVERIFY(!irs.isEmpty());
         test::writeText(path("changed") / irs.front().toStdString(), "; edited by hand\n");
-        auto r = runCli({s("emit"), fig3_, s("--arch"), s("teaching"), s("--strategy"), s("tvm"),
-                         s("--out"), out});
+        auto r = runCli({s("emit"), fig3_, s("--arch"), s("teaching"), s("--level"), s("lb"),
+                         s("--strategy"), s("tvm"), s("--out"), out});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY(r.err.contains(s("has changed since")));
         QCOMPARE(test::readText(path("changed") / irs.front().toStdString()),
@@ -242,8 +243,8 @@ private slots:
     void emitRefusesAnotherProgramsManifest() {
         std::filesystem::create_directories(path("foreign"));
         test::writeText(path("foreign") / "manifest.json", "{\"name\": \"my-app\"}\n");
-        auto r =
-            runCli({s("emit"), fig3_, s("--arch"), s("teaching"), s("--out"), q(path("foreign"))});
+        auto r = runCli({s("emit"), fig3_, s("--arch"), s("teaching"), s("--level"), s("lb"),
+                         s("--out"), q(path("foreign"))});
         QVERIFY(refused(r, s("not a stagecraft-kernels manifest")));
         QVERIFY(!r.err.contains(s("compiled")));
         QCOMPARE(test::readText(path("foreign") / "manifest.json"),
@@ -252,8 +253,8 @@ private slots:
     }
 
     void emitIntoAnImpossibleDirectoryFailsBeforeCompiling() {
-        auto r = runCli(
-            {s("emit"), fig3_, s("--arch"), s("teaching"), s("--out"), s("/dev/null/kernels")});
+        auto r = runCli({s("emit"), fig3_, s("--arch"), s("teaching"), s("--level"), s("lb"),
+                         s("--out"), s("/dev/null/kernels")});
         QVERIFY(refused(r, s("/dev/null/kernels: cannot create the directory")));
         QVERIFY(!r.err.contains(s("compiled")));
     }

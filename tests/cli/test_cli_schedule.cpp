@@ -24,8 +24,12 @@ QString s(const char* text) {
     return QString::fromUtf8(text);
 }
 
+/// fig3-chain on teaching, at the LB level (Fig. 3's) unless \p more picks one.
 QStringList fig3(const QStringList& more) {
-    return QStringList{s("schedule"), s("zoo:fig3-chain"), s("--arch"), s("teaching")} + more;
+    QStringList args{s("schedule"), s("zoo:fig3-chain"), s("--arch"), s("teaching")};
+    if (!more.contains(s("--level")))
+        args << s("--level") << s("lb");
+    return args + more;
 }
 
 QJsonObject parsed(const test::CliResult& result) {
@@ -287,7 +291,7 @@ private slots:
     }
 
     void levelChoosesTheBufferAlgorithm1Fills() {
-        auto lb = runCli(fig3({s("--json")}));
+        auto lb = runCli(fig3({s("--level"), s("lb"), s("--json")}));
         auto gb = runCli(fig3({s("--level"), s("gb"), s("--json")}));
         QVERIFY2(lb.exitCode == 0 && gb.exitCode == 0, qPrintable(lb.err + gb.err));
         QCOMPARE(parsed(lb)[s("level")].toString(), s("LB"));
@@ -300,6 +304,23 @@ private slots:
                 parsed(lb)[s("instances")].toArray().size());
         auto text = runCli(fig3({s("--level"), s("gb")}));
         QVERIFY2(text.out.contains(s("; GB capacity ")), qPrintable(text.out));
+    }
+
+    /// The default, auto, simulates both levels, keeps the faster and says
+    /// so (in the text; the document has the level) with both latencies.
+    void levelAutoIsTheDefaultAndSaysWhy() {
+        auto result = runCli(fig3({s("--level"), s("auto"), s("--json")}));
+        QVERIFY2(result.exitCode == 0 && result.err.isEmpty(), qPrintable(result.err));
+        QString level = parsed(result)[s("level")].toString();
+        QVERIFY(level == s("LB") || level == s("GB"));
+        auto forced = runCli(fig3({s("--level"), level.toLower(), s("--json")}));
+        QCOMPARE(forced.out, result.out); // the same schedule as asking for it
+        auto text = runCli(fig3({s("--level"), s("auto")}));
+        QVERIFY2(text.out.startsWith(s("level auto: ") + level + s(": graphturbo simulates ")),
+                 qPrintable(text.out));
+        QVERIFY2(text.out.contains(s(" at LB")) && text.out.contains(s(" at GB")),
+                 qPrintable(text.out));
+        QVERIFY(!runCli(fig3({s("--level"), s("lb")})).out.contains(s("level auto")));
     }
 
     void perClusterAuto() {
@@ -354,7 +375,7 @@ private slots:
         QTest::newRow("bad order")
             << fig3({s("--order"), s("zigzag")}) << s("--order must be bfs, dfs or best");
         QTest::newRow("bad level")
-            << fig3({s("--level"), s("l2")}) << s("--level must be lb or gb");
+            << fig3({s("--level"), s("l2")}) << s("--level must be lb, gb or auto");
         QTest::newRow("auto without batch")
             << fig3({s("--per-cluster"), s("auto")}) << s("--per-cluster auto needs --batch N");
         QTest::newRow("per-cluster word")

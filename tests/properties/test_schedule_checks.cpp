@@ -187,7 +187,8 @@ private slots:
              }},
             {"scope",
              [](auto& s) {
-                 s.instances.front().scope = schedule::Scope::GB;
+                 schedule::Scope& scope = s.instances.front().scope;
+                 scope = scope == schedule::Scope::GB ? schedule::Scope::LB : schedule::Scope::GB;
              }},
             {"footprint",
              [](auto& s) {
@@ -199,7 +200,9 @@ private slots:
              }},
             {"move",
              [](auto& s) {
-                 s.moves.front().kind = schedule::DataMove::Kind::Copy;
+                 auto& kind = s.moves.front().kind;
+                 kind = kind == schedule::DataMove::Kind::Copy ? schedule::DataMove::Kind::Concat
+                                                               : schedule::DataMove::Kind::Copy;
              }},
             {"split",
              [](auto& s) {

@@ -27,6 +27,10 @@ struct PipelineResult {
     std::string strategy;
     /// The overrides the schedule was built with; edits start from these.
     schedule::Overrides overrides;
+    /// The level as asked (nullopt: auto) and, under auto, why the level of
+    /// eval.schedule was chosen (sim::LevelVerdict::why).
+    schedule::LevelChoice levelChoice;
+    std::string levelWhy;
     /// Schedule, kernel plans, tasks, simulation and report.
     sim::Evaluation eval;
     /// Import warnings.

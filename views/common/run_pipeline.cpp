@@ -13,9 +13,14 @@ namespace stagecraft::views {
 
 namespace {
 
-bool sameInputs(const PipelineRequest& request, const PipelineResult& previous) {
+bool sameModel(const PipelineRequest& request, const PipelineResult& previous) {
     return previous.graph == request.graph && previous.arch == request.arch &&
-           previous.strategy == request.strategy && previous.eval.schedule.level == request.level &&
+           previous.strategy == request.strategy;
+}
+
+bool sameInputs(const PipelineRequest& request, schedule::Level level,
+                const PipelineResult& previous) {
+    return sameModel(request, previous) && previous.eval.schedule.level == level &&
            previous.eval.schedule.grouping;
 }
 
@@ -23,7 +28,6 @@ schedule::ScheduleOptions optionsFor(const PipelineRequest& request, const sim::
                                      const schedule::ClusterPlan& clusters) {
     schedule::ScheduleOptions options;
     options.order = request.order;
-    options.level = request.level;
     options.clusters = clusters;
     options.overrides = request.overrides;
     options.grouping = strategy.grouping;
@@ -56,8 +60,20 @@ Expected<ResultPtr> runPipeline(const PipelineRequest& request, const PipelineRe
     if (onStep && !onStep(PipelineStep::Schedule))
         return Error("cancelled");
     schedule::ScheduleOptions options = optionsFor(request, *strategy, clusters);
+    std::string why;
+    if (request.level) {
+        options.level = *request.level;
+    } else if (previous && sameModel(request, *previous) && !previous->levelChoice) {
+        options.level = previous->eval.schedule.level; // chosen once, kept through edits
+        why = previous->levelWhy;
+    } else {
+        SC_ASSIGN_OR_RETURN(sim::LevelVerdict verdict,
+                            sim::pickLevel(graph, request.arch, clusters, options));
+        options.level = verdict.level;
+        why = verdict.why;
+    }
     Expected<schedule::Schedule> built =
-        previous && sameInputs(request, *previous)
+        previous && sameInputs(request, options.level, *previous)
             ? schedule::reschedule(previous->eval.schedule, graph, request.arch, options)
             : schedule::buildSchedule(graph, request.arch, options);
     if (!built.ok())
@@ -73,6 +89,8 @@ Expected<ResultPtr> runPipeline(const PipelineRequest& request, const PipelineRe
     result->modelPath = request.modelPath;
     result->strategy = request.strategy;
     result->overrides = request.overrides;
+    result->levelChoice = request.level;
+    result->levelWhy = std::move(why);
     result->eval = std::move(eval);
     result->warnings = request.warnings;
     result->serial = serial;

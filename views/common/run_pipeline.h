@@ -21,7 +21,9 @@ struct PipelineRequest {
     arch::Arch arch;
     /// A name of sim::strategies().
     std::string strategy = "graphturbo";
-    schedule::Level level = schedule::Level::LB;
+    /// LB, GB, or auto (nullopt): both simulated once per model,
+    /// architecture and strategy, the faster kept.
+    schedule::LevelChoice level;
     schedule::OrderChoice order = schedule::OrderChoice::Best;
     schedule::Overrides overrides;
     std::vector<std::string> warnings;

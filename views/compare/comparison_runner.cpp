@@ -73,7 +73,8 @@ bool ComparisonRunner::offerResult(const ResultPtr& result) {
     if (!result || !request_ || !sim::findStrategy(result->strategy))
         return false;
     if (result->graph != request_->graph || !(result->arch == request_->arch) ||
-        result->overrides != request_->overrides || result->eval.schedule.level != request_->level)
+        result->overrides != request_->overrides ||
+        result->eval.schedule.level != request_->level.value_or(result->eval.schedule.level))
         return false;
     if (!results_.count(result->strategy)) {
         results_[result->strategy] = result;

@@ -13,6 +13,14 @@ namespace stagecraft::views {
 
 using namespace Qt::StringLiterals;
 
+namespace {
+
+/// The level combo's data for auto (the levels use their enum values).
+constexpr int kAuto = -1;
+const QString kAutoTip = QStringLiteral("both levels simulated with graphturbo, the faster kept");
+
+} // namespace
+
 StrategyPicker::StrategyPicker(QWidget* parent)
     : QWidget(parent) {
     setObjectName(u"strategyPicker"_s);
@@ -27,19 +35,23 @@ StrategyPicker::StrategyPicker(QWidget* parent)
     }
     levels_ = new QComboBox;
     levels_->setObjectName(u"levelCombo"_s);
+    levels_->addItem(u"auto"_s, kAuto);
     for (schedule::Level level : {schedule::Level::LB, schedule::Level::GB}) {
         std::string_view name = schedule::levelName(level);
         levels_->addItem(QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size())),
                          static_cast<int>(level));
     }
-    levels_->setItemData(0, tr("instances sized for the cluster's aggregate local buffers"),
+    levels_->setItemData(0, kAutoTip, Qt::ToolTipRole);
+    levels_->setItemData(1,
+                         tr("instances sized for the cluster's aggregate local buffers; groups "
+                            "with no split that fits them are sized for the global buffer"),
                          Qt::ToolTipRole);
-    levels_->setItemData(1, tr("instances sized for the cluster's global buffer"), Qt::ToolTipRole);
+    levels_->setItemData(2, tr("instances sized for the cluster's global buffer"), Qt::ToolTipRole);
     layout->addWidget(new QLabel(tr("Strategy")));
     layout->addWidget(strategies_);
     layout->addWidget(new QLabel(tr("Level")));
     layout->addWidget(levels_);
-    setChoice(u"graphturbo"_s, schedule::Level::LB);
+    setChoice(u"graphturbo"_s, std::nullopt);
 
     connect(strategies_, &QComboBox::currentIndexChanged, this, &StrategyPicker::emitChanged);
     connect(levels_, &QComboBox::currentIndexChanged, this, &StrategyPicker::emitChanged);
@@ -49,16 +61,24 @@ QString StrategyPicker::strategy() const {
     return strategies_->currentText();
 }
 
-schedule::Level StrategyPicker::level() const {
-    return static_cast<schedule::Level>(levels_->currentData().toInt());
+schedule::LevelChoice StrategyPicker::level() const {
+    int chosen = levels_->currentData().toInt();
+    return chosen == kAuto ? schedule::LevelChoice{} : static_cast<schedule::Level>(chosen);
 }
 
-void StrategyPicker::setChoice(const QString& strategy, schedule::Level level) {
+void StrategyPicker::showAutoChoice(const QString& chosen, const QString& why) {
+    levels_->setItemText(0, chosen.isEmpty() ? u"auto"_s : u"auto: "_s + chosen);
+    levels_->setItemData(0, chosen.isEmpty() || why.isEmpty() ? kAutoTip : why, Qt::ToolTipRole);
+    levels_->setToolTip(levels_->currentData(Qt::ToolTipRole).toString());
+}
+
+void StrategyPicker::setChoice(const QString& strategy, schedule::LevelChoice level) {
     const QSignalBlocker blockStrategies(strategies_);
     const QSignalBlocker blockLevels(levels_);
     if (int index = strategies_->findText(strategy); index >= 0)
         strategies_->setCurrentIndex(index);
-    levels_->setCurrentIndex(levels_->findData(static_cast<int>(level)));
+    levels_->setCurrentIndex(levels_->findData(level ? static_cast<int>(*level) : kAuto));
+    levels_->setToolTip(levels_->currentData(Qt::ToolTipRole).toString());
     strategies_->setToolTip(strategies_->currentData(Qt::ToolTipRole).toString());
 }
 

@@ -89,9 +89,59 @@ TimelineBar barOf(const PipelineResult& result, const sim::Event& event) {
     return bar;
 }
 
+/// True when \p profile timed \p result's kernels: as many, in the same
+/// order, with the same instance labels.
+bool profileMatches(const PipelineResult& result, const codegen::Profile& profile) {
+    const auto& kernels = result.eval.program.kernels;
+    if (profile.kernels.size() != kernels.size())
+        return false;
+    for (size_t k = 0; k < kernels.size(); ++k)
+        if (profile.kernels[k].instance != kernels[k].label)
+            return false;
+    return true;
+}
+
+TimelineBar kernelBar(const PipelineResult& result, size_t k, double start, double end) {
+    TimelineBar bar;
+    bar.start = start;
+    bar.end = end;
+    bar.kind = kernel::TaskKind::Launch;
+    bar.kernelSpan = true;
+    bar.instance = result.eval.program.kernels[k].instance;
+    bar.group = result.eval.schedule.instances[static_cast<size_t>(bar.instance)].group;
+    return bar;
+}
+
+/// The simulated and the measured kernel lanes; returns the measured end.
+double kernelLanes(const PipelineResult& result, const codegen::Profile& profile,
+                   std::vector<TimelineLane>& lanes) {
+    const size_t count = result.eval.program.kernels.size();
+    std::vector<std::pair<double, double>> spans(count, {-1, 0});
+    for (const sim::Event& e : result.eval.sim.events) {
+        int32_t k = result.eval.tasks.tasks[static_cast<size_t>(e.task)].kernel;
+        if (k < 0)
+            continue;
+        auto& [start, end] = spans[static_cast<size_t>(k)];
+        start = start < 0 ? e.start : std::min(start, e.start);
+        end = std::max(end, e.end);
+    }
+    TimelineLane simulated{"kernels, simulated", LaneKind::Control, -1, 0, {}};
+    TimelineLane measured{"kernels, measured on this host", LaneKind::Control, -1, 0, {}};
+    double at = 0;
+    for (size_t k = 0; k < count; ++k) {
+        if (spans[k].first >= 0)
+            simulated.bars.push_back(kernelBar(result, k, spans[k].first, spans[k].second));
+        measured.bars.push_back(kernelBar(result, k, at, at + profile.kernels[k].medianNs));
+        at += profile.kernels[k].medianNs;
+    }
+    lanes.insert(lanes.begin(), {std::move(simulated), std::move(measured)});
+    return at;
+}
+
 } // namespace
 
-TimelineData TimelineData::fromResult(const PipelineResult& result) {
+TimelineData TimelineData::fromResult(const PipelineResult& result,
+                                      const codegen::Profile* profile) {
     std::vector<std::vector<int32_t>> laneOfSlot;
     std::vector<TimelineLane> lanes = emptyLanes(result, laneOfSlot);
     for (const sim::Event& event : result.eval.sim.events) {
@@ -99,7 +149,10 @@ TimelineData TimelineData::fromResult(const PipelineResult& result) {
             laneOfSlot[static_cast<size_t>(event.resource)][static_cast<size_t>(event.slot)];
         lanes[static_cast<size_t>(lane)].bars.push_back(barOf(result, event));
     }
-    return TimelineData(std::move(lanes), result.eval.sim.makespanNs);
+    double end = result.eval.sim.makespanNs;
+    if (profile != nullptr && profileMatches(result, *profile))
+        end = std::max(end, kernelLanes(result, *profile, lanes));
+    return TimelineData(std::move(lanes), end);
 }
 
 } // namespace stagecraft::views

@@ -4,6 +4,7 @@
 // start. Range queries and hit tests use binary search, so the view's
 // painting and hovering cost O(log n + bars shown), never O(all events).
 
+#include "codegen/profile.h"
 #include "common/pipeline_result.h"
 
 #include <cstdint>
@@ -26,6 +27,8 @@ struct TimelineBar {
     /// The layer's anchor op, or -1 (launch, sync).
     int32_t op = -1;
     int64_t bytes = 0;
+    /// A whole kernel (the simulated and measured kernel lanes) rather than a task.
+    bool kernelSpan = false;
 
     double duration() const { return end - start; }
 };
@@ -63,8 +66,11 @@ public:
     /// over [0, makespanNs]; used by the builder and by synthetic benchmarks.
     TimelineData(std::vector<TimelineLane> lanes, double makespanNs);
 
-    /// The timeline of \p result's simulation.
-    static TimelineData fromResult(const PipelineResult& result);
+    /// The timeline of \p result's simulation. With \p profile (measured
+    /// on this host for the same kernels) two lanes come first: each kernel
+    /// as simulated, and as measured, laid end to end at its median.
+    static TimelineData fromResult(const PipelineResult& result,
+                                   const codegen::Profile* profile = nullptr);
 
     const std::vector<TimelineLane>& lanes() const { return lanes_; }
     int32_t laneCount() const { return static_cast<int32_t>(lanes_.size()); }

@@ -13,6 +13,8 @@ namespace stagecraft::views {
 namespace {
 
 QString kindName(const TimelineBar& bar) {
+    if (bar.kernelSpan)
+        return u"kernel"_s;
     const std::string_view name = kernel::taskKindName(bar.kind);
     return QString::fromLatin1(name.data(), static_cast<qsizetype>(name.size()));
 }
@@ -45,6 +47,8 @@ QString barInstanceName(const TimelineBar& bar, const PipelineResult* result) {
 }
 
 QString barLabel(const TimelineBar& bar, const PipelineResult* result) {
+    if (bar.kernelSpan)
+        return barInstanceName(bar, result);
     if (bar.kind == kernel::TaskKind::Compute && hasOp(bar, result))
         return QString::fromStdString(result->graph->op(bar.op).name);
     return kindName(bar);

@@ -34,9 +34,16 @@ TimelineView::TimelineView(QWidget* parent)
 TimelineView::~TimelineView() = default;
 
 void TimelineView::setResult(ResultPtr result) {
-    auto timeline = result ? std::make_shared<const TimelineData>(TimelineData::fromResult(*result))
+    auto timeline = result ? std::make_shared<const TimelineData>(
+                                 TimelineData::fromResult(*result, profile_.get()))
                            : std::shared_ptr<const TimelineData>();
     setTimeline(std::move(timeline), std::move(result));
+}
+
+void TimelineView::setProfile(std::shared_ptr<const codegen::Profile> profile) {
+    profile_ = std::move(profile);
+    if (result_)
+        setResult(result_);
 }
 
 void TimelineView::setTimeline(std::shared_ptr<const TimelineData> timeline, ResultPtr result) {

@@ -30,6 +30,9 @@ public:
     /// Shows \p result's simulation; fits the shared axis to it when the
     /// axis model's range is not [0, makespan] yet.
     void setResult(ResultPtr result);
+    /// A profile measured on this host (codegen/profile.h): while it times the
+    /// shown kernels, the simulated and the measured kernel lanes come first.
+    void setProfile(std::shared_ptr<const codegen::Profile> profile);
     /// Shows \p timeline (names and fused ops come from \p result when given):
     /// for synthetic timelines and the benchmark.
     void setTimeline(std::shared_ptr<const TimelineData> timeline, ResultPtr result = {});
@@ -80,6 +83,7 @@ private:
     void clickAt(const QPoint& pos);
 
     ResultPtr result_;
+    std::shared_ptr<const codegen::Profile> profile_;
     std::shared_ptr<const TimelineData> data_;
     std::optional<TimelineData> emphasized_;
     QPointer<SelectionModel> selection_;

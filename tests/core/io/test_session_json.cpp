@@ -181,8 +181,9 @@ private slots:
             "strategy: unknown strategy 'fast' (expected tvm, astitch, gt-gb, gt-lb, "
             "gt-instances or graphturbo)");
         row("no strategy", "/strategy", "-", "strategy: missing");
-        row("level", "/level", R"("L2")", "level: unknown level 'L2' (expected LB or GB)");
-        row("level spelling", "/level", R"("lb")", "level: unknown level 'lb' (expected LB or GB)");
+        row("level", "/level", R"("L2")", "level: unknown level 'L2' (expected auto, LB or GB)");
+        row("level spelling", "/level", R"("lb")",
+            "level: unknown level 'lb' (expected auto, LB or GB)");
         row("order", "/order", R"("random")",
             "order: unknown order 'random' (expected bfs, dfs or best)");
         row("precision", "/precision", R"("fp8")",

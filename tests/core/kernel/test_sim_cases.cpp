@@ -104,6 +104,16 @@ ir::Graph twoConvs() {
     return g;
 }
 
+/// x [1, 16] times the same 16x16 weight twice: two kernels under tvm.
+ir::Graph sharedWeight() {
+    ir::Graph g;
+    Builder b(g);
+    TensorId w = b.weight({16, 16});
+    matmul(b, matmul(b, b.input({1, 16}), w), w);
+    b.finish();
+    return g;
+}
+
 } // namespace
 
 class TestSimCases : public QObject {
@@ -187,6 +197,31 @@ private slots:
                                                       {K::Store, 8670, 9192},
                                                       {K::Store, 9192, 11340},
                                                       {K::Sync, 11340, 11390}});
+    }
+
+    // A weight found in the GB weight cache is hoisted from the GB: the
+    // second kernel issues no weight DMA, and its hoist of the 1024 B weight
+    // takes GB->LB 10 + 1024 / 4 = 266 ns (from DDR it would cross the DDR
+    // channel again: 100 + 1024 first).
+    void cachedWeightIsHoistedFromTheGb() {
+        using K = kernel::TaskKind;
+        sim::Evaluation ev = run(sharedWeight(), "tvm");
+        QCOMPARE(ev.program.kernels.size(), size_t{2});
+        std::vector<size_t> hoists;
+        int dmas = 0;
+        for (size_t i = 0; i < ev.tasks.tasks.size(); ++i) {
+            const kernel::Task& t = ev.tasks.tasks[i];
+            dmas += t.kind == K::WeightDma ? 1 : 0;
+            if (t.kind == K::WeightHoist)
+                hoists.push_back(i);
+        }
+        QCOMPARE(dmas, 1);
+        QCOMPARE(hoists.size(), size_t{2});
+        for (size_t i : hoists) {
+            QVERIFY(ev.tasks.tasks[i].from == arch::Memory::GB);
+            QCOMPARE(ev.tasks.tasks[i].bytes, int64_t{1024});
+            QCOMPARE(ev.sim.events[i].end - ev.sim.events[i].start, 266.0);
+        }
     }
 
     // Precision (docs/simulator.md): oneConv's 18432 MACs run at the matrix

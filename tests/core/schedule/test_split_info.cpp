@@ -1,6 +1,6 @@
 // Algorithm 1 (SplitInfo) on small graphs built by hand: candidate factors,
 // peak, propagation of a split through the access maps, halo recomputation
-// and the cost model, Eq. 1.
+// and the cost model, input re-reads, the fallback to a second capacity, Eq. 1.
 
 #include "partition/split_info.h"
 
@@ -62,8 +62,8 @@ std::vector<ir::OpId> allOps(const ir::Graph& g) {
 }
 
 bool better(const SplitCandidate& a, const SplitCandidate& b) {
-    return std::make_tuple(a.opsSplit, -a.factor, -a.dim) >
-           std::make_tuple(b.opsSplit, -b.factor, -b.dim);
+    return std::make_tuple(a.opsSplit, -a.factor, -a.rereads, -a.dim) >
+           std::make_tuple(b.opsSplit, -b.factor, -b.rereads, -b.dim);
 }
 
 } // namespace
@@ -112,7 +112,54 @@ private slots:
         QCOMPARE(info.best->recompute, 0.0);
         QCOMPARE(info.best->instanceBytes, params.capacityBytes);
         for (const SplitCandidate& c : info.candidates)
-            QVERIFY(!better(c, *info.best)); // Eq. 1: lexmax (n_d, -f_d, -d)
+            QVERIFY(!better(c, *info.best)); // Eq. 1: lexmax (n_d, -f_d, -r_d, -d)
+        QCOMPARE(info.best->rereads, 1.0);   // each image read by one instance
+    }
+
+    /// conv1 alone on [1, 8, 2, 2] (128 B) with room for 32 B: only a split
+    /// of the output channels by 4 fits, and each of its 4 instances reads
+    /// the whole input (its 3x3 windows reduce over every input channel).
+    void channelSplitReReadingItsInputIsRefused() {
+        ir::Graph g = convChain(1, 8, 2);
+        auto semantics = SemanticsCache::build(g);
+        std::vector<ir::OpId> conv1{0};
+        SplitParams params;
+        params.capacityBytes = 32;
+        SplitInfo refused = computeSplitInfo(g, *semantics, conv1, params);
+        QVERIFY(refused.candidates.empty());
+        QVERIFY(!refused.best);
+        params.maxInputRereads = 0; // no limit
+        SplitInfo allowed = computeSplitInfo(g, *semantics, conv1, params);
+        QVERIFY(allowed.best);
+        QCOMPARE(allowed.best->dim, 1);
+        QCOMPARE(allowed.best->factor, int64_t(4));
+        QCOMPARE(allowed.best->rereads, 4.0);
+    }
+
+    /// The chain on [8, 8, 2, 2] (1,024 B per tensor, 4,608 B of weights)
+    /// with room for 256 B: N/4 reads each image once but the weights 4
+    /// times: (1,024 + 4 x 4,608) / (1,024 + 4,608) = 3.45 re-reads of all
+    /// inputs. Without a fallback only activations count and N/4 wins; with
+    /// one, weights count, nothing survives at 256 B and Algorithm 1 runs
+    /// again at the fallback, where everything fits unsplit.
+    void weightReReadsSendTheGroupToTheFallback() {
+        ir::Graph g = convChain(8, 8, 2);
+        auto semantics = SemanticsCache::build(g);
+        SplitParams params;
+        params.capacityBytes = 256;
+        SplitInfo lb = computeSplitInfo(g, *semantics, allOps(g), params);
+        QVERIFY(lb.best);
+        QCOMPARE(lb.best->dim, 0);
+        QCOMPARE(lb.best->factor, int64_t(4));
+        params.fallbackCapacityBytes = 1 << 20;
+        SplitInfo fallback = computeSplitInfo(g, *semantics, allOps(g), params);
+        QVERIFY(fallback.best);
+        QCOMPARE(fallback.best->factor, int64_t(1));
+        QCOMPARE(fallback.best->instanceBytes, int64_t(8 * 8 * 2 * 2 * 4));
+        params.countWeightRereads = false; // activations only: N/4 stays
+        SplitInfo activations = computeSplitInfo(g, *semantics, allOps(g), params);
+        QVERIFY(activations.best);
+        QCOMPARE(activations.best->factor, int64_t(4));
     }
 
     void spatialSplitRecomputesHalos() {
@@ -139,6 +186,7 @@ private slots:
                                    [](const SplitCandidate& c) { return c.dim >= 2; });
         QVERIFY(!spatial);
         params.recomputeCostModel = false;
+        params.maxInputRereads = 0; // H/16 reads 6 of 32 input rows: 3 re-reads
         SplitInfo free = computeSplitInfo(g, *semantics, allOps(g), params);
         spatial = std::any_of(free.candidates.begin(), free.candidates.end(),
                               [](const SplitCandidate& c) { return c.dim >= 2; });

@@ -1,5 +1,6 @@
 // The strategy picker: the six strategies of sim::strategies() with their
-// descriptions, the two levels, changed() on a user's choice only.
+// descriptions, auto and the two levels, changed() on a user's choice only,
+// the level auto chose shown in its item.
 
 #include "dialogs/strategy_picker.h"
 #include "sim/compare.h"
@@ -30,11 +31,12 @@ private slots:
                      QString::fromStdString(strategy.description));
         }
         auto* levels = picker.findChild<QComboBox*>(u"levelCombo"_s);
-        QCOMPARE(levels->count(), 2);
-        QCOMPARE(levels->itemText(0), u"LB"_s);
-        QCOMPARE(levels->itemText(1), u"GB"_s);
+        QCOMPARE(levels->count(), 3);
+        QCOMPARE(levels->itemText(0), u"auto"_s);
+        QCOMPARE(levels->itemText(1), u"LB"_s);
+        QCOMPARE(levels->itemText(2), u"GB"_s);
         QCOMPARE(picker.strategy(), u"graphturbo"_s);
-        QCOMPARE(picker.level(), Level::LB);
+        QVERIFY(picker.level() == schedule::LevelChoice{});
     }
 
     void emitsChanged() {
@@ -44,14 +46,14 @@ private slots:
         combo->setCurrentIndex(combo->findText(u"astitch"_s));
         QCOMPARE(spy.count(), 1);
         QCOMPARE(spy.at(0).at(0).toString(), u"astitch"_s);
-        QCOMPARE(spy.at(0).at(1).value<Level>(), Level::LB);
+        QVERIFY(spy.at(0).at(1).value<schedule::LevelChoice>() == schedule::LevelChoice{});
         QCOMPARE(combo->toolTip(),
                  QString::fromStdString(sim::findStrategy("astitch")->description));
-        picker.findChild<QComboBox*>(u"levelCombo"_s)->setCurrentIndex(1);
+        picker.findChild<QComboBox*>(u"levelCombo"_s)->setCurrentIndex(2);
         QCOMPARE(spy.count(), 2);
         QCOMPARE(spy.at(1).at(0).toString(), u"astitch"_s);
-        QCOMPARE(spy.at(1).at(1).value<Level>(), Level::GB);
-        QCOMPARE(picker.level(), Level::GB);
+        QVERIFY(spy.at(1).at(1).value<schedule::LevelChoice>() == Level::GB);
+        QVERIFY(picker.level() == Level::GB);
     }
 
     void setChoiceIsSilent() {
@@ -59,11 +61,21 @@ private slots:
         QSignalSpy spy(&picker, &StrategyPicker::changed);
         picker.setChoice(u"gt-lb"_s, Level::GB);
         QCOMPARE(picker.strategy(), u"gt-lb"_s);
-        QCOMPARE(picker.level(), Level::GB);
+        QVERIFY(picker.level() == Level::GB);
         picker.setChoice(u"no-such-strategy"_s, Level::LB);
         QCOMPARE(picker.strategy(), u"gt-lb"_s);
-        QCOMPARE(picker.level(), Level::LB);
+        QVERIFY(picker.level() == Level::LB);
         QCOMPARE(spy.count(), 0);
+    }
+
+    void autoShowsTheLevelItChose() {
+        StrategyPicker picker;
+        auto* levels = picker.findChild<QComboBox*>(u"levelCombo"_s);
+        picker.showAutoChoice(u"GB"_s, u"GB: graphturbo simulates 54 ms at GB, 75 ms at LB"_s);
+        QCOMPARE(levels->itemText(0), u"auto: GB"_s);
+        QCOMPARE(levels->toolTip(), u"GB: graphturbo simulates 54 ms at GB, 75 ms at LB"_s);
+        picker.showAutoChoice(QString(), QString());
+        QCOMPARE(levels->itemText(0), u"auto"_s);
     }
 };
 

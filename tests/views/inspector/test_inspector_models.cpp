@@ -205,7 +205,7 @@ void TestInspectorModels::orderDropEmitsNewOrder() {
 
 void TestInspectorModels::widgetIsQuickOnResnet50() {
     auto result = test::resnet50();
-    QVERIFY(result->eval.schedule.instances.size() > 1000);
+    QVERIFY(result->eval.schedule.instances.size() > 150); // 186 at LB, 16 images per cluster
     views::SelectionModel selection;
     views::InspectorWidget widget;
     widget.setSelectionModel(&selection);

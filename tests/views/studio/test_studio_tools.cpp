@@ -4,6 +4,7 @@
 // and instance views, the step-through's highlights reach the graph, and
 // every common action has its own shortcut.
 
+#include "codegen/profile.h"
 #include "common/highlight.h"
 #include "common/selection.h"
 #include "compare/comparison_model.h"
@@ -22,6 +23,7 @@
 #include "timeline/timeline_painter.h"
 #include "timeline/timeline_view.h"
 
+#include <QComboBox>
 #include <QFile>
 #include <QLabel>
 #include <QMenuBar>
@@ -257,6 +259,62 @@ private slots:
               "Compare Strategies", "Diff With Session…", "Step Through the Algorithms",
               "Step Forward", "Step Back", "Play / Pause Steps", "Quit"})
             QVERIFY2(withShortcut.contains(QString::fromUtf8(common)), common);
+    }
+
+    // A profile measured for the shown kernels (stagecraft run --profile)
+    // puts the simulated and the measured kernels on the first two lanes;
+    // one of other kernels does not.
+    /// Studio opens at auto and its level box says which level won and why.
+    void theLevelBoxSaysWhichLevelAutoChose() {
+        io::Session defaults = test::testDefaults("teaching");
+        defaults.level = std::nullopt; // Studio's own default
+        window_->setDefaults(defaults);
+        QVERIFY(window_->openModel(fig3_));
+        QVERIFY(test::waitForResult(*window_));
+        QVERIFY(!window_->document()->session().level); // auto
+        const ResultPtr result = window_->result();
+        QVERIFY(!result->levelChoice);
+        QVERIFY(result->levelWhy.find("graphturbo simulates") != std::string::npos);
+        auto* levels = window_->findChild<QComboBox*>(QStringLiteral("levelCombo"));
+        QVERIFY(levels);
+        QCOMPARE(levels->currentIndex(), 0);
+        const QString chosen =
+            QString::fromUtf8(schedule::levelName(result->eval.schedule.level).data());
+        QCOMPARE(levels->itemText(0), QStringLiteral("auto: ") + chosen);
+        QCOMPARE(levels->toolTip(), QString::fromStdString(result->levelWhy));
+    }
+
+    void aProfileShowsMeasuredBesideSimulatedKernels() {
+        open(fig3_, "teaching");
+        window_->showView(QStringLiteral("timeline"));
+        auto* timeline = viewOf<TimelineView>(*window_, "timeline");
+        QTRY_VERIFY(timeline->isVisible() && timeline->timeline() && timeline->result());
+        const int32_t simulatedLanes = timeline->timeline()->laneCount();
+        codegen::Profile profile;
+        profile.strategy = "graphturbo";
+        profile.arch = "teaching";
+        for (const kernel::Kernel& k : timeline->result()->eval.program.kernels)
+            profile.kernels.push_back({"sc_" + k.label, k.label, k.cores, 2e6, 2e6, 2e6});
+        QString path = dir_.filePath(QStringLiteral("profile.json"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray::fromStdString(codegen::writeProfileJson(profile)));
+        file.close();
+        QVERIFY(window_->openProfile(path));
+        const TimelineData* data = timeline->timeline();
+        QCOMPARE(data->laneCount(), simulatedLanes + 2);
+        QCOMPARE(data->lane(0).name, std::string("kernels, simulated"));
+        QCOMPARE(data->lane(1).name, std::string("kernels, measured on this host"));
+        QCOMPARE(data->lane(1).bars.size(), profile.kernels.size());
+        QCOMPARE(data->makespanNs(), 2e6 * static_cast<double>(profile.kernels.size()));
+        // Another schedule's kernels: no measured lanes.
+        profile.kernels.pop_back();
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(QByteArray::fromStdString(codegen::writeProfileJson(profile)));
+        file.close();
+        QVERIFY(window_->openProfile(path));
+        QCOMPARE(timeline->timeline()->laneCount(), simulatedLanes);
+        QVERIFY(!window_->openProfile(dir_.filePath(QStringLiteral("missing.json"))));
     }
 
 private:

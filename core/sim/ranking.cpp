@@ -1,10 +1,12 @@
-#include "cli/fidelity.h"
+// Spearman's rank correlation and ranking conflicts (ranking.h).
+
+#include "sim/ranking.h"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
-namespace stagecraft::cli {
+namespace stagecraft::sim {
 
 namespace {
 
@@ -61,4 +63,4 @@ std::vector<std::string> rankingConflicts(const std::vector<std::string>& names,
     return conflicts;
 }
 
-} // namespace stagecraft::cli
+} // namespace stagecraft::sim

@@ -1,12 +1,13 @@
 #pragma once
-// The statistics of `stagecraft fidelity` (docs/simulator.md, "Fidelity"):
-// Spearman's rank correlation of simulated and measured kernel times, and
-// whether two rankings of strategies agree up to measured near-ties.
+/// \file
+/// The statistics of `stagecraft fidelity` (docs/simulator.md, "Fidelity"):
+/// Spearman's rank correlation of simulated and measured kernel times, and
+/// whether two rankings of strategies agree up to measured near-ties.
 
 #include <string>
 #include <vector>
 
-namespace stagecraft::cli {
+namespace stagecraft::sim {
 
 /// Spearman's ρ of \p a and \p b (equal sizes): Pearson's correlation of
 /// their ranks, ties given their mean rank. 1 for fewer than two values or
@@ -20,4 +21,4 @@ std::vector<std::string> rankingConflicts(const std::vector<std::string>& names,
                                           const std::vector<double>& simulated,
                                           const std::vector<double>& measured, double tolerance);
 
-} // namespace stagecraft::cli
+} // namespace stagecraft::sim
