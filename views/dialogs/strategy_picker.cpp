@@ -35,6 +35,7 @@ StrategyPicker::StrategyPicker(QWidget* parent)
     }
     levels_ = new QComboBox;
     levels_->setObjectName(u"levelCombo"_s);
+    levels_->setSizeAdjustPolicy(QComboBox::AdjustToContents); // "auto: GB" after a run
     levels_->addItem(u"auto"_s, kAuto);
     for (schedule::Level level : {schedule::Level::LB, schedule::Level::GB}) {
         std::string_view name = schedule::levelName(level);
