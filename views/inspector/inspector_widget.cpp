@@ -65,6 +65,7 @@ void InspectorWidget::buildLayout() {
     candidatesView_->setObjectName(u"inspectorCandidates"_s);
     candidatesView_->setModel(candidates_);
     candidatesView_->verticalHeader()->hide();
+    candidatesView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     candidatesView_->horizontalHeader()->setStretchLastSection(true);
     candidatesView_->setSelectionBehavior(QAbstractItemView::SelectRows);
     orderView_->setObjectName(u"inspectorOrder"_s);

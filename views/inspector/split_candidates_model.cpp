@@ -69,6 +69,8 @@ QVariant SplitCandidatesModel::display(const partition::SplitCandidate& c, int c
         return inspector::bytesText(c.instanceBytes);
     case RecomputeColumn:
         return QString(QString::number(c.recompute * 100.0, 'f', 1) % u" %"_s);
+    case RereadsColumn:
+        return QString(QString::number(c.rereads, 'f', 2) % u"\u00d7"_s);
     default:
         return {};
     }
@@ -101,6 +103,9 @@ QVariant SplitCandidatesModel::data(const QModelIndex& index, int role) const {
 
 QVariant SplitCandidatesModel::headerData(int section, Qt::Orientation orientation,
                                           int role) const {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == RereadsColumn)
+        return u"how many times the instances together read the group's activation inputs "
+               u"(§3.1's cost: a split over 2x is refused)"_s;
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
@@ -114,6 +119,8 @@ QVariant SplitCandidatesModel::headerData(int section, Qt::Orientation orientati
         return u"instance bytes"_s;
     case RecomputeColumn:
         return u"recompute"_s;
+    case RereadsColumn:
+        return u"reads r_d"_s;
     default:
         return {};
     }

@@ -22,6 +22,7 @@ public:
         OpsSplitColumn,
         InstanceBytesColumn,
         RecomputeColumn,
+        RereadsColumn,
         ColumnCount
     };
 

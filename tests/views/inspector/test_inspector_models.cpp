@@ -148,6 +148,9 @@ void TestInspectorModels::splitCandidatesAreSplitInfo() {
                          .data()
                          .toLongLong(),
                      expected.factor);
+            QCOMPARE(
+                candidates.index(row, views::SplitCandidatesModel::RereadsColumn).data().toString(),
+                QString::number(expected.rereads, 'f', 2) + QChar(0x00d7));
             auto check = candidates.index(row, 0).data(Qt::CheckStateRole).toInt();
             bool bold = candidates.index(row, 1).data(Qt::FontRole).value<QFont>().bold();
             QCOMPARE(check == Qt::Checked, bold);
