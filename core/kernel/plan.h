@@ -79,6 +79,9 @@ struct Layer {
         ir::TensorId tensor = ir::kNoTensor;
         int64_t wholeBytes = 0;
         int64_t readBytes = 0;
+        /// A gather's table: the rows read are known only at run time, so the
+        /// DMA fetches those rows and never the whole table.
+        bool gathered = false;
     };
     std::vector<WeightUse> weights;
     std::vector<Operand> inputs;

@@ -92,7 +92,11 @@ private:
         kernel.cores = std::max<int64_t>(schedule::coresUsed(inst.bind), 1);
         int32_t kernelIndex = static_cast<int32_t>(program_.kernels.size());
         std::map<ir::TensorId, int32_t> local; // tensors written by this kernel
-        for (const auto& ops : detail::layersOf(graph_, s_.partition.ops(inst.group), layerOf_)) {
+        for (const auto& layerOps :
+             detail::layersOf(graph_, s_.partition.ops(inst.group), layerOf_)) {
+            std::vector<ir::OpId> ops = producing(layerOps, slices);
+            if (ops.empty())
+                continue;
             Layer layer;
             layer.task = nextTask_++;
             SC_RETURN_IF_ERROR(fillLayer(layer, ops, slices, id, local));
@@ -101,6 +105,25 @@ private:
         }
         program_.kernels.push_back(std::move(kernel));
         return Status::success();
+    }
+
+    /// The ops of \p ops that produce part of their output in this instance.
+    /// An op whose every output slice is empty (a Concat input outside the
+    /// instance's range) is neither computed nor read from: the instance
+    /// needs none of it.
+    std::vector<ir::OpId> producing(const std::vector<ir::OpId>& ops, const BoxMap& slices) const {
+        std::vector<ir::OpId> kept;
+        for (ir::OpId op : ops) {
+            const auto& outs = graph_.op(op).outputs;
+            bool empty =
+                !outs.empty() && std::all_of(outs.begin(), outs.end(), [&](ir::TensorId t) {
+                    const Box* box = slices.find(t);
+                    return box != nullptr && partition::boxElements(*box) == 0;
+                });
+            if (!empty)
+                kept.push_back(op);
+        }
+        return kept;
     }
 
     Status fillLayer(Layer& layer, const std::vector<ir::OpId>& ops, const BoxMap& slices,
@@ -161,15 +184,20 @@ private:
         return std::min(total, layer.weightBytes * cores);
     }
 
+    /// Whether \p op gathers rows of \p in (a Gather's table).
+    bool gathersFrom(ir::OpId op, ir::TensorId in) const {
+        const ir::Op& o = graph_.op(op);
+        bool gather = o.type == "Gather" || o.type == "GatherElements" || o.type == "GatherND";
+        return gather && !o.inputs.empty() && o.inputs.front() == in && !o.outputs.empty();
+    }
+
     /// Bytes of weight \p in that \p op reads: its slice, or for a gather's
     /// table only the rows gathered (as many bytes as the op writes).
     int64_t weightReadBytes(ir::OpId op, ir::TensorId in, const BoxMap& slices) const {
         int64_t slice = detail::sliceBytes(graph_, slices, in);
-        const ir::Op& o = graph_.op(op);
-        bool gather = o.type == "Gather" || o.type == "GatherElements" || o.type == "GatherND";
-        if (!gather || o.inputs.empty() || o.inputs.front() != in || o.outputs.empty())
+        if (!gathersFrom(op, in))
             return slice;
-        return std::min(slice, detail::sliceBytes(graph_, slices, o.outputs.front()));
+        return std::min(slice, detail::sliceBytes(graph_, slices, graph_.op(op).outputs.front()));
     }
 
     void addInput(Layer& layer, const std::vector<ir::OpId>& ops, const BoxMap& slices,
@@ -184,7 +212,7 @@ private:
             if (!seenWeight) {
                 int64_t read = weightReadBytes(op, in, slices);
                 layer.weightBytes += read;
-                layer.weights.push_back({in, t.byteSize(), read});
+                layer.weights.push_back({in, t.byteSize(), read, gathersFrom(op, in)});
             }
             return;
         }

@@ -171,7 +171,8 @@ private:
 
     /// Bytes of \p layer's weights that must come from DDR: those not in the
     /// GB weight cache (least recently used evicted). A weight that fits the
-    /// cache is fetched whole and kept; one that does not streams its slice.
+    /// cache is fetched whole and kept; one that does not streams its slice,
+    /// and so does a gather's table: only its rows are fetched.
     int64_t uncachedWeightBytes(const Layer& layer) {
         int64_t fetched = 0;
         for (const Layer::WeightUse& w : layer.weights) {
@@ -181,8 +182,8 @@ private:
                 std::rotate(hit, hit + 1, cache_.end()); // most recent last
                 continue;
             }
-            if (w.wholeBytes > program_.weightCacheBytes) {
-                fetched += w.readBytes; // streamed: the part read only
+            if (w.gathered || w.wholeBytes > program_.weightCacheBytes) {
+                fetched += w.readBytes; // streamed: the part (the rows) read only
                 continue;
             }
             while (cached_ + w.wholeBytes > program_.weightCacheBytes) {

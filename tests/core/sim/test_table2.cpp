@@ -5,8 +5,9 @@
 // GraphTurbo workload. The comparisons are computed once (one import per
 // model and samples per cluster) and the slots check them: GraphTurbo beats
 // both baselines on every row (Fig. 14) at the chosen level, is no slower
-// than tvm at either level and than astitch at the GB level, each Fig. 15 step is no slower on
-// average, Table 3's scopes, and the roofline bound.
+// than tvm and astitch at either level (astitch at the LB level on Conformer
+// excepted), each Fig. 15 step is no slower on average, Table 3's scopes, and
+// the roofline bound.
 
 #include "sim_fixture.h"
 
@@ -171,11 +172,11 @@ private slots:
         }
     }
 
-    /// The level a user picks does not turn the verdict against tvm:
-    /// graphturbo at the LB and at the GB level is no slower than tvm, and at
-    /// the GB level no slower than astitch (the same total batch, so
-    /// latencies compare). At the LB level astitch still wins DLRM and
-    /// Conformer (docs/lb-analysis.md); those ratios are printed.
+    /// The level a user picks does not turn the verdict against the
+    /// baselines: graphturbo at the LB and at the GB level is no slower than
+    /// tvm and than astitch (the same total batch, so latencies compare). The
+    /// one miss left, astitch at the LB level on Conformer (row J, 0.94x,
+    /// docs/lb-analysis.md), is printed instead.
     void graphturboNoSlowerAtEitherLevel_data() { addRowData(); }
     void graphturboNoSlowerAtEitherLevel() {
         const Row& row = currentRow();
@@ -190,6 +191,8 @@ private slots:
         check("LB", row.levels.lbUs, "tvm");
         check("GB", row.levels.gbUs, "tvm");
         check("GB", row.levels.gbUs, "astitch");
+        if (row.config.label != "J")
+            check("LB", row.levels.lbUs, "astitch");
         qInfo("%s: graphturbo at LB over astitch %sx", row.name().c_str(),
               figure(row.of("astitch").latencyUs / row.levels.lbUs).c_str());
         QVERIFY2(failures.empty(), failures.c_str());
