@@ -142,8 +142,22 @@ Value* Emitter::elementPtr(const Access& access, std::span<Value* const> index) 
     return builder_.CreateInBoundsGEP(memoryType(access.dtype), access.base, offset);
 }
 
+namespace {
+
+/// Attaches the alias scopes of \p access to a load or store of it.
+void markAliasing(llvm::Instruction* instruction, const Access& access) {
+    if (access.aliasScope == nullptr)
+        return;
+    instruction->setMetadata(llvm::LLVMContext::MD_alias_scope, access.aliasScope);
+    instruction->setMetadata(llvm::LLVMContext::MD_noalias, access.noAlias);
+}
+
+} // namespace
+
 Value* Emitter::load(const Access& access, std::span<Value* const> index) {
-    Value* value = builder_.CreateLoad(memoryType(access.dtype), elementPtr(access, index));
+    llvm::LoadInst* value =
+        builder_.CreateLoad(memoryType(access.dtype), elementPtr(access, index));
+    markAliasing(value, access);
     switch (access.dtype) {
     case ir::DType::Bool:
         return builder_.CreateICmpNE(value, builder_.getInt8(0));
@@ -183,7 +197,8 @@ Value* Emitter::toStorage(Value* value, ir::DType dtype) {
 }
 
 void Emitter::store(const Access& access, std::span<Value* const> index, Value* value) {
-    builder_.CreateStore(toStorage(value, access.dtype), elementPtr(access, index));
+    markAliasing(builder_.CreateStore(toStorage(value, access.dtype), elementPtr(access, index)),
+                 access);
 }
 
 Value* Emitter::floorDiv(Value* a, int64_t b) {

@@ -12,14 +12,18 @@
 #include "support/limits.h"
 #include "support/strings.h"
 
+#include <llvm/ExecutionEngine/JITEventListener.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h>
+#include <llvm/ExecutionEngine/SectionMemoryManager.h>
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <mutex>
@@ -128,6 +132,24 @@ private:
 /// barrier-free kernel costs more than it saves (a wake-up is ~50 us here).
 constexpr double kInlineWork = 2e5;
 
+/// The JIT's builder. STAGECRAFT_PERF_JIT set: objects are linked by
+/// RuntimeDyld with LLVM's perf listener, so that `perf record` + `perf
+/// inject --jit` name the kernels' functions (docs/codegen.md).
+llvm::orc::LLJITBuilder jitBuilder() {
+    llvm::orc::LLJITBuilder builder;
+    if (std::getenv("STAGECRAFT_PERF_JIT") == nullptr)
+        return builder;
+    builder.setObjectLinkingLayerCreator(
+        [](llvm::orc::ExecutionSession& session, const llvm::Triple&) {
+            auto layer = std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
+                session, [] { return std::make_unique<llvm::SectionMemoryManager>(); });
+            if (llvm::JITEventListener* perf = llvm::JITEventListener::createPerfJITEventListener())
+                layer->registerJITEventListener(*perf);
+            return layer;
+        });
+    return builder;
+}
+
 double secondsSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -155,7 +177,7 @@ struct HostProgram::Impl {
 
 Status HostProgram::Impl::link(const EmittedProgram& program) {
     detail::initializeTargets();
-    auto built = llvm::orc::LLJITBuilder().create();
+    auto built = jitBuilder().create();
     if (!built)
         return Error("host runner: " + message(built.takeError()));
     jit = std::move(*built);

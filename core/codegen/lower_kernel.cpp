@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <span>
 
 namespace stagecraft::codegen::detail {
@@ -110,7 +111,7 @@ public:
 
     /// The layer function \p layer.
     Status run(const LayerCode& layer, size_t index) {
-        begin();
+        begin(layer);
         layerIndex_ = index;
         SC_RETURN_IF_ERROR(lowerLayer(layer));
         e_.b().CreateRetVoid();
@@ -121,7 +122,7 @@ public:
     /// names.
     Status runChunk(const LayerCode& layer, std::span<const OpStep> steps) {
         f_->getArg(5)->setName("tile");
-        begin();
+        begin(layer);
         std::vector<Value*> starts = tileStarts(layer, f_->getArg(5));
         for (const OpStep& step : steps)
             SC_RETURN_IF_ERROR(lowerStep(layer, step, starts));
@@ -130,8 +131,9 @@ public:
     }
 
 private:
-    void begin() {
+    void begin(const LayerCode& layer) {
         auto& ctx = e_.context();
+        aliasing_.emplace(ctx, graph_, layer, f_->getName().str());
         auto* entry = llvm::BasicBlock::Create(ctx, "entry", f_);
         auto* body = llvm::BasicBlock::Create(ctx, "start", f_);
         e_.b().SetInsertPoint(entry);
@@ -203,6 +205,7 @@ private:
             a.origin.push_back(loop >= 0 ? starts[static_cast<size_t>(loop)] : e_.i64(v.box[d].lo));
             extents.push_back(loop >= 0 ? sizes[static_cast<size_t>(loop)] : v.box[d].size());
         }
+        aliasing_->annotate(a, v);
         a.strides.assign(extents.size(), 0);
         int64_t stride = 1;
         for (size_t d = extents.size(); d-- > 0;) {
@@ -327,6 +330,7 @@ private:
     Value* coreScratch_ = nullptr;
     llvm::Instruction* entryBranch_ = nullptr;
     std::map<int64_t, Value*> table_;
+    std::optional<AliasScopes> aliasing_;
     size_t layerIndex_ = 0;
 };
 

@@ -36,6 +36,38 @@ struct Access {
     std::vector<int64_t> strides;
     /// The tensor's whole shape (bounds of valid indices).
     ir::Shape shape;
+    /// Alias scope metadata of the accesses (AliasScopes), or null.
+    llvm::MDNode* aliasScope = nullptr;
+    llvm::MDNode* noAlias = nullptr;
+};
+
+/// The alias scopes of one layer function (alias_scopes.cpp): views that
+/// cannot overlap get distinct scopes, and their accesses say so.
+class AliasScopes {
+public:
+    AliasScopes(llvm::LLVMContext& context, const ir::Graph& graph, const LayerCode& layer,
+                const std::string& name);
+    /// Marks \p access, an access of \p view, with its scope and the others.
+    void annotate(Access& access, const View& view) const;
+
+private:
+    /// A slot (space >= 0) or a byte range [lo, hi) of the arena or scratch.
+    struct Region {
+        int64_t space = 0;
+        int64_t lo = 0;
+        int64_t hi = 0;
+    };
+    Region regionOf(const View& view) const;
+    static bool overlap(const Region& a, const Region& b);
+
+    const ir::Graph* graph_;
+    std::vector<int64_t> tileSizes_;
+    std::vector<Region> regions_;
+    /// Per region: its group of possibly overlapping regions.
+    std::vector<size_t> groupOf_;
+    /// Per group: its scope list and the list of the other groups' scopes.
+    std::vector<llvm::MDNode*> scope_;
+    std::vector<llvm::MDNode*> noAlias_;
 };
 
 /// IR building helpers shared by every op lowering.
