@@ -161,8 +161,14 @@ std::vector<int64_t> divisorsDescending(int64_t n) {
 
 } // namespace
 
+double parallelShare(int64_t tiles, int64_t cores) {
+    tiles = std::max<int64_t>(tiles, 1);
+    cores = std::max<int64_t>(cores, 1);
+    return static_cast<double>(tiles) / static_cast<double>((tiles + cores - 1) / cores);
+}
+
 std::vector<TileLoop> chooseTiles(const ops::LoopNest& anchorNest, const partition::Box& anchorBox,
-                                  int64_t layerBytes, int64_t capacityBytes) {
+                                  int64_t layerBytes, int64_t capacityBytes, int64_t cores) {
     std::vector<TileLoop> loops;
     int outer = std::min(anchorNest.outputRank, 2);
     for (int i = 0; i < outer && static_cast<size_t>(i) < anchorBox.size(); ++i)
@@ -176,15 +182,20 @@ std::vector<TileLoop> chooseTiles(const ops::LoopNest& anchorNest, const partiti
         double share = static_cast<double>(t0 * t1) / static_cast<double>(e0 * e1);
         return static_cast<double>(layerBytes) * share <= static_cast<double>(capacityBytes);
     };
+    // Better: more cores busy, then fewer tiles.
+    auto better = [&](int64_t t0, int64_t t1, int64_t b0, int64_t b1) {
+        int64_t count = (e0 / t0) * (e1 / t1), bestCount = (e0 / b0) * (e1 / b1);
+        double share = parallelShare(count, cores), bestShare = parallelShare(bestCount, cores);
+        return share != bestShare ? share > bestShare : count < bestCount;
+    };
     int64_t best0 = 1, best1 = 1;
     std::vector<int64_t> d1 = divisorsDescending(e1);
-    for (int64_t t0 : divisorsDescending(e0)) {
-        auto t1 = std::find_if(d1.begin(), d1.end(), [&](int64_t t) { return fits(t0, t); });
-        if (t1 != d1.end() && t0 * *t1 > best0 * best1) {
-            best0 = t0;
-            best1 = *t1;
-        }
-    }
+    for (int64_t t0 : divisorsDescending(e0))
+        for (int64_t t1 : d1)
+            if (fits(t0, t1) && better(t0, t1, best0, best1)) {
+                best0 = t0;
+                best1 = t1;
+            }
     loops[0].tile = best0;
     if (loops.size() > 1)
         loops[1].tile = best1;

@@ -142,8 +142,9 @@ private:
         const auto& outs = graph_.op(layer.anchor).outputs;
         const Box* box = outs.empty() ? nullptr : slices.find(outs.front());
         if (!anchor.nests.empty() && box != nullptr)
-            layer.tiles =
-                detail::chooseTiles(anchor.nests.front(), *box, layerBytes, tileCapacity_);
+            layer.tiles = detail::chooseTiles(
+                anchor.nests.front(), *box, layerBytes, tileCapacity_,
+                schedule::coresUsed(s_.instances[static_cast<size_t>(id)].bind));
         for (const TileLoop& t : layer.tiles)
             layer.tileCount *= t.extent / t.tile;
         layer.hoistBytes = hoistBytes(layer, s_.instances[static_cast<size_t>(id)], slices);

@@ -3,9 +3,13 @@
 // promotion (DMA DDR→GB, hoist GB→LB into the weight reserve, two layers'
 // worth with across-layer scheduling), spills, loads of activations not
 // already in the cores' LB, compute chunks (runs of ops on one unit per
-// chunk, in op order), stores of outputs declared in GB or DDR; then a sync.
+// chunk, in op order; the kernel's cores take the layer's tiles in turn, so a
+// layer of t tiles on c cores runs t / ceil(t / c) times as fast as on one),
+// stores of outputs declared in GB or DDR; then a sync.
 
 #include "kernel/streams.h"
+
+#include "kernel/layers.h"
 
 #include <algorithm>
 #include <map>
@@ -286,7 +290,9 @@ private:
                 t.kind = TaskKind::Compute;
                 t.unit = seg.unit;
                 t.op = seg.op;
-                double share = seg.unit == kFallbackUnit ? 1.0 : static_cast<double>(kern.cores);
+                double share = seg.unit == kFallbackUnit
+                                   ? 1.0
+                                   : detail::parallelShare(layer.tileCount, kern.cores);
                 t.durationNs = seg.ns / share / static_cast<double>(chunks);
                 t.work = seg.work / static_cast<double>(chunks);
                 std::vector<int32_t> deps = ready;

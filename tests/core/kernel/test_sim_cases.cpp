@@ -20,14 +20,14 @@ using namespace stagecraft::test::graphops;
 
 namespace {
 
-arch::Arch handArch() {
+arch::Arch handArch(int cores = 1) {
     arch::Arch a;
     a.name = "hand";
     a.clockGhz = 1;
     a.clusters = 1;
     arch::CoreGroup core;
     core.name = "core";
-    core.count = 1;
+    core.count = cores;
     core.localBuffer = arch::LocalBuffer{"LB", 1 << 20, 64 << 10};
     core.units.push_back(
         {"vector",
@@ -50,8 +50,8 @@ arch::Arch handArch() {
     return a;
 }
 
-sim::Evaluation run(const ir::Graph& graph, const char* strategy) {
-    arch::Arch a = handArch();
+sim::Evaluation run(const ir::Graph& graph, const char* strategy, int cores = 1) {
+    arch::Arch a = handArch(cores);
     Status valid = arch::validateArch(a);
     SC_ASSERT(valid.ok(), "the hand architecture is valid");
     schedule::ClusterPlan plan;
@@ -138,6 +138,23 @@ ir::Graph concatOfTwoBranches() {
     concat(b, {unary(b, "Relu", x), unary(b, "Neg", x)}, 1);
     b.finish();
     return g;
+}
+
+/// Relu then Neg of an input of \p shape.
+ir::Graph elementwiseOf(const ir::Shape& shape) {
+    ir::Graph g;
+    Builder b(g);
+    unary(b, "Neg", unary(b, "Relu", b.input(shape)));
+    b.finish();
+    return g;
+}
+
+double computeNs(const sim::Evaluation& ev) {
+    double ns = 0;
+    for (const kernel::Task& t : ev.tasks.tasks)
+        if (t.kind == kernel::TaskKind::Compute)
+            ns += t.durationNs;
+    return ns;
 }
 
 } // namespace
@@ -309,6 +326,28 @@ private slots:
     // its 8x4x3x3 weights are 1152 B in f32, 576 B in f16 and bf16; the
     // 1x4x8x8 input it loads 1024 B or 512 B, after a Cast kernel from the f32
     // graph input (4 x 8 x 8 = 256 conversions at 8 per cycle: 32 ns).
+    // The cores of a kernel take its layer's tiles in turn (streams.cpp). On
+    // two cores [1, 1024] is cut into 2 tiles of 512: 2 x 1024 ops at
+    // 4/cycle = 512 on one core, 256 on two. [1, 3, 4] is bound to the two
+    // cores along its last dim, but only the two outer dims are tiled: of the
+    // counts 1 and 3 (keeping 1 and 1.5 cores busy) 3 is chosen, and one core
+    // takes 2 of the 3 tiles: 2 x 12 ops / 4 = 6 on one core, 6 x 2 / 3 = 4
+    // on two (not 6 / 2).
+    void coresTakeTilesInTurn() {
+        for (const char* strategy : {"tvm", "graphturbo"}) {
+            sim::Evaluation even = run(elementwiseOf({1, 1024}), strategy, 2);
+            QCOMPARE(even.program.kernels.size(), size_t{1});
+            QCOMPARE(even.program.kernels[0].cores, int64_t{2});
+            QCOMPARE(even.program.kernels[0].layers[0].tileCount, int64_t{2});
+            QCOMPARE(computeNs(even), 256.0);
+            sim::Evaluation uneven = run(elementwiseOf({1, 3, 4}), strategy, 2);
+            QCOMPARE(uneven.program.kernels[0].cores, int64_t{2});
+            QCOMPARE(uneven.program.kernels[0].layers[0].tileCount, int64_t{3});
+            QCOMPARE(computeNs(uneven), 4.0);
+            QCOMPARE(computeNs(run(elementwiseOf({1, 3, 4}), strategy, 1)), 6.0);
+        }
+    }
+
     void precisionChangesBytesAndRates_data() {
         QTest::addColumn<int>("dtype");
         QTest::addColumn<double>("convNs");
