@@ -2,7 +2,9 @@
 // machine's. Each strategy's schedule for the host-cpu architecture is
 // simulated, its kernels emitted for the host and timed; per kernel the
 // simulated time (the kernel's window, docs/simulator.md "Attribution")
-// stands beside the measured median (docs/simulator.md, "Fidelity").
+// stands beside the measured median (docs/simulator.md, "Fidelity"). The
+// strategies' programs are all linked first and then take turns run by run,
+// so that the machine's drift does not decide which one is faster.
 
 #include "arch/host_cpu.h"
 #include "arch/presets.h"
@@ -18,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <memory>
 #include <ostream>
 
 namespace stagecraft::cli {
@@ -36,7 +39,9 @@ ArgParser makeParser() {
         "simulated and by measured latency.");
     parser.addPositional("MODEL", "the .onnx file or zoo:NAME");
     parser.addOption("strategies", "LIST", "comma-separated strategies (default all)");
-    parser.addOption("repeat", "N", "timed runs per strategy (default 5, after one warm-up)");
+    parser.addOption("repeat", "N",
+                     "timed runs per strategy (default 5, after one warm-up), the strategies "
+                     "taking turns run by run");
     parser.addSwitch("json", "print the stagecraft-fidelity document");
     parser.addOption("seq", "N", "sequence length of zoo:bert-* and zoo:conformer");
     parser.addOption("batch", "N", "batch of a zoo model (default: the model's)");
@@ -56,41 +61,70 @@ struct Measured {
     double rho = 1;
 };
 
-Expected<Measured> measure(const KernelRequest& base, const std::string& strategy, int repeat,
-                           std::ostream& err) {
+/// One strategy's program, compiled and linked, and its timed runs.
+struct Prepared {
+    std::string strategy;
+    KernelBuild build;
+    std::unique_ptr<codegen::HostProgram> host;
+    codegen::TensorSet inputs;
+    /// runs[r][k]: seconds of kernel k in timed run r.
+    std::vector<std::vector<double>> runs;
+};
+
+/// Schedules, simulates, emits and links \p strategy's program. Boxed: the
+/// host program keeps pointers to the build's graph and plan.
+Expected<std::unique_ptr<Prepared>> prepare(const KernelRequest& base, const std::string& strategy,
+                                            std::ostream& err) {
+    auto p = std::make_unique<Prepared>();
+    p->strategy = strategy;
     KernelRequest request = base;
     request.strategy = strategy;
-    SC_ASSIGN_OR_RETURN(KernelBuild build, buildKernelPlan(request));
-    for (const std::string& note : build.notes)
+    SC_ASSIGN_OR_RETURN(p->build, buildKernelPlan(request));
+    for (const std::string& note : p->build.notes)
         err << kName << strategy << ": " << note << "\n";
-    const ir::Graph& graph = build.model.graph;
-    err << kName << strategy << ": compiling " << build.plan.kernels.size() << " kernels\n";
+    const ir::Graph& graph = p->build.model.graph;
+    err << kName << strategy << ": compiling " << p->build.plan.kernels.size() << " kernels\n";
     SC_ASSIGN_OR_RETURN(codegen::EmittedProgram program,
-                        codegen::emitProgram(graph, *build.evaluation.schedule.semantics,
-                                             build.plan, {codegen::Target::Host, 2, 0, false}));
-    SC_ASSIGN_OR_RETURN(auto host, codegen::HostProgram::load(graph, build.plan, program));
-    SC_ASSIGN_OR_RETURN(codegen::TensorSet inputs, codegen::seededInputs(graph));
-    std::vector<std::vector<double>> runs;
+                        codegen::emitProgram(graph, *p->build.evaluation.schedule.semantics,
+                                             p->build.plan, {codegen::Target::Host, 2, 0, false}));
+    SC_ASSIGN_OR_RETURN(p->host, codegen::HostProgram::load(graph, p->build.plan, program));
+    SC_ASSIGN_OR_RETURN(p->inputs, codegen::seededInputs(graph));
+    return p;
+}
+
+/// Runs every program \p repeat + 1 times, round by round (the first round
+/// a warm-up), each round in a rotated order: the machine's drift between
+/// minutes then falls on every strategy alike.
+Status runInterleaved(std::vector<std::unique_ptr<Prepared>>& programs, int repeat,
+                      std::ostream& err) {
     for (int r = 0; r < repeat + 1; ++r) {
-        codegen::HostRunStats stats;
-        Expected<codegen::TensorSet> outputs = host->run(inputs, &stats);
-        if (!outputs.ok())
-            return outputs.error();
-        if (r > 0)
-            runs.push_back(std::move(stats.kernelSeconds));
+        err << kName << "round " << r << (r == 0 ? " (warm-up)" : "") << " of " << repeat << "\n";
+        for (size_t i = 0; i < programs.size(); ++i) {
+            Prepared& p = *programs[(i + static_cast<size_t>(r)) % programs.size()];
+            codegen::HostRunStats stats;
+            Expected<codegen::TensorSet> outputs = p.host->run(p.inputs, &stats);
+            if (!outputs.ok())
+                return Error(p.strategy + ": " + outputs.error().message());
+            if (r > 0)
+                p.runs.push_back(std::move(stats.kernelSeconds));
+        }
     }
+    return Status::success();
+}
+
+Measured summarize(const Prepared& p) {
     codegen::Profile profile;
-    codegen::summarizeProfile(build.plan, runs, profile);
+    codegen::summarizeProfile(p.build.plan, p.runs, profile);
     Measured m;
-    m.strategy = strategy;
-    const auto& attributed = build.evaluation.report.attribution.kernels;
+    m.strategy = p.strategy;
+    const auto& attributed = p.build.evaluation.report.attribution.kernels;
     for (size_t k = 0; k < profile.kernels.size() && k < attributed.size(); ++k) {
         m.kernels.push_back(profile.kernels[k].instance);
         m.simulated.push_back(attributed[k].breakdown.totalNs);
         m.measured.push_back(profile.kernels[k].medianNs);
         m.measuredTotal += profile.kernels[k].medianNs;
     }
-    m.simulatedTotal = build.evaluation.report.latencyUs * 1000;
+    m.simulatedTotal = p.build.evaluation.report.latencyUs * 1000;
     m.rho = sim::spearman(m.simulated, m.measured);
     return m;
 }
@@ -198,15 +232,22 @@ int runFidelity(const Args& args, std::ostream& out, std::ostream& err) {
     bool calibrated = arch->description.rfind("this machine, calibrated", 0) == 0;
     if (!calibrated)
         err << kName << "warning: host-cpu is not calibrated; run 'stagecraft arch calibrate'\n";
-    std::vector<Measured> all;
+    std::vector<std::unique_ptr<Prepared>> programs;
     for (const std::string& name : names) {
-        auto m = measure(request, name, static_cast<int>(*repeat), err);
-        if (!m.ok()) {
-            err << kName << name << ": " << m.error().message() << "\n";
+        auto p = prepare(request, name, err);
+        if (!p.ok()) {
+            err << kName << name << ": " << p.error().message() << "\n";
             return kExitBadInput;
         }
-        all.push_back(std::move(m).value());
+        programs.push_back(std::move(p).value());
     }
+    if (Status s = runInterleaved(programs, static_cast<int>(*repeat), err); !s.ok()) {
+        err << kName << s.error().message() << "\n";
+        return kExitBadInput;
+    }
+    std::vector<Measured> all;
+    for (const auto& p : programs)
+        all.push_back(summarize(*p));
     std::vector<double> simulated, measured;
     for (const Measured& m : all) {
         simulated.push_back(m.simulatedTotal);
