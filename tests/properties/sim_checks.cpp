@@ -236,11 +236,17 @@ std::string workProblem(const Program& program, const TaskGraph& tasks) {
     size_t layers = static_cast<size_t>(std::max(program.taskCount, 0));
     std::vector<double> plannedNs(layers, 0), plannedWork(layers, 0);
     std::vector<double> dispatchedNs(layers, 0), dispatchedWork(layers, 0);
+    std::vector<double> busyCores(layers, 1);
     for (const kernel::Kernel& k : program.kernels)
         for (const kernel::Layer& l : k.layers) {
             if (l.task < 0 || static_cast<size_t>(l.task) >= layers)
                 return "kernel '" + k.label + "' has a layer at task " + std::to_string(l.task) +
                        " of " + std::to_string(layers);
+            int64_t tiles = std::max<int64_t>(l.tileCount, 1);
+            int64_t cores = std::max<int64_t>(k.cores, 1);
+            int64_t rounds = (tiles + cores - 1) / cores;
+            busyCores[static_cast<size_t>(l.task)] =
+                static_cast<double>(tiles) / static_cast<double>(rounds);
             for (const kernel::OpWork& w : l.ops) {
                 plannedNs[static_cast<size_t>(l.task)] += w.unitNs;
                 plannedWork[static_cast<size_t>(l.task)] += w.work;
@@ -252,7 +258,8 @@ std::string workProblem(const Program& program, const TaskGraph& tasks) {
             continue;
         if (k.layer < 0 || static_cast<size_t>(k.layer) >= layers)
             return task(tasks, t) + " belongs to layer " + std::to_string(k.layer);
-        double cores = k.unit == kernel::kFallbackUnit ? 1.0 : static_cast<double>(k.cores);
+        double cores =
+            k.unit == kernel::kFallbackUnit ? 1.0 : busyCores[static_cast<size_t>(k.layer)];
         dispatchedNs[static_cast<size_t>(k.layer)] += k.durationNs * cores;
         dispatchedWork[static_cast<size_t>(k.layer)] += k.work;
     }

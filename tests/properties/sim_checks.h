@@ -32,7 +32,9 @@ std::string placementProblem(const kernel::Program& program);
 std::string residencyProblem(const kernel::Program& program, const sim::SimResult& sim);
 /// Dependencies point backwards, every event ran forwards in time.
 std::string taskGraphProblem(const kernel::TaskGraph& tasks, const sim::SimResult& sim);
-/// The compute tasks carry each layer's planned work exactly once.
+/// The compute tasks carry each layer's planned work exactly once, their
+/// time that work's unit time over the cores the layer keeps busy: its t
+/// tiles dealt to the kernel's c cores in turn take ceil(t / c) rounds.
 std::string workProblem(const kernel::Program& program, const kernel::TaskGraph& tasks);
 } // namespace detail
 
