@@ -9,15 +9,15 @@
 // are promoted into scratch unless an op reads one of their dims `full`
 // (a gather's table: rows are picked by data, the whole table would not fit).
 //
-// Tiles: the plan tiles the anchor's two outer loops (§4.1). The tiles are
-// used when every op of the layer computes the anchor's range on those dims
-// and reads what the layer produced with the identity on them, so that a
-// tile only needs what the same tile computed; otherwise the first loop
-// alone is tried, then the layer runs as one tile (the reason is kept).
+// Tiles: the plan's (§4.1), which cut only the loops kernel/tile_rule.h
+// allows; the same rule is checked again here, and a loop it refuses is
+// dropped (the reason is kept), so a plan that broke it would still emit
+// correct code.
 
 #include "codegen/code_plan.h"
 
 #include "kernel/allocation.h"
+#include "kernel/tile_rule.h"
 
 #include <algorithm>
 #include <map>
@@ -34,16 +34,6 @@ constexpr int64_t kAlign = 64;
 
 int64_t alignUp(int64_t bytes) {
     return (bytes + kAlign - 1) / kAlign * kAlign;
-}
-
-bool isIdentityOf(const ops::IndexExpr& expr, int loop) {
-    return !expr.full && expr.offset == 0 && expr.div == 1 && expr.mod == 0 &&
-           expr.terms.size() == 1 && expr.terms[0] == ops::IndexTerm{loop, 1, 1, 0};
-}
-
-bool references(const ops::IndexExpr& expr, int loop) {
-    return std::any_of(expr.terms.begin(), expr.terms.end(),
-                       [&](const ops::IndexTerm& t) { return t.loop == loop; });
 }
 
 /// The box of \p tensor in \p slices, or an empty box of its rank.
@@ -82,41 +72,6 @@ int lastReader(const KernelContext& k, ir::TensorId tensor, int producerLayer) {
     return last;
 }
 
-/// Why \p tiles cannot be used for the layer's ops, or "" when they can.
-std::string tilingProblem(const KernelContext& k, const std::vector<ir::OpId>& ops,
-                          const std::vector<TileLoop>& tiles) {
-    std::set<ir::TensorId> produced;
-    for (ir::OpId op : ops)
-        for (ir::TensorId out : k.graph.op(op).outputs)
-            produced.insert(out);
-    for (ir::OpId op : ops) {
-        const ir::Op& o = k.graph.op(op);
-        const ops::OpSemantics& sem = k.semantics.of(op);
-        for (size_t out = 0; out < o.outputs.size(); ++out) {
-            const Box* box = k.slices.find(o.outputs[out]);
-            for (const TileLoop& t : tiles)
-                if (box == nullptr || box->size() <= static_cast<size_t>(t.dim) ||
-                    (*box)[static_cast<size_t>(t.dim)] != ops::Interval{t.lo, t.lo + t.extent - 1})
-                    return "op '" + o.name + "' computes another range of a tiled dim";
-            if (out >= sem.nests.size())
-                return "op '" + o.name + "' has no loop nest";
-            for (const ops::AccessMap& map : sem.nests[out].inputs) {
-                ir::TensorId in = o.inputs[static_cast<size_t>(map.operand)];
-                if (produced.count(in) == 0)
-                    continue;
-                for (const TileLoop& t : tiles)
-                    for (size_t j = 0; j < map.dims.size(); ++j) {
-                        bool same = static_cast<int>(j) == t.dim;
-                        if (same ? !isIdentityOf(map.dims[j], t.dim)
-                                 : (map.dims[j].full || references(map.dims[j], t.dim)))
-                            return "op '" + o.name + "' reads across tiles";
-                    }
-            }
-        }
-    }
-    return {};
-}
-
 /// The layer's tile loops from the plan's, checked (file comment).
 std::vector<TileLoop> chooseTiles(const KernelContext& k, const kernel::Layer& layer,
                                   const std::vector<ir::OpId>& ops, std::string& reason) {
@@ -132,7 +87,8 @@ std::vector<TileLoop> chooseTiles(const KernelContext& k, const kernel::Layer& l
         tiles.push_back({static_cast<int>(i), (*box)[i].lo, t.extent, t.tile});
     }
     while (!tiles.empty()) {
-        reason = tilingProblem(k, ops, tiles);
+        reason = kernel::tilingProblem(k.graph, k.semantics, k.slices, ops, *box,
+                                       static_cast<int>(tiles.size()));
         if (reason.empty())
             break;
         tiles.pop_back();
@@ -160,7 +116,7 @@ std::vector<int> weightTileLoops(const KernelContext& k, const std::vector<ir::O
                 for (size_t j = 0; j < rank && j < map.dims.size(); ++j) {
                     int follows = -1;
                     for (size_t t = 0; t < tiles.size(); ++t)
-                        if (isIdentityOf(map.dims[j], tiles[t].dim))
+                        if (kernel::isIdentityOf(map.dims[j], tiles[t].dim))
                             follows = static_cast<int>(t);
                     if (seen[j] && loops[j] != follows)
                         agreed[j] = false;

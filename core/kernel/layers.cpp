@@ -168,9 +168,10 @@ double parallelShare(int64_t tiles, int64_t cores) {
 }
 
 std::vector<TileLoop> chooseTiles(const ops::LoopNest& anchorNest, const partition::Box& anchorBox,
-                                  int64_t layerBytes, int64_t capacityBytes, int64_t cores) {
+                                  int tileable, int64_t layerBytes, int64_t capacityBytes,
+                                  int64_t cores) {
     std::vector<TileLoop> loops;
-    int outer = std::min(anchorNest.outputRank, 2);
+    int outer = std::min({anchorNest.outputRank, 2, tileable});
     for (int i = 0; i < outer && static_cast<size_t>(i) < anchorBox.size(); ++i)
         loops.push_back({anchorNest.loops[static_cast<size_t>(i)].name,
                          std::max<int64_t>(anchorBox[static_cast<size_t>(i)].size(), 1), 1});

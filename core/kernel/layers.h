@@ -31,12 +31,14 @@ Expected<OpWork> opWork(const ir::Graph& graph, const arch::Arch& arch,
                         const partition::SemanticsCache& semantics, const partition::BoxMap& slices,
                         ir::OpId op);
 
-/// §4.1: tiles of the anchor's two outer loops, divisors whose share of the
-/// layer's \p layerBytes fits \p capacityBytes. The \p cores of the kernel
-/// take the tiles in turn, so the count that keeps them busiest wins (the
-/// least ceil(count / cores) / count), then the fewest, largest tiles.
+/// §4.1: tiles of the anchor's two outer loops (the first \p tileable of
+/// them, tile_rule.h), divisors whose share of the layer's \p layerBytes
+/// fits \p capacityBytes. The \p cores of the kernel take the tiles in
+/// turn, so the count that keeps them busiest wins (the least
+/// ceil(count / cores) / count), then the fewest, largest tiles.
 std::vector<TileLoop> chooseTiles(const ops::LoopNest& anchorNest, const partition::Box& anchorBox,
-                                  int64_t layerBytes, int64_t capacityBytes, int64_t cores);
+                                  int tileable, int64_t layerBytes, int64_t capacityBytes,
+                                  int64_t cores);
 
 /// How many cores' worth of work a layer of \p tiles tiles gets done at once
 /// on \p cores cores that take the tiles in turn: tiles / ceil(tiles / cores).

@@ -5,6 +5,7 @@
 
 #include "kernel/layers.h"
 #include "kernel/plan.h"
+#include "kernel/tile_rule.h"
 #include "partition/fusion.h"
 
 #include <algorithm>
@@ -141,10 +142,15 @@ private:
         const ops::OpSemantics& anchor = semantics_.of(layer.anchor);
         const auto& outs = graph_.op(layer.anchor).outputs;
         const Box* box = outs.empty() ? nullptr : slices.find(outs.front());
-        if (!anchor.nests.empty() && box != nullptr)
+        if (!anchor.nests.empty() && box != nullptr) {
+            std::string untiledBecause;
+            int tileable =
+                tileableDims(graph_, semantics_, slices, ops, *box,
+                             std::min(anchor.nests.front().outputRank, 2), untiledBecause);
             layer.tiles = detail::chooseTiles(
-                anchor.nests.front(), *box, layerBytes, tileCapacity_,
+                anchor.nests.front(), *box, tileable, layerBytes, tileCapacity_,
                 schedule::coresUsed(s_.instances[static_cast<size_t>(id)].bind));
+        }
         for (const TileLoop& t : layer.tiles)
             layer.tileCount *= t.extent / t.tile;
         layer.hoistBytes = hoistBytes(layer, s_.instances[static_cast<size_t>(id)], slices);

@@ -348,6 +348,31 @@ private slots:
         }
     }
 
+    // A layer is charged by the tiles its code runs (kernel/tile_rule.h).
+    // Relu [4, 2] then Transpose to [2, 4] is one layer, anchored on the
+    // Transpose, whose loop 0 reads the Relu's dim 1: a tile of either outer
+    // loop would need the Relu's other tiles, so the layer is one tile and
+    // runs on one of the two cores: 8 + 8 ops at 4/cycle = 4 ns, not the
+    // 2 ns of two tiles. Relu then Neg on [2, 4] keeps its 2 tiles (2 ns).
+    void layersReadingAcrossTilesRunAsOne() {
+        ir::Graph across;
+        {
+            Builder b(across);
+            transpose(b, unary(b, "Relu", b.input({4, 2})), {1, 0});
+            b.finish();
+        }
+        for (const char* strategy : {"tvm", "graphturbo"}) {
+            sim::Evaluation one = run(across, strategy, 2);
+            QCOMPARE(one.program.kernels.size(), size_t{1});
+            QCOMPARE(one.program.kernels[0].layers.size(), size_t{1});
+            QCOMPARE(one.program.kernels[0].layers[0].tileCount, int64_t{1});
+            QCOMPARE(computeNs(one), 4.0);
+            sim::Evaluation two = run(elementwiseOf({2, 4}), strategy, 2);
+            QCOMPARE(two.program.kernels[0].layers[0].tileCount, int64_t{2});
+            QCOMPARE(computeNs(two), 2.0);
+        }
+    }
+
     void precisionChangesBytesAndRates_data() {
         QTest::addColumn<int>("dtype");
         QTest::addColumn<double>("convNs");
