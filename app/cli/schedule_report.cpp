@@ -89,6 +89,28 @@ void printHeader(const ScheduleSummary& s, std::ostream& out) {
         << formatBytes(schedule.capacityBytes) << "\n";
 }
 
+/// Groups split into more instances than Algorithm 1 chose, so that each
+/// instance keeps its tensors and weights in the GB (docs/scheduling.md).
+void printResidentSplits(const Schedule& schedule, std::ostream& out) {
+    std::vector<std::string> changes;
+    for (size_t g = 0; g < schedule.groups.size(); ++g) {
+        const schedule::Group& group = schedule.groups[g];
+        const auto& info = group.splitInfo;
+        if (group.splitOverridden || !group.split || !info.resident || !info.best ||
+            group.split->factor != info.resident->factor)
+            continue;
+        changes.push_back(partition::Partition::label(static_cast<schedule::GroupId>(g)) + " " +
+                          std::to_string(info.best->factor) + " -> " +
+                          std::to_string(info.resident->factor));
+    }
+    if (changes.empty())
+        return;
+    out << "  more instances than Algorithm 1, so each keeps its tensors and weights in the GB:";
+    for (const std::string& c : changes)
+        out << " " << c << (&c == &changes.back() ? "" : ",");
+    out << "\n";
+}
+
 void printGroups(const ScheduleSummary& s, std::ostream& out) {
     const Schedule& schedule = *s.schedule;
     out << "\ngroups (" << schedule.groups.size() << ")\n";
@@ -104,6 +126,7 @@ void printGroups(const ScheduleSummary& s, std::ostream& out) {
             << padded(plural(group.instances.size(), "instance"), 14) << "peak "
             << padded(formatBytes(group.splitInfo.peakBytes), 11) << output << "\n";
     }
+    printResidentSplits(schedule, out);
 }
 
 void printOrder(const Schedule& schedule, std::ostream& out) {

@@ -127,7 +127,7 @@ Status readGroupSplit(DocReader& reader, const Json& group, const std::string& p
     SC_ASSIGN_OR_RETURN(target.splitOverridden, json::boolField(group, path, "split_overridden"));
     SC_ASSIGN_OR_RETURN(const Json* info, json::required(group, path, "split_info"));
     const std::string infoPath = json::child(path, "split_info");
-    SC_RETURN_IF_ERROR(json::checkObject(*info, infoPath, {"candidates", "best"}));
+    SC_RETURN_IF_ERROR(json::checkObject(*info, infoPath, {"candidates", "best", "resident"}));
     SC_ASSIGN_OR_RETURN(const Json* candidates, json::required(*info, infoPath, "candidates"));
     const std::string listPath = json::child(infoPath, "candidates");
     SC_RETURN_IF_ERROR(json::checkArray(*candidates, listPath));
@@ -139,6 +139,11 @@ Status readGroupSplit(DocReader& reader, const Json& group, const std::string& p
     }
     SC_ASSIGN_OR_RETURN(target.splitInfo.best,
                         readOptionalCandidate(*info, infoPath, "best", reader.graph, output));
+    if (info->contains("resident")) { // optional: documents before it have none
+        SC_ASSIGN_OR_RETURN(
+            target.splitInfo.resident,
+            readOptionalCandidate(*info, infoPath, "resident", reader.graph, output));
+    }
     SC_ASSIGN_OR_RETURN(int64_t count, json::intField(group, path, "instances", 1));
     int64_t factor = target.split ? target.split->factor : 1;
     if (count != factor)

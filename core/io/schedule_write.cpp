@@ -63,7 +63,8 @@ OrderedJson groupJson(const ir::Graph& graph, const Schedule& schedule, schedule
     object["split"] = optionalCandidate(group.split);
     object["split_overridden"] = group.splitOverridden;
     object["split_info"] = {{"candidates", std::move(candidates)},
-                            {"best", optionalCandidate(info.best)}};
+                            {"best", optionalCandidate(info.best)},
+                            {"resident", optionalCandidate(info.resident)}};
     object["instances"] = group.instances.size();
     return object;
 }

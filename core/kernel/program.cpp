@@ -143,10 +143,8 @@ private:
         const auto& outs = graph_.op(layer.anchor).outputs;
         const Box* box = outs.empty() ? nullptr : slices.find(outs.front());
         if (!anchor.nests.empty() && box != nullptr) {
-            std::string untiledBecause;
-            int tileable =
-                tileableDims(graph_, semantics_, slices, ops, *box,
-                             std::min(anchor.nests.front().outputRank, 2), untiledBecause);
+            int tileable = tileableDims(graph_, semantics_, slices, ops, *box,
+                                        std::min(anchor.nests.front().outputRank, 2));
             layer.tiles = detail::chooseTiles(
                 anchor.nests.front(), *box, tileable, layerBytes, tileCapacity_,
                 schedule::coresUsed(s_.instances[static_cast<size_t>(id)].bind));

@@ -71,14 +71,10 @@ std::string tilingProblem(const ir::Graph& graph, const partition::SemanticsCach
 
 int tileableDims(const ir::Graph& graph, const partition::SemanticsCache& semantics,
                  const partition::BoxMap& slices, std::span<const ir::OpId> ops,
-                 const partition::Box& anchorBox, int outer, std::string& reason) {
-    reason.clear();
-    for (int dims = outer; dims > 0; --dims) {
-        std::string problem = tilingProblem(graph, semantics, slices, ops, anchorBox, dims);
-        if (problem.empty())
+                 const partition::Box& anchorBox, int outer) {
+    for (int dims = outer; dims > 0; --dims)
+        if (tilingProblem(graph, semantics, slices, ops, anchorBox, dims).empty())
             return dims;
-        reason = std::move(problem);
-    }
     return 0;
 }
 

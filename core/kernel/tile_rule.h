@@ -24,10 +24,9 @@ std::string tilingProblem(const ir::Graph& graph, const partition::SemanticsCach
                           const partition::Box& anchorBox, int tiledDims);
 
 /// How many of the anchor's leading output loops (at most \p outer) tiles
-/// may cut: the longest prefix with no tilingProblem. \p reason gets the
-/// problem of the first loop left out ("" when none is).
+/// may cut: the longest prefix with no tilingProblem.
 int tileableDims(const ir::Graph& graph, const partition::SemanticsCache& semantics,
                  const partition::BoxMap& slices, std::span<const ir::OpId> ops,
-                 const partition::Box& anchorBox, int outer, std::string& reason);
+                 const partition::Box& anchorBox, int outer);
 
 } // namespace stagecraft::kernel

@@ -326,9 +326,11 @@ private:
         SC_ASSIGN_OR_RETURN(Partition partition, Partition::fromAssignment(graph_, groupOf_));
         GroupingResult result;
         result.splits.resize(partition.groupCount());
+        SplitParams finalParams = params_;
+        finalParams.finalSplit = true;
         for (size_t g = 0; g < partition.groupCount(); ++g)
-            result.splits[g] = computeSplitInfo(graph_, semantics_,
-                                                partition.ops(static_cast<GroupId>(g)), params_);
+            result.splits[g] = computeSplitInfo(
+                graph_, semantics_, partition.ops(static_cast<GroupId>(g)), finalParams);
         result.partition = std::move(partition);
         return result;
     }

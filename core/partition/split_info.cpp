@@ -36,6 +36,7 @@
 #include "partition/split_info.h"
 
 #include <algorithm>
+#include <map>
 
 namespace stagecraft::partition {
 
@@ -82,6 +83,8 @@ struct SplitEffect {
     bool valid = true;
     int64_t opsSplit = 0;
     int64_t footprint = 0;
+    /// Bytes of the tensors one instance holds at once (liveSetBytes).
+    int64_t liveSet = 0;
     double extraWork = 0;
     double totalWork = 0;
     /// Bytes of the group's activation inputs one instance reads, and their
@@ -130,7 +133,40 @@ public:
         countInputReads(boxes, effect);
         effect.footprint =
             factor > 1 ? producedPeakBytes(graph_, ops_, &boxes) : producedPeakBytes(graph_, ops_);
+        effect.liveSet = liveSetBytes(factor > 1 ? &boxes : nullptr);
         return effect;
+    }
+
+    /// The most bytes of its own tensors an instance holds at once, its ops
+    /// run in graph order: an output is held from its op until its last
+    /// reader in the group; the group's outputs until the instance ends.
+    int64_t liveSetBytes(const BoxMap* boxes) const {
+        std::map<ir::TensorId, size_t> lastUse;
+        for (size_t i = 0; i < ops_.size(); ++i)
+            for (ir::TensorId in : graph_.op(ops_[i]).inputs)
+                if (in != ir::kNoTensor)
+                    lastUse[in] = i;
+        int64_t live = 0, peak = 0;
+        std::vector<std::pair<size_t, int64_t>> releases;
+        for (size_t i = 0; i < ops_.size(); ++i) {
+            for (ir::TensorId out : graph_.op(ops_[i]).outputs) {
+                const ir::Tensor& t = graph_.tensor(out);
+                auto bytes =
+                    static_cast<int64_t>(bytesOf(t, boxes != nullptr ? boxes->find(out) : nullptr));
+                live += bytes;
+                bool leaves = std::find(outputs_.begin(), outputs_.end(), out) != outputs_.end();
+                auto it = lastUse.find(out);
+                if (!leaves && it != lastUse.end())
+                    releases.push_back({it->second, bytes});
+                else if (!leaves)
+                    releases.push_back({i, bytes});
+            }
+            peak = std::max(peak, live);
+            for (const auto& [at, bytes] : releases)
+                if (at == i)
+                    live -= bytes;
+        }
+        return peak;
     }
 
 private:
@@ -315,6 +351,51 @@ std::vector<SplitCandidate> candidatesAt(const ir::Graph& graph, const SplitEval
     return candidates;
 }
 
+/// Seconds the instances of a split of \p v spend on data a GB-resident
+/// instance cannot keep: every instance hoists the group's weights into each
+/// core's LB, and what its live set and weights hold beyond \p capacity goes
+/// to DDR and back.
+double residencyCost(int64_t v, const SplitEffect& effect, int64_t capacity,
+                     const SplitParams& params) {
+    double held = static_cast<double>(effect.liveSet) + effect.weightBytes;
+    double overflow = std::max(0.0, held - static_cast<double>(capacity));
+    double hoist = effect.weightBytes * static_cast<double>(params.cores) /
+                   std::max(params.hoistBytesPerSecond, 1.0);
+    double ddr = params.ddrBytesPerSecond > 0 ? 2.0 * overflow / params.ddrBytesPerSecond : 0.0;
+    return static_cast<double>(v) * (hoist + ddr);
+}
+
+/// The final split of a group whose instances live in the GB (§3.6, or the
+/// two-level fallback): from \p best's factor up along its dim, to the first
+/// whose instance holds its live set and the group's weights in \p capacity,
+/// the factor of least residencyCost (the fewest instances when equal);
+/// \p best when no larger factor passes the checks (docs/decisions.md).
+SplitCandidate holdingLiveSet(const ir::Graph& graph, const SplitEvaluator& evaluator,
+                              std::span<const ir::OpId> ops, const SplitCandidate& best,
+                              int64_t capacity, const SplitParams& params) {
+    int64_t extent = graph.tensor(evaluator.output()).shape[static_cast<size_t>(best.dim)];
+    int64_t intermediates = intermediateBytes(graph, ops);
+    SplitCandidate chosen = best;
+    double least = -1;
+    for (int64_t v : splitFactorCandidates(extent)) {
+        if (v < best.factor)
+            continue;
+        SplitEffect effect = evaluator.evaluate(best.dim, v);
+        if (!effect.valid || !worthRecomputing(effect, intermediates, params) ||
+            (v > best.factor && readsTooMuch(v, effect, params, false)))
+            break;
+        double cost = residencyCost(v, effect, capacity, params);
+        if (least < 0 || cost < least) {
+            least = cost;
+            chosen = v == best.factor ? best : toCandidate(best.dim, v, effect);
+        }
+        if (static_cast<double>(effect.liveSet) + effect.weightBytes <=
+            static_cast<double>(capacity))
+            break; // more instances only hoist the weights more often
+    }
+    return chosen;
+}
+
 } // namespace
 
 SplitParams splitParamsFor(const arch::Arch& arch) {
@@ -326,8 +407,19 @@ SplitParams splitParamsFor(const arch::Arch& arch) {
     const arch::Path* path = arch::findPath(arch, arch::Memory::GB, arch::Memory::LB);
     if (path == nullptr)
         path = arch::findPath(arch, arch::Memory::DDR, arch::Memory::LB);
-    if (path != nullptr && path->bandwidthGBps > 0)
+    if (path != nullptr && path->bandwidthGBps > 0) {
         params.offCoreBytesPerSecond = path->bandwidthGBps * 1e9;
+        params.hoistBytesPerSecond = params.offCoreBytesPerSecond;
+    }
+    if (const arch::Path* ddr = arch::findPath(arch, arch::Memory::DDR, arch::Memory::GB))
+        params.ddrBytesPerSecond =
+            ddr->bandwidthGBps * 1e9 /
+            static_cast<double>(
+                ddr->sharedBy == arch::Sharing::Chip && arch.clusters > 0 ? arch.clusters : 1);
+    params.cores = 0;
+    for (const arch::CoreGroup& group : arch.cluster.coreGroups)
+        params.cores += group.count;
+    params.cores = std::max<int64_t>(params.cores, 1);
     return params;
 }
 
@@ -373,12 +465,20 @@ SplitInfo computeSplitInfo(const ir::Graph& graph, const SemanticsCache& semanti
     bool fallback = params.fallbackCapacityBytes > params.capacityBytes;
     info.candidates = candidatesAt(graph, evaluator, ops, info.peakBytes, params.capacityBytes,
                                    params, fallback && params.countWeightRereads);
-    if (info.candidates.empty() && fallback)
+    bool atFallback = info.candidates.empty() && fallback;
+    if (atFallback)
         info.candidates = candidatesAt(graph, evaluator, ops, info.peakBytes,
                                        params.fallbackCapacityBytes, params, false);
     for (const SplitCandidate& c : info.candidates)
         if (!info.best || better(c, *info.best))
             info.best = c;
+    if (info.best && params.finalSplit && (atFallback || params.capacityIsGlobal)) {
+        SplitCandidate held = holdingLiveSet(
+            graph, evaluator, ops, *info.best,
+            atFallback ? params.fallbackCapacityBytes : params.capacityBytes, params);
+        if (held.factor != info.best->factor)
+            info.resident = held;
+    }
     return info;
 }
 

@@ -37,6 +37,17 @@ struct SplitParams {
     int64_t fallbackCapacityBytes = 0;
     /// With a fallback: weights count in the re-reads at capacityBytes.
     bool countWeightRereads = true;
+    /// The split a group's instances get (not a merge's trial): where they
+    /// live in the GB it must also hold their live set and weights.
+    bool finalSplit = false;
+    /// capacityBytes is the GB's (the GB level, §3.6).
+    bool capacityIsGlobal = false;
+    /// The cluster's share of the DDR->GB bandwidth (bytes per second), and
+    /// the cores that each hoist an instance's weights into their LB.
+    double ddrBytesPerSecond = 0;
+    /// GB->LB bandwidth of the cluster (bytes per second) the hoists use.
+    double hoistBytesPerSecond = 1e11;
+    int64_t cores = 1;
 };
 
 /// The parameters Algorithm 1 reads from \p arch: capacity = aggregate LB
@@ -72,6 +83,11 @@ struct SplitInfo {
     std::vector<SplitCandidate> candidates;
     /// Eq. 1: lexmax (n_d, -f_d, -d); empty when no split fits.
     std::optional<SplitCandidate> best;
+    /// The final split of a group whose instances live in the GB, when it
+    /// has more instances than best: along best's dim, the factor whose
+    /// instances keep the most data in the GB for the least weight traffic
+    /// (split_info.cpp, docs/decisions.md). The group uses it over best.
+    std::optional<SplitCandidate> resident;
 };
 
 /// The slices of one instance: instance \p index (0-based) of \p factor along

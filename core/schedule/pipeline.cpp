@@ -20,6 +20,7 @@ partition::SplitParams effectiveParams(const arch::Arch& arch, const ScheduleOpt
     if (options.level == Level::GB) {
         params.capacityBytes =
             arch.cluster.globalBuffer ? arch.cluster.globalBuffer->bytes : arch.ddr.bytes;
+        params.capacityIsGlobal = arch.cluster.globalBuffer.has_value();
         if (const arch::Path* path = arch::findPath(arch, arch::Memory::DDR, arch::Memory::GB);
             path != nullptr)
             params.offCoreBytesPerSecond = path->bandwidthGBps * 1e9;
@@ -53,9 +54,11 @@ std::vector<partition::SplitInfo> splitsFor(const ir::Graph& graph,
     for (size_t g = 0; g < partition.groupCount(); ++g) {
         auto ops = partition.ops(static_cast<GroupId>(g));
         auto it = known.find(std::vector<ir::OpId>(ops.begin(), ops.end()));
+        partition::SplitParams finalParams = params;
+        finalParams.finalSplit = true;
         splits.push_back(it != known.end()
                              ? grouping.splits[it->second]
-                             : partition::computeSplitInfo(graph, semantics, ops, params));
+                             : partition::computeSplitInfo(graph, semantics, ops, finalParams));
     }
     return splits;
 }
@@ -141,7 +144,7 @@ Expected<Schedule> runFromRegrouping(const ir::Graph& graph, const arch::Arch& a
     s.groups.clear();
     for (partition::SplitInfo& info : splits) {
         Group group;
-        group.split = info.best;
+        group.split = info.resident ? info.resident : info.best;
         group.splitInfo = std::move(info);
         s.groups.push_back(std::move(group));
     }

@@ -12,12 +12,6 @@ namespace stagecraft::views {
 
 using namespace Qt::StringLiterals;
 
-namespace {
-
-const std::vector<partition::SplitCandidate> kNoCandidates;
-
-} // namespace
-
 void SplitCandidatesModel::setResult(ResultPtr result) {
     result_ = std::move(result);
     rebuild();
@@ -31,26 +25,37 @@ void SplitCandidatesModel::setSelection(const Selection& selection) {
 void SplitCandidatesModel::rebuild() {
     beginResetModel();
     group_ = result_ ? inspector::groupOf(*result_, selection_) : std::nullopt;
+    rows_.clear();
+    hasResident_ = false;
+    if (group_) {
+        const auto& info = result_->eval.schedule.groups[static_cast<size_t>(*group_)].splitInfo;
+        rows_ = info.candidates;
+        if (info.resident) {
+            rows_.push_back(*info.resident);
+            hasResident_ = true;
+        }
+    }
     endResetModel();
 }
 
-const std::vector<partition::SplitCandidate>& SplitCandidatesModel::candidates() const {
-    if (!group_)
-        return kNoCandidates;
-    return result_->eval.schedule.groups[static_cast<size_t>(*group_)].splitInfo.candidates;
+const partition::SplitCandidate& SplitCandidatesModel::candidate(int row) const {
+    return rows_[static_cast<size_t>(row)];
 }
 
-const partition::SplitCandidate& SplitCandidatesModel::candidate(int row) const {
-    return candidates()[static_cast<size_t>(row)];
+bool SplitCandidatesModel::isResident(int row) const {
+    return hasResident_ && static_cast<size_t>(row) + 1 == rows_.size();
 }
 
 bool SplitCandidatesModel::isChosen(int row) const {
     const auto& split = result_->eval.schedule.groups[static_cast<size_t>(*group_)].split;
-    return split && *split == candidate(row);
+    if (!split || *split != candidate(row))
+        return false;
+    // A resident split equal to one of Algorithm 1's rows is checked once.
+    return isResident(row) || !hasResident_ || rows_.back() != *split;
 }
 
 int SplitCandidatesModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(candidates().size());
+    return parent.isValid() ? 0 : static_cast<int>(rows_.size());
 }
 
 int SplitCandidatesModel::columnCount(const QModelIndex& parent) const {
@@ -76,6 +81,18 @@ QVariant SplitCandidatesModel::display(const partition::SplitCandidate& c, int c
     }
 }
 
+QVariant SplitCandidatesModel::toolTip(int row, bool chosen) const {
+    QString text;
+    if (isResident(row))
+        text = u"the GB-resident split: more instances than Algorithm 1's best, so each "
+               u"instance holds its live set and the group's weights in the GB "
+               u"(docs/decisions.md)"_s;
+    if (chosen)
+        text = text.isEmpty() ? u"the split the schedule uses"_s
+                              : text % u"; the split the schedule uses"_s;
+    return text.isEmpty() ? QVariant() : QVariant(text);
+}
+
 QVariant SplitCandidatesModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
@@ -95,7 +112,7 @@ QVariant SplitCandidatesModel::data(const QModelIndex& index, int role) const {
         }
         return {};
     case Qt::ToolTipRole:
-        return chosen ? u"the split the schedule uses"_s : QVariant();
+        return toolTip(index.row(), chosen);
     default:
         return {};
     }

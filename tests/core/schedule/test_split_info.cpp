@@ -162,6 +162,44 @@ private slots:
         QCOMPARE(activations.best->factor, int64_t(4));
     }
 
+    /// The chain on [8, 4, 8, 8] (8,192 B per tensor, 1,152 B of weights)
+    /// in a GB of 8,192 B. Algorithm 1 keeps one instance (its largest
+    /// tensor fits), but an instance holds two tensors at once (a conv's
+    /// output beside the ReLU that reads it): 16,384 / v bytes of live set.
+    /// With one core, 1 byte/ns to hoist and 1 byte/ns to DDR, v instances
+    /// cost v x (1,152 + 2 x overflow) ns: v = 1: 1,152 + 2 x 9,344 =
+    /// 19,840; v = 2: 2 x (1,152 + 2 x 1,152) = 6,912; v = 4 (the first that
+    /// holds 4,096 + 1,152 B): 4,608, the least. Hoisting at 0.1 byte/ns,
+    /// v = 2 costs 27,648 and v = 4 46,080, so 2 wins (v = 1: 30,208). At the
+    /// LB (no GB behind the capacity) Algorithm 1's split stays.
+    void gbResidentSplitHoldsItsLiveSet() {
+        ir::Graph g = convChain(8, 4, 8);
+        auto semantics = SemanticsCache::build(g);
+        QVERIFY(semantics.ok());
+        SplitParams params;
+        params.capacityBytes = 8 * 4 * 8 * 8 * 4;
+        params.finalSplit = true;
+        params.capacityIsGlobal = true;
+        params.cores = 1;
+        params.hoistBytesPerSecond = 1e9;
+        params.ddrBytesPerSecond = 1e9;
+        SplitInfo held = computeSplitInfo(g, *semantics, allOps(g), params);
+        QVERIFY(held.best && held.resident);
+        QCOMPARE(held.best->factor, int64_t(1)); // Algorithm 1 (§3.1) as it is
+        QCOMPARE(held.resident->dim, 0);
+        QCOMPARE(held.resident->factor, int64_t(4));
+        params.hoistBytesPerSecond = 1e8;
+        SplitInfo heavy = computeSplitInfo(g, *semantics, allOps(g), params);
+        QVERIFY(heavy.resident);
+        QCOMPARE(heavy.resident->factor, int64_t(2));
+        params.capacityIsGlobal = false;
+        SplitInfo lb = computeSplitInfo(g, *semantics, allOps(g), params);
+        QVERIFY(lb.best && !lb.resident);
+        params.capacityIsGlobal = true;
+        params.finalSplit = false; // a merge's trial split (Algorithm 2)
+        QVERIFY(!computeSplitInfo(g, *semantics, allOps(g), params).resident);
+    }
+
     void spatialSplitRecomputesHalos() {
         ir::Graph g = convChain(1, 4, 32);
         auto semantics = SemanticsCache::build(g);

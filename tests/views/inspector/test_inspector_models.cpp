@@ -132,15 +132,23 @@ void TestInspectorModels::splitCandidatesAreSplitInfo() {
     const auto& s = result->eval.schedule;
     views::SplitCandidatesModel candidates;
     candidates.setResult(result);
+    int residents = 0;
     for (size_t g = 0; g < s.groups.size(); ++g) {
         const auto& group = s.groups[g];
+        residents += group.splitInfo.resident ? 1 : 0;
         // Reach the group through an instance, as a click in the timeline would.
         candidates.setSelection({Selection::Kind::Instance, group.instances.back()});
         QCOMPARE(candidates.group(), std::optional<schedule::GroupId>(static_cast<int>(g)));
-        QCOMPARE(static_cast<size_t>(candidates.rowCount()), group.splitInfo.candidates.size());
+        // Algorithm 1's candidates, then the GB-resident split when there is one.
+        auto rows = group.splitInfo.candidates;
+        if (group.splitInfo.resident)
+            rows.push_back(*group.splitInfo.resident);
+        QCOMPARE(static_cast<size_t>(candidates.rowCount()), rows.size());
         int chosen = 0;
         for (int row = 0; row < candidates.rowCount(); ++row) {
-            const auto& expected = group.splitInfo.candidates[static_cast<size_t>(row)];
+            const auto& expected = rows[static_cast<size_t>(row)];
+            QCOMPARE(candidates.isResident(row),
+                     group.splitInfo.resident && static_cast<size_t>(row) + 1 == rows.size());
             QCOMPARE(candidates.candidate(row), expected);
             QCOMPARE(candidates.index(row, views::SplitCandidatesModel::DimColumn).data().toInt(),
                      expected.dim);
@@ -159,8 +167,11 @@ void TestInspectorModels::splitCandidatesAreSplitInfo() {
                 QCOMPARE(expected, *group.split);
             }
         }
-        QCOMPARE(chosen, 1); // these schedules use Algorithm 1's best everywhere
+        QCOMPARE(chosen, 1); // these schedules use no override: one row is the split
     }
+    // ResNet-50 at 16 images per cluster lives in the GB: some group's
+    // split is its resident split, shown as the last row.
+    QCOMPARE(residents > 0, model == u"resnet50"_s);
 }
 
 void TestInspectorModels::orderRowsFollowSchedule() {
