@@ -104,30 +104,14 @@ std::vector<TileLoop> chooseTiles(const KernelContext& k, const kernel::Layer& l
 /// the layer indexes it with a tiled output loop (-1: the box).
 std::vector<int> weightTileLoops(const KernelContext& k, const std::vector<ir::OpId>& ops,
                                  const std::vector<TileLoop>& tiles, ir::TensorId weight) {
-    size_t rank = k.graph.tensor(weight).shape.size();
-    std::vector<int> loops(rank, -1);
-    std::vector<bool> agreed(rank, true), seen(rank, false);
-    for (ir::OpId op : ops) {
-        const ir::Op& o = k.graph.op(op);
-        for (const ops::LoopNest& nest : k.semantics.of(op).nests)
-            for (const ops::AccessMap& map : nest.inputs) {
-                if (o.inputs[static_cast<size_t>(map.operand)] != weight)
-                    continue;
-                for (size_t j = 0; j < rank && j < map.dims.size(); ++j) {
-                    int follows = -1;
-                    for (size_t t = 0; t < tiles.size(); ++t)
-                        if (kernel::isIdentityOf(map.dims[j], tiles[t].dim))
-                            follows = static_cast<int>(t);
-                    if (seen[j] && loops[j] != follows)
-                        agreed[j] = false;
-                    seen[j] = true;
-                    loops[j] = follows;
-                }
-            }
-    }
-    for (size_t j = 0; j < rank; ++j)
-        if (!agreed[j])
-            loops[j] = -1;
+    std::vector<int> tiledDims;
+    for (const TileLoop& t : tiles)
+        tiledDims.push_back(t.dim);
+    std::vector<int> loops = kernel::weightTileDims(k.graph, k.semantics, ops, tiledDims, weight);
+    for (int& loop : loops)
+        if (loop >= 0)
+            loop = static_cast<int>(std::find(tiledDims.begin(), tiledDims.end(), loop) -
+                                    tiledDims.begin());
     return loops;
 }
 

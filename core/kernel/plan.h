@@ -68,10 +68,11 @@ struct Layer {
     int64_t tileCount = 1;
     /// Bytes of the weight slices the layer promotes.
     int64_t weightBytes = 0;
-    /// Weight bytes hoisted into the LBs of all the kernel's cores: each core
-    /// needs the slice except along bound dims the weight depends on (a conv
-    /// bound by output channels splits its weights, one bound by images or
-    /// rows needs them all on every core).
+    /// Weight bytes hoisted into the LBs of all the kernel's cores, as the
+    /// code promotes them: a weight's part that follows the tiled loops once
+    /// per tile (a conv tiled by output channels splits its weights), a
+    /// weight that follows none whole into each core that takes a tile (one
+    /// tiled by images or rows needs it all on every such core).
     int64_t hoistBytes = 0;
     /// The weight tensors read: the bytes of the whole tensor (what the GB
     /// weight cache keeps, docs/simulator.md) and of the part read.

@@ -151,42 +151,44 @@ private:
         }
         for (const TileLoop& t : layer.tiles)
             layer.tileCount *= t.extent / t.tile;
-        layer.hoistBytes = hoistBytes(layer, s_.instances[static_cast<size_t>(id)], slices);
+        layer.hoistBytes =
+            hoistBytes(layer, ops, schedule::coresUsed(s_.instances[static_cast<size_t>(id)].bind));
         return Status::success();
     }
 
-    /// Weight bytes over all bound cores (plan.h, Layer::hoistBytes). Binding
-    /// dims are matched to the anchor's output dims by position when the
-    /// ranks agree; otherwise every core takes the whole slice.
-    int64_t hoistBytes(const Layer& layer, const schedule::Instance& inst,
-                       const BoxMap& slices) const {
-        int64_t cores = std::max<int64_t>(schedule::coresUsed(inst.bind), 1);
-        const ops::OpSemantics& sem = semantics_.of(layer.anchor);
-        if (sem.nests.empty() ||
-            static_cast<size_t>(sem.nests.front().outputRank) != inst.bind.size())
-            return layer.weightBytes * cores;
-        const ir::Op& anchor = graph_.op(layer.anchor);
+    /// Weight bytes the kernel's cores hoist for \p layer (plan.h,
+    /// Layer::hoistBytes), as the emitted code promotes them: the part of a
+    /// weight that follows the tiled loops once per tile, a weight that
+    /// follows none whole into each core that takes a tile.
+    int64_t hoistBytes(const Layer& layer, const std::vector<ir::OpId>& ops, int64_t cores) const {
+        std::vector<int> tiledDims;
+        for (size_t i = 0; i < layer.tiles.size(); ++i)
+            if (layer.tiles[i].extent / layer.tiles[i].tile > 1)
+                tiledDims.push_back(static_cast<int>(i));
+        int64_t busyCores = std::clamp<int64_t>(layer.tileCount, 1, std::max<int64_t>(cores, 1));
         int64_t total = 0;
-        for (const ops::AccessMap& map : sem.nests.front().inputs) {
-            ir::TensorId in = anchor.inputs[static_cast<size_t>(map.operand)];
-            if (in == ir::kNoTensor || !graph_.tensor(in).isConstant())
-                continue;
-            int64_t split = 1;
-            for (size_t d = 0; d < inst.bind.size(); ++d)
-                if (inst.bind[d] > 1 && !ops::dimsDependingOn(map, static_cast<int>(d)).empty())
-                    split *= inst.bind[d];
-            int64_t slice = detail::sliceBytes(graph_, slices, in);
-            total += (slice + split - 1) / split * cores;
+        for (const Layer::WeightUse& w : layer.weights) {
+            int64_t parts = w.gathered ? 1 : tileParts(layer, ops, tiledDims, w.tensor);
+            total += parts > 1 ? layer.tileCount * ((w.readBytes + parts - 1) / parts)
+                               : w.readBytes * busyCores;
         }
-        // Weights of the layer's other ops (biases of fused adds) go whole to every core.
-        int64_t anchorWeights = 0;
-        for (const ops::AccessMap& map : sem.nests.front().inputs) {
-            ir::TensorId in = anchor.inputs[static_cast<size_t>(map.operand)];
-            if (in != ir::kNoTensor && graph_.tensor(in).isConstant())
-                anchorWeights += detail::sliceBytes(graph_, slices, in);
-        }
-        total += std::max<int64_t>(layer.weightBytes - anchorWeights, 0) * cores;
-        return std::min(total, layer.weightBytes * cores);
+        return total;
+    }
+
+    /// Into how many parts the tiles cut \p weight: the product of the tile
+    /// counts of the tiled loops it follows (kernel/tile_rule.h).
+    int64_t tileParts(const Layer& layer, const std::vector<ir::OpId>& ops,
+                      const std::vector<int>& tiledDims, ir::TensorId weight) const {
+        if (tiledDims.empty())
+            return 1;
+        std::vector<int> follows = weightTileDims(graph_, semantics_, ops, tiledDims, weight);
+        std::set<int> dims(follows.begin(), follows.end());
+        int64_t parts = 1;
+        for (int d : dims)
+            if (d >= 0)
+                parts *= layer.tiles[static_cast<size_t>(d)].extent /
+                         layer.tiles[static_cast<size_t>(d)].tile;
+        return parts;
     }
 
     /// Whether \p op gathers rows of \p in (a Gather's table).

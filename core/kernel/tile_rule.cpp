@@ -4,7 +4,8 @@
 // identity on them. An op that reads across a tiled dim (a transpose, a
 // reduction over it, a window) would need other tiles' results, so the last
 // loop is dropped until the rest qualify; with none left the layer is one
-// tile. The plan and the code generator both ask this one rule.
+// tile. The plan and the code generator both ask this one rule, and the
+// rule for which dims of a weight follow the tiles (what each tile promotes).
 
 #include "kernel/tile_rule.h"
 
@@ -76,6 +77,36 @@ int tileableDims(const ir::Graph& graph, const partition::SemanticsCache& semant
         if (tilingProblem(graph, semantics, slices, ops, anchorBox, dims).empty())
             return dims;
     return 0;
+}
+
+std::vector<int> weightTileDims(const ir::Graph& graph, const partition::SemanticsCache& semantics,
+                                std::span<const ir::OpId> ops, std::span<const int> tiledDims,
+                                ir::TensorId weight) {
+    size_t rank = graph.tensor(weight).shape.size();
+    std::vector<int> dims(rank, -1);
+    std::vector<bool> agreed(rank, true), seen(rank, false);
+    for (ir::OpId op : ops) {
+        const ir::Op& o = graph.op(op);
+        for (const ops::LoopNest& nest : semantics.of(op).nests)
+            for (const ops::AccessMap& map : nest.inputs) {
+                if (o.inputs[static_cast<size_t>(map.operand)] != weight)
+                    continue;
+                for (size_t j = 0; j < rank && j < map.dims.size(); ++j) {
+                    int follows = -1;
+                    for (int d : tiledDims)
+                        if (isIdentityOf(map.dims[j], d))
+                            follows = d;
+                    if (seen[j] && dims[j] != follows)
+                        agreed[j] = false;
+                    seen[j] = true;
+                    dims[j] = follows;
+                }
+            }
+    }
+    for (size_t j = 0; j < rank; ++j)
+        if (!agreed[j])
+            dims[j] = -1;
+    return dims;
 }
 
 } // namespace stagecraft::kernel

@@ -8,6 +8,7 @@
 
 #include <span>
 #include <string>
+#include <vector>
 
 namespace stagecraft::kernel {
 
@@ -28,5 +29,14 @@ std::string tilingProblem(const ir::Graph& graph, const partition::SemanticsCach
 int tileableDims(const ir::Graph& graph, const partition::SemanticsCache& semantics,
                  const partition::BoxMap& slices, std::span<const ir::OpId> ops,
                  const partition::Box& anchorBox, int outer);
+
+/// Per dim of \p weight: the tiled output dim (one of \p tiledDims) its
+/// range follows, -1 where it does not. A dim follows a tiled dim when every
+/// op of \p ops that reads the weight indexes it with the identity on that
+/// loop, so that a tile reads only its part of the weight (the code promotes
+/// that part per tile, the plan hoists it so).
+std::vector<int> weightTileDims(const ir::Graph& graph, const partition::SemanticsCache& semantics,
+                                std::span<const ir::OpId> ops, std::span<const int> tiledDims,
+                                ir::TensorId weight);
 
 } // namespace stagecraft::kernel

@@ -149,6 +149,25 @@ ir::Graph elementwiseOf(const ir::Shape& shape) {
     return g;
 }
 
+/// x [rows, 16] times a constant W [16, cols].
+ir::Graph matmulBy(int64_t rows, int64_t cols) {
+    ir::Graph g;
+    Builder b(g);
+    matmul(b, b.input({rows, 16}), b.weight({16, cols}));
+    b.finish();
+    return g;
+}
+
+/// The weight hoists of \p ev: (bytes, duration ns) each.
+std::vector<std::pair<int64_t, double>> hoistsOf(const sim::Evaluation& ev) {
+    std::vector<std::pair<int64_t, double>> hoists;
+    for (size_t i = 0; i < ev.tasks.tasks.size(); ++i)
+        if (ev.tasks.tasks[i].kind == kernel::TaskKind::WeightHoist)
+            hoists.push_back(
+                {ev.tasks.tasks[i].bytes, ev.sim.events[i].end - ev.sim.events[i].start});
+    return hoists;
+}
+
 double computeNs(const sim::Evaluation& ev) {
     double ns = 0;
     for (const kernel::Task& t : ev.tasks.tasks)
@@ -370,6 +389,34 @@ private slots:
             sim::Evaluation two = run(elementwiseOf({2, 4}), strategy, 2);
             QCOMPARE(two.program.kernels[0].layers[0].tileCount, int64_t{2});
             QCOMPARE(computeNs(two), 2.0);
+        }
+    }
+
+    // Weights are hoisted as the code promotes them (plan.h, hoistBytes), by
+    // the tiles, not by the binding. On two cores a conv of x [2, 4, 8, 8]
+    // with 8 3x3 filters (8x4x3x3 f32 = 1152 B) is bound by images, but
+    // tiled into 2 tiles of 4 output channels, which the filters follow:
+    // each core hoists its 576 B, 1152 B in all, 10 + 1152 / 4 = 298 ns (by
+    // the binding both cores took all: 2304 B, 586 ns). x [2, 16] times
+    // W [16, 1] (64 B) is tiled into its 2 rows, which W does not follow:
+    // both cores hoist all of it, 128 B, 10 + 32 = 42 ns. On one core
+    // x [1, 16] times W [16, 16] is one tile: 1024 B, 266 ns.
+    void weightsHoistedAsTheCodePromotesThem() {
+        using Hoists = std::vector<std::pair<int64_t, double>>;
+        ir::Graph images;
+        {
+            Builder b(images);
+            conv(b, b.input({2, 4, 8, 8}), 8, 3, 1, 1, 1, false);
+            b.finish();
+        }
+        for (const char* strategy : {"tvm", "graphturbo"}) {
+            sim::Evaluation byChannels = run(images, strategy, 2);
+            QCOMPARE(byChannels.program.kernels[0].layers[0].tileCount, int64_t{2});
+            QCOMPARE(hoistsOf(byChannels), (Hoists{{1152, 298.0}}));
+            sim::Evaluation byRows = run(matmulBy(2, 1), strategy, 2);
+            QCOMPARE(byRows.program.kernels[0].layers[0].tileCount, int64_t{2});
+            QCOMPARE(hoistsOf(byRows), (Hoists{{128, 42.0}}));
+            QCOMPARE(hoistsOf(run(matmulBy(1, 16), strategy, 1)), (Hoists{{1024, 266.0}}));
         }
     }
 
