@@ -64,7 +64,7 @@ void InspectorWidget::buildLayout() {
     propertiesView_->setColumnWidth(PropertiesModel::PropertyColumn, 140);
     candidatesView_->setObjectName(u"inspectorCandidates"_s);
     candidatesView_->setModel(candidates_);
-    candidatesView_->verticalHeader()->hide();
+    candidatesView_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     candidatesView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     candidatesView_->horizontalHeader()->setStretchLastSection(true);
     candidatesView_->setSelectionBehavior(QAbstractItemView::SelectRows);

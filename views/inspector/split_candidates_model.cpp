@@ -118,12 +118,28 @@ QVariant SplitCandidatesModel::data(const QModelIndex& index, int role) const {
     }
 }
 
+QVariant SplitCandidatesModel::rowHeader(int row, int role) const {
+    if (row < 0 || static_cast<size_t>(row) >= rows_.size())
+        return {};
+    const auto& best = result_->eval.schedule.groups[static_cast<size_t>(*group_)].splitInfo.best;
+    bool isBest = !isResident(row) && best && *best == candidate(row);
+    if (role == Qt::DisplayRole)
+        return isResident(row) ? u"GB-resident"_s : isBest ? u"Alg. 1 best"_s : u"Alg. 1"_s;
+    if (role == Qt::ToolTipRole)
+        return isResident(row) ? toolTip(row, false)
+               : isBest        ? u"Eq. 1's choice among Algorithm 1's candidates"_s
+                               : u"a candidate of Algorithm 1 (one per splittable dim)"_s;
+    return {};
+}
+
 QVariant SplitCandidatesModel::headerData(int section, Qt::Orientation orientation,
                                           int role) const {
     if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == RereadsColumn)
         return u"how many times the instances together read the group's activation inputs "
                u"(§3.1's cost: a split over 2x is refused)"_s;
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    if (orientation == Qt::Vertical)
+        return rowHeader(section, role);
+    if (role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
     case DimColumn:

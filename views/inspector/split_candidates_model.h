@@ -49,6 +49,7 @@ private:
     void rebuild();
     QVariant display(const partition::SplitCandidate& candidate, int column) const;
     QVariant toolTip(int row, bool chosen) const;
+    QVariant rowHeader(int row, int role) const;
 
     ResultPtr result_;
     Selection selection_;

@@ -147,8 +147,12 @@ void TestInspectorModels::splitCandidatesAreSplitInfo() {
         int chosen = 0;
         for (int row = 0; row < candidates.rowCount(); ++row) {
             const auto& expected = rows[static_cast<size_t>(row)];
-            QCOMPARE(candidates.isResident(row),
-                     group.splitInfo.resident && static_cast<size_t>(row) + 1 == rows.size());
+            bool resident = group.splitInfo.resident && static_cast<size_t>(row) + 1 == rows.size();
+            QCOMPARE(candidates.isResident(row), resident);
+            QString header = resident                           ? u"GB-resident"_s
+                             : expected == group.splitInfo.best ? u"Alg. 1 best"_s
+                                                                : u"Alg. 1"_s;
+            QCOMPARE(candidates.headerData(row, Qt::Vertical).toString(), header);
             QCOMPARE(candidates.candidate(row), expected);
             QCOMPARE(candidates.index(row, views::SplitCandidatesModel::DimColumn).data().toInt(),
                      expected.dim);
