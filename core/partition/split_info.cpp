@@ -83,7 +83,8 @@ struct SplitEffect {
     bool valid = true;
     int64_t opsSplit = 0;
     int64_t footprint = 0;
-    /// Bytes of the tensors one instance holds at once (liveSetBytes).
+    /// Bytes of the tensors one instance holds at once (liveSetBytes), when
+    /// asked for.
     int64_t liveSet = 0;
     double extraWork = 0;
     double totalWork = 0;
@@ -114,7 +115,8 @@ public:
 
     ir::TensorId output() const { return output_; }
 
-    SplitEffect evaluate(int dim, int64_t factor) const {
+    /// \p withLiveSet: also SplitEffect::liveSet (the final split only).
+    SplitEffect evaluate(int dim, int64_t factor, bool withLiveSet = false) const {
         SplitEffect effect;
         int64_t probe = factor > 1 ? factor : 2;
         int64_t extent = graph_.tensor(output_).shape[static_cast<size_t>(dim)];
@@ -133,7 +135,8 @@ public:
         countInputReads(boxes, effect);
         effect.footprint =
             factor > 1 ? producedPeakBytes(graph_, ops_, &boxes) : producedPeakBytes(graph_, ops_);
-        effect.liveSet = liveSetBytes(factor > 1 ? &boxes : nullptr);
+        if (withLiveSet)
+            effect.liveSet = liveSetBytes(factor > 1 ? &boxes : nullptr);
         return effect;
     }
 
@@ -147,24 +150,20 @@ public:
                 if (in != ir::kNoTensor)
                     lastUse[in] = i;
         int64_t live = 0, peak = 0;
-        std::vector<std::pair<size_t, int64_t>> releases;
+        std::vector<int64_t> releasedAfter(ops_.size(), 0);
         for (size_t i = 0; i < ops_.size(); ++i) {
             for (ir::TensorId out : graph_.op(ops_[i]).outputs) {
                 const ir::Tensor& t = graph_.tensor(out);
                 auto bytes =
                     static_cast<int64_t>(bytesOf(t, boxes != nullptr ? boxes->find(out) : nullptr));
                 live += bytes;
-                bool leaves = std::find(outputs_.begin(), outputs_.end(), out) != outputs_.end();
+                if (std::find(outputs_.begin(), outputs_.end(), out) != outputs_.end())
+                    continue; // held until the instance ends
                 auto it = lastUse.find(out);
-                if (!leaves && it != lastUse.end())
-                    releases.push_back({it->second, bytes});
-                else if (!leaves)
-                    releases.push_back({i, bytes});
+                releasedAfter[it != lastUse.end() ? it->second : i] += bytes;
             }
             peak = std::max(peak, live);
-            for (const auto& [at, bytes] : releases)
-                if (at == i)
-                    live -= bytes;
+            live -= releasedAfter[i];
         }
         return peak;
     }
@@ -380,7 +379,7 @@ SplitCandidate holdingLiveSet(const ir::Graph& graph, const SplitEvaluator& eval
     for (int64_t v : splitFactorCandidates(extent)) {
         if (v < best.factor)
             continue;
-        SplitEffect effect = evaluator.evaluate(best.dim, v);
+        SplitEffect effect = evaluator.evaluate(best.dim, v, true);
         if (!effect.valid || !worthRecomputing(effect, intermediates, params) ||
             (v > best.factor && readsTooMuch(v, effect, params, false)))
             break;
