@@ -7,7 +7,9 @@
 // in the kernel's arena, whose offsets come from the same first-fit
 // allocator as §4.3 (one pool, reuse after the last reading layer). Weights
 // are promoted into scratch unless an op reads one of their dims `full`
-// (a gather's table: rows are picked by data, the whole table would not fit).
+// (a gather's table: rows are picked by data, the whole table would not fit)
+// or the kernel plan streams them (kernel/plan.h WeightUse::streamed: cut by
+// no tile and larger than a core keeps), both read in place.
 //
 // Tiles: the plan's (§4.1), which cut only the loops kernel/tile_rule.h
 // allows; the same rule is checked again here, and a loop it refuses is
@@ -142,11 +144,12 @@ class LayerPlanner {
 public:
     LayerPlanner(const KernelContext& k,
                  const std::map<ir::TensorId, std::pair<Home, int64_t>>& homes, LayerCode& layer,
-                 const std::vector<ir::OpId>& ops)
+                 const std::vector<ir::OpId>& ops, const kernel::Layer& planned)
         : k_(k)
         , homes_(homes)
         , layer_(layer)
-        , ops_(ops) {}
+        , ops_(ops)
+        , planned_(planned) {}
 
     void run() {
         std::vector<int64_t> sizes = layer_.tileSizes();
@@ -182,7 +185,7 @@ private:
     }
 
     void addWeight(ir::TensorId weight, const std::vector<int64_t>& sizes) {
-        if (readFully(k_, ops_, weight)) {
+        if (readFully(k_, ops_, weight) || streamed(weight)) {
             layer_.views.push_back(globalView(k_, weight));
             return;
         }
@@ -191,6 +194,11 @@ private:
         int32_t index = addScratch(
             {weight, Home::Promoted, 0, boxOr(k_.graph, k_.slices, weight), loops}, sizes);
         layer_.promotions.push_back({weight, k_.plan.slotOf(weight), index, perTile});
+    }
+
+    bool streamed(ir::TensorId weight) const {
+        return std::any_of(planned_.weights.begin(), planned_.weights.end(),
+                           [&](const auto& w) { return w.tensor == weight && w.streamed; });
     }
 
     int32_t addScratch(View view, const std::vector<int64_t>& sizes) {
@@ -204,6 +212,7 @@ private:
     const std::map<ir::TensorId, std::pair<Home, int64_t>>& homes_;
     LayerCode& layer_;
     const std::vector<ir::OpId>& ops_;
+    const kernel::Layer& planned_;
 };
 
 /// Homes of the tensors the kernel produces; stitched ones get arena offsets.
@@ -307,7 +316,7 @@ Expected<KernelCode> planKernel(const ir::Graph& graph, const schedule::Schedule
                 step.regions.push_back(boxOr(graph, k.slices, out));
             lc.ops.push_back(std::move(step));
         }
-        LayerPlanner(k, homes, lc, ops).run();
+        LayerPlanner(k, homes, lc, ops, layer).run();
         code.scratchBytes = std::max(code.scratchBytes, lc.scratchBytes);
         code.layers.push_back(std::move(lc));
     }

@@ -83,6 +83,11 @@ struct Layer {
         /// A gather's table: the rows read are known only at run time, so the
         /// DMA fetches those rows and never the whole table.
         bool gathered = false;
+        /// Cut by no tile and larger than what the LB keeps for weights (its
+        /// reserve, or the whole LB without one): it cannot stay in a core
+        /// across tiles, so every tile reads it from where it lives and the
+        /// code reads it in place rather than promoting it.
+        bool streamed = false;
     };
     std::vector<WeightUse> weights;
     std::vector<Operand> inputs;

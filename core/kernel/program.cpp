@@ -152,27 +152,40 @@ private:
         for (const TileLoop& t : layer.tiles)
             layer.tileCount *= t.extent / t.tile;
         layer.hoistBytes =
-            hoistBytes(layer, ops, schedule::coresUsed(s_.instances[static_cast<size_t>(id)].bind));
+            planHoists(layer, ops, schedule::coresUsed(s_.instances[static_cast<size_t>(id)].bind));
         return Status::success();
     }
 
     /// Weight bytes the kernel's cores hoist for \p layer (plan.h,
-    /// Layer::hoistBytes), as the emitted code promotes them: the part of a
-    /// weight that follows the tiled loops once per tile, a weight that
-    /// follows none whole into each core that takes a tile.
-    int64_t hoistBytes(const Layer& layer, const std::vector<ir::OpId>& ops, int64_t cores) const {
+    /// Layer::hoistBytes), as the emitted code promotes or reads them: the
+    /// part of a weight that follows the tiled loops once per tile; a weight
+    /// that follows none whole into each core that takes a tile, or, when it
+    /// is larger than a core keeps, once per tile (marked
+    /// WeightUse::streamed: the code reads it in place).
+    int64_t planHoists(Layer& layer, const std::vector<ir::OpId>& ops, int64_t cores) const {
         std::vector<int> tiledDims;
         for (size_t i = 0; i < layer.tiles.size(); ++i)
             if (layer.tiles[i].extent / layer.tiles[i].tile > 1)
                 tiledDims.push_back(static_cast<int>(i));
         int64_t busyCores = std::clamp<int64_t>(layer.tileCount, 1, std::max<int64_t>(cores, 1));
         int64_t total = 0;
-        for (const Layer::WeightUse& w : layer.weights) {
+        for (Layer::WeightUse& w : layer.weights) {
             int64_t parts = w.gathered ? 1 : tileParts(layer, ops, tiledDims, w.tensor);
-            total += parts > 1 ? layer.tileCount * ((w.readBytes + parts - 1) / parts)
-                               : w.readBytes * busyCores;
+            w.streamed = !w.gathered && parts == 1 && w.readBytes > weightKeepBytes();
+            total += parts > 1    ? layer.tileCount * ((w.readBytes + parts - 1) / parts)
+                     : w.streamed ? layer.tileCount * w.readBytes
+                                  : w.readBytes * busyCores;
         }
         return total;
+    }
+
+    /// The most weight bytes a core keeps across its tiles: the LB's weight
+    /// reserve, or the whole LB when it has none (docs/simulator.md).
+    int64_t weightKeepBytes() const {
+        const auto& lb = arch_.cluster.coreGroups.front().localBuffer;
+        if (!lb)
+            return std::numeric_limits<int64_t>::max();
+        return lb->weightReserveBytes > 0 ? lb->weightReserveBytes : lb->bytes;
     }
 
     /// Into how many parts the tiles cut \p weight: the product of the tile

@@ -1,9 +1,9 @@
 // Code plans (no LLVM): layers run after the layers they read (a residual
 // Add fused after conv3 reads the shortcut conv's layer), homes follow the
 // paper (§4.1 fused intermediates, §4.2 stitched buffers, promoted weights,
-// gather tables read in place), tiles are the kernel plan's, the arena
-// reuses space (§4.3), and validateCodePlan catches what a broken plan would
-// do.
+// gather tables and weights larger than the LB's reserve read in place),
+// tiles are the kernel plan's, the arena reuses space (§4.3), and
+// validateCodePlan catches what a broken plan would do.
 
 #include "codegen_fixture.h"
 
@@ -104,6 +104,32 @@ private slots:
                     ++seen;
                 }
         QVERIFY(seen > 0);
+    }
+
+    // A weight no tile cuts and larger than the LB's weight reserve streams
+    // per tile in the simulator (kernel/plan.h WeightUse::streamed), so the
+    // code reads it in place; every other weight is promoted into scratch.
+    // BERT's FFN weights (768x3072 f32) far exceed STCP920's 8 KB reserve.
+    void streamedWeightsAreReadInPlace() {
+        auto p = plan(zoo("bert-2layer", 32), "stcp920", "tvm");
+        QVERIFY2(p.ok(), p.ok() ? "" : p.error().message().c_str());
+        const ir::Graph& g = (*p)->graph;
+        int streamed = 0, promoted = 0;
+        const auto& kernels = (*p)->evaluation.program.kernels;
+        QCOMPARE((*p)->plan.kernels.size(), kernels.size());
+        for (size_t k = 0; k < kernels.size(); ++k)
+            for (size_t l = 0; l < kernels[k].layers.size(); ++l)
+                for (const kernel::Layer::WeightUse& w : kernels[k].layers[l].weights) {
+                    if (w.gathered)
+                        continue;
+                    const codegen::LayerCode& code = (*p)->plan.kernels[k].layers[l];
+                    const codegen::View* v = code.viewOf(w.tensor);
+                    QVERIFY2(v != nullptr, g.tensor(w.tensor).name.c_str());
+                    QCOMPARE(v->home, w.streamed ? codegen::Home::Global : codegen::Home::Promoted);
+                    (w.streamed ? streamed : promoted)++;
+                }
+        QVERIFY(streamed > 0);
+        QVERIFY(promoted > 0);
     }
 
     // The simulator charges a layer by its plan's tiles, so the code must

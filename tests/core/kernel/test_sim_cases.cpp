@@ -158,6 +158,15 @@ ir::Graph matmulBy(int64_t rows, int64_t cols) {
     return g;
 }
 
+/// Two batches of \p rows x 16 times a 16 x \p cols weight.
+ir::Graph batchedMatmul(int64_t rows, int64_t cols) {
+    ir::Graph g;
+    Builder b(g);
+    matmul(b, b.input({2, rows, 16}), b.weight({16, cols}));
+    b.finish();
+    return g;
+}
+
 /// The weight hoists of \p ev: (bytes, duration ns) each.
 std::vector<std::pair<int64_t, double>> hoistsOf(const sim::Evaluation& ev) {
     std::vector<std::pair<int64_t, double>> hoists;
@@ -417,6 +426,32 @@ private slots:
             QCOMPARE(byRows.program.kernels[0].layers[0].tileCount, int64_t{2});
             QCOMPARE(hoistsOf(byRows), (Hoists{{128, 42.0}}));
             QCOMPARE(hoistsOf(run(matmulBy(1, 16), strategy, 1)), (Hoists{{1024, 266.0}}));
+        }
+    }
+
+    // A weight that no tile cuts stays in a core across its tiles only when
+    // it fits what the LB keeps for weights (its reserve, 64 KB here);
+    // larger, every tile reads it again (WeightUse::streamed). 2x64x16 times
+    // 16x2048 f32: the 1 MB output overflows the LB's 960 KB for
+    // activations, so the outer two loops (batch, rows) are tiled in 2, the
+    // 128 KB weight follows neither and streams twice: 262144 B at 4 B/ns
+    // plus 10 ns. At 16x1024 (64 KB, 2x128 rows) it fits the reserve and is
+    // hoisted once, 65536 B in 16394 ns.
+    // (graphturbo splits these graphs into two one-batch instances of one
+    // tile each, so it has no second tile to stream for.)
+    void weightsLargerThanTheReserveStreamPerTile() {
+        using Hoists = std::vector<std::pair<int64_t, double>>;
+        for (const char* strategy : {"tvm", "astitch"}) {
+            sim::Evaluation wide = run(batchedMatmul(64, 2048), strategy, 1);
+            const kernel::Layer& layer = wide.program.kernels[0].layers[0];
+            QCOMPARE(layer.tileCount, int64_t{2});
+            QCOMPARE(layer.weights.size(), size_t{1});
+            QVERIFY(layer.weights[0].streamed);
+            QCOMPARE(hoistsOf(wide), (Hoists{{262144, 65546.0}}));
+            sim::Evaluation fits = run(batchedMatmul(128, 1024), strategy, 1);
+            QCOMPARE(fits.program.kernels[0].layers[0].tileCount, int64_t{2});
+            QVERIFY(!fits.program.kernels[0].layers[0].weights[0].streamed);
+            QCOMPARE(hoistsOf(fits), (Hoists{{65536, 16394.0}}));
         }
     }
 
