@@ -175,7 +175,7 @@ private slots:
     /// The level a user picks does not turn the verdict against the
     /// baselines: graphturbo at the LB and at the GB level is no slower than
     /// tvm and than astitch (the same total batch, so latencies compare). The
-    /// one miss left, astitch at the LB level on Conformer (row J, 0.94x,
+    /// one miss left, astitch at the LB level on Conformer (row J, 0.99x,
     /// docs/lb-analysis.md), is printed instead.
     void graphturboNoSlowerAtEitherLevel_data() { addRowData(); }
     void graphturboNoSlowerAtEitherLevel() {
