@@ -6,8 +6,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/kernel_build.h"
-#include "codegen/codegen.h"
-#include "codegen/manifest.h"
+#include "driver/emit.h"
 #include "support/strings.h"
 
 #include <chrono>
@@ -105,26 +104,17 @@ int runEmit(const Args& args, std::ostream& out, std::ostream& err) {
         err << kName << "warning: " << warning << "\n";
     for (const std::string& warning : build->model.warnings)
         err << kName << "warning: " << warning << "\n";
-    // Before compiling: a directory that cannot take the files fails at once.
-    if (Status ready = codegen::prepareKernelDirectory(request.out); !ready.ok()) {
-        err << kName << ready.error().message() << "\n";
-        return kExitBadInput;
-    }
-    auto program = codegen::emitProgram(build->model.graph, *build->evaluation.schedule.semantics,
-                                        build->plan, request.emit, progressOn(err));
-    if (!program.ok()) {
-        err << kName << inModel(build->spec, program.error()).message() << "\n";
-        return kExitBadInput;
-    }
     codegen::ManifestInfo info{request.kernels.session.value_or(request.kernels.model.text),
                                build->arch.name, build->strategy};
     auto written =
-        codegen::writeKernelFiles(request.out, build->model.graph, build->plan, *program, info);
+        driver::emitKernels(request.out, build->model.graph, *build->evaluation.schedule.semantics,
+                            build->plan, request.emit, info, progressOn(err));
     if (!written.ok()) {
         err << kName << written.error().message() << "\n";
         return kExitBadInput;
     }
-    for (const std::string& note : *written)
+    const codegen::EmittedProgram* program = &written->program;
+    for (const std::string& note : written->notes)
         err << kName << "warning: " << note << "\n";
     double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

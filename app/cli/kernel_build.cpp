@@ -7,6 +7,8 @@
 #include "cli/kernel_build.h"
 
 #include "arch/presets.h"
+#include "driver/model_check.h"
+#include "driver/pipeline.h"
 #include "io/doc_names.h"
 #include "io/overrides_json.h"
 #include "io/session_json.h"
@@ -111,10 +113,10 @@ void applySession(const io::Session& session, KernelRequest& request, bool model
         request.model.precision = session.precision;
     if (request.model.zooName.empty() && !session.modelSha256.empty()) {
         auto sha = fileSha256(request.model.text);
-        if (sha.ok() && *sha != session.modelSha256)
-            warnings.push_back(
-                request.model.text + " changed since the session was saved (sha256 " +
-                session.modelSha256.substr(0, 12) + "… now " + sha->substr(0, 12) + "…)");
+        if (sha.ok())
+            if (auto changed =
+                    driver::modelChangedMessage(request.model.text, session.modelSha256, *sha))
+                warnings.push_back(*changed);
     }
 }
 
@@ -125,17 +127,6 @@ Expected<schedule::Overrides> overridesOf(const KernelRequest& request,
         return io::readOverridesJson(text, *request.overrides);
     }
     return session ? session->overrides : schedule::Overrides{};
-}
-
-/// The strategy's schedule, its simulation and the code plan of \p build.
-Status planKernels(KernelBuild& build, const sim::Strategy& strategy,
-                   const schedule::ClusterPlan& clusters,
-                   const schedule::ScheduleOptions& options) {
-    SC_ASSIGN_OR_RETURN(build.evaluation,
-                        sim::evaluate(build.model.graph, build.arch, strategy, clusters, options));
-    SC_ASSIGN_OR_RETURN(build.plan, codegen::planCode(build.model.graph, build.evaluation.schedule,
-                                                      build.evaluation.program));
-    return codegen::validateCodePlan(build.model.graph, build.plan);
 }
 
 } // namespace
@@ -206,26 +197,25 @@ Expected<KernelBuild> buildKernelPlan(const KernelRequest& given) {
     if (strategy == nullptr)
         return Error("unknown strategy " + quote(request.strategy));
     build.strategy = strategy->name;
-    SC_ASSIGN_OR_RETURN(
-        schedule::ClusterPlan clusters,
-        schedule::makeClusterPlan(build.arch.clusters * batch, build.arch.clusters, batch));
-    schedule::ScheduleOptions options;
-    options.order = request.order;
-    options.overrides = overrides;
-    options.recordTrace = false;
-    if (request.level) {
-        options.level = *request.level;
-    } else {
-        Expected<sim::LevelVerdict> verdict =
-            sim::pickLevel(build.model.graph, build.arch, clusters, options);
-        if (!verdict.ok())
-            return inModel(request.model, verdict.error());
-        options.level = verdict->level;
-        build.notes.push_back("level auto: " + verdict->why);
-    }
-    Status planned = planKernels(build, *strategy, clusters, options);
-    if (!planned.ok())
-        return inModel(request.model, planned.error());
+    driver::Request run;
+    run.graph = &build.model.graph;
+    run.arch = build.arch;
+    run.strategy = build.strategy;
+    run.level = request.level;
+    run.order = request.order;
+    run.overrides = std::move(overrides);
+    run.perCluster = batch;
+    run.recordTrace = false;
+    Expected<driver::Scheduled> scheduled = driver::scheduleAndSimulate(run);
+    if (!scheduled.ok())
+        return inModel(request.model, scheduled.error());
+    if (!request.level)
+        build.notes.push_back("level auto: " + scheduled->levelWhy);
+    build.evaluation = std::move(scheduled->eval);
+    Expected<codegen::CodePlan> plan = driver::planCode(build.model.graph, build.evaluation);
+    if (!plan.ok())
+        return inModel(request.model, plan.error());
+    build.plan = std::move(plan).value();
     return build;
 }
 

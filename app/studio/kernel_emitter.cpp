@@ -1,7 +1,7 @@
 #include "studio/kernel_emitter.h"
 
-#include "codegen/codegen.h"
-#include "codegen/manifest.h"
+#include "driver/emit.h"
+#include "driver/pipeline.h"
 
 #include <QMetaObject>
 
@@ -16,19 +16,17 @@ Expected<QString> emitFiles(const KernelEmitter::Request& request,
     auto target = codegen::parseTarget(request.target.toStdString());
     if (!target)
         return Error("unknown target '" + request.target.toStdString() + "'");
-    SC_RETURN_IF_ERROR(codegen::prepareKernelDirectory(request.directory.toStdString()));
-    SC_ASSIGN_OR_RETURN(codegen::CodePlan plan,
-                        codegen::planCode(*r.graph, r.eval.schedule, r.eval.program));
+    SC_ASSIGN_OR_RETURN(codegen::CodePlan plan, driver::planCode(*r.graph, r.eval));
     codegen::EmitOptions options;
     options.target = *target;
     options.optLevel = request.optLevel;
-    SC_ASSIGN_OR_RETURN(
-        codegen::EmittedProgram program,
-        codegen::emitProgram(*r.graph, *r.eval.schedule.semantics, plan, options, progress));
     codegen::ManifestInfo info{request.model.toStdString(), r.arch.name, r.strategy};
-    SC_ASSIGN_OR_RETURN(
-        std::vector<std::string> notes,
-        codegen::writeKernelFiles(request.directory.toStdString(), *r.graph, plan, program, info));
+    SC_ASSIGN_OR_RETURN(driver::Emitted emitted,
+                        driver::emitKernels(request.directory.toStdString(), *r.graph,
+                                            *r.eval.schedule.semantics, plan, options, info,
+                                            progress));
+    const codegen::EmittedProgram& program = emitted.program;
+    const std::vector<std::string>& notes = emitted.notes;
     QString summary = QStringLiteral("Emitted %1 kernels for %2 (O%3) into %4")
                           .arg(program.kernels.size())
                           .arg(request.target)

@@ -1,6 +1,7 @@
 #include "studio/pipeline_worker.h"
 
 #include "common/run_pipeline.h"
+#include "driver/model_check.h"
 #include "ir/precision.h"
 #include "onnx/importer.h"
 #include "support/sha256.h"
@@ -89,13 +90,9 @@ void PipelineWorker::process(quint64 ticket, const io::Session& session) {
     const Loaded* model = load(ticket, session);
     if (!model)
         return;
-    if (!session.modelSha256.empty() && session.modelSha256 != model->sha256) {
-        emit failed(ticket,
-                    QString::fromStdString(session.modelPath +
-                                           ": the model changed on disk since the session was "
-                                           "saved (sha256 " +
-                                           session.modelSha256.substr(0, 12) + "… now " +
-                                           model->sha256.substr(0, 12) + "…)"),
+    if (auto changed =
+            driver::modelChangedMessage(session.modelPath, session.modelSha256, model->sha256)) {
+        emit failed(ticket, QString::fromStdString(*changed),
                     PipelineRunner::Failure::ModelChanged);
         return;
     }

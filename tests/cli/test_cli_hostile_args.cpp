@@ -218,7 +218,21 @@ private slots:
         QVERIFY(io::saveSession(file.toStdString(), session).ok());
         auto r = runCli({s("run"), file, s("--seeded"), s("--outputs"), q(path("nohash.json"))});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        QVERIFY2(!r.err.contains(s("changed since")), qPrintable(r.err));
+        QVERIFY2(!r.err.contains(s("changed on disk")), qPrintable(r.err));
+    }
+
+    // The other side of the above: a hash that differs is named, in the
+    // words Studio uses too (core/driver/model_check.h).
+    void aChangedHashWarns() {
+        io::Session session = fig3Session();
+        session.modelSha256 = std::string(64, 'f');
+        QString file = q(path("stale.stagecraft"));
+        QVERIFY(io::saveSession(file.toStdString(), session).ok());
+        auto r = runCli({s("run"), file, s("--seeded"), s("--outputs"), q(path("stale.json"))});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(
+            r.err.contains(s("changed on disk since the session was saved (sha256 ffffffffffff")),
+            qPrintable(r.err));
     }
 
     // 8. run advised --per-cluster, which run rejects.

@@ -1,11 +1,12 @@
 #pragma once
-// The pipeline of stagecraft-studio as one Qt-free function: schedule (from
-// scratch, or re-run from the earliest step the overrides touch when a
-// previous result of the same model, architecture and strategy exists) →
-// kernel plans → instruction streams → simulation → report. The caller loads
-// the model; the step callback reports progress and can cancel between steps.
+// The pipeline of stagecraft-studio: the one driver of both front ends
+// (core/driver/pipeline.h) run on a loaded model, lent what a previous
+// result of the same model, architecture and strategy offers (its schedule,
+// the level `auto` chose), its result wrapped for the views. The step
+// callback reports progress and can cancel between steps.
 
 #include "common/pipeline_result.h"
+#include "driver/pipeline.h"
 #include "support/expected.h"
 
 #include <functional>
@@ -29,14 +30,8 @@ struct PipelineRequest {
     std::vector<std::string> warnings;
 };
 
-enum class PipelineStep { Schedule, Simulate };
-
-/// Called before each step; returning false cancels the run.
-using StepCallback = std::function<bool(PipelineStep)>;
-
-/// Samples one cluster processes: dim 0 of the graph's first input (1 when
-/// the graph has none or it is rank 0).
-int64_t perClusterBatch(const ir::Graph& graph);
+using PipelineStep = driver::Step;
+using StepCallback = driver::StepCallback;
 
 /// Runs \p request. \p previous, when it ran the same graph, architecture,
 /// strategy, level and order, lets the schedule re-run from the earliest

@@ -1,0 +1,26 @@
+// Kernel emission for both front ends (emit.h): prepare, compile, write.
+
+#include "driver/emit.h"
+
+namespace stagecraft::driver {
+
+Expected<Emitted> emitKernels(const std::filesystem::path& dir, const ir::Graph& graph,
+                              const partition::SemanticsCache& semantics,
+                              const codegen::CodePlan& plan, const codegen::EmitOptions& options,
+                              const codegen::ManifestInfo& info,
+                              const codegen::EmitProgress& progress) {
+    SC_RETURN_IF_ERROR(codegen::prepareKernelDirectory(dir));
+    Emitted emitted;
+    Expected<codegen::EmittedProgram> program =
+        codegen::emitProgram(graph, semantics, plan, options, progress);
+    if (!program.ok()) {
+        const Error& error = program.error();
+        return error.message().rfind(info.model, 0) == 0 ? error : error.withContext(info.model);
+    }
+    emitted.program = std::move(program).value();
+    SC_ASSIGN_OR_RETURN(emitted.notes,
+                        codegen::writeKernelFiles(dir, graph, plan, emitted.program, info));
+    return emitted;
+}
+
+} // namespace stagecraft::driver
