@@ -117,7 +117,8 @@ public:
     KernelEmitter* kernelEmitter() const { return emitter_; }
 
     /// Export by kind: "schedule", "dot", "graph-svg", "graph-png",
-    /// "instances-svg", "instances-png", "trace", "csv". Returns the error, empty on success.
+    /// "instances-svg", "instances-png", "trace", "csv", "breakdown". Returns
+    /// the error ("unknown export kind" for any other), empty on success.
     QString exportTo(const QString& kind, const QString& path);
 
 signals:

@@ -24,7 +24,22 @@ namespace stagecraft::studio {
 
 namespace {
 
+/// What can be exported. A switch over it is checked by the compiler: a
+/// kind added here must be written somewhere.
+enum class Export {
+    Schedule,
+    Dot,
+    GraphSvg,
+    GraphPng,
+    InstancesSvg,
+    InstancesPng,
+    Trace,
+    Csv,
+    Breakdown,
+};
+
 struct ExportKind {
+    Export what;
     const char* kind;
     const char* label;
     const char* filter;
@@ -32,21 +47,31 @@ struct ExportKind {
 };
 
 constexpr ExportKind kExports[] = {
-    {"schedule", "Schedule (JSON)…", "Schedule documents (*.json)", ".json"},
-    {"dot", "Grouped graph (DOT)…", "Graphviz DOT (*.dot)", ".dot"},
-    {"graph-svg", "Graph view (SVG)…", "SVG (*.svg)", ".svg"},
-    {"graph-png", "Graph view (PNG)…", "PNG (*.png)", ".png"},
-    {"instances-svg", "Instance view (SVG)…", "SVG (*.svg)", ".svg"},
-    {"instances-png", "Instance view (PNG)…", "PNG (*.png)", ".png"},
-    {"trace", "Simulated timeline (Perfetto trace)…", "Chrome trace JSON (*.json)", ".json"},
-    {"csv", "Report (CSV)…", "CSV (*.csv)", ".csv"},
-    {"breakdown", "Time breakdown per group and kernel (CSV)…", "CSV (*.csv)", ".csv"},
+    {Export::Schedule, "schedule", "Schedule (JSON)…", "Schedule documents (*.json)", ".json"},
+    {Export::Dot, "dot", "Grouped graph (DOT)…", "Graphviz DOT (*.dot)", ".dot"},
+    {Export::GraphSvg, "graph-svg", "Graph view (SVG)…", "SVG (*.svg)", ".svg"},
+    {Export::GraphPng, "graph-png", "Graph view (PNG)…", "PNG (*.png)", ".png"},
+    {Export::InstancesSvg, "instances-svg", "Instance view (SVG)…", "SVG (*.svg)", ".svg"},
+    {Export::InstancesPng, "instances-png", "Instance view (PNG)…", "PNG (*.png)", ".png"},
+    {Export::Trace, "trace", "Simulated timeline (Perfetto trace)…", "Chrome trace JSON (*.json)",
+     ".json"},
+    {Export::Csv, "csv", "Report (CSV)…", "CSV (*.csv)", ".csv"},
+    {Export::Breakdown, "breakdown", "Time breakdown per group and kernel (CSV)…", "CSV (*.csv)",
+     ".csv"},
 };
 
-std::string exportText(const QString& kind, const views::PipelineResult& r,
-                       const io::Session& session) {
+const ExportKind* findExport(const QString& kind) {
+    for (const ExportKind& e : kExports)
+        if (kind == QLatin1String(e.kind))
+            return &e;
+    return nullptr;
+}
+
+/// The text of a text export (every kind but the view images).
+std::string exportText(Export what, const views::PipelineResult& r, const io::Session& session) {
     const ir::Graph& graph = *r.graph;
-    if (kind == QLatin1String("schedule")) {
+    switch (what) {
+    case Export::Schedule: {
         io::ScheduleDocInfo info;
         info.modelPath = session.modelPath;
         info.archName = r.arch.name;
@@ -54,17 +79,25 @@ std::string exportText(const QString& kind, const views::PipelineResult& r,
         info.overrides = r.overrides;
         return io::writeScheduleJson(graph, r.eval.schedule, info);
     }
-    if (kind == QLatin1String("dot")) {
+    case Export::Dot: {
         io::DotOptions options;
         options.title = graph.info.name;
         options.collapsed = graph.opCount() > 2000;
         return io::groupedGraphDot(graph, r.eval.schedule.partition, options);
     }
-    if (kind == QLatin1String("trace"))
+    case Export::Trace:
         return io::writeChromeTrace(graph, r.arch, r.eval.program, r.eval.tasks, r.eval.sim);
-    if (kind == QLatin1String("breakdown"))
+    case Export::Breakdown:
         return io::writeBreakdownCsv(r.eval.report);
-    return io::writeCompareCsv({r.eval.report});
+    case Export::Csv:
+        return io::writeCompareCsv({r.eval.report});
+    case Export::GraphSvg:
+    case Export::GraphPng:
+    case Export::InstancesSvg:
+    case Export::InstancesPng:
+        break;
+    }
+    return {};
 }
 
 } // namespace
@@ -78,6 +111,9 @@ void MainWindow::createExportMenu(QMenu* file) {
 }
 
 QString MainWindow::exportTo(const QString& kind, const QString& path) {
+    const ExportKind* e = findExport(kind);
+    if (!e)
+        return tr("unknown export kind '%1'").arg(kind);
     if (!result_)
         return tr("nothing to export: no model is open");
     // Only regular files are replaced (docs/limits.md), images included.
@@ -85,19 +121,25 @@ QString MainWindow::exportTo(const QString& kind, const QString& path) {
         return QString::fromStdString(target.error().message());
     QString error;
     bool ok = true;
-    if (kind == QLatin1String("graph-svg"))
+    switch (e->what) {
+    case Export::GraphSvg:
         ok = graphView_->exportSvg(path, &error);
-    else if (kind == QLatin1String("graph-png"))
+        break;
+    case Export::GraphPng:
         ok = graphView_->exportPng(path, &error);
-    else if (kind == QLatin1String("instances-svg"))
+        break;
+    case Export::InstancesSvg:
         ok = instanceView_->exportSvg(path, &error);
-    else if (kind == QLatin1String("instances-png"))
+        break;
+    case Export::InstancesPng:
         ok = instanceView_->exportPng(path, &error);
-    else {
-        Status written =
-            writeFileAtomic(path.toStdString(), exportText(kind, *result_, document_->session()));
+        break;
+    default: {
+        Status written = writeFileAtomic(path.toStdString(),
+                                         exportText(e->what, *result_, document_->session()));
         if (!written.ok())
             return QString::fromStdString(written.error().message());
+    }
     }
     if (!ok)
         return error.isEmpty() ? tr("%1: cannot write").arg(path) : error;
@@ -105,23 +147,19 @@ QString MainWindow::exportTo(const QString& kind, const QString& path) {
 }
 
 void MainWindow::exportDialog(const QString& kind) {
-    if (!result_)
+    const ExportKind* e = findExport(kind);
+    if (!result_ || !e)
         return;
-    for (const ExportKind& e : kExports) {
-        if (kind != QLatin1String(e.kind))
-            continue;
-        QString suggested =
-            QFileInfo(QString::fromStdString(result_->modelPath)).completeBaseName() +
-            QLatin1Char('-') + kind + QLatin1String(e.suffix);
-        QString path = QFileDialog::getSaveFileName(this, tr("Export"), suggested, tr(e.filter));
-        if (path.isEmpty())
-            return;
-        QString error = exportTo(kind, path);
-        if (error.isEmpty())
-            statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
-        else
-            reportError(error);
-    }
+    QString suggested = QFileInfo(QString::fromStdString(result_->modelPath)).completeBaseName() +
+                        QLatin1Char('-') + kind + QLatin1String(e->suffix);
+    QString path = QFileDialog::getSaveFileName(this, tr("Export"), suggested, tr(e->filter));
+    if (path.isEmpty())
+        return;
+    QString error = exportTo(kind, path);
+    if (error.isEmpty())
+        statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
+    else
+        reportError(error);
 }
 
 } // namespace stagecraft::studio

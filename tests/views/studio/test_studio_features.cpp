@@ -117,6 +117,20 @@ private slots:
         QVERIFY(::stat("/dev/null", &info) == 0 && S_ISCHR(info.st_mode));
     }
 
+    // An export kind the window does not know is refused by name and writes
+    // nothing (it used to fall through to the CSV report).
+    void anUnknownExportKindIsRefused() {
+        studio::MainWindow window;
+        window.setInteractive(false);
+        window.setDefaults(test::testDefaults("teaching"));
+        QVERIFY(window.openModel(model_));
+        QVERIFY(test::waitForResult(window));
+        QString path = dir_.filePath(QStringLiteral("unknown-kind"));
+        QString error = window.exportTo(QStringLiteral("report-pdf"), path);
+        QCOMPARE(error, QStringLiteral("unknown export kind 'report-pdf'"));
+        QVERIFY(!QFileInfo::exists(path));
+    }
+
     void figuresShowDeltas() {
         sim::Report before;
         before.strategy = "graphturbo";
