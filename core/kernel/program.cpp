@@ -207,7 +207,7 @@ private:
     /// Whether \p op gathers rows of \p in (a Gather's table).
     bool gathersFrom(ir::OpId op, ir::TensorId in) const {
         const ir::Op& o = graph_.op(op);
-        bool gather = o.type == "Gather" || o.type == "GatherElements" || o.type == "GatherND";
+        bool gather = o.type == "Gather" || o.type == "GatherElements";
         return gather && !o.inputs.empty() && o.inputs.front() == in && !o.outputs.empty();
     }
 
