@@ -10,6 +10,7 @@
 #include "cli/output_paths.h"
 #include "cli/schedule_model.h"
 #include "cli/schedule_report.h"
+#include "driver/pipeline.h"
 #include "io/chrome_trace.h"
 #include "io/dot_export.h"
 #include "io/overrides_json.h"
@@ -209,21 +210,19 @@ Expected<Scheduled> scheduleFor(const Request& request, const arch::Arch& arch,
                    ? Error(error.message() + " (overrides from " + *request.overrides + ")")
                    : error;
     };
-    std::string why;
-    if (request.level) {
-        options.level = *request.level;
-    } else {
-        Expected<sim::LevelVerdict> verdict =
-            sim::pickLevel(model.graph, arch, options.clusters, options);
-        if (!verdict.ok())
-            return failure(verdict.error());
-        options.level = verdict->level;
-        why = verdict->why;
-    }
-    Expected<schedule::Schedule> built = schedule::buildSchedule(model.graph, arch, options);
-    if (!built.ok())
-        return failure(built.error());
-    return Scheduled{std::move(model), std::move(built).value(), std::move(why)};
+    driver::Request run;
+    run.graph = &model.graph;
+    run.arch = arch;
+    run.level = request.level;
+    run.order = options.order;
+    run.overrides = options.overrides;
+    run.recordTrace = options.recordTrace;
+    run.perCluster = perCluster;
+    run.clusters = options.clusters;
+    Expected<driver::Planned> planned = driver::scheduleOnly(run);
+    if (!planned.ok())
+        return failure(planned.error());
+    return Scheduled{std::move(model), std::move(planned->schedule), std::move(planned->levelWhy)};
 }
 
 /// --per-cluster auto: the largest candidate whose working set fits a

@@ -49,34 +49,49 @@ int64_t perClusterBatch(const ir::Graph& graph) {
     return shape.empty() || shape.front() < 1 ? 1 : shape.front();
 }
 
-Expected<Scheduled> scheduleAndSimulate(const Request& request, const Reuse& reuse,
-                                        const StepCallback& onStep) {
+Expected<Planned> scheduleOnly(const Request& request, const Reuse& reuse,
+                               const StepCallback& onStep) {
     const sim::Strategy* strategy = sim::findStrategy(request.strategy);
     if (!strategy)
         return Error("unknown strategy '" + request.strategy + "'");
     if (!request.graph)
         return Error("no model loaded");
     const ir::Graph& graph = *request.graph;
-    SC_ASSIGN_OR_RETURN(schedule::ClusterPlan clusters,
-                        schedule::makeClusterPlan(request.perCluster * request.arch.clusters,
-                                                  request.arch.clusters, request.perCluster));
+    schedule::ClusterPlan clusters;
+    if (request.clusters) {
+        clusters = *request.clusters;
+    } else {
+        SC_ASSIGN_OR_RETURN(clusters,
+                            schedule::makeClusterPlan(request.perCluster * request.arch.clusters,
+                                                      request.arch.clusters, request.perCluster));
+    }
     if (onStep && !onStep(Step::Schedule))
         return Error("cancelled");
     schedule::ScheduleOptions options = optionsFor(request, *strategy, clusters);
-    Scheduled result;
+    Planned result;
     SC_ASSIGN_OR_RETURN(auto level, levelFor(request, reuse, clusters, options));
     options.level = level.first;
     result.levelWhy = std::move(level.second);
     bool reusable =
         reuse.schedule && reuse.schedule->level == options.level && reuse.schedule->grouping;
-    SC_ASSIGN_OR_RETURN(schedule::Schedule built,
+    SC_ASSIGN_OR_RETURN(result.schedule,
                         reusable
                             ? schedule::reschedule(*reuse.schedule, graph, request.arch, options)
                             : schedule::buildSchedule(graph, request.arch, options));
+    return result;
+}
+
+Expected<Scheduled> scheduleAndSimulate(const Request& request, const Reuse& reuse,
+                                        const StepCallback& onStep) {
+    SC_ASSIGN_OR_RETURN(Planned planned, scheduleOnly(request, reuse, onStep));
     if (onStep && !onStep(Step::Simulate))
         return Error("cancelled");
-    SC_ASSIGN_OR_RETURN(result.eval, sim::evaluateSchedule(graph, request.arch, std::move(built),
-                                                           strategy->acrossLayer, strategy->name));
+    const sim::Strategy& strategy = *sim::findStrategy(request.strategy);
+    Scheduled result;
+    result.levelWhy = std::move(planned.levelWhy);
+    SC_ASSIGN_OR_RETURN(result.eval, sim::evaluateSchedule(*request.graph, request.arch,
+                                                           std::move(planned.schedule),
+                                                           strategy.acrossLayer, strategy.name));
     return result;
 }
 

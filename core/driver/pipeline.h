@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace stagecraft::driver {
@@ -27,6 +28,9 @@ struct Request {
     schedule::Overrides overrides;
     /// Samples one cluster processes (perClusterBatch of the graph).
     int64_t perCluster = 1;
+    /// The batch over the clusters as the user gave it (the CLI's --batch);
+    /// unset: perCluster samples on every cluster.
+    std::optional<schedule::ClusterPlan> clusters;
     /// Keep the algorithm trace in the schedule (Studio's step-through).
     bool recordTrace = true;
 };
@@ -47,6 +51,13 @@ enum class Step { Schedule, Simulate };
 /// Called before each step; returning false cancels the run.
 using StepCallback = std::function<bool(Step)>;
 
+/// A schedule, not yet simulated.
+struct Planned {
+    schedule::Schedule schedule;
+    /// Why `auto` chose the level ("" when the request named one).
+    std::string levelWhy;
+};
+
 struct Scheduled {
     sim::Evaluation eval;
     /// Why `auto` chose the level ("" when the request named one).
@@ -56,6 +67,11 @@ struct Scheduled {
 /// Samples one cluster processes: dim 0 of the graph's first input (1 when
 /// the graph has none or it is rank 0).
 int64_t perClusterBatch(const ir::Graph& graph);
+
+/// Schedules \p request (the Schedule step only; `auto` still simulates
+/// both levels to choose).
+Expected<Planned> scheduleOnly(const Request& request, const Reuse& reuse = {},
+                               const StepCallback& onStep = {});
 
 /// Schedules and simulates \p request. A cancelled run fails with
 /// "cancelled"; an unknown strategy or a missing graph fails naming it.

@@ -90,6 +90,29 @@ private slots:
         }
     }
 
+    // The CLI's --batch: a cluster plan given as is, and the schedule alone
+    // (the Schedule step only) equal to what the simulated run schedules.
+    void aGivenClusterPlanIsUsedAsIs() {
+        driver::Request r = request(schedule::Level::LB);
+        schedule::ClusterPlan given =
+            valueOrDie(schedule::makeClusterPlan(3 * r.arch.clusters * r.perCluster,
+                                                 r.arch.clusters, r.perCluster),
+                       "plan");
+        given.chosenBy = "given";
+        r.clusters = given;
+        std::vector<driver::Step> seen;
+        auto planned = driver::scheduleOnly(r, {}, [&](driver::Step step) {
+            seen.push_back(step);
+            return true;
+        });
+        QVERIFY2(planned.ok(), planned.ok() ? "" : planned.error().message().c_str());
+        QCOMPARE(planned->schedule.clusters.totalBatch, given.totalBatch);
+        QCOMPARE(planned->schedule.clusters.iterations, int64_t{3});
+        QCOMPARE(planned->schedule.clusters.chosenBy, std::string("given"));
+        QCOMPARE(seen, std::vector<driver::Step>{driver::Step::Schedule});
+        QCOMPARE(run(r).eval.schedule.order, planned->schedule.order);
+    }
+
     void aStepCallbackCancels() {
         std::vector<driver::Step> seen;
         auto stopAtSimulate = [&](driver::Step step) {
