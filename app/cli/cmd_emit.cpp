@@ -113,16 +113,16 @@ int runEmit(const Args& args, std::ostream& out, std::ostream& err) {
         err << kName << written.error().message() << "\n";
         return kExitBadInput;
     }
-    const codegen::EmittedProgram* program = &written->program;
+    const codegen::EmittedProgram& program = written->program;
     for (const std::string& note : written->notes)
         err << kName << "warning: " << note << "\n";
     double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     char time[32];
     std::snprintf(time, sizeof time, "%.2f s", seconds);
-    out << "emitted " << program->kernels.size() << " kernels (" << build->strategy << " on "
-        << build->arch.name << ") for " << codegen::targetName(program->target) << " ("
-        << program->machine.triple << ", " << program->machine.cpu << ") at O" << program->optLevel
+    out << "emitted " << program.kernels.size() << " kernels (" << build->strategy << " on "
+        << build->arch.name << ") for " << codegen::targetName(program.target) << " ("
+        << program.machine.triple << ", " << program.machine.cpu << ") at O" << program.optLevel
         << " in " << time << "\nwrote " << request.out
         << "/manifest.json and a .ll and .o per kernel\n";
     for (const std::string& note : build->notes)

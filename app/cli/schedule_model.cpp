@@ -6,6 +6,7 @@
 #include "cli/schedule_model.h"
 
 #include "ir/precision.h"
+#include "support/error_context.h"
 #include "support/file.h"
 #include "support/strings.h"
 #include "zoo/zoo.h"
@@ -189,9 +190,7 @@ Status checkPrecision(const ModelSpec& spec, const arch::Arch& arch) {
 }
 
 Error inModel(const ModelSpec& spec, const Error& error) {
-    if (error.message().rfind(spec.text, 0) == 0)
-        return error;
-    return error.withContext(spec.text);
+    return inContext(error, spec.text);
 }
 
 Expected<LoadedModel> loadModel(const ModelSpec& spec, int64_t perCluster) {

@@ -2,6 +2,8 @@
 
 #include "driver/emit.h"
 
+#include "support/error_context.h"
+
 namespace stagecraft::driver {
 
 Expected<Emitted> emitKernels(const std::filesystem::path& dir, const ir::Graph& graph,
@@ -13,10 +15,8 @@ Expected<Emitted> emitKernels(const std::filesystem::path& dir, const ir::Graph&
     Emitted emitted;
     Expected<codegen::EmittedProgram> program =
         codegen::emitProgram(graph, semantics, plan, options, progress);
-    if (!program.ok()) {
-        const Error& error = program.error();
-        return error.message().rfind(info.model, 0) == 0 ? error : error.withContext(info.model);
-    }
+    if (!program.ok())
+        return inContext(program.error(), info.model);
     emitted.program = std::move(program).value();
     SC_ASSIGN_OR_RETURN(emitted.notes,
                         codegen::writeKernelFiles(dir, graph, plan, emitted.program, info));
