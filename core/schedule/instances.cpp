@@ -32,25 +32,6 @@ constexpr int64_t kBytesPerEdgePair = 256;
 
 } // namespace
 
-ir::TensorId groupOutput(const Schedule& schedule, GroupId group) {
-    return schedule.groups[static_cast<size_t>(group)].splitInfo.output;
-}
-
-Adjacency adjacency(const Schedule& schedule) {
-    Adjacency a;
-    a.preds.resize(schedule.instances.size());
-    a.succs.resize(schedule.instances.size());
-    for (const InstanceEdge& e : schedule.edges)
-        if (!e.redundant) {
-            a.preds[static_cast<size_t>(e.to)].push_back(e.from);
-            a.succs[static_cast<size_t>(e.from)].push_back(e.to);
-        }
-    for (auto* lists : {&a.preds, &a.succs})
-        for (auto& list : *lists)
-            std::sort(list.begin(), list.end());
-    return a;
-}
-
 const std::vector<int>& DimMatcher::map(GroupId group, ir::TensorId tensor) {
     auto key = std::make_pair(group, tensor);
     if (auto it = cache_.find(key); it != cache_.end())

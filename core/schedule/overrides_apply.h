@@ -5,10 +5,6 @@
 
 namespace stagecraft::schedule::detail {
 
-/// Merges and ungroups applied to \p base, in the order given.
-Expected<partition::Partition> regroup(const ir::Graph& graph, const partition::Partition& base,
-                                       const Overrides& overrides);
-
 /// Forced splits replace the best split of their groups.
 Status applySplits(const ir::Graph& graph, const partition::SemanticsCache& semantics,
                    const Overrides& overrides, Schedule& schedule);

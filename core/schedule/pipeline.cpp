@@ -63,8 +63,8 @@ std::vector<partition::SplitInfo> splitsFor(const ir::Graph& graph,
     return splits;
 }
 
-Status chooseOrder(const ir::Graph& graph, const ScheduleOptions& options,
-                   const detail::Adjacency& a, Schedule& s) {
+Status chooseOrder(const ir::Graph& graph, const ScheduleOptions& options, const Adjacency& a,
+                   Schedule& s) {
     partition::Trace* trace = options.recordTrace ? &s.trace : nullptr;
     std::vector<InstanceId> bfs = detail::bfsOrder(s, a);
     std::vector<InstanceId> dfs = detail::dfsOrder(s, a, trace);
@@ -137,8 +137,7 @@ Expected<Schedule> runFromRegrouping(const ir::Graph& graph, const arch::Arch& a
     s.level = options.level;
     s.clusters = options.clusters;
     s.groupedBy = options.grouping;
-    SC_ASSIGN_OR_RETURN(s.partition,
-                        detail::regroup(graph, s.grouping->partition, options.overrides));
+    SC_ASSIGN_OR_RETURN(s.partition, regroup(graph, s.grouping->partition, options.overrides));
     std::vector<partition::SplitInfo> splits =
         splitsFor(graph, semantics, *s.grouping, s.partition, params);
     s.groups.clear();
@@ -151,7 +150,7 @@ Expected<Schedule> runFromRegrouping(const ir::Graph& graph, const arch::Arch& a
     dropSplits(options, s);
     SC_RETURN_IF_ERROR(detail::applySplits(graph, semantics, options.overrides, s));
     SC_RETURN_IF_ERROR(detail::buildInstances(graph, semantics, s));
-    detail::Adjacency adjacency = detail::adjacency(s);
+    Adjacency adjacency = schedule::adjacency(s);
     SC_RETURN_IF_ERROR(chooseOrder(graph, options, adjacency, s));
     detail::DimMatcher matcher(graph, semantics, s);
     detail::bindAndScope(graph, arch, semantics, matcher, adjacency, s,

@@ -2,6 +2,7 @@
 
 #include "schedule/pipeline.h"
 
+#include <algorithm>
 #include <numeric>
 
 namespace stagecraft::schedule {
@@ -106,6 +107,21 @@ std::string_view groupingName(Grouping grouping) {
 
 bool Overrides::empty() const {
     return merges.empty() && ungroups.empty() && splits.empty() && order.empty() && scopes.empty();
+}
+
+Adjacency adjacency(const Schedule& schedule) {
+    Adjacency a;
+    a.preds.resize(schedule.instances.size());
+    a.succs.resize(schedule.instances.size());
+    for (const InstanceEdge& e : schedule.edges)
+        if (!e.redundant) {
+            a.preds[static_cast<size_t>(e.to)].push_back(e.from);
+            a.succs[static_cast<size_t>(e.from)].push_back(e.to);
+        }
+    for (auto* lists : {&a.preds, &a.succs})
+        for (auto& list : *lists)
+            std::sort(list.begin(), list.end());
+    return a;
 }
 
 } // namespace stagecraft::schedule

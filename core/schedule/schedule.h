@@ -159,6 +159,14 @@ struct Schedule {
 /// included): its part of each op output of its group, of each input and weight.
 partition::BoxMap instanceSlices(const ir::Graph& graph, const Schedule& schedule, InstanceId id);
 
+/// Producers and consumers of each instance over the non-redundant edges,
+/// ascending.
+struct Adjacency {
+    std::vector<std::vector<InstanceId>> preds;
+    std::vector<std::vector<InstanceId>> succs;
+};
+Adjacency adjacency(const Schedule& schedule);
+
 /// The edges inherited from the group edges that are not needed (the gray
 /// edges of Fig. 6), flagged redundant, by producer then consumer instance.
 std::vector<InstanceEdge> redundantEdges(const Schedule& schedule);

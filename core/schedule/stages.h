@@ -2,6 +2,7 @@
 // Internal to core/schedule: the pipeline's stages after grouping.
 
 #include "arch/arch.h"
+#include "schedule/edits.h"
 #include "schedule/schedule.h"
 
 #include <map>
@@ -10,14 +11,6 @@
 #include <vector>
 
 namespace stagecraft::schedule::detail {
-
-/// Producers and consumers of each instance over the non-redundant edges,
-/// ascending.
-struct Adjacency {
-    std::vector<std::vector<InstanceId>> preds;
-    std::vector<std::vector<InstanceId>> succs;
-};
-Adjacency adjacency(const Schedule& schedule);
 
 /// Which dim of an input tensor each output dim of a group corresponds to
 /// (match_dim of Algorithm 1, used by binding inference, Algorithm 4).
@@ -97,9 +90,6 @@ Binding inferBinding(DimMatcher& matcher, const Schedule& schedule, InstanceId c
 
 /// §3.5: concat, copy and redistribute ops between instances.
 void insertDataMoves(DimMatcher& matcher, const Adjacency& adjacency, Schedule& schedule);
-
-/// The primary output tensor of \p group (the one it is split by).
-ir::TensorId groupOutput(const Schedule& schedule, GroupId group);
 
 /// The tensors \p producer makes that \p consumer reads, the producer's
 /// primary output first when it is one of them, then in output order.

@@ -69,7 +69,7 @@ Status validateBindings(const ir::Graph& graph, const arch::Arch& arch, const Sc
             return Error("instance " + inst.label + " is bound to " +
                          std::to_string(coresUsed(inst.bind)) + " cores, more than the cluster's " +
                          std::to_string(cores));
-        if (graph.isGraphOutput(detail::groupOutput(s, inst.group)) && inst.scope != Scope::DDR)
+        if (graph.isGraphOutput(groupOutput(s, inst.group)) && inst.scope != Scope::DDR)
             return Error("instance " + inst.label + " writes a graph output outside DDR");
     }
     return Status::success();

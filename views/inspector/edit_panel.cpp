@@ -86,13 +86,13 @@ void EditPanel::fillSplit() {
         return;
     const schedule::Group& group = result_->eval.schedule.groups[static_cast<size_t>(*group_)];
     split_->addItem(u"unsplit"_s, QPoint(kUnsplit, 1));
-    if (!inspector::unsplitFits(*result_, *group_))
+    if (!schedule::unsplitFits(*result_->graph, result_->eval.schedule, *group_))
         disableItem(split_, 0, u"the whole group is over the capacity"_s);
     int current = 0;
-    for (const partition::SplitCandidate& choice : inspector::splitChoices(*result_, *group_)) {
-        QString text = inspector::splitText(choice);
-        if (choice.instanceBytes > 0)
-            text += u", "_s % inspector::bytesText(choice.instanceBytes) % u" each"_s;
+    for (const partition::SplitCandidate& choice :
+         schedule::splitChoices(*result_->graph, result_->eval.schedule, *group_)) {
+        QString text = inspector::splitText(choice) % u", "_s %
+                       inspector::bytesText(choice.instanceBytes) % u" each"_s;
         split_->addItem(text, QPoint(choice.dim, static_cast<int>(choice.factor)));
         if (group.split && group.split->dim == choice.dim && group.split->factor == choice.factor)
             current = split_->count() - 1;
@@ -109,7 +109,8 @@ void EditPanel::fillMerge() {
     mergeTarget_->clear();
     if (group_) {
         const schedule::Schedule& s = result_->eval.schedule;
-        for (schedule::GroupId other : inspector::adjacentGroups(s, *group_)) {
+        for (schedule::GroupId other :
+             schedule::mergeableGroups(*result_->graph, s, result_->overrides, *group_)) {
             const std::string& first = result_->graph->op(s.partition.ops(other).front()).name;
             mergeTarget_->addItem(inspector::groupLabel(other) % u" ("_s %
                                       QString::fromStdString(first) % u", "_s %
@@ -123,7 +124,8 @@ void EditPanel::fillMerge() {
 
 void EditPanel::fillUngroup() {
     bool possible = selection_.kind == Selection::Kind::Op &&
-                    inspector::canUngroupAt(*result_->graph, result_->eval.schedule, selection_.id);
+                    schedule::canUngroupAt(*result_->graph, result_->eval.schedule,
+                                           result_->overrides, selection_.id);
     ungroup_->setEnabled(possible);
     ungroup_->setText(possible ? u"Ungroup at "_s %
                                      QString::fromStdString(result_->graph->op(selection_.id).name)

@@ -7,6 +7,7 @@
 #include "inspector/edit_requests.h"
 
 #include "inspector/inspector_text.h"
+#include "schedule/edits.h"
 
 #include <algorithm>
 
@@ -16,8 +17,8 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-std::string firstOpName(const PipelineResult& result, schedule::GroupId group) {
-    return result.graph->op(result.eval.schedule.partition.ops(group).front()).name;
+const std::string& firstOpName(const PipelineResult& result, schedule::GroupId group) {
+    return schedule::firstOpName(*result.graph, result.eval.schedule, group);
 }
 
 bool namesOpOf(const PipelineResult& result, const std::string& opName, schedule::GroupId group) {

@@ -177,7 +177,8 @@ private slots:
         const auto& schedule = shown->eval.schedule;
         std::optional<std::pair<schedule::GroupId, partition::SplitCandidate>> change;
         for (size_t g = 0; g < schedule.groups.size() && !change; ++g)
-            for (const auto& choice : inspector::splitChoices(*shown, static_cast<int32_t>(g)))
+            for (const auto& choice :
+                 schedule::splitChoices(*shown->graph, schedule, static_cast<int32_t>(g)))
                 if (schedule.groups[g].split && (choice.dim != schedule.groups[g].split->dim ||
                                                  choice.factor != schedule.groups[g].split->factor))
                     change = {{static_cast<schedule::GroupId>(g), choice}};

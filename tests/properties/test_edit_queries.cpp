@@ -1,0 +1,233 @@
+// The edit queries (core/schedule/edits.h) against the pipeline: every edit
+// a query offers is accepted by buildSchedule as an override, every edit it
+// refuses is refused. Merges over every pair of groups, ungroups at every op,
+// splits of every candidate dim by every divisor (factor 1 is "unsplit"),
+// scope pins of every produced tensor; on seeded random graphs and the
+// paper's figures, at the LB and GB levels, and once more after an edit, as
+// the inspector offers the next edit on an edited result.
+
+#include "arch/presets.h"
+#include "onnx/importer.h"
+#include "random_graphs.h"
+#include "schedule/edits.h"
+#include "schedule/pipeline.h"
+#include "test_rows.h"
+#include "zoo/zoo.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace stagecraft;
+using schedule::GroupId;
+
+namespace {
+
+constexpr uint64_t kSeeds = 24;
+constexpr int kMaxDivisors = 16;
+
+struct Case {
+    const ir::Graph& graph;
+    const arch::Arch& arch;
+    schedule::ScheduleOptions options; // the edits so far
+    const schedule::Schedule& shown;   // their result
+};
+
+const std::string& firstOp(const Case& c, GroupId group) {
+    return schedule::firstOpName(c.graph, c.shown, group);
+}
+
+/// The pipeline's verdict on the edits so far plus \p edit.
+struct Verdict {
+    bool accepted = true;
+    std::string why; // the refusal
+    bool operator==(bool offered) const { return accepted == offered; }
+};
+
+Verdict accepts(const Case& c, const std::function<void(schedule::Overrides&)>& edit) {
+    schedule::ScheduleOptions options = c.options;
+    edit(options.overrides);
+    auto s = schedule::buildSchedule(c.graph, c.arch, options);
+    return s.ok() ? Verdict{} : Verdict{false, s.error().message()};
+}
+
+std::string where(const Case& c, const std::string& edit) {
+    return edit + " (level " + std::string(schedule::levelName(c.options.level)) + ", " +
+           std::to_string(c.options.overrides.merges.size() + c.options.overrides.ungroups.size() +
+                          c.options.overrides.splits.size()) +
+           " edits before)";
+}
+
+/// The query's \p offered against the pipeline's \p verdict on the edit \p text.
+#define AGREE(offered, verdict, text)                                                              \
+    do {                                                                                           \
+        const Verdict v = (verdict);                                                               \
+        QVERIFY2(v == (offered),                                                                   \
+                 where(c, text + std::string(v.accepted ? ": refused, accepted"                    \
+                                                        : ": offered, refused: " + v.why))         \
+                     .c_str());                                                                    \
+    } while (false)
+
+void checkMerges(const Case& c) {
+    const partition::Partition& p = c.shown.partition;
+    for (size_t g = 0; g < p.groupCount(); ++g) {
+        auto group = static_cast<GroupId>(g);
+        auto offered = schedule::mergeableGroups(c.graph, c.shown, c.options.overrides, group);
+        auto producers = p.producers(group);
+        auto consumers = p.consumers(group);
+        std::vector<GroupId> adjacent(producers.begin(), producers.end());
+        adjacent.insert(adjacent.end(), consumers.begin(), consumers.end());
+        for (GroupId other : adjacent) {
+            Verdict accepted = accepts(c, [&](auto& o) {
+                o.merges.push_back({firstOp(c, group), firstOp(c, other)});
+            });
+            AGREE(std::find(offered.begin(), offered.end(), other) != offered.end(), accepted,
+                  "merge of " + firstOp(c, group) + " and " + firstOp(c, other));
+        }
+    }
+}
+
+void checkUngroups(const Case& c) {
+    for (size_t op = 0; op < c.graph.opCount(); ++op) {
+        const std::string& name = c.graph.op(static_cast<ir::OpId>(op)).name;
+        bool offered = schedule::canUngroupAt(c.graph, c.shown, c.options.overrides,
+                                              static_cast<ir::OpId>(op));
+        Verdict accepted = accepts(c, [&](auto& o) { o.ungroups.push_back({name}); });
+        AGREE(offered, accepted, "ungroup at " + name);
+    }
+}
+
+/// The split overrides of the edits so far without those naming \p group:
+/// a new split of a group replaces its old one, as the inspector's does.
+void dropSplitsOf(const Case& c, GroupId group, schedule::Overrides& o) {
+    std::erase_if(o.splits, [&](const schedule::Overrides::Split& split) {
+        return c.shown.partition.groupOf(*c.graph.findOp(split.op)) == group;
+    });
+}
+
+void checkSplitsOf(const Case& c, GroupId group) {
+    const schedule::Group& g = c.shown.groups[static_cast<size_t>(group)];
+    const ir::Shape& shape = c.graph.tensor(g.splitInfo.output).shape;
+    auto split = [&](int dim, int64_t factor) {
+        return accepts(c, [&](auto& o) {
+            dropSplitsOf(c, group, o);
+            o.splits.push_back({firstOp(c, group), dim, factor});
+        });
+    };
+    AGREE(schedule::unsplitFits(c.graph, c.shown, group), split(0, 1),
+          "unsplit of " + firstOp(c, group));
+    for (const partition::SplitCandidate& candidate : g.splitInfo.candidates) {
+        int64_t extent = shape[static_cast<size_t>(candidate.dim)];
+        int tried = 0;
+        for (int64_t factor = 1; factor <= extent && tried < kMaxDivisors; ++factor) {
+            if (extent % factor != 0)
+                continue;
+            ++tried;
+            bool offered = schedule::forcedSplit(c.graph, *c.shown.semantics, c.shown, group,
+                                                 candidate.dim, factor)
+                               .ok();
+            AGREE(offered, split(candidate.dim, factor),
+                  "split of " + firstOp(c, group) + " dim " + std::to_string(candidate.dim) + " x" +
+                      std::to_string(factor));
+        }
+    }
+    for (const partition::SplitCandidate& choice : schedule::splitChoices(c.graph, c.shown, group))
+        AGREE(true, split(choice.dim, choice.factor),
+              "offered split of " + firstOp(c, group) + " x" + std::to_string(choice.factor));
+}
+
+void checkScopePins(const Case& c) {
+    for (size_t t = 0; t < c.graph.tensorCount(); ++t) {
+        auto tensor = static_cast<ir::TensorId>(t);
+        if (c.graph.tensor(tensor).producer == ir::kNoOp)
+            continue;
+        bool offered = schedule::groupWithOutput(c.graph, c.shown, tensor).has_value();
+        const std::string& name = c.graph.tensor(tensor).name;
+        Verdict accepted = accepts(c, [&](auto& o) {
+            o.scopes.push_back({name, schedule::Scope::DDR});
+        });
+        AGREE(offered, accepted, "scope pin of " + name);
+    }
+}
+
+void checkAll(const Case& c) {
+    checkMerges(c);
+    checkUngroups(c);
+    for (size_t g = 0; g < c.shown.groups.size(); ++g)
+        checkSplitsOf(c, static_cast<GroupId>(g));
+    checkScopePins(c);
+}
+
+/// The first merge and the first ungroup the queries offer on \p shown.
+std::vector<schedule::Overrides> firstOffers(const ir::Graph& graph,
+                                             const schedule::Schedule& shown) {
+    std::vector<schedule::Overrides> offers;
+    for (size_t g = 0; g < shown.groups.size() && offers.empty(); ++g)
+        for (GroupId other : schedule::mergeableGroups(graph, shown, {}, static_cast<GroupId>(g))) {
+            schedule::Overrides o;
+            o.merges.push_back({schedule::firstOpName(graph, shown, static_cast<GroupId>(g)),
+                                schedule::firstOpName(graph, shown, other)});
+            offers.push_back(o);
+            break;
+        }
+    for (size_t op = 0; op < graph.opCount(); ++op)
+        if (schedule::canUngroupAt(graph, shown, {}, static_cast<ir::OpId>(op))) {
+            schedule::Overrides o;
+            o.ungroups.push_back({graph.op(static_cast<ir::OpId>(op)).name});
+            offers.push_back(o);
+            break;
+        }
+    return offers;
+}
+
+} // namespace
+
+class TestEditQueries : public QObject {
+    Q_OBJECT
+    arch::Arch teaching_ = *arch::loadPreset("teaching");
+    QTemporaryDir dir_;
+
+    void checkGraph(const ir::Graph& graph) {
+        for (schedule::Level level : {schedule::Level::LB, schedule::Level::GB}) {
+            schedule::ScheduleOptions options;
+            options.level = level;
+            auto shown = schedule::buildSchedule(graph, teaching_, options);
+            QVERIFY2(shown.ok(), shown.ok() ? "" : shown.error().message().c_str());
+            checkAll({graph, teaching_, options, *shown});
+            for (const schedule::Overrides& edit : firstOffers(graph, *shown)) {
+                if (QTest::currentTestFailed())
+                    return;
+                options.overrides = edit;
+                auto edited = schedule::buildSchedule(graph, teaching_, options);
+                QVERIFY2(edited.ok(), edited.ok() ? "" : edited.error().message().c_str());
+                checkAll({graph, teaching_, options, *edited});
+            }
+        }
+    }
+
+private slots:
+    void randomGraphs_data() { test::addRandomGraphRows(kSeeds, 16); }
+    void randomGraphs() {
+        QFETCH(quint64, seed);
+        QFETCH(int, kind);
+        QFETCH(int, ops);
+        checkGraph(test::randomGraph(seed, {static_cast<test::GraphKind>(kind), ops}));
+    }
+
+    void paperFigures_data() {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("fig2-blocks") << QStringLiteral("fig2-blocks");
+        QTest::newRow("fig3-chain") << QStringLiteral("fig3-chain");
+    }
+    void paperFigures() {
+        QFETCH(QString, name);
+        auto path =
+            std::filesystem::path(dir_.path().toStdString()) / (name.toStdString() + ".onnx");
+        QVERIFY(zoo::writeZooModel(name.toStdString(), {}, path).ok());
+        auto imported = onnxio::importModel(path);
+        QVERIFY2(imported.ok(), imported.ok() ? "" : imported.error().message().c_str());
+        checkGraph(imported->graph);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestEditQueries)
+#include "test_edit_queries.moc"
