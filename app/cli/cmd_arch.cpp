@@ -61,14 +61,16 @@ bool isMac(const arch::ComputeUnit& unit) {
 }
 
 void printUnit(std::ostream& out, const arch::ComputeUnit& unit, double clockGhz) {
-    std::vector<std::string> perCycle, peak;
+    std::vector<std::string> categories, perCycle, peak;
+    for (ir::OpCategory category : unit.categories)
+        categories.emplace_back(ir::opCategoryName(category));
     for (const auto& [dtype, ops] : unit.opsPerCycle) {
         perCycle.push_back(std::string(ir::dtypeName(dtype)) + " " + number(ops));
         peak.push_back(std::string(ir::dtypeName(dtype)) + " " + rate(ops * clockGhz * 1e9) +
                        (isMac(unit) ? "MAC/s" : "op/s"));
     }
     out << "    unit " << quote(unit.name) << " (" << arch::unitKindName(unit.kind)
-        << "): " << join(unit.categories, ", ") << "\n      per cycle: " << join(perCycle, ", ")
+        << "): " << join(categories, ", ") << "\n      per cycle: " << join(perCycle, ", ")
         << "\n      peak per core: " << join(peak, ", ") << "\n";
 }
 
@@ -104,7 +106,7 @@ void printPeaks(std::ostream& out, const arch::Arch& a) {
     for (ir::DType dtype : dtypes) {
         std::string name(ir::dtypeName(dtype));
         all.push_back(name + " " + rate(arch::peakOpsPerSecond(a, dtype)) + "op/s");
-        if (double macs = arch::peakOpsPerSecond(a, dtype, "complex"); macs > 0)
+        if (double macs = arch::peakOpsPerSecond(a, dtype, ir::OpCategory::Complex); macs > 0)
             complex.push_back(name + " " + rate(macs) + "MAC/s");
     }
     out << "chip peak, all units (MAC for matrix units): " << join(all, ", ") << "\n";

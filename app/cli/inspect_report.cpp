@@ -123,14 +123,14 @@ Placement placeOps(const ir::Graph& graph, const arch::Arch& arch) {
     std::set<std::string> notOnUnits;
     for (size_t i = 0; i < graph.opCount(); ++i) {
         const ir::Op& op = graph.op(static_cast<ir::OpId>(i));
-        std::string_view category = ops::categoryName(ops::categoryOf(op.type, op.domain));
+        ops::Category category = ops::categoryOf(op.type, op.domain);
         ir::DType dtype = graph.tensor(op.outputs[0]).dtype;
         if (!arch::unitsFor(arch, category, dtype).empty()) {
             ++placement.onUnits;
             continue;
         }
         ++(arch.fallbackCpu ? placement.onFallback : placement.unsupported);
-        notOnUnits.insert(op.type + " (" + std::string(category) + ", " +
+        notOnUnits.insert(op.type + " (" + std::string(ops::categoryName(category)) + ", " +
                           std::string(ir::dtypeName(dtype)) + ")");
     }
     placement.notOnUnits.assign(notOnUnits.begin(), notOnUnits.end());

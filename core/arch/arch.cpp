@@ -11,8 +11,6 @@ namespace stagecraft::arch {
 
 namespace {
 
-constexpr std::array<std::string_view, 5> kCategories{"elementwise", "injective", "reduction",
-                                                      "complex", "opaque"};
 constexpr std::array<std::string_view, 3> kUnitKinds{"matrix", "vector", "scalar"};
 constexpr std::array<std::string_view, 3> kMemories{"DDR", "GB", "LB"};
 constexpr std::array<std::string_view, 3> kSharings{"chip", "cluster", "core"};
@@ -26,10 +24,6 @@ std::optional<Enum> parseName(const std::array<std::string_view, N>& names, std:
 }
 
 } // namespace
-
-std::span<const std::string_view> categoryNames() {
-    return kCategories;
-}
 
 std::string_view unitKindName(UnitKind kind) {
     return kUnitKinds[static_cast<size_t>(kind)];
@@ -59,23 +53,23 @@ bool isComputeDType(ir::DType dtype) {
     return dtype != ir::DType::Undefined && dtype != ir::DType::String;
 }
 
-bool ComputeUnit::supports(std::string_view category, ir::DType dtype) const {
+bool ComputeUnit::supports(ir::OpCategory category, ir::DType dtype) const {
     return opsPerCycle.count(dtype) > 0 &&
            std::find(categories.begin(), categories.end(), category) != categories.end();
 }
 
 Status checkPrecisionRates(const Arch& arch, ir::DType precision) {
-    for (std::string_view category : {"complex", "elementwise"})
+    for (ir::OpCategory category : {ir::OpCategory::Complex, ir::OpCategory::Elementwise})
         if (unitsFor(arch, category, precision).empty())
             return Error("architecture " + quote(arch.name) + " has no unit that runs " +
-                         std::string(category) + " ops at " +
+                         std::string(ir::opCategoryName(category)) + " ops at " +
                          std::string(ir::dtypeName(precision)) +
                          " (no ops_per_cycle entry for it)");
     return Status::success();
 }
 
-double ComputeUnit::efficiencyFor(std::string_view family, std::string_view category) const {
-    for (std::string_view key : {family, category})
+double ComputeUnit::efficiencyFor(std::string_view family, ir::OpCategory category) const {
+    for (std::string_view key : {family, ir::opCategoryName(category)})
         if (auto it = efficiency.find(std::string(key)); it != efficiency.end())
             return it->second;
     return 1.0;
@@ -107,8 +101,7 @@ int64_t aggregateActivationBytes(const Arch& arch) {
     return bytes;
 }
 
-double peakOpsPerSecond(const Arch& arch, ir::DType dtype,
-                        std::optional<std::string_view> category) {
+double peakOpsPerSecond(const Arch& arch, ir::DType dtype, std::optional<ir::OpCategory> category) {
     double perCycle = 0;
     for (const CoreGroup& group : arch.cluster.coreGroups)
         for (const ComputeUnit& unit : group.units) {
@@ -131,7 +124,7 @@ const Path* findPath(const Arch& arch, Memory from, Memory to) {
     return reverse;
 }
 
-std::vector<UnitRef> unitsFor(const Arch& arch, std::string_view category, ir::DType dtype) {
+std::vector<UnitRef> unitsFor(const Arch& arch, ir::OpCategory category, ir::DType dtype) {
     std::vector<UnitRef> refs;
     const auto& groups = arch.cluster.coreGroups;
     for (size_t g = 0; g < groups.size(); ++g)

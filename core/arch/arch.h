@@ -8,6 +8,7 @@
 /// The JSON form is in arch/arch_json.h; docs/arch.md documents every field.
 
 #include "ir/dtype.h"
+#include "ir/op_category.h"
 #include "support/expected.h"
 
 #include <cstdint>
@@ -34,8 +35,8 @@ enum class Sharing : uint8_t { Chip, Cluster, Core };
 struct ComputeUnit {
     std::string name;
     UnitKind kind = UnitKind::Vector;
-    /// Op categories the unit runs, canonical order (see categoryNames()).
-    std::vector<std::string> categories;
+    /// Op categories the unit runs, in canonical order (ir::opCategories()).
+    std::vector<ir::OpCategory> categories;
     /// Per dtype: multiply-accumulates per cycle for `complex` ops on matrix
     /// units, element operations per cycle otherwise. No entry: cannot run it.
     std::map<ir::DType, double> opsPerCycle;
@@ -46,9 +47,9 @@ struct ComputeUnit {
     std::map<std::string, double> efficiency;
 
     /// \returns true when the unit runs ops of \p category on \p dtype.
-    bool supports(std::string_view category, ir::DType dtype) const;
+    bool supports(ir::OpCategory category, ir::DType dtype) const;
     /// The efficiency of an op of \p family and \p category (see above).
-    double efficiencyFor(std::string_view family, std::string_view category) const;
+    double efficiencyFor(std::string_view family, ir::OpCategory category) const;
 
     bool operator==(const ComputeUnit&) const = default;
 };
@@ -147,9 +148,6 @@ struct UnitRef {
     bool operator==(const UnitRef&) const = default;
 };
 
-/// The op category names, in canonical order; they equal ops::categoryName.
-std::span<const std::string_view> categoryNames();
-
 /// The keys a unit's efficiency may have: the category names, then the op
 /// families of ops::familyNames() ("conv", "matmul", "normalization",
 /// "transcendental"), kept equal to them.
@@ -181,14 +179,14 @@ int64_t aggregateActivationBytes(const Arch& arch);
 /// units x opsPerCycle x clock. Only units supporting \p category count when
 /// it is given.
 double peakOpsPerSecond(const Arch& arch, ir::DType dtype,
-                        std::optional<std::string_view> category = std::nullopt);
+                        std::optional<ir::OpCategory> category = std::nullopt);
 
 /// The path for moving data from \p from to \p to: the entry in that direction,
 /// else the entry in the reverse direction, else nullptr.
 const Path* findPath(const Arch& arch, Memory from, Memory to);
 
 /// Units able to run \p category on \p dtype, by group then unit index.
-std::vector<UnitRef> unitsFor(const Arch& arch, std::string_view category, ir::DType dtype);
+std::vector<UnitRef> unitsFor(const Arch& arch, ir::OpCategory category, ir::DType dtype);
 
 /// An error unless a unit runs `complex` and a unit runs `elementwise` ops
 /// at \p precision (an ops_per_cycle entry): a model run at a precision

@@ -152,9 +152,9 @@ double clockGhz(const HostProbe& probe) {
     return 2.0;
 }
 
-std::vector<std::string> allCategories() {
-    auto names = categoryNames();
-    return {names.begin(), names.end()};
+std::vector<ir::OpCategory> allCategories() {
+    auto categories = ir::opCategories();
+    return {categories.begin(), categories.end()};
 }
 
 /// Scalar pipes: one operation per cycle of every dtype.

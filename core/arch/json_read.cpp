@@ -19,26 +19,22 @@ namespace {
 
 using namespace json_fields;
 
-Expected<std::vector<std::string>> parseCategories(const Json& value, const std::string& path) {
+Expected<std::vector<ir::OpCategory>> parseCategories(const Json& value, const std::string& path) {
     if (!value.is_array())
         return mustBe(path, "an array of category names", value);
-    auto known = categoryNames();
-    std::vector<std::string> categories;
+    std::vector<ir::OpCategory> categories;
     for (size_t i = 0; i < value.size(); ++i) {
         SC_ASSIGN_OR_RETURN(std::string name, getString(value[i], item(path, i)));
-        if (std::find(known.begin(), known.end(), name) == known.end())
+        std::optional<ir::OpCategory> category = ir::parseOpCategory(name);
+        if (!category)
             return errorAt(item(path, i), "unknown category " + quote(name) +
                                               " (expected elementwise, injective, reduction, "
                                               "complex or opaque)");
-        if (std::find(categories.begin(), categories.end(), name) != categories.end())
+        if (std::find(categories.begin(), categories.end(), *category) != categories.end())
             return errorAt(item(path, i), "duplicate category " + quote(name));
-        categories.push_back(std::move(name));
+        categories.push_back(*category);
     }
-    auto rank = [&](const std::string& name) {
-        return std::find(known.begin(), known.end(), name);
-    };
-    std::sort(categories.begin(), categories.end(),
-              [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
+    std::sort(categories.begin(), categories.end());
     return categories;
 }
 

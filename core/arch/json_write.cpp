@@ -29,7 +29,10 @@ Json unitJson(const ComputeUnit& unit) {
     Json json;
     json["name"] = unit.name;
     json["kind"] = unitKindName(unit.kind);
-    json["categories"] = unit.categories;
+    Json categories = Json::array();
+    for (ir::OpCategory category : unit.categories)
+        categories.push_back(ir::opCategoryName(category));
+    json["categories"] = std::move(categories);
     json["ops_per_cycle"] = std::move(ops);
     if (!unit.efficiency.empty()) {
         Json efficiency = Json::object();

@@ -74,16 +74,12 @@ Status validateUnit(const ComputeUnit& unit, const std::string& path) {
     SC_RETURN_IF_ERROR(nonEmpty(path + ".name", unit.name));
     if (unit.categories.empty())
         return fieldError(path + ".categories", "must list at least one category");
-    auto known = categoryNames();
     for (size_t i = 0; i < unit.categories.size(); ++i) {
-        const std::string& category = unit.categories[i];
+        ir::OpCategory category = unit.categories[i];
         std::string at = path + ".categories[" + std::to_string(i) + "]";
-        if (std::find(known.begin(), known.end(), category) == known.end())
-            return fieldError(at, "unknown category " + quote(category) +
-                                      " (expected elementwise, injective, reduction, complex "
-                                      "or opaque)");
-        if (std::count(unit.categories.begin(), unit.categories.end(), category) > 1)
-            return fieldError(at, "duplicate category " + quote(category));
+        auto earlier = unit.categories.begin() + static_cast<std::ptrdiff_t>(i);
+        if (std::find(unit.categories.begin(), earlier, category) != earlier)
+            return fieldError(at, "duplicate category " + quote(ir::opCategoryName(category)));
     }
     if (unit.opsPerCycle.empty())
         return fieldError(path + ".ops_per_cycle", "must give at least one dtype");
@@ -93,14 +89,12 @@ Status validateUnit(const ComputeUnit& unit, const std::string& path) {
             return fieldError(at, "not a dtype a unit can compute");
         SC_RETURN_IF_ERROR(positiveNumber(at, ops));
     }
-    for (const auto& [category, share] : unit.efficiency) {
-        std::string at = path + ".efficiency." + category;
-        auto categories = categoryNames();
-        bool isCategory =
-            std::find(categories.begin(), categories.end(), category) != categories.end();
-        if (isCategory && std::find(unit.categories.begin(), unit.categories.end(), category) ==
-                              unit.categories.end())
-            return fieldError(at, "the unit does not run " + quote(category) + " ops");
+    for (const auto& [key, share] : unit.efficiency) {
+        std::string at = path + ".efficiency." + key;
+        std::optional<ir::OpCategory> category = ir::parseOpCategory(key);
+        if (category && std::find(unit.categories.begin(), unit.categories.end(), *category) ==
+                            unit.categories.end())
+            return fieldError(at, "the unit does not run " + quote(key) + " ops");
         if (!(share > 0 && share <= 1) || share < 1e-6)
             return fieldError(at, "must be a share from 1e-6 to 1 (got " + number(share) + ")");
     }

@@ -82,13 +82,12 @@ ir::DType dtypeOf(const ir::Graph& graph, ir::OpId op) {
 Expected<int32_t> unitFor(const ir::Graph& graph, const arch::Arch& arch, ir::OpId op,
                           ops::Category category) {
     const auto& units = arch.cluster.coreGroups.front().units;
-    std::string_view name = ops::categoryName(category);
     ir::DType dtype = dtypeOf(graph, op);
     int32_t best = kFallbackUnit;
     double bestOps = 0;
     for (size_t u = 0; u < units.size(); ++u) {
         const auto& cats = units[u].categories;
-        if (std::find(cats.begin(), cats.end(), name) == cats.end())
+        if (std::find(cats.begin(), cats.end(), category) == cats.end())
             continue;
         // Units with a native rate for the dtype come first.
         double rate = bestRate(units[u], dtype) * (units[u].opsPerCycle.count(dtype) ? 1 : 1e-6);
@@ -98,7 +97,7 @@ Expected<int32_t> unitFor(const ir::Graph& graph, const arch::Arch& arch, ir::Op
         }
     }
     if (best == kFallbackUnit && !arch.fallbackCpu)
-        return Error("op '" + graph.op(op).name + "' (" + std::string(name) +
+        return Error("op '" + graph.op(op).name + "' (" + std::string(ops::categoryName(category)) +
                      "): no compute unit of '" + arch.name +
                      "' runs it and it has no fallback CPU");
     return best;
@@ -137,8 +136,8 @@ Expected<OpWork> opWork(const ir::Graph& graph, const arch::Arch& arch,
         work.unitNs = work.work / arch.fallbackCpu->gflops;
     } else {
         const auto& unit = arch.cluster.coreGroups.front().units[static_cast<size_t>(work.unit)];
-        double efficiency = unit.efficiencyFor(ops::familyOf(graph.op(op).type, sem.category),
-                                               ops::categoryName(sem.category));
+        double efficiency =
+            unit.efficiencyFor(ops::familyOf(graph.op(op).type, sem.category), sem.category);
         work.unitNs = work.work / (bestRate(unit, dtypeOf(graph, op)) * arch.clockGhz * efficiency);
     }
     return work;

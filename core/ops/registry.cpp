@@ -134,22 +134,6 @@ void checkNest(const detail::OpContext& ctx, const LoopNest& nest) {
 
 } // namespace
 
-std::string_view categoryName(Category category) {
-    switch (category) {
-    case Category::Elementwise:
-        return "elementwise";
-    case Category::Injective:
-        return "injective";
-    case Category::Reduction:
-        return "reduction";
-    case Category::Complex:
-        return "complex";
-    case Category::Opaque:
-        return "opaque";
-    }
-    return "opaque";
-}
-
 std::span<const std::string_view> familyNames() {
     static constexpr std::string_view names[] = {"conv", "matmul", "normalization",
                                                  "transcendental"};

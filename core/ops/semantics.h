@@ -5,6 +5,7 @@
 /// canonical form (docs/ir.md): attributes explicit, shapes static.
 
 #include "ir/graph.h"
+#include "ir/op_category.h"
 #include "ops/loop_nest.h"
 #include "support/expected.h"
 
@@ -15,12 +16,12 @@
 
 namespace stagecraft::ops {
 
-/// Op categories, after TVM §3's patterns: elementwise and injective ops
-/// (the fusable "elementwise/injective" class), reductions, complex ops
-/// (Conv, ConvTranspose, MatMul, Gemm) and opaque ops (scheduled alone).
-enum class Category { Elementwise, Injective, Reduction, Complex, Opaque };
+/// Op categories (ir/op_category.h), shared with the architecture's units.
+using Category = ir::OpCategory;
 
-std::string_view categoryName(Category category);
+inline std::string_view categoryName(Category category) {
+    return ir::opCategoryName(category);
+}
 
 /// The op families whose generated kernels differ enough to be calibrated
 /// apart (docs/simulator.md, "Fidelity"): "conv", "matmul",

@@ -94,7 +94,7 @@ double clusterRate(const arch::Arch& arch, bool complex, ir::DType dtype) {
     for (const arch::CoreGroup& group : arch.cluster.coreGroups)
         for (const arch::ComputeUnit& unit : group.units) {
             bool runsComplex = std::count(unit.categories.begin(), unit.categories.end(),
-                                          std::string("complex")) > 0;
+                                          ir::OpCategory::Complex) > 0;
             bool runsOther = unit.categories.size() > (runsComplex ? 1U : 0U);
             if (complex ? !runsComplex : !runsOther)
                 continue;

@@ -17,7 +17,7 @@ void summarize(const arch::Arch& a) {
     (void)arch::aggregateActivationBytes(a);
     for (auto dtype : {ir::DType::Float32, ir::DType::Float16, ir::DType::Int8}) {
         (void)arch::peakOpsPerSecond(a, dtype);
-        (void)arch::peakOpsPerSecond(a, dtype, "complex");
+        (void)arch::peakOpsPerSecond(a, dtype, ir::OpCategory::Complex);
     }
     (void)arch::findPath(a, arch::Memory::DDR, arch::Memory::LB);
 }

@@ -58,8 +58,9 @@ private slots:
     void baseIsValid() {
         auto a = parseArch(kBase, "x.json");
         QVERIFY2(a.ok(), a.ok() ? "" : a.error().message().c_str());
-        QCOMPARE(a->cluster.coreGroups.at(0).units.at(0).categories,
-                 (std::vector<std::string>{"elementwise", "injective"}));
+        QCOMPARE(
+            a->cluster.coreGroups.at(0).units.at(0).categories,
+            (std::vector<ir::OpCategory>{ir::OpCategory::Elementwise, ir::OpCategory::Injective}));
     }
 
     void presets_data() {

@@ -13,6 +13,7 @@
 using namespace stagecraft;
 using namespace stagecraft::arch;
 using ir::DType;
+using ir::OpCategory;
 
 namespace {
 
@@ -75,7 +76,7 @@ private slots:
         Arch a = preset("stcp920");
         // 4 clusters x 8 cores x (vector core 32 + VME 128 + MME 1024) f16/cycle x 1 GHz.
         QCOMPARE(peakOpsPerSecond(a, DType::Float16), 4.0 * 8 * (32 + 128 + 1024) * 1e9);
-        QCOMPARE(peakOpsPerSecond(a, DType::Float16, "complex"), 4.0 * 8 * 1024 * 1e9);
+        QCOMPARE(peakOpsPerSecond(a, DType::Float16, OpCategory::Complex), 4.0 * 8 * 1024 * 1e9);
         QCOMPARE(peakOpsPerSecond(a, DType::Float64), 0.0);
         QCOMPARE(aggregateActivationBytes(a), int64_t(8 * (65536 - 8192)));
     }
@@ -109,12 +110,12 @@ private slots:
 
     void units() {
         Arch a = preset("stcp920");
-        QCOMPARE(unitsFor(a, "complex", DType::Float16), (std::vector<UnitRef>{{0, 2}}));
-        QCOMPARE(unitsFor(a, "elementwise", DType::Float32),
+        QCOMPARE(unitsFor(a, OpCategory::Complex, DType::Float16), (std::vector<UnitRef>{{0, 2}}));
+        QCOMPARE(unitsFor(a, OpCategory::Elementwise, DType::Float32),
                  (std::vector<UnitRef>{{0, 0}, {0, 1}}));
-        QCOMPARE(unitsFor(a, "injective", DType::Float32), (std::vector<UnitRef>{{0, 0}}));
-        QVERIFY(unitsFor(a, "complex", DType::Float64).empty());
-        QVERIFY(unitsFor(a, "no-such-category", DType::Float32).empty());
+        QCOMPARE(unitsFor(a, OpCategory::Injective, DType::Float32),
+                 (std::vector<UnitRef>{{0, 0}}));
+        QVERIFY(unitsFor(a, OpCategory::Complex, DType::Float64).empty());
     }
 
     void validateBuiltInCode_data() {
@@ -122,8 +123,8 @@ private slots:
         QTest::addColumn<QString>("fragment");
         QTest::newRow("no core groups") << 0 << QStringLiteral("cluster.core_groups: must list");
         QTest::newRow("no units") << 1 << QStringLiteral("cluster.core_groups[0].units: must list");
-        QTest::newRow("bad category")
-            << 2 << QStringLiteral("units[0].categories[0]: unknown category 'bogus'");
+        QTest::newRow("duplicate category")
+            << 2 << QStringLiteral("units[0].categories[1]: duplicate category 'elementwise'");
         QTest::newRow("string dtype")
             << 3 << QStringLiteral("units[0].ops_per_cycle.string: not a dtype");
         QTest::newRow("duplicate group")
@@ -148,7 +149,7 @@ private slots:
             group.units.clear();
             break;
         case 2:
-            group.units[0].categories = {"bogus"};
+            group.units[0].categories = {OpCategory::Elementwise, OpCategory::Elementwise};
             break;
         case 3:
             group.units[0].opsPerCycle[DType::String] = 1;
@@ -184,7 +185,7 @@ private slots:
         if (host.cluster.globalBuffer)
             QVERIFY(host.cluster.globalBuffer->bytes > 0);
         QCOMPARE(toJson(detectHostCpu()), toJson(host)); // deterministic
-        QVERIFY(!unitsFor(host, "complex", DType::Float32).empty());
+        QVERIFY(!unitsFor(host, OpCategory::Complex, DType::Float32).empty());
     }
 
     void hostCpuFromSysfs() {
