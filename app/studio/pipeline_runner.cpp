@@ -7,14 +7,12 @@
 namespace stagecraft::studio {
 
 PipelineRunner::PipelineRunner(QObject* parent)
-    : QObject(parent)
-    , latest_(std::make_shared<std::atomic<quint64>>(0)) {
+    : QObject(parent) {
     qRegisterMetaType<views::ResultPtr>("stagecraft::views::ResultPtr");
     qRegisterMetaType<io::Session>("stagecraft::io::Session");
     qRegisterMetaType<Failure>("stagecraft::studio::PipelineRunner::Failure");
-    worker_ = new PipelineWorker(latest_);
-    worker_->moveToThread(&thread_);
-    connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
+    worker_ = new PipelineWorker(jobs_.checker());
+    jobs_.adopt(worker_);
     connect(worker_, &PipelineWorker::progress, this, &PipelineRunner::progress);
     connect(worker_, &PipelineWorker::finished, this, [this](quint64 ticket, views::ResultPtr r) {
         --busy_;
@@ -29,28 +27,21 @@ PipelineRunner::PipelineRunner(QObject* parent)
         --busy_;
         emit cancelled(ticket);
     });
-    thread_.setObjectName(QStringLiteral("stagecraft-pipeline"));
-    thread_.start();
 }
 
 PipelineRunner::~PipelineRunner() {
-    latest_->store(0);
-    thread_.quit();
-    thread_.wait();
+    jobs_.stop();
 }
 
 quint64 PipelineRunner::run(const io::Session& session) {
-    quint64 ticket = ++nextTicket_;
-    latest_->store(ticket);
+    quint64 ticket = jobs_.nextTicket();
     ++busy_;
-    QMetaObject::invokeMethod(
-        worker_, [worker = worker_, ticket, session] { worker->process(ticket, session); },
-        Qt::QueuedConnection);
+    jobs_.post([worker = worker_, ticket, session] { worker->process(ticket, session); });
     return ticket;
 }
 
 void PipelineRunner::cancel() {
-    latest_->store(0);
+    jobs_.cancel();
 }
 
 } // namespace stagecraft::studio

@@ -4,15 +4,12 @@
 // worker thread. The newest request wins: an older run stops at its next
 // step. Results arrive as one immutable views::ResultPtr.
 
+#include "common/latest_worker.h"
 #include "common/pipeline_result.h"
 #include "io/session_json.h"
 
 #include <QObject>
 #include <QString>
-#include <QThread>
-
-#include <atomic>
-#include <memory>
 
 namespace stagecraft::studio {
 
@@ -43,10 +40,9 @@ signals:
     void cancelled(quint64 ticket);
 
 private:
-    QThread thread_;
+    views::LatestWorker jobs_{QStringLiteral("stagecraft-pipeline")};
+    /// Lives in jobs_' thread.
     PipelineWorker* worker_ = nullptr;
-    std::shared_ptr<std::atomic<quint64>> latest_;
-    quint64 nextTicket_ = 0;
     int busy_ = 0;
 };
 

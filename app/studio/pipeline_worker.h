@@ -3,13 +3,13 @@
 // the loaded model (per file and bindings) and the previous result, so that
 // an edit re-runs only from the schedule step.
 
+#include "common/latest_worker.h"
 #include "common/pipeline_result.h"
 #include "io/session_json.h"
 #include "studio/pipeline_runner.h"
 
 #include <QObject>
 
-#include <atomic>
 #include <map>
 #include <memory>
 #include <string>
@@ -20,8 +20,8 @@ namespace stagecraft::studio {
 class PipelineWorker : public QObject {
     Q_OBJECT
 public:
-    explicit PipelineWorker(std::shared_ptr<std::atomic<quint64>> latest)
-        : latest_(std::move(latest)) {}
+    explicit PipelineWorker(views::LatestWorker::TicketCheck current)
+        : current_(std::move(current)) {}
 
     void process(quint64 ticket, const io::Session& session);
 
@@ -40,12 +40,12 @@ private:
         std::vector<std::string> warnings;
     };
 
-    bool current(quint64 ticket) const { return latest_->load() == ticket; }
+    bool current(quint64 ticket) const { return current_(ticket); }
     /// The model of \p session, from the cache or imported; empty on failure
     /// (reported) or cancel.
     const Loaded* load(quint64 ticket, const io::Session& session);
 
-    std::shared_ptr<std::atomic<quint64>> latest_;
+    views::LatestWorker::TicketCheck current_;
     Loaded loaded_;
     views::ResultPtr previous_;
 };

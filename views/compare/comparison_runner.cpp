@@ -1,6 +1,6 @@
-// The comparison runner: jobs are posted to one worker thread; each strategy's
+// The comparison runner: jobs are posted to its LatestWorker; each strategy's
 // result is posted back to the GUI thread, where it is kept only if its job's
-// generation is still the newest.
+// ticket is still the newest.
 
 #include "compare/comparison_runner.h"
 
@@ -31,20 +31,12 @@ bool sameComparison(const PipelineRequest& a, const PipelineRequest& b) {
 
 ComparisonRunner::ComparisonRunner(QObject* parent)
     : QObject(parent)
-    , latest_(std::make_shared<std::atomic<quint64>>(0))
     , runs_(std::make_shared<std::atomic<int>>(0)) {
     qRegisterMetaType<ResultPtr>("stagecraft::views::ResultPtr");
-    workerContext_ = new QObject;
-    workerContext_->moveToThread(&thread_);
-    connect(&thread_, &QThread::finished, workerContext_, &QObject::deleteLater);
-    thread_.setObjectName(QStringLiteral("stagecraft-compare"));
-    thread_.start();
 }
 
 ComparisonRunner::~ComparisonRunner() {
-    latest_->store(0);
-    thread_.quit();
-    thread_.wait();
+    worker_.stop(); // its jobs call back into this object
 }
 
 void ComparisonRunner::setRequest(const PipelineRequest& request) {
@@ -66,7 +58,7 @@ void ComparisonRunner::setRequest(const PipelineRequest& request) {
 }
 
 void ComparisonRunner::cancel() {
-    latest_->store(0);
+    worker_.cancel();
 }
 
 bool ComparisonRunner::offerResult(const ResultPtr& result) {
@@ -97,13 +89,12 @@ std::vector<std::string> ComparisonRunner::missing() const {
 }
 
 void ComparisonRunner::start(std::map<std::string, ResultPtr> previous) {
-    Job job{++generation_, *request_, missing(), std::move(previous)};
-    latest_->store(job.generation);
+    generation_ = worker_.nextTicket();
+    Job job{generation_, *request_, missing(), std::move(previous)};
     if (job.strategies.empty())
         return;
     ++busy_;
-    QMetaObject::invokeMethod(
-        workerContext_, [this, job = std::move(job)] { runJob(job); }, Qt::QueuedConnection);
+    worker_.post([this, job = std::move(job)] { runJob(job); });
 }
 
 // Runs in the worker thread: touches only the atomics and the job.

@@ -6,12 +6,12 @@
 // newest request wins: a different request cancels the running one at its
 // next step and drops the kept results.
 
+#include "common/latest_worker.h"
 #include "common/pipeline_result.h"
 #include "common/run_pipeline.h"
 
 #include <QObject>
 #include <QString>
-#include <QThread>
 
 #include <atomic>
 #include <map>
@@ -72,13 +72,12 @@ private:
     void accept(quint64 generation, const std::string& strategy, Expected<ResultPtr> result);
     void jobDone(quint64 generation);
     std::vector<std::string> missing() const;
-    bool current(quint64 generation) const { return latest_->load() == generation; }
+    bool current(quint64 generation) const { return worker_.isCurrent(generation); }
 
-    QThread thread_;
-    QObject* workerContext_ = nullptr;
-    std::shared_ptr<std::atomic<quint64>> latest_;
+    LatestWorker worker_{QStringLiteral("stagecraft-compare")};
     std::shared_ptr<std::atomic<int>> runs_;
     std::optional<PipelineRequest> request_;
+    /// The ticket of the current request's job.
     quint64 generation_ = 0;
     int busy_ = 0;
     std::map<std::string, ResultPtr> results_;

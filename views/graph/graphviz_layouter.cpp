@@ -1,6 +1,6 @@
-// Jobs travel to the worker as queued functors and come back the same way;
-// the worker object only gives them a thread. Tickets let the worker skip a
-// job that a newer request has made pointless before dot starts on it.
+// Jobs travel to the LatestWorker as queued functors and come back the same
+// way. Tickets let the worker skip a job that a newer request has made
+// pointless before dot starts on it.
 
 #include "graph/graphviz_layouter.h"
 
@@ -16,35 +16,25 @@ using graphview::LayoutPtr;
 
 GraphvizLayouter::GraphvizLayouter(QObject* parent, size_t cacheCapacity)
     : QObject(parent)
-    , worker_(new QObject)
-    , cache_(cacheCapacity) {
-    thread_.setObjectName(QStringLiteral("graphviz"));
-    worker_->moveToThread(&thread_);
-    connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
-    thread_.start();
-}
+    , cache_(cacheCapacity) {}
 
 GraphvizLayouter::~GraphvizLayouter() {
-    thread_.quit();
-    thread_.wait();
+    worker_.stop(); // its jobs call back into this object
 }
 
 void GraphvizLayouter::request(const LayoutKey& key, LayoutInput input) {
-    uint64_t ticket = ++latestTicket_;
+    quint64 ticket = worker_.nextTicket();
     if (LayoutPtr layout = cache_.find(key)) {
         emit layoutReady(key, layout);
         return;
     }
-    QMetaObject::invokeMethod(
-        worker_,
-        [this, ticket, key, input = std::move(input)] {
-            if (ticket != latestTicket_.load())
-                return;
-            Expected<LayoutPtr> result = graphview::runDotLayout(input);
-            QMetaObject::invokeMethod(
-                this, [this, key, result] { finish(key, result); }, Qt::QueuedConnection);
-        },
-        Qt::QueuedConnection);
+    worker_.post([this, ticket, key, input = std::move(input)] {
+        if (!worker_.isCurrent(ticket))
+            return;
+        Expected<LayoutPtr> result = graphview::runDotLayout(input);
+        QMetaObject::invokeMethod(
+            this, [this, key, result] { finish(key, result); }, Qt::QueuedConnection);
+    });
 }
 
 void GraphvizLayouter::finish(const LayoutKey& key, const Expected<LayoutPtr>& result) {

@@ -6,15 +6,14 @@
 // One layouter serves one view: a request still waiting when a newer one
 // arrives is dropped, because only the newest matters to its view.
 
+#include "common/latest_worker.h"
 #include "graph/graph_layout.h"
 #include "graph/layout_cache.h"
 #include "support/expected.h"
 
 #include <QObject>
 #include <QString>
-#include <QThread>
 
-#include <atomic>
 #include <cstdint>
 
 namespace stagecraft::views {
@@ -47,10 +46,8 @@ signals:
 private:
     void finish(const graphview::LayoutKey& key, const Expected<graphview::LayoutPtr>& result);
 
-    QThread thread_;
-    QObject* worker_ = nullptr;
+    LatestWorker worker_{QStringLiteral("graphviz")};
     graphview::LayoutCache cache_;
-    std::atomic<uint64_t> latestTicket_{0};
 };
 
 } // namespace stagecraft::views
