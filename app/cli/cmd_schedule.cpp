@@ -108,14 +108,10 @@ std::optional<Refusal> readCount(const ArgParser& parser, const std::string& nam
 
 std::optional<Refusal> readOrder(const ArgParser& parser, Request& request) {
     std::string order = parser.value("order", "best");
-    if (order == "bfs")
-        request.order = schedule::OrderChoice::BFS;
-    else if (order == "dfs")
-        request.order = schedule::OrderChoice::DFS;
-    else if (order == "best")
-        request.order = schedule::OrderChoice::Best;
-    else
+    std::optional<schedule::OrderChoice> choice = schedule::parseOrderChoice(order);
+    if (!choice)
         return Refusal{kExitBadUsage, "--order must be bfs, dfs or best, got " + quote(order)};
+    request.order = *choice;
     return std::nullopt;
 }
 

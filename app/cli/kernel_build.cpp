@@ -9,7 +9,6 @@
 #include "arch/presets.h"
 #include "driver/model_check.h"
 #include "driver/pipeline.h"
-#include "io/doc_names.h"
 #include "io/overrides_json.h"
 #include "io/session_json.h"
 #include "schedule/clusters.h"
@@ -41,7 +40,7 @@ std::optional<std::string> readChoices(const ArgParser& parser, KernelRequest& r
         return "--level must be lb, gb or auto, got " + quote(level);
     request.level = *parsedLevel;
     std::string order = parser.value("order", "best");
-    std::optional<schedule::OrderChoice> parsedOrder = io::parseOrderChoiceDoc(order);
+    std::optional<schedule::OrderChoice> parsedOrder = schedule::parseOrderChoice(order);
     if (!parsedOrder)
         return "--order must be bfs, dfs or best, got " + quote(order);
     request.order = *parsedOrder;

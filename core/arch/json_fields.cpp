@@ -1,7 +1,7 @@
 // Field readers for the architecture JSON: each error carries the JSON path
 // of the field and the value as the user wrote it, shortened to one line.
 
-#include "arch/json_fields.h"
+#include "arch/internal/json_fields.h"
 
 #include <limits>
 

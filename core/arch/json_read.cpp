@@ -6,7 +6,7 @@
 // here and become Errors with the line and column nlohmann reports.
 
 #include "arch/arch_json.h"
-#include "arch/json_fields.h"
+#include "arch/internal/json_fields.h"
 #include "support/file.h"
 #include "support/json_depth.h"
 #include "support/strings.h"

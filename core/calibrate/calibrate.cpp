@@ -7,7 +7,7 @@
 
 #include "arch/host_cpu.h"
 #include "calibrate/families.h"
-#include "calibrate/micro_bench.h"
+#include "calibrate/internal/micro_bench.h"
 #include "codegen/host_run.h"
 
 #include <chrono>

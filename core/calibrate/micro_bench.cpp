@@ -3,7 +3,7 @@
 // alone gives tight code: a streaming loop over host-width vectors, and
 // eight independent multiply-add chains that hide the unit's latency.
 
-#include "calibrate/micro_bench.h"
+#include "calibrate/internal/micro_bench.h"
 
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>

@@ -9,7 +9,7 @@
 // of possibly overlapping views gets one scope of a domain private to the
 // function, and every access is marked noalias with the other scopes.
 
-#include "codegen/lowering.h"
+#include "codegen/internal/lowering.h"
 
 #include <llvm/IR/MDBuilder.h>
 

@@ -7,7 +7,7 @@
 // which keeps the output identical whatever the thread count.
 
 #include "codegen/codegen.h"
-#include "codegen/lowering.h"
+#include "codegen/internal/lowering.h"
 
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Verifier.h>

@@ -9,7 +9,7 @@
 // integer arithmetic, f16 with LLVM's half type (F16C on x86-64, the libgcc
 // routines otherwise).
 
-#include "codegen/lowering.h"
+#include "codegen/internal/lowering.h"
 
 #include <llvm/IR/Intrinsics.h>
 

@@ -8,7 +8,7 @@
 
 #include "codegen/host_run.h"
 
-#include "codegen/lowering.h"
+#include "codegen/internal/lowering.h"
 #include "support/limits.h"
 #include "support/strings.h"
 

@@ -9,7 +9,7 @@
 // ConvTranspose reads its input through a floor division that must be exact,
 // and accumulates in a register per output element instead.
 
-#include "codegen/lowering.h"
+#include "codegen/internal/lowering.h"
 
 #include <llvm/IR/Intrinsics.h>
 

@@ -21,7 +21,7 @@
 // functions of their own that the tile loop calls, which keeps compile time
 // linear; smaller layers are emitted as before.
 
-#include "codegen/lowering.h"
+#include "codegen/internal/lowering.h"
 
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>

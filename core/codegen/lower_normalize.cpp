@@ -5,7 +5,7 @@
 // exponentials; mean and variance, two passes), then the outputs of the
 // region are written.
 
-#include "codegen/lowering.h"
+#include "codegen/internal/lowering.h"
 
 #include <llvm/IR/Intrinsics.h>
 

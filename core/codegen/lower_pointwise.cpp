@@ -7,7 +7,7 @@
 // negative indices wrapped, out-of-range ones clamped), Pad's reflect, edge
 // and wrap modes. Concat copies each input over its part of the axis.
 
-#include "codegen/lowering.h"
+#include "codegen/internal/lowering.h"
 
 #include <algorithm>
 

@@ -4,7 +4,7 @@
 // average pool divides by the taps inside the input, or inside the padded
 // input with count_include_pad, as ONNX Runtime does.
 
-#include "codegen/lowering.h"
+#include "codegen/internal/lowering.h"
 
 #include <llvm/IR/Intrinsics.h>
 

@@ -6,7 +6,7 @@
 // neighbours weighted 1/2 each), so the numbers match to rounding.
 // Cubic mode is not supported by code generation.
 
-#include "codegen/lowering.h"
+#include "codegen/internal/lowering.h"
 
 #include <llvm/IR/Intrinsics.h>
 

@@ -4,7 +4,7 @@
 // the DSA's runtime or the host's C library provides them); the numbers
 // are checked against ONNX Runtime by the tests (docs/codegen.md).
 
-#include "codegen/lowering.h"
+#include "codegen/internal/lowering.h"
 
 #include <llvm/IR/Intrinsics.h>
 

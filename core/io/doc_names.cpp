@@ -1,7 +1,7 @@
 // The spellings of the schedule's enums in documents: one table per enum,
 // looked up both ways.
 
-#include "io/doc_names.h"
+#include "io/internal/doc_names.h"
 
 #include <array>
 #include <utility>

@@ -1,7 +1,7 @@
 // Field readers for the documents of core/io: each error carries the JSON path
 // of the field and the value as the user wrote it, shortened to one line.
 
-#include "io/json_fields.h"
+#include "io/internal/json_fields.h"
 
 #include "support/strings.h"
 

@@ -3,7 +3,7 @@
 // times longer than they need to be; this printer keeps flat containers on one
 // line. Scalars still come from nlohmann's dump (escaping, number format).
 
-#include "io/json_text.h"
+#include "io/internal/json_text.h"
 
 #include <cstddef>
 

@@ -6,8 +6,8 @@
 
 #include "io/overrides_json.h"
 
-#include "io/doc_names.h"
-#include "io/doc_parts.h"
+#include "io/internal/doc_names.h"
+#include "io/internal/doc_parts.h"
 #include "io/schedule_json.h"
 #include "support/strings.h"
 

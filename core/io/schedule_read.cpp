@@ -6,8 +6,8 @@
 // op count and op names, not by its path (files move) or graph name; the
 // trace is optional; nlohmann exceptions stop here.
 
-#include "io/doc_names.h"
-#include "io/doc_parts.h"
+#include "io/internal/doc_names.h"
+#include "io/internal/doc_parts.h"
 #include "io/schedule_json.h"
 #include "support/strings.h"
 

@@ -5,8 +5,8 @@
 // Splits are checked against the group output: the dim must exist and the
 // factor divide its extent; a group has as many instances as its factor.
 
-#include "io/doc_names.h"
-#include "io/doc_parts.h"
+#include "io/internal/doc_names.h"
+#include "io/internal/doc_parts.h"
 #include "ir/shape.h"
 #include "support/strings.h"
 

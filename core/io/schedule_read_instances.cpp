@@ -4,8 +4,8 @@
 // of the rank of the group output. Bindings are written without trailing 1s
 // (Fig. 9) and come back padded with 1s to the rank.
 
-#include "io/doc_names.h"
-#include "io/doc_parts.h"
+#include "io/internal/doc_names.h"
+#include "io/internal/doc_parts.h"
 #include "support/strings.h"
 
 namespace stagecraft::io {

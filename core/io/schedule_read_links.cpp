@@ -6,8 +6,8 @@
 // `from_scope` for copies only). Edges come back as the non-redundant ones
 // followed by the redundant ones, each list in document order.
 
-#include "io/doc_names.h"
-#include "io/doc_parts.h"
+#include "io/internal/doc_names.h"
+#include "io/internal/doc_parts.h"
 #include "schedule/validate.h"
 #include "support/strings.h"
 

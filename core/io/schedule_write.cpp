@@ -5,8 +5,8 @@
 // written as Fig. 9 prints them, without trailing 1s. Redundant edges (gray in
 // Fig. 6) get their own list; each list keeps the schedule's edge order.
 
-#include "io/doc_names.h"
-#include "io/doc_parts.h"
+#include "io/internal/doc_names.h"
+#include "io/internal/doc_parts.h"
 #include "io/schedule_json.h"
 
 #include <cmath>

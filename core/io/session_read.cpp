@@ -9,8 +9,8 @@
 // sessionStrategyNames(), since io does not link the simulator.
 
 #include "arch/arch_json.h"
-#include "io/doc_names.h"
-#include "io/doc_parts.h"
+#include "io/internal/doc_names.h"
+#include "io/internal/doc_parts.h"
 #include "io/session_json.h"
 #include "ir/precision.h"
 #include "support/file.h"

@@ -6,8 +6,8 @@
 // are the same object a schedule document carries.
 
 #include "arch/arch_json.h"
-#include "io/doc_names.h"
-#include "io/doc_parts.h"
+#include "io/internal/doc_names.h"
+#include "io/internal/doc_parts.h"
 #include "io/session_json.h"
 #include "support/file.h"
 

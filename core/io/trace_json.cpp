@@ -3,8 +3,8 @@
 // steps keep their lists as recorded. Reading checks the value sets trace.h
 // documents (patterns, rules, actions), instance labels and op names.
 
-#include "io/doc_names.h"
-#include "io/doc_parts.h"
+#include "io/internal/doc_names.h"
+#include "io/internal/doc_parts.h"
 #include "support/strings.h"
 
 #include <algorithm>

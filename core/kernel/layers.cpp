@@ -4,7 +4,7 @@
 // loops are tiled with the largest divisors whose tiles fit LB, the other ops
 // fused into the anchor's loops. Work is counted for the instance's slice.
 
-#include "kernel/layers.h"
+#include "kernel/internal/layers.h"
 
 #include <algorithm>
 #include <map>

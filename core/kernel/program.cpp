@@ -3,7 +3,7 @@
 // kernels with their liveness over computation tasks, and their allocation
 // with reuse and spilling (allocation.h, §4.3).
 
-#include "kernel/layers.h"
+#include "kernel/internal/layers.h"
 #include "kernel/plan.h"
 #include "kernel/tile_rule.h"
 #include "partition/fusion.h"

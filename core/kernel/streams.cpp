@@ -9,7 +9,7 @@
 
 #include "kernel/streams.h"
 
-#include "kernel/layers.h"
+#include "kernel/internal/layers.h"
 
 #include <algorithm>
 #include <map>

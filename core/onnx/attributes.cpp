@@ -1,9 +1,9 @@
 // Node attributes: converted to ir::Attributes, checked against the ONNX
 // schema of the node's opset, with the schema's defaults filled in.
 
-#include "onnx/attributes.h"
+#include "onnx/internal/attributes.h"
 
-#include "onnx/tensor_data.h"
+#include "onnx/internal/tensor_data.h"
 #include "support/strings.h"
 
 #include <onnx/defs/schema.h>

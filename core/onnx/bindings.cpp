@@ -2,7 +2,7 @@
 // shape, `--dim name=8` a symbolic dimension. Every graph input must end up
 // static; a binding that matches nothing is an error (usually a typo).
 
-#include "onnx/bindings.h"
+#include "onnx/internal/bindings.h"
 
 #include "support/strings.h"
 

@@ -4,11 +4,11 @@
 // name that nothing defines is reported, which also catches files cut short
 // at a field boundary.
 
-#include "onnx/attributes.h"
-#include "onnx/bindings.h"
-#include "onnx/import_session.h"
+#include "onnx/internal/attributes.h"
+#include "onnx/internal/bindings.h"
+#include "onnx/internal/import_session.h"
+#include "onnx/internal/tensor_data.h"
 #include "onnx/onnx_types.h"
-#include "onnx/tensor_data.h"
 #include "support/strings.h"
 
 #include <onnx/defs/schema.h>

@@ -4,7 +4,7 @@
 // is a remapping of element indices. Small tensors only at import time;
 // larger folded constants are evaluated lazily, when their bytes are asked for.
 
-#include "onnx/const_eval.h"
+#include "onnx/internal/const_eval.h"
 
 #include "support/strings.h"
 

@@ -3,7 +3,7 @@
 // inputs were), then libonnx's shape inference run once on the model with the
 // bound input shapes. Such ops stay in the graph as opaque ops.
 
-#include "onnx/fallback_shapes.h"
+#include "onnx/internal/fallback_shapes.h"
 
 #include "onnx/onnx_types.h"
 #include "support/strings.h"

@@ -3,8 +3,8 @@
 
 #include "onnx/importer.h"
 
-#include "onnx/import_session.h"
-#include "onnx/infer_context.h"
+#include "onnx/internal/import_session.h"
+#include "onnx/internal/infer_context.h"
 
 namespace stagecraft::onnxio {
 

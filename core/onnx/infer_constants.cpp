@@ -2,7 +2,7 @@
 // are static: Shape, Size, ConstantOfShape, Range. Their values feed the
 // shape computations of later ops.
 
-#include "onnx/infer_rules.h"
+#include "onnx/internal/infer_rules.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "onnx/infer_context.h"
+#include "onnx/internal/infer_context.h"
 
 #include "support/strings.h"
 

@@ -1,7 +1,7 @@
 // Shape rules for windowed ops: Conv, ConvTranspose, pooling. auto_pad is
 // resolved into explicit pads and every window attribute is written out.
 
-#include "onnx/infer_rules.h"
+#include "onnx/internal/infer_rules.h"
 #include "support/strings.h"
 
 namespace stagecraft::onnxio {

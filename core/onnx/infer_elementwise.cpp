@@ -2,7 +2,7 @@
 // broadcast (numpy rules), comparisons give bool, Clip's bounds become
 // attributes, BatchNormalization keeps only its inference output.
 
-#include "onnx/infer_rules.h"
+#include "onnx/internal/infer_rules.h"
 
 #include <limits>
 

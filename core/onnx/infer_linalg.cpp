@@ -1,7 +1,7 @@
 // Shape rules for MatMul (numpy matmul: batch broadcasting, 1-D operands)
 // and Gemm (transposes, C broadcast to [M, N]).
 
-#include "onnx/infer_rules.h"
+#include "onnx/internal/infer_rules.h"
 
 namespace stagecraft::onnxio {
 

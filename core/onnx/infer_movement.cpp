@@ -2,7 +2,7 @@
 // clamping rules into one start/end/step per dimension; Split sizes, Pad
 // amounts and Tile repeats become attributes.
 
-#include "onnx/infer_rules.h"
+#include "onnx/internal/infer_rules.h"
 
 #include <algorithm>
 #include <climits>

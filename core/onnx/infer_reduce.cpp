@@ -2,7 +2,7 @@
 // attribute or, in newer opsets, a constant input) into a sorted,
 // non-negative `axes` attribute.
 
-#include "onnx/infer_rules.h"
+#include "onnx/internal/infer_rules.h"
 
 #include <algorithm>
 #include <set>

@@ -1,6 +1,6 @@
 // The table of shape-inference rules by op type (default ONNX domain).
 
-#include "onnx/infer_rules.h"
+#include "onnx/internal/infer_rules.h"
 
 #include <map>
 

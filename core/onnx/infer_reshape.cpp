@@ -2,7 +2,7 @@
 // dimension unless allowzero, -1 is inferred), Flatten, Squeeze, Unsqueeze,
 // Expand. Their shape-describing inputs are resolved and dropped.
 
-#include "onnx/infer_rules.h"
+#include "onnx/internal/infer_rules.h"
 
 #include <algorithm>
 #include <set>

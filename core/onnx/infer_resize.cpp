@@ -2,7 +2,7 @@
 // Resize): output sizes from `sizes` or floor(input * scales); the scales
 // the coordinate transform uses are kept as the `scales` attribute.
 
-#include "onnx/infer_rules.h"
+#include "onnx/internal/infer_rules.h"
 
 #include <cmath>
 

@@ -5,10 +5,10 @@
 // computed only if someone reads them. Ops without a rule keep the shapes
 // the file declares (or ONNX's own inference finds) and stay opaque.
 
-#include "onnx/const_eval.h"
-#include "onnx/fallback_shapes.h"
-#include "onnx/import_session.h"
-#include "onnx/infer_context.h"
+#include "onnx/internal/const_eval.h"
+#include "onnx/internal/fallback_shapes.h"
+#include "onnx/internal/import_session.h"
+#include "onnx/internal/infer_context.h"
 #include "support/strings.h"
 
 namespace stagecraft::onnxio {

@@ -1,7 +1,7 @@
 // Reading an ONNX file: parse, opset check (old files converted with libonnx's
 // version converter), ONNX checker findings as warnings.
 
-#include "onnx/import_session.h"
+#include "onnx/internal/import_session.h"
 #include "support/file.h"
 
 #include <onnx/checker.h>

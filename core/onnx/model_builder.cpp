@@ -1,7 +1,7 @@
 #include "onnx/model_builder.h"
 
 #include "ir/const_tensor.h"
-#include "onnx/model_builder_impl.h"
+#include "onnx/internal/model_builder_impl.h"
 #include "onnx/onnx_types.h"
 #include "support/file.h"
 

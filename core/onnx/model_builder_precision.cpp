@@ -5,7 +5,7 @@
 // before. Resize and Upsample scales stay f32 (ONNX types them float).
 
 #include "ir/const_tensor.h"
-#include "onnx/model_builder_impl.h"
+#include "onnx/internal/model_builder_impl.h"
 
 #include <set>
 

@@ -3,7 +3,7 @@
 // rescaled lazily, as derived weights), Identity/Dropout dropped; then dead
 // ops removed and the graph compacted into topological order.
 
-#include "onnx/import_session.h"
+#include "onnx/internal/import_session.h"
 #include "support/strings.h"
 
 #include <cmath>

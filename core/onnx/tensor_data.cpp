@@ -1,6 +1,6 @@
 // Tensor payloads of ONNX files: inline raw bytes, typed fields, external data.
 
-#include "onnx/tensor_data.h"
+#include "onnx/internal/tensor_data.h"
 
 #include "onnx/onnx_types.h"
 #include "support/file.h"

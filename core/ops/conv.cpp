@@ -18,8 +18,8 @@
 // pair, so a product of the loop extents would overcount the work: the cost
 // model uses the real multiply count instead (cost.cpp).
 
-#include "ops/builders.h"
-#include "ops/window.h"
+#include "ops/internal/builders.h"
+#include "ops/internal/window.h"
 
 #include <algorithm>
 

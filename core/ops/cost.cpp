@@ -15,7 +15,7 @@
 // Softmax family and the normalizations; 0 for opaque ops (unknown work).
 // Bytes: every distinct present input tensor once, every output once.
 
-#include "ops/cost.h"
+#include "ops/internal/cost.h"
 
 #include <algorithm>
 #include <map>

@@ -10,7 +10,7 @@
 // SpaceToDepth is the inverse of DCR: out[n, oc, h, w] reads
 //   in[n, oc % C, h*b + oc / (C*b), w*b + (oc / C) % b].
 
-#include "ops/builders.h"
+#include "ops/internal/builders.h"
 #include "support/strings.h"
 
 namespace stagecraft::ops::detail {

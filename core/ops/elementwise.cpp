@@ -6,7 +6,7 @@
 // BatchNormalization (inference form, one output) is elementwise too: X is
 // read in place and its per-channel operands [C] follow loop 1.
 
-#include "ops/builders.h"
+#include "ops/internal/builders.h"
 
 namespace stagecraft::ops::detail {
 

@@ -9,7 +9,7 @@
 // elementwise; data is read in place on every dim but the axis, which is
 // `full`.
 
-#include "ops/builders.h"
+#include "ops/internal/builders.h"
 
 namespace stagecraft::ops::detail {
 

@@ -10,7 +10,7 @@
 // Gemm: loops m, n | k; A read [m, k] or [k, m] with transA, B [k, n] or
 // [n, k] with transB, C broadcast onto [m, n] (unidirectionally).
 
-#include "ops/builders.h"
+#include "ops/internal/builders.h"
 
 namespace stagecraft::ops::detail {
 

@@ -10,7 +10,7 @@
 // Expand: broadcasting as elementwise ops do (size 1 reads index 0).
 // Tile: o % in_extent on repeated dims (a size-1 input dim reads index 0).
 
-#include "ops/builders.h"
+#include "ops/internal/builders.h"
 
 #include <algorithm>
 

@@ -15,7 +15,7 @@
 // which Scale and B are read `full`, a conservative stand-in for "not read".
 // InstanceNormalization: the spatial dims (>= 2); scale and B are [C], loop 1.
 
-#include "ops/builders.h"
+#include "ops/internal/builders.h"
 
 #include <algorithm>
 

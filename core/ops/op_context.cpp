@@ -5,7 +5,7 @@
 // std::get_if here). Also the loop and map helpers every builder shares,
 // including numpy broadcasting.
 
-#include "ops/op_context.h"
+#include "ops/internal/op_context.h"
 
 #include "support/strings.h"
 

@@ -9,7 +9,7 @@
 // one nest per output over its dims, none bindable, and every input read
 // `full`. Nothing can be split through such an op, which is the safe answer.
 
-#include "ops/builders.h"
+#include "ops/internal/builders.h"
 
 namespace stagecraft::ops::detail {
 

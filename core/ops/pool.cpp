@@ -11,8 +11,8 @@
 // GlobalAveragePool, GlobalMaxPool, GlobalLpPool: n, c, size-1 spatial
 // outputs | taps over the whole spatial extent; X[n, c, k...].
 
-#include "ops/builders.h"
-#include "ops/window.h"
+#include "ops/internal/builders.h"
+#include "ops/internal/window.h"
 
 namespace stagecraft::ops::detail {
 

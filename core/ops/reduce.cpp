@@ -11,7 +11,7 @@
 // dim when the model reduces all of them, and an empty list only for
 // noop_with_empty_axes, which reduces nothing (an identity copy).
 
-#include "ops/builders.h"
+#include "ops/internal/builders.h"
 
 #include <algorithm>
 

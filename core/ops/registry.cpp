@@ -8,8 +8,8 @@
 // accesses. The table is sorted once, so lookups and knownOpTypes() are
 // deterministic.
 
-#include "ops/builders.h"
-#include "ops/cost.h"
+#include "ops/internal/builders.h"
+#include "ops/internal/cost.h"
 #include "ops/semantics.h"
 
 #include <algorithm>

@@ -13,7 +13,7 @@
 // splits give 6*d0 + d1, non-aligned blocks ([6,4] -> [4,6]) give both.
 // Empty tensors (a zero dim) read every input dim `full`.
 
-#include "ops/builders.h"
+#include "ops/internal/builders.h"
 
 namespace stagecraft::ops::detail {
 

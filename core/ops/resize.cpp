@@ -23,7 +23,7 @@
 // canonical form does not keep, and an antialiased downscale widens the
 // filter by the scale: both read the resized dim `full` (conservative).
 
-#include "ops/builders.h"
+#include "ops/internal/builders.h"
 #include "support/strings.h"
 
 #include <cmath>

@@ -13,7 +13,7 @@
 // output element is said to need the whole input dim), and keeps the exact
 // map on dims without padding.
 
-#include "ops/builders.h"
+#include "ops/internal/builders.h"
 #include "support/strings.h"
 
 namespace stagecraft::ops::detail {

@@ -2,7 +2,7 @@
 // checking its canonical attributes, the floor-mode output extent, and the
 // spatial loop names (ol | oh ow | od oh ow).
 
-#include "ops/window.h"
+#include "ops/internal/window.h"
 
 namespace stagecraft::ops::detail {
 

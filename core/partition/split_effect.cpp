@@ -3,7 +3,7 @@
 // (the factor, or 2 for factor 1), and each op, output and input is counted
 // from them.
 
-#include "partition/split_effect.h"
+#include "partition/internal/split_effect.h"
 
 #include <algorithm>
 #include <map>

@@ -35,7 +35,7 @@
 
 #include "partition/split_info.h"
 
-#include "partition/split_effect.h"
+#include "partition/internal/split_effect.h"
 
 #include <algorithm>
 #include <map>

@@ -13,7 +13,7 @@
 // (line 16). Around the algorithm (docs/decisions.md): instances that do not
 // fit LB declare their output in GB, graph outputs in DDR.
 
-#include "schedule/stages.h"
+#include "schedule/internal/stages.h"
 #include "support/strings.h"
 
 #include <algorithm>

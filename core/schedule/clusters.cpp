@@ -6,7 +6,7 @@
 
 #include "schedule/clusters.h"
 
-#include "schedule/stages.h"
+#include "schedule/internal/stages.h"
 
 #include <algorithm>
 #include <map>

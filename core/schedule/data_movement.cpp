@@ -12,7 +12,7 @@
 
 #include "schedule/data_movement.h"
 
-#include "schedule/stages.h"
+#include "schedule/internal/stages.h"
 
 #include <algorithm>
 

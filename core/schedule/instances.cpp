@@ -11,7 +11,7 @@
 // needed edges are kept; redundantEdges() lists the others for display.
 
 #include "partition/split_info.h"
-#include "schedule/stages.h"
+#include "schedule/internal/stages.h"
 #include "support/limits.h"
 #include "support/strings.h"
 

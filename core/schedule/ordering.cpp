@@ -12,7 +12,7 @@
 // The better order is chosen by memory utilization (docs/scheduling.md): the
 // one that overflows LB least, then the one that keeps it fuller.
 
-#include "schedule/stages.h"
+#include "schedule/internal/stages.h"
 
 #include <algorithm>
 #include <deque>

@@ -7,8 +7,8 @@
 // edit. A refused override says why in one line.
 
 #include "schedule/edits.h"
-#include "schedule/overrides_apply.h"
-#include "schedule/stages.h"
+#include "schedule/internal/overrides_apply.h"
+#include "schedule/internal/stages.h"
 #include "schedule/validate.h"
 #include "support/strings.h"
 

@@ -6,12 +6,22 @@
 #include "schedule/pipeline.h"
 
 #include "partition/fusion.h"
-#include "schedule/overrides_apply.h"
-#include "schedule/stages.h"
+#include "schedule/internal/overrides_apply.h"
+#include "schedule/internal/stages.h"
 
 #include <map>
 
 namespace stagecraft::schedule {
+
+std::optional<OrderChoice> parseOrderChoice(std::string_view name) {
+    if (name == "bfs")
+        return OrderChoice::BFS;
+    if (name == "dfs")
+        return OrderChoice::DFS;
+    if (name == "best")
+        return OrderChoice::Best;
+    return std::nullopt;
+}
 
 namespace {
 

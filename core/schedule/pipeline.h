@@ -11,11 +11,15 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace stagecraft::schedule {
 
 enum class OrderChoice { BFS, DFS, Best };
+
+/// "bfs", "dfs" or "best" (the CLI's --order).
+std::optional<OrderChoice> parseOrderChoice(std::string_view name);
 
 /// The user's edits of a schedule. Groups are named by any op they contain,
 /// instances by label ("a3"), tensors by name.

@@ -3,7 +3,7 @@
 
 #include "schedule/validate.h"
 
-#include "schedule/stages.h"
+#include "schedule/internal/stages.h"
 #include "support/strings.h"
 
 namespace stagecraft::schedule {

@@ -4,7 +4,7 @@
 // compute, and leaves a pool when a spill moves it), and the occupancy of
 // every LB and of the GB over time.
 
-#include "sim/memory_views.h"
+#include "sim/internal/memory_views.h"
 
 #include <algorithm>
 #include <map>

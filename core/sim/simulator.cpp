@@ -7,7 +7,7 @@
 
 #include "sim/simulator.h"
 
-#include "sim/memory_views.h"
+#include "sim/internal/memory_views.h"
 
 #include <queue>
 

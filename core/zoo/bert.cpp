@@ -12,8 +12,8 @@
 // bert-base: 109,482,240 parameters; bert-large: 335,141,888. bert-2layer is
 // bert-base with two encoder layers, for host-execution tests.
 
+#include "zoo/internal/models.h"
 #include "zoo/layers.h"
-#include "zoo/models.h"
 #include "zoo/transformer.h"
 
 namespace stagecraft::zoo {

@@ -27,8 +27,8 @@
 // - All linears and convs have biases (ESPnet's default); Dropout is absent.
 // The encoder has 8,356,032 learnable parameters.
 
+#include "zoo/internal/models.h"
 #include "zoo/layers.h"
-#include "zoo/models.h"
 #include "zoo/transformer.h"
 
 namespace stagecraft::zoo {

@@ -10,8 +10,8 @@
 // (norm5) and ReLU, GlobalAveragePool, Flatten, classifier Gemm 1024->1000.
 // 7,978,856 learnable parameters.
 
+#include "zoo/internal/models.h"
 #include "zoo/layers.h"
-#include "zoo/models.h"
 
 namespace stagecraft::zoo {
 

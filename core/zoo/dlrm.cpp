@@ -14,8 +14,8 @@
 // The 2-D linears export as Gemm, as torch.onnx does for 2-D inputs.
 
 #include "support/strings.h"
+#include "zoo/internal/models.h"
 #include "zoo/layers.h"
-#include "zoo/models.h"
 
 #include <algorithm>
 #include <iterator>

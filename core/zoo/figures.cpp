@@ -15,8 +15,8 @@
 // (32 KiB at N = 8) split in two instances, the bottleneck tensors (8 KiB)
 // fit whole, so every merge of Fig. 5 passes Rules (i) and (ii) (§3.2).
 
+#include "zoo/internal/models.h"
 #include "zoo/layers.h"
-#include "zoo/models.h"
 
 namespace stagecraft::zoo {
 

@@ -10,8 +10,8 @@
 // structure of the torch module.
 // 3,504,872 learnable parameters.
 
+#include "zoo/internal/models.h"
 #include "zoo/layers.h"
-#include "zoo/models.h"
 
 namespace stagecraft::zoo {
 

@@ -10,8 +10,8 @@
 // 25,557,032 learnable parameters. resnet-reduced keeps one bottleneck per
 // stage on 112x112 images (host-execution tests run it in seconds).
 
+#include "zoo/internal/models.h"
 #include "zoo/layers.h"
-#include "zoo/models.h"
 
 namespace stagecraft::zoo {
 

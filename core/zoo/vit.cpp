@@ -10,8 +10,8 @@
 // residual. A final LayerNorm, then the class token (Gather index 0) through
 // the head Gemm 768->1000. 86,567,656 learnable parameters.
 
+#include "zoo/internal/models.h"
 #include "zoo/layers.h"
-#include "zoo/models.h"
 #include "zoo/transformer.h"
 
 namespace stagecraft::zoo {

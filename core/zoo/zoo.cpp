@@ -6,7 +6,7 @@
 #include "zoo/zoo.h"
 
 #include "support/strings.h"
-#include "zoo/models.h"
+#include "zoo/internal/models.h"
 
 #include <system_error>
 

@@ -9,7 +9,7 @@
 
 #include "instances/instance_layout.h"
 
-#include "instances/move_layout.h"
+#include "instances/internal/move_layout.h"
 
 #include <algorithm>
 #include <optional>

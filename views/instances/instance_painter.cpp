@@ -8,7 +8,7 @@
 
 #include "common/group_colors.h"
 #include "instances/instance_text.h"
-#include "instances/paint_helpers.h"
+#include "instances/internal/paint_helpers.h"
 
 #include <QPainter>
 

@@ -5,7 +5,7 @@
 // gets a band above its box: one block of rows per chain depth, so that every
 // link points down, and at least the box's width so the band stays compact.
 
-#include "instances/move_layout.h"
+#include "instances/internal/move_layout.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 // Text and pens shared by the instance painter: labels sized for the zoom,
 // the lines of Fig. 9 ellipses, the order badge of Fig. 7f.
 
-#include "instances/paint_helpers.h"
+#include "instances/internal/paint_helpers.h"
 
 #include "instances/instance_painter.h"
 #include "instances/instance_text.h"

@@ -4,8 +4,8 @@
 /// writes or reads (the overrides object, the trace), and the state of a
 /// schedule document being read.
 
-#include "io/json_fields.h"
-#include "io/json_text.h"
+#include "io/internal/json_fields.h"
+#include "io/internal/json_text.h"
 #include "schedule/pipeline.h"
 #include "schedule/schedule.h"
 

@@ -3,7 +3,7 @@
 // from the shapes the file declares or from ONNX's own shape inference.
 
 #include "ir/graph.h"
-#include "onnx/import_session.h"
+#include "onnx/internal/import_session.h"
 
 #include <map>
 #include <optional>

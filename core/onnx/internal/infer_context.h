@@ -3,7 +3,7 @@
 // table of known constant values that shape computations fold through.
 
 #include "ir/const_tensor.h"
-#include "onnx/import_session.h"
+#include "onnx/internal/import_session.h"
 
 #include <optional>
 #include <string>

@@ -3,7 +3,7 @@
 // sets its outputs' types and static shapes and rewrites the op's attributes
 // into canonical form (docs/ir.md).
 
-#include "onnx/infer_context.h"
+#include "onnx/internal/infer_context.h"
 #include "onnx/onnx_types.h"
 
 namespace stagecraft::onnxio {

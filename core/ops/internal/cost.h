@@ -3,7 +3,7 @@
 /// Internal to core/ops: the cost model of an op (docs/op-semantics.md has
 /// the table of per-element costs).
 
-#include "ops/op_context.h"
+#include "ops/internal/op_context.h"
 #include "ops/semantics.h"
 
 #include <cstdint>

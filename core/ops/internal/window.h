@@ -3,7 +3,7 @@
 /// Internal to core/ops: the sliding-window attributes shared by Conv,
 /// ConvTranspose and the pools, and the loop names of their spatial dims.
 
-#include "ops/op_context.h"
+#include "ops/internal/op_context.h"
 
 #include <cstdint>
 #include <string>

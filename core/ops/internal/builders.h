@@ -5,7 +5,7 @@
 /// or canonical attributes are inconsistent. registry.cpp maps op types to
 /// builders; docs/op-semantics.md describes every map.
 
-#include "ops/op_context.h"
+#include "ops/internal/op_context.h"
 
 #include <vector>
 

@@ -1,7 +1,7 @@
 #pragma once
 // Internal to core/onnx: static shapes for graph inputs from user bindings.
 
-#include "onnx/import_session.h"
+#include "onnx/internal/import_session.h"
 
 #include <vector>
 
