@@ -2,19 +2,14 @@
 // Helpers shared by the test suites: where things are, running the CLI,
 // golden-file comparison.
 
+#include "testpaths.h"
+
 #include <QString>
 #include <QStringList>
 
 #include <filesystem>
 
 namespace stagecraft::test {
-
-/// The source tree (STAGECRAFT_SOURCE_DIR, set by CTest).
-std::filesystem::path sourceDir();
-
-/// The cache of fetched third-party models (STAGECRAFT_MODELS, default
-/// ~/.cache/stagecraft/models, filled by scripts/fetch-models).
-std::filesystem::path modelsDir();
 
 /// Path of a fetched model file, e.g. "ppocr/ch_PP-OCRv4_det_infer.onnx".
 /// Fails the calling test (returns empty) when the file is missing.

@@ -1,0 +1,98 @@
+#include "coretestsupport.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <system_error>
+
+namespace stagecraft::test {
+
+std::filesystem::path fetchedModel(const std::string& relativePath) {
+    std::filesystem::path path = modelsDir() / relativePath;
+    if (!std::filesystem::exists(path)) {
+        ADD_FAILURE() << "missing fetched model " << path.string() << "; run scripts/fetch-models";
+        return {};
+    }
+    return path;
+}
+
+std::string paramName(const std::string& rowName) {
+    std::string name = rowName;
+    for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c)))
+            c = '_';
+    return name.empty() ? std::string("empty") : name;
+}
+
+std::string rowName(const char* format, ...) {
+    va_list args;
+    va_start(args, format);
+    va_list copy;
+    va_copy(copy, args);
+    int size = std::vsnprintf(nullptr, 0, format, copy);
+    va_end(copy);
+    std::string name(size > 0 ? static_cast<size_t>(size) : 0, '\0');
+    if (size > 0)
+        std::vsnprintf(name.data(), name.size() + 1, format, args);
+    va_end(args);
+    return name;
+}
+
+TempDir::TempDir() {
+    std::error_code error;
+    std::filesystem::path base = std::filesystem::temp_directory_path(error);
+    if (error)
+        base = "/tmp";
+    std::string pattern = (base / "stagecraft-test-XXXXXX").string();
+    if (mkdtemp(pattern.data()) != nullptr)
+        path_ = pattern;
+}
+
+TempDir::~TempDir() {
+    if (path_.empty())
+        return;
+    std::error_code error;
+    std::filesystem::remove_all(path_, error);
+}
+
+std::string TempDir::filePath(const std::string& name) const {
+    return (path_ / name).string();
+}
+
+namespace {
+
+// Qt's floatingCompare (qtestcase.cpp) with qFuzzyCompare and qFuzzyIsNull.
+template <typename T>
+bool floatingCompare(T actual, T expected, T relative, T null) {
+    auto fuzzyIsNull = [null](T value) {
+        return std::abs(value) <= null;
+    };
+    switch (std::fpclassify(expected)) {
+    case FP_INFINITE:
+        return (expected < 0) == (actual < 0) && std::fpclassify(actual) == FP_INFINITE;
+    case FP_NAN:
+        return std::fpclassify(actual) == FP_NAN;
+    default:
+        if (!fuzzyIsNull(expected))
+            return std::abs(actual - expected) * relative <=
+                   std::min(std::abs(actual), std::abs(expected));
+        [[fallthrough]];
+    case FP_SUBNORMAL:
+    case FP_ZERO:
+        return fuzzyIsNull(actual);
+    }
+}
+
+} // namespace
+
+bool qtFuzzyEqual(double actual, double expected) {
+    return floatingCompare(actual, expected, 1000000000000., 0.000000000001);
+}
+
+bool qtFuzzyEqual(float actual, float expected) {
+    return floatingCompare(actual, expected, 100000.f, 0.00001f);
+}
+
+} // namespace stagecraft::test
