@@ -1,8 +1,9 @@
 // Graph IR: links, stable topological order, cycles, rewriting, validation.
 
+#include "coretestsupport.h"
 #include "ir/graph.h"
 
-#include <QtTest>
+#include <gtest/gtest.h>
 
 using namespace stagecraft;
 using namespace stagecraft::ir;
@@ -31,128 +32,119 @@ std::vector<std::string> opNames(const Graph& g, const std::vector<OpId>& order)
 
 } // namespace
 
-class TestGraph : public QObject {
-    Q_OBJECT
-private slots:
-    void linksBothWays() {
-        Graph g;
-        TensorId x = tensor(g, "x"), y = tensor(g, "y"), z = tensor(g, "z");
-        g.setInputs({x});
-        OpId a = op(g, "a", {x}, {y});
-        OpId b = op(g, "b", {y, x}, {z});
-        g.setOutputs({z});
-        QCOMPARE(g.tensor(y).producer, a);
-        QCOMPARE(g.tensor(x).uses.size(), size_t(2));
-        QCOMPARE(g.tensor(x).uses[1].op, b);
-        QCOMPARE(g.tensor(x).uses[1].slot, 1);
-        QVERIFY(validateGraph(g).ok());
-    }
+TEST(TestGraph, linksBothWays) {
+    Graph g;
+    TensorId x = tensor(g, "x"), y = tensor(g, "y"), z = tensor(g, "z");
+    g.setInputs({x});
+    OpId a = op(g, "a", {x}, {y});
+    OpId b = op(g, "b", {y, x}, {z});
+    g.setOutputs({z});
+    ASSERT_EQ(g.tensor(y).producer, a);
+    ASSERT_EQ(g.tensor(x).uses.size(), size_t(2));
+    ASSERT_EQ(g.tensor(x).uses[1].op, b);
+    ASSERT_EQ(g.tensor(x).uses[1].slot, 1);
+    ASSERT_TRUE(validateGraph(g).ok());
+}
 
-    void topologicalOrderIsStableAndRespectsDependencies() {
-        // Ops added out of order: c reads b's output, b reads a's.
-        Graph g;
-        TensorId x = tensor(g, "x"), t1 = tensor(g, "t1"), t2 = tensor(g, "t2"),
-                 t3 = tensor(g, "t3"), t4 = tensor(g, "t4");
-        g.setInputs({x});
-        op(g, "c", {t2}, {t3});
-        op(g, "b", {t1}, {t2});
-        op(g, "a", {x}, {t1});
-        op(g, "d", {x}, {t4}); // independent: keeps its place among ready ops
-        auto order = topologicalOrder(g);
-        QVERIFY(order.ok());
-        QCOMPARE(opNames(g, *order), (std::vector<std::string>{"a", "b", "c", "d"}));
-    }
+TEST(TestGraph, topologicalOrderIsStableAndRespectsDependencies) {
+    // Ops added out of order: c reads b's output, b reads a's.
+    Graph g;
+    TensorId x = tensor(g, "x"), t1 = tensor(g, "t1"), t2 = tensor(g, "t2"), t3 = tensor(g, "t3"),
+             t4 = tensor(g, "t4");
+    g.setInputs({x});
+    op(g, "c", {t2}, {t3});
+    op(g, "b", {t1}, {t2});
+    op(g, "a", {x}, {t1});
+    op(g, "d", {x}, {t4}); // independent: keeps its place among ready ops
+    auto order = topologicalOrder(g);
+    ASSERT_TRUE(order.ok());
+    ASSERT_EQ(opNames(g, *order), (std::vector<std::string>{"a", "b", "c", "d"}));
+}
 
-    void compactRenumbersInTopologicalOrder() {
-        Graph g;
-        TensorId x = tensor(g, "x"), t1 = tensor(g, "t1"), t2 = tensor(g, "t2");
-        g.setInputs({x});
-        op(g, "second", {t1}, {t2});
-        op(g, "first", {x}, {t1});
-        g.setOutputs({t2});
-        QVERIFY(!validateGraph(g).ok()); // consumer before producer
-        QVERIFY(g.compact().ok());
-        QCOMPARE(g.op(0).name, std::string("first"));
-        QCOMPARE(g.op(1).name, std::string("second"));
-        QVERIFY(validateGraph(g).ok());
-    }
+TEST(TestGraph, compactRenumbersInTopologicalOrder) {
+    Graph g;
+    TensorId x = tensor(g, "x"), t1 = tensor(g, "t1"), t2 = tensor(g, "t2");
+    g.setInputs({x});
+    op(g, "second", {t1}, {t2});
+    op(g, "first", {x}, {t1});
+    g.setOutputs({t2});
+    ASSERT_TRUE(!validateGraph(g).ok()); // consumer before producer
+    ASSERT_TRUE(g.compact().ok());
+    ASSERT_EQ(g.op(0).name, std::string("first"));
+    ASSERT_EQ(g.op(1).name, std::string("second"));
+    ASSERT_TRUE(validateGraph(g).ok());
+}
 
-    void cycleIsReportedWithItsOps() {
-        Graph g;
-        TensorId x = tensor(g, "x"), t1 = tensor(g, "t1"), t2 = tensor(g, "t2"),
-                 t3 = tensor(g, "t3");
-        g.setInputs({x});
-        op(g, "entry", {x}, {t3});
-        op(g, "p", {t3, t2}, {t1});
-        op(g, "q", {t1}, {t2});
-        auto order = topologicalOrder(g);
-        QVERIFY(!order.ok());
-        const std::string& message = order.error().message();
-        QVERIFY2(message.find("cycle") != std::string::npos, message.c_str());
-        QVERIFY2(message.find("'p' (Relu)") != std::string::npos, message.c_str());
-        QVERIFY2(message.find("'q' (Relu)") != std::string::npos, message.c_str());
-        QVERIFY2(message.find("entry") == std::string::npos, message.c_str());
-        QVERIFY(!g.compact().ok());
-    }
+TEST(TestGraph, cycleIsReportedWithItsOps) {
+    Graph g;
+    TensorId x = tensor(g, "x"), t1 = tensor(g, "t1"), t2 = tensor(g, "t2"), t3 = tensor(g, "t3");
+    g.setInputs({x});
+    op(g, "entry", {x}, {t3});
+    op(g, "p", {t3, t2}, {t1});
+    op(g, "q", {t1}, {t2});
+    auto order = topologicalOrder(g);
+    ASSERT_TRUE(!order.ok());
+    const std::string& message = order.error().message();
+    ASSERT_TRUE(message.find("cycle") != std::string::npos) << message.c_str();
+    ASSERT_TRUE(message.find("'p' (Relu)") != std::string::npos) << message.c_str();
+    ASSERT_TRUE(message.find("'q' (Relu)") != std::string::npos) << message.c_str();
+    ASSERT_TRUE(message.find("entry") == std::string::npos) << message.c_str();
+    ASSERT_TRUE(!g.compact().ok());
+}
 
-    void removeAndReplaceUses() {
-        // x -> a -> t1 -> identity -> t2 -> b -> t3 ; drop identity.
-        Graph g;
-        TensorId x = tensor(g, "x"), t1 = tensor(g, "t1"), t2 = tensor(g, "t2"),
-                 t3 = tensor(g, "t3");
-        g.setInputs({x});
-        op(g, "a", {x}, {t1});
-        OpId identity = op(g, "identity", {t1}, {t2});
-        op(g, "b", {t2}, {t3});
-        g.setOutputs({t3});
-        g.replaceUses(t2, t1);
-        g.removeOp(identity);
-        QVERIFY(g.compact().ok());
-        QCOMPARE(g.opCount(), size_t(2));
-        QCOMPARE(g.tensorCount(), size_t(3)); // t2 is gone
-        QVERIFY(!g.findTensor("t2"));
-        auto t1id = g.findTensor("t1");
-        QVERIFY(t1id);
-        QCOMPARE(g.tensor(*t1id).uses.size(), size_t(1));
-        QCOMPARE(g.op(g.tensor(*t1id).uses[0].op).name, std::string("b"));
-        QVERIFY(validateGraph(g).ok());
-    }
+TEST(TestGraph, removeAndReplaceUses) {
+    // x -> a -> t1 -> identity -> t2 -> b -> t3 ; drop identity.
+    Graph g;
+    TensorId x = tensor(g, "x"), t1 = tensor(g, "t1"), t2 = tensor(g, "t2"), t3 = tensor(g, "t3");
+    g.setInputs({x});
+    op(g, "a", {x}, {t1});
+    OpId identity = op(g, "identity", {t1}, {t2});
+    op(g, "b", {t2}, {t3});
+    g.setOutputs({t3});
+    g.replaceUses(t2, t1);
+    g.removeOp(identity);
+    ASSERT_TRUE(g.compact().ok());
+    ASSERT_EQ(g.opCount(), size_t(2));
+    ASSERT_EQ(g.tensorCount(), size_t(3)); // t2 is gone
+    ASSERT_TRUE(!g.findTensor("t2"));
+    auto t1id = g.findTensor("t1");
+    ASSERT_TRUE(t1id);
+    ASSERT_EQ(g.tensor(*t1id).uses.size(), size_t(1));
+    ASSERT_EQ(g.op(g.tensor(*t1id).uses[0].op).name, std::string("b"));
+    ASSERT_TRUE(validateGraph(g).ok());
+}
 
-    void replaceUsesRedirectsGraphOutputs() {
-        Graph g;
-        TensorId x = tensor(g, "x"), y = tensor(g, "y");
-        g.setInputs({x});
-        OpId a = op(g, "a", {x}, {y});
-        g.setOutputs({y});
-        g.replaceUses(y, x);
-        g.removeOp(a);
-        QVERIFY(g.compact().ok());
-        QCOMPARE(g.outputs().size(), size_t(1));
-        QCOMPARE(g.tensor(g.outputs()[0]).name, std::string("x"));
-    }
+TEST(TestGraph, replaceUsesRedirectsGraphOutputs) {
+    Graph g;
+    TensorId x = tensor(g, "x"), y = tensor(g, "y");
+    g.setInputs({x});
+    OpId a = op(g, "a", {x}, {y});
+    g.setOutputs({y});
+    g.replaceUses(y, x);
+    g.removeOp(a);
+    ASSERT_TRUE(g.compact().ok());
+    ASSERT_EQ(g.outputs().size(), size_t(1));
+    ASSERT_EQ(g.tensor(g.outputs()[0]).name, std::string("x"));
+}
 
-    void validateRejectsDynamicShapesAndMissingWriters() {
-        Graph g;
-        TensorId x = g.addTensor("x", DType::Float32, {-1, 3});
-        g.setInputs({x});
-        QVERIFY(!validateGraph(g).ok());
+TEST(TestGraph, validateRejectsDynamicShapesAndMissingWriters) {
+    Graph g;
+    TensorId x = g.addTensor("x", DType::Float32, {-1, 3});
+    g.setInputs({x});
+    ASSERT_TRUE(!validateGraph(g).ok());
 
-        Graph h;
-        h.addTensor("orphan", DType::Float32, {1});
-        auto status = validateGraph(h);
-        QVERIFY(!status.ok());
-        QVERIFY(status.error().message().find("'orphan'") != std::string::npos);
-    }
+    Graph h;
+    h.addTensor("orphan", DType::Float32, {1});
+    auto status = validateGraph(h);
+    ASSERT_TRUE(!status.ok());
+    ASSERT_TRUE(status.error().message().find("'orphan'") != std::string::npos);
+}
 
-    void validateChecksWeightSizes() {
-        Graph g;
-        std::vector<std::byte> bytes(8);
-        g.addTensor("w", DType::Float32, {3}, makeInlineWeight(bytes));
-        auto status = validateGraph(g);
-        QVERIFY(!status.ok());
-        QVERIFY(status.error().message().find("8 bytes of data for 12") != std::string::npos);
-    }
-};
-
-QTEST_GUILESS_MAIN(TestGraph)
-#include "test_graph.moc"
+TEST(TestGraph, validateChecksWeightSizes) {
+    Graph g;
+    std::vector<std::byte> bytes(8);
+    g.addTensor("w", DType::Float32, {3}, makeInlineWeight(bytes));
+    auto status = validateGraph(g);
+    ASSERT_TRUE(!status.ok());
+    ASSERT_TRUE(status.error().message().find("8 bytes of data for 12") != std::string::npos);
+}
