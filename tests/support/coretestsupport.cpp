@@ -18,6 +18,33 @@ std::filesystem::path fetchedModel(const std::string& relativePath) {
     return path;
 }
 
+bool contains(std::string_view text, std::string_view part) {
+    return text.find(part) != std::string_view::npos;
+}
+
+bool contains(std::string_view text, char c) {
+    return text.find(c) != std::string_view::npos;
+}
+
+int countOf(std::string_view text, std::string_view part) {
+    int count = 0;
+    for (size_t at = text.find(part); at != std::string_view::npos; at = text.find(part, at + 1))
+        ++count;
+    return count;
+}
+
+std::string& replaceAll(std::string& text, std::string_view from, std::string_view to) {
+    if (from.empty())
+        return text;
+    for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+        text.replace(at, from.size(), to);
+    return text;
+}
+
+std::string& removeAll(std::string& text, std::string_view part) {
+    return replaceAll(text, part, {});
+}
+
 std::string paramName(const std::string& rowName) {
     std::string name = rowName;
     for (char& c : name)

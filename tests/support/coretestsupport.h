@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <type_traits>
 
 namespace stagecraft::test {
@@ -37,16 +38,25 @@ private:
     std::filesystem::path path_;
 };
 
+/// QString's contains, count, replace and remove, on std::string as the
+/// suites' checks used them. countOf counts overlapping occurrences, as
+/// QString::count did; replaceAll and removeAll act on every occurrence.
+bool contains(std::string_view text, std::string_view part);
+bool contains(std::string_view text, char c);
+int countOf(std::string_view text, std::string_view part);
+std::string& replaceAll(std::string& text, std::string_view from, std::string_view to);
+std::string& removeAll(std::string& text, std::string_view part);
+
 /// A data row's name made a valid test-parameter name for
 /// INSTANTIATE_TEST_SUITE_P: every character but letters and digits becomes
 /// '_' ("f16 rounding" -> "f16_rounding").
 std::string paramName(const std::string& rowName);
 
-/// INSTANTIATE_TEST_SUITE_P's name generator for rows that have a `name`.
+/// INSTANTIATE_TEST_SUITE_P's name generator for rows that have a `rowLabel`.
 struct RowName {
     template <typename Row>
     std::string operator()(const ::testing::TestParamInfo<Row>& row) const {
-        return paramName(row.param.name);
+        return paramName(row.param.rowLabel);
     }
 };
 

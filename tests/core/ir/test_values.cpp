@@ -14,7 +14,7 @@ using namespace stagecraft;
 using namespace stagecraft::ir;
 
 struct ParseShapeRow {
-    std::string name;
+    std::string rowLabel;
     std::string text;
     bool ok;
     std::string formatted;
@@ -67,7 +67,7 @@ TEST(TestValues, dtypeNamesRoundTrip) {
 TEST(TestValues, halfConversions) {
     for (float v : {0.0f, 1.0f, -2.5f, 65504.0f, 6.1035156e-05f, 3.1415926f}) {
         float back = halfToFloat(floatToHalf(v));
-        ASSERT_TRUE(std::fabs(back - v) <= std::fabs(v) * 1e-3f) << (v);
+        ASSERT_TRUE(std::fabs(back - v) <= std::fabs(v) * 1e-3f) << v;
     }
     ASSERT_TRUE(std::isinf(halfToFloat(floatToHalf(1e6f))));
     ASSERT_FUZZY_EQ(bfloat16ToFloat(floatToBFloat16(1.5f)), 1.5f);
