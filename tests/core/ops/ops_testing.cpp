@@ -1,8 +1,8 @@
 #include "ops_testing.h"
 
-#include <QtTest>
-
 #include <algorithm>
+#include <gtest/gtest.h>
+#include <sstream>
 
 namespace stagecraft::test {
 
@@ -73,18 +73,25 @@ bool isAffine(const ops::IndexExpr& expr) {
                        [](const ops::IndexTerm& t) { return t.div == 1 && t.mod == 0; });
 }
 
-QString describe(const Coord& coord) {
-    QStringList parts;
-    for (int64_t v : coord)
-        parts << QString::number(v);
-    return QStringLiteral("[") + parts.join(QLatin1Char(',')) + QStringLiteral("]");
+template <typename Values>
+std::string joined(char open, const Values& values, char close) {
+    std::ostringstream out;
+    out << open;
+    const char* separator = "";
+    for (int64_t v : values) {
+        out << separator << v;
+        separator = ",";
+    }
+    out << close;
+    return out.str();
 }
 
-QString describe(const std::set<int64_t>& set) {
-    QStringList parts;
-    for (int64_t v : set)
-        parts << QString::number(v);
-    return QStringLiteral("{") + parts.join(QLatin1Char(',')) + QStringLiteral("}");
+std::string describe(const Coord& coord) {
+    return joined('[', coord, ']');
+}
+
+std::string describe(const std::set<int64_t>& set) {
+    return joined('{', set, '}');
 }
 
 } // namespace
@@ -188,7 +195,7 @@ OpGraph unaryOp(std::string type, ir::Shape in, ir::Shape out) {
 ops::OpSemantics semantics(const OpGraph& g) {
     auto result = ops::semanticsOf(g.graph, g.op);
     if (!result.ok()) {
-        QTest::qFail(result.error().message().c_str(), __FILE__, __LINE__);
+        ADD_FAILURE() << result.error().message();
         return {};
     }
     return std::move(result).value();
@@ -236,33 +243,31 @@ ReadSets readsOfReference(const ir::Shape& output, const ir::Shape& input, const
         ref(unflatten(flat, output), [&](const Coord& coord) {
             for (size_t d = 0; d < input.size(); ++d)
                 if (coord[d] < 0 || coord[d] >= input[d])
-                    QTest::qFail("the reference read outside the input", __FILE__, __LINE__);
+                    ADD_FAILURE() << "the reference read outside the input";
             reads[static_cast<size_t>(flat)].insert(flatIndex(coord, input));
         });
     }
     return reads;
 }
 
-QString compareReads(const ReadSets& actual, const ReadSets& expected, const ir::Shape& output,
-                     bool subset) {
+std::string compareReads(const ReadSets& actual, const ReadSets& expected, const ir::Shape& output,
+                         bool subset) {
     if (actual.size() != expected.size())
-        return QStringLiteral("%1 output elements from the map, %2 from the reference")
-            .arg(actual.size())
-            .arg(expected.size());
+        return std::to_string(actual.size()) + " output elements from the map, " +
+               std::to_string(expected.size()) + " from the reference";
     for (size_t flat = 0; flat < actual.size(); ++flat) {
         const auto& a = actual[flat];
         const auto& e = expected[flat];
         bool ok = subset ? std::includes(a.begin(), a.end(), e.begin(), e.end()) : a == e;
         if (!ok)
-            return QStringLiteral("output %1: map reads %2, reference reads %3")
-                .arg(describe(unflatten(static_cast<int64_t>(flat), output)), describe(a),
-                     describe(e));
+            return "output " + describe(unflatten(static_cast<int64_t>(flat), output)) +
+                   ": map reads " + describe(a) + ", reference reads " + describe(e);
     }
     return {};
 }
 
-QString checkIndexRanges(const ops::LoopNest& nest, const OpGraph& g, std::mt19937& rng,
-                         int boxes) {
+std::string checkIndexRanges(const ops::LoopNest& nest, const OpGraph& g, std::mt19937& rng,
+                             int boxes) {
     for (int box = 0; box < boxes; ++box) {
         std::vector<int64_t> lo, hi;
         std::vector<ops::Interval> ranges;
@@ -295,17 +300,15 @@ QString checkIndexRanges(const ops::LoopNest& nest, const OpGraph& g, std::mt199
             });
             for (size_t d = 0; d < rank; ++d) {
                 ops::Interval range = ops::indexRange(map.dims[d], ranges, input[d]);
-                QString where = QStringLiteral("input %1 dim %2 box %3: range [%4, %5]")
-                                    .arg(map.operand)
-                                    .arg(d)
-                                    .arg(box)
-                                    .arg(range.lo)
-                                    .arg(range.hi);
+                std::string where = "input " + std::to_string(map.operand) + " dim " +
+                                    std::to_string(d) + " box " + std::to_string(box) +
+                                    ": range [" + std::to_string(range.lo) + ", " +
+                                    std::to_string(range.hi) + "]";
                 for (int64_t index : inRange[d])
                     if (index < range.lo || index > range.hi)
-                        return where + QStringLiteral(" misses index %1").arg(index);
+                        return where + " misses index " + std::to_string(index);
                 if (map.dims[d].full && range != ops::Interval{0, input[d] - 1})
-                    return where + QStringLiteral(" is not the whole dim");
+                    return where + " is not the whole dim";
                 if (!isAffine(map.dims[d]))
                     continue;
                 ops::Interval hull{std::max<int64_t>(minIndex[d], 0),
@@ -313,9 +316,8 @@ QString checkIndexRanges(const ops::LoopNest& nest, const OpGraph& g, std::mt199
                 if (hull.empty())
                     hull = {};
                 if (range != hull)
-                    return where + QStringLiteral(" but the clipped hull is [%1, %2]")
-                                       .arg(hull.lo)
-                                       .arg(hull.hi);
+                    return where + " but the clipped hull is [" + std::to_string(hull.lo) + ", " +
+                           std::to_string(hull.hi) + "]";
             }
         }
     }

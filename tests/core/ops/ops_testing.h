@@ -5,8 +5,6 @@
 #include "ir/graph.h"
 #include "ops/semantics.h"
 
-#include <QString>
-
 #include <cstdint>
 #include <functional>
 #include <random>
@@ -79,15 +77,16 @@ ReadSets readsOfReference(const ir::Shape& output, const ir::Shape& input, const
 
 /// Empty when the sets are equal (or, with \p subset, when \p expected is a
 /// subset of \p actual); else the first differing output element.
-QString compareReads(const ReadSets& actual, const ReadSets& expected, const ir::Shape& output,
-                     bool subset = false);
+std::string compareReads(const ReadSets& actual, const ReadSets& expected, const ir::Shape& output,
+                         bool subset = false);
 
 /// For \p boxes random sub-boxes of the loop space, checks indexRange of each
 /// dim of each map against a brute force over the box: the range holds every
 /// index an in-range access reads, and for affine dims (no div, mod or full)
 /// equals the hull of the unclipped indices clipped to the input. Empty when
 /// all hold, else the first failure.
-QString checkIndexRanges(const ops::LoopNest& nest, const OpGraph& g, std::mt19937& rng, int boxes);
+std::string checkIndexRanges(const ops::LoopNest& nest, const OpGraph& g, std::mt19937& rng,
+                             int boxes);
 
 /// formatIndex of every dim of the map of \p slot, joined with ", ".
 std::string formatMap(const ops::LoopNest& nest, int slot);
