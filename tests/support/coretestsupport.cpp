@@ -18,15 +18,15 @@ std::filesystem::path fetchedModel(const std::string& relativePath) {
     return path;
 }
 
-bool contains(std::string_view text, std::string_view part) {
+bool containsText(std::string_view text, std::string_view part) {
     return text.find(part) != std::string_view::npos;
 }
 
-bool contains(std::string_view text, char c) {
+bool containsText(std::string_view text, char c) {
     return text.find(c) != std::string_view::npos;
 }
 
-int countOf(std::string_view text, std::string_view part) {
+int countText(std::string_view text, std::string_view part) {
     int count = 0;
     for (size_t at = text.find(part); at != std::string_view::npos; at = text.find(part, at + 1))
         ++count;
@@ -65,6 +65,41 @@ std::string rowName(const char* format, ...) {
         std::vsnprintf(name.data(), name.size() + 1, format, args);
     va_end(args);
     return name;
+}
+
+void fatal(const char* format, ...) {
+    va_list args;
+    va_start(args, format);
+    std::vfprintf(stderr, format, args);
+    va_end(args);
+    std::fputc('\n', stderr);
+    std::abort();
+}
+
+void info(const char* format, ...) {
+    va_list args;
+    va_start(args, format);
+    std::vprintf(format, args);
+    va_end(args);
+    std::putchar('\n');
+    std::fflush(stdout);
+}
+
+void ElapsedTimer::start() {
+    start_ = std::chrono::steady_clock::now();
+}
+
+long long ElapsedTimer::restart() {
+    auto now = std::chrono::steady_clock::now();
+    long long ms = std::chrono::duration_cast<std::chrono::milliseconds>(now - start_).count();
+    start_ = now;
+    return ms;
+}
+
+long long ElapsedTimer::elapsed() const {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                 start_)
+        .count();
 }
 
 TempDir::TempDir() {

@@ -5,6 +5,7 @@
 
 #include "testpaths.h"
 
+#include <chrono>
 #include <cstdarg>
 #include <filesystem>
 #include <gtest/gtest.h>
@@ -39,11 +40,11 @@ private:
 };
 
 /// QString's contains, count, replace and remove, on std::string as the
-/// suites' checks used them. countOf counts overlapping occurrences, as
+/// suites' checks used them. countText counts overlapping occurrences, as
 /// QString::count did; replaceAll and removeAll act on every occurrence.
-bool contains(std::string_view text, std::string_view part);
-bool contains(std::string_view text, char c);
-int countOf(std::string_view text, std::string_view part);
+bool containsText(std::string_view text, std::string_view part);
+bool containsText(std::string_view text, char c);
+int countText(std::string_view text, std::string_view part);
 std::string& replaceAll(std::string& text, std::string_view from, std::string_view to);
 std::string& removeAll(std::string& text, std::string_view part);
 
@@ -62,6 +63,25 @@ struct RowName {
 
 /// A row name formatted as QTest::addRow formatted it (printf-style).
 std::string rowName(const char* format, ...) __attribute__((format(printf, 1, 2)));
+
+/// Milliseconds on a monotonic clock (what the suites used QElapsedTimer for).
+class ElapsedTimer {
+public:
+    void start();
+    /// Milliseconds since start(), and starts again.
+    long long restart();
+    long long elapsed() const;
+
+private:
+    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+/// Prints a printf-style message to stderr and aborts (what the suites used
+/// qFatal for: a fixture that cannot be built).
+[[noreturn]] void fatal(const char* format, ...) __attribute__((format(printf, 1, 2)));
+
+/// Prints a printf-style line to stdout (what the suites used qInfo for).
+void info(const char* format, ...) __attribute__((format(printf, 1, 2)));
 
 /// Qt Test's comparison of two floating-point values (QCOMPARE on double or
 /// float): infinities equal by sign, NaN equals NaN, a value fuzzily zero

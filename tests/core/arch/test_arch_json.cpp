@@ -194,14 +194,14 @@ TEST_P(InvalidRows, invalid) {
     std::string replace = GetParam().replace;
     std::string fragment = GetParam().fragment;
     std::string text = std::string(kBase);
-    ASSERT_TRUE(test::countOf(text, find) == 1) << (find);
+    ASSERT_TRUE(test::countText(text, find) == 1) << (find);
     test::replaceAll(text, find, replace);
     auto a = parseArch(text, "x.json");
     ASSERT_TRUE(!a.ok());
     std::string message = a.error().message();
     ASSERT_TRUE(message.starts_with(std::string("x.json: "))) << (message);
-    ASSERT_TRUE(test::contains(message, fragment)) << (message);
-    ASSERT_TRUE(!test::contains(message, '\n')) << (message);
+    ASSERT_TRUE(test::containsText(message, fragment)) << (message);
+    ASSERT_TRUE(!test::containsText(message, '\n')) << (message);
     ASSERT_TRUE(!message.ends_with('.')) << (message);
 }
 
@@ -220,7 +220,7 @@ TEST(TestArchJson, defaultsAreFilledIn) {
          {"\"description\": \"test base\",", ", \"weight_reserve_bytes\": 2048",
           ", \"channels\": 1", ", \"channels\": 2", ", \"shared_by\": \"chip\"",
           ", \"shared_by\": \"cluster\"", ",\n  \"fallback_cpu\": null"}) {
-        ASSERT_TRUE(test::countOf(text, std::string(optional)) == 1) << optional;
+        ASSERT_TRUE(test::countText(text, std::string(optional)) == 1) << optional;
         test::removeAll(text, std::string(optional));
     }
     auto a = parseArch(text, "defaults.json");
@@ -235,7 +235,7 @@ TEST(TestArchJson, defaultsAreFilledIn) {
     std::string resolved = describe(*a);
     for (const char* field : {"\"description\"", "\"weight_reserve_bytes\"", "\"channels\"",
                               "\"shared_by\"", "\"fallback_cpu\": null"})
-        ASSERT_TRUE(test::contains(resolved, std::string(field))) << field;
+        ASSERT_TRUE(test::containsText(resolved, std::string(field))) << field;
 }
 
 TEST(TestArchJson, noGlobalBufferNeedsDdrToLb) {
@@ -249,12 +249,12 @@ TEST(TestArchJson, noGlobalBufferNeedsDdrToLb) {
 
     std::string ddrPath = std::string(R"(,
     { "from": "LB", "to": "DDR", "bandwidth_gbps": 64, "latency_ns": 10, "channels": 2, "shared_by": "cluster" })");
-    ASSERT_EQ(test::countOf(text, ddrPath), 1);
+    ASSERT_EQ(test::countText(text, ddrPath), 1);
     test::removeAll(text, ddrPath);
     auto missing = parseArch(text, "ipu.json");
     ASSERT_TRUE(!missing.ok());
     ASSERT_TRUE(
-        test::contains(missing.error().message(), "ipu.json: paths: missing a DDR->LB path"))
+        test::containsText(missing.error().message(), "ipu.json: paths: missing a DDR->LB path"))
         << (missing.error().message().c_str());
 }
 
@@ -277,15 +277,15 @@ TEST(TestArchJson, files) {
 
     auto absent = loadArchFile(dir.filePath(std::string("absent.json")));
     ASSERT_TRUE(!absent.ok());
-    ASSERT_TRUE(test::contains(absent.error().message(), "absent.json"));
+    ASSERT_TRUE(test::containsText(absent.error().message(), "absent.json"));
 }
 
 TEST(TestArchJson, unknownNameListsPresets) {
     auto a = resolveArch("no-such-chip");
     ASSERT_TRUE(!a.ok());
     std::string message = a.error().message();
-    ASSERT_TRUE(test::contains(message, std::string("'no-such-chip'"))) << (message);
+    ASSERT_TRUE(test::containsText(message, std::string("'no-such-chip'"))) << (message);
     for (const std::string& name : presetNames())
-        ASSERT_TRUE(test::contains(message, name)) << (message);
+        ASSERT_TRUE(test::containsText(message, name)) << (message);
     ASSERT_TRUE(!loadPreset("no-such-chip").ok());
 }

@@ -172,7 +172,7 @@ TEST_P(ValidateBuiltInCodeRows, validateBuiltInCode) {
     }
     Status status = validateArch(a);
     ASSERT_TRUE(!status.ok());
-    ASSERT_TRUE(test::contains(status.error().message(), fragment))
+    ASSERT_TRUE(test::containsText(status.error().message(), fragment))
         << (status.error().message().c_str());
 }
 

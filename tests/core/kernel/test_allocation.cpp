@@ -3,27 +3,21 @@
 // hand-built and deliberately corrupted allocations, and seeded random
 // request sets that must validate and come out the same twice.
 
+#include "coretestsupport.h"
 #include "kernel/allocation.h"
 
-#include <QElapsedTimer>
-#include <QtTest>
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <random>
 
 using namespace stagecraft;
 using namespace stagecraft::kernel;
 using Json = nlohmann::json;
 
-Q_DECLARE_METATYPE(std::string)
-
 namespace {
-
-QString qs(const std::string& text) {
-    return QString::fromStdString(text);
-}
 
 bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
@@ -71,14 +65,15 @@ std::string poolName(const std::vector<Pool>& pools, PoolId p) {
 }
 
 /// "out1 from LB to GB at 4" for each change of pool, the requested one first.
-QStringList spillsOf(const Spec& spec, const Allocation& a) {
-    QStringList spills;
+std::vector<std::string> spillsOf(const Spec& spec, const Allocation& a) {
+    std::vector<std::string> spills;
     for (size_t r = 0; r < spec.requests.size(); ++r) {
         PoolId from = spec.requests[r].pool;
         for (const Placement& pl : a.tensors[r].placements) {
             if (pl.pool != from)
-                spills << qs(spec.requests[r].name + " from " + poolName(a.pools, from) + " to " +
-                             poolName(a.pools, pl.pool) + " at " + std::to_string(pl.fromTask));
+                spills.push_back(spec.requests[r].name + " from " + poolName(a.pools, from) +
+                                 " to " + poolName(a.pools, pl.pool) + " at " +
+                                 std::to_string(pl.fromTask));
             from = pl.pool;
         }
     }
@@ -86,38 +81,38 @@ QStringList spillsOf(const Spec& spec, const Allocation& a) {
 }
 
 /// "from 1 in LB at 100" for each placement of one request.
-QStringList placementsOf(const Allocation& a, size_t r) {
-    QStringList out;
+std::vector<std::string> placementsOf(const Allocation& a, size_t r) {
+    std::vector<std::string> out;
     for (const Placement& pl : a.tensors[r].placements)
-        out << qs("from " + std::to_string(pl.fromTask) + " in " + poolName(a.pools, pl.pool) +
-                  " at " + std::to_string(pl.offset));
+        out.push_back("from " + std::to_string(pl.fromTask) + " in " + poolName(a.pools, pl.pool) +
+                      " at " + std::to_string(pl.offset));
     return out;
 }
 
 /// "LB 300" for each pool listed in \p listed, with the count it lists.
-QStringList expectedPerPool(const std::vector<Pool>& pools, const Json& listed) {
-    QStringList out;
+std::vector<std::string> expectedPerPool(const std::vector<Pool>& pools, const Json& listed) {
+    std::vector<std::string> out;
     for (const Pool& pool : pools)
         if (listed.contains(pool.name))
-            out << qs(pool.name + " " + std::to_string(listed[pool.name].get<int64_t>()));
+            out.push_back(pool.name + " " + std::to_string(listed[pool.name].get<int64_t>()));
     return out;
 }
 
 /// "LB 300" for each pool listed in \p listed, with its count in \p values.
 template <class T>
-QStringList actualPerPool(const std::vector<Pool>& pools, const Json& listed,
-                          const std::vector<T>& values) {
-    QStringList out;
+std::vector<std::string> actualPerPool(const std::vector<Pool>& pools, const Json& listed,
+                                       const std::vector<T>& values) {
+    std::vector<std::string> out;
     for (size_t p = 0; p < pools.size(); ++p)
         if (listed.contains(pools[p].name))
-            out << qs(pools[p].name + " " + std::to_string(values[p]));
+            out.push_back(pools[p].name + " " + std::to_string(values[p]));
     return out;
 }
 
-QStringList strings(const Json& array) {
-    QStringList out;
+std::vector<std::string> strings(const Json& array) {
+    std::vector<std::string> out;
     for (const Json& s : array)
-        out << qs(s.get<std::string>());
+        out.push_back(s.get<std::string>());
     return out;
 }
 
@@ -214,180 +209,184 @@ bool corruptWithOverlap(const Case& c, Allocation& a, std::string& first, std::s
 
 } // namespace
 
-class TestAllocation : public QObject {
-    Q_OBJECT
-private slots:
-    void specDirectoryHoldsTheCases() {
-        QVERIFY2(specFiles().size() >= 12, STAGECRAFT_ALLOC_SPECS);
-    }
+TEST(TestAllocation, specDirectoryHoldsTheCases) {
+    ASSERT_TRUE(specFiles().size() >= 12) << STAGECRAFT_ALLOC_SPECS;
+}
 
-    void specs_data() {
-        QTest::addColumn<std::string>("path");
-        for (const std::filesystem::path& file : specFiles())
-            QTest::newRow(file.stem().string().c_str()) << file.string();
-    }
-
-    void specs() {
-        QFETCH(std::string, path);
-        Spec spec;
-        try {
-            spec = readSpec(path);
-        } catch (const std::exception& e) {
-            QFAIL(("bad spec: " + std::string(e.what())).c_str());
-        }
-        Expected<Allocation> a = allocate(spec.pools, spec.requests);
-        if (spec.expect.contains("error")) {
-            QVERIFY2(!a.ok(), "allocation succeeded");
-            QVERIFY2(contains(a.error().message(), spec.expect["error"].get<std::string>()),
-                     a.error().message().c_str());
-            return;
-        }
-        QVERIFY2(a.ok(), a.ok() ? "" : a.error().message().c_str());
-        Status valid = validateAllocation(spec.requests, *a);
-        QVERIFY2(valid.ok(), valid.error().message().c_str());
-        const Json& peak = spec.expect.at("peak");
-        QCOMPARE(peak.size(), spec.pools.size()); // every pool is listed
-        QCOMPARE(actualPerPool(spec.pools, peak, a->peakBytes), expectedPerPool(spec.pools, peak));
-        QCOMPARE(spillsOf(spec, *a), strings(spec.expect.at("spills")));
-        Json spillsFrom = spec.expect.value("spillsFrom", Json::object());
-        QCOMPARE(actualPerPool(spec.pools, spillsFrom, a->spillsFrom),
-                 expectedPerPool(spec.pools, spillsFrom));
-        Json placements = spec.expect.value("placements", Json::object());
-        for (const auto& [name, expected] : placements.items()) {
-            auto it = std::find_if(spec.requests.begin(), spec.requests.end(),
-                                   [&](const AllocRequest& r) { return r.name == name; });
-            QVERIFY2(it != spec.requests.end(), name.c_str());
-            QCOMPARE(placementsOf(*a, static_cast<size_t>(it - spec.requests.begin())),
-                     strings(expected));
-        }
-    }
-
-    void validatorNamesTaskPoolAndBothTensors() {
-        std::vector<Pool> pools = {{"LB", 100, 1}, {"DDR", 1000, kNoPool}};
-        std::vector<AllocRequest> requests = {{"a", 60, 0, 2, 0}, {"b", 50, 1, 2, 0}};
-        Allocation a{pools, {{{{0, 0, 0}}}, {{{1, 0, 50}}}}, {110, 0}, {0, 0}};
-        Status status = validateAllocation(requests, a);
-        QVERIFY(!status.ok());
-        QCOMPARE(
-            qs(status.error().message()),
-            QStringLiteral("task 1, pool 'LB': tensors 'a' [0, 60) and 'b' [50, 100) overlap"));
-        // The same space used one after the other is fine.
-        requests[0].lastTask = 0;
-        a.peakBytes = {100, 0};
-        QVERIFY(validateAllocation(requests, a).ok());
-    }
-
-    void validatorRefusesBrokenPlacements() {
-        std::vector<Pool> pools = {{"LB", 100, 1}, {"DDR", 1000, kNoPool}};
-        std::vector<AllocRequest> requests = {{"a", 60, 0, 4, 0}};
-        auto check = [&](std::vector<Placement> ps, const std::string& expected) {
-            Allocation a{pools, {{ps}}, {0, 0}, {0, 0}};
-            for (const Placement& pl : ps)
-                a.peakBytes[static_cast<size_t>(pl.pool)] = pl.offset + 60;
-            a.spillsFrom[0] = !ps.empty() && ps.back().pool == 1 ? 1 : 0;
-            Status status = validateAllocation(requests, a);
-            QVERIFY2(!status.ok(), expected.c_str());
-            QVERIFY2(contains(status.error().message(), expected),
-                     status.error().message().c_str());
-        };
-        check({{0, 0, 50}}, "task 0, pool 'LB': tensor 'a' at [50, 110) exceeds its 100 bytes");
-        check({{1, 0, 0}}, "first placement at task 1, not at its first task 0");
-        check({{0, 0, 0}, {0, 1, 0}}, "placement at task 0 does not follow the one at task 0");
-        check({{0, 0, 0}, {5, 1, 0}}, "placement at task 5 after its last task 4");
-        check({{0, 1, 0}, {2, 0, 0}}, "spills at task 2 from pool 'DDR' to pool 'LB'");
-        check({}, "tensor 'a' has no placement");
-        Allocation a{pools, {{{{0, 0, 0}}}}, {59, 0}, {0, 0}};
-        QVERIFY(contains(validateAllocation(requests, a).error().message(),
-                         "pool 'LB': peak of 59 bytes, the placements reach 60"));
-        a.peakBytes = {60, 0};
-        a.spillsFrom = {1, 0};
-        QVERIFY(contains(validateAllocation(requests, a).error().message(),
-                         "pool 'LB': 1 spills counted, the placements show 0"));
-    }
-
-    void randomRequestSetsValidate() {
-        int succeeded = 0, failed = 0, spills = 0;
-        for (uint32_t seed = 1; seed <= 400; ++seed) {
-            Case c = randomCase(seed, 1, 120, 40, seed % 4 != 0);
-            Expected<Allocation> a = allocate(c.pools, c.requests);
-            if (!a.ok()) {
-                QVERIFY2(seed % 4 == 0, a.error().message().c_str()); // a roomy DDR never fails
-                QVERIFY2(contains(a.error().message(), "does not fit pool 'DDR'"),
-                         a.error().message().c_str());
-                ++failed;
-                continue;
-            }
-            Status valid = validateAllocation(c.requests, *a);
-            QVERIFY2(valid.ok(), (std::to_string(seed) + ": " + valid.error().message()).c_str());
-            Expected<Allocation> again = allocate(c.pools, c.requests);
-            QVERIFY(again.ok());
-            QCOMPARE(qs(describe(*again)), qs(describe(*a)));
-            for (int32_t n : a->spillsFrom)
-                spills += n;
-            ++succeeded;
-        }
-        QVERIFY(succeeded > 300);
-        QVERIFY(failed > 0);
-        QVERIFY(spills > 1000); // the request sets do exercise spilling
-    }
-
-    void validatorCatchesCorruptedAllocations() {
-        int overlaps = 0, named = 0, parents = 0;
-        for (uint32_t seed = 1; seed <= 200; ++seed) {
-            Case c = randomCase(seed, 1, 60, 20, true);
-            Expected<Allocation> a = allocate(c.pools, c.requests);
-            QVERIFY(a.ok());
-            Allocation bad = *a;
-            std::string x, y;
-            if (corruptWithOverlap(c, bad, x, y)) {
-                std::string message = validateAllocation(c.requests, bad).error().message();
-                // y is in every overlap; x unless y now also overlaps another.
-                QVERIFY2(contains(message, "overlap") && contains(message, "'" + y + "'"),
-                         message.c_str());
-                named += contains(message, "'" + x + "'");
-                ++overlaps;
-            }
-            auto nonEmpty = std::find_if(c.requests.begin(), c.requests.end(),
-                                         [](const AllocRequest& r) { return r.bytes > 0; });
-            if (nonEmpty != c.requests.end()) {
-                size_t r = static_cast<size_t>(nonEmpty - c.requests.begin());
-                bad = *a;
-                Placement& last = bad.tensors[r].placements.back();
-                last.offset =
-                    c.pools[static_cast<size_t>(last.pool)].capacityBytes - c.requests[r].bytes + 1;
-                QVERIFY(contains(validateAllocation(c.requests, bad).error().message(), "exceeds"));
-            }
-            auto spilled = std::find_if(a->tensors.begin(), a->tensors.end(),
-                                        [](const TensorAllocation& t) { return t.spilled(); });
-            if (spilled != a->tensors.end()) {
-                bad = *a;
-                std::vector<Placement>& ps =
-                    bad.tensors[static_cast<size_t>(spilled - a->tensors.begin())].placements;
-                ps[1].pool = ps[0].pool; // a spill that stays in place
-                QVERIFY(contains(validateAllocation(c.requests, bad).error().message(),
-                                 "which is not above it"));
-                ++parents;
-            }
-        }
-        QVERIFY(overlaps > 150);
-        QVERIFY(named > overlaps / 2);
-        QVERIFY(parents > 20);
-    }
-
-    void largeModelSizeIsFast() {
-        // ~100k requests over 50k tasks: a quadratic sweep would take minutes.
-        Case c = randomCase(7, 100000, 100000, 50000, true);
-        QElapsedTimer timer;
-        timer.start();
-        Expected<Allocation> a = allocate(c.pools, c.requests);
-        QVERIFY(a.ok());
-        qint64 allocateMs = timer.restart();
-        Status valid = validateAllocation(c.requests, *a);
-        QVERIFY2(valid.ok(), valid.error().message().c_str());
-        qInfo("allocate %lld ms, validate %lld ms", allocateMs, timer.elapsed());
-        QVERIFY(allocateMs + timer.elapsed() < 30000);
-    }
+struct SpecsRow {
+    std::string rowLabel;
+    std::string path;
 };
 
-QTEST_GUILESS_MAIN(TestAllocation)
-#include "test_allocation.moc"
+std::vector<SpecsRow> specsRows() {
+    std::vector<SpecsRow> rows;
+    for (const std::filesystem::path& file : specFiles())
+        rows.push_back({file.stem().string().c_str(), file.string()});
+    return rows;
+}
+
+class SpecsRows : public ::testing::TestWithParam<SpecsRow> {};
+
+TEST_P(SpecsRows, specs) {
+    std::string path = GetParam().path;
+    Spec spec;
+    try {
+        spec = readSpec(path);
+    } catch (const std::exception& e) {
+        FAIL() << ("bad spec: " + std::string(e.what())).c_str();
+    }
+    Expected<Allocation> a = allocate(spec.pools, spec.requests);
+    if (spec.expect.contains("error")) {
+        ASSERT_TRUE(!a.ok()) << "allocation succeeded";
+        ASSERT_TRUE(contains(a.error().message(), spec.expect["error"].get<std::string>()))
+            << (a.error().message().c_str());
+        return;
+    }
+    ASSERT_TRUE(a.ok()) << (a.ok() ? "" : a.error().message().c_str());
+    Status valid = validateAllocation(spec.requests, *a);
+    ASSERT_TRUE(valid.ok()) << (valid.error().message().c_str());
+    const Json& peak = spec.expect.at("peak");
+    ASSERT_EQ(peak.size(), spec.pools.size()); // every pool is listed
+    ASSERT_EQ(actualPerPool(spec.pools, peak, a->peakBytes), expectedPerPool(spec.pools, peak));
+    ASSERT_EQ(spillsOf(spec, *a), strings(spec.expect.at("spills")));
+    Json spillsFrom = spec.expect.value("spillsFrom", Json::object());
+    ASSERT_EQ(actualPerPool(spec.pools, spillsFrom, a->spillsFrom),
+              expectedPerPool(spec.pools, spillsFrom));
+    Json placements = spec.expect.value("placements", Json::object());
+    for (const auto& [name, expected] : placements.items()) {
+        auto it = std::find_if(spec.requests.begin(), spec.requests.end(),
+                               [&](const AllocRequest& r) { return r.name == name; });
+        ASSERT_TRUE(it != spec.requests.end()) << name.c_str();
+        ASSERT_EQ(placementsOf(*a, static_cast<size_t>(it - spec.requests.begin())),
+                  strings(expected));
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(TestAllocation, SpecsRows, ::testing::ValuesIn(specsRows()),
+                         test::RowName{});
+
+TEST(TestAllocation, validatorNamesTaskPoolAndBothTensors) {
+    std::vector<Pool> pools = {{"LB", 100, 1}, {"DDR", 1000, kNoPool}};
+    std::vector<AllocRequest> requests = {{"a", 60, 0, 2, 0}, {"b", 50, 1, 2, 0}};
+    Allocation a{pools, {{{{0, 0, 0}}}, {{{1, 0, 50}}}}, {110, 0}, {0, 0}};
+    Status status = validateAllocation(requests, a);
+    ASSERT_TRUE(!status.ok());
+    ASSERT_EQ(status.error().message(),
+              std::string("task 1, pool 'LB': tensors 'a' [0, 60) and 'b' [50, 100) overlap"));
+    // The same space used one after the other is fine.
+    requests[0].lastTask = 0;
+    a.peakBytes = {100, 0};
+    ASSERT_TRUE(validateAllocation(requests, a).ok());
+}
+
+TEST(TestAllocation, validatorRefusesBrokenPlacements) {
+    std::vector<Pool> pools = {{"LB", 100, 1}, {"DDR", 1000, kNoPool}};
+    std::vector<AllocRequest> requests = {{"a", 60, 0, 4, 0}};
+    auto check = [&](std::vector<Placement> ps, const std::string& expected) {
+        Allocation a{pools, {{ps}}, {0, 0}, {0, 0}};
+        for (const Placement& pl : ps)
+            a.peakBytes[static_cast<size_t>(pl.pool)] = pl.offset + 60;
+        a.spillsFrom[0] = !ps.empty() && ps.back().pool == 1 ? 1 : 0;
+        Status status = validateAllocation(requests, a);
+        ASSERT_TRUE(!status.ok()) << expected.c_str();
+        ASSERT_TRUE(contains(status.error().message(), expected))
+            << (status.error().message().c_str());
+    };
+    check({{0, 0, 50}}, "task 0, pool 'LB': tensor 'a' at [50, 110) exceeds its 100 bytes");
+    check({{1, 0, 0}}, "first placement at task 1, not at its first task 0");
+    check({{0, 0, 0}, {0, 1, 0}}, "placement at task 0 does not follow the one at task 0");
+    check({{0, 0, 0}, {5, 1, 0}}, "placement at task 5 after its last task 4");
+    check({{0, 1, 0}, {2, 0, 0}}, "spills at task 2 from pool 'DDR' to pool 'LB'");
+    check({}, "tensor 'a' has no placement");
+    Allocation a{pools, {{{{0, 0, 0}}}}, {59, 0}, {0, 0}};
+    ASSERT_TRUE(contains(validateAllocation(requests, a).error().message(),
+                         "pool 'LB': peak of 59 bytes, the placements reach 60"));
+    a.peakBytes = {60, 0};
+    a.spillsFrom = {1, 0};
+    ASSERT_TRUE(contains(validateAllocation(requests, a).error().message(),
+                         "pool 'LB': 1 spills counted, the placements show 0"));
+}
+
+TEST(TestAllocation, randomRequestSetsValidate) {
+    int succeeded = 0, failed = 0, spills = 0;
+    for (uint32_t seed = 1; seed <= 400; ++seed) {
+        Case c = randomCase(seed, 1, 120, 40, seed % 4 != 0);
+        Expected<Allocation> a = allocate(c.pools, c.requests);
+        if (!a.ok()) {
+            ASSERT_TRUE(seed % 4 == 0) << (a.error().message().c_str()); // a roomy DDR never fails
+            ASSERT_TRUE(contains(a.error().message(), "does not fit pool 'DDR'"))
+                << (a.error().message().c_str());
+            ++failed;
+            continue;
+        }
+        Status valid = validateAllocation(c.requests, *a);
+        ASSERT_TRUE(valid.ok())
+            << ((std::to_string(seed) + ": " + valid.error().message()).c_str());
+        Expected<Allocation> again = allocate(c.pools, c.requests);
+        ASSERT_TRUE(again.ok());
+        ASSERT_EQ(describe(*again), describe(*a));
+        for (int32_t n : a->spillsFrom)
+            spills += n;
+        ++succeeded;
+    }
+    ASSERT_TRUE(succeeded > 300);
+    ASSERT_TRUE(failed > 0);
+    ASSERT_TRUE(spills > 1000); // the request sets do exercise spilling
+}
+
+TEST(TestAllocation, validatorCatchesCorruptedAllocations) {
+    int overlaps = 0, named = 0, parents = 0;
+    for (uint32_t seed = 1; seed <= 200; ++seed) {
+        Case c = randomCase(seed, 1, 60, 20, true);
+        Expected<Allocation> a = allocate(c.pools, c.requests);
+        ASSERT_TRUE(a.ok());
+        Allocation bad = *a;
+        std::string x, y;
+        if (corruptWithOverlap(c, bad, x, y)) {
+            std::string message = validateAllocation(c.requests, bad).error().message();
+            // y is in every overlap; x unless y now also overlaps another.
+            ASSERT_TRUE(contains(message, "overlap") && contains(message, "'" + y + "'"))
+                << message.c_str();
+            named += contains(message, "'" + x + "'");
+            ++overlaps;
+        }
+        auto nonEmpty = std::find_if(c.requests.begin(), c.requests.end(),
+                                     [](const AllocRequest& r) { return r.bytes > 0; });
+        if (nonEmpty != c.requests.end()) {
+            size_t r = static_cast<size_t>(nonEmpty - c.requests.begin());
+            bad = *a;
+            Placement& last = bad.tensors[r].placements.back();
+            last.offset =
+                c.pools[static_cast<size_t>(last.pool)].capacityBytes - c.requests[r].bytes + 1;
+            ASSERT_TRUE(contains(validateAllocation(c.requests, bad).error().message(), "exceeds"));
+        }
+        auto spilled = std::find_if(a->tensors.begin(), a->tensors.end(),
+                                    [](const TensorAllocation& t) { return t.spilled(); });
+        if (spilled != a->tensors.end()) {
+            bad = *a;
+            std::vector<Placement>& ps =
+                bad.tensors[static_cast<size_t>(spilled - a->tensors.begin())].placements;
+            ps[1].pool = ps[0].pool; // a spill that stays in place
+            ASSERT_TRUE(contains(validateAllocation(c.requests, bad).error().message(),
+                                 "which is not above it"));
+            ++parents;
+        }
+    }
+    ASSERT_TRUE(overlaps > 150);
+    ASSERT_TRUE(named > overlaps / 2);
+    ASSERT_TRUE(parents > 20);
+}
+
+TEST(TestAllocation, largeModelSizeIsFast) {
+    // ~100k requests over 50k tasks: a quadratic sweep would take minutes.
+    Case c = randomCase(7, 100000, 100000, 50000, true);
+    test::ElapsedTimer timer;
+    timer.start();
+    Expected<Allocation> a = allocate(c.pools, c.requests);
+    ASSERT_TRUE(a.ok());
+    long long allocateMs = timer.restart();
+    Status valid = validateAllocation(c.requests, *a);
+    ASSERT_TRUE(valid.ok()) << (valid.error().message().c_str());
+    test::info("allocate %lld ms, validate %lld ms", allocateMs, timer.elapsed());
+    ASSERT_TRUE(allocateMs + timer.elapsed() < 30000);
+}

@@ -2,14 +2,13 @@
 // Helpers for importer tests: save a ModelBuilder to a temporary directory
 // and import it.
 
+#include "coretestsupport.h"
 #include "ir/graph.h"
 #include "onnx/importer.h"
 #include "onnx/model_builder.h"
 
-#include <QTemporaryDir>
-#include <QtTest>
-
 #include <filesystem>
+#include <gtest/gtest.h>
 #include <map>
 #include <string>
 
@@ -18,7 +17,7 @@ namespace stagecraft::test {
 class ImportFixture {
 public:
     std::filesystem::path path(const std::string& name) const {
-        return std::filesystem::path(dir_.path().toStdString()) / name;
+        return std::filesystem::path(dir_.path()) / name;
     }
 
     /// Saves \p model as <name>.onnx and imports it.
@@ -33,13 +32,13 @@ public:
     }
 
 private:
-    QTemporaryDir dir_;
+    test::TempDir dir_;
 };
 
 inline const ir::Tensor& tensorNamed(const ir::Graph& g, const std::string& name) {
     auto id = g.findTensor(name);
     if (!id)
-        qFatal("no tensor named %s", name.c_str());
+        test::fatal("no tensor named %s", name.c_str());
     return g.tensor(*id);
 }
 

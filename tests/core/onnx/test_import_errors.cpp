@@ -24,202 +24,193 @@ ModelBuilder dynamicModel() {
 }
 
 void expectError(const Expected<ImportResult>& r, const std::vector<std::string>& parts) {
-    QVERIFY(!r.ok());
+    ASSERT_TRUE(!r.ok());
     const std::string& message = r.error().message();
-    QVERIFY2(message.find('\n') == std::string::npos, message.c_str());
+    ASSERT_TRUE(message.find('\n') == std::string::npos) << message.c_str();
     for (const std::string& part : parts)
-        QVERIFY2(contains(message, part), (message + "  [missing: " + part + "]").c_str());
+        ASSERT_TRUE(contains(message, part)) << ((message + "  [missing: " + part + "]").c_str());
 }
 
 } // namespace
 
-class TestImportErrors : public QObject {
-    Q_OBJECT
-    test::ImportFixture fixture;
+test::ImportFixture fixture;
 
-    std::filesystem::path writeBytes(const std::string& name, const std::string& bytes) {
-        auto file = fixture.path(name);
-        std::ofstream(file, std::ios::binary) << bytes;
-        return file;
+std::filesystem::path writeBytes(const std::string& name, const std::string& bytes) {
+    auto file = fixture.path(name);
+    std::ofstream(file, std::ios::binary) << bytes;
+    return file;
+}
+TEST(TestImportErrors, notAnOnnxFile) {
+    auto file = writeBytes("notes.onnx", "this is a text file, not a model\n");
+    expectError(importModel(file), {"notes.onnx", "not an ONNX model"});
+}
+
+TEST(TestImportErrors, emptyAndMissingFiles) {
+    expectError(importModel(writeBytes("empty.onnx", "")), {"empty.onnx", "empty file"});
+    expectError(importModel(fixture.path("absent.onnx")), {"absent.onnx", "cannot open"});
+    expectError(importModel(std::filesystem::path(fixture.path("."))), {"directory"});
+}
+
+TEST(TestImportErrors, truncatedFile) {
+    ModelBuilder m("t", 13);
+    m.addInput("x", DType::Float32, {2, 3});
+    m.addFloatInitializer("w", {3, 3}, std::vector<float>(9, 1.0f));
+    m.addNode("MatMul", {"x", "w"}, {"y"});
+    m.addOutput("y", DType::Float32, {2, 3});
+    std::string bytes = m.serialize();
+    for (size_t cut : {bytes.size() / 3, bytes.size() / 2, bytes.size() - 5}) {
+        auto file = writeBytes("cut" + std::to_string(cut) + ".onnx", bytes.substr(0, cut));
+        auto r = importModel(file);
+        ASSERT_TRUE(!r.ok()) << "a truncated file imported";
+        ASSERT_TRUE(contains(r.error().message(), "cut" + std::to_string(cut) + ".onnx"))
+            << (r.error().message().c_str());
+        ASSERT_TRUE(contains(r.error().message(), "truncated")) << (r.error().message().c_str());
     }
+}
 
-private slots:
-    void notAnOnnxFile() {
-        auto file = writeBytes("notes.onnx", "this is a text file, not a model\n");
-        expectError(importModel(file), {"notes.onnx", "not an ONNX model"});
-    }
+TEST(TestImportErrors, missingExternalDataFile) {
+    ModelBuilder m("ext", 13);
+    m.addInput("x", DType::Float32, {1, 4});
+    m.addExternalInitializer("w", DType::Float32, {4, 4});
+    m.addNode("MatMul", {"x", "w"}, {"y"});
+    m.addOutput("y", DType::Float32, {1, 4});
+    auto file = fixture.path("ext.onnx");
+    ASSERT_TRUE(m.save(file).ok());
+    std::filesystem::remove(fixture.path("ext.weights"));
+    expectError(importModel(file),
+                {"ext.onnx", "initializer 'w'", "external data file 'ext.weights' is missing"});
+}
 
-    void emptyAndMissingFiles() {
-        expectError(importModel(writeBytes("empty.onnx", "")), {"empty.onnx", "empty file"});
-        expectError(importModel(fixture.path("absent.onnx")), {"absent.onnx", "cannot open"});
-        expectError(importModel(std::filesystem::path(fixture.path("."))), {"directory"});
-    }
+TEST(TestImportErrors, shortExternalDataFile) {
+    ModelBuilder m("short", 13);
+    m.addInput("x", DType::Float32, {1, 4});
+    m.addExternalInitializer("w", DType::Float32, {4, 4});
+    m.addNode("MatMul", {"x", "w"}, {"y"});
+    m.addOutput("y", DType::Float32, {1, 4});
+    auto file = fixture.path("short.onnx");
+    ASSERT_TRUE(m.save(file).ok());
+    std::filesystem::resize_file(fixture.path("short.weights"), 10);
+    expectError(importModel(file), {"short.onnx", "too short"});
+}
 
-    void truncatedFile() {
-        ModelBuilder m("t", 13);
-        m.addInput("x", DType::Float32, {2, 3});
-        m.addFloatInitializer("w", {3, 3}, std::vector<float>(9, 1.0f));
-        m.addNode("MatMul", {"x", "w"}, {"y"});
-        m.addOutput("y", DType::Float32, {2, 3});
-        std::string bytes = m.serialize();
-        for (size_t cut : {bytes.size() / 3, bytes.size() / 2, bytes.size() - 5}) {
-            auto file = writeBytes("cut" + std::to_string(cut) + ".onnx", bytes.substr(0, cut));
-            auto r = importModel(file);
-            QVERIFY2(!r.ok(), "a truncated file imported");
-            QVERIFY2(contains(r.error().message(), "cut" + std::to_string(cut) + ".onnx"),
-                     r.error().message().c_str());
-            QVERIFY2(contains(r.error().message(), "truncated"), r.error().message().c_str());
-        }
-    }
+TEST(TestImportErrors, graphWithACycle) {
+    ModelBuilder m("cycle", 13);
+    m.addInput("x", DType::Float32, {2});
+    m.addNode("Add", {"x", "b"}, {"a"}, "first");
+    m.addNode("Relu", {"a"}, {"b"}, "second");
+    m.addOutput("b", DType::Float32, {2});
+    expectError(fixture.import(m), {"model.onnx", "cycle", "'first' (Add)", "'second' (Relu)"});
+}
 
-    void missingExternalDataFile() {
-        ModelBuilder m("ext", 13);
-        m.addInput("x", DType::Float32, {1, 4});
-        m.addExternalInitializer("w", DType::Float32, {4, 4});
-        m.addNode("MatMul", {"x", "w"}, {"y"});
-        m.addOutput("y", DType::Float32, {1, 4});
-        auto file = fixture.path("ext.onnx");
-        QVERIFY(m.save(file).ok());
-        std::filesystem::remove(fixture.path("ext.weights"));
-        expectError(importModel(file),
-                    {"ext.onnx", "initializer 'w'", "external data file 'ext.weights' is missing"});
-    }
+TEST(TestImportErrors, undefinedTensor) {
+    ModelBuilder m("undefined", 13);
+    m.addInput("x", DType::Float32, {2});
+    m.addNode("Add", {"x", "ghost"}, {"y"}, "adder");
+    m.addOutput("y", DType::Float32, {2});
+    expectError(fixture.import(m),
+                {"tensor 'ghost' read by op 'adder' (Add)", "defined by no node"});
+}
 
-    void shortExternalDataFile() {
-        ModelBuilder m("short", 13);
-        m.addInput("x", DType::Float32, {1, 4});
-        m.addExternalInitializer("w", DType::Float32, {4, 4});
-        m.addNode("MatMul", {"x", "w"}, {"y"});
-        m.addOutput("y", DType::Float32, {1, 4});
-        auto file = fixture.path("short.onnx");
-        QVERIFY(m.save(file).ok());
-        std::filesystem::resize_file(fixture.path("short.weights"), 10);
-        expectError(importModel(file), {"short.onnx", "too short"});
-    }
+TEST(TestImportErrors, unboundDynamicDimensionNamesItAndTheFlags) {
+    expectError(fixture.import(dynamicModel()),
+                {"model.onnx", "input 'x'", "unbound dynamic dimension 'batch'", "--dim batch=N",
+                 "--input x:Nx3xNxN"});
+    ImportOptions partial;
+    partial.dims["batch"] = 2;
+    expectError(fixture.import(dynamicModel(), partial), {"unbound dynamic dimension 'h'"});
+}
 
-    void graphWithACycle() {
-        ModelBuilder m("cycle", 13);
-        m.addInput("x", DType::Float32, {2});
-        m.addNode("Add", {"x", "b"}, {"a"}, "first");
-        m.addNode("Relu", {"a"}, {"b"}, "second");
-        m.addOutput("b", DType::Float32, {2});
-        expectError(fixture.import(m), {"model.onnx", "cycle", "'first' (Add)", "'second' (Relu)"});
-    }
+TEST(TestImportErrors, bindingByDimAndByInput) {
+    ImportOptions byDim;
+    ASSERT_TRUE(addDimBinding(byDim, "batch=2").ok());
+    ASSERT_TRUE(addDimBinding(byDim, "h=5").ok());
+    ASSERT_TRUE(addDimBinding(byDim, "w=7").ok());
+    auto r = fixture.import(dynamicModel(), byDim);
+    ASSERT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message().c_str());
+    ASSERT_EQ(tensorNamed(r->graph, "y").shape, (ir::Shape{2, 3, 5, 7}));
 
-    void undefinedTensor() {
-        ModelBuilder m("undefined", 13);
-        m.addInput("x", DType::Float32, {2});
-        m.addNode("Add", {"x", "ghost"}, {"y"}, "adder");
-        m.addOutput("y", DType::Float32, {2});
-        expectError(fixture.import(m),
-                    {"tensor 'ghost' read by op 'adder' (Add)", "defined by no node"});
-    }
+    ImportOptions byInput;
+    ASSERT_TRUE(addInputBinding(byInput, "x:1x3x8x8").ok());
+    auto s = fixture.import(dynamicModel(), byInput);
+    ASSERT_TRUE(s.ok());
+    ASSERT_EQ(tensorNamed(s->graph, "y").shape, (ir::Shape{1, 3, 8, 8}));
+}
 
-    void unboundDynamicDimensionNamesItAndTheFlags() {
-        expectError(fixture.import(dynamicModel()),
-                    {"model.onnx", "input 'x'", "unbound dynamic dimension 'batch'",
-                     "--dim batch=N", "--input x:Nx3xNxN"});
-        ImportOptions partial;
-        partial.dims["batch"] = 2;
-        expectError(fixture.import(dynamicModel(), partial), {"unbound dynamic dimension 'h'"});
-    }
+TEST(TestImportErrors, badBindings) {
+    ImportOptions options;
+    ASSERT_TRUE(!addDimBinding(options, "batch").ok());
+    ASSERT_TRUE(!addDimBinding(options, "batch=-1").ok());
+    ASSERT_TRUE(!addDimBinding(options, "=3").ok());
+    ASSERT_TRUE(!addInputBinding(options, "x:1xAx3").ok());
+    ASSERT_TRUE(!addInputBinding(options, "1x3").ok());
 
-    void bindingByDimAndByInput() {
-        ImportOptions byDim;
-        QVERIFY(addDimBinding(byDim, "batch=2").ok());
-        QVERIFY(addDimBinding(byDim, "h=5").ok());
-        QVERIFY(addDimBinding(byDim, "w=7").ok());
-        auto r = fixture.import(dynamicModel(), byDim);
-        QVERIFY2(r.ok(), r.ok() ? "" : r.error().message().c_str());
-        QCOMPARE(tensorNamed(r->graph, "y").shape, (ir::Shape{2, 3, 5, 7}));
+    ImportOptions typo;
+    typo.dims["bach"] = 2;
+    typo.inputShapes["x"] = {1, 3, 4, 4};
+    expectError(fixture.import(dynamicModel(), typo), {"--dim names 'bach'", "batch, h, w"});
 
-        ImportOptions byInput;
-        QVERIFY(addInputBinding(byInput, "x:1x3x8x8").ok());
-        auto s = fixture.import(dynamicModel(), byInput);
-        QVERIFY(s.ok());
-        QCOMPARE(tensorNamed(s->graph, "y").shape, (ir::Shape{1, 3, 8, 8}));
-    }
+    ImportOptions noInput;
+    noInput.inputShapes["y"] = {1};
+    noInput.inputShapes["x"] = {1, 3, 4, 4};
+    expectError(fixture.import(dynamicModel(), noInput), {"--input names 'y'", "inputs: x"});
 
-    void badBindings() {
-        ImportOptions options;
-        QVERIFY(!addDimBinding(options, "batch").ok());
-        QVERIFY(!addDimBinding(options, "batch=-1").ok());
-        QVERIFY(!addDimBinding(options, "=3").ok());
-        QVERIFY(!addInputBinding(options, "x:1xAx3").ok());
-        QVERIFY(!addInputBinding(options, "1x3").ok());
+    ImportOptions rank;
+    rank.inputShapes["x"] = {1, 3};
+    expectError(fixture.import(dynamicModel(), rank), {"has rank 2", "input 'x' has rank 4"});
 
-        ImportOptions typo;
-        typo.dims["bach"] = 2;
-        typo.inputShapes["x"] = {1, 3, 4, 4};
-        expectError(fixture.import(dynamicModel(), typo), {"--dim names 'bach'", "batch, h, w"});
+    ImportOptions fixed;
+    fixed.inputShapes["x"] = {1, 4, 8, 8};
+    expectError(fixture.import(dynamicModel(), fixed), {"dimension 1 to 4", "fixes it to 3"});
+}
 
-        ImportOptions noInput;
-        noInput.inputShapes["y"] = {1};
-        noInput.inputShapes["x"] = {1, 3, 4, 4};
-        expectError(fixture.import(dynamicModel(), noInput), {"--input names 'y'", "inputs: x"});
+TEST(TestImportErrors, unknownOpWithDeclaredShapeStaysOpaque) {
+    ModelBuilder m("custom", 13);
+    m.addOpsetImport("com.example", 1);
+    m.addInput("x", DType::Float32, {2, 3});
+    m.addNode("FancyOp", {"x"}, {"f"}, "fancy").domain("com.example");
+    m.addValueInfo("f", DType::Float32, {int64_t{2}, int64_t{6}});
+    m.addNode("Relu", {"f"}, {"y"});
+    m.addOutput("y", DType::Float32, {}, false);
+    auto r = fixture.import(m);
+    ASSERT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message().c_str());
+    ASSERT_EQ(tensorNamed(r->graph, "y").shape, (ir::Shape{2, 6}));
+    bool warned = std::any_of(r->warnings.begin(), r->warnings.end(), [](const std::string& w) {
+        return contains(w, "op 'fancy' (com.example.FancyOp) is unknown") && contains(w, "opaque");
+    });
+    ASSERT_TRUE(warned);
+}
 
-        ImportOptions rank;
-        rank.inputShapes["x"] = {1, 3};
-        expectError(fixture.import(dynamicModel(), rank), {"has rank 2", "input 'x' has rank 4"});
+TEST(TestImportErrors, unknownOpWithoutShapeIsAnError) {
+    ModelBuilder m("custom", 13);
+    m.addOpsetImport("com.example", 1);
+    m.addInput("x", DType::Float32, {2, 3});
+    m.addNode("FancyOp", {"x"}, {"f"}, "fancy").domain("com.example");
+    m.addOutput("f", DType::Float32, {}, false);
+    expectError(fixture.import(m),
+                {"op 'fancy' (com.example.FancyOp)", "output 'f'", "cannot be made static"});
+}
 
-        ImportOptions fixed;
-        fixed.inputShapes["x"] = {1, 4, 8, 8};
-        expectError(fixture.import(dynamicModel(), fixed), {"dimension 1 to 4", "fixes it to 3"});
-    }
-
-    void unknownOpWithDeclaredShapeStaysOpaque() {
-        ModelBuilder m("custom", 13);
-        m.addOpsetImport("com.example", 1);
-        m.addInput("x", DType::Float32, {2, 3});
-        m.addNode("FancyOp", {"x"}, {"f"}, "fancy").domain("com.example");
-        m.addValueInfo("f", DType::Float32, {int64_t{2}, int64_t{6}});
-        m.addNode("Relu", {"f"}, {"y"});
-        m.addOutput("y", DType::Float32, {}, false);
-        auto r = fixture.import(m);
-        QVERIFY2(r.ok(), r.ok() ? "" : r.error().message().c_str());
-        QCOMPARE(tensorNamed(r->graph, "y").shape, (ir::Shape{2, 6}));
-        bool warned = std::any_of(r->warnings.begin(), r->warnings.end(), [](const std::string& w) {
-            return contains(w, "op 'fancy' (com.example.FancyOp) is unknown") &&
-                   contains(w, "opaque");
-        });
-        QVERIFY(warned);
-    }
-
-    void unknownOpWithoutShapeIsAnError() {
-        ModelBuilder m("custom", 13);
-        m.addOpsetImport("com.example", 1);
-        m.addInput("x", DType::Float32, {2, 3});
-        m.addNode("FancyOp", {"x"}, {"f"}, "fancy").domain("com.example");
-        m.addOutput("f", DType::Float32, {}, false);
-        expectError(fixture.import(m),
-                    {"op 'fancy' (com.example.FancyOp)", "output 'f'", "cannot be made static"});
-    }
-
-    void newerOpsetLoadsWithAWarning() {
-        ModelBuilder m("new", 18);
-        m.addInput("x", DType::Float32, {2, 3});
-        m.addInt64Initializer("axes", {1}, {1});
-        m.addNode("ReduceMean", {"x", "axes"}, {"y"});
-        m.addOutput("y", DType::Float32, {}, false);
-        auto r = fixture.import(m);
-        QVERIFY2(r.ok(), r.ok() ? "" : r.error().message().c_str());
-        QCOMPARE(tensorNamed(r->graph, "y").shape, (ir::Shape{2, 1}));
-        QVERIFY(std::any_of(r->warnings.begin(), r->warnings.end(),
+TEST(TestImportErrors, newerOpsetLoadsWithAWarning) {
+    ModelBuilder m("new", 18);
+    m.addInput("x", DType::Float32, {2, 3});
+    m.addInt64Initializer("axes", {1}, {1});
+    m.addNode("ReduceMean", {"x", "axes"}, {"y"});
+    m.addOutput("y", DType::Float32, {}, false);
+    auto r = fixture.import(m);
+    ASSERT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message().c_str());
+    ASSERT_EQ(tensorNamed(r->graph, "y").shape, (ir::Shape{2, 1}));
+    ASSERT_TRUE(std::any_of(r->warnings.begin(), r->warnings.end(),
                             [](const std::string& w) { return contains(w, "opset 18 is newer"); }));
-    }
+}
 
-    void olderOpsetIsConverted() {
-        ModelBuilder m("old", 7);
-        m.addInput("x", DType::Float32, {2, 3});
-        m.addNode("Relu", {"x"}, {"y"});
-        m.addOutput("y", DType::Float32, {2, 3});
-        auto r = fixture.import(m);
-        QVERIFY2(r.ok(), r.ok() ? "" : r.error().message().c_str());
-        QVERIFY(std::any_of(r->warnings.begin(), r->warnings.end(), [](const std::string& w) {
-            return contains(w, "from opset 7 to opset 9");
-        }));
-    }
-};
-
-QTEST_GUILESS_MAIN(TestImportErrors)
-#include "test_import_errors.moc"
+TEST(TestImportErrors, olderOpsetIsConverted) {
+    ModelBuilder m("old", 7);
+    m.addInput("x", DType::Float32, {2, 3});
+    m.addNode("Relu", {"x"}, {"y"});
+    m.addOutput("y", DType::Float32, {2, 3});
+    auto r = fixture.import(m);
+    ASSERT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message().c_str());
+    ASSERT_TRUE(std::any_of(r->warnings.begin(), r->warnings.end(), [](const std::string& w) {
+        return contains(w, "from opset 7 to opset 9");
+    }));
+}

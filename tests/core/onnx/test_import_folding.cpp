@@ -18,7 +18,7 @@ namespace {
 std::vector<float> floats(const ir::Tensor& t) {
     auto bytes = t.data->bytes();
     if (!bytes.ok())
-        qFatal("cannot read %s: %s", t.name.c_str(), bytes.error().message().c_str());
+        test::fatal("cannot read %s: %s", t.name.c_str(), bytes.error().message().c_str());
     std::vector<float> values(static_cast<size_t>(t.elementCount()));
     std::memcpy(values.data(), bytes->data(), values.size() * sizeof(float));
     return values;
@@ -44,206 +44,198 @@ ModelBuilder shapeChainModel() {
 
 } // namespace
 
-class TestImportFolding : public QObject {
-    Q_OBJECT
-    test::ImportFixture fixture;
+test::ImportFixture fixture;
+TEST(TestImportFolding, shapeChainsFoldAway) {
+    ImportOptions options;
+    options.dims["N"] = 4;
+    auto r = fixture.import(shapeChainModel(), options);
+    ASSERT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message().c_str());
+    ASSERT_EQ(r->graph.opCount(), size_t(1));
+    const ir::Op& reshape = r->graph.op(0);
+    ASSERT_EQ(reshape.type, std::string("Reshape"));
+    ASSERT_EQ(reshape.inputs.size(), size_t(1));
+    ASSERT_EQ(reshape.attrs.getInts("shape"), (std::vector<int64_t>{4, 768}));
+    ASSERT_EQ(tensorNamed(r->graph, "y").shape, (ir::Shape{4, 768}));
+    ASSERT_TRUE(ir::validateGraph(r->graph).ok());
+}
 
-private slots:
-    void shapeChainsFoldAway() {
-        ImportOptions options;
-        options.dims["N"] = 4;
-        auto r = fixture.import(shapeChainModel(), options);
-        QVERIFY2(r.ok(), r.ok() ? "" : r.error().message().c_str());
-        QCOMPARE(r->graph.opCount(), size_t(1));
-        const ir::Op& reshape = r->graph.op(0);
-        QCOMPARE(reshape.type, std::string("Reshape"));
-        QCOMPARE(reshape.inputs.size(), size_t(1));
-        QCOMPARE(reshape.attrs.getInts("shape"), (std::vector<int64_t>{4, 768}));
-        QCOMPARE(tensorNamed(r->graph, "y").shape, (ir::Shape{4, 768}));
-        QVERIFY(ir::validateGraph(r->graph).ok());
-    }
+TEST(TestImportFolding, shapeChainsResolveEvenWithoutFolding) {
+    ImportOptions options;
+    options.dims["N"] = 2;
+    options.foldConstants = false;
+    auto r = fixture.import(shapeChainModel(), options);
+    ASSERT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message().c_str());
+    ASSERT_EQ(tensorNamed(r->graph, "y").shape, (ir::Shape{2, 768}));
+    // The chain is dead once Reshape took its shape as an attribute.
+    ASSERT_EQ(r->graph.opCount(), size_t(1));
+}
 
-    void shapeChainsResolveEvenWithoutFolding() {
-        ImportOptions options;
-        options.dims["N"] = 2;
-        options.foldConstants = false;
-        auto r = fixture.import(shapeChainModel(), options);
-        QVERIFY2(r.ok(), r.ok() ? "" : r.error().message().c_str());
-        QCOMPARE(tensorNamed(r->graph, "y").shape, (ir::Shape{2, 768}));
-        // The chain is dead once Reshape took its shape as an attribute.
-        QCOMPARE(r->graph.opCount(), size_t(1));
-    }
+TEST(TestImportFolding, constantSubgraphsFoldLazily) {
+    ModelBuilder m("fold", 13);
+    m.addInput("x", DType::Float32, {1, 2});
+    m.addFloatInitializer("w", {3, 2}, {1, 2, 3, 4, 5, 6});
+    m.addNode("Transpose", {"w"}, {"wt"}, "transpose_w");
+    m.addNode("MatMul", {"x", "wt"}, {"y"});
+    m.addOutput("y", DType::Float32, {1, 3});
+    auto r = fixture.import(m);
+    ASSERT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message().c_str());
+    ASSERT_EQ(opHistogram(r->graph), (std::map<std::string, int>{{"MatMul", 1}}));
+    const ir::Tensor& wt = tensorNamed(r->graph, "wt");
+    ASSERT_TRUE(wt.isConstant());
+    ASSERT_EQ(wt.shape, (ir::Shape{2, 3}));
+    ASSERT_EQ(floats(wt), (std::vector<float>{1, 3, 5, 2, 4, 6}));
 
-    void constantSubgraphsFoldLazily() {
-        ModelBuilder m("fold", 13);
-        m.addInput("x", DType::Float32, {1, 2});
-        m.addFloatInitializer("w", {3, 2}, {1, 2, 3, 4, 5, 6});
-        m.addNode("Transpose", {"w"}, {"wt"}, "transpose_w");
-        m.addNode("MatMul", {"x", "wt"}, {"y"});
-        m.addOutput("y", DType::Float32, {1, 3});
-        auto r = fixture.import(m);
-        QVERIFY2(r.ok(), r.ok() ? "" : r.error().message().c_str());
-        QCOMPARE(opHistogram(r->graph), (std::map<std::string, int>{{"MatMul", 1}}));
-        const ir::Tensor& wt = tensorNamed(r->graph, "wt");
-        QVERIFY(wt.isConstant());
-        QCOMPARE(wt.shape, (ir::Shape{2, 3}));
-        QCOMPARE(floats(wt), (std::vector<float>{1, 3, 5, 2, 4, 6}));
+    ImportOptions keep;
+    keep.foldConstants = false;
+    auto kept = fixture.import(m, keep, "kept");
+    ASSERT_TRUE(kept.ok());
+    ASSERT_EQ(opHistogram(kept->graph),
+              (std::map<std::string, int>{{"MatMul", 1}, {"Transpose", 1}}));
+}
 
-        ImportOptions keep;
-        keep.foldConstants = false;
-        auto kept = fixture.import(m, keep, "kept");
-        QVERIFY(kept.ok());
-        QCOMPARE(opHistogram(kept->graph),
-                 (std::map<std::string, int>{{"MatMul", 1}, {"Transpose", 1}}));
-    }
+TEST(TestImportFolding, batchNormFoldsIntoConv) {
+    ModelBuilder m("bn", 13);
+    m.addInput("x", DType::Float32, {1, 1, 2, 2});
+    m.addFloatInitializer("w", {2, 1, 1, 1}, {2.0f, -1.0f});
+    m.addFloatInitializer("b", {2}, {0.5f, 1.0f});
+    m.addNode("Conv", {"x", "w", "b"}, {"c"}, "conv");
+    m.addFloatInitializer("scale", {2}, {3.0f, 1.0f});
+    m.addFloatInitializer("beta", {2}, {0.25f, -2.0f});
+    m.addFloatInitializer("mean", {2}, {1.0f, 0.0f});
+    m.addFloatInitializer("var", {2}, {4.0f, 0.25f});
+    m.addNode("BatchNormalization", {"c", "scale", "beta", "mean", "var"}, {"y"}, "bn")
+        .attr("epsilon", 0.0f);
+    m.addOutput("y", DType::Float32, {1, 2, 2, 2});
+    auto r = fixture.import(m);
+    ASSERT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message().c_str());
+    ASSERT_EQ(opHistogram(r->graph), (std::map<std::string, int>{{"Conv", 1}}));
+    const ir::Op& conv = r->graph.op(0);
+    ASSERT_EQ(conv.name, std::string("conv"));
+    ASSERT_EQ(r->graph.tensor(conv.outputs[0]).name, std::string("y"));
+    // factor = scale / sqrt(var + eps) = {1.5, 2}; w' = w * factor;
+    // b' = (b - mean) * factor + beta = {-0.5, 0}
+    ASSERT_EQ(floats(r->graph.tensor(conv.inputs[1])), (std::vector<float>{3.0f, -2.0f}));
+    ASSERT_EQ(floats(r->graph.tensor(conv.inputs[2])), (std::vector<float>{-0.5f, 0.0f}));
 
-    void batchNormFoldsIntoConv() {
-        ModelBuilder m("bn", 13);
-        m.addInput("x", DType::Float32, {1, 1, 2, 2});
-        m.addFloatInitializer("w", {2, 1, 1, 1}, {2.0f, -1.0f});
-        m.addFloatInitializer("b", {2}, {0.5f, 1.0f});
-        m.addNode("Conv", {"x", "w", "b"}, {"c"}, "conv");
-        m.addFloatInitializer("scale", {2}, {3.0f, 1.0f});
-        m.addFloatInitializer("beta", {2}, {0.25f, -2.0f});
-        m.addFloatInitializer("mean", {2}, {1.0f, 0.0f});
-        m.addFloatInitializer("var", {2}, {4.0f, 0.25f});
-        m.addNode("BatchNormalization", {"c", "scale", "beta", "mean", "var"}, {"y"}, "bn")
-            .attr("epsilon", 0.0f);
-        m.addOutput("y", DType::Float32, {1, 2, 2, 2});
-        auto r = fixture.import(m);
-        QVERIFY2(r.ok(), r.ok() ? "" : r.error().message().c_str());
-        QCOMPARE(opHistogram(r->graph), (std::map<std::string, int>{{"Conv", 1}}));
-        const ir::Op& conv = r->graph.op(0);
-        QCOMPARE(conv.name, std::string("conv"));
-        QCOMPARE(r->graph.tensor(conv.outputs[0]).name, std::string("y"));
-        // factor = scale / sqrt(var + eps) = {1.5, 2}; w' = w * factor;
-        // b' = (b - mean) * factor + beta = {-0.5, 0}
-        QCOMPARE(floats(r->graph.tensor(conv.inputs[1])), (std::vector<float>{3.0f, -2.0f}));
-        QCOMPARE(floats(r->graph.tensor(conv.inputs[2])), (std::vector<float>{-0.5f, 0.0f}));
+    ImportOptions keep;
+    keep.foldBatchNorm = false;
+    auto kept = fixture.import(m, keep, "kept");
+    ASSERT_TRUE(kept.ok());
+    ASSERT_EQ(opHistogram(kept->graph),
+              (std::map<std::string, int>{{"BatchNormalization", 1}, {"Conv", 1}}));
+}
 
-        ImportOptions keep;
-        keep.foldBatchNorm = false;
-        auto kept = fixture.import(m, keep, "kept");
-        QVERIFY(kept.ok());
-        QCOMPARE(opHistogram(kept->graph),
-                 (std::map<std::string, int>{{"BatchNormalization", 1}, {"Conv", 1}}));
-    }
+TEST(TestImportFolding, batchNormFoldsIntoGroupedConvTranspose) {
+    // W [Cin=2, Cout/g=1, 1, 1] with group 2: output channel c reads input channel c.
+    ModelBuilder m("bnt", 13);
+    m.addInput("x", DType::Float32, {1, 2, 2, 2});
+    m.addFloatInitializer("w", {2, 1, 1, 1}, {1.0f, 1.0f});
+    m.addNode("ConvTranspose", {"x", "w"}, {"c"}).attr("group", int64_t{2});
+    m.addFloatInitializer("scale", {2}, {2.0f, 4.0f});
+    m.addFloatInitializer("beta", {2}, {0.0f, 1.0f});
+    m.addFloatInitializer("mean", {2}, {0.0f, 0.0f});
+    m.addFloatInitializer("var", {2}, {1.0f, 1.0f});
+    m.addNode("BatchNormalization", {"c", "scale", "beta", "mean", "var"}, {"y"})
+        .attr("epsilon", 0.0f);
+    m.addOutput("y", DType::Float32, {1, 2, 2, 2});
+    auto r = fixture.import(m);
+    ASSERT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message().c_str());
+    const ir::Op& conv = r->graph.op(0);
+    ASSERT_EQ(conv.type, std::string("ConvTranspose"));
+    ASSERT_EQ(floats(r->graph.tensor(conv.inputs[1])), (std::vector<float>{2.0f, 4.0f}));
+    ASSERT_EQ(floats(r->graph.tensor(conv.inputs[2])), (std::vector<float>{0.0f, 1.0f}));
+}
 
-    void batchNormFoldsIntoGroupedConvTranspose() {
-        // W [Cin=2, Cout/g=1, 1, 1] with group 2: output channel c reads input channel c.
-        ModelBuilder m("bnt", 13);
-        m.addInput("x", DType::Float32, {1, 2, 2, 2});
-        m.addFloatInitializer("w", {2, 1, 1, 1}, {1.0f, 1.0f});
-        m.addNode("ConvTranspose", {"x", "w"}, {"c"}).attr("group", int64_t{2});
-        m.addFloatInitializer("scale", {2}, {2.0f, 4.0f});
-        m.addFloatInitializer("beta", {2}, {0.0f, 1.0f});
-        m.addFloatInitializer("mean", {2}, {0.0f, 0.0f});
-        m.addFloatInitializer("var", {2}, {1.0f, 1.0f});
-        m.addNode("BatchNormalization", {"c", "scale", "beta", "mean", "var"}, {"y"})
-            .attr("epsilon", 0.0f);
-        m.addOutput("y", DType::Float32, {1, 2, 2, 2});
-        auto r = fixture.import(m);
-        QVERIFY2(r.ok(), r.ok() ? "" : r.error().message().c_str());
-        const ir::Op& conv = r->graph.op(0);
-        QCOMPARE(conv.type, std::string("ConvTranspose"));
-        QCOMPARE(floats(r->graph.tensor(conv.inputs[1])), (std::vector<float>{2.0f, 4.0f}));
-        QCOMPARE(floats(r->graph.tensor(conv.inputs[2])), (std::vector<float>{0.0f, 1.0f}));
-    }
+TEST(TestImportFolding, batchNormStaysWhenTheConvOutputIsShared) {
+    ModelBuilder m("bnshared", 13);
+    m.addInput("x", DType::Float32, {1, 1, 2, 2});
+    m.addFloatInitializer("w", {1, 1, 1, 1}, {2.0f});
+    m.addNode("Conv", {"x", "w"}, {"c"});
+    for (const char* p : {"s", "b", "m", "v"})
+        m.addFloatInitializer(p, {1}, {1.0f});
+    m.addNode("BatchNormalization", {"c", "s", "b", "m", "v"}, {"y"});
+    m.addNode("Relu", {"c"}, {"z"});
+    m.addOutput("y", DType::Float32, {1, 1, 2, 2});
+    m.addOutput("z", DType::Float32, {1, 1, 2, 2});
+    auto r = fixture.import(m);
+    ASSERT_TRUE(r.ok());
+    ASSERT_EQ(opHistogram(r->graph)["BatchNormalization"], 1);
+}
 
-    void batchNormStaysWhenTheConvOutputIsShared() {
-        ModelBuilder m("bnshared", 13);
-        m.addInput("x", DType::Float32, {1, 1, 2, 2});
-        m.addFloatInitializer("w", {1, 1, 1, 1}, {2.0f});
-        m.addNode("Conv", {"x", "w"}, {"c"});
-        for (const char* p : {"s", "b", "m", "v"})
-            m.addFloatInitializer(p, {1}, {1.0f});
-        m.addNode("BatchNormalization", {"c", "s", "b", "m", "v"}, {"y"});
-        m.addNode("Relu", {"c"}, {"z"});
-        m.addOutput("y", DType::Float32, {1, 1, 2, 2});
-        m.addOutput("z", DType::Float32, {1, 1, 2, 2});
-        auto r = fixture.import(m);
-        QVERIFY(r.ok());
-        QCOMPARE(opHistogram(r->graph)["BatchNormalization"], 1);
-    }
+TEST(TestImportFolding, identityAndDropoutDisappearKeepingOutputNames) {
+    ModelBuilder m("ident", 13);
+    m.addInput("x", DType::Float32, {2});
+    m.addNode("Relu", {"x"}, {"r"});
+    m.addNode("Dropout", {"r"}, {"d"});
+    m.addNode("Identity", {"d"}, {"out"});
+    m.addOutput("out", DType::Float32, {2});
+    auto r = fixture.import(m);
+    ASSERT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message().c_str());
+    ASSERT_EQ(opHistogram(r->graph), (std::map<std::string, int>{{"Relu", 1}}));
+    ASSERT_EQ(r->graph.tensor(r->graph.outputs()[0]).name, std::string("out"));
+    ASSERT_EQ(r->graph.tensor(r->graph.op(0).outputs[0]).name, std::string("out"));
 
-    void identityAndDropoutDisappearKeepingOutputNames() {
-        ModelBuilder m("ident", 13);
-        m.addInput("x", DType::Float32, {2});
-        m.addNode("Relu", {"x"}, {"r"});
-        m.addNode("Dropout", {"r"}, {"d"});
-        m.addNode("Identity", {"d"}, {"out"});
-        m.addOutput("out", DType::Float32, {2});
-        auto r = fixture.import(m);
-        QVERIFY2(r.ok(), r.ok() ? "" : r.error().message().c_str());
-        QCOMPARE(opHistogram(r->graph), (std::map<std::string, int>{{"Relu", 1}}));
-        QCOMPARE(r->graph.tensor(r->graph.outputs()[0]).name, std::string("out"));
-        QCOMPARE(r->graph.tensor(r->graph.op(0).outputs[0]).name, std::string("out"));
+    ImportOptions keep;
+    keep.dropIdentity = false;
+    auto kept = fixture.import(m, keep, "kept");
+    ASSERT_TRUE(kept.ok());
+    ASSERT_EQ(kept->graph.opCount(), size_t(3));
+}
 
-        ImportOptions keep;
-        keep.dropIdentity = false;
-        auto kept = fixture.import(m, keep, "kept");
-        QVERIFY(kept.ok());
-        QCOMPARE(kept->graph.opCount(), size_t(3));
-    }
+TEST(TestImportFolding, identityOfAnInputThatIsAnOutputStays) {
+    ModelBuilder m("passthrough", 13);
+    m.addInput("x", DType::Float32, {2});
+    m.addNode("Identity", {"x"}, {"y"});
+    m.addOutput("y", DType::Float32, {2});
+    auto r = fixture.import(m);
+    ASSERT_TRUE(r.ok());
+    ASSERT_EQ(r->graph.opCount(), size_t(1));
+}
 
-    void identityOfAnInputThatIsAnOutputStays() {
-        ModelBuilder m("passthrough", 13);
-        m.addInput("x", DType::Float32, {2});
-        m.addNode("Identity", {"x"}, {"y"});
-        m.addOutput("y", DType::Float32, {2});
-        auto r = fixture.import(m);
-        QVERIFY(r.ok());
-        QCOMPARE(r->graph.opCount(), size_t(1));
-    }
+TEST(TestImportFolding, deadOpsAreRemoved) {
+    ModelBuilder m("dead", 13);
+    m.addInput("x", DType::Float32, {2});
+    m.addNode("Relu", {"x"}, {"used"});
+    m.addNode("Sigmoid", {"x"}, {"unused"});
+    m.addOutput("used", DType::Float32, {2});
+    auto r = fixture.import(m);
+    ASSERT_TRUE(r.ok());
+    ASSERT_EQ(opHistogram(r->graph), (std::map<std::string, int>{{"Relu", 1}}));
+}
 
-    void deadOpsAreRemoved() {
-        ModelBuilder m("dead", 13);
-        m.addInput("x", DType::Float32, {2});
-        m.addNode("Relu", {"x"}, {"used"});
-        m.addNode("Sigmoid", {"x"}, {"unused"});
-        m.addOutput("used", DType::Float32, {2});
-        auto r = fixture.import(m);
-        QVERIFY(r.ok());
-        QCOMPARE(opHistogram(r->graph), (std::map<std::string, int>{{"Relu", 1}}));
-    }
+TEST(TestImportFolding, externalWeightsAreReferencedNotRead) {
+    ModelBuilder m("external", 13);
+    m.addInput("x", DType::Float32, {1, 4});
+    m.addExternalInitializer("w", DType::Float32, {4, 8});
+    m.addExternalInitializer("scale", DType::Float32, {8}, ValueRange::Positive);
+    m.addNode("MatMul", {"x", "w"}, {"xw"});
+    m.addNode("Mul", {"xw", "scale"}, {"y"});
+    m.addOutput("y", DType::Float32, {1, 8});
+    auto file = fixture.path("external.onnx");
+    ASSERT_TRUE(m.save(file, WeightFill::Seeded).ok());
+    auto r = importModel(file);
+    ASSERT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message().c_str());
+    const ir::Tensor& w = tensorNamed(r->graph, "w");
+    ASSERT_EQ(w.data->storage(), ir::WeightStorage::External);
+    ASSERT_TRUE(contains(w.data->describe(), "external.weights@0+128"));
+    auto values = floats(w);
+    ASSERT_EQ(values.size(), size_t(32));
+    ASSERT_TRUE(std::any_of(values.begin(), values.end(), [](float v) { return v != 0.0f; }));
+    ASSERT_TRUE(
+        std::all_of(values.begin(), values.end(), [](float v) { return std::fabs(v) <= 0.5f; }));
+}
 
-    void externalWeightsAreReferencedNotRead() {
-        ModelBuilder m("external", 13);
-        m.addInput("x", DType::Float32, {1, 4});
-        m.addExternalInitializer("w", DType::Float32, {4, 8});
-        m.addExternalInitializer("scale", DType::Float32, {8}, ValueRange::Positive);
-        m.addNode("MatMul", {"x", "w"}, {"xw"});
-        m.addNode("Mul", {"xw", "scale"}, {"y"});
-        m.addOutput("y", DType::Float32, {1, 8});
-        auto file = fixture.path("external.onnx");
-        QVERIFY(m.save(file, WeightFill::Seeded).ok());
-        auto r = importModel(file);
-        QVERIFY2(r.ok(), r.ok() ? "" : r.error().message().c_str());
-        const ir::Tensor& w = tensorNamed(r->graph, "w");
-        QCOMPARE(w.data->storage(), ir::WeightStorage::External);
-        QVERIFY(contains(w.data->describe(), "external.weights@0+128"));
-        auto values = floats(w);
-        QCOMPARE(values.size(), size_t(32));
-        QVERIFY(std::any_of(values.begin(), values.end(), [](float v) { return v != 0.0f; }));
-        QVERIFY(std::all_of(values.begin(), values.end(),
-                            [](float v) { return std::fabs(v) <= 0.5f; }));
-    }
-
-    void constantNodeValueForms() {
-        ModelBuilder m("constants", 13);
-        m.addInput("x", DType::Float32, {2, 3});
-        m.addConstantFloat("k", {3}, {1, 2, 3});
-        m.addNode("Add", {"x", "k"}, {"y"});
-        m.addNode("Constant", {}, {"two"}).attr("value_float", 2.0f);
-        m.addNode("Mul", {"y", "two"}, {"z"});
-        m.addOutput("z", DType::Float32, {2, 3});
-        auto r = fixture.import(m);
-        QVERIFY2(r.ok(), r.ok() ? "" : r.error().message().c_str());
-        QCOMPARE(floats(tensorNamed(r->graph, "k")), (std::vector<float>{1, 2, 3}));
-        QCOMPARE(floats(tensorNamed(r->graph, "two")), (std::vector<float>{2}));
-        QCOMPARE(tensorNamed(r->graph, "two").shape, ir::Shape{});
-    }
-};
-
-QTEST_GUILESS_MAIN(TestImportFolding)
-#include "test_import_folding.moc"
+TEST(TestImportFolding, constantNodeValueForms) {
+    ModelBuilder m("constants", 13);
+    m.addInput("x", DType::Float32, {2, 3});
+    m.addConstantFloat("k", {3}, {1, 2, 3});
+    m.addNode("Add", {"x", "k"}, {"y"});
+    m.addNode("Constant", {}, {"two"}).attr("value_float", 2.0f);
+    m.addNode("Mul", {"y", "two"}, {"z"});
+    m.addOutput("z", DType::Float32, {2, 3});
+    auto r = fixture.import(m);
+    ASSERT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message().c_str());
+    ASSERT_EQ(floats(tensorNamed(r->graph, "k")), (std::vector<float>{1, 2, 3}));
+    ASSERT_EQ(floats(tensorNamed(r->graph, "two")), (std::vector<float>{2}));
+    ASSERT_EQ(tensorNamed(r->graph, "two").shape, ir::Shape{});
+}

@@ -2,15 +2,14 @@
 // Helpers for scheduling tests: zoo models imported once per name and batch.
 
 #include "arch/presets.h"
+#include "coretestsupport.h"
 #include "ir/graph.h"
 #include "onnx/importer.h"
 #include "schedule/pipeline.h"
 #include "schedule/validate.h"
 #include "zoo/zoo.h"
 
-#include <QTemporaryDir>
-#include <QtTest>
-
+#include <gtest/gtest.h>
 #include <map>
 #include <string>
 #include <vector>
@@ -24,28 +23,28 @@ public:
         auto key = name + "_b" + std::to_string(batch) + "_s" + std::to_string(seq);
         if (auto it = graphs_.find(key); it != graphs_.end())
             return it->second;
-        auto path = std::filesystem::path(dir_.path().toStdString()) / (key + ".onnx");
+        auto path = std::filesystem::path(dir_.path()) / (key + ".onnx");
         zoo::ZooOptions options;
         options.batch = batch;
         options.seq = seq;
         auto written = zoo::writeZooModel(name, options, path);
         if (!written.ok())
-            qFatal("%s", written.error().message().c_str());
+            test::fatal("%s", written.error().message().c_str());
         auto imported = onnxio::importModel(path);
         if (!imported.ok())
-            qFatal("%s", imported.error().message().c_str());
+            test::fatal("%s", imported.error().message().c_str());
         return graphs_.emplace(key, std::move(imported->graph)).first->second;
     }
 
 private:
-    QTemporaryDir dir_;
+    test::TempDir dir_;
     std::map<std::string, ir::Graph> graphs_;
 };
 
 inline arch::Arch preset(const std::string& name) {
     auto arch = arch::loadPreset(name);
     if (!arch.ok())
-        qFatal("%s", arch.error().message().c_str());
+        test::fatal("%s", arch.error().message().c_str());
     return std::move(arch).value();
 }
 

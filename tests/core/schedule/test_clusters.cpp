@@ -2,48 +2,41 @@
 // `auto` tries and the cluster plan, including inputs whose product would
 // overflow (UBSan in the asan preset would report an overflow).
 
+#include "coretestsupport.h"
 #include "schedule/clusters.h"
 
-#include <QtTest>
-
+#include <gtest/gtest.h>
 #include <limits>
 
 using namespace stagecraft;
 using namespace stagecraft::schedule;
 
-class TestClusters : public QObject {
-    Q_OBJECT
-private slots:
-    void candidatesAreTheDivisorsOfTheShareLargestFirst() {
-        QCOMPARE(perClusterCandidates(64, 4), (std::vector<int64_t>{16, 8, 4, 2, 1}));
-        QCOMPARE(perClusterCandidates(12, 2), (std::vector<int64_t>{6, 3, 2, 1}));
-        QVERIFY(perClusterCandidates(10, 4).empty()); // 10 does not split over 4 clusters
-        QVERIFY(perClusterCandidates(0, 4).empty());
-    }
+TEST(TestClusters, candidatesAreTheDivisorsOfTheShareLargestFirst) {
+    ASSERT_EQ(perClusterCandidates(64, 4), (std::vector<int64_t>{16, 8, 4, 2, 1}));
+    ASSERT_EQ(perClusterCandidates(12, 2), (std::vector<int64_t>{6, 3, 2, 1}));
+    ASSERT_TRUE(perClusterCandidates(10, 4).empty()); // 10 does not split over 4 clusters
+    ASSERT_TRUE(perClusterCandidates(0, 4).empty());
+}
 
-    void planCountsIterations() {
-        auto plan = makeClusterPlan(128, 4, 16);
-        QVERIFY(plan.ok());
-        QCOMPARE(plan->iterations, int64_t{2});
-        QCOMPARE(plan->clusters * plan->perCluster * plan->iterations, plan->totalBatch);
-    }
+TEST(TestClusters, planCountsIterations) {
+    auto plan = makeClusterPlan(128, 4, 16);
+    ASSERT_TRUE(plan.ok());
+    ASSERT_EQ(plan->iterations, int64_t{2});
+    ASSERT_EQ(plan->clusters * plan->perCluster * plan->iterations, plan->totalBatch);
+}
 
-    void planRefusesWhatDoesNotDivide() {
-        auto plan = makeClusterPlan(100, 4, 8);
-        QVERIFY(!plan.ok());
-        QVERIFY2(plan.error().message().find("does not divide into 4 clusters x 8") !=
-                     std::string::npos,
-                 plan.error().message().c_str());
-        QVERIFY(!makeClusterPlan(16, 0, 1).ok());
-        QVERIFY(!makeClusterPlan(16, 4, 0).ok());
-    }
+TEST(TestClusters, planRefusesWhatDoesNotDivide) {
+    auto plan = makeClusterPlan(100, 4, 8);
+    ASSERT_TRUE(!plan.ok());
+    ASSERT_TRUE(plan.error().message().find("does not divide into 4 clusters x 8") !=
+                std::string::npos)
+        << (plan.error().message().c_str());
+    ASSERT_TRUE(!makeClusterPlan(16, 0, 1).ok());
+    ASSERT_TRUE(!makeClusterPlan(16, 4, 0).ok());
+}
 
-    void planRefusesHugeFactorsWithoutOverflow() {
-        constexpr int64_t huge = std::numeric_limits<int64_t>::max() / 2;
-        QVERIFY(!makeClusterPlan(64, 4, huge).ok());
-        QVERIFY(!makeClusterPlan(huge, huge, huge).ok());
-    }
-};
-
-QTEST_GUILESS_MAIN(TestClusters)
-#include "test_clusters.moc"
+TEST(TestClusters, planRefusesHugeFactorsWithoutOverflow) {
+    constexpr int64_t huge = std::numeric_limits<int64_t>::max() / 2;
+    ASSERT_TRUE(!makeClusterPlan(64, 4, huge).ok());
+    ASSERT_TRUE(!makeClusterPlan(huge, huge, huge).ok());
+}

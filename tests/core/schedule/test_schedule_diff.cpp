@@ -17,7 +17,7 @@ namespace {
 ScheduleOptions strategyOptions(const std::string& strategy, const Overrides& overrides = {}) {
     const sim::Strategy* s = sim::findStrategy(strategy);
     if (!s)
-        qFatal("no strategy %s", strategy.c_str());
+        test::fatal("no strategy %s", strategy.c_str());
     ScheduleOptions options;
     options.recordTrace = false;
     options.grouping = s->grouping;
@@ -59,111 +59,108 @@ std::vector<ir::OpId> regroupedOps(const ScheduleDiff& diff) {
 
 } // namespace
 
-class TestScheduleDiff : public QObject {
-    Q_OBJECT
-    test::ZooGraphs zoo;
+test::ZooGraphs zooGraphs; // one cache for every test, as the Qt suite had one object
 
-    Schedule build(const std::string& model, const std::string& archName,
-                   const std::string& strategy, const Overrides& overrides = {}) {
-        auto s = buildSchedule(zoo.graph(model, batchOf(model)), test::preset(archName),
-                               strategyOptions(strategy, overrides));
-        if (!s.ok())
-            qFatal("%s", s.error().message().c_str());
-        return std::move(s).value();
-    }
-
-private slots:
-    void itselfIsEmpty_data() {
-        QTest::addColumn<QString>("model");
-        QTest::addColumn<QString>("arch");
-        QTest::addColumn<QString>("strategy");
-        QTest::newRow("fig3 graphturbo") << "fig3-chain"
-                                         << "teaching"
-                                         << "graphturbo";
-        QTest::newRow("resnet50 graphturbo") << "resnet50"
-                                             << "stcp920"
-                                             << "graphturbo";
-        QTest::newRow("resnet50 tvm") << "resnet50"
-                                      << "stcp920"
-                                      << "tvm";
-    }
-    void itselfIsEmpty() {
-        QFETCH(QString, model);
-        QFETCH(QString, arch);
-        QFETCH(QString, strategy);
-        const ir::Graph& graph = zoo.graph(model.toStdString(), batchOf(model.toStdString()));
-        Schedule s = build(model.toStdString(), arch.toStdString(), strategy.toStdString());
-        Schedule again = s;
-        ScheduleDiff diff = diffSchedules(graph, s, again);
-        QVERIFY(diff.empty());
-        QCOMPARE(diff.matched.size(), s.groups.size());
-        QCOMPARE(diff.commonInstances, static_cast<int64_t>(s.instances.size()));
-        QVERIFY(diffSummary(diff, "a", "b").find("identical") != std::string::npos);
-    }
-
-    void graphturboVsTvmListsTheRegroupedOps() {
-        const ir::Graph& graph = zoo.graph("resnet50", 1);
-        Schedule gt = build("resnet50", "stcp920", "graphturbo");
-        Schedule tvm = build("resnet50", "stcp920", "tvm");
-        ScheduleDiff diff = diffSchedules(graph, gt, tvm);
-        std::vector<ir::OpId> expected = coMembershipDiffers(graph, gt, tvm);
-        QVERIFY(!expected.empty());
-        QCOMPARE(regroupedOps(diff), expected);
-        for (const RegroupedOp& r : diff.regrouped) {
-            QCOMPARE(r.groupA, gt.partition.groupOf(r.op));
-            QCOMPARE(r.groupB, tvm.partition.groupOf(r.op));
-        }
-        // The regrouped ops are exactly the ops of the unmatched groups, on both sides.
-        std::set<ir::OpId> ofOnlyA, ofOnlyB;
-        for (GroupId g : diff.onlyInA)
-            ofOnlyA.insert(gt.partition.ops(g).begin(), gt.partition.ops(g).end());
-        for (GroupId g : diff.onlyInB)
-            ofOnlyB.insert(tvm.partition.ops(g).begin(), tvm.partition.ops(g).end());
-        std::set<ir::OpId> listed(expected.begin(), expected.end());
-        QCOMPARE(ofOnlyA, listed);
-        QCOMPARE(ofOnlyB, listed);
-        QCOMPARE(diff.matched.size() + diff.onlyInA.size(), gt.groups.size());
-        QCOMPARE(diff.matched.size() + diff.onlyInB.size(), tvm.groups.size());
-        // The reverse diff lists the same ops with the sides swapped.
-        ScheduleDiff reverse = diffSchedules(graph, tvm, gt);
-        QCOMPARE(regroupedOps(reverse), expected);
-        QCOMPARE(reverse.onlyInA, diff.onlyInB);
-        std::string summary = diffSummary(diff, "graphturbo", "tvm");
-        QVERIFY2(summary.find(std::to_string(expected.size()) + " ops are regrouped") !=
-                     std::string::npos,
-                 summary.c_str());
-    }
-
-    void splitOverrideIsASplitDifferenceOnly() {
-        const ir::Graph& graph = zoo.graph("fig3-chain");
-        Schedule base = build("fig3-chain", "teaching", "graphturbo");
-        Overrides o;
-        o.splits.push_back({"stage4.conv1", 0, 2});
-        Schedule edited = build("fig3-chain", "teaching", "graphturbo", o);
-        ScheduleDiff diff = diffSchedules(graph, base, edited);
-        QVERIFY(diff.regrouped.empty());
-        QVERIFY(diff.onlyInA.empty());
-        QVERIFY(diff.onlyInB.empty());
-        QCOMPARE(diff.matched.size(), base.groups.size());
-        QCOMPARE(diff.splits.size(), size_t(1));
-        const SplitChange& change = diff.splits.front();
-        GroupId group = base.partition.groupOf(*graph.findOp("stage4.conv1"));
-        QCOMPARE(change.group.a, group);
-        QVERIFY(change.overriddenB);
-        QVERIFY(!change.overriddenA);
-        QVERIFY(change.splitB.has_value());
-        QCOMPARE(change.splitB->dim, 0);
-        QCOMPARE(change.splitB->factor, int64_t(2));
-        QCOMPARE(splitText(change.splitB), std::string("d=0 f=2"));
-        for (const InstanceCountChange& c : diff.instanceCounts)
-            QCOMPARE(c.group.a, group);
-        // Instances of the re-split group are not paired, the others all are.
-        auto resplit =
-            static_cast<int64_t>(base.groups[static_cast<size_t>(group)].instances.size());
-        QCOMPARE(diff.commonInstances, static_cast<int64_t>(base.instances.size()) - resplit);
-        QVERIFY(diff.order.empty());
-    }
+Schedule build(const std::string& model, const std::string& archName, const std::string& strategy,
+               const Overrides& overrides = {}) {
+    auto s = buildSchedule(zooGraphs.graph(model, batchOf(model)), test::preset(archName),
+                           strategyOptions(strategy, overrides));
+    if (!s.ok())
+        test::fatal("%s", s.error().message().c_str());
+    return std::move(s).value();
+}
+struct ItselfIsEmptyRow {
+    std::string rowLabel;
+    std::string model;
+    std::string arch;
+    std::string strategy;
 };
 
-QTEST_GUILESS_MAIN(TestScheduleDiff)
-#include "test_schedule_diff.moc"
+std::vector<ItselfIsEmptyRow> itselfIsEmptyRows() {
+    std::vector<ItselfIsEmptyRow> rows;
+    rows.push_back({"fig3 graphturbo", "fig3-chain", "teaching", "graphturbo"});
+    rows.push_back({"resnet50 graphturbo", "resnet50", "stcp920", "graphturbo"});
+    rows.push_back({"resnet50 tvm", "resnet50", "stcp920", "tvm"});
+    return rows;
+}
+
+class ItselfIsEmptyRows : public ::testing::TestWithParam<ItselfIsEmptyRow> {};
+
+TEST_P(ItselfIsEmptyRows, itselfIsEmpty) {
+    std::string model = GetParam().model;
+    std::string arch = GetParam().arch;
+    std::string strategy = GetParam().strategy;
+    const ir::Graph& graph = zooGraphs.graph(model, batchOf(model));
+    Schedule s = build(model, arch, strategy);
+    Schedule again = s;
+    ScheduleDiff diff = diffSchedules(graph, s, again);
+    ASSERT_TRUE(diff.empty());
+    ASSERT_EQ(diff.matched.size(), s.groups.size());
+    ASSERT_EQ(diff.commonInstances, static_cast<int64_t>(s.instances.size()));
+    ASSERT_TRUE(diffSummary(diff, "a", "b").find("identical") != std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(TestScheduleDiff, ItselfIsEmptyRows,
+                         ::testing::ValuesIn(itselfIsEmptyRows()), test::RowName{});
+
+TEST(TestScheduleDiff, graphturboVsTvmListsTheRegroupedOps) {
+    const ir::Graph& graph = zooGraphs.graph("resnet50", 1);
+    Schedule gt = build("resnet50", "stcp920", "graphturbo");
+    Schedule tvm = build("resnet50", "stcp920", "tvm");
+    ScheduleDiff diff = diffSchedules(graph, gt, tvm);
+    std::vector<ir::OpId> expected = coMembershipDiffers(graph, gt, tvm);
+    ASSERT_TRUE(!expected.empty());
+    ASSERT_EQ(regroupedOps(diff), expected);
+    for (const RegroupedOp& r : diff.regrouped) {
+        ASSERT_EQ(r.groupA, gt.partition.groupOf(r.op));
+        ASSERT_EQ(r.groupB, tvm.partition.groupOf(r.op));
+    }
+    // The regrouped ops are exactly the ops of the unmatched groups, on both sides.
+    std::set<ir::OpId> ofOnlyA, ofOnlyB;
+    for (GroupId g : diff.onlyInA)
+        ofOnlyA.insert(gt.partition.ops(g).begin(), gt.partition.ops(g).end());
+    for (GroupId g : diff.onlyInB)
+        ofOnlyB.insert(tvm.partition.ops(g).begin(), tvm.partition.ops(g).end());
+    std::set<ir::OpId> listed(expected.begin(), expected.end());
+    ASSERT_EQ(ofOnlyA, listed);
+    ASSERT_EQ(ofOnlyB, listed);
+    ASSERT_EQ(diff.matched.size() + diff.onlyInA.size(), gt.groups.size());
+    ASSERT_EQ(diff.matched.size() + diff.onlyInB.size(), tvm.groups.size());
+    // The reverse diff lists the same ops with the sides swapped.
+    ScheduleDiff reverse = diffSchedules(graph, tvm, gt);
+    ASSERT_EQ(regroupedOps(reverse), expected);
+    ASSERT_EQ(reverse.onlyInA, diff.onlyInB);
+    std::string summary = diffSummary(diff, "graphturbo", "tvm");
+    ASSERT_TRUE(summary.find(std::to_string(expected.size()) + " ops are regrouped") !=
+                std::string::npos)
+        << summary.c_str();
+}
+
+TEST(TestScheduleDiff, splitOverrideIsASplitDifferenceOnly) {
+    const ir::Graph& graph = zooGraphs.graph("fig3-chain");
+    Schedule base = build("fig3-chain", "teaching", "graphturbo");
+    Overrides o;
+    o.splits.push_back({"stage4.conv1", 0, 2});
+    Schedule edited = build("fig3-chain", "teaching", "graphturbo", o);
+    ScheduleDiff diff = diffSchedules(graph, base, edited);
+    ASSERT_TRUE(diff.regrouped.empty());
+    ASSERT_TRUE(diff.onlyInA.empty());
+    ASSERT_TRUE(diff.onlyInB.empty());
+    ASSERT_EQ(diff.matched.size(), base.groups.size());
+    ASSERT_EQ(diff.splits.size(), size_t(1));
+    const SplitChange& change = diff.splits.front();
+    GroupId group = base.partition.groupOf(*graph.findOp("stage4.conv1"));
+    ASSERT_EQ(change.group.a, group);
+    ASSERT_TRUE(change.overriddenB);
+    ASSERT_TRUE(!change.overriddenA);
+    ASSERT_TRUE(change.splitB.has_value());
+    ASSERT_EQ(change.splitB->dim, 0);
+    ASSERT_EQ(change.splitB->factor, int64_t(2));
+    ASSERT_EQ(splitText(change.splitB), std::string("d=0 f=2"));
+    for (const InstanceCountChange& c : diff.instanceCounts)
+        ASSERT_EQ(c.group.a, group);
+    // Instances of the re-split group are not paired, the others all are.
+    auto resplit = static_cast<int64_t>(base.groups[static_cast<size_t>(group)].instances.size());
+    ASSERT_EQ(diff.commonInstances, static_cast<int64_t>(base.instances.size()) - resplit);
+    ASSERT_TRUE(diff.order.empty());
+}

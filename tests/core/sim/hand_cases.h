@@ -3,13 +3,13 @@
 // with round numbers, the tiny graphs, and the checks of a timeline against
 // the hand-computed one.
 
+#include "coretestsupport.h"
 #include "graph_ops.h"
 #include "ir/precision.h"
 #include "sim/compare.h"
 
-#include <QtTest>
-
 #include <algorithm>
+#include <gtest/gtest.h>
 
 namespace stagecraft::test::handcases {
 
@@ -66,13 +66,13 @@ struct Expect {
 };
 
 inline void checkTimeline(const sim::Evaluation& ev, const std::vector<Expect>& expected) {
-    QCOMPARE(ev.tasks.tasks.size(), expected.size());
+    ASSERT_EQ(ev.tasks.tasks.size(), expected.size());
     for (size_t i = 0; i < expected.size(); ++i) {
         const sim::Event& e = ev.sim.events[i];
-        QCOMPARE(kernel::taskKindName(ev.tasks.tasks[i].kind),
-                 kernel::taskKindName(expected[i].kind));
-        QCOMPARE(e.start, expected[i].start);
-        QCOMPARE(e.end, expected[i].end);
+        ASSERT_EQ(kernel::taskKindName(ev.tasks.tasks[i].kind),
+                  kernel::taskKindName(expected[i].kind));
+        ASSERT_FUZZY_EQ(e.start, expected[i].start);
+        ASSERT_FUZZY_EQ(e.end, expected[i].end);
     }
 }
 

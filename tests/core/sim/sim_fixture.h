@@ -4,15 +4,14 @@
 // `stagecraft compare` runs them (app/cli/cmd_compare.cpp).
 
 #include "arch/presets.h"
+#include "coretestsupport.h"
 #include "onnx/importer.h"
 #include "schedule/clusters.h"
 #include "sim/compare.h"
 #include "zoo/zoo.h"
 
-#include <QTemporaryDir>
-#include <QtTest>
-
 #include <cstdio>
+#include <gtest/gtest.h>
 #include <string>
 #include <utility>
 
@@ -22,7 +21,7 @@ namespace stagecraft::test {
 template <typename T>
 T valueOrDie(Expected<T> result, const std::string& what) {
     if (!result.ok())
-        qFatal("%s: %s", what.c_str(), result.error().message().c_str());
+        test::fatal("%s: %s", what.c_str(), result.error().message().c_str());
     return std::move(result).value();
 }
 
@@ -32,10 +31,10 @@ inline arch::Arch preset(const std::string& name) {
 
 /// The zoo model \p name written with \p batch samples (and sequence length
 /// \p seq, 0 = default) into \p dir, and imported.
-inline ir::Graph importZoo(const QTemporaryDir& dir, const std::string& name, int64_t batch,
+inline ir::Graph importZoo(const test::TempDir& dir, const std::string& name, int64_t batch,
                            int64_t seq = 0) {
     std::string key = name + "_b" + std::to_string(batch) + "_s" + std::to_string(seq);
-    auto path = std::filesystem::path(dir.path().toStdString()) / (key + ".onnx");
+    auto path = std::filesystem::path(dir.path()) / (key + ".onnx");
     zoo::ZooOptions options;
     options.batch = batch;
     options.seq = seq;

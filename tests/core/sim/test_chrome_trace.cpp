@@ -31,7 +31,7 @@ struct Workload {
 
 /// The zoo model \p model on preset \p arch at \p k samples per cluster and
 /// \p total in all (held by pointer: evaluations refer to the graph).
-std::unique_ptr<const Workload> load(const QTemporaryDir& dir, const std::string& model,
+std::unique_ptr<const Workload> load(const test::TempDir& dir, const std::string& model,
                                      const std::string& arch, int64_t total, int64_t k) {
     auto w = std::make_unique<Workload>();
     w->arch = test::preset(arch);
@@ -286,142 +286,161 @@ std::string describe(const std::map<std::string, int64_t>& counts) {
 
 } // namespace
 
-class TestChromeTrace : public QObject {
-    Q_OBJECT
-    QTemporaryDir dir;
-    std::unique_ptr<const Workload> resnet;
-    sim::Evaluation resnetRun;
-    std::string resnetText;
-    std::unique_ptr<const Workload> chain;
-    sim::Evaluation chainRun;
+/// The ResNet-50 and fig3-chain runs, simulated once for the whole program
+/// (the Qt suite's initTestCase) and shared by both suites below.
+class TestChromeTrace : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        if (ready_)
+            return;
+        dir = std::make_unique<test::TempDir>();
+        ASSERT_TRUE(dir->isValid());
+        sim::BatchConfig row = *sim::table2Config("resnet50", 0);
+        resnet = load(*dir, "resnet50", "stcp920", row.totalBatch, row.perCluster);
+        resnetRun = run(*resnet, graphturbo());
+        resnetText = trace(*resnet, resnetRun);
+        chain = load(*dir, "fig3-chain", "teaching", 8, 8);
+        chainRun = run(*chain, graphturbo());
+        ready_ = true;
+    }
+    void SetUp() override { ASSERT_TRUE(ready_) << "the suite's setup failed"; }
+
+    static inline bool ready_ = false;
+    static inline std::unique_ptr<test::TempDir> dir;
+    static inline std::unique_ptr<const Workload> resnet;
+    static inline sim::Evaluation resnetRun;
+    static inline std::string resnetText;
+    static inline std::unique_ptr<const Workload> chain;
+    static inline sim::Evaluation chainRun;
 
     /// \p text is a valid trace of \p ev with \p clusters processes, each
     /// holding exactly the simulated cluster's events.
-    void checkTrace(const sim::Evaluation& ev, const std::string& text, int64_t clusters) {
+    static void checkTrace(const sim::Evaluation& ev, const std::string& text, int64_t clusters) {
         json doc = json::parse(text);
         TraceChecker checker(clusters, counterCapacities(ev.sim));
         std::optional<std::string> problem = checker.check(doc);
-        QVERIFY2(!problem, problem ? problem->c_str() : "");
-        QCOMPARE(static_cast<int64_t>(checker.completeByKind.size()), clusters);
+        ASSERT_TRUE(!problem) << (problem ? problem->c_str() : "");
+        ASSERT_EQ(static_cast<int64_t>(checker.completeByKind.size()), clusters);
         for (const auto& [pid, counts] : checker.completeByKind)
-            QCOMPARE(describe(counts), describe(expectedByKind(ev.tasks)));
-    }
-
-private slots:
-    void initTestCase() {
-        QVERIFY(dir.isValid());
-        sim::BatchConfig row = *sim::table2Config("resnet50", 0);
-        resnet = load(dir, "resnet50", "stcp920", row.totalBatch, row.perCluster);
-        resnetRun = run(*resnet, graphturbo());
-        resnetText = trace(*resnet, resnetRun);
-        chain = load(dir, "fig3-chain", "teaching", 8, 8);
-        chainRun = run(*chain, graphturbo());
-    }
-
-    /// Every event well formed, every thread named and in order, counters
-    /// within their memory's capacity, each cluster's process complete.
-    void resnetTraceIsValid() {
-        QVERIFY(sim::validateTimeline(resnetRun.tasks, resnetRun.sim).ok());
-        QCOMPARE(resnet->arch.clusters, int64_t(4));
-        checkTrace(resnetRun, resnetText, resnet->arch.clusters);
-    }
-
-    /// The same inputs give the same bytes; one cluster's trace is valid alone.
-    void resnetTraceIsDeterministic() {
-        QVERIFY(trace(*resnet, resnetRun) == resnetText);
-        std::string one = trace(*resnet, resnetRun, 1);
-        checkTrace(resnetRun, one, 1);
-        QVERIFY(one.size() < resnetText.size());
-    }
-
-    /// Fig. 3's chain on the one-cluster teaching DSA: the exact events.
-    void fig3ChainTraceCounts() {
-        checkTrace(chainRun, trace(*chain, chainRun), 1);
-        int64_t computeTasks = 0, coreEvents = 0;
-        for (const kernel::Task& t : chainRun.tasks.tasks)
-            if (t.kind == kernel::TaskKind::Compute) {
-                ++computeTasks;
-                coreEvents += t.cores;
-            }
-        QVERIFY(coreEvents > computeTasks); // some instances are bound to several cores
-        std::map<std::string, int64_t> byKind = expectedByKind(chainRun.tasks);
-        QCOMPARE(byKind["compute"], coreEvents);
-        QCOMPARE(byKind["launch"], static_cast<int64_t>(chainRun.program.kernels.size()));
-    }
-
-    /// Scheduling and simulating again gives the same bytes.
-    void fig3ChainTraceIsReproducible() {
-        schedule::Level level = chainRun.schedule.level;
-        QCOMPARE(trace(*chain, run(*chain, graphturbo(), level)), trace(*chain, chainRun));
-    }
-
-    /// The checker itself: each kind of broken trace is caught.
-    void checkerCatchesBrokenTraces_data() {
-        QTest::addColumn<QString>("breakage");
-        QTest::addColumn<QString>("problem");
-        const std::pair<const char*, const char*> cases[] = {
-            {"no time unit", "no displayTimeUnit"},
-            {"bad phase", "ph B"},
-            {"pid out of range", "pid out of range"},
-            {"negative duration", "negative ts or dur"},
-            {"overlap", "overlaps"},
-            {"unnamed thread", "has no thread_name"},
-            {"counter over capacity", "counter outside"},
-            {"counter back in time", "back in time"},
-        };
-        for (auto [breakage, problem] : cases)
-            QTest::newRow(breakage) << QString::fromUtf8(breakage) << QString::fromUtf8(problem);
-    }
-    void checkerCatchesBrokenTraces() {
-        QFETCH(QString, breakage);
-        QFETCH(QString, problem);
-        json doc = json::parse(trace(*chain, chainRun));
-        QVERIFY(breakTrace(breakage.toStdString(), doc));
-        TraceChecker checker(1, counterCapacities(chainRun.sim));
-        std::optional<std::string> found = checker.check(doc);
-        QVERIFY(found);
-        QVERIFY2(found->find(problem.toStdString()) != std::string::npos, found->c_str());
-    }
-
-    /// The keys `stagecraft compare --json` promises for every strategy.
-    void compareJsonKeys() {
-        std::vector<sim::Report> reports;
-        for (const sim::Strategy& s : sim::strategies())
-            reports.push_back(run(*chain, s, schedule::Level::LB).report);
-        sim::fillSpeedups(reports);
-        json doc = json::parse(io::writeCompareJson({"zoo:fig3-chain", "teaching", ""}, reports));
-        QCOMPARE(doc["format"].get<std::string>(), std::string("stagecraft-compare"));
-        const json& list = doc["strategies"];
-        QVERIFY(list.is_array());
-        QCOMPARE(list.size(), reports.size());
-        for (size_t i = 0; i < reports.size(); ++i) {
-            const json& s = list[i];
-            const sim::Report& r = reports[i];
-            QCOMPARE(s["name"].get<std::string>(), r.strategy);
-            QVERIFY(s["kernels"].is_number_integer());
-            QCOMPARE(s["kernels"].get<int64_t>(), r.kernels);
-            for (const char* key : {"latency_us", "throughput", "speedup_vs_tvm", "roofline_us"})
-                QVERIFY2(s.contains(key) && s[key].is_number(), key);
-            QCOMPARE(s["latency_us"].get<double>(), r.latencyUs);
-            QCOMPARE(s["roofline_us"].get<double>(), r.rooflineUs);
-            for (const char* key : {"traffic_bytes", "scopes"}) {
-                QVERIFY2(s.contains(key) && s[key].is_object() && s[key].size() == 3, key);
-                for (const char* level : {"DDR", "GB", "LB"})
-                    QVERIFY2(s[key].contains(level) && s[key][level].is_number_integer(), level);
-            }
-            QCOMPARE(s["scopes"]["DDR"].get<int64_t>(), r.scopes[0]);
-            QCOMPARE(s["traffic_bytes"]["LB"].get<int64_t>(), r.trafficBytes[2]);
-            QVERIFY(s["cu_utilization"].is_object());
-            QCOMPARE(s["cu_utilization"].size(), r.cuUtilization.size());
-            for (const auto& [unit, value] : s["cu_utilization"].items()) {
-                QVERIFY2(value.is_number(), unit.c_str());
-                QVERIFY2(value.get<double>() >= 0 && value.get<double>() <= 1 + 1e-9, unit.c_str());
-            }
-        }
-        QCOMPARE(list[0]["name"].get<std::string>(), std::string("tvm"));
-        QCOMPARE(list[0]["speedup_vs_tvm"].get<double>(), 1.0);
+            ASSERT_EQ(describe(counts), describe(expectedByKind(ev.tasks)));
     }
 };
 
-QTEST_GUILESS_MAIN(TestChromeTrace)
-#include "test_chrome_trace.moc"
+/// Every event well formed, every thread named and in order, counters
+/// within their memory's capacity, each cluster's process complete.
+TEST_F(TestChromeTrace, resnetTraceIsValid) {
+    ASSERT_TRUE(sim::validateTimeline(resnetRun.tasks, resnetRun.sim).ok());
+    ASSERT_EQ(resnet->arch.clusters, int64_t(4));
+    checkTrace(resnetRun, resnetText, resnet->arch.clusters);
+}
+
+/// The same inputs give the same bytes; one cluster's trace is valid alone.
+TEST_F(TestChromeTrace, resnetTraceIsDeterministic) {
+    ASSERT_TRUE(trace(*resnet, resnetRun) == resnetText);
+    std::string one = trace(*resnet, resnetRun, 1);
+    checkTrace(resnetRun, one, 1);
+    ASSERT_TRUE(one.size() < resnetText.size());
+}
+
+/// Fig. 3's chain on the one-cluster teaching DSA: the exact events.
+TEST_F(TestChromeTrace, fig3ChainTraceCounts) {
+    checkTrace(chainRun, trace(*chain, chainRun), 1);
+    int64_t computeTasks = 0, coreEvents = 0;
+    for (const kernel::Task& t : chainRun.tasks.tasks)
+        if (t.kind == kernel::TaskKind::Compute) {
+            ++computeTasks;
+            coreEvents += t.cores;
+        }
+    ASSERT_TRUE(coreEvents > computeTasks); // some instances are bound to several cores
+    std::map<std::string, int64_t> byKind = expectedByKind(chainRun.tasks);
+    ASSERT_EQ(byKind["compute"], coreEvents);
+    ASSERT_EQ(byKind["launch"], static_cast<int64_t>(chainRun.program.kernels.size()));
+}
+
+/// Scheduling and simulating again gives the same bytes.
+TEST_F(TestChromeTrace, fig3ChainTraceIsReproducible) {
+    schedule::Level level = chainRun.schedule.level;
+    ASSERT_EQ(trace(*chain, run(*chain, graphturbo(), level)), trace(*chain, chainRun));
+}
+
+/// The checker itself: each kind of broken trace is caught.
+struct CheckerCatchesBrokenTracesRow {
+    std::string rowLabel;
+    std::string breakage;
+    std::string problem;
+};
+
+std::vector<CheckerCatchesBrokenTracesRow> checkerCatchesBrokenTracesRows() {
+    std::vector<CheckerCatchesBrokenTracesRow> rows;
+    const std::pair<const char*, const char*> cases[] = {
+        {"no time unit", "no displayTimeUnit"},
+        {"bad phase", "ph B"},
+        {"pid out of range", "pid out of range"},
+        {"negative duration", "negative ts or dur"},
+        {"overlap", "overlaps"},
+        {"unnamed thread", "has no thread_name"},
+        {"counter over capacity", "counter outside"},
+        {"counter back in time", "back in time"},
+    };
+    for (auto [breakage, problem] : cases)
+        rows.push_back({breakage, std::string(breakage), std::string(problem)});
+    return rows;
+}
+
+class CheckerCatchesBrokenTracesRows
+    : public TestChromeTrace,
+      public ::testing::WithParamInterface<CheckerCatchesBrokenTracesRow> {};
+
+TEST_P(CheckerCatchesBrokenTracesRows, checkerCatchesBrokenTraces) {
+    std::string breakage = GetParam().breakage;
+    std::string problem = GetParam().problem;
+    json doc = json::parse(trace(*chain, chainRun));
+    ASSERT_TRUE(breakTrace(breakage, doc));
+    TraceChecker checker(1, counterCapacities(chainRun.sim));
+    std::optional<std::string> found = checker.check(doc);
+    ASSERT_TRUE(found);
+    ASSERT_TRUE(found->find(problem) != std::string::npos) << (found->c_str());
+}
+
+INSTANTIATE_TEST_SUITE_P(TestChromeTrace, CheckerCatchesBrokenTracesRows,
+                         ::testing::ValuesIn(checkerCatchesBrokenTracesRows()), test::RowName{});
+
+/// The keys `stagecraft compare --json` promises for every strategy.
+TEST_F(TestChromeTrace, compareJsonKeys) {
+    std::vector<sim::Report> reports;
+    for (const sim::Strategy& s : sim::strategies())
+        reports.push_back(run(*chain, s, schedule::Level::LB).report);
+    sim::fillSpeedups(reports);
+    json doc = json::parse(io::writeCompareJson({"zoo:fig3-chain", "teaching", ""}, reports));
+    ASSERT_EQ(doc["format"].get<std::string>(), std::string("stagecraft-compare"));
+    const json& list = doc["strategies"];
+    ASSERT_TRUE(list.is_array());
+    ASSERT_EQ(list.size(), reports.size());
+    for (size_t i = 0; i < reports.size(); ++i) {
+        const json& s = list[i];
+        const sim::Report& r = reports[i];
+        ASSERT_EQ(s["name"].get<std::string>(), r.strategy);
+        ASSERT_TRUE(s["kernels"].is_number_integer());
+        ASSERT_EQ(s["kernels"].get<int64_t>(), r.kernels);
+        for (const char* key : {"latency_us", "throughput", "speedup_vs_tvm", "roofline_us"})
+            ASSERT_TRUE(s.contains(key) && s[key].is_number()) << key;
+        ASSERT_FUZZY_EQ(s["latency_us"].get<double>(), r.latencyUs);
+        ASSERT_FUZZY_EQ(s["roofline_us"].get<double>(), r.rooflineUs);
+        for (const char* key : {"traffic_bytes", "scopes"}) {
+            ASSERT_TRUE(s.contains(key) && s[key].is_object() && s[key].size() == 3) << key;
+            for (const char* level : {"DDR", "GB", "LB"})
+                ASSERT_TRUE(s[key].contains(level) && s[key][level].is_number_integer()) << level;
+        }
+        ASSERT_EQ(s["scopes"]["DDR"].get<int64_t>(), r.scopes[0]);
+        ASSERT_EQ(s["traffic_bytes"]["LB"].get<int64_t>(), r.trafficBytes[2]);
+        ASSERT_TRUE(s["cu_utilization"].is_object());
+        ASSERT_EQ(s["cu_utilization"].size(), r.cuUtilization.size());
+        for (const auto& [unit, value] : s["cu_utilization"].items()) {
+            ASSERT_TRUE(value.is_number()) << unit.c_str();
+            ASSERT_TRUE(value.get<double>() >= 0 && value.get<double>() <= 1 + 1e-9)
+                << unit.c_str();
+        }
+    }
+    ASSERT_EQ(list[0]["name"].get<std::string>(), std::string("tvm"));
+    ASSERT_FUZZY_EQ(list[0]["speedup_vs_tvm"].get<double>(), 1.0);
+}

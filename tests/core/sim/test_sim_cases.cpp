@@ -7,364 +7,381 @@
 // each; launch 1000 ns, sync 50 ns; no DDR->LB path, so DDR data goes
 // through GB.
 
+#include "coretestsupport.h"
 #include "hand_cases.h"
 
-#include <QtTest>
-
 #include <algorithm>
+#include <gtest/gtest.h>
 
 using namespace stagecraft;
 using namespace stagecraft::test::handcases;
 
-class TestSimCases : public QObject {
-    Q_OBJECT
-
-private slots:
-    // 4 KiB in: DDR->GB 100 + 4096, GB->LB 10 + 1024; 2 x 1024 ops at 4/cycle
-    // fused in one layer = 512; 4 KiB out: LB->GB 1034, GB->DDR 4196; sync 50.
-    void chainOfTwoElementwiseOps() {
-        using K = kernel::TaskKind;
-        std::vector<Expect> expected = {{K::Launch, 0, 1000},   {K::Load, 1000, 5196},
-                                        {K::Load, 5196, 6230},  {K::Compute, 6230, 6742},
-                                        {K::Store, 6742, 7776}, {K::Store, 7776, 11972},
-                                        {K::Sync, 11972, 12022}};
-        for (const char* strategy : {"tvm", "graphturbo"}) {
-            sim::Evaluation ev = run(twoElementwise(), strategy);
-            QCOMPARE(ev.program.kernels.size(), size_t{1});
-            QCOMPARE(ev.program.kernels[0].layers.size(), size_t{1});
-            checkTimeline(ev, expected);
-            QCOMPARE(ev.sim.makespanNs, 12022.0);
-        }
+// 4 KiB in: DDR->GB 100 + 4096, GB->LB 10 + 1024; 2 x 1024 ops at 4/cycle
+// fused in one layer = 512; 4 KiB out: LB->GB 1034, GB->DDR 4196; sync 50.
+TEST(TestSimCases, chainOfTwoElementwiseOps) {
+    using K = kernel::TaskKind;
+    std::vector<Expect> expected = {{K::Launch, 0, 1000},   {K::Load, 1000, 5196},
+                                    {K::Load, 5196, 6230},  {K::Compute, 6230, 6742},
+                                    {K::Store, 6742, 7776}, {K::Store, 7776, 11972},
+                                    {K::Sync, 11972, 12022}};
+    for (const char* strategy : {"tvm", "graphturbo"}) {
+        sim::Evaluation ev = run(twoElementwise(), strategy);
+        ASSERT_EQ(ev.program.kernels.size(), size_t{1});
+        ASSERT_EQ(ev.program.kernels[0].layers.size(), size_t{1});
+        checkTimeline(ev, expected);
+        ASSERT_FUZZY_EQ(ev.sim.makespanNs, 12022.0);
     }
+}
 
-    // Weights 8x4x3x3 f32 = 1152 B: DMA 100 + 1152, hoist 10 + 288. Input
-    // 1024 B: 100 + 1024, 10 + 256. 18432 MACs at 16/cycle = 1152. Output
-    // 2048 B: 10 + 512, 100 + 2048. In order (tvm) every step waits for the
-    // one before; across layers (graphturbo) the input DMA queues behind the
-    // weight DMA on the one DDR channel and the hoist runs beside it.
-    void oneConvPromotingItsWeights() {
-        using K = kernel::TaskKind;
-        checkTimeline(run(oneConv(), "tvm"), {{K::Launch, 0, 1000},
-                                              {K::WeightDma, 1000, 2252},
-                                              {K::WeightHoist, 2252, 2550},
-                                              {K::Load, 2550, 3674},
-                                              {K::Load, 3674, 3940},
-                                              {K::Compute, 3940, 5092},
-                                              {K::Store, 5092, 5614},
-                                              {K::Store, 5614, 7762},
-                                              {K::Sync, 7762, 7812}});
-        checkTimeline(run(oneConv(), "graphturbo"), {{K::Launch, 0, 1000},
-                                                     {K::WeightDma, 1000, 2252},
-                                                     {K::WeightHoist, 2252, 2550},
-                                                     {K::Load, 2252, 3376},
-                                                     {K::Load, 3376, 3642},
-                                                     {K::Compute, 3642, 4794},
-                                                     {K::Store, 4794, 5316},
-                                                     {K::Store, 5316, 7464},
-                                                     {K::Sync, 7464, 7514}});
+// Weights 8x4x3x3 f32 = 1152 B: DMA 100 + 1152, hoist 10 + 288. Input
+// 1024 B: 100 + 1024, 10 + 256. 18432 MACs at 16/cycle = 1152. Output
+// 2048 B: 10 + 512, 100 + 2048. In order (tvm) every step waits for the
+// one before; across layers (graphturbo) the input DMA queues behind the
+// weight DMA on the one DDR channel and the hoist runs beside it.
+TEST(TestSimCases, oneConvPromotingItsWeights) {
+    using K = kernel::TaskKind;
+    checkTimeline(run(oneConv(), "tvm"), {{K::Launch, 0, 1000},
+                                          {K::WeightDma, 1000, 2252},
+                                          {K::WeightHoist, 2252, 2550},
+                                          {K::Load, 2550, 3674},
+                                          {K::Load, 3674, 3940},
+                                          {K::Compute, 3940, 5092},
+                                          {K::Store, 5092, 5614},
+                                          {K::Store, 5614, 7762},
+                                          {K::Sync, 7762, 7812}});
+    checkTimeline(run(oneConv(), "graphturbo"), {{K::Launch, 0, 1000},
+                                                 {K::WeightDma, 1000, 2252},
+                                                 {K::WeightHoist, 2252, 2550},
+                                                 {K::Load, 2252, 3376},
+                                                 {K::Load, 3376, 3642},
+                                                 {K::Compute, 3642, 4794},
+                                                 {K::Store, 4794, 5316},
+                                                 {K::Store, 5316, 7464},
+                                                 {K::Sync, 7464, 7514}});
+}
+
+// Two convs in one sub-graph instance, two layers stitched through LB.
+// The second weights (8x8x3x3 = 2304 B: DMA 100 + 2304, hoist 10 + 576;
+// 36864 MACs = 2304) are promoted while the first layer computes when
+// across-layer scheduling is on (§4.4), after it otherwise.
+TEST(TestSimCases, secondLayerWeightsPromotedDuringFirstLayer) {
+    using K = kernel::TaskKind;
+    sim::Evaluation serial = run(twoConvs(), "gt-instances");
+    ASSERT_EQ(serial.program.kernels.size(), size_t{1});
+    ASSERT_EQ(serial.program.kernels[0].layers.size(), size_t{2});
+    checkTimeline(serial, {{K::Launch, 0, 1000},
+                           {K::WeightDma, 1000, 2252},
+                           {K::WeightHoist, 2252, 2550},
+                           {K::Load, 2550, 3674},
+                           {K::Load, 3674, 3940},
+                           {K::Compute, 3940, 5092},
+                           {K::WeightDma, 5092, 7496},
+                           {K::WeightHoist, 7496, 8082},
+                           {K::Compute, 8082, 10386},
+                           {K::Store, 10386, 10908},
+                           {K::Store, 10908, 13056},
+                           {K::Sync, 13056, 13106}});
+    checkTimeline(run(twoConvs(), "graphturbo"), {{K::Launch, 0, 1000},
+                                                  {K::WeightDma, 1000, 2252},
+                                                  {K::WeightHoist, 2252, 2550},
+                                                  {K::Load, 2252, 3376},
+                                                  {K::Load, 3376, 3642},
+                                                  {K::Compute, 3642, 4794},
+                                                  {K::WeightDma, 3376, 5780},
+                                                  {K::WeightHoist, 5780, 6366},
+                                                  {K::Compute, 6366, 8670},
+                                                  {K::Store, 8670, 9192},
+                                                  {K::Store, 9192, 11340},
+                                                  {K::Sync, 11340, 11390}});
+}
+
+// A weight found in the GB weight cache is hoisted from the GB: the
+// second kernel issues no weight DMA, and its hoist of the 1024 B weight
+// takes GB->LB 10 + 1024 / 4 = 266 ns (from DDR it would cross the DDR
+// channel again: 100 + 1024 first).
+TEST(TestSimCases, cachedWeightIsHoistedFromTheGb) {
+    using K = kernel::TaskKind;
+    sim::Evaluation ev = run(sharedWeight(), "tvm");
+    ASSERT_EQ(ev.program.kernels.size(), size_t{2});
+    std::vector<size_t> hoists;
+    int dmas = 0;
+    for (size_t i = 0; i < ev.tasks.tasks.size(); ++i) {
+        const kernel::Task& t = ev.tasks.tasks[i];
+        dmas += t.kind == K::WeightDma ? 1 : 0;
+        if (t.kind == K::WeightHoist)
+            hoists.push_back(i);
     }
-
-    // Two convs in one sub-graph instance, two layers stitched through LB.
-    // The second weights (8x8x3x3 = 2304 B: DMA 100 + 2304, hoist 10 + 576;
-    // 36864 MACs = 2304) are promoted while the first layer computes when
-    // across-layer scheduling is on (§4.4), after it otherwise.
-    void secondLayerWeightsPromotedDuringFirstLayer() {
-        using K = kernel::TaskKind;
-        sim::Evaluation serial = run(twoConvs(), "gt-instances");
-        QCOMPARE(serial.program.kernels.size(), size_t{1});
-        QCOMPARE(serial.program.kernels[0].layers.size(), size_t{2});
-        checkTimeline(serial, {{K::Launch, 0, 1000},
-                               {K::WeightDma, 1000, 2252},
-                               {K::WeightHoist, 2252, 2550},
-                               {K::Load, 2550, 3674},
-                               {K::Load, 3674, 3940},
-                               {K::Compute, 3940, 5092},
-                               {K::WeightDma, 5092, 7496},
-                               {K::WeightHoist, 7496, 8082},
-                               {K::Compute, 8082, 10386},
-                               {K::Store, 10386, 10908},
-                               {K::Store, 10908, 13056},
-                               {K::Sync, 13056, 13106}});
-        checkTimeline(run(twoConvs(), "graphturbo"), {{K::Launch, 0, 1000},
-                                                      {K::WeightDma, 1000, 2252},
-                                                      {K::WeightHoist, 2252, 2550},
-                                                      {K::Load, 2252, 3376},
-                                                      {K::Load, 3376, 3642},
-                                                      {K::Compute, 3642, 4794},
-                                                      {K::WeightDma, 3376, 5780},
-                                                      {K::WeightHoist, 5780, 6366},
-                                                      {K::Compute, 6366, 8670},
-                                                      {K::Store, 8670, 9192},
-                                                      {K::Store, 9192, 11340},
-                                                      {K::Sync, 11340, 11390}});
+    ASSERT_EQ(dmas, 1);
+    ASSERT_EQ(hoists.size(), size_t{2});
+    for (size_t i : hoists) {
+        ASSERT_TRUE(ev.tasks.tasks[i].from == arch::Memory::GB);
+        ASSERT_EQ(ev.tasks.tasks[i].bytes, int64_t{1024});
+        ASSERT_FUZZY_EQ(ev.sim.events[i].end - ev.sim.events[i].start, 266.0);
     }
+}
 
-    // A weight found in the GB weight cache is hoisted from the GB: the
-    // second kernel issues no weight DMA, and its hoist of the 1024 B weight
-    // takes GB->LB 10 + 1024 / 4 = 266 ns (from DDR it would cross the DDR
-    // channel again: 100 + 1024 first).
-    void cachedWeightIsHoistedFromTheGb() {
-        using K = kernel::TaskKind;
-        sim::Evaluation ev = run(sharedWeight(), "tvm");
-        QCOMPARE(ev.program.kernels.size(), size_t{2});
-        std::vector<size_t> hoists;
-        int dmas = 0;
+// A gather's table is fetched for the rows gathered, never whole, though
+// it would fit the GB weight cache (the rows depend on run-time indices):
+// 4 rows x 16 x 4 B = 256 B, DDR->GB 100 + 256 = 356 ns (the whole
+// 4096 B table took 4196); hoisted GB->LB 10 + 64 = 74 ns.
+TEST(TestSimCases, gatheredTableStreamsItsRows) {
+    using K = kernel::TaskKind;
+    for (const char* strategy : {"tvm", "graphturbo"}) {
+        sim::Evaluation ev = run(gatheredTable(), strategy);
+        int weightTasks = 0;
         for (size_t i = 0; i < ev.tasks.tasks.size(); ++i) {
             const kernel::Task& t = ev.tasks.tasks[i];
-            dmas += t.kind == K::WeightDma ? 1 : 0;
-            if (t.kind == K::WeightHoist)
-                hoists.push_back(i);
-        }
-        QCOMPARE(dmas, 1);
-        QCOMPARE(hoists.size(), size_t{2});
-        for (size_t i : hoists) {
-            QVERIFY(ev.tasks.tasks[i].from == arch::Memory::GB);
-            QCOMPARE(ev.tasks.tasks[i].bytes, int64_t{1024});
-            QCOMPARE(ev.sim.events[i].end - ev.sim.events[i].start, 266.0);
-        }
-    }
-
-    // A gather's table is fetched for the rows gathered, never whole, though
-    // it would fit the GB weight cache (the rows depend on run-time indices):
-    // 4 rows x 16 x 4 B = 256 B, DDR->GB 100 + 256 = 356 ns (the whole
-    // 4096 B table took 4196); hoisted GB->LB 10 + 64 = 74 ns.
-    void gatheredTableStreamsItsRows() {
-        using K = kernel::TaskKind;
-        for (const char* strategy : {"tvm", "graphturbo"}) {
-            sim::Evaluation ev = run(gatheredTable(), strategy);
-            int weightTasks = 0;
-            for (size_t i = 0; i < ev.tasks.tasks.size(); ++i) {
-                const kernel::Task& t = ev.tasks.tasks[i];
-                const sim::Event& e = ev.sim.events[i];
-                if (t.kind == K::WeightDma) {
-                    QCOMPARE(t.bytes, int64_t{256});
-                    QCOMPARE(e.end - e.start, 356.0);
-                    ++weightTasks;
-                } else if (t.kind == K::WeightHoist) {
-                    QCOMPARE(t.bytes, int64_t{256});
-                    QCOMPARE(e.end - e.start, 74.0);
-                    ++weightTasks;
-                }
+            const sim::Event& e = ev.sim.events[i];
+            if (t.kind == K::WeightDma) {
+                ASSERT_EQ(t.bytes, int64_t{256});
+                ASSERT_FUZZY_EQ(e.end - e.start, 356.0);
+                ++weightTasks;
+            } else if (t.kind == K::WeightHoist) {
+                ASSERT_EQ(t.bytes, int64_t{256});
+                ASSERT_FUZZY_EQ(e.end - e.start, 74.0);
+                ++weightTasks;
             }
-            QCOMPARE(weightTasks, 2);
         }
+        ASSERT_EQ(weightTasks, 2);
     }
+}
 
-    // An instance computes only the ops whose output it needs: split in two
-    // on the Concat's axis, instance 1 computes the Relu and instance 2 the
-    // Neg, and each loads x once (4096 B: DDR->GB 4196 ns, GB->LB
-    // 1034 ns). Computing both, each instance loaded x twice.
-    void instanceSkipsOpsOutsideItsSlice() {
-        ir::Graph graph = concatOfTwoBranches();
-        schedule::ScheduleOptions options;
-        options.overrides.splits.push_back({"Concat_2", 1, 2});
-        auto ev = sim::evaluate(graph, handArch(), *sim::findStrategy("graphturbo"), {}, options);
-        QVERIFY2(ev.ok(), ev.ok() ? "" : ev.error().message().c_str());
-        QCOMPARE(ev->program.kernels.size(), size_t{2});
-        std::vector<std::string> branches;
-        for (const kernel::Kernel& k : ev->program.kernels) {
-            int64_t loaded = 0;
-            for (const kernel::Layer& l : k.layers) {
-                for (const kernel::OpWork& w : l.ops)
-                    if (graph.op(w.op).type != "Concat")
-                        branches.push_back(graph.op(w.op).type);
-                for (const kernel::Operand& in : l.inputs)
-                    loaded += in.buffer < 0 ? in.bytes : 0;
-            }
-            QCOMPARE(loaded, int64_t{4096});
-        }
-        std::sort(branches.begin(), branches.end());
-        QCOMPARE(branches, (std::vector<std::string>{"Neg", "Relu"}));
-        QVERIFY(sim::validateTimeline(ev->tasks, ev->sim).ok());
-    }
-
-    // Precision (docs/simulator.md): oneConv's 18432 MACs run at the matrix
-    // unit's rate for the dtype (16, 64, 32 per cycle: 1152, 288, 576 ns);
-    // its 8x4x3x3 weights are 1152 B in f32, 576 B in f16 and bf16; the
-    // 1x4x8x8 input it loads 1024 B or 512 B, after a Cast kernel from the f32
-    // graph input (4 x 8 x 8 = 256 conversions at 8 per cycle: 32 ns).
-    // The cores of a kernel take its layer's tiles in turn (streams.cpp). On
-    // two cores [1, 1024] is cut into 2 tiles of 512: 2 x 1024 ops at
-    // 4/cycle = 512 on one core, 256 on two. [1, 3, 4] is bound to the two
-    // cores along its last dim, but only the two outer dims are tiled: of the
-    // counts 1 and 3 (keeping 1 and 1.5 cores busy) 3 is chosen, and one core
-    // takes 2 of the 3 tiles: 2 x 12 ops / 4 = 6 on one core, 6 x 2 / 3 = 4
-    // on two (not 6 / 2).
-    void coresTakeTilesInTurn() {
-        for (const char* strategy : {"tvm", "graphturbo"}) {
-            sim::Evaluation even = run(elementwiseOf({1, 1024}), strategy, 2);
-            QCOMPARE(even.program.kernels.size(), size_t{1});
-            QCOMPARE(even.program.kernels[0].cores, int64_t{2});
-            QCOMPARE(even.program.kernels[0].layers[0].tileCount, int64_t{2});
-            QCOMPARE(computeNs(even), 256.0);
-            sim::Evaluation uneven = run(elementwiseOf({1, 3, 4}), strategy, 2);
-            QCOMPARE(uneven.program.kernels[0].cores, int64_t{2});
-            QCOMPARE(uneven.program.kernels[0].layers[0].tileCount, int64_t{3});
-            QCOMPARE(computeNs(uneven), 4.0);
-            QCOMPARE(computeNs(run(elementwiseOf({1, 3, 4}), strategy, 1)), 6.0);
-        }
-    }
-
-    // A layer is charged by the tiles its code runs (kernel/tile_rule.h).
-    // Relu [4, 2] then Transpose to [2, 4] is one layer, anchored on the
-    // Transpose, whose loop 0 reads the Relu's dim 1: a tile of either outer
-    // loop would need the Relu's other tiles, so the layer is one tile and
-    // runs on one of the two cores: 8 + 8 ops at 4/cycle = 4 ns, not the
-    // 2 ns of two tiles. Relu then Neg on [2, 4] keeps its 2 tiles (2 ns).
-    void layersReadingAcrossTilesRunAsOne() {
-        ir::Graph across;
-        {
-            Builder b(across);
-            transpose(b, unary(b, "Relu", b.input({4, 2})), {1, 0});
-            b.finish();
-        }
-        for (const char* strategy : {"tvm", "graphturbo"}) {
-            sim::Evaluation one = run(across, strategy, 2);
-            QCOMPARE(one.program.kernels.size(), size_t{1});
-            QCOMPARE(one.program.kernels[0].layers.size(), size_t{1});
-            QCOMPARE(one.program.kernels[0].layers[0].tileCount, int64_t{1});
-            QCOMPARE(computeNs(one), 4.0);
-            sim::Evaluation two = run(elementwiseOf({2, 4}), strategy, 2);
-            QCOMPARE(two.program.kernels[0].layers[0].tileCount, int64_t{2});
-            QCOMPARE(computeNs(two), 2.0);
-        }
-    }
-
-    // Weights are hoisted as the code promotes them (plan.h, hoistBytes), by
-    // the tiles, not by the binding. On two cores a conv of x [2, 4, 8, 8]
-    // with 8 3x3 filters (8x4x3x3 f32 = 1152 B) is bound by images, but
-    // tiled into 2 tiles of 4 output channels, which the filters follow:
-    // each core hoists its 576 B, 1152 B in all, 10 + 1152 / 4 = 298 ns (by
-    // the binding both cores took all: 2304 B, 586 ns). x [2, 16] times
-    // W [16, 1] (64 B) is tiled into its 2 rows, which W does not follow:
-    // both cores hoist all of it, 128 B, 10 + 32 = 42 ns. On one core
-    // x [1, 16] times W [16, 16] is one tile: 1024 B, 266 ns.
-    void weightsHoistedAsTheCodePromotesThem() {
-        using Hoists = std::vector<std::pair<int64_t, double>>;
-        ir::Graph images;
-        {
-            Builder b(images);
-            conv(b, b.input({2, 4, 8, 8}), 8, 3, 1, 1, 1, false);
-            b.finish();
-        }
-        for (const char* strategy : {"tvm", "graphturbo"}) {
-            sim::Evaluation byChannels = run(images, strategy, 2);
-            QCOMPARE(byChannels.program.kernels[0].layers[0].tileCount, int64_t{2});
-            QCOMPARE(hoistsOf(byChannels), (Hoists{{1152, 298.0}}));
-            sim::Evaluation byRows = run(matmulBy(2, 1), strategy, 2);
-            QCOMPARE(byRows.program.kernels[0].layers[0].tileCount, int64_t{2});
-            QCOMPARE(hoistsOf(byRows), (Hoists{{128, 42.0}}));
-            QCOMPARE(hoistsOf(run(matmulBy(1, 16), strategy, 1)), (Hoists{{1024, 266.0}}));
-        }
-    }
-
-    // A weight that no tile cuts stays in a core across its tiles only when
-    // it fits what the LB keeps for weights (its reserve, 64 KB here);
-    // larger, every tile reads it again (WeightUse::streamed). 2x64x16 times
-    // 16x2048 f32: the 1 MB output overflows the LB's 960 KB for
-    // activations, so the outer two loops (batch, rows) are tiled in 2, the
-    // 128 KB weight follows neither and streams twice: 262144 B at 4 B/ns
-    // plus 10 ns. At 16x1024 (64 KB, 2x128 rows) it fits the reserve and is
-    // hoisted once, 65536 B in 16394 ns.
-    // (graphturbo splits these graphs into two one-batch instances of one
-    // tile each, so it has no second tile to stream for.)
-    void weightsLargerThanTheReserveStreamPerTile() {
-        using Hoists = std::vector<std::pair<int64_t, double>>;
-        for (const char* strategy : {"tvm", "astitch"}) {
-            sim::Evaluation wide = run(batchedMatmul(64, 2048), strategy, 1);
-            const kernel::Layer& layer = wide.program.kernels[0].layers[0];
-            QCOMPARE(layer.tileCount, int64_t{2});
-            QCOMPARE(layer.weights.size(), size_t{1});
-            QVERIFY(layer.weights[0].streamed);
-            QCOMPARE(hoistsOf(wide), (Hoists{{262144, 65546.0}}));
-            sim::Evaluation fits = run(batchedMatmul(128, 1024), strategy, 1);
-            QCOMPARE(fits.program.kernels[0].layers[0].tileCount, int64_t{2});
-            QVERIFY(!fits.program.kernels[0].layers[0].weights[0].streamed);
-            QCOMPARE(hoistsOf(fits), (Hoists{{65536, 16394.0}}));
-        }
-    }
-
-    void precisionChangesBytesAndRates_data() {
-        QTest::addColumn<int>("dtype");
-        QTest::addColumn<double>("convNs");
-        QTest::addColumn<qint64>("weightBytes");
-        QTest::addColumn<qint64>("inputBytes");
-        QTest::newRow("f32") << static_cast<int>(ir::DType::Float32) << 1152.0 << qint64{1152}
-                             << qint64{1024};
-        QTest::newRow("f16") << static_cast<int>(ir::DType::Float16) << 288.0 << qint64{576}
-                             << qint64{512};
-        QTest::newRow("bf16") << static_cast<int>(ir::DType::BFloat16) << 576.0 << qint64{576}
-                              << qint64{512};
-    }
-    void precisionChangesBytesAndRates() {
-        QFETCH(int, dtype);
-        QFETCH(double, convNs);
-        QFETCH(qint64, weightBytes);
-        QFETCH(qint64, inputBytes);
-        auto precision = static_cast<ir::DType>(dtype);
-        auto graph = ir::convertPrecision(oneConv(), precision);
-        QVERIFY(graph.ok());
-        sim::Evaluation ev = run(*graph, "tvm");
-        const kernel::Layer* conv = nullptr;
-        const kernel::Layer* cast = nullptr;
-        for (const kernel::Kernel& k : ev.program.kernels)
-            for (const kernel::Layer& l : k.layers)
-                (graph->op(l.anchor).type == "Conv" ? conv : cast) = &l;
-        QVERIFY(conv != nullptr);
-        QCOMPARE(conv->ops.front().unitNs, convNs);
-        QCOMPARE(conv->weightBytes, int64_t{weightBytes});
+// An instance computes only the ops whose output it needs: split in two
+// on the Concat's axis, instance 1 computes the Relu and instance 2 the
+// Neg, and each loads x once (4096 B: DDR->GB 4196 ns, GB->LB
+// 1034 ns). Computing both, each instance loaded x twice.
+TEST(TestSimCases, instanceSkipsOpsOutsideItsSlice) {
+    ir::Graph graph = concatOfTwoBranches();
+    schedule::ScheduleOptions options;
+    options.overrides.splits.push_back({"Concat_2", 1, 2});
+    auto ev = sim::evaluate(graph, handArch(), *sim::findStrategy("graphturbo"), {}, options);
+    ASSERT_TRUE(ev.ok()) << (ev.ok() ? "" : ev.error().message().c_str());
+    ASSERT_EQ(ev->program.kernels.size(), size_t{2});
+    std::vector<std::string> branches;
+    for (const kernel::Kernel& k : ev->program.kernels) {
         int64_t loaded = 0;
-        for (const kernel::Operand& in : conv->inputs)
-            loaded += in.bytes;
-        QCOMPARE(loaded, int64_t{inputBytes});
-        if (precision != ir::DType::Float32) {
-            QVERIFY(cast != nullptr);
-            QCOMPARE(cast->ops.front().unitNs, 32.0);
+        for (const kernel::Layer& l : k.layers) {
+            for (const kernel::OpWork& w : l.ops)
+                if (graph.op(w.op).type != "Concat")
+                    branches.push_back(graph.op(w.op).type);
+            for (const kernel::Operand& in : l.inputs)
+                loaded += in.buffer < 0 ? in.bytes : 0;
         }
-        QCOMPARE(ev.report.attribution.run.at(sim::Cause::ComputeMatrix), convNs);
+        ASSERT_EQ(loaded, int64_t{4096});
     }
+    std::sort(branches.begin(), branches.end());
+    ASSERT_EQ(branches, (std::vector<std::string>{"Neg", "Relu"}));
+    ASSERT_TRUE(sim::validateTimeline(ev->tasks, ev->sim).ok());
+}
 
-    // Attribution of oneConv's timelines (docs/simulator.md, Attribution).
-    // graphturbo: launch 0-1000; weight DMA alone 1000-2252; hoist and input
-    // load together 2252-2550 (298 ns, half to each); input loads alone
-    // 2550-3642; compute 3642-4794; stores 4794-7464; sync 7464-7514. tvm runs
-    // the same steps one after the other.
-    void attributionOfOneConv_data() {
-        QTest::addColumn<QString>("strategy");
-        QTest::addColumn<double>("weights");
-        QTest::addColumn<double>("loads");
-        QTest::addColumn<double>("total");
-        QTest::newRow("graphturbo") << QStringLiteral("graphturbo") << 1401.0 << 1241.0 << 7514.0;
-        QTest::newRow("tvm") << QStringLiteral("tvm") << 1550.0 << 1390.0 << 7812.0;
+// Precision (docs/simulator.md): oneConv's 18432 MACs run at the matrix
+// unit's rate for the dtype (16, 64, 32 per cycle: 1152, 288, 576 ns);
+// its 8x4x3x3 weights are 1152 B in f32, 576 B in f16 and bf16; the
+// 1x4x8x8 input it loads 1024 B or 512 B, after a Cast kernel from the f32
+// graph input (4 x 8 x 8 = 256 conversions at 8 per cycle: 32 ns).
+// The cores of a kernel take its layer's tiles in turn (streams.cpp). On
+// two cores [1, 1024] is cut into 2 tiles of 512: 2 x 1024 ops at
+// 4/cycle = 512 on one core, 256 on two. [1, 3, 4] is bound to the two
+// cores along its last dim, but only the two outer dims are tiled: of the
+// counts 1 and 3 (keeping 1 and 1.5 cores busy) 3 is chosen, and one core
+// takes 2 of the 3 tiles: 2 x 12 ops / 4 = 6 on one core, 6 x 2 / 3 = 4
+// on two (not 6 / 2).
+TEST(TestSimCases, coresTakeTilesInTurn) {
+    for (const char* strategy : {"tvm", "graphturbo"}) {
+        sim::Evaluation even = run(elementwiseOf({1, 1024}), strategy, 2);
+        ASSERT_EQ(even.program.kernels.size(), size_t{1});
+        ASSERT_EQ(even.program.kernels[0].cores, int64_t{2});
+        ASSERT_EQ(even.program.kernels[0].layers[0].tileCount, int64_t{2});
+        ASSERT_FUZZY_EQ(computeNs(even), 256.0);
+        sim::Evaluation uneven = run(elementwiseOf({1, 3, 4}), strategy, 2);
+        ASSERT_EQ(uneven.program.kernels[0].cores, int64_t{2});
+        ASSERT_EQ(uneven.program.kernels[0].layers[0].tileCount, int64_t{3});
+        ASSERT_FUZZY_EQ(computeNs(uneven), 4.0);
+        ASSERT_FUZZY_EQ(computeNs(run(elementwiseOf({1, 3, 4}), strategy, 1)), 6.0);
     }
-    void attributionOfOneConv() {
-        QFETCH(QString, strategy);
-        QFETCH(double, weights);
-        QFETCH(double, loads);
-        QFETCH(double, total);
-        using sim::Cause;
-        sim::Evaluation ev = run(oneConv(), strategy.toLatin1().constData());
-        const sim::Breakdown& b = ev.report.attribution.run;
-        QCOMPARE(b.totalNs, total);
-        QCOMPARE(b.at(Cause::Launch), 1000.0);
-        QCOMPARE(b.at(Cause::WeightLoad), weights);
-        QCOMPARE(b.at(Cause::ActivationLoad), loads);
-        QCOMPARE(b.at(Cause::ComputeMatrix), 1152.0);
-        QCOMPARE(b.at(Cause::ActivationStore), 2670.0);
-        QCOMPARE(b.at(Cause::Sync), 50.0);
-        QCOMPARE(b.at(Cause::Idle), 0.0);
-        QCOMPARE(b.dmaWaitNs(), weights + loads + 2670.0);
-        // In progress: the weights 1000-2550, the input 2252-3642 (graphturbo).
-        QCOMPARE(b.activeNs[static_cast<size_t>(Cause::WeightLoad)], 1550.0);
-        QCOMPARE(b.activeNs[static_cast<size_t>(Cause::ActivationLoad)], 1390.0);
-        // Bytes per hop: weights 1152 DMA + 1152 hoist, input 1024 twice, output 2048 twice.
-        QCOMPARE(b.bytes[static_cast<size_t>(Cause::WeightLoad)], int64_t{2304});
-        QCOMPARE(b.bytes[static_cast<size_t>(Cause::ActivationLoad)], int64_t{2048});
-        QCOMPARE(b.bytes[static_cast<size_t>(Cause::ActivationStore)], int64_t{4096});
-        QCOMPARE(ev.report.attribution.kernels.size(), size_t{1});
-        QCOMPARE(ev.report.attribution.groups.front().breakdown.totalNs, total);
+}
+
+// A layer is charged by the tiles its code runs (kernel/tile_rule.h).
+// Relu [4, 2] then Transpose to [2, 4] is one layer, anchored on the
+// Transpose, whose loop 0 reads the Relu's dim 1: a tile of either outer
+// loop would need the Relu's other tiles, so the layer is one tile and
+// runs on one of the two cores: 8 + 8 ops at 4/cycle = 4 ns, not the
+// 2 ns of two tiles. Relu then Neg on [2, 4] keeps its 2 tiles (2 ns).
+TEST(TestSimCases, layersReadingAcrossTilesRunAsOne) {
+    ir::Graph across;
+    {
+        Builder b(across);
+        transpose(b, unary(b, "Relu", b.input({4, 2})), {1, 0});
+        b.finish();
     }
+    for (const char* strategy : {"tvm", "graphturbo"}) {
+        sim::Evaluation one = run(across, strategy, 2);
+        ASSERT_EQ(one.program.kernels.size(), size_t{1});
+        ASSERT_EQ(one.program.kernels[0].layers.size(), size_t{1});
+        ASSERT_EQ(one.program.kernels[0].layers[0].tileCount, int64_t{1});
+        ASSERT_FUZZY_EQ(computeNs(one), 4.0);
+        sim::Evaluation two = run(elementwiseOf({2, 4}), strategy, 2);
+        ASSERT_EQ(two.program.kernels[0].layers[0].tileCount, int64_t{2});
+        ASSERT_FUZZY_EQ(computeNs(two), 2.0);
+    }
+}
+
+// Weights are hoisted as the code promotes them (plan.h, hoistBytes), by
+// the tiles, not by the binding. On two cores a conv of x [2, 4, 8, 8]
+// with 8 3x3 filters (8x4x3x3 f32 = 1152 B) is bound by images, but
+// tiled into 2 tiles of 4 output channels, which the filters follow:
+// each core hoists its 576 B, 1152 B in all, 10 + 1152 / 4 = 298 ns (by
+// the binding both cores took all: 2304 B, 586 ns). x [2, 16] times
+// W [16, 1] (64 B) is tiled into its 2 rows, which W does not follow:
+// both cores hoist all of it, 128 B, 10 + 32 = 42 ns. On one core
+// x [1, 16] times W [16, 16] is one tile: 1024 B, 266 ns.
+TEST(TestSimCases, weightsHoistedAsTheCodePromotesThem) {
+    using Hoists = std::vector<std::pair<int64_t, double>>;
+    ir::Graph images;
+    {
+        Builder b(images);
+        conv(b, b.input({2, 4, 8, 8}), 8, 3, 1, 1, 1, false);
+        b.finish();
+    }
+    for (const char* strategy : {"tvm", "graphturbo"}) {
+        sim::Evaluation byChannels = run(images, strategy, 2);
+        ASSERT_EQ(byChannels.program.kernels[0].layers[0].tileCount, int64_t{2});
+        ASSERT_EQ(hoistsOf(byChannels), (Hoists{{1152, 298.0}}));
+        sim::Evaluation byRows = run(matmulBy(2, 1), strategy, 2);
+        ASSERT_EQ(byRows.program.kernels[0].layers[0].tileCount, int64_t{2});
+        ASSERT_EQ(hoistsOf(byRows), (Hoists{{128, 42.0}}));
+        ASSERT_EQ(hoistsOf(run(matmulBy(1, 16), strategy, 1)), (Hoists{{1024, 266.0}}));
+    }
+}
+
+// A weight that no tile cuts stays in a core across its tiles only when
+// it fits what the LB keeps for weights (its reserve, 64 KB here);
+// larger, every tile reads it again (WeightUse::streamed). 2x64x16 times
+// 16x2048 f32: the 1 MB output overflows the LB's 960 KB for
+// activations, so the outer two loops (batch, rows) are tiled in 2, the
+// 128 KB weight follows neither and streams twice: 262144 B at 4 B/ns
+// plus 10 ns. At 16x1024 (64 KB, 2x128 rows) it fits the reserve and is
+// hoisted once, 65536 B in 16394 ns.
+// (graphturbo splits these graphs into two one-batch instances of one
+// tile each, so it has no second tile to stream for.)
+TEST(TestSimCases, weightsLargerThanTheReserveStreamPerTile) {
+    using Hoists = std::vector<std::pair<int64_t, double>>;
+    for (const char* strategy : {"tvm", "astitch"}) {
+        sim::Evaluation wide = run(batchedMatmul(64, 2048), strategy, 1);
+        const kernel::Layer& layer = wide.program.kernels[0].layers[0];
+        ASSERT_EQ(layer.tileCount, int64_t{2});
+        ASSERT_EQ(layer.weights.size(), size_t{1});
+        ASSERT_TRUE(layer.weights[0].streamed);
+        ASSERT_EQ(hoistsOf(wide), (Hoists{{262144, 65546.0}}));
+        sim::Evaluation fits = run(batchedMatmul(128, 1024), strategy, 1);
+        ASSERT_EQ(fits.program.kernels[0].layers[0].tileCount, int64_t{2});
+        ASSERT_TRUE(!fits.program.kernels[0].layers[0].weights[0].streamed);
+        ASSERT_EQ(hoistsOf(fits), (Hoists{{65536, 16394.0}}));
+    }
+}
+
+struct PrecisionChangesBytesAndRatesRow {
+    std::string rowLabel;
+    int dtype;
+    double convNs;
+    int64_t weightBytes;
+    int64_t inputBytes;
 };
 
-QTEST_GUILESS_MAIN(TestSimCases)
-#include "test_sim_cases.moc"
+std::vector<PrecisionChangesBytesAndRatesRow> precisionChangesBytesAndRatesRows() {
+    std::vector<PrecisionChangesBytesAndRatesRow> rows;
+    rows.push_back(
+        {"f32", static_cast<int>(ir::DType::Float32), 1152.0, int64_t{1152}, int64_t{1024}});
+    rows.push_back(
+        {"f16", static_cast<int>(ir::DType::Float16), 288.0, int64_t{576}, int64_t{512}});
+    rows.push_back(
+        {"bf16", static_cast<int>(ir::DType::BFloat16), 576.0, int64_t{576}, int64_t{512}});
+    return rows;
+}
+
+class PrecisionChangesBytesAndRatesRows
+    : public ::testing::TestWithParam<PrecisionChangesBytesAndRatesRow> {};
+
+TEST_P(PrecisionChangesBytesAndRatesRows, precisionChangesBytesAndRates) {
+    int dtype = GetParam().dtype;
+    double convNs = GetParam().convNs;
+    int64_t weightBytes = GetParam().weightBytes;
+    int64_t inputBytes = GetParam().inputBytes;
+    auto precision = static_cast<ir::DType>(dtype);
+    auto graph = ir::convertPrecision(oneConv(), precision);
+    ASSERT_TRUE(graph.ok());
+    sim::Evaluation ev = run(*graph, "tvm");
+    const kernel::Layer* conv = nullptr;
+    const kernel::Layer* cast = nullptr;
+    for (const kernel::Kernel& k : ev.program.kernels)
+        for (const kernel::Layer& l : k.layers)
+            (graph->op(l.anchor).type == "Conv" ? conv : cast) = &l;
+    ASSERT_TRUE(conv != nullptr);
+    ASSERT_FUZZY_EQ(conv->ops.front().unitNs, convNs);
+    ASSERT_EQ(conv->weightBytes, int64_t{weightBytes});
+    int64_t loaded = 0;
+    for (const kernel::Operand& in : conv->inputs)
+        loaded += in.bytes;
+    ASSERT_EQ(loaded, int64_t{inputBytes});
+    if (precision != ir::DType::Float32) {
+        ASSERT_TRUE(cast != nullptr);
+        ASSERT_FUZZY_EQ(cast->ops.front().unitNs, 32.0);
+    }
+    ASSERT_FUZZY_EQ(ev.report.attribution.run.at(sim::Cause::ComputeMatrix), convNs);
+}
+
+INSTANTIATE_TEST_SUITE_P(TestSimCases, PrecisionChangesBytesAndRatesRows,
+                         ::testing::ValuesIn(precisionChangesBytesAndRatesRows()), test::RowName{});
+
+// Attribution of oneConv's timelines (docs/simulator.md, Attribution).
+// graphturbo: launch 0-1000; weight DMA alone 1000-2252; hoist and input
+// load together 2252-2550 (298 ns, half to each); input loads alone
+// 2550-3642; compute 3642-4794; stores 4794-7464; sync 7464-7514. tvm runs
+// the same steps one after the other.
+struct AttributionOfOneConvRow {
+    std::string rowLabel;
+    std::string strategy;
+    double weights;
+    double loads;
+    double total;
+};
+
+std::vector<AttributionOfOneConvRow> attributionOfOneConvRows() {
+    std::vector<AttributionOfOneConvRow> rows;
+    rows.push_back({"graphturbo", std::string("graphturbo"), 1401.0, 1241.0, 7514.0});
+    rows.push_back({"tvm", std::string("tvm"), 1550.0, 1390.0, 7812.0});
+    return rows;
+}
+
+class AttributionOfOneConvRows : public ::testing::TestWithParam<AttributionOfOneConvRow> {};
+
+TEST_P(AttributionOfOneConvRows, attributionOfOneConv) {
+    std::string strategy = GetParam().strategy;
+    double weights = GetParam().weights;
+    double loads = GetParam().loads;
+    double total = GetParam().total;
+    using sim::Cause;
+    sim::Evaluation ev = run(oneConv(), strategy.c_str());
+    const sim::Breakdown& b = ev.report.attribution.run;
+    ASSERT_FUZZY_EQ(b.totalNs, total);
+    ASSERT_FUZZY_EQ(b.at(Cause::Launch), 1000.0);
+    ASSERT_FUZZY_EQ(b.at(Cause::WeightLoad), weights);
+    ASSERT_FUZZY_EQ(b.at(Cause::ActivationLoad), loads);
+    ASSERT_FUZZY_EQ(b.at(Cause::ComputeMatrix), 1152.0);
+    ASSERT_FUZZY_EQ(b.at(Cause::ActivationStore), 2670.0);
+    ASSERT_FUZZY_EQ(b.at(Cause::Sync), 50.0);
+    ASSERT_FUZZY_EQ(b.at(Cause::Idle), 0.0);
+    ASSERT_FUZZY_EQ(b.dmaWaitNs(), weights + loads + 2670.0);
+    // In progress: the weights 1000-2550, the input 2252-3642 (graphturbo).
+    ASSERT_FUZZY_EQ(b.activeNs[static_cast<size_t>(Cause::WeightLoad)], 1550.0);
+    ASSERT_FUZZY_EQ(b.activeNs[static_cast<size_t>(Cause::ActivationLoad)], 1390.0);
+    // Bytes per hop: weights 1152 DMA + 1152 hoist, input 1024 twice, output 2048 twice.
+    ASSERT_EQ(b.bytes[static_cast<size_t>(Cause::WeightLoad)], int64_t{2304});
+    ASSERT_EQ(b.bytes[static_cast<size_t>(Cause::ActivationLoad)], int64_t{2048});
+    ASSERT_EQ(b.bytes[static_cast<size_t>(Cause::ActivationStore)], int64_t{4096});
+    ASSERT_EQ(ev.report.attribution.kernels.size(), size_t{1});
+    ASSERT_FUZZY_EQ(ev.report.attribution.groups.front().breakdown.totalNs, total);
+}
+
+INSTANTIATE_TEST_SUITE_P(TestSimCases, AttributionOfOneConvRows,
+                         ::testing::ValuesIn(attributionOfOneConvRows()), test::RowName{});

@@ -35,7 +35,7 @@ struct Row {
         for (const sim::Report& r : reports)
             if (r.strategy == strategy)
                 return r;
-        qFatal("row %s has no %s report", config.label.c_str(), std::string(strategy).c_str());
+        test::fatal("row %s has no %s report", config.label.c_str(), std::string(strategy).c_str());
     }
     std::string name() const {
         return config.label + " " + model + (seq > 0 ? "-" + std::to_string(seq) : "");
@@ -60,7 +60,7 @@ schedule::ClusterPlan planFor(const arch::Arch& arch, const sim::BatchConfig& co
 }
 
 /// Every strategy on one Table 2 row, as cmd_compare.cpp runs them.
-Row compareRow(const QTemporaryDir& dir, const arch::Arch& arch, const char* model, int64_t seq) {
+Row compareRow(const test::TempDir& dir, const arch::Arch& arch, const char* model, int64_t seq) {
     Row row;
     row.model = model;
     row.seq = seq;
@@ -111,79 +111,86 @@ std::string speedupLine(const Row& row) {
 
 } // namespace
 
-class TestTable2 : public QObject {
-    Q_OBJECT
-    std::vector<Row> rows;
+/// The ten rows of Table 2, simulated once for the whole suite (the Qt
+/// suite's initTestCase). The data-driven checks of the Qt suite run per row
+/// in a loop, each row in its own function so that a failing row ends only
+/// that row, as a failing Qt data row did.
+class TestTable2 : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        ready_ = false;
+        rows.clear();
+        test::TempDir dir;
+        ASSERT_TRUE(dir.isValid());
+        arch::Arch arch = test::preset("stcp920");
+        ASSERT_EQ(arch.clusters, int64_t(4)); // Table 2's samples per cluster assume four
+        for (auto [model, seq] : kTable2)
+            rows.push_back(compareRow(dir, arch, model, seq));
+        ready_ = true;
+    }
+    static void TearDownTestSuite() { rows.clear(); }
+    void SetUp() override { ASSERT_TRUE(ready_) << "the suite's setup failed"; }
 
-    void addRowData() {
-        QTest::addColumn<int>("row");
-        for (size_t i = 0; i < rows.size(); ++i)
-            QTest::newRow(rows[i].name().c_str()) << static_cast<int>(i);
-    }
-    const Row& currentRow() {
-        QFETCH(int, row);
-        return rows[static_cast<size_t>(row)];
-    }
+    static inline std::vector<Row> rows;
+    static inline bool ready_ = false;
 
     /// Throughput ratios of \p strategy over \p baseline, one per row.
-    std::vector<double> ratios(const char* strategy, const char* baseline) const {
+    static std::vector<double> ratios(const char* strategy, const char* baseline) {
         std::vector<double> out;
         for (const Row& row : rows)
             out.push_back(row.of(strategy).throughput / row.of(baseline).throughput);
         return out;
     }
 
-private slots:
-    void initTestCase() {
-        QTemporaryDir dir;
-        QVERIFY(dir.isValid());
-        arch::Arch arch = test::preset("stcp920");
-        QCOMPARE(arch.clusters, int64_t(4)); // Table 2's samples per cluster assume four
-        for (auto [model, seq] : kTable2)
-            rows.push_back(compareRow(dir, arch, model, seq));
-    }
-
-    /// The figures the report quotes next to the paper's 11.15x and 6.16x.
-    void speedups() {
-        std::string labels;
+    /// Runs \p check on every row, each under its row's name.
+    template <typename Check>
+    static void forEachRow(Check check) {
         for (const Row& row : rows) {
-            labels += row.config.label;
-            qInfo("%s", speedupLine(row).c_str());
-        }
-        QCOMPARE(labels, std::string("ABCDEFGHIJ"));
-        for (const char* baseline : {"tvm", "astitch"}) {
-            std::vector<double> r = ratios("graphturbo", baseline);
-            qInfo("graphturbo over %s: geometric mean %sx, arithmetic mean %sx (paper: %s)",
-                  baseline, figure(geometricMean(r)).c_str(), figure(arithmeticMean(r)).c_str(),
-                  std::string_view(baseline) == "tvm" ? "11.15x" : "6.16x");
+            SCOPED_TRACE(row.name());
+            check(row);
         }
     }
+};
 
-    /// Fig. 14: GraphTurbo outperforms TVM and AStitch on every model.
-    void graphturboBeatsBaselines_data() { addRowData(); }
-    void graphturboBeatsBaselines() {
-        const Row& row = currentRow();
+TEST_F(TestTable2, speedups) {
+    std::string labels;
+    for (const Row& row : rows) {
+        labels += row.config.label;
+        test::info("%s", speedupLine(row).c_str());
+    }
+    ASSERT_EQ(labels, std::string("ABCDEFGHIJ"));
+    for (const char* baseline : {"tvm", "astitch"}) {
+        std::vector<double> r = ratios("graphturbo", baseline);
+        test::info("graphturbo over %s: geometric mean %sx, arithmetic mean %sx (paper: %s)",
+                   baseline, figure(geometricMean(r)).c_str(), figure(arithmeticMean(r)).c_str(),
+                   std::string_view(baseline) == "tvm" ? "11.15x" : "6.16x");
+    }
+}
+
+/// Fig. 14: GraphTurbo outperforms TVM and AStitch on every model.
+TEST_F(TestTable2, graphturboBeatsBaselines) {
+    forEachRow([](const Row& row) {
         const sim::Report& gt = row.of("graphturbo");
         for (const char* baseline : {"tvm", "astitch"}) {
             const sim::Report& b = row.of(baseline);
             std::string why = "graphturbo " + figure(gt.throughput) + "/s vs " + baseline + " " +
                               figure(b.throughput) + "/s";
-            QVERIFY2(gt.throughput > b.throughput, why.c_str());
+            ASSERT_TRUE(gt.throughput > b.throughput) << why.c_str();
         }
-    }
+    });
+}
 
-    /// The level a user picks does not turn the verdict against the
-    /// baselines: graphturbo at the LB and at the GB level is no slower than
-    /// tvm and than astitch (the same total batch, so latencies compare). The
-    /// one miss left, astitch at the LB level on Conformer (row J, 0.99x,
-    /// docs/lb-analysis.md), is printed instead.
-    void graphturboNoSlowerAtEitherLevel_data() { addRowData(); }
-    void graphturboNoSlowerAtEitherLevel() {
-        const Row& row = currentRow();
+/// The level a user picks does not turn the verdict against the
+/// baselines: graphturbo at the LB and at the GB level is no slower than
+/// tvm and than astitch (the same total batch, so latencies compare). The
+/// one miss left, astitch at the LB level on Conformer (row J, 0.99x,
+/// docs/lb-analysis.md), is printed instead.
+TEST_F(TestTable2, graphturboNoSlowerAtEitherLevel) {
+    forEachRow([](const Row& row) {
         std::string failures;
         auto check = [&](const char* level, double us, const char* baseline) {
             const sim::Report& b = row.of(baseline);
-            QCOMPARE(b.totalBatch, row.of("graphturbo").totalBatch);
+            ASSERT_EQ(b.totalBatch, row.of("graphturbo").totalBatch);
             if (us <= 0 || us > b.latencyUs)
                 failures += std::string("graphturbo at ") + level + " " + figure(us) + " us vs " +
                             baseline + " " + figure(b.latencyUs) + " us; ";
@@ -193,68 +200,68 @@ private slots:
         check("GB", row.levels.gbUs, "astitch");
         if (row.config.label != "J")
             check("LB", row.levels.lbUs, "astitch");
-        qInfo("%s: graphturbo at LB over astitch %sx", row.name().c_str(),
-              figure(row.of("astitch").latencyUs / row.levels.lbUs).c_str());
-        QVERIFY2(failures.empty(), failures.c_str());
-    }
+        test::info("%s: graphturbo at LB over astitch %sx", row.name().c_str(),
+                   figure(row.of("astitch").latencyUs / row.levels.lbUs).c_str());
+        ASSERT_TRUE(failures.empty()) << failures.c_str();
+    });
+}
 
-    /// Fig. 15: each optimization added is no slower on average over the rows.
-    void fig15StepsNoSlowerOnAverage() {
-        std::string failures;
-        for (size_t i = 1; i < std::size(kFig15); ++i) {
-            std::vector<double> r = ratios(kFig15[i], kFig15[i - 1]);
-            double mean = geometricMean(r);
-            qInfo("%s over %s: geometric mean %sx", kFig15[i], kFig15[i - 1], figure(mean).c_str());
-            if (mean < 1) {
-                failures += std::string(kFig15[i]) + " over " + kFig15[i - 1] + " " + figure(mean) +
-                            "x (rows:";
-                for (size_t k = 0; k < rows.size(); ++k)
-                    failures += " " + rows[k].config.label + " " + figure(r[k]);
-                failures += "); ";
-            }
+/// Fig. 15: each optimization added is no slower on average over the rows.
+TEST_F(TestTable2, fig15StepsNoSlowerOnAverage) {
+    std::string failures;
+    for (size_t i = 1; i < std::size(kFig15); ++i) {
+        std::vector<double> r = ratios(kFig15[i], kFig15[i - 1]);
+        double mean = geometricMean(r);
+        test::info("%s over %s: geometric mean %sx", kFig15[i], kFig15[i - 1],
+                   figure(mean).c_str());
+        if (mean < 1) {
+            failures +=
+                std::string(kFig15[i]) + " over " + kFig15[i - 1] + " " + figure(mean) + "x (rows:";
+            for (size_t k = 0; k < rows.size(); ++k)
+                failures += " " + rows[k].config.label + " " + figure(r[k]);
+            failures += "); ";
         }
-        QVERIFY2(failures.empty(), failures.c_str());
     }
+    ASSERT_TRUE(failures.empty()) << failures.c_str();
+}
 
-    /// Table 3: GraphTurbo keeps almost every tensor on chip.
-    void graphturboScopes_data() { addRowData(); }
-    void graphturboScopes() {
-        const sim::Report& gt = currentRow().of("graphturbo");
+/// Table 3: GraphTurbo keeps almost every tensor on chip.
+TEST_F(TestTable2, graphturboScopes) {
+    forEachRow([](const Row& row) {
+        const sim::Report& gt = row.of("graphturbo");
         int64_t total = gt.scopes[0] + gt.scopes[1] + gt.scopes[2];
-        QVERIFY(total > 0);
+        ASSERT_TRUE(total > 0);
         double ddrShare = static_cast<double>(gt.scopes[0]) / static_cast<double>(total);
         std::string why = "graphturbo declares " + std::to_string(gt.scopes[0]) + " of " +
                           std::to_string(total) + " tensors in DDR (GB " +
                           std::to_string(gt.scopes[1]) + ", LB " + std::to_string(gt.scopes[2]) +
                           ")";
-        QVERIFY2(ddrShare <= 0.02, why.c_str());
-    }
+        ASSERT_TRUE(ddrShare <= 0.02) << why.c_str();
+    });
+}
 
-    /// Table 3: TVM declares every kernel output in DDR (graph outputs are
-    /// counted apart; a kernel may have several outputs, e.g. ViT's q/k/v).
-    void tvmScopes_data() { addRowData(); }
-    void tvmScopes() {
-        const sim::Report& tvm = currentRow().of("tvm");
-        QCOMPARE(tvm.scopes[0], tvm.kernelOutputs - tvm.graphOutputs);
-        QCOMPARE(tvm.scopes[1], int64_t(0));
-        QCOMPARE(tvm.scopes[2], int64_t(0));
-        QVERIFY(tvm.scopes[0] >= tvm.kernels - tvm.graphOutputs);
-    }
+/// Table 3: TVM declares every kernel output in DDR (graph outputs are
+/// counted apart; a kernel may have several outputs, e.g. ViT's q/k/v).
+TEST_F(TestTable2, tvmScopes) {
+    forEachRow([](const Row& row) {
+        const sim::Report& tvm = row.of("tvm");
+        ASSERT_EQ(tvm.scopes[0], tvm.kernelOutputs - tvm.graphOutputs);
+        ASSERT_EQ(tvm.scopes[1], int64_t(0));
+        ASSERT_EQ(tvm.scopes[2], int64_t(0));
+        ASSERT_TRUE(tvm.scopes[0] >= tvm.kernels - tvm.graphOutputs);
+    });
+}
 
-    /// No simulated run beats the roofline bound.
-    void latencyAtLeastRoofline_data() { addRowData(); }
-    void latencyAtLeastRoofline() {
-        const Row& row = currentRow();
+/// No simulated run beats the roofline bound.
+TEST_F(TestTable2, latencyAtLeastRoofline) {
+    forEachRow([](const Row& row) {
         std::string failures;
         for (const sim::Report& r : row.reports) {
-            QVERIFY(r.rooflineUs > 0);
+            ASSERT_TRUE(r.rooflineUs > 0);
             if (r.latencyUs < r.rooflineUs)
                 failures += r.strategy + " latency " + figure(r.latencyUs) + " us < roofline " +
                             figure(r.rooflineUs) + " us; ";
         }
-        QVERIFY2(failures.empty(), failures.c_str());
-    }
-};
-
-QTEST_GUILESS_MAIN(TestTable2)
-#include "test_table2.moc"
+        ASSERT_TRUE(failures.empty()) << failures.c_str();
+    });
+}
