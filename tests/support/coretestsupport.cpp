@@ -1,10 +1,13 @@
 #include "coretestsupport.h"
 
+#include "support/file.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <system_error>
 
 namespace stagecraft::test {
@@ -100,6 +103,25 @@ long long ElapsedTimer::elapsed() const {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
                                                                  start_)
         .count();
+}
+
+bool matchesGolden(const std::filesystem::path& expectedPath, const std::string& actual) {
+    Expected<std::string> read = readFile(expectedPath);
+    std::string expected = read.ok() ? *read : std::string();
+    if (expected == actual)
+        return true;
+    std::string actualPath = expectedPath.string() + ".actual";
+    if (std::ofstream out(actualPath, std::ios::binary | std::ios::trunc); out)
+        out << actual;
+    std::string command = "diff -u '" + expectedPath.string() + "' '" + actualPath + "' 2>&1";
+    if (FILE* diff = popen(command.c_str(), "r")) {
+        char buffer[4096];
+        size_t n;
+        while ((n = std::fread(buffer, 1, sizeof buffer, diff)) > 0)
+            std::fwrite(buffer, 1, n, stderr);
+        pclose(diff);
+    }
+    return false;
 }
 
 TempDir::TempDir() {

@@ -21,6 +21,10 @@ namespace stagecraft::test {
 /// file is missing; the caller asserts on the result.
 std::filesystem::path fetchedModel(const std::string& relativePath);
 
+/// Compares \p actual with the golden file \p expectedPath. On mismatch
+/// writes <expected>.actual next to it, prints `diff -u` and returns false.
+bool matchesGolden(const std::filesystem::path& expectedPath, const std::string& actual);
+
 /// A fresh directory under the system's temporary directory, removed with
 /// everything in it when destroyed (what the suites used QTemporaryDir for).
 class TempDir {

@@ -6,18 +6,17 @@
 // models grouped by the GraphTurbo pipeline.
 
 #include "arch/presets.h"
+#include "coretestsupport.h"
 #include "io/dot_export.h"
 #include "onnx/importer.h"
 #include "schedule/pipeline.h"
 #include "support/strings.h"
-#include "testsupport.h"
 #include "zoo/zoo.h"
 
-#include <QTemporaryDir>
-#include <QtTest>
 #include <graphviz/cgraph.h>
 
 #include <algorithm>
+#include <gtest/gtest.h>
 #include <map>
 #include <memory>
 #include <set>
@@ -27,16 +26,10 @@
 
 using namespace stagecraft;
 
-Q_DECLARE_METATYPE(std::string)
-
 namespace {
 
 using partition::GroupId;
 using partition::Partition;
-
-QString qs(const std::string& text) {
-    return QString::fromStdString(text);
-}
 
 // --- reading DOT back with cgraph ---------------------------------------
 
@@ -110,17 +103,17 @@ std::string cgraphLabel(const std::vector<std::string>& lines) {
     return out;
 }
 
-QStringList show(const std::vector<DotEdge>& edges) {
-    QStringList out;
+std::vector<std::string> show(const std::vector<DotEdge>& edges) {
+    std::vector<std::string> out;
     for (const DotEdge& e : edges)
-        out << qs(e.tail + " -> " + e.head + " [" + e.label + "]");
+        out.push_back(e.tail + " -> " + e.head + " [" + e.label + "]");
     return out;
 }
 
-QStringList show(const std::vector<std::string>& names) {
-    QStringList out;
+std::vector<std::string> show(const std::vector<std::string>& names) {
+    std::vector<std::string> out;
     for (const std::string& name : names)
-        out << qs(name);
+        out.push_back(name);
     return out;
 }
 
@@ -235,8 +228,8 @@ HostileModel hostileModel() {
 }
 
 ir::Graph zooGraph(const std::string& name) {
-    QTemporaryDir dir;
-    std::filesystem::path file = dir.filePath(QStringLiteral("model.onnx")).toStdString();
+    test::TempDir dir;
+    std::filesystem::path file = dir.filePath(std::string("model.onnx"));
     auto written = zoo::writeZooModel(name, {}, file);
     SC_ASSERT(written.ok(), "zoo model written");
     auto imported = onnxio::importModel(file);
@@ -260,169 +253,198 @@ Partition grouped(const ir::Graph& graph, const std::string& grouping) {
 
 void checkExpanded(const ir::Graph& graph, const Partition& p, const std::string& text) {
     ParsedDot dot = parseDot(text);
-    QVERIFY2(dot.ok, dot.error.c_str());
+    ASSERT_TRUE(dot.ok) << dot.error.c_str();
     std::set<ir::TensorId> ins = activations(graph, graph.inputs());
     std::set<ir::TensorId> outs = activations(graph, graph.outputs());
-    QCOMPARE(dot.labels.size(), graph.opCount() + ins.size() + outs.size());
+    ASSERT_EQ(dot.labels.size(), graph.opCount() + ins.size() + outs.size());
     for (ir::OpId op = 0; op < static_cast<ir::OpId>(graph.opCount()); ++op) {
         std::string id = "op" + std::to_string(op);
-        QVERIFY2(dot.labels.count(id), id.c_str());
+        ASSERT_TRUE(dot.labels.count(id)) << id.c_str();
         const ir::Op& o = graph.op(op);
-        QCOMPARE(qs(dot.labels[id].substr(0, dot.labels[id].rfind("\\n"))),
-                 qs(cgraphLabel({o.name, o.type})));
-        QCOMPARE(show(dot.clustersOf[id]),
-                 QStringList{qs("cluster_" + Partition::label(p.groupOf(op)))});
+        ASSERT_EQ((dot.labels[id].substr(0, dot.labels[id].rfind("\\n"))),
+                  (cgraphLabel({o.name, o.type})));
+        ASSERT_EQ(show(dot.clustersOf[id]),
+                  std::vector<std::string>{("cluster_" + Partition::label(p.groupOf(op)))});
     }
     for (ir::TensorId t : ins) {
-        QCOMPARE(qs(dot.shapes["in" + std::to_string(t)]), QStringLiteral("invhouse"));
-        QVERIFY(dot.clustersOf["in" + std::to_string(t)].empty());
+        ASSERT_EQ((dot.shapes["in" + std::to_string(t)]), std::string("invhouse"));
+        ASSERT_TRUE(dot.clustersOf["in" + std::to_string(t)].empty());
     }
     for (ir::TensorId t : outs)
-        QCOMPARE(qs(dot.shapes["out" + std::to_string(t)]), QStringLiteral("house"));
-    QCOMPARE(show(dot.edges), show(expectedOpEdges(graph)));
+        ASSERT_EQ((dot.shapes["out" + std::to_string(t)]), std::string("house"));
+    ASSERT_EQ(show(dot.edges), show(expectedOpEdges(graph)));
 }
 
 void checkCollapsed(const ir::Graph& graph, const Partition& p, const std::string& text) {
     ParsedDot dot = parseDot(text);
-    QVERIFY2(dot.ok, dot.error.c_str());
+    ASSERT_TRUE(dot.ok) << dot.error.c_str();
     std::set<ir::TensorId> ins = activations(graph, graph.inputs());
     std::set<ir::TensorId> outs = activations(graph, graph.outputs());
-    QCOMPARE(dot.labels.size(), p.groupCount() + ins.size() + outs.size());
+    ASSERT_EQ(dot.labels.size(), p.groupCount() + ins.size() + outs.size());
     for (GroupId g = 0; g < static_cast<GroupId>(p.groupCount()); ++g) {
         size_t n = p.ops(g).size();
         std::string count = std::to_string(n) + (n == 1 ? " op" : " ops");
-        QCOMPARE(qs(dot.labels[groupNode(g)]), qs(cgraphLabel({Partition::label(g), count})));
+        ASSERT_EQ((dot.labels[groupNode(g)]), (cgraphLabel({Partition::label(g), count})));
     }
     for (ir::OpId op = 0; op < static_cast<ir::OpId>(graph.opCount()); ++op)
-        QVERIFY(!dot.labels.count("op" + std::to_string(op)));
-    QVERIFY(dot.clustersOf.empty());
-    QCOMPARE(show(dot.edges), show(expectedGroupEdges(graph, p)));
+        ASSERT_TRUE(!dot.labels.count("op" + std::to_string(op)));
+    ASSERT_TRUE(dot.clustersOf.empty());
+    ASSERT_EQ(show(dot.edges), show(expectedGroupEdges(graph, p)));
 }
 
 } // namespace
 
-class TestDotExport : public QObject {
-    Q_OBJECT
-private slots:
-    void quoting_data() {
-        QTest::addColumn<std::string>("name");
-        QTest::addColumn<std::string>("quoted");
-        QTest::newRow("plain") << std::string("conv1") << std::string("\"conv1\"");
-        QTest::newRow("onnx path") << std::string("/layer1/0/conv1/Conv:0.weight")
-                                   << std::string("\"/layer1/0/conv1/Conv:0.weight\"");
-        QTest::newRow("quote") << std::string("a\"b") << std::string("\"a\\\"b\"");
-        QTest::newRow("backslash") << std::string("a\\b") << std::string("\"a\\\\b\"");
-        QTest::newRow("trailing backslash") << std::string("a\\") << std::string("\"a\\\\\"");
-        QTest::newRow("line break") << std::string("a\nb") << std::string("\"a\\nb\"");
-        QTest::newRow("tab") << std::string("a\tb") << std::string("\"a b\"");
-        QTest::newRow("empty") << std::string() << std::string("\"\"");
-    }
-    void quoting() {
-        QFETCH(std::string, name);
-        QFETCH(std::string, quoted);
-        QCOMPARE(qs(io::dotQuoted(name)), qs(quoted));
-        // Valid as a DOT label whatever the name.
-        QVERIFY(parseDot("digraph { n [label=" + io::dotQuoted(name) + "]; }").ok);
-    }
-
-    void parserRefusesBadDot() {
-        // The checks below rely on cgraph refusing what is not DOT.
-        QVERIFY(parseDot("digraph { a [label=\"x\"]; }").ok);
-        QVERIFY(!parseDot("digraph { a [label=\"x\"y\"]; }").ok);
-        QVERIFY(!parseDot("digraph { a -> ; }").ok);
-        QVERIFY(!parseDot("digraph { a -> ; }").error.empty());
-    }
-
-    void hostileNames() {
-        HostileModel m = hostileModel();
-        io::DotOptions options;
-        options.title = "model \"x\" \\ y";
-        std::string text = io::groupedGraphDot(m.graph, m.partition, options);
-        checkExpanded(m.graph, m.partition, text);
-        ParsedDot dot = parseDot(text);
-        QCOMPARE(qs(dot.graphLabel), qs(cgraphLabel({options.title})));
-        QCOMPARE(qs(dot.labels["op1"]), QStringLiteral("relu\\\\back\\nRelu\\n1x4"));
-        QCOMPARE(qs(dot.labels["op0"]), QStringLiteral("/block/mat\"mul:0\\nMatMul\\n1x4"));
-        QVERIFY(text.find("label=\"/block/mat\\\"mul:0\\nMatMul\\n1x4\"") != std::string::npos);
-        // Both reads of t3 by the Mul are drawn.
-        QCOMPARE(std::count(dot.edges.begin(), dot.edges.end(), DotEdge{"op2", "op3", "1x4"}), 2);
-        // The weight is not drawn at all.
-        QVERIFY(text.find("secret") == std::string::npos);
-        QVERIFY(!dot.labels.count("in1"));
-        QCOMPARE(m.partition.groupCount(), size_t(3));
-        QCOMPARE(show(dot.clustersOf["op1"]), QStringList{QStringLiteral("cluster_b")});
-        QCOMPARE(show(dot.clustersOf["op2"]), QStringList{QStringLiteral("cluster_b")});
-    }
-
-    void hostileNamesCollapsed() {
-        HostileModel m = hostileModel();
-        io::DotOptions options;
-        options.collapsed = true;
-        std::string text = io::groupedGraphDot(m.graph, m.partition, options);
-        checkCollapsed(m.graph, m.partition, text);
-        ParsedDot dot = parseDot(text);
-        // a -> b carries t1 once, though two ops of b read it.
-        QCOMPARE(std::count_if(
-                     dot.edges.begin(), dot.edges.end(),
-                     [](const DotEdge& e) { return e.tail == "group_a" && e.head == "group_b"; }),
-                 1);
-        QVERIFY(text.find("group_a -> group_b [label=\"1x4\\n16 B\"];") != std::string::npos);
-    }
-
-    void golden_data() {
-        QTest::addColumn<bool>("collapsed");
-        QTest::addColumn<std::string>("file");
-        QTest::newRow("expanded") << false << std::string("hostile.dot.expected");
-        QTest::newRow("collapsed") << true << std::string("hostile-collapsed.dot.expected");
-    }
-    void golden() {
-        // The whole text, readable in tests/data/dot/: a change of the format
-        // shows as a diff.
-        QFETCH(bool, collapsed);
-        QFETCH(std::string, file);
-        HostileModel m = hostileModel();
-        std::string text =
-            io::groupedGraphDot(m.graph, m.partition, {"hostile \"names\"", collapsed});
-        QVERIFY(test::matchesGolden(test::sourceDir() / "tests/data/dot" / file, qs(text)));
-    }
-
-    void zooModels_data() {
-        QTest::addColumn<std::string>("model");
-        QTest::addColumn<std::string>("grouping");
-        for (std::string model : {"fig3-chain", "fig2-blocks"}) {
-            QTest::addRow("%s teaching", model.c_str()) << model << std::string("teaching");
-            QTest::addRow("%s singletons", model.c_str()) << model << std::string("singletons");
-        }
-        // Hundreds of ops, ONNX-style names, groups of very different sizes.
-        QTest::newRow("resnet50 stcp920") << std::string("resnet50") << std::string("stcp920");
-    }
-    void zooModels() {
-        QFETCH(std::string, model);
-        QFETCH(std::string, grouping);
-        ir::Graph graph = zooGraph(model);
-        Partition partition = grouped(graph, grouping);
-        QVERIFY(partition.groupCount() >= 1);
-        checkExpanded(graph, partition, io::groupedGraphDot(graph, partition));
-        checkCollapsed(graph, partition, io::groupedGraphDot(graph, partition, {"", true}));
-    }
-
-    void deterministic_data() { zooModels_data(); }
-    void deterministic() {
-        QFETCH(std::string, model);
-        QFETCH(std::string, grouping);
-        ir::Graph graph = zooGraph(model);
-        Partition partition = grouped(graph, grouping);
-        for (bool collapsed : {false, true}) {
-            io::DotOptions options{"zoo:" + model, collapsed};
-            std::string first = io::groupedGraphDot(graph, partition, options);
-            QCOMPARE(qs(io::groupedGraphDot(graph, partition, options)), qs(first));
-            // A copy at other addresses, imported again, grouped again.
-            ir::Graph again = zooGraph(model);
-            QCOMPARE(qs(io::groupedGraphDot(again, grouped(again, grouping), options)), qs(first));
-            QVERIFY(first.ends_with("}\n"));
-        }
-    }
+struct QuotingRow {
+    std::string rowLabel;
+    std::string name;
+    std::string quoted;
 };
 
-QTEST_GUILESS_MAIN(TestDotExport)
-#include "test_dot_export.moc"
+std::vector<QuotingRow> quotingRows() {
+    std::vector<QuotingRow> rows;
+    rows.push_back({"plain", std::string("conv1"), std::string("\"conv1\"")});
+    rows.push_back({"onnx path", std::string("/layer1/0/conv1/Conv:0.weight"),
+                    std::string("\"/layer1/0/conv1/Conv:0.weight\"")});
+    rows.push_back({"quote", std::string("a\"b"), std::string("\"a\\\"b\"")});
+    rows.push_back({"backslash", std::string("a\\b"), std::string("\"a\\\\b\"")});
+    rows.push_back({"trailing backslash", std::string("a\\"), std::string("\"a\\\\\"")});
+    rows.push_back({"line break", std::string("a\nb"), std::string("\"a\\nb\"")});
+    rows.push_back({"tab", std::string("a\tb"), std::string("\"a b\"")});
+    rows.push_back({"empty", std::string(), std::string("\"\"")});
+    return rows;
+}
+
+class QuotingRows : public ::testing::TestWithParam<QuotingRow> {};
+
+TEST_P(QuotingRows, quoting) {
+    std::string name = GetParam().name;
+    std::string quoted = GetParam().quoted;
+    ASSERT_EQ((io::dotQuoted(name)), (quoted));
+    // Valid as a DOT label whatever the name.
+    ASSERT_TRUE(parseDot("digraph { n [label=" + io::dotQuoted(name) + "]; }").ok);
+}
+
+INSTANTIATE_TEST_SUITE_P(TestDotExport, QuotingRows, ::testing::ValuesIn(quotingRows()),
+                         test::RowName{});
+
+TEST(TestDotExport, parserRefusesBadDot) {
+    // The checks below rely on cgraph refusing what is not DOT.
+    ASSERT_TRUE(parseDot("digraph { a [label=\"x\"]; }").ok);
+    ASSERT_TRUE(!parseDot("digraph { a [label=\"x\"y\"]; }").ok);
+    ASSERT_TRUE(!parseDot("digraph { a -> ; }").ok);
+    ASSERT_TRUE(!parseDot("digraph { a -> ; }").error.empty());
+}
+
+TEST(TestDotExport, hostileNames) {
+    HostileModel m = hostileModel();
+    io::DotOptions options;
+    options.title = "model \"x\" \\ y";
+    std::string text = io::groupedGraphDot(m.graph, m.partition, options);
+    checkExpanded(m.graph, m.partition, text);
+    ParsedDot dot = parseDot(text);
+    ASSERT_EQ((dot.graphLabel), (cgraphLabel({options.title})));
+    ASSERT_EQ((dot.labels["op1"]), std::string("relu\\\\back\\nRelu\\n1x4"));
+    ASSERT_EQ((dot.labels["op0"]), std::string("/block/mat\"mul:0\\nMatMul\\n1x4"));
+    ASSERT_TRUE(text.find("label=\"/block/mat\\\"mul:0\\nMatMul\\n1x4\"") != std::string::npos);
+    // Both reads of t3 by the Mul are drawn.
+    ASSERT_EQ(std::count(dot.edges.begin(), dot.edges.end(), DotEdge{"op2", "op3", "1x4"}), 2);
+    // The weight is not drawn at all.
+    ASSERT_TRUE(text.find("secret") == std::string::npos);
+    ASSERT_TRUE(!dot.labels.count("in1"));
+    ASSERT_EQ(m.partition.groupCount(), size_t(3));
+    ASSERT_EQ(show(dot.clustersOf["op1"]), std::vector<std::string>{std::string("cluster_b")});
+    ASSERT_EQ(show(dot.clustersOf["op2"]), std::vector<std::string>{std::string("cluster_b")});
+}
+
+TEST(TestDotExport, hostileNamesCollapsed) {
+    HostileModel m = hostileModel();
+    io::DotOptions options;
+    options.collapsed = true;
+    std::string text = io::groupedGraphDot(m.graph, m.partition, options);
+    checkCollapsed(m.graph, m.partition, text);
+    ParsedDot dot = parseDot(text);
+    // a -> b carries t1 once, though two ops of b read it.
+    ASSERT_EQ(
+        std::count_if(dot.edges.begin(), dot.edges.end(),
+                      [](const DotEdge& e) { return e.tail == "group_a" && e.head == "group_b"; }),
+        1);
+    ASSERT_TRUE(text.find("group_a -> group_b [label=\"1x4\\n16 B\"];") != std::string::npos);
+}
+
+struct GoldenRow {
+    std::string rowLabel;
+    bool collapsed;
+    std::string file;
+};
+
+std::vector<GoldenRow> goldenRows() {
+    std::vector<GoldenRow> rows;
+    rows.push_back({"expanded", false, std::string("hostile.dot.expected")});
+    rows.push_back({"collapsed", true, std::string("hostile-collapsed.dot.expected")});
+    return rows;
+}
+
+class GoldenRows : public ::testing::TestWithParam<GoldenRow> {};
+
+TEST_P(GoldenRows, golden) {
+    // The whole text, readable in tests/data/dot/: a change of the format
+    // shows as a diff.
+    bool collapsed = GetParam().collapsed;
+    std::string file = GetParam().file;
+    HostileModel m = hostileModel();
+    std::string text = io::groupedGraphDot(m.graph, m.partition, {"hostile \"names\"", collapsed});
+    ASSERT_TRUE(test::matchesGolden(test::sourceDir() / "tests/data/dot" / file, (text)));
+}
+
+INSTANTIATE_TEST_SUITE_P(TestDotExport, GoldenRows, ::testing::ValuesIn(goldenRows()),
+                         test::RowName{});
+
+struct ZooModelsRow {
+    std::string rowLabel;
+    std::string model;
+    std::string grouping;
+};
+
+std::vector<ZooModelsRow> zooModelsRows() {
+    std::vector<ZooModelsRow> rows;
+    for (std::string model : {"fig3-chain", "fig2-blocks"}) {
+        rows.push_back(
+            {test::rowName("%s teaching", model.c_str()), model, std::string("teaching")});
+        rows.push_back(
+            {test::rowName("%s singletons", model.c_str()), model, std::string("singletons")});
+    }
+    // Hundreds of ops, ONNX-style names, groups of very different sizes.
+    rows.push_back({"resnet50 stcp920", std::string("resnet50"), std::string("stcp920")});
+    return rows;
+}
+
+class ZooModelsRows : public ::testing::TestWithParam<ZooModelsRow> {};
+
+TEST_P(ZooModelsRows, zooModels) {
+    std::string model = GetParam().model;
+    std::string grouping = GetParam().grouping;
+    ir::Graph graph = zooGraph(model);
+    Partition partition = grouped(graph, grouping);
+    ASSERT_TRUE(partition.groupCount() >= 1);
+    checkExpanded(graph, partition, io::groupedGraphDot(graph, partition));
+    checkCollapsed(graph, partition, io::groupedGraphDot(graph, partition, {"", true}));
+}
+
+INSTANTIATE_TEST_SUITE_P(TestDotExport, ZooModelsRows, ::testing::ValuesIn(zooModelsRows()),
+                         test::RowName{});
+
+TEST_P(ZooModelsRows, deterministic) {
+    std::string model = GetParam().model;
+    std::string grouping = GetParam().grouping;
+    ir::Graph graph = zooGraph(model);
+    Partition partition = grouped(graph, grouping);
+    for (bool collapsed : {false, true}) {
+        io::DotOptions options{"zoo:" + model, collapsed};
+        std::string first = io::groupedGraphDot(graph, partition, options);
+        ASSERT_EQ((io::groupedGraphDot(graph, partition, options)), (first));
+        // A copy at other addresses, imported again, grouped again.
+        ir::Graph again = zooGraph(model);
+        ASSERT_EQ((io::groupedGraphDot(again, grouped(again, grouping), options)), (first));
+        ASSERT_TRUE(first.ends_with("}\n"));
+    }
+}

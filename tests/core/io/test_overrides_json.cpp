@@ -1,17 +1,16 @@
 // Overrides files: round trips, every key optional, a schedule document
 // accepted in place of an overrides file, bad files refused naming the field.
 
+#include "coretestsupport.h"
 #include "io/overrides_json.h"
 #include "io/schedule_json.h"
 #include "schedule_fixture.h"
 
-#include <QtTest>
+#include <gtest/gtest.h>
 
 using namespace stagecraft;
 using schedule::Overrides;
 using schedule::Scope;
-
-Q_DECLARE_METATYPE(std::string)
 
 namespace {
 
@@ -54,117 +53,127 @@ std::vector<Overrides> roundTripCases() {
     return {Overrides{}, everyKind(), order};
 }
 
-QString qs(const std::string& text) {
-    return QString::fromStdString(text);
-}
-
 } // namespace
 
-class TestOverridesJson : public QObject {
-    Q_OBJECT
-private slots:
-    void roundTrip_data() {
-        QTest::addColumn<int>("index");
-        QTest::newRow("empty") << 0;
-        QTest::newRow("every kind") << 1;
-        QTest::newRow("order only") << 2;
-    }
-    void roundTrip() {
-        QFETCH(int, index);
-        const Overrides overrides = roundTripCases()[static_cast<size_t>(index)];
-        std::string text = io::writeOverridesJson(overrides);
-        QVERIFY(text.rfind("{\n  \"format\": \"stagecraft-overrides\",\n  \"version\": 1,\n", 0) ==
-                0);
-        auto read = io::readOverridesJson(text, "o.json");
-        QVERIFY2(read.ok(), read.ok() ? "" : read.error().message().c_str());
-        QVERIFY(test::sameOverrides(*read, overrides));
-        QCOMPARE(qs(io::writeOverridesJson(*read)), qs(text));
-    }
-
-    void writesEveryKeyInOrder() {
-        std::string text = io::writeOverridesJson(everyKind());
-        QCOMPARE(qs(text), QString::fromUtf8(kEveryKindFile));
-    }
-
-    void everyKeyIsOptional() {
-        auto read = io::readOverridesJson(
-            R"({"format": "stagecraft-overrides", "version": 1, "split": [{"op": "c", "dim": 1, "factor": 8}]})",
-            "o.json");
-        QVERIFY(read.ok());
-        QVERIFY(read->merges.empty() && read->order.empty() && read->scopes.empty());
-        QCOMPARE(read->splits.size(), size_t(1));
-        QCOMPARE(read->splits[0].dim, 1);
-        QCOMPARE(read->splits[0].factor, int64_t(8));
-        auto bare =
-            io::readOverridesJson(R"({"format": "stagecraft-overrides", "version": 1})", "");
-        QVERIFY(bare.ok() && bare->empty());
-    }
-
-    void acceptsAScheduleDocument() {
-        test::ScheduleFixture f = test::makeScheduleFixture();
-        f.info.overrides = everyKind();
-        std::string document = io::writeScheduleJson(f.graph, f.schedule, f.info);
-        auto read = io::readOverridesJson(document, "s.json");
-        QVERIFY2(read.ok(), read.ok() ? "" : read.error().message().c_str());
-        QVERIFY(test::sameOverrides(*read, everyKind()));
-    }
-
-    void refusesBadFiles_data() {
-        QTest::addColumn<std::string>("text");
-        QTest::addColumn<QString>("message");
-        auto row = [](const char* name, const char* members, const char* message) {
-            std::string text = std::string(R"({"format": "stagecraft-overrides", "version": 1)") +
-                               (*members ? ", " : "") + members + "}";
-            QTest::newRow(name) << text << QString::fromUtf8(message);
-        };
-        row("unknown key", R"("splits": [])", "unknown field 'splits'");
-        row("merge not a pair", R"("merge": [["a", "b", "c"]])",
-            "merge[0]: must be a pair of op names");
-        row("merge empty name", R"("merge": [["a", ""]])",
-            "merge[0][1]: must be a non-empty string (got \"\")");
-        row("ungroup not a name", R"("ungroup": [3])", "ungroup[0]: must be a non-empty string");
-        row("split not a list", R"("split": {"op": "a"})", "split: must be an array");
-        row("split factor zero", R"("split": [{"op": "a", "dim": 0, "factor": 0}])",
-            "split[0].factor: must be an integer >= 1 (got 0)");
-        row("split factor fraction", R"("split": [{"op": "a", "dim": 0, "factor": 2.5}])",
-            "split[0].factor: must be an integer >= 1 (got 2.5)");
-        row("split dim negative", R"("split": [{"op": "a", "dim": -1, "factor": 2}])",
-            "split[0].dim: must be an integer >= 0 (got -1)");
-        row("split without op", R"("split": [{"dim": 0, "factor": 2}])", "split[0].op: missing");
-        row("split extra", R"("split": [{"op": "a", "dim": 0, "factor": 2, "core": 1}])",
-            "split[0]: unknown field 'core'");
-        row("order twice", R"("order": ["a1", "b1", "a1"])",
-            "order[2]: instance 'a1' is listed twice");
-        row("scope name", R"("scope": [{"tensor": "t", "scope": "L1"}])",
-            "scope[0].scope: unknown scope 'L1' (expected LB, GB or DDR)");
-        QTest::newRow("format") << std::string(R"({"format": "stagecraft-arch", "version": 1})")
-                                << QStringLiteral("format: must be 'stagecraft-overrides' or "
-                                                  "'stagecraft-schedule' (got 'stagecraft-arch')");
-        QTest::newRow("no format")
-            << std::string(R"({"merge": []})") << QStringLiteral("format: missing");
-        QTest::newRow("version") << std::string(
-                                        R"({"format": "stagecraft-overrides", "version": 7})")
-                                 << QStringLiteral("version: unsupported version 7");
-        QTest::newRow("document without overrides")
-            << std::string(R"({"format": "stagecraft-schedule", "version": 1})")
-            << QStringLiteral("overrides: missing");
-        QTest::newRow("document with bad overrides")
-            << std::string(
-                   R"({"format": "stagecraft-schedule", "version": 1, "overrides": {"order": [1]}})")
-            << QStringLiteral("overrides.order[0]: must be a non-empty string (got 1)");
-        QTest::newRow("not json") << std::string("{\"merge\": [")
-                                  << QStringLiteral("not valid JSON: parse error at line 1");
-    }
-    void refusesBadFiles() {
-        QFETCH(std::string, text);
-        QFETCH(QString, message);
-        auto read = io::readOverridesJson(text, "edits.json");
-        QVERIFY(!read.ok());
-        QString error = qs(read.error().message());
-        QVERIFY2(error.startsWith(QStringLiteral("edits.json: ") + message), qPrintable(error));
-        QVERIFY(!error.contains(QLatin1Char('\n')));
-    }
+struct RoundTripRow {
+    std::string rowLabel;
+    int index;
 };
 
-QTEST_GUILESS_MAIN(TestOverridesJson)
-#include "test_overrides_json.moc"
+std::vector<RoundTripRow> roundTripRows() {
+    std::vector<RoundTripRow> rows;
+    rows.push_back({"empty", 0});
+    rows.push_back({"every kind", 1});
+    rows.push_back({"order only", 2});
+    return rows;
+}
+
+class RoundTripRows : public ::testing::TestWithParam<RoundTripRow> {};
+
+TEST_P(RoundTripRows, roundTrip) {
+    int index = GetParam().index;
+    const Overrides overrides = roundTripCases()[static_cast<size_t>(index)];
+    std::string text = io::writeOverridesJson(overrides);
+    ASSERT_TRUE(text.rfind("{\n  \"format\": \"stagecraft-overrides\",\n  \"version\": 1,\n", 0) ==
+                0);
+    auto read = io::readOverridesJson(text, "o.json");
+    ASSERT_TRUE(read.ok()) << (read.ok() ? "" : read.error().message().c_str());
+    ASSERT_TRUE(test::sameOverrides(*read, overrides));
+    ASSERT_EQ((io::writeOverridesJson(*read)), (text));
+}
+
+INSTANTIATE_TEST_SUITE_P(TestOverridesJson, RoundTripRows, ::testing::ValuesIn(roundTripRows()),
+                         test::RowName{});
+
+TEST(TestOverridesJson, writesEveryKeyInOrder) {
+    std::string text = io::writeOverridesJson(everyKind());
+    ASSERT_EQ((text), std::string(kEveryKindFile));
+}
+
+TEST(TestOverridesJson, everyKeyIsOptional) {
+    auto read = io::readOverridesJson(
+        R"({"format": "stagecraft-overrides", "version": 1, "split": [{"op": "c", "dim": 1, "factor": 8}]})",
+        "o.json");
+    ASSERT_TRUE(read.ok());
+    ASSERT_TRUE(read->merges.empty() && read->order.empty() && read->scopes.empty());
+    ASSERT_EQ(read->splits.size(), size_t(1));
+    ASSERT_EQ(read->splits[0].dim, 1);
+    ASSERT_EQ(read->splits[0].factor, int64_t(8));
+    auto bare = io::readOverridesJson(R"({"format": "stagecraft-overrides", "version": 1})", "");
+    ASSERT_TRUE(bare.ok() && bare->empty());
+}
+
+TEST(TestOverridesJson, acceptsAScheduleDocument) {
+    test::ScheduleFixture f = test::makeScheduleFixture();
+    f.info.overrides = everyKind();
+    std::string document = io::writeScheduleJson(f.graph, f.schedule, f.info);
+    auto read = io::readOverridesJson(document, "s.json");
+    ASSERT_TRUE(read.ok()) << (read.ok() ? "" : read.error().message().c_str());
+    ASSERT_TRUE(test::sameOverrides(*read, everyKind()));
+}
+
+struct RefusesBadFilesRow {
+    std::string rowLabel;
+    std::string text;
+    std::string message;
+};
+
+std::vector<RefusesBadFilesRow> refusesBadFilesRows() {
+    std::vector<RefusesBadFilesRow> rows;
+    auto row = [&rows](const char* name, const char* members, const char* message) {
+        std::string text = std::string(R"({"format": "stagecraft-overrides", "version": 1)") +
+                           (*members ? ", " : "") + members + "}";
+        rows.push_back({name, text, std::string(message)});
+    };
+    row("unknown key", R"("splits": [])", "unknown field 'splits'");
+    row("merge not a pair", R"("merge": [["a", "b", "c"]])",
+        "merge[0]: must be a pair of op names");
+    row("merge empty name", R"("merge": [["a", ""]])",
+        "merge[0][1]: must be a non-empty string (got \"\")");
+    row("ungroup not a name", R"("ungroup": [3])", "ungroup[0]: must be a non-empty string");
+    row("split not a list", R"("split": {"op": "a"})", "split: must be an array");
+    row("split factor zero", R"("split": [{"op": "a", "dim": 0, "factor": 0}])",
+        "split[0].factor: must be an integer >= 1 (got 0)");
+    row("split factor fraction", R"("split": [{"op": "a", "dim": 0, "factor": 2.5}])",
+        "split[0].factor: must be an integer >= 1 (got 2.5)");
+    row("split dim negative", R"("split": [{"op": "a", "dim": -1, "factor": 2}])",
+        "split[0].dim: must be an integer >= 0 (got -1)");
+    row("split without op", R"("split": [{"dim": 0, "factor": 2}])", "split[0].op: missing");
+    row("split extra", R"("split": [{"op": "a", "dim": 0, "factor": 2, "core": 1}])",
+        "split[0]: unknown field 'core'");
+    row("order twice", R"("order": ["a1", "b1", "a1"])", "order[2]: instance 'a1' is listed twice");
+    row("scope name", R"("scope": [{"tensor": "t", "scope": "L1"}])",
+        "scope[0].scope: unknown scope 'L1' (expected LB, GB or DDR)");
+    rows.push_back({"format", std::string(R"({"format": "stagecraft-arch", "version": 1})"),
+                    std::string("format: must be 'stagecraft-overrides' or "
+                                "'stagecraft-schedule' (got 'stagecraft-arch')")});
+    rows.push_back({"no format", std::string(R"({"merge": []})"), std::string("format: missing")});
+    rows.push_back({"version", std::string(R"({"format": "stagecraft-overrides", "version": 7})"),
+                    std::string("version: unsupported version 7")});
+    rows.push_back({"document without overrides",
+                    std::string(R"({"format": "stagecraft-schedule", "version": 1})"),
+                    std::string("overrides: missing")});
+    rows.push_back(
+        {"document with bad overrides",
+         std::string(
+             R"({"format": "stagecraft-schedule", "version": 1, "overrides": {"order": [1]}})"),
+         std::string("overrides.order[0]: must be a non-empty string (got 1)")});
+    rows.push_back({"not json", std::string("{\"merge\": ["),
+                    std::string("not valid JSON: parse error at line 1")});
+    return rows;
+}
+
+class RefusesBadFilesRows : public ::testing::TestWithParam<RefusesBadFilesRow> {};
+
+TEST_P(RefusesBadFilesRows, refusesBadFiles) {
+    std::string text = GetParam().text;
+    std::string message = GetParam().message;
+    auto read = io::readOverridesJson(text, "edits.json");
+    ASSERT_TRUE(!read.ok());
+    std::string error = (read.error().message());
+    ASSERT_TRUE(error.starts_with(std::string("edits.json: ") + message)) << (error);
+    ASSERT_TRUE(!test::containsText(error, '\n'));
+}
+
+INSTANTIATE_TEST_SUITE_P(TestOverridesJson, RefusesBadFilesRows,
+                         ::testing::ValuesIn(refusesBadFilesRows()), test::RowName{});

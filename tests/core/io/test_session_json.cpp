@@ -5,21 +5,19 @@
 
 #include "arch/arch_json.h"
 #include "arch/presets.h"
+#include "coretestsupport.h"
 #include "io/overrides_json.h"
 #include "io/session_json.h"
 #include "sim/compare.h"
 
-#include <QTemporaryDir>
-#include <QtTest>
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <gtest/gtest.h>
 
 using namespace stagecraft;
 using Json = nlohmann::ordered_json;
 using schedule::Overrides;
-
-Q_DECLARE_METATYPE(std::string)
 
 namespace {
 
@@ -31,7 +29,7 @@ io::Session fullSession() {
     s.dims = {{"batch", 8}, {"seq", 128}};
     auto arch = arch::loadPreset("habana-goya");
     if (!arch.ok())
-        qFatal("%s", arch.error().message().c_str());
+        test::fatal("%s", arch.error().message().c_str());
     s.arch = *arch;
     s.arch.description = "edited: \"quoted\"";
     s.arch.clusters = 2;
@@ -59,185 +57,183 @@ std::string mutated(const std::string& pointer, const std::string& value) {
     return doc.dump(2);
 }
 
-QString qs(const std::string& text) {
-    return QString::fromStdString(text);
-}
-
-QString errorOf(const Expected<io::Session>& read) {
-    return read.ok() ? QStringLiteral("(no error)") : qs(read.error().message());
+std::string errorOf(const Expected<io::Session>& read) {
+    return read.ok() ? std::string("(no error)") : (read.error().message());
 }
 
 } // namespace
 
-class TestSessionJson : public QObject {
-    Q_OBJECT
-    QTemporaryDir dir;
+test::TempDir dir;
 
-    std::filesystem::path path(const std::string& name) const {
-        return std::filesystem::path(dir.path().toStdString()) / name;
-    }
+std::filesystem::path path(const std::string& name) {
+    return std::filesystem::path(dir.path()) / name;
+}
+TEST(TestSessionJson, roundTrip) {
+    const io::Session session = fullSession();
+    std::string text = io::writeSessionJson(session);
+    auto read = io::readSessionJson(text, "s.stagecraft");
+    ASSERT_TRUE(read.ok()) << (errorOf(read));
+    ASSERT_TRUE(*read == session);
+    ASSERT_EQ((io::writeSessionJson(*read)), (text));
+}
 
-private slots:
-    void roundTrip() {
-        const io::Session session = fullSession();
-        std::string text = io::writeSessionJson(session);
-        auto read = io::readSessionJson(text, "s.stagecraft");
-        QVERIFY2(read.ok(), qPrintable(errorOf(read)));
-        QVERIFY(*read == session);
-        QCOMPARE(qs(io::writeSessionJson(*read)), qs(text));
-    }
+TEST(TestSessionJson, deterministicLayout) {
+    const io::Session session = fullSession();
+    std::string text = io::writeSessionJson(session);
+    ASSERT_EQ((io::writeSessionJson(fullSession())), (text));
+    const char* head = "{\n"
+                       "  \"format\": \"stagecraft-session\",\n"
+                       "  \"version\": 1,\n"
+                       "  \"model\": {\n"
+                       "    \"path\": \"/models/bert \\\"base\\\".onnx\",\n"
+                       "    \"sha256\": \"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d"
+                       "6c15b0f00a08\"\n"
+                       "  },\n"
+                       "  \"inputs\": {\n"
+                       "    \"input_ids\": [8, 128],\n"
+                       "    \"pixel\": [1, 3, 224, 224]\n"
+                       "  },\n"
+                       "  \"dims\": {\"batch\": 8, \"seq\": 128},\n"
+                       "  \"arch\": {\n"
+                       "    \"format\": \"stagecraft-arch\",\n";
+    ASSERT_TRUE(text.starts_with(head)) << (text.substr(0, 400).c_str());
+    ASSERT_TRUE(text.ends_with("}\n") && !text.ends_with("\n\n"));
+    const char* tail = "  \"strategy\": \"gt-lb\",\n"
+                       "  \"level\": \"GB\",\n"
+                       "  \"order\": \"dfs\",\n"
+                       "  \"precision\": \"f16\",\n"
+                       "  \"overrides\": {\n";
+    ASSERT_TRUE(text.find(tail) != std::string::npos);
+}
 
-    void deterministicLayout() {
-        const io::Session session = fullSession();
-        std::string text = io::writeSessionJson(session);
-        QCOMPARE(qs(io::writeSessionJson(fullSession())), qs(text));
-        const char* head = "{\n"
-                           "  \"format\": \"stagecraft-session\",\n"
-                           "  \"version\": 1,\n"
-                           "  \"model\": {\n"
-                           "    \"path\": \"/models/bert \\\"base\\\".onnx\",\n"
-                           "    \"sha256\": \"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d"
-                           "6c15b0f00a08\"\n"
-                           "  },\n"
-                           "  \"inputs\": {\n"
-                           "    \"input_ids\": [8, 128],\n"
-                           "    \"pixel\": [1, 3, 224, 224]\n"
-                           "  },\n"
-                           "  \"dims\": {\"batch\": 8, \"seq\": 128},\n"
-                           "  \"arch\": {\n"
-                           "    \"format\": \"stagecraft-arch\",\n";
-        QVERIFY2(text.starts_with(head), text.substr(0, 400).c_str());
-        QVERIFY(text.ends_with("}\n") && !text.ends_with("\n\n"));
-        const char* tail = "  \"strategy\": \"gt-lb\",\n"
-                           "  \"level\": \"GB\",\n"
-                           "  \"order\": \"dfs\",\n"
-                           "  \"precision\": \"f16\",\n"
-                           "  \"overrides\": {\n";
-        QVERIFY(text.find(tail) != std::string::npos);
-    }
+// The embedded architecture is the object arch::toJson writes, and the
+// overrides the object an overrides file holds.
+TEST(TestSessionJson, embedsTheArchAndOverridesObjects) {
+    const io::Session session = fullSession();
+    Json doc = Json::parse(io::writeSessionJson(session));
+    ASSERT_EQ((doc["arch"].dump()), (Json::parse(arch::toJson(session.arch)).dump()));
+    Json overrides = Json::parse(io::writeOverridesJson(session.overrides));
+    overrides.erase("format");
+    overrides.erase("version");
+    ASSERT_EQ((doc["overrides"].dump()), (overrides.dump()));
+}
 
-    // The embedded architecture is the object arch::toJson writes, and the
-    // overrides the object an overrides file holds.
-    void embedsTheArchAndOverridesObjects() {
-        const io::Session session = fullSession();
-        Json doc = Json::parse(io::writeSessionJson(session));
-        QCOMPARE(qs(doc["arch"].dump()), qs(Json::parse(arch::toJson(session.arch)).dump()));
-        Json overrides = Json::parse(io::writeOverridesJson(session.overrides));
-        overrides.erase("format");
-        overrides.erase("version");
-        QCOMPARE(qs(doc["overrides"].dump()), qs(overrides.dump()));
-    }
+TEST(TestSessionJson, strategiesAgreeWithTheSimulator) {
+    std::vector<std::string> simulator;
+    for (const sim::Strategy& strategy : sim::strategies())
+        simulator.push_back(strategy.name);
+    auto names = io::sessionStrategyNames();
+    ASSERT_EQ(std::vector<std::string>(names.begin(), names.end()), simulator);
+}
 
-    void strategiesAgreeWithTheSimulator() {
-        std::vector<std::string> simulator;
-        for (const sim::Strategy& strategy : sim::strategies())
-            simulator.push_back(strategy.name);
-        auto names = io::sessionStrategyNames();
-        QCOMPARE(std::vector<std::string>(names.begin(), names.end()), simulator);
-    }
+TEST(TestSessionJson, optionalMembers) {
+    Json doc = Json::parse(io::writeSessionJson(fullSession()));
+    for (const char* key : {"inputs", "dims", "overrides", "precision"})
+        doc.erase(key);
+    doc["model"].erase("sha256");
+    auto read = io::readSessionJson(doc.dump(), "s.stagecraft");
+    ASSERT_TRUE(read.ok()) << (errorOf(read));
+    ASSERT_TRUE(read->inputShapes.empty() && read->dims.empty() && read->overrides.empty());
+    ASSERT_TRUE(read->modelSha256.empty());
+    ASSERT_TRUE(!read->precision);
+}
 
-    void optionalMembers() {
-        Json doc = Json::parse(io::writeSessionJson(fullSession()));
-        for (const char* key : {"inputs", "dims", "overrides", "precision"})
-            doc.erase(key);
-        doc["model"].erase("sha256");
-        auto read = io::readSessionJson(doc.dump(), "s.stagecraft");
-        QVERIFY2(read.ok(), qPrintable(errorOf(read)));
-        QVERIFY(read->inputShapes.empty() && read->dims.empty() && read->overrides.empty());
-        QVERIFY(read->modelSha256.empty());
-        QVERIFY(!read->precision);
-    }
-
-    void refusesCorruptFiles_data() {
-        QTest::addColumn<std::string>("text");
-        QTest::addColumn<QString>("message");
-        auto row = [](const char* name, const char* pointer, const char* value,
-                      const char* message) {
-            QTest::newRow(name) << mutated(pointer, value) << QString::fromUtf8(message);
-        };
-        row("format", "/format", R"("stagecraft-schedule")",
-            "format: must be 'stagecraft-session' (got 'stagecraft-schedule')");
-        row("version", "/version", "2",
-            "version: unsupported version 2 (this build reads version 1)");
-        row("unknown key", "/layout", "{}", "unknown field 'layout'");
-        row("no model", "/model", "-", "model: missing");
-        row("model path", "/model/path", "3", "model.path: must be a string (got 3)");
-        row("sha256", "/model/sha256", R"("ABC")",
-            "model.sha256: must be 64 lowercase hex digits or empty (got \"ABC\")");
-        row("negative input dim", "/inputs/pixel", "[1, -3, 224, 224]",
-            "inputs.pixel[1]: must be an integer >= 0 (got -3)");
-        row("negative dim", "/dims/batch", "-1", "dims.batch: must be an integer >= 0 (got -1)");
-        row("dims not an object", "/dims", "[8]",
-            "dims: must be an object of dimension name: value (got [8])");
-        row("no arch", "/arch", "-", "arch: missing");
-        row("arch by name", "/arch", R"("stcp920")",
-            "arch: must be an architecture description (an object) (got \"stcp920\")");
-        row("arch clusters", "/arch/clusters", "-1",
-            "arch.clusters: must be a positive integer (got -1)");
-        row("arch lb bytes", "/arch/cluster/core_groups/0/local_buffer/bytes", "0",
-            "arch.cluster.core_groups[0].local_buffer.bytes: must be a positive integer (got 0)");
-        row("arch unknown field", "/arch/clock_mhz", "1000", "arch: unknown field 'clock_mhz'");
-        row("unknown strategy", "/strategy", R"("fast")",
-            "strategy: unknown strategy 'fast' (expected tvm, astitch, gt-gb, gt-lb, "
-            "gt-instances or graphturbo)");
-        row("no strategy", "/strategy", "-", "strategy: missing");
-        row("level", "/level", R"("L2")", "level: unknown level 'L2' (expected auto, LB or GB)");
-        row("level spelling", "/level", R"("lb")",
-            "level: unknown level 'lb' (expected auto, LB or GB)");
-        row("order", "/order", R"("random")",
-            "order: unknown order 'random' (expected bfs, dfs or best)");
-        row("precision", "/precision", R"("fp8")",
-            "precision: unknown precision 'fp8' (expected f32, f16 or bf16)");
-        row("overrides", "/overrides/split/0/factor", "0",
-            "overrides.split[0].factor: must be an integer >= 1 (got 0)");
-        QTest::newRow("not an object")
-            << std::string("[1, 2]") << QStringLiteral("must be a JSON object (got [1,2])");
-        QTest::newRow("not json")
-            << std::string("{\"format\": stagecraft}")
-            << QStringLiteral("not valid JSON: parse error at line 1, column 12: syntax error "
-                              "while parsing value - invalid literal; last read: '\"format\": s'");
-    }
-    void refusesCorruptFiles() {
-        QFETCH(std::string, text);
-        QFETCH(QString, message);
-        auto read = io::readSessionJson(text, "s.stagecraft");
-        QCOMPARE(errorOf(read), QStringLiteral("s.stagecraft: ") + message);
-    }
-
-    void savesAndLoads() {
-        const io::Session session = fullSession();
-        auto file = path("saved.stagecraft");
-        QVERIFY(io::saveSession(file, io::Session{}).ok());
-        Status saved = io::saveSession(file, session);
-        QVERIFY2(saved.ok(), saved.ok() ? "" : saved.error().message().c_str());
-        auto loaded = io::loadSession(file);
-        QVERIFY2(loaded.ok(), qPrintable(errorOf(loaded)));
-        QVERIFY(*loaded == session);
-        Status nowhere = io::saveSession(path("no/such/dir/s.stagecraft"), session);
-        QVERIFY(!nowhere.ok());
-        QVERIFY(qs(nowhere.error().message()).startsWith(qs(path("no/such/dir/s.stagecraft"))));
-    }
-
-    void refusesBadFiles() {
-        std::string text = io::writeSessionJson(fullSession());
-        auto truncated = path("truncated.stagecraft");
-        std::ofstream(truncated, std::ios::binary) << text.substr(0, text.find("  \"dims\""));
-        auto empty = path("empty.stagecraft");
-        std::ofstream(empty, std::ios::binary) << "\n  \n";
-        std::filesystem::create_directory(path("folder.stagecraft"));
-        const std::pair<std::string, std::string> cases[] = {
-            {"truncated.stagecraft",
-             "not valid JSON: parse error at line 12, column 1: syntax error while parsing "
-             "object key - unexpected end of input; expected string literal"},
-            {"empty.stagecraft", "empty file, not a stagecraft session"},
-            {"folder.stagecraft", "is a directory, not a regular file"},
-            {"missing.stagecraft", "cannot open: No such file or directory"},
-        };
-        for (const auto& [name, message] : cases)
-            QCOMPARE(errorOf(io::loadSession(path(name))),
-                     qs(path(name).string() + ": " + message));
-    }
+struct RefusesCorruptFilesRow {
+    std::string rowLabel;
+    std::string text;
+    std::string message;
 };
 
-QTEST_GUILESS_MAIN(TestSessionJson)
-#include "test_session_json.moc"
+std::vector<RefusesCorruptFilesRow> refusesCorruptFilesRows() {
+    std::vector<RefusesCorruptFilesRow> rows;
+    auto row = [&rows](const char* name, const char* pointer, const char* value,
+                       const char* message) {
+        rows.push_back({name, mutated(pointer, value), std::string(message)});
+    };
+    row("format", "/format", R"("stagecraft-schedule")",
+        "format: must be 'stagecraft-session' (got 'stagecraft-schedule')");
+    row("version", "/version", "2", "version: unsupported version 2 (this build reads version 1)");
+    row("unknown key", "/layout", "{}", "unknown field 'layout'");
+    row("no model", "/model", "-", "model: missing");
+    row("model path", "/model/path", "3", "model.path: must be a string (got 3)");
+    row("sha256", "/model/sha256", R"("ABC")",
+        "model.sha256: must be 64 lowercase hex digits or empty (got \"ABC\")");
+    row("negative input dim", "/inputs/pixel", "[1, -3, 224, 224]",
+        "inputs.pixel[1]: must be an integer >= 0 (got -3)");
+    row("negative dim", "/dims/batch", "-1", "dims.batch: must be an integer >= 0 (got -1)");
+    row("dims not an object", "/dims", "[8]",
+        "dims: must be an object of dimension name: value (got [8])");
+    row("no arch", "/arch", "-", "arch: missing");
+    row("arch by name", "/arch", R"("stcp920")",
+        "arch: must be an architecture description (an object) (got \"stcp920\")");
+    row("arch clusters", "/arch/clusters", "-1",
+        "arch.clusters: must be a positive integer (got -1)");
+    row("arch lb bytes", "/arch/cluster/core_groups/0/local_buffer/bytes", "0",
+        "arch.cluster.core_groups[0].local_buffer.bytes: must be a positive integer (got 0)");
+    row("arch unknown field", "/arch/clock_mhz", "1000", "arch: unknown field 'clock_mhz'");
+    row("unknown strategy", "/strategy", R"("fast")",
+        "strategy: unknown strategy 'fast' (expected tvm, astitch, gt-gb, gt-lb, "
+        "gt-instances or graphturbo)");
+    row("no strategy", "/strategy", "-", "strategy: missing");
+    row("level", "/level", R"("L2")", "level: unknown level 'L2' (expected auto, LB or GB)");
+    row("level spelling", "/level", R"("lb")",
+        "level: unknown level 'lb' (expected auto, LB or GB)");
+    row("order", "/order", R"("random")",
+        "order: unknown order 'random' (expected bfs, dfs or best)");
+    row("precision", "/precision", R"("fp8")",
+        "precision: unknown precision 'fp8' (expected f32, f16 or bf16)");
+    row("overrides", "/overrides/split/0/factor", "0",
+        "overrides.split[0].factor: must be an integer >= 1 (got 0)");
+    rows.push_back(
+        {"not an object", std::string("[1, 2]"), std::string("must be a JSON object (got [1,2])")});
+    rows.push_back(
+        {"not json", std::string("{\"format\": stagecraft}"),
+         std::string("not valid JSON: parse error at line 1, column 12: syntax error "
+                     "while parsing value - invalid literal; last read: '\"format\": s'")});
+    return rows;
+}
+
+class RefusesCorruptFilesRows : public ::testing::TestWithParam<RefusesCorruptFilesRow> {};
+
+TEST_P(RefusesCorruptFilesRows, refusesCorruptFiles) {
+    std::string text = GetParam().text;
+    std::string message = GetParam().message;
+    auto read = io::readSessionJson(text, "s.stagecraft");
+    ASSERT_EQ(errorOf(read), std::string("s.stagecraft: ") + message);
+}
+
+INSTANTIATE_TEST_SUITE_P(TestSessionJson, RefusesCorruptFilesRows,
+                         ::testing::ValuesIn(refusesCorruptFilesRows()), test::RowName{});
+
+TEST(TestSessionJson, savesAndLoads) {
+    const io::Session session = fullSession();
+    auto file = path("saved.stagecraft");
+    ASSERT_TRUE(io::saveSession(file, io::Session{}).ok());
+    Status saved = io::saveSession(file, session);
+    ASSERT_TRUE(saved.ok()) << (saved.ok() ? "" : saved.error().message().c_str());
+    auto loaded = io::loadSession(file);
+    ASSERT_TRUE(loaded.ok()) << (errorOf(loaded));
+    ASSERT_TRUE(*loaded == session);
+    Status nowhere = io::saveSession(path("no/such/dir/s.stagecraft"), session);
+    ASSERT_TRUE(!nowhere.ok());
+    ASSERT_TRUE(nowhere.error().message().starts_with(path("no/such/dir/s.stagecraft").string()));
+}
+
+TEST(TestSessionJson, refusesBadFiles) {
+    std::string text = io::writeSessionJson(fullSession());
+    auto truncated = path("truncated.stagecraft");
+    std::ofstream(truncated, std::ios::binary) << text.substr(0, text.find("  \"dims\""));
+    auto empty = path("empty.stagecraft");
+    std::ofstream(empty, std::ios::binary) << "\n  \n";
+    std::filesystem::create_directory(path("folder.stagecraft"));
+    const std::pair<std::string, std::string> cases[] = {
+        {"truncated.stagecraft",
+         "not valid JSON: parse error at line 12, column 1: syntax error while parsing "
+         "object key - unexpected end of input; expected string literal"},
+        {"empty.stagecraft", "empty file, not a stagecraft session"},
+        {"folder.stagecraft", "is a directory, not a regular file"},
+        {"missing.stagecraft", "cannot open: No such file or directory"},
+    };
+    for (const auto& [name, message] : cases)
+        ASSERT_EQ(errorOf(io::loadSession(path(name))), (path(name).string() + ": " + message));
+}

@@ -2,8 +2,6 @@
 // Reading the zoo's files back with libonnx for the zoo tests: parsing, node
 // histograms, parameter counts, external-data layout, dims as text.
 
-#include <QString>
-#include <QStringList>
 #include <onnx/onnx_pb.h>
 
 #include <cstdint>
@@ -61,18 +59,24 @@ inline int64_t learnableParameters(const onnx::ModelProto& model) {
 }
 
 /// "2x3x4" for tensor dims or a declared value shape; "?" for unknown dims.
-inline QString dimsText(const onnx::TensorShapeProto& shape) {
-    QStringList parts;
-    for (const auto& dim : shape.dim())
-        parts << (dim.has_dim_value() ? QString::number(dim.dim_value()) : QStringLiteral("?"));
-    return parts.join(QLatin1Char('x'));
+inline std::string dimsText(const onnx::TensorShapeProto& shape) {
+    std::string text;
+    for (const auto& dim : shape.dim()) {
+        if (!text.empty())
+            text += 'x';
+        text += dim.has_dim_value() ? std::to_string(dim.dim_value()) : std::string("?");
+    }
+    return text;
 }
 
-inline QString dimsText(const onnx::TensorProto& tensor) {
-    QStringList parts;
-    for (int64_t dim : tensor.dims())
-        parts << QString::number(dim);
-    return parts.join(QLatin1Char('x'));
+inline std::string dimsText(const onnx::TensorProto& tensor) {
+    std::string text;
+    for (int64_t dim : tensor.dims()) {
+        if (!text.empty())
+            text += 'x';
+        text += std::to_string(dim);
+    }
+    return text;
 }
 
 /// One external initializer's place in the data file.
