@@ -1,21 +1,32 @@
 #include "codegen_fixture.h"
 
 #include "arch/presets.h"
+#include "coretestsupport.h"
 #include "schedule/clusters.h"
 #include "support/file.h"
-#include "testsupport.h"
 #include "zoo/zoo.h"
 
-#include <QProcess>
-#include <QTemporaryDir>
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 
 namespace stagecraft::test {
 
 namespace {
+
+/// \p text quoted for the shell.
+std::string shellQuoted(const std::string& text) {
+    std::string quoted = "'";
+    for (char c : text) {
+        if (c == '\'')
+            quoted += "'\\''";
+        else
+            quoted += c;
+    }
+    return quoted + "'";
+}
 
 int64_t batchOf(const ir::Graph& graph) {
     if (graph.inputs().empty())
@@ -150,18 +161,21 @@ std::filesystem::path withExtraOutputs(const std::filesystem::path& model,
 
 Expected<codegen::TensorSet> runOnnxRuntime(const std::filesystem::path& model,
                                             const codegen::TensorSet& inputs) {
-    QTemporaryDir dir;
-    std::string inPath = dir.filePath(QStringLiteral("inputs.json")).toStdString();
-    std::string outPath = dir.filePath(QStringLiteral("outputs.json")).toStdString();
+    test::TempDir dir;
+    std::string inPath = dir.filePath("inputs.json");
+    std::string outPath = dir.filePath("outputs.json");
+    std::string errPath = dir.filePath("stderr.txt");
     SC_RETURN_IF_ERROR(writeFileAtomic(inPath, codegen::writeTensorsJson(inputs)));
-    QProcess node;
-    QString script = QString::fromStdString((sourceDir() / "tests/oracle/run-model.js").string());
-    node.start(QStringLiteral("node"),
-               {script, QString::fromStdString(model.string()), QString::fromStdString(inPath),
-                QString::fromStdString(outPath)});
-    if (!node.waitForFinished(600000) || node.exitCode() != 0)
+    // node with a 600 s bound, its stderr kept for the message.
+    std::string script = (sourceDir() / "tests/oracle/run-model.js").string();
+    std::string command = "timeout 600 node " + shellQuoted(script) + " " +
+                          shellQuoted(model.string()) + " " + shellQuoted(inPath) + " " +
+                          shellQuoted(outPath) + " 2>" + shellQuoted(errPath);
+    if (std::system(command.c_str()) != 0) {
+        Expected<std::string> err = readFile(errPath);
         return Error("ONNX Runtime failed (run scripts/setup-oracle): " +
-                     QString::fromUtf8(node.readAllStandardError()).toStdString());
+                     (err.ok() ? *err : std::string()));
+    }
     SC_ASSIGN_OR_RETURN(std::string text, readFile(outPath));
     return codegen::readTensorsJson(text, outPath);
 }

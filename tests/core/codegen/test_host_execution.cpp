@@ -14,12 +14,11 @@
 
 #include "codegen/host_run.h"
 #include "codegen_fixture.h"
-#include "testsupport.h"
+#include "coretestsupport.h"
 
-#include <QTemporaryDir>
-#include <QtTest>
-
+#include <gtest/gtest.h>
 #include <map>
+#include <memory>
 
 using namespace stagecraft;
 using namespace stagecraft::test;
@@ -95,9 +94,9 @@ const std::vector<Case>& cases() {
     return all;
 }
 
-const Case& caseNamed(const QString& name) {
+const Case& caseNamed(const std::string& name) {
     for (const Case& c : cases())
-        if (name == QLatin1String(c.name))
+        if (name == std::string(c.name))
             return c;
     SC_ASSERT(false, "rows name known cases");
     return cases().front();
@@ -105,28 +104,38 @@ const Case& caseNamed(const QString& name) {
 
 } // namespace
 
-class TestHostExecution : public QObject {
-    Q_OBJECT
-    QTemporaryDir dir_;
-    std::map<std::string, ModelFile> models_;
-    std::map<std::string, codegen::TensorSet> reference_;
+/// State shared by every test, made once for the whole program (the Qt
+/// suite's test object and initTestCase).
+class TestHostExecution : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        if (ready_)
+            return;
+        dir_ = std::make_unique<test::TempDir>();
+        ASSERT_TRUE(dir_->isValid());
+        ready_ = true;
+    }
+    void SetUp() override { ASSERT_TRUE(ready_) << "the suite's setup failed"; }
+
+    static inline bool ready_ = false;
+    static inline std::unique_ptr<test::TempDir> dir_;
+    static inline std::map<std::string, ModelFile> models_;
+    static inline std::map<std::string, codegen::TensorSet> reference_;
     /// The first schedule's outputs of each model: the others must equal them.
-    std::map<std::string, codegen::TensorSet> first_;
+    static inline std::map<std::string, codegen::TensorSet> first_;
 
     /// The case's model file (probes added), written or copied once.
-    std::optional<ModelFile> modelOf(const Case& c) {
+    static std::optional<ModelFile> modelOf(const Case& c) {
         if (auto it = models_.find(c.name); it != models_.end())
             return it->second;
         ModelFile model;
         if (c.zoo != nullptr) {
-            model =
-                writeZoo(dir_.filePath(QString::fromLatin1(c.name)).toStdString(), c.zoo, c.seq);
+            model = writeZoo(dir_->filePath(std::string(c.name)), c.zoo, c.seq);
         } else {
             std::filesystem::path fetched = fetchedModel(c.file);
             if (fetched.empty())
                 return std::nullopt;
-            std::filesystem::path copy =
-                dir_.filePath(QString::fromLatin1(c.name) + QStringLiteral(".onnx")).toStdString();
+            std::filesystem::path copy = dir_->filePath(std::string(c.name) + std::string(".onnx"));
             std::filesystem::copy_file(fetched, copy);
             model.path = copy;
             if (c.input != nullptr)
@@ -136,113 +145,133 @@ class TestHostExecution : public QObject {
             model.path = withExtraOutputs(model.path, c.probes);
         return models_[c.name] = model;
     }
-
-private slots:
-    void initTestCase() { QVERIFY(dir_.isValid()); }
-
-    void matchesOnnxRuntime_data() {
-        QTest::addColumn<QString>("model");
-        QTest::addColumn<QString>("schedule");
-        for (const Case& c : cases())
-            for (const char* s : {"tvm", "graphturbo", "override"})
-                QTest::addRow("%s/%s", c.name, s)
-                    << QString::fromLatin1(c.name) << QString::fromLatin1(s);
-    }
-
-    void matchesOnnxRuntime() {
-        QFETCH(QString, model);
-        QFETCH(QString, schedule);
-        const Case& c = caseNamed(model);
-        std::optional<ModelFile> file = modelOf(c);
-        QVERIFY(file.has_value());
-        schedule::Overrides overrides;
-        std::string strategy = schedule.toStdString();
-        if (schedule == QLatin1String("override")) {
-            auto changed = changedSplit(*file, c.arch);
-            QVERIFY2(changed.has_value(), "no split override changes this schedule");
-            overrides = *changed;
-            strategy = "graphturbo";
-            qInfo("override: %s split group of '%s' dim %d by %lld",
-                  overrides.ungroups.empty()
-                      ? ""
-                      : ("ungroup at '" + overrides.ungroups[0].op + "',").c_str(),
-                  overrides.splits[0].op.c_str(), overrides.splits[0].dim,
-                  static_cast<long long>(overrides.splits[0].factor));
-        }
-        auto planned = plan(*file, c.arch, strategy, overrides);
-        QVERIFY2(planned.ok(), planned.ok() ? "" : planned.error().message().c_str());
-        const ir::Graph& graph = (*planned)->graph;
-        QVERIFY(codegen::validateCodePlan(graph, (*planned)->plan).ok());
-        auto seeded = codegen::seededInputs(graph);
-        QVERIFY(seeded.ok());
-        const codegen::TensorSet& inputs = *seeded;
-        if (reference_.count(c.name) == 0) {
-            auto ort = runOnnxRuntime(file->path, inputs);
-            QVERIFY2(ort.ok(), ort.ok() ? "" : ort.error().message().c_str());
-            reference_[c.name] = *ort;
-        }
-        auto program = codegen::emitProgram(graph, *(*planned)->evaluation.schedule.semantics,
-                                            (*planned)->plan, {codegen::Target::Host, 2, 0, false});
-        QVERIFY2(program.ok(), program.ok() ? "" : program.error().message().c_str());
-        auto host = codegen::HostProgram::load(graph, (*planned)->plan, *program);
-        QVERIFY2(host.ok(), host.ok() ? "" : host.error().message().c_str());
-        auto outputs = (*host)->run(inputs);
-        QVERIFY2(outputs.ok(), outputs.ok() ? "" : outputs.error().message().c_str());
-        QCOMPARE(outputs->size(), graph.outputs().size());
-        if (auto [it, fresh] = first_.emplace(c.name, *outputs); !fresh)
-            for (size_t i = 0; i < outputs->size(); ++i)
-                QVERIFY2((*outputs)[i].data == it->second[i].data,
-                         "the schedule changed the numbers");
-        for (const codegen::HostTensor& out : *outputs) {
-            const codegen::HostTensor* expected = codegen::findTensor(reference_[c.name], out.name);
-            QVERIFY2(expected != nullptr, out.name.c_str());
-            codegen::Difference d = codegen::compareTensors(out, *expected);
-            qInfo("%s %s: %zu kernels, %s relative error %.3g, max absolute %.3g", c.name,
-                  qPrintable(schedule), (*planned)->plan.kernels.size(), out.name.c_str(),
-                  d.relative, d.maxAbsolute);
-            QVERIFY2(d.mismatch.empty(), d.mismatch.c_str());
-            bool absolute = c.absoluteOutput != nullptr && out.name == c.absoluteOutput;
-            QVERIFY2(absolute ? d.maxAbsolute <= 1e-6 : d.relative <= 1e-4, out.name.c_str());
-        }
-    }
-
-    // A zoo model stored in f16 (zoo --precision f16: f16 weights and
-    // activations, f32 inputs and outputs): ONNX Runtime reads the file and
-    // runs it (casting to f32 where it lacks f16 kernels), the kernels store
-    // f16 and compute in f32; they agree to f16's precision.
-    void f16ModelsMatchOnnxRuntime_data() {
-        QTest::addColumn<QString>("model");
-        QTest::newRow("fig2-blocks") << QStringLiteral("fig2-blocks");
-        QTest::newRow("resnet-reduced") << QStringLiteral("resnet-reduced");
-    }
-    void f16ModelsMatchOnnxRuntime() {
-        QFETCH(QString, model);
-        ModelFile file = writeZoo(dir_.filePath(model + QStringLiteral("-f16")).toStdString(),
-                                  model.toStdString(), 0, ir::DType::Float16);
-        auto planned = plan(file, "stcp920", "graphturbo");
-        QVERIFY2(planned.ok(), planned.ok() ? "" : planned.error().message().c_str());
-        const ir::Graph& graph = (*planned)->graph;
-        auto inputs = codegen::seededInputs(graph);
-        QVERIFY(inputs.ok());
-        auto ort = runOnnxRuntime(file.path, *inputs);
-        QVERIFY2(ort.ok(), ort.ok() ? "" : ort.error().message().c_str());
-        auto program = codegen::emitProgram(graph, *(*planned)->evaluation.schedule.semantics,
-                                            (*planned)->plan, {codegen::Target::Host, 2, 0, false});
-        QVERIFY2(program.ok(), program.ok() ? "" : program.error().message().c_str());
-        auto host = codegen::HostProgram::load(graph, (*planned)->plan, *program);
-        QVERIFY(host.ok());
-        auto outputs = (*host)->run(*inputs);
-        QVERIFY(outputs.ok());
-        for (const codegen::HostTensor& out : *outputs) {
-            const codegen::HostTensor* expected = codegen::findTensor(*ort, out.name);
-            QVERIFY2(expected != nullptr, out.name.c_str());
-            codegen::Difference d = codegen::compareTensors(out, *expected);
-            qInfo("%s f16 %s: relative error %.3g", qPrintable(model), out.name.c_str(),
-                  d.relative);
-            QVERIFY2(d.mismatch.empty() && d.relative <= 1e-2, out.name.c_str());
-        }
-    }
 };
 
-QTEST_GUILESS_MAIN(TestHostExecution)
-#include "test_host_execution.moc"
+struct MatchesOnnxRuntimeRow {
+    std::string rowLabel;
+    std::string model;
+    std::string schedule;
+};
+
+std::vector<MatchesOnnxRuntimeRow> matchesOnnxRuntimeRows() {
+    std::vector<MatchesOnnxRuntimeRow> rows;
+    for (const Case& c : cases())
+        for (const char* s : {"tvm", "graphturbo", "override"})
+            rows.push_back(
+                {test::rowName("%s/%s", c.name, s), std::string(c.name), std::string(s)});
+    return rows;
+}
+
+class MatchesOnnxRuntimeRows : public TestHostExecution,
+                               public ::testing::WithParamInterface<MatchesOnnxRuntimeRow> {};
+
+TEST_P(MatchesOnnxRuntimeRows, matchesOnnxRuntime) {
+    std::string model = GetParam().model;
+    std::string schedule = GetParam().schedule;
+    const Case& c = caseNamed(model);
+    std::optional<ModelFile> file = modelOf(c);
+    ASSERT_TRUE(file.has_value());
+    schedule::Overrides overrides;
+    std::string strategy = schedule;
+    if (schedule == std::string("override")) {
+        auto changed = changedSplit(*file, c.arch);
+        ASSERT_TRUE(changed.has_value()) << "no split override changes this schedule";
+        overrides = *changed;
+        strategy = "graphturbo";
+        test::info("override: %s split group of '%s' dim %d by %lld",
+                   overrides.ungroups.empty()
+                       ? ""
+                       : ("ungroup at '" + overrides.ungroups[0].op + "',").c_str(),
+                   overrides.splits[0].op.c_str(), overrides.splits[0].dim,
+                   static_cast<long long>(overrides.splits[0].factor));
+    }
+    auto planned = plan(*file, c.arch, strategy, overrides);
+    ASSERT_TRUE(planned.ok()) << (planned.ok() ? "" : planned.error().message().c_str());
+    const ir::Graph& graph = (*planned)->graph;
+    ASSERT_TRUE(codegen::validateCodePlan(graph, (*planned)->plan).ok());
+    auto seeded = codegen::seededInputs(graph);
+    ASSERT_TRUE(seeded.ok());
+    const codegen::TensorSet& inputs = *seeded;
+    if (reference_.count(c.name) == 0) {
+        auto ort = runOnnxRuntime(file->path, inputs);
+        ASSERT_TRUE(ort.ok()) << (ort.ok() ? "" : ort.error().message().c_str());
+        reference_[c.name] = *ort;
+    }
+    auto program = codegen::emitProgram(graph, *(*planned)->evaluation.schedule.semantics,
+                                        (*planned)->plan, {codegen::Target::Host, 2, 0, false});
+    ASSERT_TRUE(program.ok()) << (program.ok() ? "" : program.error().message().c_str());
+    auto host = codegen::HostProgram::load(graph, (*planned)->plan, *program);
+    ASSERT_TRUE(host.ok()) << (host.ok() ? "" : host.error().message().c_str());
+    auto outputs = (*host)->run(inputs);
+    ASSERT_TRUE(outputs.ok()) << (outputs.ok() ? "" : outputs.error().message().c_str());
+    ASSERT_EQ(outputs->size(), graph.outputs().size());
+    if (auto [it, fresh] = first_.emplace(c.name, *outputs); !fresh) {
+        for (size_t i = 0; i < outputs->size(); ++i)
+            ASSERT_TRUE((*outputs)[i].data == it->second[i].data)
+                << "the schedule changed the numbers";
+    }
+    for (const codegen::HostTensor& out : *outputs) {
+        const codegen::HostTensor* expected = codegen::findTensor(reference_[c.name], out.name);
+        ASSERT_TRUE(expected != nullptr) << out.name.c_str();
+        codegen::Difference d = codegen::compareTensors(out, *expected);
+        test::info("%s %s: %zu kernels, %s relative error %.3g, max absolute %.3g", c.name,
+                   schedule.c_str(), (*planned)->plan.kernels.size(), out.name.c_str(), d.relative,
+                   d.maxAbsolute);
+        ASSERT_TRUE(d.mismatch.empty()) << d.mismatch.c_str();
+        bool absolute = c.absoluteOutput != nullptr && out.name == c.absoluteOutput;
+        ASSERT_TRUE(absolute ? d.maxAbsolute <= 1e-6 : d.relative <= 1e-4) << out.name.c_str();
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(TestHostExecution, MatchesOnnxRuntimeRows,
+                         ::testing::ValuesIn(matchesOnnxRuntimeRows()), test::RowName{});
+
+// A zoo model stored in f16 (zoo --precision f16: f16 weights and
+// activations, f32 inputs and outputs): ONNX Runtime reads the file and
+// runs it (casting to f32 where it lacks f16 kernels), the kernels store
+// f16 and compute in f32; they agree to f16's precision.
+struct F16ModelsMatchOnnxRuntimeRow {
+    std::string rowLabel;
+    std::string model;
+};
+
+std::vector<F16ModelsMatchOnnxRuntimeRow> f16ModelsMatchOnnxRuntimeRows() {
+    std::vector<F16ModelsMatchOnnxRuntimeRow> rows;
+    rows.push_back({"fig2-blocks", std::string("fig2-blocks")});
+    rows.push_back({"resnet-reduced", std::string("resnet-reduced")});
+    return rows;
+}
+
+class F16ModelsMatchOnnxRuntimeRows
+    : public TestHostExecution,
+      public ::testing::WithParamInterface<F16ModelsMatchOnnxRuntimeRow> {};
+
+TEST_P(F16ModelsMatchOnnxRuntimeRows, f16ModelsMatchOnnxRuntime) {
+    std::string model = GetParam().model;
+    ModelFile file =
+        writeZoo(dir_->filePath(model + std::string("-f16")), model, 0, ir::DType::Float16);
+    auto planned = plan(file, "stcp920", "graphturbo");
+    ASSERT_TRUE(planned.ok()) << (planned.ok() ? "" : planned.error().message().c_str());
+    const ir::Graph& graph = (*planned)->graph;
+    auto inputs = codegen::seededInputs(graph);
+    ASSERT_TRUE(inputs.ok());
+    auto ort = runOnnxRuntime(file.path, *inputs);
+    ASSERT_TRUE(ort.ok()) << (ort.ok() ? "" : ort.error().message().c_str());
+    auto program = codegen::emitProgram(graph, *(*planned)->evaluation.schedule.semantics,
+                                        (*planned)->plan, {codegen::Target::Host, 2, 0, false});
+    ASSERT_TRUE(program.ok()) << (program.ok() ? "" : program.error().message().c_str());
+    auto host = codegen::HostProgram::load(graph, (*planned)->plan, *program);
+    ASSERT_TRUE(host.ok());
+    auto outputs = (*host)->run(*inputs);
+    ASSERT_TRUE(outputs.ok());
+    for (const codegen::HostTensor& out : *outputs) {
+        const codegen::HostTensor* expected = codegen::findTensor(*ort, out.name);
+        ASSERT_TRUE(expected != nullptr) << out.name.c_str();
+        codegen::Difference d = codegen::compareTensors(out, *expected);
+        test::info("%s f16 %s: relative error %.3g", model.c_str(), out.name.c_str(), d.relative);
+        ASSERT_TRUE(d.mismatch.empty() && d.relative <= 1e-2) << out.name.c_str();
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(TestHostExecution, F16ModelsMatchOnnxRuntimeRows,
+                         ::testing::ValuesIn(f16ModelsMatchOnnxRuntimeRows()), test::RowName{});
