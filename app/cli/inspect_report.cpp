@@ -123,7 +123,7 @@ Placement placeOps(const ir::Graph& graph, const arch::Arch& arch) {
     std::set<std::string> notOnUnits;
     for (size_t i = 0; i < graph.opCount(); ++i) {
         const ir::Op& op = graph.op(static_cast<ir::OpId>(i));
-        ops::Category category = ops::categoryOf(op.type, op.domain);
+        ops::Category category = ops::categoryOf(op.kind);
         ir::DType dtype = graph.tensor(op.outputs[0]).dtype;
         if (!arch::unitsFor(arch, category, dtype).empty()) {
             ++placement.onUnits;

@@ -64,8 +64,8 @@ Value* ceilDiv(Emitter& e, Value* a, int64_t c) {
 
 /// Initial value of an output element: a convolution's bias, else 0.
 Value* initialValue(Emitter& e, const OpCall& call, const std::vector<Value*>& idx) {
-    const std::string& type = call.op().type;
-    if ((type == "Conv" || type == "ConvTranspose") && call.hasInput(2)) {
+    ir::OpKind kind = call.op().kind;
+    if ((kind == ir::OpKind::Conv || kind == ir::OpKind::ConvTranspose) && call.hasInput(2)) {
         std::vector<Value*> loops(call.semantics->nests[0].loops.size(), e.i64(0));
         std::copy(idx.begin(), idx.end(), loops.begin());
         return loadMapped(e, call, 0, 2, loops);
@@ -233,7 +233,7 @@ Status lowerContraction(Emitter& e, const OpCall& call) {
             });
         });
     });
-    if (call.op().type == "Gemm")
+    if (call.op().kind == ir::OpKind::Gemm)
         return finalizeGemm(e, call);
     return Status::success();
 }

@@ -33,30 +33,6 @@
 
 namespace stagecraft::codegen::detail {
 
-Status lowerOp(Emitter& e, const OpCall& call) {
-    const std::string& type = call.op().type;
-    if (type == "Conv" || type == "MatMul" || type == "Gemm")
-        return lowerContraction(e, call);
-    if (type == "ConvTranspose")
-        return lowerConvTranspose(e, call);
-    if (type == "Concat")
-        return lowerConcat(e, call);
-    if (type == "Pad")
-        return lowerPad(e, call);
-    if (type == "Gather" || type == "GatherElements")
-        return lowerGather(e, call);
-    if (type == "Resize")
-        return lowerResize(e, call);
-    if (type == "Softmax" || type == "LogSoftmax" || type == "Hardmax" ||
-        type == "LayerNormalization" || type == "InstanceNormalization")
-        return lowerNormalization(e, call);
-    if (call.semantics->category == ops::Category::Reduction)
-        return lowerReduction(e, call);
-    if (call.semantics->category == ops::Category::Opaque)
-        return call.error("code generation does not support this op type");
-    return lowerPointwise(e, call);
-}
-
 namespace {
 
 bool boxIsEmpty(const partition::Box& box) {

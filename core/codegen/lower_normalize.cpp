@@ -53,11 +53,12 @@ public:
     }
 
     void run() {
-        const std::string& type = call_.op().type;
+        using enum ir::OpKind;
+        ir::OpKind kind = call_.op().kind;
         e_.forBox(outerRegion_, [&](const std::vector<Value*>& outer) {
-            if (type == "Softmax" || type == "LogSoftmax")
-                softmax(outer, type == "LogSoftmax");
-            else if (type == "Hardmax")
+            if (kind == Softmax || kind == LogSoftmax)
+                softmax(outer, kind == LogSoftmax);
+            else if (kind == Hardmax)
                 hardmax(outer);
             else
                 normalize(outer);

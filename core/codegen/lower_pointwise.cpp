@@ -36,11 +36,11 @@ Value* loadMapped(Emitter& e, const OpCall& call, size_t nest, int slot,
 
 namespace {
 
-bool isMovement(std::string_view type) {
-    for (std::string_view t :
-         {"Transpose", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Expand", "Tile", "Slice",
-          "DepthToSpace", "SpaceToDepth", "Split", "Identity", "Dropout"})
-        if (t == type)
+bool isMovement(ir::OpKind kind) {
+    using enum ir::OpKind;
+    for (ir::OpKind k : {Transpose, Reshape, Flatten, Squeeze, Unsqueeze, Expand, Tile, Slice,
+                         DepthToSpace, SpaceToDepth, Split, Identity, Dropout})
+        if (k == kind)
             return true;
     return false;
 }
@@ -48,9 +48,9 @@ bool isMovement(std::string_view type) {
 } // namespace
 
 Status lowerPointwise(Emitter& e, const OpCall& call) {
-    const std::string& type = call.op().type;
-    bool scalar = isScalarOp(type);
-    if (!scalar && !isMovement(type))
+    ir::OpKind kind = call.op().kind;
+    bool scalar = isScalarOp(kind);
+    if (!scalar && !isMovement(kind))
         return call.error("code generation does not support this op type");
     Status failure = Status::success();
     for (size_t o = 0; o < call.outputs.size(); ++o) {
@@ -58,7 +58,8 @@ Status lowerPointwise(Emitter& e, const OpCall& call) {
             continue;
         ir::DType out = outputType(call, o);
         e.forBox(call.regions[o], [&](const std::vector<Value*>& idx) {
-            if (type == "Dropout" && o == 1) { // the mask: nothing is dropped at inference
+            if (kind == ir::OpKind::Dropout &&
+                o == 1) { // the mask: nothing is dropped at inference
                 e.store(call.outputs[o], idx, e.constant(out, 1));
                 return;
             }

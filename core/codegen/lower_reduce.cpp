@@ -23,28 +23,29 @@ struct Reducer {
     Finish finish = Finish::None;
 };
 
-std::optional<Reducer> reducerOf(std::string_view type) {
-    if (type == "MaxPool" || type == "GlobalMaxPool" || type == "ReduceMax")
+std::optional<Reducer> reducerOf(ir::OpKind kind) {
+    using enum ir::OpKind;
+    if (kind == MaxPool || kind == GlobalMaxPool || kind == ReduceMax)
         return Reducer{Combine::Max, Finish::None};
-    if (type == "ReduceMin")
+    if (kind == ReduceMin)
         return Reducer{Combine::Min, Finish::None};
-    if (type == "AveragePool" || type == "GlobalAveragePool" || type == "ReduceMean")
+    if (kind == AveragePool || kind == GlobalAveragePool || kind == ReduceMean)
         return Reducer{Combine::Sum, Finish::Mean};
-    if (type == "ReduceSum")
+    if (kind == ReduceSum)
         return Reducer{Combine::Sum, Finish::None};
-    if (type == "ReduceProd")
+    if (kind == ReduceProd)
         return Reducer{Combine::Prod, Finish::None};
-    if (type == "ReduceL1")
+    if (kind == ReduceL1)
         return Reducer{Combine::AbsSum, Finish::None};
-    if (type == "ReduceL2")
+    if (kind == ReduceL2)
         return Reducer{Combine::SquareSum, Finish::Sqrt};
-    if (type == "ReduceSumSquare")
+    if (kind == ReduceSumSquare)
         return Reducer{Combine::SquareSum, Finish::None};
-    if (type == "ReduceLogSum")
+    if (kind == ReduceLogSum)
         return Reducer{Combine::Sum, Finish::Log};
-    if (type == "ReduceLogSumExp")
+    if (kind == ReduceLogSumExp)
         return Reducer{Combine::ExpSum, Finish::Log};
-    if (type == "LpPool" || type == "GlobalLpPool")
+    if (kind == LpPool || kind == GlobalLpPool)
         return Reducer{Combine::PowSum, Finish::Root};
     return std::nullopt;
 }
@@ -143,7 +144,7 @@ std::pair<std::vector<Value*>, Value*> tapIndex(Emitter& e, const OpCall& call,
 
 Status lowerArgReduce(Emitter& e, const OpCall& call) {
     const ops::LoopNest& nest = call.semantics->nests[0];
-    bool max = call.op().type == "ArgMax";
+    bool max = call.op().kind == ir::OpKind::ArgMax;
     bool last = call.op().attrs.getInt("select_last_index", 0) != 0;
     ir::DType in = inputType(call, 0);
     bool isFloat = ir::isFloatingPoint(in);
@@ -180,19 +181,20 @@ Status lowerArgReduce(Emitter& e, const OpCall& call) {
 Status lowerReduction(Emitter& e, const OpCall& call) {
     if (call.outputs[0].base == nullptr)
         return Status::success();
-    const std::string& type = call.op().type;
+    ir::OpKind kind = call.op().kind;
     if (call.outputs.size() > 1 && call.outputs[1].base != nullptr)
         return call.error("code generation does not support the Indices output");
-    if (type == "ArgMax" || type == "ArgMin")
+    if (kind == ir::OpKind::ArgMax || kind == ir::OpKind::ArgMin)
         return lowerArgReduce(e, call);
-    std::optional<Reducer> reducer = reducerOf(type);
+    std::optional<Reducer> reducer = reducerOf(kind);
     ir::DType t = outputType(call, 0);
     if (!reducer || !ir::isFloatingPoint(t))
         return call.error("code generation does not support this reduction on " +
                           std::string(ir::dtypeName(t)));
     const ops::LoopNest& nest = call.semantics->nests[0];
     double p = static_cast<double>(call.op().attrs.getInt("p", 2));
-    bool includePad = type == "AveragePool" && call.op().attrs.getInt("count_include_pad", 0) != 0;
+    bool includePad =
+        kind == ir::OpKind::AveragePool && call.op().attrs.getInt("count_include_pad", 0) != 0;
     e.forBox(call.regions[0], [&](const std::vector<Value*>& idx) {
         Value* acc = e.slot(e.valueType(t), e.constant(t, initialOf(reducer->combine)));
         Value* count = e.slot(e.b().getInt64Ty(), e.i64(0));

@@ -17,14 +17,15 @@ namespace stagecraft::codegen::detail {
 
 namespace {
 
+using enum ir::OpKind;
+
 // clang-format off
-constexpr std::string_view kScalarOps[] = {
-    "Abs", "Add", "And", "BatchNormalization", "Cast", "Ceil", "Celu", "Clip", "Cos", "Div",
-    "Elu", "Equal", "Erf", "Exp", "Floor", "Gelu", "Greater", "GreaterOrEqual", "HardSigmoid",
-    "HardSwish", "IsInf", "IsNaN", "LeakyRelu", "Less", "LessOrEqual", "Log", "Max", "Mean", "Min",
-    "Mish", "Mod", "Mul", "Neg", "Not", "Or", "PRelu", "Pow", "Reciprocal", "Relu", "Round",
-    "Selu", "Sigmoid", "Sign", "Sin", "Softplus", "Softsign", "Sqrt", "Sub", "Sum", "Tan", "Tanh",
-    "ThresholdedRelu", "Where", "Xor",
+constexpr ir::OpKind kScalarOps[] = {
+    Abs, Add, And, BatchNormalization, Cast, Ceil, Celu, Clip, Cos, Div, Elu, Equal, Erf, Exp,
+    Floor, Gelu, Greater, GreaterOrEqual, HardSigmoid, HardSwish, IsInf, IsNaN, LeakyRelu, Less,
+    LessOrEqual, Log, Max, Mean, Min, Mish, Mod, Mul, Neg, Not, Or, PRelu, Pow, Reciprocal, Relu,
+    Round, Selu, Sigmoid, Sign, Sin, Softplus, Softsign, Sqrt, Sub, Sum, Tan, Tanh,
+    ThresholdedRelu, Where, Xor,
 };
 // clang-format on
 
@@ -85,54 +86,54 @@ struct Point {
 };
 
 /// Comparisons are made in the first input's type.
-Value* compare(const Point& p, std::string_view type) {
+Value* compare(const Point& p, ir::OpKind kind) {
     auto& b = p.b();
     ir::DType t = p.types[0];
     Value* x = p.args[0];
     Value* y = p.e.convert(p.args[1], p.types[1], t);
     if (ir::isFloatingPoint(t)) {
-        if (type == "Equal")
+        if (kind == Equal)
             return b.CreateFCmpOEQ(x, y);
-        if (type == "Less")
+        if (kind == Less)
             return b.CreateFCmpOLT(x, y);
-        if (type == "LessOrEqual")
+        if (kind == LessOrEqual)
             return b.CreateFCmpOLE(x, y);
-        if (type == "Greater")
+        if (kind == Greater)
             return b.CreateFCmpOGT(x, y);
         return b.CreateFCmpOGE(x, y);
     }
-    if (type == "Equal")
+    if (kind == Equal)
         return b.CreateICmpEQ(x, y);
-    if (type == "Less")
+    if (kind == Less)
         return b.CreateICmpSLT(x, y);
-    if (type == "LessOrEqual")
+    if (kind == LessOrEqual)
         return b.CreateICmpSLE(x, y);
-    if (type == "Greater")
+    if (kind == Greater)
         return b.CreateICmpSGT(x, y);
     return b.CreateICmpSGE(x, y);
 }
 
 /// Ops over any number of inputs: Sum, Mean, Max, Min (and binary arithmetic).
-Value* variadic(const Point& p, std::string_view type) {
+Value* variadic(const Point& p, ir::OpKind kind) {
     Value* acc = p.arg(0);
     for (size_t i = 1; i < p.args.size(); ++i) {
         if (p.args[i] == nullptr)
             continue;
         Value* x = p.arg(i);
-        if (type == "Add" || type == "Sum" || type == "Mean")
+        if (kind == Add || kind == Sum || kind == Mean)
             acc = p.add(acc, x);
-        else if (type == "Sub")
+        else if (kind == Sub)
             acc = p.sub(acc, x);
-        else if (type == "Mul")
+        else if (kind == Mul)
             acc = p.mul(acc, x);
-        else if (type == "Div")
+        else if (kind == Div)
             acc = p.div(acc, x);
-        else if (type == "Max")
+        else if (kind == Max)
             acc = p.maxOf(acc, x);
         else
             acc = p.minOf(acc, x);
     }
-    if (type == "Mean")
+    if (kind == Mean)
         acc = p.div(acc, p.c(static_cast<double>(p.args.size())));
     return acc;
 }
@@ -160,65 +161,65 @@ Value* clip(const Point& p) {
 }
 
 /// Unary activations and math functions of floating-point values.
-Value* activation(const Point& p, std::string_view type) {
+Value* activation(const Point& p, ir::OpKind kind) {
     Value* x = p.arg(0);
     auto& b = p.b();
-    if (type == "Relu")
+    if (kind == Relu)
         return p.select(p.gt(x, p.c(0)), x, p.c(0));
-    if (type == "Sigmoid")
+    if (kind == Sigmoid)
         return b.CreateFDiv(p.c(1), p.add(p.c(1), p.exp(b.CreateFNeg(x))));
-    if (type == "Tanh")
+    if (kind == Tanh)
         return p.math("tanhf", "tanh", x);
-    if (type == "Erf")
+    if (kind == Erf)
         return p.math("erff", "erf", x);
-    if (type == "Exp")
+    if (kind == Exp)
         return p.exp(x);
-    if (type == "Log")
+    if (kind == Log)
         return p.log(x);
-    if (type == "Sqrt")
+    if (kind == Sqrt)
         return p.call1(llvm::Intrinsic::sqrt, x);
-    if (type == "Sin")
+    if (kind == Sin)
         return p.call1(llvm::Intrinsic::sin, x);
-    if (type == "Cos")
+    if (kind == Cos)
         return p.call1(llvm::Intrinsic::cos, x);
-    if (type == "Tan")
+    if (kind == Tan)
         return p.math("tanf", "tan", x);
-    if (type == "Floor")
+    if (kind == Floor)
         return p.call1(llvm::Intrinsic::floor, x);
-    if (type == "Ceil")
+    if (kind == Ceil)
         return p.call1(llvm::Intrinsic::ceil, x);
-    if (type == "Round")
+    if (kind == Round)
         return p.call1(llvm::Intrinsic::roundeven, x);
-    if (type == "Reciprocal")
+    if (kind == Reciprocal)
         return b.CreateFDiv(p.c(1), x);
-    if (type == "Softplus")
+    if (kind == Softplus)
         return p.softplus(x);
-    if (type == "Softsign")
+    if (kind == Softsign)
         return b.CreateFDiv(x, p.add(p.c(1), p.call1(llvm::Intrinsic::fabs, x)));
-    if (type == "LeakyRelu")
+    if (kind == LeakyRelu)
         return p.select(p.lt(x, p.c(0)), p.mul(p.c(p.attr("alpha", 0.01)), x), x);
-    if (type == "Elu")
+    if (kind == Elu)
         return p.elu(x, p.attr("alpha", 1.0));
-    if (type == "Celu") {
+    if (kind == Celu) {
         double alpha = p.attr("alpha", 1.0);
         Value* scaled = b.CreateFDiv(x, p.c(alpha));
         return p.select(p.gt(x, p.c(0)), x, p.mul(p.c(alpha), p.sub(p.exp(scaled), p.c(1))));
     }
-    if (type == "Selu")
+    if (kind == Selu)
         return p.mul(p.c(p.attr("gamma", 1.0507009873554805)),
                      p.elu(x, p.attr("alpha", 1.6732632423543772)));
-    if (type == "ThresholdedRelu")
+    if (kind == ThresholdedRelu)
         return p.select(p.gt(x, p.c(p.attr("alpha", 1.0))), x, p.c(0));
-    if (type == "HardSigmoid")
+    if (kind == HardSigmoid)
         return p.maxOf(
             p.minOf(p.add(p.mul(p.c(p.attr("alpha", 0.2)), x), p.c(p.attr("beta", 0.5))), p.c(1)),
             p.c(0));
-    if (type == "HardSwish")
+    if (kind == HardSwish)
         return p.mul(x,
                      p.maxOf(p.minOf(p.add(p.mul(p.c(1.0 / 6.0), x), p.c(0.5)), p.c(1)), p.c(0)));
-    if (type == "Mish")
+    if (kind == Mish)
         return p.mul(x, p.math("tanhf", "tanh", p.softplus(x)));
-    if (type == "Gelu") {
+    if (kind == Gelu) {
         if (p.call.op().attrs.getString("approximate", "none") == "tanh") {
             Value* inner = p.mul(p.c(0.7978845608028654),
                                  p.add(x, p.mul(p.c(0.044715), p.mul(x, p.mul(x, x)))));
@@ -231,22 +232,22 @@ Value* activation(const Point& p, std::string_view type) {
 }
 
 /// Ops that work on integers as well as floats.
-Value* generic(const Point& p, std::string_view type) {
+Value* generic(const Point& p, ir::OpKind kind) {
     auto& b = p.b();
-    if (type == "Abs")
+    if (kind == Abs)
         return p.isFloat() ? p.call1(llvm::Intrinsic::fabs, p.arg(0))
                            : p.select(p.lt(p.arg(0), p.c(0)), b.CreateNeg(p.arg(0)), p.arg(0));
-    if (type == "Neg")
+    if (kind == Neg)
         return p.isFloat() ? b.CreateFNeg(p.arg(0)) : b.CreateNeg(p.arg(0));
-    if (type == "Sign")
+    if (kind == Sign)
         return p.select(p.gt(p.arg(0), p.c(0)), p.c(1),
                         p.select(p.lt(p.arg(0), p.c(0)), p.c(-1), p.c(0)));
-    if (type == "Pow") {
+    if (kind == Pow) {
         Value* y = p.e.convert(p.args[1], p.types[1], p.out);
         std::array<Value*, 2> a{p.arg(0), y};
         return p.isFloat() ? p.e.callMath("powf", "pow", a) : nullptr;
     }
-    if (type == "Mod") {
+    if (kind == Mod) {
         bool fmod = p.call.op().attrs.getInt("fmod", 0) != 0;
         if (p.isFloat() || fmod)
             return p.isFloat() ? b.CreateFRem(p.arg(0), p.arg(1))
@@ -257,72 +258,72 @@ Value* generic(const Point& p, std::string_view type) {
             b.CreateICmpNE(b.CreateICmpSLT(r, p.c(0)), b.CreateICmpSLT(p.arg(1), p.c(0))));
         return p.select(fix, b.CreateAdd(r, p.arg(1)), r);
     }
-    if (type == "PRelu")
+    if (kind == PRelu)
         return p.select(p.lt(p.arg(0), p.c(0)), p.mul(p.arg(1), p.arg(0)), p.arg(0));
-    if (type == "Clip")
+    if (kind == Clip)
         return clip(p);
-    if (type == "Cast")
+    if (kind == Cast)
         return p.e.convert(p.args[0], p.types[0], p.out);
-    if (type == "Where")
+    if (kind == Where)
         return p.select(p.args[0], p.arg(1), p.arg(2));
     return nullptr;
 }
 
-Value* logical(const Point& p, std::string_view type) {
+Value* logical(const Point& p, ir::OpKind kind) {
     auto& b = p.b();
-    if (type == "Not")
+    if (kind == Not)
         return b.CreateNot(p.args[0]);
-    if (type == "And")
+    if (kind == And)
         return b.CreateAnd(p.args[0], p.args[1]);
-    if (type == "Or")
+    if (kind == Or)
         return b.CreateOr(p.args[0], p.args[1]);
-    if (type == "Xor")
+    if (kind == Xor)
         return b.CreateXor(p.args[0], p.args[1]);
-    if (type == "IsNaN")
+    if (kind == IsNaN)
         return b.CreateFCmpUNO(p.args[0], p.args[0]);
-    if (type == "IsInf") {
+    if (kind == IsInf) {
         Value* x = p.call1(llvm::Intrinsic::fabs, p.args[0]);
         return b.CreateFCmpOEQ(x, llvm::ConstantFP::getInfinity(x->getType()));
     }
-    return compare(p, type);
+    return compare(p, kind);
 }
 
-bool isLogical(std::string_view type) {
-    for (std::string_view t : {"Not", "And", "Or", "Xor", "IsNaN", "IsInf", "Equal", "Less",
-                               "LessOrEqual", "Greater", "GreaterOrEqual"})
-        if (t == type)
+bool isLogical(ir::OpKind kind) {
+    for (ir::OpKind t :
+         {Not, And, Or, Xor, IsNaN, IsInf, Equal, Less, LessOrEqual, Greater, GreaterOrEqual})
+        if (t == kind)
             return true;
     return false;
 }
 
-bool isVariadic(std::string_view type) {
-    for (std::string_view t : {"Add", "Sub", "Mul", "Div", "Sum", "Mean", "Max", "Min"})
-        if (t == type)
+bool isVariadic(ir::OpKind kind) {
+    for (ir::OpKind t : {Add, Sub, Mul, Div, Sum, Mean, Max, Min})
+        if (t == kind)
             return true;
     return false;
 }
 
 } // namespace
 
-bool isScalarOp(std::string_view type) {
-    return std::find(std::begin(kScalarOps), std::end(kScalarOps), type) != std::end(kScalarOps);
+bool isScalarOp(ir::OpKind kind) {
+    return std::find(std::begin(kScalarOps), std::end(kScalarOps), kind) != std::end(kScalarOps);
 }
 
 Expected<Value*> scalarOp(Emitter& e, const OpCall& call, std::span<Value* const> args,
                           std::span<const ir::DType> inTypes, ir::DType outType) {
-    const std::string& type = call.op().type;
+    ir::OpKind kind = call.op().kind;
     Point p{e, call, args, inTypes, outType};
     Value* result = nullptr;
-    if (isLogical(type))
-        result = logical(p, type);
-    else if (isVariadic(type))
-        result = variadic(p, type);
-    else if (type == "BatchNormalization")
+    if (isLogical(kind))
+        result = logical(p, kind);
+    else if (isVariadic(kind))
+        result = variadic(p, kind);
+    else if (kind == BatchNormalization)
         result = batchNorm(p);
-    else if ((result = generic(p, type)) == nullptr && p.isFloat())
-        result = activation(p, type);
+    else if ((result = generic(p, kind)) == nullptr && p.isFloat())
+        result = activation(p, kind);
     if (result == nullptr)
-        return call.error("code generation does not support " + type + " on " +
+        return call.error("code generation does not support " + call.op().type + " on " +
                           std::string(ir::dtypeName(outType)));
     return result;
 }

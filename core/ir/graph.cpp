@@ -32,6 +32,7 @@ TensorId Graph::addTensor(std::string name, DType dtype, Shape shape, WeightPtr 
 
 OpId Graph::addOp(Op op) {
     auto id = static_cast<OpId>(ops_.size());
+    op.kind = opKindOf(op.type, op.domain);
     for (size_t slot = 0; slot < op.inputs.size(); ++slot) {
         TensorId input = op.inputs[slot];
         if (input == kNoTensor)

@@ -8,6 +8,7 @@
 
 #include "ir/attribute.h"
 #include "ir/dtype.h"
+#include "ir/op_kind.h"
 #include "ir/shape.h"
 #include "ir/weight.h"
 #include "support/expected.h"
@@ -53,7 +54,7 @@ struct Tensor {
 
 struct Op {
     std::string name;
-    /// ONNX op type, e.g. "Conv".
+    /// ONNX op type, e.g. "Conv": for display and the importer.
     std::string type;
     /// ONNX domain; empty for the default domain.
     std::string domain;
@@ -61,6 +62,8 @@ struct Op {
     /// Input tensors in ONNX slot order; kNoTensor for an omitted optional input.
     std::vector<TensorId> inputs;
     std::vector<TensorId> outputs;
+    /// What passes switch on: set from type and domain by Graph::addOp.
+    OpKind kind = OpKind::Unknown;
 };
 
 /// Where a graph came from, for reports.
@@ -80,7 +83,8 @@ public:
     /// Adds a tensor; its name must be new.
     TensorId addTensor(std::string name, DType dtype, Shape shape, WeightPtr data = nullptr);
     /// Adds an op and links its tensors. Every referenced tensor must exist,
-    /// and no output may already have a producer.
+    /// and no output may already have a producer. Sets the op's kind from
+    /// its type and domain.
     OpId addOp(Op op);
 
     void setInputs(std::vector<TensorId> inputs) { inputs_ = std::move(inputs); }

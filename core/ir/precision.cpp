@@ -142,7 +142,7 @@ Expected<Graph> convertPrecision(const Graph& graph, DType precision) {
     }
     for (size_t op = 0; op < g.opCount(); ++op) {
         Op& o = g.mutableOp(static_cast<OpId>(op));
-        if (o.type != "Cast" || !o.domain.empty() || o.outputs.size() != 1)
+        if (o.kind != OpKind::Cast || o.outputs.size() != 1)
             continue;
         DType to = g.tensor(o.outputs.front()).dtype;
         if (converts(to) || to == DType::Float64)

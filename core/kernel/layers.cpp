@@ -137,7 +137,7 @@ Expected<OpWork> opWork(const ir::Graph& graph, const arch::Arch& arch,
     } else {
         const auto& unit = arch.cluster.coreGroups.front().units[static_cast<size_t>(work.unit)];
         double efficiency =
-            unit.efficiencyFor(ops::familyOf(graph.op(op).type, sem.category), sem.category);
+            unit.efficiencyFor(ops::familyOf(graph.op(op).kind, sem.category), sem.category);
         work.unitNs = work.work / (bestRate(unit, dtypeOf(graph, op)) * arch.clockGhz * efficiency);
     }
     return work;

@@ -194,7 +194,7 @@ private:
     /// Whether \p op gathers rows of \p in (a Gather's table).
     bool gathersFrom(ir::OpId op, ir::TensorId in) const {
         const ir::Op& o = graph_.op(op);
-        bool gather = o.type == "Gather" || o.type == "GatherElements";
+        bool gather = o.kind == ir::OpKind::Gather || o.kind == ir::OpKind::GatherElements;
         return gather && !o.inputs.empty() && o.inputs.front() == in && !o.outputs.empty();
     }
 

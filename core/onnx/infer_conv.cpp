@@ -197,9 +197,9 @@ Status inferPool(InferContext& ctx) {
     writeWindow(ctx, w);
     ctx.attrs().set("ceil_mode", int64_t{ceilMode});
     ctx.attrs().erase("storage_order");
-    if (ctx.op().type == "AveragePool")
+    if (ctx.op().kind == ir::OpKind::AveragePool)
         ctx.attrs().set("count_include_pad", ctx.attrs().getInt("count_include_pad", 0));
-    if (ctx.op().type == "LpPool")
+    if (ctx.op().kind == ir::OpKind::LpPool)
         ctx.attrs().set("p", ctx.attrs().getInt("p", 2));
     if (ctx.outputCount() > 1 && ctx.outputUsed(1))
         return ctx.error("the Indices output of MaxPool is not supported");

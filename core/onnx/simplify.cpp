@@ -58,8 +58,7 @@ public:
         size_t count = g_.opCount();
         for (size_t i = 0; i < count; ++i) {
             auto bn = static_cast<OpId>(i);
-            if (!g_.isRemoved(bn) && g_.op(bn).type == "BatchNormalization" &&
-                g_.op(bn).domain.empty())
+            if (!g_.isRemoved(bn) && g_.op(bn).kind == ir::OpKind::BatchNormalization)
                 tryFold(bn);
         }
     }
@@ -74,9 +73,8 @@ private:
         if (convId == ir::kNoOp || g_.tensor(x).uses.size() != 1 || g_.isGraphOutput(x))
             return;
         const ir::Op& conv = g_.op(convId);
-        bool transposed = conv.type == "ConvTranspose";
-        if (!conv.domain.empty() || (conv.type != "Conv" && !transposed) ||
-            !constant(conv.inputs[1]) ||
+        bool transposed = conv.kind == ir::OpKind::ConvTranspose;
+        if ((conv.kind != ir::OpKind::Conv && !transposed) || !constant(conv.inputs[1]) ||
             (conv.inputs.size() > 2 && conv.inputs[2] != ir::kNoTensor &&
              !constant(conv.inputs[2])))
             return;
@@ -169,8 +167,7 @@ void dropIdentities(Graph& g) {
     for (size_t i = 0; i < count; ++i) {
         auto id = static_cast<OpId>(i);
         const ir::Op& op = g.op(id);
-        if (g.isRemoved(id) || !op.domain.empty() ||
-            (op.type != "Identity" && op.type != "Dropout"))
+        if (g.isRemoved(id) || (op.kind != ir::OpKind::Identity && op.kind != ir::OpKind::Dropout))
             continue;
         if (op.inputs.empty() || op.inputs[0] == ir::kNoTensor)
             continue;

@@ -18,7 +18,6 @@
 #include "ops/internal/cost.h"
 
 #include <algorithm>
-#include <map>
 #include <variant>
 
 namespace stagecraft::ops::detail {
@@ -41,38 +40,143 @@ int64_t convTransposeMacs(const OpContext& ctx) {
     return macs;
 }
 
-const std::map<std::string_view, int64_t>& elementwiseTable() {
-    static const std::map<std::string_view, int64_t> table = [] {
-        std::map<std::string_view, int64_t> t;
-        for (std::string_view type : {"Abs",         "Add",       "And",        "BitwiseAnd",
-                                      "BitwiseNot",  "BitwiseOr", "BitwiseXor", "Cast",
-                                      "Ceil",        "Clip",      "Div",        "Dropout",
-                                      "Equal",       "Floor",     "Greater",    "GreaterOrEqual",
-                                      "Identity",    "IsInf",     "IsNaN",      "Less",
-                                      "LessOrEqual", "Mod",       "Mul",        "Neg",
-                                      "Not",         "Or",        "Reciprocal", "Relu",
-                                      "Round",       "Sign",      "Sub",        "ThresholdedRelu",
-                                      "Where",       "Xor"})
-            t[type] = 1;
-        for (std::string_view type :
-             {"Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "Cos", "Cosh", "Erf", "Exp", "Log",
-              "Pow", "Sigmoid", "Sin", "Sinh", "Sqrt", "Tan", "Tanh"})
-            t[type] = 4;
-        t["LeakyRelu"] = 2;          // compare, multiply
-        t["PRelu"] = 2;              // compare, multiply
-        t["Shrink"] = 2;             // compare, add
-        t["Softsign"] = 3;           // abs, add, divide
-        t["HardSigmoid"] = 4;        // multiply, add, min, max
-        t["BatchNormalization"] = 4; // subtract mean, times 1/sqrt(var), times scale, add bias
-        t["HardSwish"] = 5;          // HardSigmoid, multiply
-        t["Elu"] = 7;                // compare, exp, subtract, multiply
-        t["Selu"] = 8;               // Elu, multiply
-        t["Softplus"] = 9;           // exp, add, log
-        t["Celu"] = 10;              // divide, exp, subtract, multiply, min, max, add
-        t["Mish"] = 14;              // Softplus, tanh, multiply
-        return t;
-    }();
-    return table;
+/// Operations per output element of an elementwise kind whose count does
+/// not depend on its attributes or inputs; 0 for every other kind. Every
+/// kind is listed, so a new one cannot be forgotten here.
+int64_t fixedElementwiseCount(ir::OpKind kind) {
+    using enum ir::OpKind;
+    switch (kind) {
+    case Abs:
+    case Add:
+    case And:
+    case BitwiseAnd:
+    case BitwiseNot:
+    case BitwiseOr:
+    case BitwiseXor:
+    case Cast:
+    case Ceil:
+    case Clip:
+    case Div:
+    case Dropout:
+    case Equal:
+    case Floor:
+    case Greater:
+    case GreaterOrEqual:
+    case Identity:
+    case IsInf:
+    case IsNaN:
+    case Less:
+    case LessOrEqual:
+    case Mod:
+    case Mul:
+    case Neg:
+    case Not:
+    case Or:
+    case Reciprocal:
+    case Relu:
+    case Round:
+    case Sign:
+    case Sub:
+    case ThresholdedRelu:
+    case Where:
+    case Xor:
+        return 1;
+    case Acos:
+    case Acosh:
+    case Asin:
+    case Asinh:
+    case Atan:
+    case Atanh:
+    case Cos:
+    case Cosh:
+    case Erf:
+    case Exp:
+    case Log:
+    case Pow:
+    case Sigmoid:
+    case Sin:
+    case Sinh:
+    case Sqrt:
+    case Tan:
+    case Tanh:
+        return 4; // a transcendental function
+    case LeakyRelu:
+        return 2; // compare, multiply
+    case PRelu:
+        return 2; // compare, multiply
+    case Shrink:
+        return 2; // compare, add
+    case Softsign:
+        return 3; // abs, add, divide
+    case HardSigmoid:
+        return 4; // multiply, add, min, max
+    case BatchNormalization:
+        return 4; // subtract mean, times 1/sqrt(var), times scale, add bias
+    case HardSwish:
+        return 5; // HardSigmoid, multiply
+    case Elu:
+        return 7; // compare, exp, subtract, multiply
+    case Selu:
+        return 8; // Elu, multiply
+    case Softplus:
+        return 9; // exp, add, log
+    case Celu:
+        return 10; // divide, exp, subtract, multiply, min, max, add
+    case Mish:
+        return 14; // Softplus, tanh, multiply
+    case Unknown:
+    case Sum:
+    case Max:
+    case Min:
+    case Mean:
+    case Gelu:
+    case ArgMax:
+    case ArgMin:
+    case AveragePool:
+    case Concat:
+    case Conv:
+    case ConvTranspose:
+    case DepthToSpace:
+    case Expand:
+    case Flatten:
+    case Gather:
+    case GatherElements:
+    case Gemm:
+    case GlobalAveragePool:
+    case GlobalLpPool:
+    case GlobalMaxPool:
+    case Hardmax:
+    case InstanceNormalization:
+    case LayerNormalization:
+    case LogSoftmax:
+    case LpPool:
+    case MatMul:
+    case MaxPool:
+    case Pad:
+    case ReduceL1:
+    case ReduceL2:
+    case ReduceLogSum:
+    case ReduceLogSumExp:
+    case ReduceMax:
+    case ReduceMean:
+    case ReduceMin:
+    case ReduceProd:
+    case ReduceSum:
+    case ReduceSumSquare:
+    case Reshape:
+    case Resize:
+    case Slice:
+    case Softmax:
+    case SpaceToDepth:
+    case Split:
+    case Squeeze:
+    case Tile:
+    case TopK:
+    case Transpose:
+    case Unsqueeze:
+        return 0;
+    }
+    return 0;
 }
 
 int presentInputs(const ir::Op& op) {
@@ -83,26 +187,27 @@ int presentInputs(const ir::Op& op) {
 } // namespace
 
 int64_t elementwiseCost(const ir::Op& op) {
-    if (op.type == "Sum" || op.type == "Max" || op.type == "Min")
+    using enum ir::OpKind;
+    if (op.kind == Sum || op.kind == Max || op.kind == Min)
         return std::max(1, presentInputs(op) - 1); // n - 1 binary operations
-    if (op.type == "Mean")
+    if (op.kind == Mean)
         return std::max(1, presentInputs(op)); // n - 1 additions and a scale
-    if (op.type == "Gelu") {
+    if (op.kind == Gelu) {
         const ir::AttrValue* approximate = op.attrs.find("approximate");
         const auto* text = approximate ? std::get_if<std::string>(approximate) : nullptr;
         // exact: divide, erf, add, multiply, multiply; tanh: a cubic polynomial (6), tanh, 2 more
         return text && *text == "tanh" ? 12 : 8;
     }
-    auto it = elementwiseTable().find(op.type);
-    return it == elementwiseTable().end() ? 0 : it->second;
+    return fixedElementwiseCount(op.kind);
 }
 
-int64_t normalizationCost(std::string_view opType) {
-    if (opType == "Softmax" || opType == "LogSoftmax")
+int64_t normalizationCost(ir::OpKind kind) {
+    using enum ir::OpKind;
+    if (kind == Softmax || kind == LogSoftmax)
         return 8; // max, subtract, exp, accumulate, divide (or subtract the log-sum)
-    if (opType == "Hardmax")
+    if (kind == Hardmax)
         return 2; // compare, write
-    if (opType == "LayerNormalization" || opType == "InstanceNormalization")
+    if (kind == LayerNormalization || kind == InstanceNormalization)
         return 7; // mean, subtract, square, accumulate, normalize, scale, bias
     return 0;
 }
@@ -126,14 +231,14 @@ OpCost computeCost(const OpContext& ctx, Category category, const std::vector<Lo
     int64_t allPoints = product(nest.loops, nest.loops.size());
     switch (category) {
     case Category::Complex:
-        cost.macs = op.type == "ConvTranspose" ? convTransposeMacs(ctx) : allPoints;
+        cost.macs = op.kind == ir::OpKind::ConvTranspose ? convTransposeMacs(ctx) : allPoints;
         cost.flops = 2 * cost.macs;
         break;
     case Category::Elementwise:
         cost.flops = outputElements * elementwiseCost(op);
         break;
     case Category::Reduction: {
-        int64_t perElement = normalizationCost(op.type);
+        int64_t perElement = normalizationCost(op.kind);
         cost.flops = perElement ? outputElements * perElement : allPoints;
         break;
     }

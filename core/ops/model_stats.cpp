@@ -9,7 +9,7 @@ namespace {
 
 bool isStatistic(const ir::Graph& graph, const ir::Use& use) {
     const ir::Op& op = graph.op(use.op);
-    return op.type == "BatchNormalization" && op.domain.empty() && (use.slot == 3 || use.slot == 4);
+    return op.kind == ir::OpKind::BatchNormalization && (use.slot == 3 || use.slot == 4);
 }
 
 void addConstants(const ir::Graph& graph, ModelStats& stats) {

@@ -5,14 +5,11 @@
 // into anything), Reduction, Complex (Conv, ConvTranspose, MatMul, Gemm:
 // TVM's complex-out-fusable) and Opaque. Types are matched in the default
 // ONNX domain only ("" or "ai.onnx"); anything else is Opaque with `full`
-// accesses. The table is sorted once, so lookups and knownOpTypes() are
-// deterministic.
+// accesses. The table is indexed by ir::OpKind and holds every kind once.
 
 #include "ops/internal/builders.h"
 #include "ops/internal/cost.h"
 #include "ops/semantics.h"
-
-#include <algorithm>
 
 namespace stagecraft::ops {
 
@@ -21,97 +18,90 @@ namespace {
 using detail::NestBuilder;
 
 struct OpInfo {
-    std::string_view type;
+    ir::OpKind kind;
     Category category;
     NestBuilder build;
 };
 
-/// Elementwise types; each broadcasts its inputs (elementwise.cpp).
+using enum ir::OpKind;
+
+/// Elementwise kinds; each broadcasts its inputs (elementwise.cpp).
 // clang-format off
-constexpr std::string_view kElementwiseOps[] = {
-    "Abs", "Acos", "Acosh", "Add", "And", "Asin", "Asinh", "Atan", "Atanh", "BitwiseAnd",
-    "BitwiseNot", "BitwiseOr", "BitwiseXor", "Cast", "Ceil", "Celu", "Clip", "Cos", "Cosh", "Div",
-    "Dropout", "Elu", "Equal", "Erf", "Exp", "Floor", "Gelu", "Greater", "GreaterOrEqual",
-    "HardSigmoid", "HardSwish", "Identity", "IsInf", "IsNaN", "LeakyRelu", "Less", "LessOrEqual",
-    "Log", "Max", "Mean", "Min", "Mish", "Mod", "Mul", "Neg", "Not", "Or", "PRelu", "Pow",
-    "Reciprocal", "Relu", "Round", "Selu", "Shrink", "Sigmoid", "Sign", "Sin", "Sinh", "Softplus",
-    "Softsign", "Sqrt", "Sub", "Sum", "Tan", "Tanh", "ThresholdedRelu", "Where", "Xor",
+constexpr ir::OpKind kElementwiseOps[] = {
+    Abs, Acos, Acosh, Add, And, Asin, Asinh, Atan, Atanh, BitwiseAnd, BitwiseNot, BitwiseOr,
+    BitwiseXor, Cast, Ceil, Celu, Clip, Cos, Cosh, Div, Dropout, Elu, Equal, Erf, Exp, Floor, Gelu,
+    Greater, GreaterOrEqual, HardSigmoid, HardSwish, Identity, IsInf, IsNaN, LeakyRelu, Less,
+    LessOrEqual, Log, Max, Mean, Min, Mish, Mod, Mul, Neg, Not, Or, PRelu, Pow, Reciprocal, Relu,
+    Round, Selu, Shrink, Sigmoid, Sign, Sin, Sinh, Softplus, Softsign, Sqrt, Sub, Sum, Tan, Tanh,
+    ThresholdedRelu, Where, Xor,
 };
 // clang-format on
 
-std::vector<OpInfo> unsortedTable() {
+std::vector<OpInfo> registrations() {
     using namespace detail;
     constexpr auto E = Category::Elementwise, I = Category::Injective, R = Category::Reduction,
                    C = Category::Complex, O = Category::Opaque;
     std::vector<OpInfo> table;
-    for (std::string_view type : kElementwiseOps)
-        table.push_back({type, E, buildElementwise});
-    for (std::string_view type :
-         {"ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceMax", "ReduceMean",
-          "ReduceMin", "ReduceProd", "ReduceSum", "ReduceSumSquare"})
-        table.push_back({type, R, buildReduce});
-    for (std::string_view type : {"Reshape", "Flatten", "Squeeze", "Unsqueeze"})
-        table.push_back({type, I, buildReshape});
-    for (std::string_view type : {"MaxPool", "AveragePool", "LpPool"})
-        table.push_back({type, R, buildPool});
-    for (std::string_view type : {"GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool"})
-        table.push_back({type, R, buildGlobalPool});
-    for (std::string_view type : {"Softmax", "LogSoftmax", "Hardmax"})
-        table.push_back({type, R, buildSoftmax});
+    for (ir::OpKind kind : kElementwiseOps)
+        table.push_back({kind, E, buildElementwise});
+    for (ir::OpKind kind : {ReduceL1, ReduceL2, ReduceLogSum, ReduceLogSumExp, ReduceMax,
+                            ReduceMean, ReduceMin, ReduceProd, ReduceSum, ReduceSumSquare})
+        table.push_back({kind, R, buildReduce});
+    for (ir::OpKind kind : {Reshape, Flatten, Squeeze, Unsqueeze})
+        table.push_back({kind, I, buildReshape});
+    for (ir::OpKind kind : {MaxPool, AveragePool, LpPool})
+        table.push_back({kind, R, buildPool});
+    for (ir::OpKind kind : {GlobalAveragePool, GlobalMaxPool, GlobalLpPool})
+        table.push_back({kind, R, buildGlobalPool});
+    for (ir::OpKind kind : {Softmax, LogSoftmax, Hardmax})
+        table.push_back({kind, R, buildSoftmax});
     table.insert(table.end(), {
-                                  {"BatchNormalization", E, buildBatchNormalization},
-                                  {"Conv", C, buildConv},
-                                  {"ConvTranspose", C, buildConvTranspose},
-                                  {"MatMul", C, buildMatMul},
-                                  {"Gemm", C, buildGemm},
-                                  {"ArgMax", R, buildArgReduce},
-                                  {"ArgMin", R, buildArgReduce},
-                                  {"LayerNormalization", R, buildLayerNormalization},
-                                  {"InstanceNormalization", R, buildInstanceNormalization},
-                                  {"Transpose", I, buildTranspose},
-                                  {"Concat", I, buildConcat},
-                                  {"Split", I, buildSplit},
-                                  {"Expand", I, buildExpand},
-                                  {"Tile", I, buildTile},
-                                  {"Slice", I, buildSlice},
-                                  {"Pad", I, buildPad},
-                                  {"DepthToSpace", I, buildDepthToSpace},
-                                  {"SpaceToDepth", I, buildSpaceToDepth},
-                                  {"Gather", I, buildGather},
-                                  {"GatherElements", I, buildGatherElements},
-                                  {"Resize", I, buildResize},
-                                  {"TopK", O, buildTopK},
+                                  {BatchNormalization, E, buildBatchNormalization},
+                                  {Conv, C, buildConv},
+                                  {ConvTranspose, C, buildConvTranspose},
+                                  {MatMul, C, buildMatMul},
+                                  {Gemm, C, buildGemm},
+                                  {ArgMax, R, buildArgReduce},
+                                  {ArgMin, R, buildArgReduce},
+                                  {LayerNormalization, R, buildLayerNormalization},
+                                  {InstanceNormalization, R, buildInstanceNormalization},
+                                  {Transpose, I, buildTranspose},
+                                  {Concat, I, buildConcat},
+                                  {Split, I, buildSplit},
+                                  {Expand, I, buildExpand},
+                                  {Tile, I, buildTile},
+                                  {Slice, I, buildSlice},
+                                  {Pad, I, buildPad},
+                                  {DepthToSpace, I, buildDepthToSpace},
+                                  {SpaceToDepth, I, buildSpaceToDepth},
+                                  {Gather, I, buildGather},
+                                  {GatherElements, I, buildGatherElements},
+                                  {Resize, I, buildResize},
+                                  {TopK, O, buildTopK},
                               });
     return table;
 }
 
+/// The registry indexed by kind: every kind but Unknown registered once.
 const std::vector<OpInfo>& registry() {
     static const std::vector<OpInfo> table = [] {
-        std::vector<OpInfo> sorted = unsortedTable();
-        std::sort(sorted.begin(), sorted.end(),
-                  [](const OpInfo& a, const OpInfo& b) { return a.type < b.type; });
-        SC_ASSERT(std::adjacent_find(sorted.begin(), sorted.end(),
-                                     [](const OpInfo& a, const OpInfo& b) {
-                                         return a.type == b.type;
-                                     }) == sorted.end(),
-                  "op types are registered once");
-        return sorted;
+        std::vector<OpInfo> byKind(ir::opKinds().size() + 1,
+                                   OpInfo{Unknown, Category::Opaque, nullptr});
+        for (const OpInfo& info : registrations()) {
+            OpInfo& slot = byKind[static_cast<size_t>(info.kind)];
+            SC_ASSERT(slot.build == nullptr, "op kinds are registered once");
+            slot = info;
+        }
+        for (ir::OpKind kind : ir::opKinds())
+            SC_ASSERT(byKind[static_cast<size_t>(kind)].build != nullptr,
+                      "every op kind is registered");
+        return byKind;
     }();
     return table;
 }
 
-bool isDefaultDomain(std::string_view domain) {
-    return domain.empty() || domain == "ai.onnx";
-}
-
-const OpInfo* findOp(std::string_view type, std::string_view domain) {
-    if (!isDefaultDomain(domain))
-        return nullptr;
-    const std::vector<OpInfo>& table = registry();
-    auto it =
-        std::lower_bound(table.begin(), table.end(), type,
-                         [](const OpInfo& info, std::string_view key) { return info.type < key; });
-    return it != table.end() && it->type == type ? &*it : nullptr;
+const OpInfo* findOp(ir::OpKind kind) {
+    return kind == Unknown ? nullptr : &registry()[static_cast<size_t>(kind)];
 }
 
 /// Builder bugs, not user errors: every map must fit its input and its nest.
@@ -140,45 +130,73 @@ std::span<const std::string_view> familyNames() {
     return names;
 }
 
-std::string_view familyOf(std::string_view opType, Category category) {
-    static constexpr std::string_view transcendental[] = {
-        "Acos",    "Acosh", "Asin", "Asinh",    "Atan", "Atanh", "Cos",  "Cosh",
-        "Elu",     "Erf",   "Exp",  "Gelu",     "Log",  "Mish",  "Pow",  "Selu",
-        "Sigmoid", "Sin",   "Sinh", "Softplus", "Sqrt", "Tan",   "Tanh", "Celu"};
-    if (opType == "Conv" || opType == "ConvTranspose")
+std::string_view familyOf(ir::OpKind kind, Category category) {
+    switch (kind) {
+    case Conv:
+    case ConvTranspose:
         return "conv";
-    if (opType == "MatMul" || opType == "Gemm")
+    case MatMul:
+    case Gemm:
         return "matmul";
-    if (opType == "Softmax" || opType == "LogSoftmax" || opType == "LayerNormalization" ||
-        opType == "InstanceNormalization")
+    case Softmax:
+    case LogSoftmax:
+    case LayerNormalization:
+    case InstanceNormalization:
         return "normalization";
-    if (category == Category::Elementwise &&
-        std::find(std::begin(transcendental), std::end(transcendental), opType) !=
-            std::end(transcendental))
+    case Acos:
+    case Acosh:
+    case Asin:
+    case Asinh:
+    case Atan:
+    case Atanh:
+    case Celu:
+    case Cos:
+    case Cosh:
+    case Elu:
+    case Erf:
+    case Exp:
+    case Gelu:
+    case Log:
+    case Mish:
+    case Pow:
+    case Selu:
+    case Sigmoid:
+    case Sin:
+    case Sinh:
+    case Softplus:
+    case Sqrt:
+    case Tan:
+    case Tanh:
         return "transcendental";
-    return categoryName(category);
+    default:
+        return categoryName(category);
+    }
 }
 
-Category categoryOf(std::string_view opType, std::string_view domain) {
-    const OpInfo* info = findOp(opType, domain);
+Category categoryOf(ir::OpKind kind) {
+    const OpInfo* info = findOp(kind);
     return info ? info->category : Category::Opaque;
 }
 
+Category categoryOf(std::string_view opType, std::string_view domain) {
+    return categoryOf(ir::opKindOf(opType, domain));
+}
+
 bool isKnownOp(std::string_view opType, std::string_view domain) {
-    return findOp(opType, domain) != nullptr;
+    return ir::opKindOf(opType, domain) != Unknown;
 }
 
 std::vector<std::string_view> knownOpTypes() {
     std::vector<std::string_view> types;
-    for (const OpInfo& info : registry())
-        types.push_back(info.type);
+    for (ir::OpKind kind : ir::opKinds())
+        types.push_back(ir::opKindName(kind));
     return types;
 }
 
 Expected<OpSemantics> semanticsOf(const ir::Graph& graph, ir::OpId id) {
     SC_ASSERT(id >= 0 && static_cast<size_t>(id) < graph.opCount(), "op id out of range");
     detail::OpContext ctx(graph, id);
-    const OpInfo* info = findOp(ctx.op().type, ctx.op().domain);
+    const OpInfo* info = findOp(ctx.op().kind);
     OpSemantics semantics;
     semantics.category = info ? info->category : Category::Opaque;
     SC_ASSIGN_OR_RETURN(semantics.nests, info ? info->build(ctx) : detail::buildOpaque(ctx));

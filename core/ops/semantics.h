@@ -28,13 +28,15 @@ inline std::string_view categoryName(Category category) {
 /// "normalization", "transcendental".
 std::span<const std::string_view> familyNames();
 
-/// The family of an op type ("conv" for Conv, "matmul" for MatMul and Gemm,
+/// The family of an op kind ("conv" for Conv, "matmul" for MatMul and Gemm,
 /// "normalization" for Softmax and the normalizations, "transcendental" for
 /// elementwise ops computing exp, log, tanh, erf, powers or roots), or its
 /// category's name for every other op.
-std::string_view familyOf(std::string_view opType, Category category);
+std::string_view familyOf(ir::OpKind kind, Category category);
 
-/// Category of an op type in the default ONNX domain; Opaque when unknown.
+/// Category of an op kind; Opaque for Unknown.
+Category categoryOf(ir::OpKind kind);
+/// Category of an op type in \p domain; Opaque when unknown.
 Category categoryOf(std::string_view opType, std::string_view domain = {});
 
 /// True when Stagecraft has semantics (loop nests) for this op type.

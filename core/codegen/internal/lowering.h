@@ -169,8 +169,8 @@ Status lowerReduction(Emitter& e, const OpCall& call);
 Status lowerNormalization(Emitter& e, const OpCall& call);
 Status lowerResize(Emitter& e, const OpCall& call);
 
-/// True when \p type is computed elementwise from its inputs by scalarOp.
-bool isScalarOp(std::string_view type);
+/// True when \p kind is computed elementwise from its inputs by scalarOp.
+bool isScalarOp(ir::OpKind kind);
 /// The value of an elementwise op at one point, from its loaded inputs
 /// (omitted inputs are null). \p inTypes are the inputs' element types.
 Expected<Value*> scalarOp(Emitter& e, const OpCall& call, std::span<Value* const> args,

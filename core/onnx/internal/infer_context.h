@@ -69,8 +69,13 @@ public:
     void setOutput(int i, ir::DType dtype, ir::Shape shape);
     /// Records that output \p i has a value known at import time.
     void setOutputValue(int i, ir::ConstTensor value);
-    /// Renames the op type (Upsample becomes Resize in canonical form).
-    void setType(const std::string& type) { session_.graph.mutableOp(id_).type = type; }
+    /// Renames the op type (Upsample becomes Resize in canonical form); the
+    /// kind follows.
+    void setType(const std::string& type) {
+        ir::Op& op = session_.graph.mutableOp(id_);
+        op.type = type;
+        op.kind = ir::opKindOf(type, op.domain);
+    }
     /// Keeps only the first \p n inputs (the others became attributes).
     void keepInputs(int n);
 

@@ -19,6 +19,6 @@ int64_t elementwiseCost(const ir::Op& op);
 
 /// Operations per output element of a normalization (Softmax family,
 /// LayerNormalization, InstanceNormalization); 0 for other types.
-int64_t normalizationCost(std::string_view opType);
+int64_t normalizationCost(ir::OpKind kind);
 
 } // namespace stagecraft::ops::detail
