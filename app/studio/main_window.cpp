@@ -14,6 +14,7 @@
 #include "graph/graph_view.h"
 #include "inspector/inspector_widget.h"
 #include "instances/instance_view.h"
+#include "studio/analysis_docks.h"
 #include "studio/autosave.h"
 #include "studio/session_document.h"
 #include "studio/status_figures.h"
@@ -58,6 +59,7 @@ MainWindow::~MainWindow() {
     const auto docks = findChildren<QDockWidget*>();
     for (QDockWidget* dock : docks)
         disconnect(dock, nullptr, this, nullptr);
+    analysis_->detach();
 }
 
 void MainWindow::createViews() {
@@ -98,26 +100,12 @@ void MainWindow::showEvent(QShowEvent* event) {
     resizeDocks({instances}, {height() * 2 / 5}, Qt::Vertical);
 }
 
-QWidget* MainWindow::viewNamed(const QString& name) const {
-    if (name == QLatin1String("graph"))
-        return graphView_;
-    if (name == QLatin1String("instances"))
-        return instanceView_;
-    if (name == QLatin1String("inspector"))
-        return inspector_;
-    if (QWidget* tool = toolNamed(name))
-        return tool;
-    if (name == QLatin1String("window"))
-        return const_cast<MainWindow*>(this);
-    return nullptr;
-}
-
 void MainWindow::connectRunner() {
     connect(runner_, &PipelineRunner::finished, this, &MainWindow::onFinished);
     connect(runner_, &PipelineRunner::failed, this, &MainWindow::onFailed);
     connect(runner_, &PipelineRunner::progress, this,
             [this](quint64 ticket, const QString& step, int percent) {
-                if (ticket != pendingTicket_)
+                if (!pending_.isCurrent(ticket))
                     return;
                 stepLabel_->setText(step + QStringLiteral("…"));
                 progress_->setValue(percent);
@@ -125,26 +113,22 @@ void MainWindow::connectRunner() {
                 cancel_->show();
             });
     connect(runner_, &PipelineRunner::cancelled, this, [this](quint64 ticket) {
-        if (ticket != pendingTicket_)
+        if (!pending_.isCurrent(ticket))
             return;
-        pendingTicket_ = 0;
-        pendingEdit_.reset();
-        pendingOpen_.reset();
+        pending_.drop();
         statusBar()->showMessage(tr("Cancelled"), 4000);
         hideProgress();
     });
 }
 
 void MainWindow::run(const io::Session& session) {
-    pendingSession_ = session;
-    pendingTicket_ = runner_->run(session);
+    pending_.started(runner_->run(session), session);
 }
 
 void MainWindow::tryChange(const QString& description, const io::Session& next) {
     if (!document_->hasModel() || next == document_->session())
         return;
-    pendingOpen_.reset();
-    pendingEdit_ = PendingEdit{description, next};
+    pending_.expectEdit({description, next});
     run(next);
 }
 
@@ -158,19 +142,18 @@ void MainWindow::onSessionChanged(const io::Session& session) {
     // Undo and redo arrive here; a change the pipeline already ran does not run again.
     if (result_ && session == resultSession_)
         return;
-    pendingEdit_.reset();
+    pending_.expectNoEdit();
     run(session);
 }
 
 void MainWindow::onFinished(quint64 ticket, views::ResultPtr result) {
-    if (ticket != pendingTicket_)
+    if (!pending_.isCurrent(ticket))
         return;
-    pendingTicket_ = 0;
+    resultSession_ = pending_.end();
     hideProgress();
-    resultSession_ = pendingSession_;
     resultSession_.modelSha256 = result->modelSha256;
-    if (pendingOpen_) {
-        PendingOpen open = *std::exchange(pendingOpen_, std::nullopt);
+    if (std::optional<PendingRun::Open> opened = pending_.takeOpen()) {
+        const PendingRun::Open& open = *opened;
         showResult(std::move(result));
         document_->reset(resultSession_, open.filePath);
         if (open.modelChanged) // the session file still names the old hash
@@ -185,34 +168,32 @@ void MainWindow::onFinished(quint64 ticket, views::ResultPtr result) {
         return;
     }
     showResult(std::move(result));
-    if (pendingEdit_) {
-        PendingEdit edit = *std::exchange(pendingEdit_, std::nullopt);
-        document_->change(edit.description, resultSession_);
-    }
+    if (std::optional<PendingRun::Edit> edit = pending_.takeEdit())
+        document_->change(edit->description, resultSession_);
 }
 
 void MainWindow::onFailed(quint64 ticket, const QString& message, PipelineRunner::Failure kind) {
-    if (ticket != pendingTicket_)
+    if (!pending_.isCurrent(ticket))
         return;
-    pendingTicket_ = 0;
+    pending_.end();
     hideProgress();
-    if (pendingEdit_) {
+    if (pending_.takeEdit()) {
         // The inspector shows why; a refusal needs no dialog.
-        pendingEdit_.reset();
         inspector_->showRefusal(message);
         lastError_ = tr("Edit refused: %1").arg(message);
         statusBar()->showMessage(lastError_);
         emit editRefused(message);
         return;
     }
-    if (pendingOpen_ && kind == PipelineRunner::Failure::ModelChanged && interactive_ &&
+    PendingRun::Open* open = pending_.open();
+    if (open && kind == PipelineRunner::Failure::ModelChanged && interactive_ &&
         askUseChangedModel(message)) {
-        pendingOpen_->session.modelSha256.clear();
-        pendingOpen_->modelChanged = true;
-        run(pendingOpen_->session);
+        open->session.modelSha256.clear();
+        open->modelChanged = true;
+        run(open->session);
         return;
     }
-    pendingOpen_.reset();
+    pending_.takeOpen();
     reportError(message);
 }
 
@@ -228,7 +209,7 @@ void MainWindow::showResult(views::ResultPtr result) {
     graphView_->setResult(result_);
     instanceView_->setResult(result_);
     inspector_->setResult(result_);
-    showResultInTools();
+    analysis_->showResult(result_, resultSession_);
     strategyPicker_->setChoice(QString::fromStdString(result_->strategy), resultSession_.level);
     strategyPicker_->showAutoChoice(
         resultSession_.level
@@ -268,7 +249,7 @@ void MainWindow::keepValidSelection() {
 }
 
 bool MainWindow::viewsSettled() const {
-    return pendingTicket_ == 0 && result_ && !graphView_->isLayingOut() && comparisonSettled();
+    return pending_.idle() && result_ && !graphView_->isLayingOut() && analysis_->settled();
 }
 
 void MainWindow::reportError(const QString& message) {

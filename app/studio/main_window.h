@@ -6,11 +6,12 @@
 
 #include "common/pipeline_result.h"
 #include "io/session_json.h"
+#include "studio/pending_run.h"
 #include "studio/pipeline_runner.h"
+#include "studio/studio_view.h"
 
 #include <QMainWindow>
 #include <QPointer>
-#include <QSet>
 #include <QStringList>
 
 #include <memory>
@@ -21,7 +22,6 @@ class QLabel;
 class QMenu;
 class QProgressBar;
 class QProgressDialog;
-class QSplitter;
 class QToolButton;
 
 namespace stagecraft::codegen {
@@ -37,15 +37,8 @@ class StrategyPicker;
 class OrderPicker;
 class PrecisionPicker;
 struct EditRequest;
-struct PipelineRequest;
-class TimeAxisModel;
 class HighlightModel;
-class TimelineView;
-class OccupancyView;
-class OverlapView;
 class ComparisonRunner;
-class ComparisonView;
-class DiffView;
 class StepperView;
 } // namespace stagecraft::views
 
@@ -54,6 +47,7 @@ namespace stagecraft::studio {
 class SessionDocument;
 class Autosave;
 class KernelEmitter;
+class AnalysisDocks;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -93,20 +87,21 @@ public:
     views::ResultPtr result() const { return result_; }
     views::SelectionModel* selection() const { return selection_; }
     QString lastError() const { return lastError_; }
-    QWidget* viewNamed(const QString& name) const;
-    /// Shows and raises the dock holding the view named \p name.
-    void showView(const QString& name);
+    /// The widget of \p view (the window itself for StudioView::Window).
+    QWidget* view(StudioView view) const;
+    /// Shows and raises the dock holding \p view.
+    void showView(StudioView view);
     /// Diffs the shown schedule with \p strategy's on the same model (run by
     /// the comparison when not kept yet).
-    void diffWith(const QString& strategy) { diffWithStrategy(strategy); }
-    views::StepperView* stepper() const { return stepper_; }
+    void diffWith(const QString& strategy);
+    views::StepperView* stepper() const;
     /// Shows the step-through at step \p position (from 0).
     void showStep(int position);
     /// Diffs the shown schedule with the saved session \p path of the same
     /// model (run on a second pipeline runner). False with lastError() when
     /// the file cannot be read.
     bool diffWithSession(const QString& path);
-    views::ComparisonRunner* comparisonRunner() const { return comparisonRunner_; }
+    views::ComparisonRunner* comparisonRunner() const;
     /// The default session for a model: current architecture and strategy.
     io::Session sessionFor(const QString& modelPath) const;
 
@@ -140,16 +135,8 @@ protected:
 private:
     void createViews();
     void createAnalysisDocks();
-    void showResultInTools();
-    void refreshShownTools();
-    bool comparisonShown() const;
-    views::PipelineRequest comparisonRequest() const;
-    void startComparison();
     /// Shows a result the comparison kept as an undoable change of strategy.
     void adoptComparedResult(const QString& strategy, views::ResultPtr result);
-    void diffWithStrategy(const QString& strategy);
-    bool comparisonSettled() const;
-    QWidget* toolNamed(const QString& name) const;
     void createToolsMenu();
     void diffWithSessionDialog();
     void createActions();
@@ -193,29 +180,9 @@ private:
     views::StrategyPicker* strategyPicker_ = nullptr;
     views::OrderPicker* orderPicker_ = nullptr;
     views::PrecisionPicker* precisionPicker_ = nullptr;
-    views::TimeAxisModel* timeAxis_ = nullptr;
     views::HighlightModel* highlights_ = nullptr;
-    views::TimelineView* timeline_ = nullptr;
+    AnalysisDocks* analysis_ = nullptr;
     std::shared_ptr<const codegen::Profile> profile_;
-    views::OccupancyView* occupancy_ = nullptr;
-    views::OverlapView* overlap_ = nullptr;
-    QSplitter* timeViews_ = nullptr;
-    views::ComparisonView* comparison_ = nullptr;
-    views::ComparisonRunner* comparisonRunner_ = nullptr;
-    views::DiffView* diff_ = nullptr;
-    views::StepperView* stepper_ = nullptr;
-    /// The results the time views and the step-through show (they follow
-    /// only while shown).
-    views::ResultPtr timeResult_;
-    views::ResultPtr stepsResult_;
-    views::ResultPtr comparedResult_;
-    /// Object names of the analysis docks whose tab is in front.
-    QSet<QString> shownDocks_;
-    /// A strategy to diff with once the comparison has it (--diff-with).
-    QString diffWith_;
-    PipelineRunner* diffRunner_ = nullptr;
-    quint64 diffTicket_ = 0;
-    QString diffLabel_;
     QMenu* recentMenu_ = nullptr;
     QAction* openAction_ = nullptr;
     QAction* saveAction_ = nullptr;
@@ -231,26 +198,9 @@ private:
     views::ResultPtr result_;
     /// The report shown before the current one, for the deltas.
     std::optional<sim::Report> previousReport_;
-    /// The ticket whose result the document waits for; for an edit, the
-    /// change to record once the pipeline accepts it.
-    quint64 pendingTicket_ = 0;
-    struct PendingEdit {
-        QString description;
-        io::Session next;
-    };
-    std::optional<PendingEdit> pendingEdit_;
-    /// A model or session being opened: the document is replaced once it ran.
-    struct PendingOpen {
-        io::Session session;
-        QString filePath;
-        /// An autosave being recovered: removed once loaded, the document stays modified.
-        QString recoveredFrom;
-        /// Opened although the model changed on disk (the user agreed).
-        bool modelChanged = false;
-    };
-    std::optional<PendingOpen> pendingOpen_;
-    /// The session of the run in flight, and of the result shown.
-    io::Session pendingSession_;
+    /// The run the document waits for, and what its result is for.
+    PendingRun pending_;
+    /// The session of the result shown.
     io::Session resultSession_;
     bool interactive_ = true;
     bool docksSized_ = false;

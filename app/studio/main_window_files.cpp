@@ -66,8 +66,7 @@ bool MainWindow::openModel(const QString& path) {
             session.inputShapes = dialog.inputShapes();
         }
     }
-    pendingEdit_.reset();
-    pendingOpen_ = PendingOpen{session, QString(), QString(), false};
+    pending_.expectOpen({session, QString(), QString(), false});
     run(session);
     return true;
 }
@@ -80,8 +79,7 @@ bool MainWindow::openSession(const QString& path) {
         reportError(QString::fromStdString(session.error().message()));
         return false;
     }
-    pendingEdit_.reset();
-    pendingOpen_ = PendingOpen{*session, QFileInfo(path).absoluteFilePath(), QString(), false};
+    pending_.expectOpen({*session, QFileInfo(path).absoluteFilePath(), QString(), false});
     run(*session);
     return true;
 }
@@ -92,8 +90,7 @@ bool MainWindow::recoverSession(const QString& autosavePath) {
         reportError(QString::fromStdString(session.error().message()));
         return false;
     }
-    pendingEdit_.reset();
-    pendingOpen_ = PendingOpen{*session, QString(), autosavePath, false};
+    pending_.expectOpen({*session, QString(), autosavePath, false});
     run(*session);
     return true;
 }

@@ -2,9 +2,9 @@
 // shown by the timeline beside the simulated kernels (docs/studio.md).
 
 #include "codegen/profile.h"
+#include "studio/analysis_docks.h"
 #include "studio/main_window.h"
 #include "support/file.h"
-#include "timeline/timeline_view.h"
 
 #include <QFileDialog>
 #include <QStatusBar>
@@ -21,7 +21,7 @@ bool MainWindow::openProfile(const QString& path) {
         return false;
     }
     profile_ = std::make_shared<const codegen::Profile>(std::move(profile).value());
-    timeline_->setProfile(profile_);
+    analysis_->setProfile(profile_);
     statusBar()->showMessage(
         tr("Profile of %1 kernels (%2 on %3): the timeline shows it beside the simulated "
            "kernels while it times the shown schedule")

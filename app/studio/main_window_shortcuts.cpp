@@ -2,13 +2,11 @@
 // actions (docs/studio.md lists them): views, fit and find, the comparison,
 // diffs with another strategy or a saved session, and the step-through.
 
-#include "compare/diff_view.h"
 #include "graph/graph_view.h"
 #include "instances/instance_view.h"
 #include "stepper/stepper_view.h"
+#include "studio/analysis_docks.h"
 #include "studio/main_window.h"
-#include "studio/pipeline_runner.h"
-#include "timeline/timeline_view.h"
 
 #include <QDockWidget>
 #include <QFileDialog>
@@ -25,7 +23,7 @@ void MainWindow::createToolsMenu() {
                     [this] {
                         graphView_->fitToView();
                         instanceView_->fitToView();
-                        timeline_->fitToView();
+                        analysis_->fitTimeline();
                     })
         ->setShortcut(Qt::CTRL | Qt::Key_0);
     view->addAction(tr("&Find Op…"), this, [this] { graphView_->focusFind(); })
@@ -37,29 +35,27 @@ void MainWindow::createToolsMenu() {
 
     auto* analyze = menuBar()->addMenu(tr("&Analyze"));
     analyze->setObjectName(QStringLiteral("analyzeMenu"));
-    analyze->addAction(tr("&Timeline"), this, [this] { showView(QStringLiteral("timeline")); })
+    analyze->addAction(tr("&Timeline"), this, [this] { showView(StudioView::Timeline); })
         ->setShortcut(Qt::CTRL | Qt::Key_L);
-    analyze
-        ->addAction(tr("&Compare Strategies"), this,
-                    [this] { showView(QStringLiteral("compare")); })
+    analyze->addAction(tr("&Compare Strategies"), this, [this] { showView(StudioView::Compare); })
         ->setShortcut(Qt::CTRL | Qt::Key_K);
     auto* diffMenu = analyze->addMenu(tr("&Diff With Strategy"));
     for (const sim::Strategy& strategy : sim::strategies()) {
         const QString name = QString::fromStdString(strategy.name);
-        diffMenu->addAction(name, this, [this, name] { diffWithStrategy(name); });
+        diffMenu->addAction(name, this, [this, name] { diffWith(name); });
     }
     analyze->addAction(tr("Diff With &Session…"), this, &MainWindow::diffWithSessionDialog)
         ->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_D);
     analyze->addSeparator();
     analyze
         ->addAction(tr("&Step Through the Algorithms"), this,
-                    [this] { showView(QStringLiteral("steps")); })
+                    [this] { showView(StudioView::Steps); })
         ->setShortcut(Qt::CTRL | Qt::Key_T);
-    analyze->addAction(tr("Step &Forward"), stepper_, &views::StepperView::stepForward)
+    analyze->addAction(tr("Step &Forward"), stepper(), &views::StepperView::stepForward)
         ->setShortcut(Qt::Key_F8);
-    analyze->addAction(tr("Step &Back"), stepper_, &views::StepperView::stepBack)
+    analyze->addAction(tr("Step &Back"), stepper(), &views::StepperView::stepBack)
         ->setShortcut(Qt::SHIFT | Qt::Key_F8);
-    analyze->addAction(tr("&Play / Pause Steps"), stepper_, &views::StepperView::togglePlay)
+    analyze->addAction(tr("&Play / Pause Steps"), stepper(), &views::StepperView::togglePlay)
         ->setShortcut(Qt::Key_F5);
 
     // Each dock on Ctrl+1…: the dock toggles of the View menu.
@@ -88,24 +84,7 @@ bool MainWindow::diffWithSession(const QString& path) {
         reportError(QString::fromStdString(other.error().message()));
         return false;
     }
-    if (!diffRunner_) {
-        diffRunner_ = new PipelineRunner(this);
-        connect(diffRunner_, &PipelineRunner::finished, this,
-                [this](quint64 ticket, views::ResultPtr result) {
-                    if (ticket != diffTicket_ || !result_)
-                        return;
-                    diff_->setPair(result_, tr("shown"), result, diffLabel_);
-                    statusBar()->showMessage(tr("Diff with %1 ready").arg(diffLabel_), 4000);
-                });
-        connect(diffRunner_, &PipelineRunner::failed, this,
-                [this](quint64 ticket, const QString& message) {
-                    if (ticket == diffTicket_)
-                        reportError(tr("%1: %2").arg(diffLabel_, message));
-                });
-    }
-    diffLabel_ = QFileInfo(path).fileName();
-    diffTicket_ = diffRunner_->run(*other);
-    showView(QStringLiteral("diff"));
+    analysis_->diffWithSession(*other, QFileInfo(path).fileName());
     return true;
 }
 

@@ -37,9 +37,12 @@ Screenshot::Screenshot(MainWindow* window, const StudioOptions& options)
     : QObject(window)
     , window_(window)
     , path_(options.screenshot)
-    , view_(options.view)
-    , select_(options.select)
-    , show_(options.show) {
+    , view_(parseStudioView(options.view).value_or(StudioView::Window))
+    , select_(options.select) {
+    // The options were checked when parsed: every name is a view.
+    for (const QString& name : options.show)
+        if (std::optional<StudioView> view = parseStudioView(name))
+            show_ << *view;
     connect(window_, &MainWindow::resultShown, this, &Screenshot::onResultShown);
     connect(window_, &MainWindow::failed, this,
             [this](const QString& message) { finish(1, message); });
@@ -50,8 +53,8 @@ Screenshot::Screenshot(MainWindow* window, const StudioOptions& options)
 void Screenshot::onResultShown() {
     if (!select_.isEmpty())
         selectByName(*window_->result(), *window_->selection(), select_);
-    for (const QString& name : std::as_const(show_))
-        window_->showView(name);
+    for (StudioView view : std::as_const(show_))
+        window_->showView(view);
     window_->showView(view_);
     poll_.start();
 }
@@ -65,7 +68,7 @@ void Screenshot::poll() {
 }
 
 void Screenshot::take() {
-    QWidget* widget = window_->viewNamed(view_);
+    QWidget* widget = window_->view(view_);
     QPixmap pixmap = widget->grab();
     if (pixmap.isNull() || !pixmap.save(path_, "PNG"))
         finish(1, QStringLiteral("%1: cannot write the screenshot").arg(path_));

@@ -5,6 +5,7 @@
 // error on stderr when the model failed or the file cannot be written.
 
 #include "studio/studio_options.h"
+#include "studio/studio_view.h"
 
 #include <QObject>
 #include <QString>
@@ -27,9 +28,9 @@ private:
 
     MainWindow* window_;
     QString path_;
-    QString view_;
+    StudioView view_;
     QString select_;
-    QStringList show_;
+    QList<StudioView> show_;
     QTimer poll_;
     int polls_ = 0;
 };

@@ -4,6 +4,7 @@
 #include "onnx/importer.h"
 #include "schedule/schedule.h"
 #include "sim/compare.h"
+#include "studio/studio_view.h"
 #include "support/file.h"
 
 #include <QCommandLineParser>
@@ -11,12 +12,6 @@
 namespace stagecraft::studio {
 
 namespace {
-
-const QStringList kViews = {
-    QStringLiteral("window"),    QStringLiteral("graph"),    QStringLiteral("instances"),
-    QStringLiteral("inspector"), QStringLiteral("timeline"), QStringLiteral("occupancy"),
-    QStringLiteral("overlap"),   QStringLiteral("time"),     QStringLiteral("compare"),
-    QStringLiteral("diff"),      QStringLiteral("steps")};
 
 QString applyArch(const QString& name, io::Session& session) {
     Expected<arch::Arch> arch = arch::resolveArch(name.toStdString());
@@ -150,15 +145,15 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
             QStringLiteral("--level: expected auto, lb or gb (got '%1')").arg(parser.value(level));
     options.defaults.level = parsedLevel.value_or(std::nullopt);
     options.view = parser.value(view);
-    if (error.isEmpty() && !kViews.contains(options.view))
+    if (error.isEmpty() && !parseStudioView(options.view))
         error = QStringLiteral("--view: expected one of %1 (got '%2')")
-                    .arg(kViews.join(QStringLiteral(", ")), options.view);
+                    .arg(studioViewNames().join(QStringLiteral(", ")), options.view);
     if (error.isEmpty())
         error = parseSize(parser.value(size), options.size);
     options.select = parser.value(select);
     options.show = parser.value(show).split(QLatin1Char(','), Qt::SkipEmptyParts);
     for (const QString& name : std::as_const(options.show))
-        if (error.isEmpty() && !kViews.contains(name))
+        if (error.isEmpty() && !parseStudioView(name))
             error = QStringLiteral("--show: unknown view '%1'").arg(name);
     options.diffWith = parser.value(diffWith);
     options.profile = parser.value(profile);

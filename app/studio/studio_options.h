@@ -25,10 +25,10 @@ struct StudioOptions {
     QString select;
     /// Render the window (or one view) to this PNG and exit.
     QString screenshot;
-    /// window, graph, instances or inspector.
+    /// A view name (studio_view.h): checked when parsed.
     QString view = QStringLiteral("window");
     QSize size{1400, 900};
-    /// Docks to raise before the screenshot.
+    /// Views whose docks to raise before the screenshot (names, checked).
     QStringList show;
     /// A strategy to diff the schedule with, empty for none.
     QString diffWith;

@@ -100,7 +100,7 @@ void benchLaunch(const QString& resnet) {
     window.setDefaults(defaults());
     window.show();
     PaintWatch watch;
-    QWidget* graph = window.viewNamed(QStringLiteral("graph"));
+    QWidget* graph = window.view(studio::StudioView::Graph);
     for (QWidget* w : graph->findChildren<QWidget*>())
         w->installEventFilter(&watch);
     graph->installEventFilter(&watch);
@@ -193,15 +193,14 @@ void benchStrategySwitch(const QString& resnet) {
     window.show();
     window.openPath(resnet);
     spinUntil([&] { return window.viewsSettled(); });
-    window.showView(QStringLiteral("compare"));
-    window.showView(QStringLiteral("timeline")); // the time views repaint too
-    auto* compare =
-        qobject_cast<views::ComparisonView*>(window.viewNamed(QStringLiteral("compare")));
+    window.showView(studio::StudioView::Compare);
+    window.showView(studio::StudioView::Timeline); // the time views repaint too
+    auto* compare = qobject_cast<views::ComparisonView*>(window.view(studio::StudioView::Compare));
     views::ComparisonRunner* runner = window.comparisonRunner();
     spinUntil(
         [&] { return runner->results().size() == sim::strategies().size() && !runner->isBusy(); });
     // Every view takes each result: the steps tab in front of the comparison's.
-    window.showView(QStringLiteral("steps"));
+    window.showView(studio::StudioView::Steps);
     // Round 1 meets each grouping's graph layout for the first time; round 2
     // finds it in the layout cache.
     for (int round = 1; round <= 2; ++round) {

@@ -38,8 +38,8 @@ using namespace stagecraft::views;
 namespace {
 
 template <typename View>
-View* viewOf(studio::MainWindow& window, const char* name) {
-    return qobject_cast<View*>(window.viewNamed(QLatin1String(name)));
+View* viewOf(studio::MainWindow& window, studio::StudioView view) {
+    return qobject_cast<View*>(window.view(view));
 }
 
 /// Where the longest bar of an instance sits in \p view, if one is on screen.
@@ -91,10 +91,25 @@ private slots:
     }
     void cleanup() { window_.reset(); }
 
+    void everyViewIsFoundByItsName() {
+        QStringList names;
+        for (studio::StudioView view : studio::studioViews()) {
+            const QString name = studio::studioViewName(view);
+            QCOMPARE(studio::parseStudioView(name), std::optional(view));
+            QVERIFY2(window_->view(view) != nullptr, qPrintable(name));
+            names << name;
+        }
+        QCOMPARE(names, studio::studioViewNames());
+        QCOMPARE(names.size(), 11);
+        QCOMPARE(window_->view(studio::StudioView::Window), window_.get());
+        QVERIFY(!studio::parseStudioView(QStringLiteral("Graph")));
+        QVERIFY(!studio::parseStudioView(QString()));
+    }
+
     void timelineClickSelectsInstanceAndOpEverywhere() {
         open(fig3_, "teaching");
-        window_->showView(QStringLiteral("timeline"));
-        auto* timeline = viewOf<TimelineView>(*window_, "timeline");
+        window_->showView(studio::StudioView::Timeline);
+        auto* timeline = viewOf<TimelineView>(*window_, studio::StudioView::Timeline);
         QVERIFY(timeline);
         QTRY_VERIFY(timeline->isVisible() && timeline->timeline());
         auto target = someBar(*timeline);
@@ -105,18 +120,18 @@ private slots:
         QCOMPARE(selected.id, target->second.instance);
         QCOMPARE(selected.op, static_cast<int32_t>(target->second.op));
         // The graph marks the op itself, the instance view the instance.
-        auto* graph = viewOf<GraphView>(*window_, "graph");
+        auto* graph = viewOf<GraphView>(*window_, studio::StudioView::Graph);
         QTRY_VERIFY(!graph->isLayingOut());
         QVERIFY(graph->scene()->opItem(target->second.op)->isHighlighted());
-        auto* instances = viewOf<InstanceView>(*window_, "instances");
+        auto* instances = viewOf<InstanceView>(*window_, studio::StudioView::Instances);
         QCOMPARE(flagged(instances->canvas()->paintOptions().highlighted),
                  std::vector<int32_t>{target->second.instance});
     }
 
     void choosingAComparedStrategyIsOneUndoableChange() {
         open(fig3_, "teaching");
-        window_->showView(QStringLiteral("compare"));
-        auto* compare = viewOf<ComparisonView>(*window_, "compare");
+        window_->showView(studio::StudioView::Compare);
+        auto* compare = viewOf<ComparisonView>(*window_, studio::StudioView::Compare);
         QVERIFY(compare);
         ComparisonRunner* runner = window_->comparisonRunner();
         QTRY_VERIFY_WITH_TIMEOUT(!runner->isBusy() && runner->result(QStringLiteral("tvm")), 60000);
@@ -143,7 +158,7 @@ private slots:
     void diffWithTvmMarksTheRegroupedOps() {
         open(resnet_, "stcp920");
         window_->diffWith(QStringLiteral("tvm"));
-        auto* diff = viewOf<DiffView>(*window_, "diff");
+        auto* diff = viewOf<DiffView>(*window_, studio::StudioView::Diff);
         QVERIFY(diff);
         QTRY_VERIFY_WITH_TIMEOUT(!diff->diff().regrouped.empty(), 120000);
         const ResultPtr shown = window_->result();
@@ -162,10 +177,10 @@ private slots:
             listed.insert(op.op);
         QCOMPARE(listed, expected);
         // The graph and the instance view mark them.
-        auto* graph = viewOf<GraphView>(*window_, "graph");
+        auto* graph = viewOf<GraphView>(*window_, studio::StudioView::Graph);
         QTRY_VERIFY_WITH_TIMEOUT(!graph->isLayingOut(), 60000);
         QVERIFY(!graph->scene()->markedItems().empty());
-        auto* instances = viewOf<InstanceView>(*window_, "instances");
+        auto* instances = viewOf<InstanceView>(*window_, studio::StudioView::Instances);
         QVERIFY(!flagged(instances->canvas()->paintOptions().marked).empty());
     }
 
@@ -189,7 +204,7 @@ private slots:
         const QString path = dir_.filePath(QStringLiteral("other.stagecraft"));
         QVERIFY(io::saveSession(path.toStdString(), other).ok());
         QVERIFY(window_->diffWithSession(path));
-        auto* diff = viewOf<DiffView>(*window_, "diff");
+        auto* diff = viewOf<DiffView>(*window_, studio::StudioView::Diff);
         QTRY_VERIFY_WITH_TIMEOUT(!diff->diff().splits.empty() || !window_->lastError().isEmpty(),
                                  60000);
         QVERIFY2(window_->lastError().isEmpty(), qPrintable(window_->lastError()));
@@ -210,10 +225,10 @@ private slots:
     void stepThroughHighlightsReachTheGraph() {
         open(fig3_, "teaching");
         window_->showStep(0);
-        auto* stepper = viewOf<StepperView>(*window_, "steps");
+        auto* stepper = viewOf<StepperView>(*window_, studio::StudioView::Steps);
         QVERIFY(stepper && stepper->stepCount() > 1);
         QTRY_VERIFY(stepper->isVisible());
-        auto* graph = viewOf<GraphView>(*window_, "graph");
+        auto* graph = viewOf<GraphView>(*window_, studio::StudioView::Graph);
         QTRY_VERIFY(!graph->isLayingOut());
         auto* caption = graph->findChild<QLabel*>(QStringLiteral("graphMarkCaption"));
         QVERIFY(caption);
@@ -226,15 +241,15 @@ private slots:
 
     void hiddenToolsFollowOnceShown() {
         open(fig3_, "teaching");
-        auto* timeline = viewOf<TimelineView>(*window_, "timeline");
-        auto* stepper = viewOf<StepperView>(*window_, "steps");
+        auto* timeline = viewOf<TimelineView>(*window_, studio::StudioView::Timeline);
+        auto* stepper = viewOf<StepperView>(*window_, studio::StudioView::Steps);
         // Tabbed away at start: they have not built anything yet.
         QVERIFY(!timeline->result());
         QCOMPARE(stepper->stepCount(), 0);
         QVERIFY(!window_->comparisonRunner()->hasRequest());
-        window_->showView(QStringLiteral("timeline"));
+        window_->showView(studio::StudioView::Timeline);
         QTRY_COMPARE(timeline->result(), window_->result());
-        window_->showView(QStringLiteral("steps"));
+        window_->showView(studio::StudioView::Steps);
         QTRY_VERIFY(stepper->stepCount() > 0);
     }
 
@@ -287,8 +302,8 @@ private slots:
 
     void aProfileShowsMeasuredBesideSimulatedKernels() {
         open(fig3_, "teaching");
-        window_->showView(QStringLiteral("timeline"));
-        auto* timeline = viewOf<TimelineView>(*window_, "timeline");
+        window_->showView(studio::StudioView::Timeline);
+        auto* timeline = viewOf<TimelineView>(*window_, studio::StudioView::Timeline);
         QTRY_VERIFY(timeline->isVisible() && timeline->timeline() && timeline->result());
         const int32_t simulatedLanes = timeline->timeline()->laneCount();
         codegen::Profile profile;
