@@ -132,7 +132,7 @@ void printGroups(const ScheduleSummary& s, std::ostream& out) {
 void printOrder(const Schedule& schedule, std::ostream& out) {
     std::vector<std::string> labels;
     for (schedule::InstanceId id : schedule.order)
-        labels.push_back(schedule.instances[static_cast<size_t>(id)].label);
+        labels.push_back(schedule.instances[id].label);
     out << "\norder (" << labels.size() << ")\n";
     printWrapped(labels, out);
 }
@@ -142,18 +142,15 @@ std::string groupBindings(const Schedule& schedule, const schedule::Group& group
     std::vector<std::string> runs;
     size_t k = 0;
     while (k < group.instances.size()) {
-        const schedule::Instance& first =
-            schedule.instances[static_cast<size_t>(group.instances[k])];
+        const schedule::Instance& first = schedule.instances[group.instances[k]];
         size_t end = k + 1;
         while (end < group.instances.size()) {
-            const schedule::Instance& next =
-                schedule.instances[static_cast<size_t>(group.instances[end])];
+            const schedule::Instance& next = schedule.instances[group.instances[end]];
             if (next.bind != first.bind || next.scope != first.scope)
                 break;
             ++end;
         }
-        const schedule::Instance& last =
-            schedule.instances[static_cast<size_t>(group.instances[end - 1])];
+        const schedule::Instance& last = schedule.instances[group.instances[end - 1]];
         std::string range = end - k == 1 ? first.label : first.label + ".." + last.label;
         runs.push_back(range + " " + tuple(first.bind) + " " +
                        std::string(schedule::scopeName(first.scope)));

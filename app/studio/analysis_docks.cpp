@@ -280,7 +280,6 @@ void AnalysisDocks::diffWithSession(const io::Session& other, const QString& lab
 
 void AnalysisDocks::showStep(int position) {
     show(StudioView::Steps);
-    refreshShown();
     stepper_->goToStep(position);
 }
 

@@ -26,9 +26,9 @@ void selectByName(const views::PipelineResult& result, views::SelectionModel& se
         return;
     }
     const auto& instances = result.eval.schedule.instances;
-    for (size_t i = 0; i < instances.size(); ++i)
+    for (schedule::InstanceId i : instances.ids())
         if (instances[i].label == text)
-            selection.select({views::Selection::Kind::Instance, static_cast<int32_t>(i)});
+            selection.select({views::Selection::Kind::Instance, i.value()});
 }
 
 } // namespace

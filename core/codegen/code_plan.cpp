@@ -33,6 +33,8 @@ using partition::Box;
 using partition::BoxMap;
 
 constexpr int64_t kAlign = 64;
+/// The one pool the stitched buffers of a kernel are placed in.
+constexpr kernel::PoolId kArena{0};
 
 int64_t alignUp(int64_t bytes) {
     return (bytes + kAlign - 1) / kAlign * kAlign;
@@ -235,15 +237,15 @@ Expected<std::map<ir::TensorId, std::pair<Home, int64_t>>> planHomes(const Kerne
             }
             int64_t bytes = alignUp(partition::boxElements(boxOr(k.graph, k.slices, out)) *
                                     ir::dtypeSize(k.graph.tensor(out).dtype));
-            requests.push_back({k.graph.tensor(out).name, bytes, layer, last, 0});
+            requests.push_back({k.graph.tensor(out).name, bytes, layer, last, kArena});
             stitched.push_back(out);
             total += bytes;
         }
-    std::vector<kernel::Pool> pools{{"arena", std::max<int64_t>(total, 1), kernel::kNoPool}};
+    kernel::Pools pools{{"arena", std::max<int64_t>(total, 1), kernel::kNoPool}};
     SC_ASSIGN_OR_RETURN(kernel::Allocation alloc, kernel::allocate(pools, requests));
     for (size_t i = 0; i < stitched.size(); ++i)
         homes[stitched[i]] = {Home::Stitched, alloc.tensors[i].placements.front().offset};
-    arenaBytes = requests.empty() ? 0 : alloc.peakBytes[0];
+    arenaBytes = requests.empty() ? 0 : alloc.peakBytes[kArena];
     return homes;
 }
 
@@ -274,7 +276,7 @@ void addSlots(const ir::Graph& graph, KernelCode& code) {
 }
 
 void addSlice(const ir::Graph& graph, const schedule::Schedule& s, KernelCode& code) {
-    const schedule::Instance& inst = s.instances[static_cast<size_t>(code.instance)];
+    const schedule::Instance& inst = s.instances[code.instance];
     const schedule::Group& group = s.groups[static_cast<size_t>(inst.group)];
     if (!group.split || group.split->factor <= 1)
         return;

@@ -111,7 +111,7 @@ struct LayerCode {
 struct KernelCode {
     /// The function's symbol, e.g. "sc_k003_b3".
     std::string symbol;
-    schedule::InstanceId instance = 0;
+    schedule::InstanceId instance;
     std::string label;
     /// Cores the instance is bound to; each runs the kernel with its core id.
     int64_t cores = 1;

@@ -75,14 +75,15 @@ Status readInstances(DocReader& reader, const Json& root) {
     SC_RETURN_IF_ERROR(json::checkArray(*list, "instances"));
     std::vector<schedule::Group>& groups = reader.schedule.groups;
     for (size_t g = 0; g < groups.size(); ++g)
-        groups[g].instances.assign(static_cast<size_t>(reader.instanceCounts[g]), -1);
+        groups[g].instances.assign(static_cast<size_t>(reader.instanceCounts[g]),
+                                   schedule::kNoInstance);
     for (size_t i = 0; i < list->size(); ++i) {
         const std::string path = json::item("instances", i);
         SC_ASSIGN_OR_RETURN(Instance instance, readInstance(reader, (*list)[i], path));
-        auto id = static_cast<schedule::InstanceId>(i);
-        schedule::InstanceId& slot = groups[static_cast<size_t>(instance.group)]
-                                         .instances[static_cast<size_t>(instance.index - 1)];
-        if (slot != -1)
+        auto id = schedule::InstanceId::at(i);
+        schedule::InstanceId& slot =
+            groups[static_cast<size_t>(instance.group)].instances[instance.index - 1];
+        if (slot != schedule::kNoInstance)
             return json::errorAt(path, "instance " + quote(instance.label) + " is listed twice");
         slot = id;
         reader.labels.emplace(instance.label, id);
@@ -90,7 +91,7 @@ Status readInstances(DocReader& reader, const Json& root) {
     }
     for (size_t g = 0; g < groups.size(); ++g)
         for (size_t k = 0; k < groups[g].instances.size(); ++k)
-            if (groups[g].instances[k] == -1)
+            if (groups[g].instances[k] == schedule::kNoInstance)
                 return json::errorAt(
                     "instances",
                     "instance " +

@@ -33,7 +33,7 @@ Expected<InstanceId> instanceField(const DocReader& reader, const Json& object,
 }
 
 const schedule::Instance& instanceOf(const DocReader& reader, InstanceId id) {
-    return reader.schedule.instances[static_cast<size_t>(id)];
+    return reader.schedule.instances[id];
 }
 
 Status readEdgeList(DocReader& reader, const Json& root, const char* key, bool redundant,
@@ -64,7 +64,7 @@ Status readEdgeList(DocReader& reader, const Json& root, const char* key, bool r
 
 Status readOrderList(DocReader& reader, const Json& list) {
     SC_RETURN_IF_ERROR(json::checkArray(list, "order"));
-    std::vector<bool> listed(reader.schedule.instances.size(), false);
+    IdVector<schedule::InstanceId, bool> listed(reader.schedule.instances.size(), false);
     for (size_t i = 0; i < list.size(); ++i) {
         const std::string path = json::item("order", i);
         SC_RETURN_IF_ERROR(json::checkObject(list[i], path, {"group", "instance"}));
@@ -76,12 +76,12 @@ Status readOrderList(DocReader& reader, const Json& list) {
                                                                  " is in group " +
                                                                  std::to_string(instance.group) +
                                                                  ", not " + std::to_string(group));
-        if (listed[static_cast<size_t>(id)])
+        if (listed[id])
             return json::errorAt(path, "instance " + quote(instance.label) + " is listed twice");
-        listed[static_cast<size_t>(id)] = true;
+        listed[id] = true;
         reader.schedule.order.push_back(id);
     }
-    for (size_t id = 0; id < listed.size(); ++id)
+    for (schedule::InstanceId id : listed.ids())
         if (!listed[id])
             return json::errorAt("order", "instance " + quote(reader.schedule.instances[id].label) +
                                               " is missing");

@@ -20,9 +20,8 @@ using schedule::Instance;
 using schedule::Schedule;
 
 const std::string& instanceLabel(const Schedule& schedule, schedule::InstanceId id) {
-    SC_ASSERT(id >= 0 && static_cast<size_t>(id) < schedule.instances.size(),
-              "instance id out of range");
-    return schedule.instances[static_cast<size_t>(id)].label;
+    SC_ASSERT(schedule.instances.contains(id), "instance id out of range");
+    return schedule.instances[id].label;
 }
 
 double finite(double value) {
@@ -110,8 +109,8 @@ OrderedJson edgesJson(const Schedule& schedule, bool redundant) {
 OrderedJson orderJson(const Schedule& schedule) {
     OrderedJson order = OrderedJson::array();
     for (schedule::InstanceId id : schedule.order)
-        order.push_back({{"group", schedule.instances[static_cast<size_t>(id)].group},
-                         {"instance", instanceLabel(schedule, id)}});
+        order.push_back(
+            {{"group", schedule.instances[id].group}, {"instance", instanceLabel(schedule, id)}});
     return order;
 }
 

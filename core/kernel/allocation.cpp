@@ -34,33 +34,32 @@ std::string tensorLabel(const AllocRequest& request) {
     return "tensor '" + request.name + "'";
 }
 
-std::string poolLabel(const std::vector<Pool>& pools, PoolId p) {
-    return "pool '" + pools[static_cast<size_t>(p)].name + "'";
+std::string poolLabel(const Pools& pools, PoolId p) {
+    return "pool '" + pools[p].name + "'";
 }
 
-bool inRange(const std::vector<Pool>& pools, PoolId p) {
-    return p >= 0 && static_cast<size_t>(p) < pools.size();
+bool inRange(const Pools& pools, PoolId p) {
+    return pools.contains(p);
 }
 
-Status checkPools(const std::vector<Pool>& pools) {
-    for (size_t p = 0; p < pools.size(); ++p) {
-        const Pool& pool = pools[p];
+Status checkPools(const Pools& pools) {
+    for (const Pool& pool : pools) {
         std::string name = "pool '" + pool.name + "'";
         if (pool.capacityBytes < 0)
             return Error(name + ": negative capacity (" + std::to_string(pool.capacityBytes) +
                          " bytes)");
         if (pool.parent != kNoPool && !inRange(pools, pool.parent))
-            return Error(name + ": parent " + std::to_string(pool.parent) + " out of range (" +
-                         std::to_string(pools.size()) + " pools)");
+            return Error(name + ": parent " + std::to_string(pool.parent.value()) +
+                         " out of range (" + std::to_string(pools.size()) + " pools)");
         PoolId up = pool.parent;
-        for (size_t steps = 0; up != kNoPool; ++steps, up = pools[static_cast<size_t>(up)].parent)
+        for (size_t steps = 0; up != kNoPool; ++steps, up = pools[up].parent)
             if (steps == pools.size())
                 return Error(name + ": its chain of parents loops");
     }
     return Status::success();
 }
 
-Status checkRequest(const std::vector<Pool>& pools, const AllocRequest& request) {
+Status checkRequest(const Pools& pools, const AllocRequest& request) {
     std::string name = tensorLabel(request);
     if (request.bytes < 0)
         return Error(name + ": negative size (" + std::to_string(request.bytes) + " bytes)");
@@ -68,7 +67,7 @@ Status checkRequest(const std::vector<Pool>& pools, const AllocRequest& request)
         return Error(name + ": first task " + std::to_string(request.firstTask) +
                      " after last task " + std::to_string(request.lastTask));
     if (!inRange(pools, request.pool))
-        return Error(name + ": pool " + std::to_string(request.pool) + " out of range (" +
+        return Error(name + ": pool " + std::to_string(request.pool.value()) + " out of range (" +
                      std::to_string(pools.size()) + " pools)");
     return Status::success();
 }
@@ -123,7 +122,7 @@ struct Rank {
 
 class Allocator {
 public:
-    Allocator(const std::vector<Pool>& pools, const std::vector<AllocRequest>& requests)
+    Allocator(const Pools& pools, const std::vector<AllocRequest>& requests)
         : pools_(pools)
         , requests_(requests) {
         for (const Pool& pool : pools)
@@ -156,8 +155,8 @@ private:
     };
 
     const AllocRequest& request(int32_t r) const { return requests_[static_cast<size_t>(r)]; }
-    const Pool& pool(PoolId p) const { return pools_[static_cast<size_t>(p)]; }
-    PoolState& state(PoolId p) { return state_[static_cast<size_t>(p)]; }
+    const Pool& pool(PoolId p) const { return pools_[p]; }
+    PoolState& state(PoolId p) { return state_[p]; }
     std::vector<Placement>& placements(int32_t r) {
         return result_.tensors[static_cast<size_t>(r)].placements;
     }
@@ -211,7 +210,7 @@ private:
     Status moveUp(int32_t r, PoolId p, int32_t task) {
         if (pool(p).parent == kNoPool)
             return doesNotFit(r, p, task);
-        ++result_.spillsFrom[static_cast<size_t>(p)];
+        ++result_.spillsFrom[p];
         return place(r, pool(p).parent, task);
     }
 
@@ -240,29 +239,28 @@ private:
                               " bytes) does not fit " + poolLabel(pools_, p) + " (" +
                               std::to_string(pool(p).capacityBytes) + " bytes)";
         if (request(r).bytes <= pool(p).capacityBytes)
-            message += ": " + std::to_string(state_[static_cast<size_t>(p)].liveBytes) +
-                       " bytes live at task " + std::to_string(task);
+            message += ": " + std::to_string(state_[p].liveBytes) + " bytes live at task " +
+                       std::to_string(task);
         return Error(message);
     }
 
     void computePeaks() {
         for (size_t r = 0; r < requests_.size(); ++r)
             for (const Placement& pl : result_.tensors[r].placements) {
-                int64_t& peak = result_.peakBytes[static_cast<size_t>(pl.pool)];
+                int64_t& peak = result_.peakBytes[pl.pool];
                 peak = std::max(peak, pl.offset + requests_[r].bytes);
             }
     }
 
-    const std::vector<Pool>& pools_;
+    const Pools& pools_;
     const std::vector<AllocRequest>& requests_;
-    std::vector<PoolState> state_;
+    IdVector<PoolId, PoolState> state_;
     Allocation result_;
 };
 
 } // namespace
 
-Expected<Allocation> allocate(const std::vector<Pool>& pools,
-                              const std::vector<AllocRequest>& requests) {
+Expected<Allocation> allocate(const Pools& pools, const std::vector<AllocRequest>& requests) {
     SC_RETURN_IF_ERROR(checkPools(pools));
     for (const AllocRequest& request : requests)
         SC_RETURN_IF_ERROR(checkRequest(pools, request));
@@ -285,17 +283,17 @@ struct Span {
 };
 
 /// \returns whether \p ancestor is strictly above \p p in the pool tree.
-bool isAbove(const std::vector<Pool>& pools, PoolId ancestor, PoolId p) {
-    PoolId up = pools[static_cast<size_t>(p)].parent;
+bool isAbove(const Pools& pools, PoolId ancestor, PoolId p) {
+    PoolId up = pools[p].parent;
     for (size_t steps = 0; up != kNoPool && inRange(pools, up) && steps <= pools.size(); ++steps) {
         if (up == ancestor)
             return true;
-        up = pools[static_cast<size_t>(up)].parent;
+        up = pools[up].parent;
     }
     return false;
 }
 
-std::string where(int32_t task, const std::vector<Pool>& pools, PoolId p) {
+std::string where(int32_t task, const Pools& pools, PoolId p) {
     return "task " + std::to_string(task) + ", " + poolLabel(pools, p);
 }
 
@@ -314,13 +312,13 @@ Status checkSizes(const std::vector<AllocRequest>& requests, const Allocation& a
 }
 
 /// One placement after \p previous (kNoPool for the first) of \p request.
-Status checkPlacement(const std::vector<Pool>& pools, const AllocRequest& request,
-                      const Placement& pl, const Placement* previous) {
+Status checkPlacement(const Pools& pools, const AllocRequest& request, const Placement& pl,
+                      const Placement* previous) {
     std::string name = tensorLabel(request);
     std::string task = std::to_string(pl.fromTask);
     if (!inRange(pools, pl.pool))
-        return Error(name + ": placement at task " + task + " in pool " + std::to_string(pl.pool) +
-                     " out of range");
+        return Error(name + ": placement at task " + task + " in pool " +
+                     std::to_string(pl.pool.value()) + " out of range");
     if (!previous && pl.fromTask != request.firstTask)
         return Error(name + ": first placement at task " + task + ", not at its first task " +
                      std::to_string(request.firstTask));
@@ -337,19 +335,17 @@ Status checkPlacement(const std::vector<Pool>& pools, const AllocRequest& reques
         return Error(name + " spills at task " + task + " from " +
                      poolLabel(pools, previous->pool) + " to " + poolLabel(pools, pl.pool) +
                      ", which is not above it");
-    if (pl.offset < 0 ||
-        pl.offset > pools[static_cast<size_t>(pl.pool)].capacityBytes - request.bytes)
+    if (pl.offset < 0 || pl.offset > pools[pl.pool].capacityBytes - request.bytes)
         return Error(where(pl.fromTask, pools, pl.pool) + ": " + name + " at [" +
                      std::to_string(pl.offset) + ", " + std::to_string(pl.offset + request.bytes) +
-                     ") exceeds its " +
-                     std::to_string(pools[static_cast<size_t>(pl.pool)].capacityBytes) + " bytes");
+                     ") exceeds its " + std::to_string(pools[pl.pool].capacityBytes) + " bytes");
     return Status::success();
 }
 
 /// Checks every placement and collects the non-empty ones by pool.
-Expected<std::vector<std::vector<Span>>> collectSpans(const std::vector<AllocRequest>& requests,
-                                                      const Allocation& a) {
-    std::vector<std::vector<Span>> byPool(a.pools.size());
+Expected<IdVector<PoolId, std::vector<Span>>>
+collectSpans(const std::vector<AllocRequest>& requests, const Allocation& a) {
+    IdVector<PoolId, std::vector<Span>> byPool(a.pools.size());
     for (size_t r = 0; r < requests.size(); ++r) {
         const AllocRequest& req = requests[r];
         const std::vector<Placement>& ps = a.tensors[r].placements;
@@ -360,17 +356,16 @@ Expected<std::vector<std::vector<Span>>> collectSpans(const std::vector<AllocReq
             SC_RETURN_IF_ERROR(checkPlacement(a.pools, req, ps[i], i ? &ps[i - 1] : nullptr));
             int32_t until = i + 1 < ps.size() ? ps[i + 1].fromTask - 1 : req.lastTask;
             if (req.bytes > 0)
-                byPool[static_cast<size_t>(ps[i].pool)].push_back(
-                    {ps[i].fromTask, until, ps[i].offset, ps[i].offset + req.bytes,
-                     static_cast<int32_t>(r)});
+                byPool[ps[i].pool].push_back({ps[i].fromTask, until, ps[i].offset,
+                                              ps[i].offset + req.bytes, static_cast<int32_t>(r)});
         }
     }
     return byPool;
 }
 
 /// Sweeps the tasks of pool \p p: the live spans, keyed by offset, must not overlap.
-Status checkOverlaps(const std::vector<AllocRequest>& requests, const std::vector<Pool>& pools,
-                     PoolId p, std::vector<Span> spans) {
+Status checkOverlaps(const std::vector<AllocRequest>& requests, const Pools& pools, PoolId p,
+                     std::vector<Span> spans) {
     std::vector<Span> ends = spans;
     std::stable_sort(spans.begin(), spans.end(),
                      [](const Span& x, const Span& y) { return x.from < y.from; });
@@ -396,19 +391,18 @@ Status checkOverlaps(const std::vector<AllocRequest>& requests, const std::vecto
 
 /// Peaks and spill counts recomputed from the placements.
 Status checkTotals(const std::vector<AllocRequest>& requests, const Allocation& a) {
-    std::vector<int64_t> peaks(a.pools.size(), 0);
-    std::vector<int32_t> spills(a.pools.size(), 0);
+    IdVector<PoolId, int64_t> peaks(a.pools.size(), 0);
+    IdVector<PoolId, int32_t> spills(a.pools.size(), 0);
     for (size_t r = 0; r < requests.size(); ++r) {
         PoolId from = requests[r].pool;
         for (const Placement& pl : a.tensors[r].placements) {
-            for (; from != pl.pool; from = a.pools[static_cast<size_t>(from)].parent)
-                ++spills[static_cast<size_t>(from)];
-            peaks[static_cast<size_t>(pl.pool)] =
-                std::max(peaks[static_cast<size_t>(pl.pool)], pl.offset + requests[r].bytes);
+            for (; from != pl.pool; from = a.pools[from].parent)
+                ++spills[from];
+            peaks[pl.pool] = std::max(peaks[pl.pool], pl.offset + requests[r].bytes);
         }
     }
-    for (size_t p = 0; p < a.pools.size(); ++p) {
-        std::string name = poolLabel(a.pools, static_cast<PoolId>(p));
+    for (PoolId p : a.pools.ids()) {
+        std::string name = poolLabel(a.pools, p);
         if (a.peakBytes[p] != peaks[p])
             return Error(name + ": peak of " + std::to_string(a.peakBytes[p]) +
                          " bytes, the placements reach " + std::to_string(peaks[p]));
@@ -424,9 +418,8 @@ Status checkTotals(const std::vector<AllocRequest>& requests, const Allocation& 
 Status validateAllocation(const std::vector<AllocRequest>& requests, const Allocation& allocation) {
     SC_RETURN_IF_ERROR(checkSizes(requests, allocation));
     SC_ASSIGN_OR_RETURN(auto byPool, collectSpans(requests, allocation));
-    for (size_t p = 0; p < byPool.size(); ++p)
-        SC_RETURN_IF_ERROR(
-            checkOverlaps(requests, allocation.pools, static_cast<PoolId>(p), byPool[p]));
+    for (PoolId p : byPool.ids())
+        SC_RETURN_IF_ERROR(checkOverlaps(requests, allocation.pools, p, byPool[p]));
     return checkTotals(requests, allocation);
 }
 

@@ -10,6 +10,7 @@
 /// on it lives in the parent pool. validateAllocation checks the result.
 
 #include "support/expected.h"
+#include "support/id.h"
 
 #include <cstdint>
 #include <string>
@@ -17,8 +18,8 @@
 
 namespace stagecraft::kernel {
 
-using PoolId = int32_t;
-inline constexpr PoolId kNoPool = -1;
+using PoolId = Id<struct PoolTag>;
+inline constexpr PoolId kNoPool{-1};
 
 /// One memory with a capacity, and where its overflow goes.
 struct Pool {
@@ -27,6 +28,9 @@ struct Pool {
     /// The slower pool spills go to; kNoPool: overflow is an error.
     PoolId parent = kNoPool;
 };
+
+/// The pools of one allocation, reached by their ids.
+using Pools = IdVector<PoolId, Pool>;
 
 /// A tensor (or one core's piece of it) to place.
 struct AllocRequest {
@@ -59,15 +63,15 @@ struct TensorAllocation {
 };
 
 struct Allocation {
-    std::vector<Pool> pools;
+    Pools pools;
     /// Indexed like the requests.
     std::vector<TensorAllocation> tensors;
     /// Highest end offset ever used in each pool (peak including fragmentation),
     /// over the final placements.
-    std::vector<int64_t> peakBytes;
+    IdVector<PoolId, int64_t> peakBytes;
     /// Number of spills out of each pool: a live tensor moved to the parent,
     /// or a new one the pool did not take (per level a tensor passes through).
-    std::vector<int32_t> spillsFrom;
+    IdVector<PoolId, int32_t> spillsFrom;
 };
 
 /// Places \p requests in \p pools (see the file comment). Requests that start
@@ -75,8 +79,7 @@ struct Allocation {
 /// choosing whom to spill go to the larger tensor, then the later request.
 /// Fails, naming the request and pool, when a tensor does not fit even alone
 /// in a pool without parent, or a request is malformed.
-Expected<Allocation> allocate(const std::vector<Pool>& pools,
-                              const std::vector<AllocRequest>& requests);
+Expected<Allocation> allocate(const Pools& pools, const std::vector<AllocRequest>& requests);
 
 /// Checks that in every pool, at every task, the live placements do not
 /// overlap and stay within capacity, and that every request is placed from

@@ -6,6 +6,8 @@
 
 #include "kernel/internal/layers.h"
 
+#include "support/divisors.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -146,15 +148,8 @@ Expected<OpWork> opWork(const ir::Graph& graph, const arch::Arch& arch,
 namespace {
 
 std::vector<int64_t> divisorsDescending(int64_t n) {
-    std::vector<int64_t> small, large;
-    for (int64_t d = 1; d * d <= n; ++d)
-        if (n % d == 0) {
-            small.push_back(d);
-            if (d != n / d)
-                large.push_back(n / d);
-        }
-    std::vector<int64_t> all(large.begin(), large.end());
-    all.insert(all.end(), small.rbegin(), small.rend());
+    std::vector<int64_t> all = divisors(n);
+    std::reverse(all.begin(), all.end());
     return all;
 }
 

@@ -100,7 +100,7 @@ struct Layer {
 };
 
 struct Kernel {
-    schedule::InstanceId instance = 0;
+    schedule::InstanceId instance;
     std::string label;
     /// Cores the instance is bound to (the first `cores` of the cluster).
     int64_t cores = 1;
@@ -137,10 +137,15 @@ struct Buffer {
 /// (every instance is bound from core 0, so it holds the most pieces); GB
 /// and DDR per cluster, with whole tensors (a tensor spilled from LB moves
 /// all its cores' pieces).
-inline constexpr PoolId kLbPool = 0;
-inline constexpr PoolId kGbPool = 1;
-inline constexpr PoolId kDdrPool = 2;
+inline constexpr PoolId kLbPool{0};
+inline constexpr PoolId kGbPool{1};
+inline constexpr PoolId kDdrPool{2};
 Scope poolScope(PoolId pool);
+
+/// The pools of one allocation pass: the level it places (LB, or GB), and
+/// where its spills go (the spill area, or DDR).
+inline constexpr PoolId kPassLevel{0};
+inline constexpr PoolId kPassParent{1};
 
 /// One allocation pass: its requests, by buffer, and the result.
 struct AllocationPass {

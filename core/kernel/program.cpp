@@ -49,7 +49,7 @@ public:
         for (size_t op = 0; op < graph.opCount(); ++op)
             layerOf_.push_back(layers.groupOf(static_cast<ir::OpId>(op)));
         for (const schedule::InstanceEdge& e : s.edges)
-            preds_[static_cast<size_t>(e.to)].push_back(e.from);
+            preds_[e.to].push_back(e.from);
         for (const schedule::DataMove& m : s.moves)
             if (m.kind == schedule::DataMove::Kind::Redistribute)
                 redistributed_.emplace(m.consumer, m.tensor);
@@ -72,7 +72,7 @@ public:
 
 private:
     Status lowerInstance(InstanceId id) {
-        const schedule::Instance& inst = s_.instances[static_cast<size_t>(id)];
+        const schedule::Instance& inst = s_.instances[id];
         BoxMap slices = schedule::instanceSlices(graph_, s_, id);
         Kernel kernel;
         kernel.instance = id;
@@ -132,14 +132,13 @@ private:
         if (!anchor.nests.empty() && box != nullptr) {
             int tileable = tileableDims(graph_, semantics_, slices, ops, *box,
                                         std::min(anchor.nests.front().outputRank, 2));
-            layer.tiles = detail::chooseTiles(
-                anchor.nests.front(), *box, tileable, layerBytes, tileCapacity_,
-                schedule::coresUsed(s_.instances[static_cast<size_t>(id)].bind));
+            layer.tiles =
+                detail::chooseTiles(anchor.nests.front(), *box, tileable, layerBytes, tileCapacity_,
+                                    schedule::coresUsed(s_.instances[id].bind));
         }
         for (const TileLoop& t : layer.tiles)
             layer.tileCount *= t.extent / t.tile;
-        layer.hoistBytes =
-            planHoists(layer, ops, schedule::coresUsed(s_.instances[static_cast<size_t>(id)].bind));
+        layer.hoistBytes = planHoists(layer, ops, schedule::coresUsed(s_.instances[id].bind));
         return Status::success();
     }
 
@@ -247,7 +246,7 @@ private:
     void addProducerPieces(Layer& layer, const BoxMap& slices, InstanceId id, ir::TensorId tensor) {
         const Box* mine = slices.find(tensor);
         bool moved = redistributed_.count({id, tensor}) > 0;
-        for (InstanceId p : preds_[static_cast<size_t>(id)]) {
+        for (InstanceId p : preds_[id]) {
             auto it = pieces_.find({p, tensor});
             if (it == pieces_.end())
                 continue;
@@ -270,7 +269,7 @@ private:
 
     void addOutputs(Layer& layer, const std::vector<ir::OpId>& ops, const BoxMap& slices,
                     InstanceId id, int32_t kernelIndex, std::map<ir::TensorId, int32_t>& local) {
-        const schedule::Instance& inst = s_.instances[static_cast<size_t>(id)];
+        const schedule::Instance& inst = s_.instances[id];
         auto groupOutputs = s_.partition.outputs(inst.group);
         for (ir::OpId op : ops)
             for (ir::TensorId out : graph_.op(op).outputs) {
@@ -374,7 +373,7 @@ private:
         std::array<std::map<int64_t, std::pair<int64_t, size_t>>, 3> space;
         for (size_t i = 0; i < all.size(); ++i) {
             const Stay& stay = all[i];
-            auto& map = space[static_cast<size_t>(stay.pool)];
+            auto& map = space[stay.pool.index()];
             int64_t lo = stay.offset, hi = stay.offset + stay.bytes;
             auto it = map.lower_bound(lo);
             if (it != map.begin() && std::prev(it)->second.first > lo)
@@ -402,8 +401,8 @@ private:
 
     Status allocateLb() {
         const auto& lb = arch_.cluster.coreGroups.front().localBuffer;
-        std::vector<Pool> pools = {{lb ? lb->name : "LB", lb ? lb->activationBytes() : 0, 1},
-                                   {"spilled", std::numeric_limits<int64_t>::max() / 4, kNoPool}};
+        Pools pools = {{lb ? lb->name : "LB", lb ? lb->activationBytes() : 0, kPassParent},
+                       {"spilled", std::numeric_limits<int64_t>::max() / 4, kNoPool}};
         AllocationPass& pass = program_.lb;
         for (size_t b = 0; b < program_.buffers.size(); ++b) {
             Buffer& buffer = program_.buffers[b];
@@ -411,7 +410,7 @@ private:
             if (buffer.scope != Scope::LB)
                 continue;
             pass.requests.push_back(
-                {buffer.name, buffer.pieceBytes, buffer.firstTask, buffer.lastTask, 0});
+                {buffer.name, buffer.pieceBytes, buffer.firstTask, buffer.lastTask, kPassLevel});
             pass.buffers.push_back(static_cast<int32_t>(b));
         }
         SC_ASSIGN_OR_RETURN(pass.allocation, allocate(pools, pass.requests));
@@ -421,15 +420,15 @@ private:
     /// The task from which a buffer declared in LB lives outside it, or -1.
     int32_t spillTask(size_t lbRequest) const {
         for (const Placement& p : program_.lb.allocation.tensors[lbRequest].placements)
-            if (p.pool != 0)
+            if (p.pool != kPassLevel)
                 return p.fromTask;
         return -1;
     }
 
     Status allocateGb() {
         const auto& gb = arch_.cluster.globalBuffer;
-        std::vector<Pool> pools = {{gb ? gb->name : "GB", gb ? gb->bytes : 0, 1},
-                                   {arch_.ddr.name, arch_.ddr.bytes, kNoPool}};
+        Pools pools = {{gb ? gb->name : "GB", gb ? gb->bytes : 0, kPassParent},
+                       {arch_.ddr.name, arch_.ddr.bytes, kNoPool}};
         AllocationPass& pass = program_.gb;
         std::vector<int32_t> from(program_.buffers.size(), -1);
         for (size_t b = 0; b < program_.buffers.size(); ++b)
@@ -441,26 +440,26 @@ private:
             const Buffer& buffer = program_.buffers[b];
             if (from[b] < 0)
                 continue;
-            PoolId pool = buffer.scope == Scope::DDR ? 1 : 0;
+            PoolId pool = buffer.scope == Scope::DDR ? kPassParent : kPassLevel;
             pass.requests.push_back({buffer.name, buffer.bytes, from[b], buffer.lastTask, pool});
             pass.buffers.push_back(static_cast<int32_t>(b));
         }
         SC_ASSIGN_OR_RETURN(pass.allocation, allocate(pools, pass.requests));
-        program_.weightCacheBytes =
-            std::max<int64_t>(pools[0].capacityBytes - pass.allocation.peakBytes[0], 0);
+        program_.weightCacheBytes = std::max<int64_t>(
+            pools[kPassLevel].capacityBytes - pass.allocation.peakBytes[kPassLevel], 0);
         return Status::success();
     }
 
     void mergePlacements() {
         for (size_t r = 0; r < program_.lb.requests.size(); ++r)
             for (const Placement& p : program_.lb.allocation.tensors[r].placements)
-                if (p.pool == 0)
+                if (p.pool == kPassLevel)
                     program_.buffers[static_cast<size_t>(program_.lb.buffers[r])]
                         .placements.push_back({p.fromTask, kLbPool, p.offset});
         for (size_t r = 0; r < program_.gb.requests.size(); ++r)
             for (const Placement& p : program_.gb.allocation.tensors[r].placements)
                 program_.buffers[static_cast<size_t>(program_.gb.buffers[r])].placements.push_back(
-                    {p.fromTask, p.pool == 0 ? kGbPool : kDdrPool, p.offset});
+                    {p.fromTask, p.pool == kPassLevel ? kGbPool : kDdrPool, p.offset});
     }
 
     const ir::Graph& graph_;
@@ -468,7 +467,7 @@ private:
     const schedule::Schedule& s_;
     const partition::SemanticsCache& semantics_;
     std::vector<partition::GroupId> layerOf_;
-    std::vector<std::vector<InstanceId>> preds_;
+    IdVector<InstanceId, std::vector<InstanceId>> preds_;
     std::set<std::pair<InstanceId, ir::TensorId>> redistributed_;
     std::map<std::pair<InstanceId, ir::TensorId>, int32_t> pieces_;
     std::vector<Box> bufferBoxes_;

@@ -115,21 +115,21 @@ public:
     }
 
 private:
-    Instance& at(InstanceId i) { return s_.instances[static_cast<size_t>(i)]; }
+    Instance& at(InstanceId i) { return s_.instances[i]; }
     const std::vector<bool>& flags(InstanceId i) {
         return bindable_[static_cast<size_t>(at(i).group)];
     }
 
     void visit(InstanceId i) {
         Instance& inst = at(i);
-        if (!bound_[static_cast<size_t>(i)] || inst.scope != levelScope(s_.level)) {
+        if (!bound_[i] || inst.scope != levelScope(s_.level)) {
             inst.bind = plainBinding(inst.shape, flags(i), cores_);
-            bound_[static_cast<size_t>(i)] = true;
+            bound_[i] = true;
             note(i, "plain", [&] {
                 return "plain binding " + tupleText(inst.bind) +
                        " from the outermost dims (line 5)";
             });
-            for (InstanceId p : a_.preds[static_cast<size_t>(i)])
+            for (InstanceId p : a_.preds[i])
                 inferOnto(i, p);
             return;
         }
@@ -158,9 +158,9 @@ private:
             });
             return;
         }
-        if (!bound_[static_cast<size_t>(p)]) {
+        if (!bound_[p]) {
             producer.bind = inferred;
-            bound_[static_cast<size_t>(p)] = true;
+            bound_[p] = true;
             note(p, "inferred", [&] {
                 return "inferred " + tupleText(inferred) + " from its consumer " + at(i).label +
                        " (line 10)";
@@ -201,7 +201,7 @@ private:
     const Adjacency& a_;
     int64_t cores_;
     std::vector<std::vector<bool>> bindable_;
-    std::vector<bool> bound_;
+    IdVector<InstanceId, bool> bound_;
 };
 
 void applyScopeRules(const ir::Graph& graph, Schedule& s) {
@@ -217,7 +217,7 @@ void applyScopeRules(const ir::Graph& graph, Schedule& s) {
 
 Binding inferBinding(DimMatcher& matcher, const Schedule& s, InstanceId consumer,
                      ir::TensorId tensor, size_t rank) {
-    const Instance& c = s.instances[static_cast<size_t>(consumer)];
+    const Instance& c = s.instances[consumer];
     const std::vector<int>& dims = matcher.map(c.group, tensor);
     Binding b(rank, 1);
     for (size_t k = 0; k < c.bind.size() && k < dims.size(); ++k)

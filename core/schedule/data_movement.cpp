@@ -108,7 +108,7 @@ void fillPieces(DimMatcher& matcher, const Schedule& s, std::span<const Instance
                 ir::TensorId tensor, std::vector<Piece>& pieces) {
     pieces.resize(sources.size());
     for (size_t i = 0; i < sources.size(); ++i) {
-        const Instance& instance = s.instances[static_cast<size_t>(sources[i])];
+        const Instance& instance = s.instances[sources[i]];
         Piece& piece = pieces[i];
         piece.instance = sources[i];
         piece.scope = instance.scope;
@@ -128,7 +128,7 @@ void movesForTensor(DimMatcher& matcher, Schedule& s, InstanceId c,
                     std::span<const InstanceId> sources, ir::TensorId tensor,
                     std::vector<Piece>& pieces) {
     fillPieces(matcher, s, sources, tensor, pieces);
-    GroupId group = s.instances[static_cast<size_t>(sources[0])].group;
+    GroupId group = s.instances[sources[0]].group;
     const Group& producer = s.groups[static_cast<size_t>(group)];
     ir::Shape joined = pieces.front().shape;
     if (producer.split && pieces.size() > 1) { // the pieces lie side by side along the split
@@ -149,13 +149,12 @@ void insertDataMoves(DimMatcher& matcher, const Adjacency& a, Schedule& s) {
     s.moves.clear();
     std::vector<Piece> pieces;
     for (InstanceId c : s.order) {
-        const auto& preds = a.preds[static_cast<size_t>(c)];
-        GroupId consumer = s.instances[static_cast<size_t>(c)].group;
+        const auto& preds = a.preds[c];
+        GroupId consumer = s.instances[c].group;
         for (size_t start = 0; start < preds.size();) {
-            GroupId group = s.instances[static_cast<size_t>(preds[start])].group;
+            GroupId group = s.instances[preds[start]].group;
             size_t end = start;
-            while (end < preds.size() &&
-                   s.instances[static_cast<size_t>(preds[end])].group == group)
+            while (end < preds.size() && s.instances[preds[end]].group == group)
                 ++end;
             std::span<const InstanceId> sources(preds.data() + start, end - start);
             for (ir::TensorId tensor : matcher.shared(group, consumer))

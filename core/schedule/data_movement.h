@@ -13,7 +13,7 @@ namespace stagecraft::schedule {
 
 /// One producer instance's piece of a tensor.
 struct Piece {
-    InstanceId instance = 0;
+    InstanceId instance;
     ir::Shape shape;
     Scope scope = Scope::LB;
     Binding bind;

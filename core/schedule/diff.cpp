@@ -63,36 +63,36 @@ void compareMatched(const Schedule& a, const Schedule& b, const MatchedGroup& m,
 }
 
 /// Rank of each instance among the paired ones in \p s's order (-1: unpaired).
-std::vector<int64_t> ranks(const Schedule& s, const std::vector<InstanceId>& partner) {
-    std::vector<int64_t> rank(s.instances.size(), -1);
+IdVector<InstanceId, int64_t> ranks(const Schedule& s,
+                                    const IdVector<InstanceId, InstanceId>& partner) {
+    IdVector<InstanceId, int64_t> rank(s.instances.size(), -1);
     int64_t next = 0;
     for (InstanceId i : s.order)
-        if (partner[static_cast<size_t>(i)] >= 0)
-            rank[static_cast<size_t>(i)] = next++;
+        if (partner[i] != kNoInstance)
+            rank[i] = next++;
     return rank;
 }
 
 void compareOrder(const Schedule& a, const Schedule& b, ScheduleDiff& diff) {
-    std::vector<InstanceId> partnerA(a.instances.size(), -1);
-    std::vector<InstanceId> partnerB(b.instances.size(), -1);
+    IdVector<InstanceId, InstanceId> partnerA(a.instances.size(), kNoInstance);
+    IdVector<InstanceId, InstanceId> partnerB(b.instances.size(), kNoInstance);
     for (const MatchedGroup& m : diff.matched) {
         const Group& ga = a.groups[static_cast<size_t>(m.a)];
         const Group& gb = b.groups[static_cast<size_t>(m.b)];
         if (!sameSplit(ga, gb) || ga.instances.size() != gb.instances.size())
             continue;
         for (size_t k = 0; k < ga.instances.size(); ++k) {
-            partnerA[static_cast<size_t>(ga.instances[k])] = gb.instances[k];
-            partnerB[static_cast<size_t>(gb.instances[k])] = ga.instances[k];
+            partnerA[ga.instances[k]] = gb.instances[k];
+            partnerB[gb.instances[k]] = ga.instances[k];
             ++diff.commonInstances;
         }
     }
-    std::vector<int64_t> rankA = ranks(a, partnerA);
-    std::vector<int64_t> rankB = ranks(b, partnerB);
+    IdVector<InstanceId, int64_t> rankA = ranks(a, partnerA);
+    IdVector<InstanceId, int64_t> rankB = ranks(b, partnerB);
     for (InstanceId i : a.order) {
-        InstanceId j = partnerA[static_cast<size_t>(i)];
-        if (j >= 0 && rankA[static_cast<size_t>(i)] != rankB[static_cast<size_t>(j)])
-            diff.order.push_back(
-                {i, j, rankA[static_cast<size_t>(i)], rankB[static_cast<size_t>(j)]});
+        InstanceId j = partnerA[i];
+        if (j != kNoInstance && rankA[i] != rankB[j])
+            diff.order.push_back({i, j, rankA[i], rankB[j]});
     }
 }
 

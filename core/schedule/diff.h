@@ -49,8 +49,8 @@ struct InstanceCountChange {
 /// An instance common to both schedules whose rank among the common
 /// instances differs between the two orders.
 struct OrderChange {
-    InstanceId instanceA = 0;
-    InstanceId instanceB = 0;
+    InstanceId instanceA;
+    InstanceId instanceB;
     /// 0-based rank among the common instances in each order.
     int64_t rankA = 0;
     int64_t rankB = 0;

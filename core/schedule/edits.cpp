@@ -6,6 +6,7 @@
 
 #include "schedule/edits.h"
 
+#include "support/divisors.h"
 #include "support/strings.h"
 
 #include <algorithm>
@@ -44,19 +45,6 @@ std::vector<GroupId> assignment(const ir::Graph& graph, const partition::Partiti
     for (size_t op = 0; op < assign.size(); ++op)
         assign[op] = partition.groupOf(static_cast<ir::OpId>(op));
     return assign;
-}
-
-/// The divisors of \p n, ascending.
-std::vector<int64_t> divisors(int64_t n) {
-    std::vector<int64_t> low, high;
-    for (int64_t d = 1; d * d <= n; ++d)
-        if (n % d == 0) {
-            low.push_back(d);
-            if (d != n / d)
-                high.push_back(n / d);
-        }
-    low.insert(low.end(), high.rbegin(), high.rend());
-    return low;
 }
 
 } // namespace

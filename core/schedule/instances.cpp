@@ -56,7 +56,7 @@ const std::vector<int>& DimMatcher::map(GroupId group, ir::TensorId tensor) {
 }
 
 ir::Shape DimMatcher::pieceShape(InstanceId instance, ir::TensorId tensor) {
-    const Instance& inst = schedule_.instances[static_cast<size_t>(instance)];
+    const Instance& inst = schedule_.instances[instance];
     const Group& group = schedule_.groups[static_cast<size_t>(inst.group)];
     const ir::Shape& whole = graph_.tensor(tensor).shape;
     if (tensor == group.splitInfo.output)
@@ -76,7 +76,7 @@ ir::Shape DimMatcher::pieceShape(InstanceId instance, ir::TensorId tensor) {
 }
 
 Binding DimMatcher::bindingOn(InstanceId instance, ir::TensorId tensor) {
-    const Instance& inst = schedule_.instances[static_cast<size_t>(instance)];
+    const Instance& inst = schedule_.instances[instance];
     if (tensor == groupOutput(schedule_, inst.group))
         return inst.bind;
     const std::vector<int>& dims = map(inst.group, tensor);
@@ -140,7 +140,7 @@ void addInstances(const ir::Graph& graph, Schedule& s, GroupId g) {
             instance.shape[static_cast<size_t>(dim)] /= factor;
         instance.footprintBytes = footprint;
         instance.fitsLocalBuffer = footprint <= s.capacityBytes;
-        group.instances.push_back(static_cast<InstanceId>(s.instances.size()));
+        group.instances.push_back(InstanceId::at(s.instances.size()));
         s.instances.push_back(std::move(instance));
     }
 }
@@ -291,14 +291,14 @@ Status buildInstances(const ir::Graph& graph, const partition::SemanticsCache& s
 namespace stagecraft::schedule {
 
 partition::BoxMap instanceSlices(const ir::Graph& graph, const Schedule& schedule, InstanceId id) {
-    const Instance& inst = schedule.instances[static_cast<size_t>(id)];
+    const Instance& inst = schedule.instances[id];
     return detail::sliceOf(graph, *schedule.semantics, schedule, inst.group, inst.index - 1);
 }
 
 std::vector<InstanceEdge> redundantEdges(const Schedule& s) {
-    std::vector<std::vector<InstanceId>> succs(s.instances.size());
+    IdVector<InstanceId, std::vector<InstanceId>> succs(s.instances.size());
     for (const InstanceEdge& e : s.edges)
-        succs[static_cast<size_t>(e.from)].push_back(e.to);
+        succs[e.from].push_back(e.to);
     for (auto& list : succs)
         std::sort(list.begin(), list.end());
     std::vector<InstanceEdge> redundant;
@@ -306,7 +306,7 @@ std::vector<InstanceEdge> redundantEdges(const Schedule& s) {
         for (GroupId c : s.partition.consumers(static_cast<GroupId>(g)))
             for (InstanceId j : s.groups[g].instances)
                 for (InstanceId k : s.groups[static_cast<size_t>(c)].instances) {
-                    const auto& list = succs[static_cast<size_t>(j)];
+                    const auto& list = succs[j];
                     if (!std::binary_search(list.begin(), list.end(), k))
                         redundant.push_back({j, k, true});
                 }

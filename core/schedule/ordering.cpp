@@ -22,20 +22,20 @@
 namespace stagecraft::schedule::detail {
 
 std::vector<InstanceId> bfsOrder(const Schedule& s, const Adjacency& a) {
-    std::vector<size_t> pending(s.instances.size());
+    IdVector<InstanceId, size_t> pending(s.instances.size());
     std::deque<InstanceId> queue;
-    for (size_t i = 0; i < s.instances.size(); ++i) {
+    for (InstanceId i : s.instances.ids()) {
         pending[i] = a.preds[i].size();
         if (pending[i] == 0)
-            queue.push_back(static_cast<InstanceId>(i));
+            queue.push_back(i);
     }
     std::vector<InstanceId> order;
     while (!queue.empty()) {
         InstanceId i = queue.front();
         queue.pop_front();
         order.push_back(i);
-        for (InstanceId c : a.succs[static_cast<size_t>(i)])
-            if (--pending[static_cast<size_t>(c)] == 0)
+        for (InstanceId c : a.succs[i])
+            if (--pending[c] == 0)
                 queue.push_back(c);
     }
     return order;
@@ -57,11 +57,11 @@ public:
         where_.resize(n);
         inVisit_.assign(n, false);
         readyPosition_.assign(n, -1);
-        for (size_t i = 0; i < n; ++i)
+        for (InstanceId i : s.instances.ids())
             indegree_[i] = a_.preds[i].size();
         for (InstanceId i : bfsOrder(s, a)) {
-            where_[static_cast<size_t>(i)] = visit_.insert(visit_.end(), i);
-            inVisit_[static_cast<size_t>(i)] = true;
+            where_[i] = visit_.insert(visit_.end(), i);
+            inVisit_[i] = true;
         }
         if (trace != nullptr && trace_ == nullptr)
             trace->order.push_back({{},
@@ -90,9 +90,9 @@ private:
     static constexpr size_t kTraceLimit = 256;
 
     void pushReady(InstanceId i) {
-        readyPosition_[static_cast<size_t>(i)] = static_cast<int64_t>(ready_.size());
+        readyPosition_[i] = static_cast<int64_t>(ready_.size());
         ready_.push_back(i);
-        if (indegree_[static_cast<size_t>(i)] == 0)
+        if (indegree_[i] == 0)
             free_.insert(ready_.size() - 1);
     }
 
@@ -100,9 +100,9 @@ private:
         size_t moved = 0;
         for (auto it = visit_.begin(); it != visit_.end();) {
             InstanceId i = *it;
-            if (indegree_[static_cast<size_t>(i)] == 0) {
+            if (indegree_[i] == 0) {
                 it = visit_.erase(it);
-                inVisit_[static_cast<size_t>(i)] = false;
+                inVisit_[i] = false;
                 pushReady(i);
                 ++moved;
             } else {
@@ -119,20 +119,19 @@ private:
         size_t position = *free_.rbegin();
         free_.erase(std::prev(free_.end()));
         InstanceId picked = ready_[position];
-        ready_[position] = -1;
-        readyPosition_[static_cast<size_t>(picked)] = -1;
+        ready_[position] = kNoInstance;
+        readyPosition_[picked] = -1;
         order_.push_back(picked);
         std::vector<std::string> movedNames;
-        for (InstanceId c : a_.succs[static_cast<size_t>(picked)]) {
-            auto ci = static_cast<size_t>(c);
-            --indegree_[ci];
-            if (inVisit_[ci]) {
-                visit_.erase(where_[ci]);
-                inVisit_[ci] = false;
+        for (InstanceId c : a_.succs[picked]) {
+            --indegree_[c];
+            if (inVisit_[c]) {
+                visit_.erase(where_[c]);
+                inVisit_[c] = false;
                 pushReady(c);
                 movedNames.push_back(name(c));
-            } else if (indegree_[ci] == 0 && readyPosition_[ci] >= 0) {
-                free_.insert(static_cast<size_t>(readyPosition_[ci]));
+            } else if (indegree_[c] == 0 && readyPosition_[c] >= 0) {
+                free_.insert(static_cast<size_t>(readyPosition_[c]));
             }
         }
         if (trace_ != nullptr)
@@ -152,9 +151,7 @@ private:
         return text + " (lines 6-14)";
     }
 
-    const std::string& name(InstanceId i) const {
-        return s_.instances[static_cast<size_t>(i)].label;
-    }
+    const std::string& name(InstanceId i) const { return s_.instances[i].label; }
 
     void record(const std::string& what) {
         if (trace_ == nullptr)
@@ -163,7 +160,7 @@ private:
         for (InstanceId i : visit_)
             step.visit.push_back(name(i));
         for (InstanceId i : ready_)
-            if (i >= 0)
+            if (i != kNoInstance)
                 step.ready.push_back(name(i));
         for (InstanceId i : order_)
             step.order.push_back(name(i));
@@ -174,12 +171,13 @@ private:
     const Schedule& s_;
     const Adjacency& a_;
     partition::Trace* trace_;
-    std::vector<size_t> indegree_;
+    IdVector<InstanceId, size_t> indegree_;
     std::list<InstanceId> visit_;
-    std::vector<std::list<InstanceId>::iterator> where_;
-    std::vector<bool> inVisit_;
+    IdVector<InstanceId, std::list<InstanceId>::iterator> where_;
+    IdVector<InstanceId, bool> inVisit_;
+    /// kNoInstance where an instance was picked.
     std::vector<InstanceId> ready_;
-    std::vector<int64_t> readyPosition_;
+    IdVector<InstanceId, int64_t> readyPosition_;
     std::set<size_t> free_;
     std::vector<InstanceId> order_;
 };
@@ -195,11 +193,11 @@ MemoryUse memoryUse(const ir::Graph& graph, const Schedule& s, const Adjacency& 
     MemoryUse use;
     if (order.empty() || s.capacityBytes <= 0)
         return use;
-    std::vector<size_t> waiting(s.instances.size());
-    for (size_t i = 0; i < s.instances.size(); ++i)
+    IdVector<InstanceId, size_t> waiting(s.instances.size());
+    for (InstanceId i : s.instances.ids())
         waiting[i] = a.succs[i].size();
     auto outputBytes = [&](InstanceId i) {
-        const Instance& inst = s.instances[static_cast<size_t>(i)];
+        const Instance& inst = s.instances[i];
         ir::TensorId out = groupOutput(s, inst.group);
         return ir::elementCount(inst.shape) * ir::dtypeSize(graph.tensor(out).dtype);
     };
@@ -207,14 +205,14 @@ MemoryUse memoryUse(const ir::Graph& graph, const Schedule& s, const Adjacency& 
     double sum = 0;
     auto capacity = static_cast<double>(s.capacityBytes);
     for (InstanceId i : order) {
-        const Instance& inst = s.instances[static_cast<size_t>(i)];
+        const Instance& inst = s.instances[i];
         int64_t used = live + inst.footprintBytes;
         sum += std::min(static_cast<double>(used), capacity) / capacity;
         use.overflow += std::max<int64_t>(0, used - s.capacityBytes);
-        if (waiting[static_cast<size_t>(i)] > 0)
+        if (waiting[i] > 0)
             live += outputBytes(i);
-        for (InstanceId p : a.preds[static_cast<size_t>(i)])
-            if (--waiting[static_cast<size_t>(p)] == 0)
+        for (InstanceId p : a.preds[i])
+            if (--waiting[p] == 0)
                 live -= outputBytes(p);
     }
     use.utilization = sum / static_cast<double>(order.size());

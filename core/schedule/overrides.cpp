@@ -78,20 +78,20 @@ Status applySplits(const ir::Graph& graph, const partition::SemanticsCache& sema
 Expected<std::vector<InstanceId>> userOrder(const Schedule& s,
                                             const std::vector<std::string>& labels) {
     std::map<std::string, InstanceId> byLabel;
-    for (size_t i = 0; i < s.instances.size(); ++i)
-        byLabel[s.instances[i].label] = static_cast<InstanceId>(i);
+    for (InstanceId i : s.instances.ids())
+        byLabel[s.instances[i].label] = i;
     std::vector<InstanceId> order;
-    std::vector<bool> seen(s.instances.size(), false);
+    IdVector<InstanceId, bool> seen(s.instances.size(), false);
     for (const std::string& label : labels) {
         auto it = byLabel.find(label);
         if (it == byLabel.end())
             return Error("order override: unknown instance " + quote(label));
-        if (seen[static_cast<size_t>(it->second)])
+        if (seen[it->second])
             return Error("order override: instance " + quote(label) + " appears twice");
-        seen[static_cast<size_t>(it->second)] = true;
+        seen[it->second] = true;
         order.push_back(it->second);
     }
-    for (size_t i = 0; i < seen.size(); ++i)
+    for (InstanceId i : seen.ids())
         if (!seen[i])
             return Error("order override: instance " + quote(s.instances[i].label) +
                          " is missing (the order lists " + std::to_string(order.size()) + " of " +
@@ -122,7 +122,7 @@ Status applyScopePins(const ir::Graph& graph, const Overrides& overrides, Schedu
                          quote(graph.tensor(groupOutput(s, owner)).name) + ")");
         }
         for (InstanceId i : s.groups[static_cast<size_t>(*g)].instances)
-            s.instances[static_cast<size_t>(i)].scope = pin.scope;
+            s.instances[i].scope = pin.scope;
     }
     return Status::success();
 }

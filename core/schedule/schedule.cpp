@@ -115,8 +115,8 @@ Adjacency adjacency(const Schedule& schedule) {
     a.succs.resize(schedule.instances.size());
     for (const InstanceEdge& e : schedule.edges)
         if (!e.redundant) {
-            a.preds[static_cast<size_t>(e.to)].push_back(e.from);
-            a.succs[static_cast<size_t>(e.from)].push_back(e.to);
+            a.preds[e.to].push_back(e.from);
+            a.succs[e.from].push_back(e.to);
         }
     for (auto* lists : {&a.preds, &a.succs})
         for (auto& list : *lists)

@@ -10,6 +10,7 @@
 #include "partition/slices.h"
 #include "partition/split_info.h"
 #include "partition/trace.h"
+#include "support/id.h"
 
 #include <cstdint>
 #include <memory>
@@ -21,7 +22,8 @@
 namespace stagecraft::schedule {
 
 using partition::GroupId;
-using InstanceId = int32_t;
+using InstanceId = Id<struct InstanceTag>;
+inline constexpr InstanceId kNoInstance{-1};
 
 /// Where an instance's output tensor is declared.
 enum class Scope { LB, GB, DDR };
@@ -70,8 +72,8 @@ struct Instance {
 };
 
 struct InstanceEdge {
-    InstanceId from = 0;
-    InstanceId to = 0;
+    InstanceId from;
+    InstanceId to;
     /// Inherited from the group edge but not needed: the producer's slice is
     /// not read by the consumer (gray in Fig. 6). Schedule::edges holds the
     /// needed edges only; redundantEdges() lists these.
@@ -83,7 +85,7 @@ struct DataMove {
     enum class Kind { Concat, Copy, Redistribute };
     Kind kind = Kind::Concat;
     /// The instance that reads the result.
-    InstanceId consumer = 0;
+    InstanceId consumer;
     /// Producer instances whose outputs feed it (one for copy/redistribute).
     std::vector<InstanceId> sources;
     /// The tensor being moved (a producer group's output).
@@ -135,7 +137,7 @@ struct Schedule {
     std::shared_ptr<const partition::SemanticsCache> semantics;
     partition::Partition partition;
     std::vector<Group> groups;
-    std::vector<Instance> instances;
+    IdVector<InstanceId, Instance> instances;
     /// The needed edges between instances (§3.3: redundant ones are removed).
     std::vector<InstanceEdge> edges;
     /// Instances in execution order.
@@ -162,8 +164,8 @@ partition::BoxMap instanceSlices(const ir::Graph& graph, const Schedule& schedul
 /// Producers and consumers of each instance over the non-redundant edges,
 /// ascending.
 struct Adjacency {
-    std::vector<std::vector<InstanceId>> preds;
-    std::vector<std::vector<InstanceId>> succs;
+    IdVector<InstanceId, std::vector<InstanceId>> preds;
+    IdVector<InstanceId, std::vector<InstanceId>> succs;
 };
 Adjacency adjacency(const Schedule& schedule);
 

@@ -11,7 +11,7 @@ namespace stagecraft::schedule {
 namespace {
 
 const std::string& labelOf(const Schedule& s, InstanceId i) {
-    return s.instances[static_cast<size_t>(i)].label;
+    return s.instances[i].label;
 }
 
 Status validateInstances(const ir::Graph& graph, const Schedule& s) {
@@ -24,7 +24,7 @@ Status validateInstances(const ir::Graph& graph, const Schedule& s) {
                          " instances for split factor " + std::to_string(factor));
         const ir::Shape& shape = graph.tensor(group.splitInfo.output).shape;
         for (size_t k = 0; k < group.instances.size(); ++k) {
-            const Instance& inst = s.instances[static_cast<size_t>(group.instances[k])];
+            const Instance& inst = s.instances[group.instances[k]];
             if (inst.group != static_cast<GroupId>(g) || inst.index != static_cast<int>(k) + 1)
                 return Error(name + ": instance " + inst.label + " is misnumbered");
             ir::Shape whole = inst.shape;
@@ -42,11 +42,10 @@ Status validateInstances(const ir::Graph& graph, const Schedule& s) {
 
 Status validateEdges(const Schedule& s) {
     for (const InstanceEdge& e : s.edges) {
-        if (e.from < 0 || e.to < 0 || static_cast<size_t>(e.from) >= s.instances.size() ||
-            static_cast<size_t>(e.to) >= s.instances.size())
+        if (!s.instances.contains(e.from) || !s.instances.contains(e.to))
             return Error("an instance edge refers to a missing instance");
-        GroupId from = s.instances[static_cast<size_t>(e.from)].group;
-        GroupId to = s.instances[static_cast<size_t>(e.to)].group;
+        GroupId from = s.instances[e.from].group;
+        GroupId to = s.instances[e.to].group;
         auto consumers = s.partition.consumers(from);
         if (std::find(consumers.begin(), consumers.end(), to) == consumers.end())
             return Error("edge " + labelOf(s, e.from) + " -> " + labelOf(s, e.to) +
@@ -77,11 +76,10 @@ Status validateBindings(const ir::Graph& graph, const arch::Arch& arch, const Sc
 
 Status validateMoves(const Schedule& s) {
     for (const DataMove& move : s.moves) {
-        if (move.consumer < 0 || static_cast<size_t>(move.consumer) >= s.instances.size() ||
-            move.sources.empty())
+        if (!s.instances.contains(move.consumer) || move.sources.empty())
             return Error("a data move has no consumer or no source");
         for (InstanceId src : move.sources)
-            if (src < 0 || static_cast<size_t>(src) >= s.instances.size())
+            if (!s.instances.contains(src))
                 return Error("a data move reads a missing instance");
         if (move.kind == DataMove::Kind::Concat && move.sources.size() < 2)
             return Error("a concat for " + labelOf(s, move.consumer) +
@@ -93,21 +91,20 @@ Status validateMoves(const Schedule& s) {
 } // namespace
 
 Status validateOrder(const Schedule& s, std::span<const InstanceId> order) {
-    std::vector<int64_t> position(s.instances.size(), -1);
+    IdVector<InstanceId, int64_t> position(s.instances.size(), -1);
     for (size_t k = 0; k < order.size(); ++k) {
         InstanceId i = order[k];
-        if (i < 0 || static_cast<size_t>(i) >= s.instances.size())
+        if (!s.instances.contains(i))
             return Error("the order names a missing instance");
-        if (position[static_cast<size_t>(i)] >= 0)
+        if (position[i] >= 0)
             return Error("instance " + quote(labelOf(s, i)) + " appears twice in the order");
-        position[static_cast<size_t>(i)] = static_cast<int64_t>(k);
+        position[i] = static_cast<int64_t>(k);
     }
-    for (size_t i = 0; i < position.size(); ++i)
+    for (InstanceId i : position.ids())
         if (position[i] < 0)
             return Error("instance " + quote(s.instances[i].label) + " is missing from the order");
     for (const InstanceEdge& e : s.edges)
-        if (!e.redundant &&
-            position[static_cast<size_t>(e.to)] < position[static_cast<size_t>(e.from)])
+        if (!e.redundant && position[e.to] < position[e.from])
             return Error("instance " + quote(labelOf(s, e.to)) + " comes before its producer " +
                          quote(labelOf(s, e.from)));
     return Status::success();

@@ -225,7 +225,7 @@ Attribution attribute(const arch::Arch& arch, const schedule::Schedule& schedule
         Breakdown one = sweepKernel(arch, tasks, sim, byKernel[k], windowStart);
         windowStart += one.totalNs;
         const kernel::Kernel& kern = program.kernels[k];
-        schedule::GroupId group = schedule.instances[static_cast<size_t>(kern.instance)].group;
+        schedule::GroupId group = schedule.instances[kern.instance].group;
         KernelBreakdown entry{static_cast<int32_t>(k), kern.label, group, scaled(one, time, bytes)};
         a.groups[static_cast<size_t>(group)].breakdown += entry.breakdown;
         a.groups[static_cast<size_t>(group)].kernels += 1;

@@ -118,7 +118,7 @@ std::vector<schedule::Overrides> overridesFor(const ir::Graph& graph, const arch
     }
     schedule::Overrides order;
     for (schedule::InstanceId id : base->order)
-        order.order.push_back(base->instances[static_cast<size_t>(id)].label);
+        order.order.push_back(base->instances[id].label);
     kinds[4].push_back(order);
 
     std::vector<schedule::Overrides> found{{}};

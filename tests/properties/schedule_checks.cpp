@@ -32,7 +32,7 @@ using schedule::InstanceId;
 using schedule::Schedule;
 
 std::string label(const Schedule& s, InstanceId i) {
-    return "'" + s.instances[static_cast<size_t>(i)].label + "'";
+    return "'" + s.instances[i].label + "'";
 }
 std::string groupName(GroupId g) {
     return "group " + partition::Partition::label(g);
@@ -70,7 +70,7 @@ std::vector<std::set<GroupId>> quotientEdges(const ir::Graph& graph, const Sched
                 continue;
             GroupId from = s.partition.groupOf(graph.tensor(in).producer);
             if (from != s.partition.groupOf(op))
-                succs[static_cast<size_t>(from)].insert(s.partition.groupOf(op));
+                succs[from].insert(s.partition.groupOf(op));
         }
     }
     return succs;
@@ -81,7 +81,7 @@ std::string quotient(const std::vector<std::set<GroupId>>& succs, const Schedule
     std::vector<int> indegree(succs.size(), 0);
     for (size_t g = 0; g < succs.size(); ++g)
         for (GroupId c : succs[g]) {
-            preds[static_cast<size_t>(c)].insert(static_cast<GroupId>(g));
+            preds[c].insert(static_cast<GroupId>(g));
             ++indegree[static_cast<size_t>(c)];
             if (c <= static_cast<GroupId>(g))
                 return "group edge " + partition::Partition::label(static_cast<GroupId>(g)) +
@@ -103,7 +103,7 @@ std::string quotient(const std::vector<std::set<GroupId>>& succs, const Schedule
         GroupId g = ready.back();
         ready.pop_back();
         sorted.push_back(g);
-        for (GroupId c : succs[static_cast<size_t>(g)])
+        for (GroupId c : succs[g])
             if (--indegree[static_cast<size_t>(c)] == 0)
                 ready.push_back(c);
     }
@@ -115,7 +115,7 @@ std::string quotient(const std::vector<std::set<GroupId>>& succs, const Schedule
 std::string instances(const Schedule& s) {
     if (s.groups.size() != s.partition.groupCount())
         return "groups and partition differ in size";
-    std::vector<int> owner(s.instances.size(), -1);
+    IdVector<InstanceId, int> owner(s.instances.size(), -1);
     for (size_t g = 0; g < s.groups.size(); ++g) {
         const schedule::Group& group = s.groups[g];
         auto gid = static_cast<GroupId>(g);
@@ -125,11 +125,10 @@ std::string instances(const Schedule& s) {
                    " instances for factor " + std::to_string(factor);
         for (size_t k = 0; k < group.instances.size(); ++k) {
             InstanceId i = group.instances[k];
-            if (i < 0 || static_cast<size_t>(i) >= s.instances.size() ||
-                owner[static_cast<size_t>(i)] >= 0)
+            if (!s.instances.contains(i) || owner[i] >= 0)
                 return groupName(gid) + " lists a missing or shared instance";
-            owner[static_cast<size_t>(i)] = static_cast<int>(g);
-            const schedule::Instance& inst = s.instances[static_cast<size_t>(i)];
+            owner[i] = static_cast<int>(g);
+            const schedule::Instance& inst = s.instances[i];
             if (inst.group != gid || inst.index != static_cast<int>(k) + 1 ||
                 inst.label != partition::Partition::label(gid) + std::to_string(k + 1))
                 return "instance " + label(s, i) + " is misnumbered";
@@ -144,17 +143,15 @@ std::string order(const Schedule& s) {
     if (s.order.size() != s.instances.size())
         return "the order has " + std::to_string(s.order.size()) + " entries for " +
                std::to_string(s.instances.size()) + " instances";
-    std::vector<int64_t> position(s.instances.size(), -1);
+    IdVector<InstanceId, int64_t> position(s.instances.size(), -1);
     for (size_t k = 0; k < s.order.size(); ++k) {
         InstanceId i = s.order[k];
-        if (i < 0 || static_cast<size_t>(i) >= s.instances.size() ||
-            position[static_cast<size_t>(i)] >= 0)
+        if (!s.instances.contains(i) || position[i] >= 0)
             return "the order is not a permutation";
-        position[static_cast<size_t>(i)] = static_cast<int64_t>(k);
+        position[i] = static_cast<int64_t>(k);
     }
     for (const schedule::InstanceEdge& e : s.edges)
-        if (!e.redundant &&
-            position[static_cast<size_t>(e.to)] < position[static_cast<size_t>(e.from)])
+        if (!e.redundant && position[e.to] < position[e.from])
             return "instance " + label(s, e.to) + " runs before its producer " + label(s, e.from);
     return {};
 }
@@ -174,7 +171,7 @@ bool sameInstances(const Schedule& a, const Schedule& b) {
             a.groups[g].instances != b.groups[g].instances)
             return false;
     }
-    for (size_t i = 0; i < a.instances.size(); ++i)
+    for (InstanceId i : a.instances.ids())
         if (a.instances[i].group != b.instances[i].group ||
             a.instances[i].index != b.instances[i].index ||
             a.instances[i].shape != b.instances[i].shape)

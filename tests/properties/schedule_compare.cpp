@@ -58,7 +58,7 @@ std::string groups(const Schedule& a, const Schedule& b) {
 std::string instances(const Schedule& a, const Schedule& b) {
     if (a.instances.size() != b.instances.size())
         return "instance count differs";
-    for (size_t i = 0; i < a.instances.size(); ++i) {
+    for (schedule::InstanceId i : a.instances.ids()) {
         const schedule::Instance& x = a.instances[i];
         const schedule::Instance& y = b.instances[i];
         std::string name = "instance " + x.label;

@@ -29,7 +29,7 @@ using schedule::InstanceId;
 using schedule::Schedule;
 
 std::string label(const Schedule& s, InstanceId i) {
-    return "'" + s.instances[static_cast<size_t>(i)].label + "'";
+    return "'" + s.instances[i].label + "'";
 }
 
 bool isSplit(const schedule::Group& group) {
@@ -123,9 +123,9 @@ std::string inheritedProblem(const Schedule& s, const std::vector<std::set<Group
                 s.groups[a].instances.size() * s.groups[static_cast<size_t>(b)].instances.size();
     std::vector<std::pair<InstanceId, InstanceId>> all(needed.begin(), needed.end());
     for (const schedule::InstanceEdge& e : schedule::redundantEdges(s)) {
-        GroupId from = s.instances[static_cast<size_t>(e.from)].group;
+        GroupId from = s.instances[e.from].group;
         if (!e.redundant || needed.count({e.from, e.to}) ||
-            !succs[static_cast<size_t>(from)].count(s.instances[static_cast<size_t>(e.to)].group))
+            !succs[from].count(s.instances[e.to].group))
             return "redundantEdges() lists " + label(s, e.from) + " -> " + label(s, e.to) +
                    " wrongly";
         all.emplace_back(e.from, e.to);
@@ -143,9 +143,9 @@ std::string edgeProblem(const ir::Graph& graph, const partition::SemanticsCache&
                         const Schedule& s, const std::vector<std::set<GroupId>>& succs) {
     std::set<std::pair<InstanceId, InstanceId>> needed;
     for (const schedule::InstanceEdge& e : s.edges) {
-        GroupId from = s.instances[static_cast<size_t>(e.from)].group;
-        GroupId to = s.instances[static_cast<size_t>(e.to)].group;
-        if (e.redundant || !succs[static_cast<size_t>(from)].count(to))
+        GroupId from = s.instances[e.from].group;
+        GroupId to = s.instances[e.to].group;
+        if (e.redundant || !succs[from].count(to))
             return "edge " + label(s, e.from) + " -> " + label(s, e.to) +
                    " is flagged redundant or has no group edge";
         if (!needed.insert({e.from, e.to}).second)

@@ -24,7 +24,7 @@ using schedule::InstanceId;
 using schedule::Schedule;
 
 std::string label(const Schedule& s, InstanceId i) {
-    return "'" + s.instances[static_cast<size_t>(i)].label + "'";
+    return "'" + s.instances[i].label + "'";
 }
 
 /// The bytes Algorithm 1 fills at \p level: the cluster's aggregate LB for
@@ -66,7 +66,7 @@ std::vector<bool> bindable(const ir::Graph& graph, const partition::SemanticsCac
 
 std::string instanceProblem(const ir::Graph& graph, const partition::SemanticsCache& semantics,
                             const arch::Arch& arch, const Schedule& s, InstanceId id) {
-    const schedule::Instance& inst = s.instances[static_cast<size_t>(id)];
+    const schedule::Instance& inst = s.instances[id];
     std::string what = "instance " + label(s, id);
     ir::TensorId out = s.groups[static_cast<size_t>(inst.group)].splitInfo.output;
     if (inst.fitsLocalBuffer != (inst.footprintBytes <= s.capacityBytes))
@@ -95,10 +95,10 @@ std::string instanceProblem(const ir::Graph& graph, const partition::SemanticsCa
 }
 
 /// Producer instances of each instance over the needed edges, ascending.
-using Preds = std::vector<std::vector<InstanceId>>;
+using Preds = IdVector<InstanceId, std::vector<InstanceId>>;
 
 bool dependsOn(const Preds& preds, InstanceId consumer, InstanceId producer) {
-    const auto& list = preds[static_cast<size_t>(consumer)];
+    const auto& list = preds[consumer];
     return std::binary_search(list.begin(), list.end(), producer);
 }
 
@@ -120,7 +120,7 @@ std::string passed(const ir::Graph& graph, std::span<const ir::TensorId> outputs
 std::string moveProblem(const ir::Graph& graph, const arch::Arch& arch, const Schedule& s,
                         const schedule::DataMove& move, const Preds& preds) {
     auto valid = [&](InstanceId i) {
-        return i >= 0 && static_cast<size_t>(i) < s.instances.size();
+        return s.instances.contains(i);
     };
     if (!valid(move.consumer) || move.sources.empty())
         return "a data move has no consumer or no source";
@@ -132,13 +132,13 @@ std::string moveProblem(const ir::Graph& graph, const arch::Arch& arch, const Sc
             return what + " reads a missing instance";
         if (!dependsOn(preds, move.consumer, src))
             return what + " reads " + label(s, src) + ", which it does not depend on";
-        GroupId g = s.instances[static_cast<size_t>(src)].group;
+        GroupId g = s.instances[src].group;
         if (group != partition::kNoGroup && g != group)
             return what + " joins pieces of several groups";
         group = g;
     }
     auto outputs = s.partition.outputs(group);
-    auto inputs = s.partition.inputs(s.instances[static_cast<size_t>(move.consumer)].group);
+    auto inputs = s.partition.inputs(s.instances[move.consumer].group);
     if (std::find(outputs.begin(), outputs.end(), move.tensor) == outputs.end() ||
         std::find(inputs.begin(), inputs.end(), move.tensor) == inputs.end())
         return what + " moves " + tensorName(graph, move.tensor) +
@@ -155,23 +155,23 @@ std::string moveProblem(const ir::Graph& graph, const arch::Arch& arch, const Sc
 /// §3.5: a consumer with several producer instances of one group gets a
 /// concat of exactly those.
 std::string concatProblem(const Schedule& s, const Preds& preds) {
-    std::vector<std::vector<std::vector<InstanceId>>> concats(s.instances.size());
+    IdVector<InstanceId, std::vector<std::vector<InstanceId>>> concats(s.instances.size());
     for (const schedule::DataMove& move : s.moves)
         if (move.kind == schedule::DataMove::Kind::Concat) {
             std::vector<InstanceId> sources = move.sources;
             std::sort(sources.begin(), sources.end());
-            concats[static_cast<size_t>(move.consumer)].push_back(std::move(sources));
+            concats[move.consumer].push_back(std::move(sources));
         }
-    for (size_t c = 0; c < preds.size(); ++c) {
+    for (InstanceId c : preds.ids()) {
         std::map<GroupId, std::vector<InstanceId>> pieces;
         for (InstanceId p : preds[c])
-            pieces[s.instances[static_cast<size_t>(p)].group].push_back(p);
+            pieces[s.instances[p].group].push_back(p);
         for (const auto& [group, sources] : pieces)
             if (sources.size() >= 2 &&
                 std::find(concats[c].begin(), concats[c].end(), sources) == concats[c].end())
-                return "instance " + label(s, static_cast<InstanceId>(c)) + " reads " +
-                       std::to_string(sources.size()) + " instances of group " +
-                       partition::Partition::label(group) + " without a concat of them";
+                return "instance " + label(s, c) + " reads " + std::to_string(sources.size()) +
+                       " instances of group " + partition::Partition::label(group) +
+                       " without a concat of them";
     }
     return {};
 }
@@ -184,15 +184,13 @@ std::string resourceProblem(const ir::Graph& graph, const partition::SemanticsCa
         return "the " + std::string(schedule::levelName(s.level)) + " capacity is " +
                std::to_string(s.capacityBytes) + " bytes, not the " +
                std::to_string(levelCapacity(arch, s.level)) + " of the architecture";
-    for (size_t i = 0; i < s.instances.size(); ++i)
-        if (std::string problem =
-                instanceProblem(graph, semantics, arch, s, static_cast<InstanceId>(i));
-            !problem.empty())
+    for (InstanceId i : s.instances.ids())
+        if (std::string problem = instanceProblem(graph, semantics, arch, s, i); !problem.empty())
             return problem;
     Preds preds(s.instances.size());
     for (const schedule::InstanceEdge& e : s.edges)
         if (!e.redundant)
-            preds[static_cast<size_t>(e.to)].push_back(e.from);
+            preds[e.to].push_back(e.from);
     for (auto& list : preds)
         std::sort(list.begin(), list.end());
     for (const schedule::DataMove& move : s.moves)

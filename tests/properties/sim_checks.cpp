@@ -163,15 +163,16 @@ std::string placementProblem(const Program& program) {
         if (ps.empty())
             return "buffer '" + b.name + "' has no placement";
         if (b.graphOutput && ps.back().pool != kernel::kDdrPool)
-            return "graph output '" + b.name + "' ends in pool " + std::to_string(ps.back().pool) +
-                   ", not in DDR";
+            return "graph output '" + b.name + "' ends in pool " +
+                   std::to_string(ps.back().pool.value()) + ", not in DDR";
         if (ps.front().fromTask != b.firstTask)
             return "buffer '" + b.name + "' is first placed at task " +
                    std::to_string(ps.front().fromTask) + ", written at task " +
                    std::to_string(b.firstTask);
         for (size_t i = 0; i < ps.size(); ++i) {
             if (ps[i].pool < kernel::kLbPool || ps[i].pool > kernel::kDdrPool)
-                return "buffer '" + b.name + "' is placed in pool " + std::to_string(ps[i].pool);
+                return "buffer '" + b.name + "' is placed in pool " +
+                       std::to_string(ps[i].pool.value());
             if (i == 0)
                 continue;
             if (ps[i].fromTask < ps[i - 1].fromTask)
@@ -179,8 +180,9 @@ std::string placementProblem(const Program& program) {
                        " starts at task " + std::to_string(ps[i].fromTask) +
                        ", before the previous one";
             if (ps[i].pool <= ps[i - 1].pool)
-                return "buffer '" + b.name + "' moves from pool " + std::to_string(ps[i - 1].pool) +
-                       " to pool " + std::to_string(ps[i].pool);
+                return "buffer '" + b.name + "' moves from pool " +
+                       std::to_string(ps[i - 1].pool.value()) + " to pool " +
+                       std::to_string(ps[i].pool.value());
         }
     }
     return {};
@@ -201,7 +203,7 @@ std::string residencyProblem(const Program& program, const sim::SimResult& sim) 
                 r->offset < l->offset + l->bytes)
                 return "buffers '" + program.buffers[static_cast<size_t>(l->buffer)].name +
                        "' and '" + program.buffers[static_cast<size_t>(r->buffer)].name +
-                       "' share bytes of pool " + std::to_string(r->pool) + " during [" +
+                       "' share bytes of pool " + std::to_string(r->pool.value()) + " during [" +
                        std::to_string(r->start) + ", " + std::to_string(std::min(l->end, r->end)) +
                        "] ns";
         live.push_back(r);

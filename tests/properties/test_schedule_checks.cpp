@@ -22,9 +22,9 @@ bool dropNeededEdges(const ir::Graph&, schedule::Schedule& s) {
     if (s.edges.empty())
         return false;
     schedule::InstanceId consumer = s.edges.front().to;
-    partition::GroupId producer = s.instances[static_cast<size_t>(s.edges.front().from)].group;
+    partition::GroupId producer = s.instances[s.edges.front().from].group;
     std::erase_if(s.edges, [&](const schedule::InstanceEdge& e) {
-        return e.to == consumer && s.instances[static_cast<size_t>(e.from)].group == producer;
+        return e.to == consumer && s.instances[e.from].group == producer;
     });
     return true;
 }
@@ -42,7 +42,7 @@ bool removeConcat(const ir::Graph&, schedule::Schedule& s) {
 bool moveFromStranger(const ir::Graph&, schedule::Schedule& s) {
     for (schedule::DataMove& move : s.moves)
         for (size_t i = 0; i < s.instances.size(); ++i) {
-            auto id = static_cast<schedule::InstanceId>(i);
+            auto id = schedule::InstanceId::at(i);
             bool edge = std::any_of(s.edges.begin(), s.edges.end(), [&](const auto& e) {
                 return e.from == id && e.to == move.consumer;
             });

@@ -53,7 +53,7 @@ std::vector<std::string> labelsOf(const schedule::Schedule& s,
                                   const std::vector<schedule::InstanceId>& order) {
     std::vector<std::string> labels;
     for (schedule::InstanceId i : order)
-        labels.push_back(s.instances[static_cast<size_t>(i)].label);
+        labels.push_back(s.instances[i].label);
     return labels;
 }
 
@@ -68,8 +68,8 @@ bool namesViolatedDependency(const schedule::Schedule& s, const std::vector<std:
         return std::find(order.begin(), order.end(), label) - order.begin();
     };
     for (const schedule::InstanceEdge& e : s.edges) {
-        const std::string& from = s.instances[static_cast<size_t>(e.from)].label;
-        const std::string& to = s.instances[static_cast<size_t>(e.to)].label;
+        const std::string& from = s.instances[e.from].label;
+        const std::string& to = s.instances[e.to].label;
         bool named =
             (labels[0] == from && labels[1] == to) || (labels[0] == to && labels[1] == from);
         if (!e.redundant && named && position(to) < position(from))
@@ -152,7 +152,7 @@ private slots:
         std::vector<schedule::InstanceId> missing(s.order.begin(), s.order.end() - 1);
         Status refused = schedule::validateOrder(s, missing);
         QVERIFY(!refused.ok());
-        std::string dropped = s.instances[static_cast<size_t>(s.order.back())].label;
+        std::string dropped = s.instances[s.order.back()].label;
         QCOMPARE(quotedLabels(refused.error().message()), std::vector<std::string>{dropped});
 
         std::vector<schedule::InstanceId> twice = s.order;
@@ -160,8 +160,7 @@ private slots:
         refused = schedule::validateOrder(s, twice);
         QVERIFY(!refused.ok());
         std::vector<std::string> named = quotedLabels(refused.error().message());
-        QVERIFY2(!named.empty() && (named[0] == dropped ||
-                                    named[0] == s.instances[static_cast<size_t>(twice[0])].label),
+        QVERIFY2(!named.empty() && (named[0] == dropped || named[0] == s.instances[twice[0]].label),
                  refused.error().message().c_str());
     }
 

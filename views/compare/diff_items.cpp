@@ -29,7 +29,8 @@ Highlights groupMarks(const PipelineResult& r, GroupId group) {
     Highlights h;
     h.groups.push_back(group);
     const auto& instances = r.eval.schedule.groups[static_cast<size_t>(group)].instances;
-    h.instances.assign(instances.begin(), instances.end());
+    for (schedule::InstanceId id : instances)
+        h.instances.push_back(id.value());
     return h;
 }
 
@@ -127,11 +128,11 @@ DiffCategory order(const schedule::ScheduleDiff& diff, const PipelineResult& a,
                    const PipelineResult& b, const QString& labelA, const QString& labelB) {
     DiffCategory c{QObject::tr("Order changes (%1)").arg(diff.order.size()), {}, {}};
     for (const schedule::OrderChange& o : diff.order) {
-        const schedule::Instance& ia = a.eval.schedule.instances[static_cast<size_t>(o.instanceA)];
-        const schedule::Instance& ib = b.eval.schedule.instances[static_cast<size_t>(o.instanceB)];
+        const schedule::Instance& ia = a.eval.schedule.instances[o.instanceA];
+        const schedule::Instance& ib = b.eval.schedule.instances[o.instanceB];
         Highlights h;
         h.groups = {ia.group};
-        h.instances = {o.instanceA};
+        h.instances = {o.instanceA.value()};
         QString text =
             QObject::tr("%1 (%2 in %3): rank %4 in %5, %6 in %7")
                 .arg(QString::fromStdString(ia.label), QString::fromStdString(ib.label), labelB)
@@ -139,7 +140,7 @@ DiffCategory order(const schedule::ScheduleDiff& diff, const PipelineResult& a,
                 .arg(labelA)
                 .arg(o.rankB)
                 .arg(labelB);
-        c.items.push_back({text, h, {Selection::Kind::Instance, o.instanceA, -1}});
+        c.items.push_back({text, h, {Selection::Kind::Instance, o.instanceA.value(), -1}});
     }
     return c;
 }

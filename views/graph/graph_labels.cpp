@@ -37,7 +37,7 @@ QString splitText(const schedule::Group& group) {
 QString footprintText(const schedule::Schedule& schedule, partition::GroupId group) {
     int64_t bytes = 0;
     for (schedule::InstanceId id : schedule.groups[static_cast<size_t>(group)].instances)
-        bytes = std::max(bytes, schedule.instances[static_cast<size_t>(id)].footprintBytes);
+        bytes = std::max(bytes, schedule.instances[id].footprintBytes);
     return qs(formatBytes(bytes));
 }
 

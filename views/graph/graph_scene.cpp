@@ -154,8 +154,8 @@ QGraphicsItem* GraphScene::highlight(const Selection& selection, const PipelineR
     case Selection::Kind::Instance:
         if (selection.op >= 0)
             return mark(opOrGroupItem(selection.op, result));
-        if (selection.id >= 0 && static_cast<size_t>(selection.id) < schedule.instances.size())
-            return mark(groupItem(schedule.instances[static_cast<size_t>(selection.id)].group));
+        if (const schedule::InstanceId id(selection.id); schedule.instances.contains(id))
+            return mark(groupItem(schedule.instances[id].group));
         return nullptr;
     case Selection::Kind::Tensor:
         return highlightTensor(selection.id);
@@ -205,8 +205,8 @@ QGraphicsItem* GraphScene::mark(const Highlights& highlights, const PipelineResu
     for (int32_t group : highlights.groups)
         markItem(groupItem(group));
     for (int32_t instance : highlights.instances) {
-        if (instance >= 0 && static_cast<size_t>(instance) < schedule.instances.size())
-            markItem(groupItem(schedule.instances[static_cast<size_t>(instance)].group));
+        if (const schedule::InstanceId id(instance); schedule.instances.contains(id))
+            markItem(groupItem(schedule.instances[id].group));
     }
     return marked_.empty() ? nullptr : marked_.front();
 }

@@ -42,7 +42,7 @@ QString groupLabel(schedule::GroupId group) {
 }
 
 QString instanceText(const schedule::Schedule& schedule, schedule::InstanceId instance) {
-    const schedule::Instance& inst = schedule.instances[static_cast<size_t>(instance)];
+    const schedule::Instance& inst = schedule.instances[instance];
     return u"%1 (group %2, #%3)"_s.arg(QString::fromStdString(inst.label), groupLabel(inst.group))
         .arg(inst.index);
 }

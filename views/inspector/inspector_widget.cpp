@@ -124,7 +124,9 @@ void InspectorWidget::selectionChanged(const Selection& selection) {
 }
 
 void InspectorWidget::showInOrder(const Selection& selection) {
-    int row = selection.kind == Selection::Kind::Instance ? order_->rowOf(selection.id) : -1;
+    int row = selection.kind == Selection::Kind::Instance
+                  ? order_->rowOf(schedule::InstanceId(selection.id))
+                  : -1;
     if (row < 0) {
         orderView_->clearSelection();
         return;

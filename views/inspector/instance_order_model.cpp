@@ -25,7 +25,7 @@ void InstanceOrderModel::reset() {
     rows_ = result_ ? result_->eval.schedule.order : std::vector<schedule::InstanceId>{};
     rowOf_.assign(result_ ? result_->eval.schedule.instances.size() : 0, -1);
     for (size_t row = 0; row < rows_.size(); ++row)
-        rowOf_[static_cast<size_t>(rows_[row])] = static_cast<int>(row);
+        rowOf_[rows_[row]] = static_cast<int>(row);
     endResetModel();
 }
 
@@ -38,14 +38,12 @@ QStringList InstanceOrderModel::labels() const {
 }
 
 int InstanceOrderModel::rowOf(schedule::InstanceId instance) const {
-    if (instance < 0 || static_cast<size_t>(instance) >= rowOf_.size())
-        return -1;
-    return rowOf_[static_cast<size_t>(instance)];
+    return rowOf_.contains(instance) ? rowOf_[instance] : -1;
 }
 
 QString InstanceOrderModel::label(int row) const {
     schedule::InstanceId id = rows_[static_cast<size_t>(row)];
-    return QString::fromStdString(result_->eval.schedule.instances[static_cast<size_t>(id)].label);
+    return QString::fromStdString(result_->eval.schedule.instances[id].label);
 }
 
 int InstanceOrderModel::rowCount(const QModelIndex& parent) const {
@@ -60,7 +58,7 @@ QVariant InstanceOrderModel::data(const QModelIndex& index, int role) const {
     case Qt::DisplayRole:
         return inspector::instanceText(result_->eval.schedule, id);
     case InstanceIdRole:
-        return id;
+        return id.value();
     case LabelRole:
         return label(index.row());
     default:
@@ -135,7 +133,7 @@ bool InstanceOrderModel::moveRows(const QModelIndex& sourceParent, int sourceRow
     else
         std::rotate(first, last, rows_.begin() + destinationChild);
     for (size_t r = 0; r < rows_.size(); ++r)
-        rowOf_[static_cast<size_t>(rows_[r])] = static_cast<int>(r);
+        rowOf_[rows_[r]] = static_cast<int>(r);
     endMoveRows();
     emit orderRequested(labels(), description);
     return true;

@@ -58,7 +58,7 @@ private:
     /// Instance ids in row order.
     std::vector<schedule::InstanceId> rows_;
     /// Row of each instance id.
-    std::vector<int> rowOf_;
+    IdVector<schedule::InstanceId, int> rowOf_;
 };
 
 } // namespace stagecraft::views

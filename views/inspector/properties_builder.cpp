@@ -72,7 +72,7 @@ std::unique_ptr<PropertyNode> buildProperties(const PipelineResult& result,
         addGroupProperties(result, valid.id, *root);
         break;
     case Selection::Kind::Instance:
-        addInstanceProperties(result, valid.id, *root);
+        addInstanceProperties(result, schedule::InstanceId(valid.id), *root);
         break;
     case Selection::Kind::None:
         break;
@@ -112,7 +112,7 @@ void addTensorProperties(const PipelineResult& result, ir::TensorId id, Property
 QString scopeSummary(const schedule::Schedule& schedule, schedule::GroupId group) {
     std::array<int, 3> counts{};
     for (schedule::InstanceId id : schedule.groups[static_cast<size_t>(group)].instances)
-        ++counts[static_cast<size_t>(schedule.instances[static_cast<size_t>(id)].scope)];
+        ++counts[static_cast<size_t>(schedule.instances[id].scope)];
     QStringList parts;
     for (auto scope : {schedule::Scope::LB, schedule::Scope::GB, schedule::Scope::DDR})
         if (int count = counts[static_cast<size_t>(scope)]; count > 0)

@@ -21,9 +21,8 @@ void addInstanceList(const schedule::Schedule& schedule,
                      const std::vector<schedule::InstanceId>& instances, PropertyNode& node) {
     size_t listed = std::min(instances.size(), kListedNeighbours);
     for (size_t i = 0; i < listed; ++i)
-        node.add(
-            QString::fromStdString(schedule.instances[static_cast<size_t>(instances[i])].label),
-            instanceText(schedule, instances[i]));
+        node.add(QString::fromStdString(schedule.instances[instances[i]].label),
+                 instanceText(schedule, instances[i]));
     if (listed < instances.size())
         node.add(u"…"_s, u"%1 more"_s.arg(instances.size() - listed));
 }
@@ -64,7 +63,7 @@ void addGroupProperties(const PipelineResult& result, schedule::GroupId group, P
 void addInstanceProperties(const PipelineResult& result, schedule::InstanceId instance,
                            PropertyNode& root) {
     const schedule::Schedule& s = result.eval.schedule;
-    const schedule::Instance& inst = s.instances[static_cast<size_t>(instance)];
+    const schedule::Instance& inst = s.instances[instance];
     const schedule::Group& g = s.groups[static_cast<size_t>(inst.group)];
     root.add(u"Label"_s, QString::fromStdString(inst.label));
     root.add(u"Group"_s, groupLabel(inst.group));

@@ -39,7 +39,7 @@ std::optional<schedule::GroupId> groupOf(const PipelineResult& result, const Sel
     case Selection::Kind::Group:
         return valid.id;
     case Selection::Kind::Instance:
-        return s.instances[static_cast<size_t>(valid.id)].group;
+        return s.instances[schedule::InstanceId(valid.id)].group;
     case Selection::Kind::Tensor:
         if (ir::OpId producer = result.graph->tensor(valid.id).producer; producer != ir::kNoOp)
             return s.partition.groupOf(producer);
@@ -70,12 +70,12 @@ std::optional<ir::TensorId> pinnableTensor(const PipelineResult& result,
 
 std::vector<schedule::InstanceId> predecessors(const schedule::Schedule& schedule,
                                                schedule::InstanceId instance) {
-    return schedule::adjacency(schedule).preds[static_cast<size_t>(instance)];
+    return schedule::adjacency(schedule).preds[instance];
 }
 
 std::vector<schedule::InstanceId> successors(const schedule::Schedule& schedule,
                                              schedule::InstanceId instance) {
-    return schedule::adjacency(schedule).succs[static_cast<size_t>(instance)];
+    return schedule::adjacency(schedule).succs[instance];
 }
 
 } // namespace stagecraft::views::inspector

@@ -175,12 +175,13 @@ QString InstanceCanvas::toolTipAt(QPointF widgetPoint) const {
         return {};
     const schedule::Schedule& s = drawing_->schedule();
     const LayoutHit hit = hitTest(drawing_->layout, transform_.toScene(widgetPoint));
-    const auto id = static_cast<size_t>(hit.id);
     switch (hit.kind) {
-    case LayoutHit::Kind::Instance:
+    case LayoutHit::Kind::Instance: {
+        const schedule::InstanceId id(hit.id);
         return instanceToolTip(s.instances[id], drawing_->orderPosition[id]);
+    }
     case LayoutHit::Kind::Move:
-        return moveToolTip(s, s.moves[id]);
+        return moveToolTip(s, s.moves[static_cast<size_t>(hit.id)]);
     case LayoutHit::Kind::Group:
         return groupToolTip(s, hit.id);
     case LayoutHit::Kind::None:

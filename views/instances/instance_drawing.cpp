@@ -13,7 +13,7 @@ std::shared_ptr<const InstanceDrawing> makeInstanceDrawing(ResultPtr result,
     drawing->layout = layoutInstances(*result, options);
     drawing->orderPosition.assign(s.instances.size(), 0);
     for (size_t k = 0; k < s.order.size(); ++k)
-        drawing->orderPosition[static_cast<size_t>(s.order[k])] = static_cast<int>(k) + 1;
+        drawing->orderPosition[s.order[k]] = static_cast<int>(k) + 1;
     drawing->labels.reserve(s.instances.size());
     for (const schedule::Instance& instance : s.instances)
         drawing->labels.push_back(QString::fromStdString(instance.label));

@@ -16,10 +16,10 @@ namespace stagecraft::views {
 struct InstanceDrawing {
     ResultPtr result;
     InstanceLayout layout;
-    /// By instance: 1-based position in Schedule::order (0 when absent).
-    std::vector<int> orderPosition;
-    /// By instance: "a1".
-    std::vector<QString> labels;
+    /// 1-based position in Schedule::order (0 when absent).
+    IdVector<schedule::InstanceId, int> orderPosition;
+    /// "a1".
+    IdVector<schedule::InstanceId, QString> labels;
 
     const schedule::Schedule& schedule() const { return result->eval.schedule; }
     bool showsMoves() const { return !layout.moves.empty(); }

@@ -26,8 +26,8 @@ using Producers = std::vector<std::vector<GroupId>>;
 Producers groupProducers(const Schedule& s, const std::vector<InstanceEdge>& redundant) {
     Producers producers(s.groups.size());
     auto add = [&](const InstanceEdge& edge) {
-        GroupId from = s.instances[static_cast<size_t>(edge.from)].group;
-        GroupId to = s.instances[static_cast<size_t>(edge.to)].group;
+        GroupId from = s.instances[edge.from].group;
+        GroupId to = s.instances[edge.to].group;
         if (from != to)
             producers[static_cast<size_t>(to)].push_back(from);
     };
@@ -155,7 +155,7 @@ void placeInstances(const Schedule& s, const LayoutOptions& o, InstanceLayout& l
         for (size_t k = 0; k < ids.size(); ++k) {
             const auto column = static_cast<double>(k % static_cast<size_t>(columns));
             const auto row = static_cast<double>(k / static_cast<size_t>(columns));
-            layout.instances[static_cast<size_t>(ids[k])] =
+            layout.instances[ids[k]] =
                 QRectF(box.left() + o.groupPadding + column * (o.instanceWidth + o.spacing),
                        box.top() + o.groupHeader + row * (o.instanceHeight + o.spacing),
                        o.instanceWidth, o.instanceHeight);
@@ -171,8 +171,8 @@ std::vector<EdgeLine> edgeLines(const std::vector<InstanceEdge>& edges,
         const bool via = moves && std::binary_search(moves->carried.begin(), moves->carried.end(),
                                                      std::pair(e.from, e.to));
         lines.push_back({e.from, e.to, via,
-                         QLineF(detail::bottomCenter(layout.instances[static_cast<size_t>(e.from)]),
-                                detail::topCenter(layout.instances[static_cast<size_t>(e.to)]))});
+                         QLineF(detail::bottomCenter(layout.instances[e.from]),
+                                detail::topCenter(layout.instances[e.to]))});
     }
     return lines;
 }
@@ -230,9 +230,9 @@ InstanceLayout layoutInstances(const PipelineResult& result, const LayoutOptions
 }
 
 LayoutHit hitTest(const InstanceLayout& layout, QPointF point) {
-    for (size_t i = 0; i < layout.instances.size(); ++i)
+    for (schedule::InstanceId i : layout.instances.ids())
         if (layout.instances[i].contains(point))
-            return {LayoutHit::Kind::Instance, static_cast<int32_t>(i)};
+            return {LayoutHit::Kind::Instance, i.value()};
     for (size_t m = 0; m < layout.moves.size(); ++m) {
         const QRectF& rect = layout.moves[m].rect;
         const QPointF d = point - rect.center();

@@ -45,8 +45,8 @@ struct GroupBox {
 };
 
 struct EdgeLine {
-    schedule::InstanceId from = 0;
-    schedule::InstanceId to = 0;
+    schedule::InstanceId from;
+    schedule::InstanceId to;
     /// Runs through data-movement ops (drawn by their links) when they are shown.
     bool viaMoves = false;
     QLineF line;
@@ -59,8 +59,7 @@ struct MoveBox {
 };
 
 struct InstanceLayout {
-    /// By InstanceId.
-    std::vector<QRectF> instances;
+    IdVector<schedule::InstanceId, QRectF> instances;
     /// By GroupId.
     std::vector<GroupBox> groups;
     /// Groups of each layer, left to right.

@@ -174,7 +174,7 @@ void InstancePainter::paintInstances(QPainter& painter, const InstanceDrawing& d
             continue;
         const QColor color = groupColor(static_cast<schedule::GroupId>(g));
         for (schedule::InstanceId id : s.groups[g].instances) {
-            const QRectF& box = drawing.layout.instances[static_cast<size_t>(id)];
+            const QRectF& box = drawing.layout.instances[id];
             if (box.intersects(exposed))
                 rects_.append(box);
         }
@@ -188,7 +188,7 @@ void InstancePainter::paintInstances(QPainter& painter, const InstanceDrawing& d
         return;
     painter.setRenderHint(QPainter::TextAntialiasing, true);
     painter.setRenderHint(QPainter::Antialiasing, true);
-    for (size_t id = 0; id < drawing.layout.instances.size(); ++id) {
+    for (schedule::InstanceId id : drawing.layout.instances.ids()) {
         const QRectF& box = drawing.layout.instances[id];
         if (box.intersects(exposed))
             drawInstanceText(painter, drawing, id, box, scale);
@@ -200,7 +200,7 @@ void InstancePainter::paintMarks(QPainter& painter, const InstanceDrawing& drawi
     const InstanceLayout& layout = drawing.layout;
     if (options.marked.size() != layout.instances.size())
         return;
-    for (size_t id = 0; id < layout.instances.size(); ++id)
+    for (schedule::InstanceId id : layout.instances.ids())
         if (options.marked[id] && layout.instances[id].intersects(exposed))
             rects_.append(layout.instances[id]);
     painter.setBrush(Qt::NoBrush);
@@ -222,14 +222,14 @@ void InstancePainter::paintHighlight(QPainter& painter, const InstanceDrawing& d
     if (options.highlighted.size() != layout.instances.size())
         return;
     auto marked = [&](schedule::InstanceId id) {
-        return options.highlighted[static_cast<size_t>(id)] != 0;
+        return options.highlighted[id] != 0;
     };
     for (const EdgeLine& edge : layout.needed)
         if ((marked(edge.from) || marked(edge.to)) && !edge.viaMoves &&
             intersects(edge.line, exposed))
             batch_.append(edge.line);
     flushLines(painter, cosmeticPen(kHighlight, 1.5));
-    for (size_t id = 0; id < layout.instances.size(); ++id)
+    for (schedule::InstanceId id : layout.instances.ids())
         if (options.highlighted[id] && layout.instances[id].intersects(exposed))
             rects_.append(layout.instances[id]);
     painter.setPen(pen);

@@ -22,12 +22,12 @@ namespace stagecraft::views {
 
 struct PaintOptions {
     bool showRedundant = true;
-    /// By instance: drawn highlighted when non-zero (may be empty).
-    std::vector<char> highlighted;
+    /// Drawn highlighted when non-zero (may be empty).
+    IdVector<schedule::InstanceId, char> highlighted;
     /// Its box is drawn highlighted; -1 for none.
     schedule::GroupId highlightedGroup = -1;
-    /// By instance: marked by a teaching or diff tool (a halo) when non-zero.
-    std::vector<char> marked;
+    /// Marked by a teaching or diff tool (a halo) when non-zero.
+    IdVector<schedule::InstanceId, char> marked;
     /// Background and ink; the widget takes them from its palette.
     CanvasColors colors = CanvasColors::paper();
 };

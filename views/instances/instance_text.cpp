@@ -21,7 +21,7 @@ QString scopeText(schedule::Scope scope) {
 QString labelsOf(const schedule::Schedule& schedule, const std::vector<schedule::InstanceId>& ids) {
     QStringList labels;
     for (schedule::InstanceId id : ids)
-        labels << QString::fromStdString(schedule.instances[static_cast<size_t>(id)].label);
+        labels << QString::fromStdString(schedule.instances[id].label);
     return labels.join(u", ");
 }
 
@@ -73,7 +73,7 @@ QString instanceToolTip(const schedule::Instance& instance, int orderPosition) {
 }
 
 QString moveToolTip(const schedule::Schedule& schedule, const schedule::DataMove& move) {
-    const auto& consumer = schedule.instances[static_cast<size_t>(move.consumer)];
+    const auto& consumer = schedule.instances[move.consumer];
     return moveTitle(move) + u'\n' + moveDetails(move).join(u'\n') + u"\nfrom "_s +
            labelsOf(schedule, move.sources) + u"\nto "_s + QString::fromStdString(consumer.label);
 }

@@ -56,17 +56,18 @@ std::optional<schedule::GroupId> groupOf(const PipelineResult& result, const Sel
 }
 
 /// By instance of \p result: 1 when \p marks names it, its group or an op of its group.
-std::vector<char> markedInstances(const PipelineResult& result, const Highlights& marks) {
+IdVector<schedule::InstanceId, char> markedInstances(const PipelineResult& result,
+                                                     const Highlights& marks) {
     const schedule::Schedule& s = result.eval.schedule;
-    std::vector<char> marked(s.instances.size(), 0);
+    IdVector<schedule::InstanceId, char> marked(s.instances.size(), 0);
     auto markGroup = [&](schedule::GroupId group) {
         if (validIndex(group, s.groups.size()))
             for (schedule::InstanceId id : s.groups[static_cast<size_t>(group)].instances)
-                marked[static_cast<size_t>(id)] = 1;
+                marked[id] = 1;
     };
     for (int32_t id : marks.instances)
         if (validIndex(id, marked.size()))
-            marked[static_cast<size_t>(id)] = 1;
+            marked[schedule::InstanceId(id)] = 1;
     for (int32_t group : marks.groups)
         markGroup(group);
     for (int32_t op : marks.ops)
@@ -76,14 +77,14 @@ std::vector<char> markedInstances(const PipelineResult& result, const Highlights
 }
 
 schedule::InstanceId nearestInstance(const InstanceLayout& layout, QPointF point) {
-    schedule::InstanceId best = -1;
+    schedule::InstanceId best = schedule::kNoInstance;
     double bestDistance = std::numeric_limits<double>::max();
-    for (size_t i = 0; i < layout.instances.size(); ++i) {
+    for (schedule::InstanceId i : layout.instances.ids()) {
         const QPointF d = layout.instances[i].center() - point;
         const double distance = QPointF::dotProduct(d, d);
         if (distance < bestDistance) {
             bestDistance = distance;
-            best = static_cast<schedule::InstanceId>(i);
+            best = i;
         }
     }
     return best;
@@ -186,9 +187,8 @@ void InstanceView::setShowDataMovement(bool show) {
     const bool fitted = canvas_->isFitted();
     const schedule::InstanceId anchor = nearestInstance(old->layout, canvas_->sceneCenter());
     canvas_->setDrawing(drawingFor(show), !fitted);
-    if (!fitted && anchor >= 0)
-        canvas_->centerOn(
-            canvas_->drawing()->layout.instances[static_cast<size_t>(anchor)].center());
+    if (!fitted && anchor != schedule::kNoInstance)
+        canvas_->centerOn(canvas_->drawing()->layout.instances[anchor].center());
 }
 
 void InstanceView::fitToView() {
@@ -233,11 +233,12 @@ void InstanceView::highlight(const Selection& selection, bool reveal) {
         options.highlighted.assign(s.instances.size(), 0);
         if (selection.kind == Selection::Kind::Instance &&
             validIndex(selection.id, s.instances.size())) {
-            options.highlighted[static_cast<size_t>(selection.id)] = 1;
-            target = drawing->layout.instances[static_cast<size_t>(selection.id)];
+            const schedule::InstanceId id(selection.id);
+            options.highlighted[id] = 1;
+            target = drawing->layout.instances[id];
         } else if (auto group = groupOf(*drawing->result, selection)) {
             for (schedule::InstanceId id : s.groups[static_cast<size_t>(*group)].instances)
-                options.highlighted[static_cast<size_t>(id)] = 1;
+                options.highlighted[id] = 1;
             options.highlightedGroup = *group;
             target = drawing->layout.groups[static_cast<size_t>(*group)].rect;
         }
@@ -268,7 +269,8 @@ void InstanceView::applyMarks(bool reveal) {
     auto first = std::find(options.marked.begin(), options.marked.end(), 1);
     std::optional<QRectF> target;
     if (first != options.marked.end())
-        target = drawing->layout.instances[static_cast<size_t>(first - options.marked.begin())];
+        target = drawing->layout.instances[schedule::InstanceId::at(
+            static_cast<size_t>(first - options.marked.begin()))];
     canvas_->setPaintOptions(std::move(options));
     if (reveal && target)
         canvas_->reveal(*target);

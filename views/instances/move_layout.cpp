@@ -26,7 +26,7 @@ MoveNode latestFor(const std::vector<LatestNode>& latest, InstanceId source) {
     for (const LatestNode& entry : latest)
         if (entry.source == source)
             return {true, entry.move};
-    return {false, source};
+    return {false, source.value()};
 }
 
 bool startsRun(const std::vector<DataMove>& moves, size_t m) {
@@ -103,8 +103,7 @@ std::vector<MoveBand> moveBands(const schedule::Schedule& schedule, const MoveGr
                                 const std::vector<double>& boxWidths) {
     std::vector<MoveBand> bands(schedule.groups.size());
     auto consumerOf = [&](int32_t m) -> const schedule::Instance& {
-        return schedule
-            .instances[static_cast<size_t>(schedule.moves[static_cast<size_t>(m)].consumer)];
+        return schedule.instances[schedule.moves[static_cast<size_t>(m)].consumer];
     };
     for (size_t m = 0; m < schedule.moves.size(); ++m)
         bands[static_cast<size_t>(consumerOf(static_cast<int32_t>(m)).group)].moves.push_back(
@@ -128,12 +127,12 @@ std::vector<QLineF> moveLinks(const schedule::Schedule& schedule, const MoveGrap
         const QRectF& rect = layout.moves[m].rect;
         for (const MoveNode& input : graph.inputs[m]) {
             const QRectF& from = input.isMove ? layout.moves[static_cast<size_t>(input.id)].rect
-                                              : layout.instances[static_cast<size_t>(input.id)];
+                                              : layout.instances[InstanceId(input.id)];
             links.emplace_back(bottomCenter(from), topCenter(rect));
         }
         if (graph.feedsConsumer[m]) {
-            const auto consumer = static_cast<size_t>(schedule.moves[m].consumer);
-            links.emplace_back(bottomCenter(rect), topCenter(layout.instances[consumer]));
+            links.emplace_back(bottomCenter(rect),
+                               topCenter(layout.instances[schedule.moves[m].consumer]));
         }
     }
     return links;

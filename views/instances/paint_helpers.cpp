@@ -47,7 +47,7 @@ void drawOrderBadge(QPainter& painter, const QRectF& box, int position) {
     painter.drawText(badge, Qt::AlignCenter, text);
 }
 
-void drawInstanceText(QPainter& painter, const InstanceDrawing& drawing, size_t id,
+void drawInstanceText(QPainter& painter, const InstanceDrawing& drawing, schedule::InstanceId id,
                       const QRectF& box, double scale) {
     painter.setPen(kText);
     if (scale < InstancePainter::kDetailScale) {

@@ -23,8 +23,8 @@ QStringList toQt(const std::vector<std::string>& labels) {
 class InstanceIndex {
 public:
     explicit InstanceIndex(const schedule::Schedule& schedule) {
-        for (size_t i = 0; i < schedule.instances.size(); ++i)
-            byLabel_[schedule.instances[i].label] = static_cast<int32_t>(i);
+        for (schedule::InstanceId i : schedule.instances.ids())
+            byLabel_[schedule.instances[i].label] = i.value();
     }
     void addTo(std::vector<int32_t>& out, const QString& label) const {
         auto it = byLabel_.find(label.toStdString());

@@ -84,7 +84,7 @@ AlgorithmStep livenessStep(const PipelineResult& result, size_t kernelIndex, Tas
         addProducer(result, buffer.tensor, step.highlights.ops);
     }
     std::sort(step.highlights.ops.begin(), step.highlights.ops.end());
-    step.highlights.instances.push_back(k.instance);
+    step.highlights.instances.push_back(k.instance.value());
     step.explanation = QStringLiteral("§4.3 (Fig. 12): while kernel %1 runs %2, %3 live (%4); %5.")
                            .arg(QString::fromStdString(k.label), tasksText(range),
                                 counted(live[0] + live[1] + live[2], "tensor is", "tensors are"),
@@ -146,7 +146,7 @@ AlgorithmStep spillStep(const PipelineResult& result, const SpillDecision& decis
                           scopeText(decision.to));
     step.explanation = spillSentence(decision, tensor, kernelLabel);
     addProducer(result, buffer.tensor, step.highlights.ops);
-    step.highlights.instances.push_back(writer.instance);
+    step.highlights.instances.push_back(writer.instance.value());
     step.spill = decision;
     return step;
 }

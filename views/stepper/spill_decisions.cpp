@@ -32,7 +32,9 @@ struct PassView {
     /// The scopes of the pass's pool 0 and pool 1.
     schedule::Scope scopes[2];
 
-    schedule::Scope scopeOf(PoolId pool) const { return scopes[pool == 0 ? 0 : 1]; }
+    schedule::Scope scopeOf(PoolId pool) const {
+        return scopes[pool == kernel::kPassLevel ? 0 : 1];
+    }
 };
 
 /// Fills the comparison with the other tensors live in \p pool at \p task.
@@ -65,7 +67,7 @@ SpillDecision decisionFor(const PassView& view, size_t request, PoolId from, Poo
     decision.remaining = int64_t{req.lastTask} - task + 1;
     decision.onArrival = task == req.firstTask && from == req.pool;
     const auto& pools = view.pass.allocation.pools;
-    decision.largerThanMemory = req.bytes > pools[static_cast<size_t>(from)].capacityBytes;
+    decision.largerThanMemory = req.bytes > pools[from].capacityBytes;
     compareLiveness(view, request, from, decision);
     return decision;
 }

@@ -84,7 +84,7 @@ TimelineBar barOf(const PipelineResult& result, const sim::Event& event) {
     const std::vector<kernel::Kernel>& kernels = result.eval.program.kernels;
     if (task.kernel >= 0 && static_cast<size_t>(task.kernel) < kernels.size()) {
         bar.instance = kernels[static_cast<size_t>(task.kernel)].instance;
-        bar.group = result.eval.schedule.instances[static_cast<size_t>(bar.instance)].group;
+        bar.group = result.eval.schedule.instances[bar.instance].group;
     }
     return bar;
 }
@@ -108,7 +108,7 @@ TimelineBar kernelBar(const PipelineResult& result, size_t k, double start, doub
     bar.kind = kernel::TaskKind::Launch;
     bar.kernelSpan = true;
     bar.instance = result.eval.program.kernels[k].instance;
-    bar.group = result.eval.schedule.instances[static_cast<size_t>(bar.instance)].group;
+    bar.group = result.eval.schedule.instances[bar.instance].group;
     return bar;
 }
 

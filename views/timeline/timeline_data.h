@@ -21,8 +21,9 @@ struct TimelineBar {
     /// Index into the result's task graph (and sim events).
     int32_t task = -1;
     kernel::TaskKind kind = kernel::TaskKind::Compute;
-    /// Sub-graph instance of the task's kernel, its group; -1 when none.
-    int32_t instance = -1;
+    /// Sub-graph instance of the task's kernel, its group; none for a
+    /// launch or sync task (kNoInstance, group -1).
+    schedule::InstanceId instance = schedule::kNoInstance;
     int32_t group = -1;
     /// The layer's anchor op, or -1 (launch, sync).
     int32_t op = -1;

@@ -23,7 +23,7 @@ EmphasisRule::EmphasisRule(const Selection& selection, const PipelineResult* res
 bool EmphasisRule::matches(const TimelineBar& bar) const {
     switch (selection_.kind) {
     case Selection::Kind::Instance:
-        return bar.instance >= 0 && bar.instance == selection_.id;
+        return bar.instance != schedule::kNoInstance && bar.instance.value() == selection_.id;
     case Selection::Kind::Group:
         return bar.group >= 0 && bar.group == selection_.id;
     case Selection::Kind::Op: {

@@ -46,7 +46,7 @@ TimelinePainter::TimelinePainter(QPainter& painter, const TimeAxis& axis, double
     , plotWidth_(plotWidth) {}
 
 QColor TimelinePainter::barColor(const TimelineBar& bar, BarStyle style) {
-    return cachedColor(bar.instance < 0 ? -1 : bar.group, style);
+    return cachedColor(bar.instance == schedule::kNoInstance ? -1 : bar.group, style);
 }
 
 void TimelinePainter::paintLane(const TimelineData& data, int32_t lane, const QRectF& rect,
@@ -71,7 +71,8 @@ void TimelinePainter::paintLane(const TimelineData& data, int32_t lane, const QR
         }
         // Sub-pixel: cover the column and jump past every bar ending in it.
         const double column = std::floor(std::max(0.0, x0));
-        const QColor& color = cachedColor(bar.instance < 0 ? -1 : bar.group, style);
+        const QColor& color =
+            cachedColor(bar.instance == schedule::kNoInstance ? -1 : bar.group, style);
         if (column > run.right || color != run.color) {
             flush(run, rect);
             run = {column, column + 1, color};

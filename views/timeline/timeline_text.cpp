@@ -35,13 +35,11 @@ QString barOpName(const TimelineBar& bar, const PipelineResult* result) {
 }
 
 QString barInstanceName(const TimelineBar& bar, const PipelineResult* result) {
-    if (bar.instance < 0)
+    if (bar.instance == schedule::kNoInstance)
         return u"none"_s;
-    if (result == nullptr ||
-        static_cast<size_t>(bar.instance) >= result->eval.schedule.instances.size())
-        return u"instance %1 (group %2)"_s.arg(bar.instance).arg(bar.group);
-    const schedule::Instance& instance =
-        result->eval.schedule.instances[static_cast<size_t>(bar.instance)];
+    if (result == nullptr || !result->eval.schedule.instances.contains(bar.instance))
+        return u"instance %1 (group %2)"_s.arg(bar.instance.value()).arg(bar.group);
+    const schedule::Instance& instance = result->eval.schedule.instances[bar.instance];
     return QString::fromStdString(instance.label) % u" (group "_s %
            QString::fromStdString(partition::Partition::label(instance.group)) % u')';
 }

@@ -46,12 +46,12 @@ void TimelineView::clickAt(const QPoint& pos) {
     if (!selection_)
         return;
     const std::optional<BarRef> hit = barAt(pos);
-    if (!hit || data_->bar(*hit).instance < 0) {
+    if (!hit || data_->bar(*hit).instance == schedule::kNoInstance) {
         selection_->clear();
         return;
     }
     const TimelineBar& bar = data_->bar(*hit);
-    selection_->select(Selection{Selection::Kind::Instance, bar.instance, bar.op});
+    selection_->select(Selection{Selection::Kind::Instance, bar.instance.value(), bar.op});
 }
 
 void TimelineView::wheelEvent(QWheelEvent* event) {

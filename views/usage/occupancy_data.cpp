@@ -25,7 +25,7 @@ OccupancyRect rectOf(const PipelineResult& result, int32_t index) {
                           : buffer.name;
     if (buffer.kernel >= 0 && static_cast<size_t>(buffer.kernel) < program.kernels.size()) {
         rect.instance = program.kernels[static_cast<size_t>(buffer.kernel)].instance;
-        rect.group = result.eval.schedule.instances[static_cast<size_t>(rect.instance)].group;
+        rect.group = result.eval.schedule.instances[rect.instance].group;
     }
     rect.start = r.start;
     rect.end = r.end;
@@ -116,16 +116,13 @@ int64_t residentBytesAt(const MemoryUsage& usage, double time) {
 }
 
 std::string poolName(kernel::PoolId pool) {
-    switch (pool) {
-    case kernel::kLbPool:
+    if (pool == kernel::kLbPool)
         return "LB";
-    case kernel::kGbPool:
+    if (pool == kernel::kGbPool)
         return "GB";
-    case kernel::kDdrPool:
+    if (pool == kernel::kDdrPool)
         return "DDR";
-    default:
-        return "?";
-    }
+    return "?";
 }
 
 } // namespace stagecraft::views

@@ -22,7 +22,7 @@ struct OccupancyRect {
     std::string tensorName;
     /// The schedule group whose kernel writes the tensor, and its instance.
     int32_t group = -1;
-    int32_t instance = -1;
+    schedule::InstanceId instance = schedule::kNoInstance;
     double start = 0;
     double end = 0;
     int64_t offset = 0;

@@ -18,7 +18,7 @@ bool selectionCovers(const PipelineResult& result, const Selection& selection,
     case Selection::Kind::Group:
         return rect.group == selection.id;
     case Selection::Kind::Instance:
-        return rect.instance == selection.id;
+        return rect.instance.value() == selection.id;
     case Selection::Kind::Op:
         return result.graph && rect.tensor != ir::kNoTensor &&
                result.graph->tensor(rect.tensor).producer == selection.id;

@@ -79,7 +79,7 @@ void addBusySeries(const PipelineResult& result, OverlapData& data) {
 std::vector<int32_t> kernelGroups(const PipelineResult& result) {
     std::vector<int32_t> groups;
     for (const kernel::Kernel& k : result.eval.program.kernels)
-        groups.push_back(result.eval.schedule.instances[static_cast<size_t>(k.instance)].group);
+        groups.push_back(result.eval.schedule.instances[k.instance].group);
     return groups;
 }
 

@@ -237,7 +237,7 @@ TEST_F(TestCodePlan, eachKernelComputesItsSlice) {
         if (k.splitDim < 0)
             continue;
         ++sliced;
-        const auto& inst = (*p)->evaluation.schedule.instances[static_cast<size_t>(k.instance)];
+        const auto& inst = (*p)->evaluation.schedule.instances[k.instance];
         ASSERT_EQ(k.sliceHi - k.sliceLo, inst.shape[static_cast<size_t>(k.splitDim)]);
         bool found = false;
         for (const codegen::LayerCode& layer : k.layers)

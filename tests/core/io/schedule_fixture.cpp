@@ -60,7 +60,7 @@ void addInstances(Schedule& s, GroupId group, const char* label, int count,
         instance.bind = {2, 2, 1, 1};
         instance.scope = i == 4 ? Scope::GB : Scope::LB;
         s.groups[static_cast<size_t>(group)].instances.push_back(
-            static_cast<InstanceId>(s.instances.size()));
+            InstanceId::at(s.instances.size()));
         s.instances.push_back(std::move(instance));
     }
 }
@@ -96,14 +96,15 @@ ScheduleFixture makeScheduleFixture() {
     addInstances(s, 0, "a", 4, {2, 8, 4, 4});
     addInstances(s, 1, "b", 2, {4, 16, 2, 2});
     // a1 a2 feed b1, a3 a4 feed b2; a3 -> b1 is inherited but not needed.
-    s.edges = {{0, 4, false}, {1, 4, false}, {2, 5, false}, {3, 5, false}, {2, 4, true}};
-    s.order = {0, 1, 4, 2, 3, 5};
+    const InstanceId a1(0), a2(1), a3(2), a4(3), b1(4), b2(5);
+    s.edges = {{a1, b1, false}, {a2, b1, false}, {a3, b2, false}, {a4, b2, false}, {a3, b1, true}};
+    s.order = {a1, a2, b1, a3, a4, b2};
     s.orderKind = OrderKind::DFS;
     s.bfsUtilization = 0.1;
     s.dfsUtilization = 2.0 / 3.0;
     s.moves = {
-        {DataMove::Kind::Concat, 4, {0, 1}, 2, {4, 8, 4, 4}, Scope::LB, {2, 2, 1, 1}, Scope::LB},
-        {DataMove::Kind::Copy, 5, {3}, 2, {2, 8, 4, 4}, Scope::LB, {2, 1, 1, 1}, Scope::GB}};
+        {DataMove::Kind::Concat, b1, {a1, a2}, 2, {4, 8, 4, 4}, Scope::LB, {2, 2, 1, 1}, Scope::LB},
+        {DataMove::Kind::Copy, b2, {a4}, 2, {2, 8, 4, 4}, Scope::LB, {2, 1, 1, 1}, Scope::GB}};
     s.clusters = {2, 8, 32, 2, "given"};
     s.trace = makeTrace();
     s.capacityBytes = 12288;

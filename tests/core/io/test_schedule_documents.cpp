@@ -98,7 +98,7 @@ TEST_P(RoundTripRows, roundTrip) {
     const schedule::Schedule& b = read->schedule;
     ASSERT_EQ(b.order, a.order);
     ASSERT_EQ(b.instances.size(), a.instances.size());
-    for (size_t i = 0; i < a.instances.size(); ++i) {
+    for (schedule::InstanceId i : a.instances.ids()) {
         ASSERT_EQ(b.instances[i].bind, a.instances[i].bind);
         ASSERT_EQ(b.instances[i].shape, a.instances[i].shape);
         ASSERT_EQ(b.instances[i].scope, a.instances[i].scope);

@@ -144,7 +144,7 @@ TEST(TestScheduleJson, readGivesTheWrittenSchedule) {
         ASSERT_EQ(b.groups[g].instances, a.groups[g].instances);
     }
     ASSERT_EQ(b.instances.size(), a.instances.size());
-    for (size_t i = 0; i < a.instances.size(); ++i) {
+    for (schedule::InstanceId i : a.instances.ids()) {
         ASSERT_EQ(b.instances[i].label, a.instances[i].label);
         ASSERT_EQ(b.instances[i].shape, a.instances[i].shape);
         ASSERT_EQ(b.instances[i].bind, a.instances[i].bind);

@@ -3,6 +3,7 @@
 // kind set by Graph::addOp from type and domain, and following the
 // importer's Upsample-to-Resize rewrite.
 
+#include "coretestsupport.h"
 #include "ir/graph.h"
 #include "ir/op_kind.h"
 #include "onnx/importer.h"
@@ -10,7 +11,6 @@
 #include "ops/semantics.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <gtest/gtest.h>
 #include <string>
@@ -83,9 +83,9 @@ TEST(OpKinds, AddOpSetsTheKindFromTypeAndDomain) {
 }
 
 TEST(OpKinds, ImportedOpsCarryTheirKindAfterRewrites) {
-    char pattern[] = "/tmp/stagecraft-op-kinds-XXXXXX";
-    ASSERT_NE(mkdtemp(pattern), nullptr);
-    std::filesystem::path dir = pattern;
+    test::TempDir temp;
+    ASSERT_TRUE(temp.isValid());
+    const std::filesystem::path& dir = temp.path();
     onnxio::ModelBuilder model("upsample", 9);
     model.addInput("x", ir::DType::Float32, {1, 2, 3, 4});
     model.addFloatInitializer("scales", {4}, {1, 1, 2, 2});
@@ -94,7 +94,6 @@ TEST(OpKinds, ImportedOpsCarryTheirKindAfterRewrites) {
     model.addOutput("y", ir::DType::Float32, {}, false);
     ASSERT_TRUE(model.save(dir / "m.onnx").ok());
     auto imported = onnxio::importModel(dir / "m.onnx", {});
-    std::filesystem::remove_all(dir);
     ASSERT_TRUE(imported.ok()) << imported.error().message();
     std::vector<std::pair<std::string, OpKind>> seen;
     for (const ir::Op& op : imported->graph.ops())

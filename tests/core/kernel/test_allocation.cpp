@@ -19,6 +19,12 @@ using Json = nlohmann::json;
 
 namespace {
 
+/// The pools of the hand-built two-pool cases: an LB spilling to a DDR.
+constexpr PoolId kLb{0};
+constexpr PoolId kDdrAbove{1};
+/// The root pool of the random cases.
+constexpr PoolId kDdr{0};
+
 bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
@@ -26,18 +32,18 @@ bool contains(const std::string& text, const std::string& part) {
 // --- spec files --------------------------------------------------------------
 
 struct Spec {
-    std::vector<Pool> pools;
+    Pools pools;
     std::vector<AllocRequest> requests;
     Json expect;
 };
 
 /// A pool named in a spec, or a raw index (to write malformed requests).
-PoolId poolRef(const Json& ref, const std::vector<Pool>& pools) {
+PoolId poolRef(const Json& ref, const Pools& pools) {
     if (ref.is_number_integer())
-        return ref.get<PoolId>();
-    for (size_t p = 0; p < pools.size(); ++p)
+        return PoolId(ref.get<PoolId::Rep>());
+    for (PoolId p : pools.ids())
         if (pools[p].name == ref.get<std::string>())
-            return static_cast<PoolId>(p);
+            return p;
     throw std::runtime_error("unknown pool " + ref.dump());
 }
 
@@ -48,8 +54,8 @@ Spec readSpec(const std::filesystem::path& path) {
     Spec spec;
     for (const Json& p : doc.at("pools"))
         spec.pools.push_back({p.at("name").get<std::string>(), p.at("capacity").get<int64_t>()});
-    for (size_t p = 0; p < spec.pools.size(); ++p)
-        if (const Json& pool = doc.at("pools")[p]; pool.contains("parent"))
+    for (PoolId p : spec.pools.ids())
+        if (const Json& pool = doc.at("pools")[p.index()]; pool.contains("parent"))
             spec.pools[p].parent = poolRef(pool["parent"], spec.pools);
     for (const Json& r : doc.at("requests"))
         spec.requests.push_back({r.at("name").get<std::string>(), r.at("bytes").get<int64_t>(),
@@ -60,8 +66,8 @@ Spec readSpec(const std::filesystem::path& path) {
     return spec;
 }
 
-std::string poolName(const std::vector<Pool>& pools, PoolId p) {
-    return pools[static_cast<size_t>(p)].name;
+std::string poolName(const Pools& pools, PoolId p) {
+    return pools[p].name;
 }
 
 /// "out1 from LB to GB at 4" for each change of pool, the requested one first.
@@ -90,7 +96,7 @@ std::vector<std::string> placementsOf(const Allocation& a, size_t r) {
 }
 
 /// "LB 300" for each pool listed in \p listed, with the count it lists.
-std::vector<std::string> expectedPerPool(const std::vector<Pool>& pools, const Json& listed) {
+std::vector<std::string> expectedPerPool(const Pools& pools, const Json& listed) {
     std::vector<std::string> out;
     for (const Pool& pool : pools)
         if (listed.contains(pool.name))
@@ -100,10 +106,10 @@ std::vector<std::string> expectedPerPool(const std::vector<Pool>& pools, const J
 
 /// "LB 300" for each pool listed in \p listed, with its count in \p values.
 template <class T>
-std::vector<std::string> actualPerPool(const std::vector<Pool>& pools, const Json& listed,
-                                       const std::vector<T>& values) {
+std::vector<std::string> actualPerPool(const Pools& pools, const Json& listed,
+                                       const IdVector<PoolId, T>& values) {
     std::vector<std::string> out;
-    for (size_t p = 0; p < pools.size(); ++p)
+    for (PoolId p : pools.ids())
         if (listed.contains(pools[p].name))
             out.push_back(pools[p].name + " " + std::to_string(values[p]));
     return out;
@@ -128,12 +134,12 @@ std::vector<std::filesystem::path> specFiles() {
 /// Everything in an allocation, for comparing two runs.
 std::string describe(const Allocation& a) {
     std::string out;
-    for (size_t p = 0; p < a.pools.size(); ++p)
+    for (PoolId p : a.pools.ids())
         out += a.pools[p].name + " peak " + std::to_string(a.peakBytes[p]) + " spills " +
                std::to_string(a.spillsFrom[p]) + "\n";
     for (const TensorAllocation& t : a.tensors) {
         for (const Placement& pl : t.placements)
-            out += std::to_string(pl.fromTask) + ":" + std::to_string(pl.pool) + "+" +
+            out += std::to_string(pl.fromTask) + ":" + std::to_string(pl.pool.value()) + "+" +
                    std::to_string(pl.offset) + " ";
         out += "\n";
     }
@@ -143,7 +149,7 @@ std::string describe(const Allocation& a) {
 // --- random request sets -----------------------------------------------------
 
 struct Case {
-    std::vector<Pool> pools;
+    Pools pools;
     std::vector<AllocRequest> requests;
 };
 
@@ -160,8 +166,8 @@ Case randomCase(uint32_t seed, int64_t minRequests, int64_t maxRequests, int32_t
     c.pools.push_back({"DDR", 0, kNoPool});
     int clusters = static_cast<int>(uniform(1, 2));
     for (int g = 0; g < clusters; ++g) {
-        PoolId gb = static_cast<PoolId>(c.pools.size());
-        c.pools.push_back({"GB" + std::to_string(g), uniform(200, 800), 0});
+        PoolId gb = c.pools.nextId();
+        c.pools.push_back({"GB" + std::to_string(g), uniform(200, 800), kDdr});
         for (int64_t l = uniform(1, 3); l > 0; --l)
             c.pools.push_back({"LB" + std::to_string(c.pools.size()), uniform(50, 300), gb});
     }
@@ -171,12 +177,12 @@ Case randomCase(uint32_t seed, int64_t minRequests, int64_t maxRequests, int32_t
         int32_t length =
             static_cast<int32_t>(uniform(0, 9) == 0 ? uniform(0, tasks) : uniform(0, 4));
         int64_t bytes = uniform(0, 12) == 0 ? 0 : uniform(1, 120);
-        c.requests.push_back(
-            {"t" + std::to_string(i), bytes, first, first + length,
-             static_cast<PoolId>(uniform(0, static_cast<int64_t>(c.pools.size()) - 1))});
+        c.requests.push_back({"t" + std::to_string(i), bytes, first, first + length,
+                              PoolId::at(static_cast<size_t>(
+                                  uniform(0, static_cast<int64_t>(c.pools.size()) - 1)))});
         total += bytes;
     }
-    c.pools[0].capacityBytes = roomyDdr ? total : uniform(100, 1000);
+    c.pools[kDdr].capacityBytes = roomyDdr ? total : uniform(100, 1000);
     return c;
 }
 
@@ -195,7 +201,7 @@ bool corruptWithOverlap(const Case& c, Allocation& a, std::string& first, std::s
             Placement& y = a.tensors[s].placements.front();
             auto [xFrom, xUntil] = liveTasks(c, a, r, 0);
             auto [yFrom, yUntil] = liveTasks(c, a, s, 0);
-            int64_t capacity = c.pools[static_cast<size_t>(x.pool)].capacityBytes;
+            int64_t capacity = c.pools[x.pool].capacityBytes;
             if (x.pool != y.pool || c.requests[r].bytes == 0 || c.requests[s].bytes == 0 ||
                 xUntil < yFrom || yUntil < xFrom || x.offset + c.requests[s].bytes > capacity)
                 continue;
@@ -266,9 +272,9 @@ INSTANTIATE_TEST_SUITE_P(TestAllocation, SpecsRows, ::testing::ValuesIn(specsRow
                          test::RowName{});
 
 TEST(TestAllocation, validatorNamesTaskPoolAndBothTensors) {
-    std::vector<Pool> pools = {{"LB", 100, 1}, {"DDR", 1000, kNoPool}};
-    std::vector<AllocRequest> requests = {{"a", 60, 0, 2, 0}, {"b", 50, 1, 2, 0}};
-    Allocation a{pools, {{{{0, 0, 0}}}, {{{1, 0, 50}}}}, {110, 0}, {0, 0}};
+    Pools pools = {{"LB", 100, kDdrAbove}, {"DDR", 1000, kNoPool}};
+    std::vector<AllocRequest> requests = {{"a", 60, 0, 2, kLb}, {"b", 50, 1, 2, kLb}};
+    Allocation a{pools, {{{{0, kLb, 0}}}, {{{1, kLb, 50}}}}, {110, 0}, {0, 0}};
     Status status = validateAllocation(requests, a);
     ASSERT_TRUE(!status.ok());
     ASSERT_EQ(status.error().message(),
@@ -280,25 +286,26 @@ TEST(TestAllocation, validatorNamesTaskPoolAndBothTensors) {
 }
 
 TEST(TestAllocation, validatorRefusesBrokenPlacements) {
-    std::vector<Pool> pools = {{"LB", 100, 1}, {"DDR", 1000, kNoPool}};
-    std::vector<AllocRequest> requests = {{"a", 60, 0, 4, 0}};
+    Pools pools = {{"LB", 100, kDdrAbove}, {"DDR", 1000, kNoPool}};
+    std::vector<AllocRequest> requests = {{"a", 60, 0, 4, kLb}};
     auto check = [&](std::vector<Placement> ps, const std::string& expected) {
         Allocation a{pools, {{ps}}, {0, 0}, {0, 0}};
         for (const Placement& pl : ps)
-            a.peakBytes[static_cast<size_t>(pl.pool)] = pl.offset + 60;
-        a.spillsFrom[0] = !ps.empty() && ps.back().pool == 1 ? 1 : 0;
+            a.peakBytes[pl.pool] = pl.offset + 60;
+        a.spillsFrom[kLb] = !ps.empty() && ps.back().pool == kDdrAbove ? 1 : 0;
         Status status = validateAllocation(requests, a);
         ASSERT_TRUE(!status.ok()) << expected.c_str();
         ASSERT_TRUE(contains(status.error().message(), expected))
             << (status.error().message().c_str());
     };
-    check({{0, 0, 50}}, "task 0, pool 'LB': tensor 'a' at [50, 110) exceeds its 100 bytes");
-    check({{1, 0, 0}}, "first placement at task 1, not at its first task 0");
-    check({{0, 0, 0}, {0, 1, 0}}, "placement at task 0 does not follow the one at task 0");
-    check({{0, 0, 0}, {5, 1, 0}}, "placement at task 5 after its last task 4");
-    check({{0, 1, 0}, {2, 0, 0}}, "spills at task 2 from pool 'DDR' to pool 'LB'");
+    check({{0, kLb, 50}}, "task 0, pool 'LB': tensor 'a' at [50, 110) exceeds its 100 bytes");
+    check({{1, kLb, 0}}, "first placement at task 1, not at its first task 0");
+    check({{0, kLb, 0}, {0, kDdrAbove, 0}},
+          "placement at task 0 does not follow the one at task 0");
+    check({{0, kLb, 0}, {5, kDdrAbove, 0}}, "placement at task 5 after its last task 4");
+    check({{0, kDdrAbove, 0}, {2, kLb, 0}}, "spills at task 2 from pool 'DDR' to pool 'LB'");
     check({}, "tensor 'a' has no placement");
-    Allocation a{pools, {{{{0, 0, 0}}}}, {59, 0}, {0, 0}};
+    Allocation a{pools, {{{{0, kLb, 0}}}}, {59, 0}, {0, 0}};
     ASSERT_TRUE(contains(validateAllocation(requests, a).error().message(),
                          "pool 'LB': peak of 59 bytes, the placements reach 60"));
     a.peakBytes = {60, 0};
@@ -356,8 +363,7 @@ TEST(TestAllocation, validatorCatchesCorruptedAllocations) {
             size_t r = static_cast<size_t>(nonEmpty - c.requests.begin());
             bad = *a;
             Placement& last = bad.tensors[r].placements.back();
-            last.offset =
-                c.pools[static_cast<size_t>(last.pool)].capacityBytes - c.requests[r].bytes + 1;
+            last.offset = c.pools[last.pool].capacityBytes - c.requests[r].bytes + 1;
             ASSERT_TRUE(contains(validateAllocation(c.requests, bad).error().message(), "exceeds"));
         }
         auto spilled = std::find_if(a->tensors.begin(), a->tensors.end(),

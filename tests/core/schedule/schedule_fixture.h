@@ -51,7 +51,7 @@ inline arch::Arch preset(const std::string& name) {
 inline std::vector<std::string> orderLabels(const schedule::Schedule& s) {
     std::vector<std::string> labels;
     for (schedule::InstanceId i : s.order)
-        labels.push_back(s.instances[static_cast<size_t>(i)].label);
+        labels.push_back(s.instances[i].label);
     return labels;
 }
 

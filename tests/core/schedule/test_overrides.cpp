@@ -128,7 +128,7 @@ TEST(TestOverrides, scopePins) {
     auto s = run("fig3-chain", o);
     ASSERT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message().c_str());
     for (InstanceId i : s->groups[1].instances)
-        ASSERT_EQ(s->instances[static_cast<size_t>(i)].scope, Scope::GB);
+        ASSERT_EQ(s->instances[i].scope, Scope::GB);
     // b's output now comes from GB: its consumers copy it into LB (§3.5).
     bool copied = std::any_of(s->moves.begin(), s->moves.end(), [&](const DataMove& m) {
         return m.kind == DataMove::Kind::Copy && m.fromScope == Scope::GB;

@@ -124,10 +124,11 @@ TEST(TestPaperFigures, fig2BlocksMergeSequence) {
 /// Fig. 9: a GB piece is copied into LB, an LB piece bound [2,4] is
 /// redistributed to [2,2], and the concat gives [4,28,28,512] in LB bound [4,2].
 TEST(TestPaperFigures, fig9DataMovement) {
-    Piece gbPiece{0, {2, 28, 28, 512}, Scope::GB, {2, 2, 1, 1}};
-    Piece lbPiece{1, {2, 28, 28, 512}, Scope::LB, {2, 4, 1, 1}};
+    Piece gbPiece{InstanceId(0), {2, 28, 28, 512}, Scope::GB, {2, 2, 1, 1}};
+    Piece lbPiece{InstanceId(1), {2, 28, 28, 512}, Scope::LB, {2, 4, 1, 1}};
     std::vector<Piece> pieces{gbPiece, lbPiece};
-    std::vector<DataMove> moves = movesForPieces(7, 3, pieces, {4, 28, 28, 512}, {4, 2, 1, 1});
+    std::vector<DataMove> moves =
+        movesForPieces(InstanceId(7), 3, pieces, {4, 28, 28, 512}, {4, 2, 1, 1});
     ASSERT_EQ(moves.size(), size_t(3));
     ASSERT_EQ(moves[0].kind, DataMove::Kind::Copy);
     ASSERT_EQ(moves[0].fromScope, Scope::GB);
@@ -135,7 +136,7 @@ TEST(TestPaperFigures, fig9DataMovement) {
     ASSERT_EQ(moves[0].shape, (ir::Shape{2, 28, 28, 512}));
     ASSERT_EQ(trimmed(moves[0].bind), (Binding{2, 2}));
     ASSERT_EQ(moves[1].kind, DataMove::Kind::Redistribute);
-    ASSERT_EQ(moves[1].sources, (std::vector<InstanceId>{1}));
+    ASSERT_EQ(moves[1].sources, (std::vector<InstanceId>{InstanceId(1)}));
     ASSERT_EQ(trimmed(moves[1].bind), (Binding{2, 2}));
     ASSERT_EQ(moves[1].scope, Scope::LB);
     ASSERT_EQ(moves[2].kind, DataMove::Kind::Concat);

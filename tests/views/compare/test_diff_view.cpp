@@ -118,8 +118,10 @@ private slots:
         int32_t group = gt->eval.schedule.partition.groupOf(op);
         QCOMPARE(highlights.current().groups, std::vector<int32_t>{group});
         const auto& instances = gt->eval.schedule.groups[static_cast<size_t>(group)].instances;
-        QCOMPARE(highlights.current().instances,
-                 std::vector<int32_t>(instances.begin(), instances.end()));
+        std::vector<int32_t> instanceValues;
+        for (schedule::InstanceId id : instances)
+            instanceValues.push_back(id.value());
+        QCOMPARE(highlights.current().instances, instanceValues);
         QCOMPARE(selection.current(), (Selection{Selection::Kind::Op, op, -1}));
     }
 

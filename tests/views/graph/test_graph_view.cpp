@@ -176,7 +176,7 @@ private slots:
 
         const schedule::Schedule& schedule = view.result()->eval.schedule;
         schedule::InstanceId instance = schedule.groups[1].instances.front();
-        selection.select({Selection::Kind::Instance, instance});
+        selection.select({Selection::Kind::Instance, instance.value()});
         QVERIFY(view.scene()->clusterItem(1)->isHighlighted());
         QVERIFY(!view.scene()->clusterItem(2)->isHighlighted());
 
@@ -200,7 +200,7 @@ private slots:
         Highlights wanted;
         wanted.ops = {9};
         wanted.groups = {1};
-        wanted.instances = {instance};
+        wanted.instances = {instance.value()};
         wanted.caption = u"Step 2/9"_s;
         marks.set(wanted);
         QVERIFY(view.scene()->opItem(9)->isMarked());

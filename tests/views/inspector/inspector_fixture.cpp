@@ -40,9 +40,9 @@ views::Selection tensorNamed(const views::PipelineResult& result, const std::str
 
 views::Selection instanceLabelled(const views::PipelineResult& result, const std::string& label) {
     const auto& instances = result.eval.schedule.instances;
-    for (size_t i = 0; i < instances.size(); ++i)
+    for (schedule::InstanceId i : instances.ids())
         if (instances[i].label == label)
-            return {views::Selection::Kind::Instance, static_cast<int32_t>(i)};
+            return {views::Selection::Kind::Instance, i.value()};
     qFatal("no instance %s", label.c_str());
 }
 

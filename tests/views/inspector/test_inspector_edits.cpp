@@ -255,7 +255,7 @@ void TestInspectorEdits::orderMoveIsAcceptedOrRefused() {
     QVERIFY(rerunResult.ok());
     const auto& s = (*rerunResult)->eval.schedule;
     QCOMPARE(s.orderKind, schedule::OrderKind::User);
-    QCOMPARE(s.instances[static_cast<size_t>(s.order[0])].label, std::string("a7"));
+    QCOMPARE(s.instances[s.order[0]].label, std::string("a7"));
 
     inspector.widget.setResult(result);
     QVERIFY(order->moveRows({}, 2, 1, {}, 0)); // b4 first
@@ -298,7 +298,7 @@ void TestInspectorEdits::scopePinChangesScope() {
     QVERIFY(rerunResult.ok());
     const auto& s = (*rerunResult)->eval.schedule;
     for (schedule::InstanceId id : s.groups[1].instances)
-        QCOMPARE(s.instances[static_cast<size_t>(id)].scope, schedule::Scope::GB);
+        QCOMPARE(s.instances[id].scope, schedule::Scope::GB);
 }
 
 // Instance labels change with splits and groups, so such edits start the
@@ -307,7 +307,7 @@ void TestInspectorEdits::structuralEditsDropTheUserOrder() {
     views::ResultPtr base = test::fig3Chain();
     schedule::Overrides withOrder;
     for (schedule::InstanceId id : base->eval.schedule.order)
-        withOrder.order.push_back(base->eval.schedule.instances[static_cast<size_t>(id)].label);
+        withOrder.order.push_back(base->eval.schedule.instances[id].label);
     views::ResultPtr ordered = resultWith(kFig3, withOrder);
     QCOMPARE(ordered->eval.schedule.orderKind, schedule::OrderKind::User);
     views::EditRequest merge = views::inspector::mergeRequest(*ordered, 1, 2);

@@ -137,7 +137,7 @@ void TestInspectorModels::splitCandidatesAreSplitInfo() {
         const auto& group = s.groups[g];
         residents += group.splitInfo.resident ? 1 : 0;
         // Reach the group through an instance, as a click in the timeline would.
-        candidates.setSelection({Selection::Kind::Instance, group.instances.back()});
+        candidates.setSelection({Selection::Kind::Instance, group.instances.back().value()});
         QCOMPARE(candidates.group(), std::optional<schedule::GroupId>(static_cast<int>(g)));
         // Algorithm 1's candidates, then the GB-resident split when there is one.
         auto rows = group.splitInfo.candidates;
@@ -187,8 +187,8 @@ void TestInspectorModels::orderRowsFollowSchedule() {
     QCOMPARE(order.index(14).data().toString(), u"d1 (group d, #1)"_s);
     for (int row = 0; row < order.rowCount(); ++row)
         QCOMPARE(order.index(row).data(views::InstanceOrderModel::InstanceIdRole).toInt(),
-                 result->eval.schedule.order[static_cast<size_t>(row)]);
-    QCOMPARE(order.rowOf(test::instanceLabelled(*result, "a3").id), 8);
+                 result->eval.schedule.order[static_cast<size_t>(row)].value());
+    QCOMPARE(order.rowOf(schedule::InstanceId(test::instanceLabelled(*result, "a3").id)), 8);
 }
 
 void TestInspectorModels::orderMoveEmitsNewOrder() {

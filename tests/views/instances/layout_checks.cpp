@@ -34,8 +34,7 @@ bool sameEdges(const std::vector<EdgeLine>& a, const std::vector<EdgeLine>& b) {
 }
 
 std::string edgeName(const schedule::Schedule& s, const EdgeLine& e) {
-    return s.instances[static_cast<size_t>(e.from)].label + " -> " +
-           s.instances[static_cast<size_t>(e.to)].label;
+    return s.instances[e.from].label + " -> " + s.instances[e.to].label;
 }
 
 } // namespace
@@ -64,12 +63,12 @@ std::vector<QRectF> separateBoxes(const InstanceLayout& layout) {
 
 std::string firstUpwardEdge(const schedule::Schedule& s, const InstanceLayout& layout) {
     auto layerOf = [&](schedule::InstanceId id) {
-        return layout.groups[static_cast<size_t>(s.instances[static_cast<size_t>(id)].group)].layer;
+        return layout.groups[static_cast<size_t>(s.instances[id].group)].layer;
     };
     for (const auto* edges : {&layout.needed, &layout.redundant})
         for (const EdgeLine& e : *edges) {
-            const QRectF& from = layout.instances[static_cast<size_t>(e.from)];
-            const QRectF& to = layout.instances[static_cast<size_t>(e.to)];
+            const QRectF& from = layout.instances[e.from];
+            const QRectF& to = layout.instances[e.to];
             if (layerOf(e.from) >= layerOf(e.to) || from.bottom() >= to.top() ||
                 e.line.p1().y() >= e.line.p2().y())
                 return edgeName(s, e);
@@ -85,12 +84,12 @@ std::string firstMisplacedInstance(const schedule::Schedule& s, const InstanceLa
         const auto& ids = s.groups[g].instances;
         std::vector<QRectF> boxes;
         for (size_t k = 0; k < ids.size(); ++k) {
-            const QRectF& box = layout.instances[static_cast<size_t>(ids[k])];
-            const std::string& label = s.instances[static_cast<size_t>(ids[k])].label;
+            const QRectF& box = layout.instances[ids[k]];
+            const std::string& label = s.instances[ids[k]].label;
             if (!layout.groups[g].rect.contains(box))
                 return label + " outside its group box";
             if (k > 0) {
-                const QRectF& previous = layout.instances[static_cast<size_t>(ids[k - 1])];
+                const QRectF& previous = layout.instances[ids[k - 1]];
                 const bool sameRow = previous.top() == box.top();
                 if (sameRow ? box.left() <= previous.right() : box.top() <= previous.bottom())
                     return label + " out of index order";
@@ -117,9 +116,10 @@ bool sameLayout(const InstanceLayout& a, const InstanceLayout& b) {
     auto sameLinks =
         std::equal(a.moveLinks.begin(), a.moveLinks.end(), b.moveLinks.begin(), b.moveLinks.end(),
                    [](const QLineF& x, const QLineF& y) { return exact(x, y); });
-    return sameRects(a.instances, b.instances) && sameGroups && a.layers == b.layers &&
-           sameEdges(a.needed, b.needed) && sameEdges(a.redundant, b.redundant) && sameMoves &&
-           sameLinks && exact(a.bounds, b.bounds);
+    return sameRects(a.instances.values(), b.instances.values()) && sameGroups &&
+           a.layers == b.layers && sameEdges(a.needed, b.needed) &&
+           sameEdges(a.redundant, b.redundant) && sameMoves && sameLinks &&
+           exact(a.bounds, b.bounds);
 }
 
 } // namespace stagecraft::test

@@ -79,10 +79,10 @@ private slots:
         for (size_t g = 0; g < s.groups.size(); ++g)
             QCOMPARE(layout.groups[g].layer, static_cast<int>(g));
         const auto& a = s.groups.front().instances;
-        QCOMPARE(s.instances[static_cast<size_t>(a.front())].label, std::string("a1"));
+        QCOMPARE(s.instances[a.front()].label, std::string("a1"));
         for (size_t k = 1; k < a.size(); ++k) {
-            const QRectF& left = layout.instances[static_cast<size_t>(a[k - 1])];
-            const QRectF& right = layout.instances[static_cast<size_t>(a[k])];
+            const QRectF& left = layout.instances[a[k - 1]];
+            const QRectF& right = layout.instances[a[k]];
             QCOMPARE(right.top(), left.top());
             QVERIFY(right.left() > left.right());
         }
@@ -95,10 +95,9 @@ private slots:
         InstanceLayout layout = layoutInstances(*result, {});
         for (size_t m = 0; m < s.moves.size(); ++m) {
             const QRectF& move = layout.moves[m].rect;
-            QVERIFY(move.bottom() <
-                    layout.instances[static_cast<size_t>(s.moves[m].consumer)].top());
+            QVERIFY(move.bottom() < layout.instances[s.moves[m].consumer].top());
             for (schedule::InstanceId source : s.moves[m].sources)
-                QVERIFY(layout.instances[static_cast<size_t>(source)].bottom() < move.top());
+                QVERIFY(layout.instances[source].bottom() < move.top());
         }
         // Every needed edge that data runs through ops is drawn through them.
         for (const EdgeLine& edge : layout.needed)
@@ -133,7 +132,7 @@ private slots:
     void hitTestFindsWhatIsThere() {
         auto result = resultNamed(u"fig3-chain"_s);
         InstanceLayout layout = layoutInstances(*result, {});
-        const QRectF& a3 = layout.instances[2];
+        const QRectF& a3 = layout.instances[schedule::InstanceId(2)];
         QCOMPARE(hitTest(layout, a3.center()), (LayoutHit{LayoutHit::Kind::Instance, 2}));
         const QRectF& d = layout.groups.back().rect;
         QCOMPARE(

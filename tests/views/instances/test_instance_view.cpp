@@ -32,9 +32,9 @@ PaintStats paintAll(InstanceView& view) {
 std::vector<schedule::InstanceId> highlightedIn(const InstanceView& view) {
     std::vector<schedule::InstanceId> ids;
     const auto& marks = view.canvas()->paintOptions().highlighted;
-    for (size_t i = 0; i < marks.size(); ++i)
+    for (schedule::InstanceId i : marks.ids())
         if (marks[i])
-            ids.push_back(static_cast<schedule::InstanceId>(i));
+            ids.push_back(i);
     return ids;
 }
 
@@ -129,10 +129,11 @@ private slots:
         auto result = test::resultOf("fig3-chain");
         view_->setResult(result);
         const auto& layout = view_->drawing()->layout;
-        for (schedule::InstanceId id : {0, 9, static_cast<int32_t>(layout.instances.size() - 1)}) {
-            const QPoint at = centerOf(*view_, layout.instances[static_cast<size_t>(id)]);
+        for (schedule::InstanceId id : {schedule::InstanceId(0), schedule::InstanceId(9),
+                                        schedule::InstanceId::at(layout.instances.size() - 1)}) {
+            const QPoint at = centerOf(*view_, layout.instances[id]);
             QTest::mouseClick(view_->canvas(), Qt::LeftButton, {}, at);
-            QCOMPARE(selection_.current(), (Selection{Selection::Kind::Instance, id}));
+            QCOMPARE(selection_.current(), (Selection{Selection::Kind::Instance, id.value()}));
             QCOMPARE(highlightedIn(*view_), std::vector<schedule::InstanceId>{id});
         }
         const QRectF& groupB = layout.groups[1].rect;
@@ -147,7 +148,8 @@ private slots:
     void draggingPansWithoutSelecting() {
         view_->setResult(test::resultOf("fig3-chain"));
         const QPointF before = view_->canvas()->viewTransform().offset;
-        const QPoint start = centerOf(*view_, view_->drawing()->layout.instances[0]);
+        const QPoint start =
+            centerOf(*view_, view_->drawing()->layout.instances[schedule::InstanceId(0)]);
         QTest::mousePress(view_->canvas(), Qt::LeftButton, {}, start);
         QTest::mouseMove(view_->canvas(), start + QPoint(40, 30));
         QTest::mouseRelease(view_->canvas(), Qt::LeftButton, {}, start + QPoint(40, 30));
@@ -198,16 +200,16 @@ private slots:
         const schedule::InstanceId lone = s.groups[3].instances.front();
         Highlights wanted;
         wanted.ops = {op};
-        wanted.instances = {lone};
+        wanted.instances = {lone.value()};
         marks.set(wanted);
         std::vector<schedule::InstanceId> expected = s.groups[1].instances;
         expected.push_back(lone);
         std::sort(expected.begin(), expected.end());
         std::vector<schedule::InstanceId> marked;
         const auto& flags = view_->canvas()->paintOptions().marked;
-        for (size_t i = 0; i < flags.size(); ++i)
+        for (schedule::InstanceId i : flags.ids())
             if (flags[i])
-                marked.push_back(static_cast<schedule::InstanceId>(i));
+                marked.push_back(i);
         QCOMPARE(marked, expected);
         // The selection's highlight is untouched by marks.
         QVERIFY(highlightedIn(*view_).empty());

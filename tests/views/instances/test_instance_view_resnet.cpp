@@ -71,7 +71,10 @@ private slots:
         QCOMPARE(stats.moves, static_cast<int>(s.moves.size()));
 
         // Zoomed in to full detail around one instance: only the neighbourhood paints.
-        view.canvas()->centerOn(view.drawing()->layout.instances[s.instances.size() / 2].center());
+        view.canvas()->centerOn(
+            view.drawing()
+                ->layout.instances[schedule::InstanceId::at(s.instances.size() / 2)]
+                .center());
         const QPointF middle = view.canvas()->rect().center();
         while (view.canvas()->viewTransform().scale < 1) {
             QWheelEvent wheel(middle, view.canvas()->mapToGlobal(middle), QPoint(), QPoint(0, 120),

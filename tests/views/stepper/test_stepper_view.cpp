@@ -227,7 +227,7 @@ private slots:
             QVERIFY(!model.current().instances.empty());
             // The first highlighted instance is the one step i put in order.
             schedule::InstanceId ordered = s.order[static_cast<size_t>(i - 1)];
-            QCOMPARE(model.current().instances.front(), int32_t(ordered));
+            QCOMPARE(model.current().instances.front(), ordered.value());
         }
     }
 };

@@ -51,7 +51,7 @@ std::optional<std::pair<QPoint, TimelineBar>> someBar(const TimelineView& view) 
         if (view.laneRect(lane).bottom() >= view.viewport()->height())
             continue;
         for (const TimelineBar& bar : data.lane(lane).bars) {
-            if (bar.instance < 0 || bar.op < 0 ||
+            if (bar.instance == schedule::kNoInstance || bar.op < 0 ||
                 (best && best->second.duration() >= bar.duration()))
                 continue;
             const double x = axis.toPixel((bar.start + bar.end) / 2);
@@ -63,11 +63,11 @@ std::optional<std::pair<QPoint, TimelineBar>> someBar(const TimelineView& view) 
     return best;
 }
 
-std::vector<int32_t> flagged(const std::vector<char>& flags) {
-    std::vector<int32_t> ids;
-    for (size_t i = 0; i < flags.size(); ++i)
+std::vector<schedule::InstanceId> flagged(const IdVector<schedule::InstanceId, char>& flags) {
+    std::vector<schedule::InstanceId> ids;
+    for (schedule::InstanceId i : flags.ids())
         if (flags[i])
-            ids.push_back(static_cast<int32_t>(i));
+            ids.push_back(i);
     return ids;
 }
 
@@ -117,7 +117,7 @@ private slots:
         QTest::mouseClick(timeline->viewport(), Qt::LeftButton, {}, target->first);
         const Selection& selected = window_->selection()->current();
         QCOMPARE(selected.kind, Selection::Kind::Instance);
-        QCOMPARE(selected.id, target->second.instance);
+        QCOMPARE(selected.id, target->second.instance.value());
         QCOMPARE(selected.op, static_cast<int32_t>(target->second.op));
         // The graph marks the op itself, the instance view the instance.
         auto* graph = viewOf<GraphView>(*window_, studio::StudioView::Graph);
@@ -125,7 +125,7 @@ private slots:
         QVERIFY(graph->scene()->opItem(target->second.op)->isHighlighted());
         auto* instances = viewOf<InstanceView>(*window_, studio::StudioView::Instances);
         QCOMPARE(flagged(instances->canvas()->paintOptions().highlighted),
-                 std::vector<int32_t>{target->second.instance});
+                 std::vector<schedule::InstanceId>{target->second.instance});
     }
 
     void choosingAComparedStrategyIsOneUndoableChange() {

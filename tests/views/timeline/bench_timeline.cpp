@@ -40,8 +40,8 @@ std::shared_ptr<const TimelineData> syntheticTimeline(int lanes, int perLane) {
             bar.start = t + gap(random);
             bar.end = bar.start + length(random);
             bar.task = l * perLane + i;
-            bar.instance = i * 40 / perLane;
-            bar.group = bar.instance / 4;
+            bar.instance = schedule::InstanceId(i * 40 / perLane);
+            bar.group = bar.instance.value() / 4;
             lane.bars.push_back(bar);
             t = bar.end;
         }

@@ -119,7 +119,7 @@ private slots:
                 const auto kernel = static_cast<size_t>(task.kernel);
                 QCOMPARE(bar.instance, eval.schedule.order[kernel]);
                 QCOMPARE(bar.instance, eval.program.kernels[kernel].instance);
-                const auto& instance = eval.schedule.instances[static_cast<size_t>(bar.instance)];
+                const auto& instance = eval.schedule.instances[bar.instance];
                 QCOMPARE(bar.group, instance.group);
                 QCOMPARE(bar.op, task.op);
             }
@@ -172,8 +172,10 @@ private slots:
 
     void hitTestToleranceReachesThinBars() {
         TimelineLane lane{"thin", LaneKind::Unit, -1, 0, {}};
-        lane.bars.push_back({100, 100.5, 0, kernel::TaskKind::Compute, 0, 0, -1, 0});
-        lane.bars.push_back({300, 301, 1, kernel::TaskKind::Compute, 1, 0, -1, 0});
+        lane.bars.push_back(
+            {100, 100.5, 0, kernel::TaskKind::Compute, schedule::InstanceId(0), 0, -1, 0});
+        lane.bars.push_back(
+            {300, 301, 1, kernel::TaskKind::Compute, schedule::InstanceId(1), 0, -1, 0});
         const TimelineData data({lane}, 400);
         QVERIFY(!data.hitTest(0, 103).has_value());
         QCOMPARE(data.hitTest(0, 103, 5), (BarRef{0, 0}));

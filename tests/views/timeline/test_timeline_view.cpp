@@ -37,7 +37,7 @@ Target widestBar(const TimelineView& view) {
             continue;
         for (size_t i = 0; i < data.lane(lane).bars.size(); ++i) {
             const TimelineBar& bar = data.lane(lane).bars[i];
-            if (bar.instance >= 0 && bar.duration() > widest) {
+            if (bar.instance != schedule::kNoInstance && bar.duration() > widest) {
                 widest = bar.duration();
                 const double x = axis.toPixel((bar.start + bar.end) / 2);
                 best = {{lane, static_cast<int32_t>(i)},
@@ -97,7 +97,7 @@ private slots:
         const TimelineBar& bar = view_->timeline()->bar(target.ref);
         const kernel::Task& task = result_->eval.tasks.tasks[static_cast<size_t>(bar.task)];
         const auto& kern = result_->eval.program.kernels[static_cast<size_t>(task.kernel)];
-        const auto& instance = result_->eval.schedule.instances[static_cast<size_t>(kern.instance)];
+        const auto& instance = result_->eval.schedule.instances[kern.instance];
         const QString text = view_->toolTipAt(target.pos);
         QVERIFY2(text.contains(QString::fromStdString(instance.label)), qPrintable(text));
         if (task.op != ir::kNoOp)
@@ -114,7 +114,8 @@ private slots:
         const auto instance =
             result_->eval.program.kernels[static_cast<size_t>(task.kernel)].instance;
         QTest::mouseClick(view_->viewport(), Qt::LeftButton, {}, target.pos);
-        QCOMPARE(selection_.current(), (Selection{Selection::Kind::Instance, instance, task.op}));
+        QCOMPARE(selection_.current(),
+                 (Selection{Selection::Kind::Instance, instance.value(), task.op}));
     }
 
     void clickOnEmptySpaceClears() {
@@ -130,7 +131,7 @@ private slots:
         const QImage before = view_->grab().toImage();
         QCOMPARE(view_->lastPaintStats().emphasized, 0);
         const schedule::InstanceId instance = result_->eval.schedule.order.back();
-        selection_.select({Selection::Kind::Instance, instance, -1});
+        selection_.select({Selection::Kind::Instance, instance.value(), -1});
         size_t expected = 0;
         for (const TimelineLane& lane : view_->timeline()->lanes())
             for (const TimelineBar& bar : lane.bars)
@@ -152,9 +153,7 @@ private slots:
             const auto& task = result_->eval.tasks.tasks[static_cast<size_t>(event.task)];
             const auto instance =
                 result_->eval.program.kernels[static_cast<size_t>(task.kernel)].instance;
-            expected +=
-                result_->eval.schedule.instances[static_cast<size_t>(instance)].group == group ? 1
-                                                                                               : 0;
+            expected += result_->eval.schedule.instances[instance].group == group ? 1 : 0;
         }
         QCOMPARE(view_->emphasizedBarCount(), expected);
     }

@@ -155,7 +155,7 @@ private slots:
                 kernel::PoolId pool = pass->requests[r].pool;
                 for (const kernel::Placement& p : pass->allocation.tensors[r].placements) {
                     if (p.pool > pool) {
-                        expectedLevels += p.pool - pool;
+                        expectedLevels += p.pool.value() - pool.value();
                         expectedBuffers.insert(pass->buffers[r]);
                     }
                     pool = p.pool;
@@ -167,7 +167,7 @@ private slots:
         int64_t levels = 0;
         std::set<int32_t> buffers;
         for (const SpillMark& m : marks) {
-            levels += m.to - m.from;
+            levels += m.to.value() - m.from.value();
             buffers.insert(m.buffer);
             QCOMPARE(m.tensor, program.buffers[static_cast<size_t>(m.buffer)].tensor);
             QVERIFY(m.time >= 0 && m.time <= result->eval.sim.makespanNs);

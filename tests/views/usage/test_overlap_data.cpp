@@ -103,8 +103,7 @@ private slots:
         size_t groupsWithKernels = 0;
         for (size_t g = 0; g < schedule.groups.size(); ++g)
             for (const kernel::Kernel& k : result->eval.program.kernels)
-                if (schedule.instances[static_cast<size_t>(k.instance)].group ==
-                    static_cast<int32_t>(g)) {
+                if (schedule.instances[k.instance].group == static_cast<int32_t>(g)) {
                     ++groupsWithKernels;
                     break;
                 }

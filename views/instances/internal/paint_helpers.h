@@ -29,7 +29,7 @@ void drawCenteredLines(QPainter& painter, const QRectF& rect, const QStringList&
 void drawOrderBadge(QPainter& painter, const QRectF& box, int position);
 /// The label of instance \p id, with shape, binding, scope and order
 /// position from the detail zoom on.
-void drawInstanceText(QPainter& painter, const InstanceDrawing& drawing, size_t id,
+void drawInstanceText(QPainter& painter, const InstanceDrawing& drawing, schedule::InstanceId id,
                       const QRectF& box, double scale);
 
 } // namespace stagecraft::views::paint
