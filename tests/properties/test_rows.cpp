@@ -67,4 +67,17 @@ std::optional<Expected<ir::Graph>> importFetchedModel(const FetchedModelRow& row
     return Expected<ir::Graph>(std::move(imported->graph));
 }
 
+void PrintTo(const RandomGraphRow& row, std::ostream* out) {
+    *out << "seed " << row.seed << ", kind " << graphKindName(row.kind) << ", " << row.ops
+         << " ops";
+}
+
+void PrintTo(const ZooModelRow& row, std::ostream* out) {
+    *out << "zoo model " << row.name;
+}
+
+void PrintTo(const FetchedModelRow& row, std::ostream* out) {
+    *out << row.file << (row.input.empty() ? "" : ", input " + row.input);
+}
+
 } // namespace stagecraft::test

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -49,5 +50,10 @@ std::vector<FetchedModelRow> fetchedModelRows();
 /// Imports the model of a row of fetchedModelRows(); nullopt when the cache
 /// is missing (fetchedModel() has reported it as a failure of the test).
 std::optional<Expected<ir::Graph>> importFetchedModel(const FetchedModelRow& row);
+
+/// How GoogleTest prints a row of a failed test (GetParam()): its fields.
+void PrintTo(const RandomGraphRow& row, std::ostream* out);
+void PrintTo(const ZooModelRow& row, std::ostream* out);
+void PrintTo(const FetchedModelRow& row, std::ostream* out);
 
 } // namespace stagecraft::test
