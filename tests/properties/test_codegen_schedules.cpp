@@ -11,13 +11,13 @@
 
 #include "arch/presets.h"
 #include "codegen/host_run.h"
+#include "coretestsupport.h"
 #include "ir/const_tensor.h"
 #include "random_graphs.h"
 #include "sim/compare.h"
 
-#include <QtTest>
-
 #include <cstring>
+#include <gtest/gtest.h>
 
 using namespace stagecraft;
 
@@ -55,60 +55,61 @@ Expected<codegen::TensorSet> runWith(const ir::Graph& graph, const arch::Arch& a
                                              {codegen::Target::Host, 1, 0, false}));
     SC_ASSIGN_OR_RETURN(auto host, codegen::HostProgram::load(graph, plan, program));
     size_t instances = ev.schedule.instances.size();
-    qInfo("%s: %zu groups, %zu kernels", strategy, ev.schedule.groups.size(), instances);
+    test::info("%s: %zu groups, %zu kernels", strategy, ev.schedule.groups.size(), instances);
     return host->run(inputs);
+}
+
+/// A row: a graph kind and a seed.
+struct GraphRow {
+    std::string rowLabel;
+    test::GraphKind kind;
+    uint64_t seed;
+};
+
+std::vector<GraphRow> graphRows() {
+    std::vector<GraphRow> rows;
+    for (test::GraphKind kind : test::graphKinds())
+        for (uint64_t seed = 1; seed <= 3; ++seed)
+            rows.push_back({test::rowName("%s seed %llu", test::graphKindName(kind).data(),
+                                          static_cast<unsigned long long>(seed)),
+                            kind, seed});
+    return rows;
 }
 
 } // namespace
 
-class TestCodegenSchedules : public QObject {
-    Q_OBJECT
+class GraphRows : public ::testing::TestWithParam<GraphRow> {};
 
-private slots:
-    void everyScheduleGivesTheSameBits_data() {
-        QTest::addColumn<int>("kind");
-        QTest::addColumn<quint64>("seed");
-        for (test::GraphKind kind : test::graphKinds())
-            for (quint64 seed = 1; seed <= 3; ++seed)
-                QTest::addRow("%s seed %llu", test::graphKindName(kind).data(),
-                              static_cast<unsigned long long>(seed))
-                    << static_cast<int>(kind) << seed;
-    }
-    void everyScheduleGivesTheSameBits() {
-        QFETCH(int, kind);
-        QFETCH(quint64, seed);
-        ir::Graph graph = test::randomGraph(seed, {static_cast<test::GraphKind>(kind), 24});
-        seedWeights(graph, seed);
-        auto arch = arch::resolveArch("teaching");
-        QVERIFY(arch.ok());
-        auto seeded = codegen::seededInputs(graph, seed);
-        QVERIFY(seeded.ok());
-        const codegen::TensorSet& inputs = *seeded;
-        auto reference = runWith(graph, *arch, "tvm", inputs);
-        QVERIFY2(reference.ok(), reference.ok() ? "" : reference.error().message().c_str());
-        // A quarter of teaching's LB splits more groups into more instances.
-        arch::Arch tiny = *arch;
-        auto& lb = *tiny.cluster.coreGroups.front().localBuffer;
-        lb.bytes /= 4;
-        lb.weightReserveBytes /= 4;
-        for (auto [a, strategy] :
-             {std::pair{&*arch, "graphturbo"}, std::pair{&*arch, "gt-instances"},
-              std::pair{&tiny, "graphturbo"}}) {
-            auto outputs = runWith(graph, *a, strategy, inputs);
-            QVERIFY2(outputs.ok(), outputs.ok() ? "" : outputs.error().message().c_str());
-            QCOMPARE(outputs->size(), reference->size());
-            for (size_t i = 0; i < outputs->size(); ++i) {
-                codegen::Difference d = codegen::compareTensors((*outputs)[i], (*reference)[i]);
-                QVERIFY2((*outputs)[i].data == (*reference)[i].data,
-                         qPrintable(QStringLiteral("%1: %2 differs from tvm by %3 (element %4)")
-                                        .arg(QLatin1String(strategy),
-                                             QString::fromStdString((*outputs)[i].name))
-                                        .arg(d.maxAbsolute)
-                                        .arg(d.worstIndex)));
-            }
+TEST_P(GraphRows, everyScheduleGivesTheSameBits) {
+    test::GraphKind kind = GetParam().kind;
+    uint64_t seed = GetParam().seed;
+    ir::Graph graph = test::randomGraph(seed, {kind, 24});
+    seedWeights(graph, seed);
+    auto arch = arch::resolveArch("teaching");
+    ASSERT_TRUE(arch.ok());
+    auto seeded = codegen::seededInputs(graph, seed);
+    ASSERT_TRUE(seeded.ok());
+    const codegen::TensorSet& inputs = *seeded;
+    auto reference = runWith(graph, *arch, "tvm", inputs);
+    ASSERT_TRUE(reference.ok()) << (reference.ok() ? "" : reference.error().message());
+    // A quarter of teaching's LB splits more groups into more instances.
+    arch::Arch tiny = *arch;
+    auto& lb = *tiny.cluster.coreGroups.front().localBuffer;
+    lb.bytes /= 4;
+    lb.weightReserveBytes /= 4;
+    for (auto [a, strategy] : {std::pair{&*arch, "graphturbo"}, std::pair{&*arch, "gt-instances"},
+                               std::pair{&tiny, "graphturbo"}}) {
+        auto outputs = runWith(graph, *a, strategy, inputs);
+        ASSERT_TRUE(outputs.ok()) << (outputs.ok() ? "" : outputs.error().message());
+        ASSERT_EQ(outputs->size(), reference->size());
+        for (size_t i = 0; i < outputs->size(); ++i) {
+            codegen::Difference d = codegen::compareTensors((*outputs)[i], (*reference)[i]);
+            ASSERT_TRUE((*outputs)[i].data == (*reference)[i].data)
+                << strategy << ": " << (*outputs)[i].name << " differs from tvm by "
+                << d.maxAbsolute << " (element " << d.worstIndex << ")";
         }
     }
-};
+}
 
-QTEST_GUILESS_MAIN(TestCodegenSchedules)
-#include "test_codegen_schedules.moc"
+INSTANTIATE_TEST_SUITE_P(TestCodegenSchedules, GraphRows, ::testing::ValuesIn(graphRows()),
+                         test::RowName{});

@@ -7,6 +7,7 @@
 // the inspector offers the next edit on an edited result.
 
 #include "arch/presets.h"
+#include "coretestsupport.h"
 #include "onnx/importer.h"
 #include "random_graphs.h"
 #include "schedule/edits.h"
@@ -14,8 +15,7 @@
 #include "test_rows.h"
 #include "zoo/zoo.h"
 
-#include <QTemporaryDir>
-#include <QtTest>
+#include <gtest/gtest.h>
 
 using namespace stagecraft;
 using schedule::GroupId;
@@ -61,10 +61,9 @@ std::string where(const Case& c, const std::string& edit) {
 #define AGREE(offered, verdict, text)                                                              \
     do {                                                                                           \
         const Verdict v = (verdict);                                                               \
-        QVERIFY2(v == (offered),                                                                   \
-                 where(c, text + std::string(v.accepted ? ": refused, accepted"                    \
-                                                        : ": offered, refused: " + v.why))         \
-                     .c_str());                                                                    \
+        ASSERT_TRUE(v == (offered))                                                                \
+            << where(c, text + std::string(v.accepted ? ": refused, accepted"                      \
+                                                      : ": offered, refused: " + v.why));          \
     } while (false)
 
 void checkMerges(const Case& c) {
@@ -179,55 +178,61 @@ std::vector<schedule::Overrides> firstOffers(const ir::Graph& graph,
     return offers;
 }
 
-} // namespace
+const arch::Arch& teaching() {
+    static const arch::Arch loaded = *arch::loadPreset("teaching");
+    return loaded;
+}
 
-class TestEditQueries : public QObject {
-    Q_OBJECT
-    arch::Arch teaching_ = *arch::loadPreset("teaching");
-    QTemporaryDir dir_;
-
-    void checkGraph(const ir::Graph& graph) {
-        for (schedule::Level level : {schedule::Level::LB, schedule::Level::GB}) {
-            schedule::ScheduleOptions options;
-            options.level = level;
-            auto shown = schedule::buildSchedule(graph, teaching_, options);
-            QVERIFY2(shown.ok(), shown.ok() ? "" : shown.error().message().c_str());
-            checkAll({graph, teaching_, options, *shown});
-            for (const schedule::Overrides& edit : firstOffers(graph, *shown)) {
-                if (QTest::currentTestFailed())
-                    return;
-                options.overrides = edit;
-                auto edited = schedule::buildSchedule(graph, teaching_, options);
-                QVERIFY2(edited.ok(), edited.ok() ? "" : edited.error().message().c_str());
-                checkAll({graph, teaching_, options, *edited});
-            }
+/// Every query on \p graph at both levels, before and after the first offered
+/// edits.
+void checkGraph(const ir::Graph& graph) {
+    for (schedule::Level level : {schedule::Level::LB, schedule::Level::GB}) {
+        schedule::ScheduleOptions options;
+        options.level = level;
+        auto shown = schedule::buildSchedule(graph, teaching(), options);
+        ASSERT_TRUE(shown.ok()) << (shown.ok() ? "" : shown.error().message());
+        checkAll({graph, teaching(), options, *shown});
+        for (const schedule::Overrides& edit : firstOffers(graph, *shown)) {
+            if (::testing::Test::HasFailure())
+                return;
+            options.overrides = edit;
+            auto edited = schedule::buildSchedule(graph, teaching(), options);
+            ASSERT_TRUE(edited.ok()) << (edited.ok() ? "" : edited.error().message());
+            checkAll({graph, teaching(), options, *edited});
         }
     }
+}
 
-private slots:
-    void randomGraphs_data() { test::addRandomGraphRows(kSeeds, 16); }
-    void randomGraphs() {
-        QFETCH(quint64, seed);
-        QFETCH(int, kind);
-        QFETCH(int, ops);
-        checkGraph(test::randomGraph(seed, {static_cast<test::GraphKind>(kind), ops}));
-    }
-
-    void paperFigures_data() {
-        QTest::addColumn<QString>("name");
-        QTest::newRow("fig2-blocks") << QStringLiteral("fig2-blocks");
-        QTest::newRow("fig3-chain") << QStringLiteral("fig3-chain");
-    }
-    void paperFigures() {
-        QFETCH(QString, name);
-        auto path =
-            std::filesystem::path(dir_.path().toStdString()) / (name.toStdString() + ".onnx");
-        QVERIFY(zoo::writeZooModel(name.toStdString(), {}, path).ok());
-        auto imported = onnxio::importModel(path);
-        QVERIFY2(imported.ok(), imported.ok() ? "" : imported.error().message().c_str());
-        checkGraph(imported->graph);
-    }
+/// A paper figure of the zoo by name.
+struct FigureRow {
+    std::string rowLabel;
+    std::string name;
 };
 
-QTEST_APPLESS_MAIN(TestEditQueries)
-#include "test_edit_queries.moc"
+} // namespace
+
+class RandomGraphRows : public ::testing::TestWithParam<test::RandomGraphRow> {};
+
+TEST_P(RandomGraphRows, randomGraphs) {
+    checkGraph(test::randomGraph(GetParam().seed, {GetParam().kind, GetParam().ops}));
+}
+
+INSTANTIATE_TEST_SUITE_P(TestEditQueries, RandomGraphRows,
+                         ::testing::ValuesIn(test::randomGraphRows(kSeeds, 16)), test::RowName{});
+
+class FigureRows : public ::testing::TestWithParam<FigureRow> {};
+
+TEST_P(FigureRows, paperFigures) {
+    const std::string& name = GetParam().name;
+    test::TempDir dir;
+    auto path = dir.path() / (name + ".onnx");
+    ASSERT_TRUE(zoo::writeZooModel(name, {}, path).ok());
+    auto imported = onnxio::importModel(path);
+    ASSERT_TRUE(imported.ok()) << (imported.ok() ? "" : imported.error().message());
+    checkGraph(imported->graph);
+}
+
+INSTANTIATE_TEST_SUITE_P(TestEditQueries, FigureRows,
+                         ::testing::Values(FigureRow{"fig2-blocks", "fig2-blocks"},
+                                           FigureRow{"fig3-chain", "fig3-chain"}),
+                         test::RowName{});

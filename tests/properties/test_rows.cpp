@@ -2,50 +2,43 @@
 
 #include "test_rows.h"
 
+#include "coretestsupport.h"
 #include "onnx/importer.h"
-#include "random_graphs.h"
-#include "testsupport.h"
 #include "zoo/zoo.h"
-
-#include <QtTest>
 
 #include <algorithm>
 #include <filesystem>
-#include <string>
-#include <vector>
 
 namespace stagecraft::test {
 
-void addRandomGraphRows(uint64_t seeds, int maxBigOps) {
-    QTest::addColumn<quint64>("seed");
-    QTest::addColumn<int>("kind");
-    QTest::addColumn<int>("ops");
+std::vector<RandomGraphRow> randomGraphRows(uint64_t seeds, int maxBigOps) {
+    std::vector<RandomGraphRow> rows;
     auto kinds = graphKinds();
-    for (quint64 seed = 1; seed <= seeds; ++seed) {
+    for (uint64_t seed = 1; seed <= seeds; ++seed) {
         auto kind = kinds[seed % kinds.size()];
         int ops = seed % 4 == 0
-                      ? 1 + static_cast<int>((seed * 37) % static_cast<quint64>(maxBigOps))
+                      ? 1 + static_cast<int>((seed * 37) % static_cast<uint64_t>(maxBigOps))
                       : 1 + static_cast<int>((seed * 13) % 24);
-        QTest::addRow("seed-%llu-%s-%d", seed, graphKindName(kind).data(), ops)
-            << seed << static_cast<int>(kind) << ops;
+        rows.push_back({rowName("seed-%llu-%s-%d", static_cast<unsigned long long>(seed),
+                                graphKindName(kind).data(), ops),
+                        seed, kind, ops});
     }
+    return rows;
 }
 
-void addZooModelRows() {
-    QTest::addColumn<QString>("name");
+std::vector<ZooModelRow> zooModelRows() {
+    std::vector<ZooModelRow> rows;
     for (const zoo::ZooModelInfo& model : zoo::zooModels())
-        QTest::addRow("%s", model.name.c_str()) << QString::fromStdString(model.name);
+        rows.push_back({model.name, model.name});
+    return rows;
 }
 
-void addFetchedModelRows() {
-    QTest::addColumn<QString>("file");
-    QTest::addColumn<QString>("input");
-    QTest::addRow("ppocr-det") << QStringLiteral("ppocr/ch_PP-OCRv4_det_infer.onnx")
-                               << QStringLiteral("x:1x3x320x320");
-    QTest::addRow("ppocr-rec") << QStringLiteral("ppocr/ch_PP-OCRv4_rec_infer.onnx")
-                               << QStringLiteral("x:1x3x48x320");
-    QTest::addRow("ppocr-cls") << QStringLiteral("ppocr/ch_ppocr_mobile_v2.0_cls_infer.onnx")
-                               << QStringLiteral("x:1x3x48x192");
+std::vector<FetchedModelRow> fetchedModelRows() {
+    std::vector<FetchedModelRow> rows = {
+        {"ppocr-det", "ppocr/ch_PP-OCRv4_det_infer.onnx", "x:1x3x320x320"},
+        {"ppocr-rec", "ppocr/ch_PP-OCRv4_rec_infer.onnx", "x:1x3x48x320"},
+        {"ppocr-cls", "ppocr/ch_ppocr_mobile_v2.0_cls_infer.onnx", "x:1x3x48x192"},
+    };
     std::vector<std::string> wakeWords;
     std::error_code error;
     for (const auto& entry :
@@ -56,22 +49,35 @@ void addFetchedModelRows() {
     if (wakeWords.empty()) // fetchedModel() then reports the missing cache
         wakeWords.push_back("hello_deepa.onnx");
     for (const std::string& file : wakeWords)
-        QTest::addRow("openwakeword-%s", file.c_str())
-            << QString::fromStdString("openwakeword/" + file) << QString();
+        rows.push_back({"openwakeword-" + file, "openwakeword/" + file, ""});
+    return rows;
 }
 
-std::optional<Expected<ir::Graph>> importFetchedModel(const QString& file, const QString& input) {
-    std::filesystem::path path = fetchedModel(file.toStdString());
+std::optional<Expected<ir::Graph>> importFetchedModel(const FetchedModelRow& row) {
+    std::filesystem::path path = fetchedModel(row.file);
     if (path.empty())
         return std::nullopt;
     onnxio::ImportOptions options;
-    if (!input.isEmpty())
-        if (Status bound = onnxio::addInputBinding(options, input.toStdString()); !bound.ok())
+    if (!row.input.empty())
+        if (Status bound = onnxio::addInputBinding(options, row.input); !bound.ok())
             return Expected<ir::Graph>(bound.error());
     auto imported = onnxio::importModel(path, options);
     if (!imported.ok())
         return Expected<ir::Graph>(imported.error());
     return Expected<ir::Graph>(std::move(imported->graph));
+}
+
+void PrintTo(const RandomGraphRow& row, std::ostream* out) {
+    *out << "seed " << row.seed << ", kind " << graphKindName(row.kind) << ", " << row.ops
+         << " ops";
+}
+
+void PrintTo(const ZooModelRow& row, std::ostream* out) {
+    *out << "zoo model " << row.name;
+}
+
+void PrintTo(const FetchedModelRow& row, std::ostream* out) {
+    *out << row.file << (row.input.empty() ? "" : ", input " + row.input);
 }
 
 } // namespace stagecraft::test

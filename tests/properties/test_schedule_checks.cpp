@@ -3,12 +3,12 @@
 // field is reported by scheduleDifference.
 
 #include "arch/presets.h"
+#include "coretestsupport.h"
 #include "random_graphs.h"
 #include "schedule_checks.h"
 
-#include <QtTest>
-
 #include <functional>
+#include <gtest/gtest.h>
 
 using namespace stagecraft;
 
@@ -123,107 +123,124 @@ const std::vector<std::pair<const char*, Mutation>>& mutations() {
     return list;
 }
 
+/// A mutation's row: its index in mutations().
+struct MutationRow {
+    std::string rowLabel;
+    int mutation;
+};
+
+std::vector<MutationRow> mutationRows() {
+    std::vector<MutationRow> rows;
+    for (size_t i = 0; i < mutations().size(); ++i)
+        rows.push_back({test::rowName("%s", mutations()[i].first), static_cast<int>(i)});
+    return rows;
+}
+
 } // namespace
 
-class TestScheduleChecks : public QObject {
-    Q_OBJECT
-    arch::Arch arch_;
-    ir::Graph graph_;
-    schedule::Schedule base_;
-
-private slots:
-    void initTestCase() {
+/// The base schedule, found once for the whole program (the Qt suite's
+/// initTestCase).
+class TestScheduleChecks : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        if (ready_)
+            return;
         auto loaded = arch::loadPreset("teaching");
-        QVERIFY(loaded.ok());
+        ASSERT_TRUE(loaded.ok());
         arch_ = std::move(*loaded);
         // A chain with split groups, needed edges, concats and a graph output
         // written by the last instance.
         for (uint64_t seed = 1; seed <= 500; ++seed) {
             ir::Graph g = test::randomGraph(seed, {test::GraphKind::Chain, 10});
             auto s = schedule::buildSchedule(g, arch_, {});
-            QVERIFY(s.ok());
+            ASSERT_TRUE(s.ok());
             bool concat = std::any_of(s->moves.begin(), s->moves.end(), [](const auto& m) {
                 return m.kind == schedule::DataMove::Kind::Concat;
             });
             if (concat && s->groups.size() >= 3 && test::scheduleProblem(g, arch_, *s).empty()) {
                 graph_ = std::move(g);
                 base_ = std::move(*s);
+                ready_ = true;
                 return;
             }
         }
-        QFAIL("no suitable base schedule among seeds 1..500");
+        FAIL() << "no suitable base schedule among seeds 1..500";
     }
+    void SetUp() override { ASSERT_TRUE(ready_) << "the suite's setup failed"; }
 
-    void brokenScheduleIsReported_data() {
-        QTest::addColumn<int>("mutation");
-        for (size_t i = 0; i < mutations().size(); ++i)
-            QTest::addRow("%s", mutations()[i].first) << static_cast<int>(i);
-    }
-    void brokenScheduleIsReported() {
-        QFETCH(int, mutation);
-        QVERIFY(test::scheduleProblem(graph_, arch_, base_).empty());
-        schedule::Schedule broken = base_;
-        QVERIFY(mutations()[static_cast<size_t>(mutation)].second(graph_, broken));
-        std::string problem = test::scheduleProblem(graph_, arch_, broken);
-        QVERIFY(!problem.empty());
-        qInfo("%s", problem.c_str());
-    }
-
-    void changedFieldIsReported() {
-        QVERIFY(test::scheduleDifference(base_, base_).empty());
-        using Change = std::function<void(schedule::Schedule&)>;
-        std::vector<std::pair<const char*, Change>> changes = {
-            {"order",
-             [](auto& s) {
-                 std::swap(s.order.front(), s.order.back());
-             }},
-            {"order kind",
-             [](auto& s) {
-                 s.orderKind = schedule::OrderKind::User;
-             }},
-            {"binding",
-             [](auto& s) {
-                 s.instances.front().bind.front() += 1;
-             }},
-            {"scope",
-             [](auto& s) {
-                 schedule::Scope& scope = s.instances.front().scope;
-                 scope = scope == schedule::Scope::GB ? schedule::Scope::LB : schedule::Scope::GB;
-             }},
-            {"footprint",
-             [](auto& s) {
-                 s.instances.front().footprintBytes += 4;
-             }},
-            {"edge",
-             [](auto& s) {
-                 s.edges.front().redundant = true;
-             }},
-            {"move",
-             [](auto& s) {
-                 auto& kind = s.moves.front().kind;
-                 kind = kind == schedule::DataMove::Kind::Copy ? schedule::DataMove::Kind::Concat
-                                                               : schedule::DataMove::Kind::Copy;
-             }},
-            {"split",
-             [](auto& s) {
-                 s.groups.front().split.reset();
-             }},
-            {"capacity",
-             [](auto& s) {
-                 s.capacityBytes *= 2;
-             }},
-            {"trace",
-             [](auto& s) {
-                 s.trace.binding.push_back({});
-             }},
-        };
-        for (const auto& [name, change] : changes) {
-            schedule::Schedule changed = base_;
-            change(changed);
-            QVERIFY2(!test::scheduleDifference(base_, changed).empty(), name);
-        }
-    }
+    static inline bool ready_ = false;
+    static inline arch::Arch arch_;
+    static inline ir::Graph graph_;
+    static inline schedule::Schedule base_;
 };
 
-QTEST_GUILESS_MAIN(TestScheduleChecks)
-#include "test_schedule_checks.moc"
+class MutationRows : public TestScheduleChecks,
+                     public ::testing::WithParamInterface<MutationRow> {};
+
+TEST_P(MutationRows, brokenScheduleIsReported) {
+    int mutation = GetParam().mutation;
+    ASSERT_TRUE(test::scheduleProblem(graph_, arch_, base_).empty());
+    schedule::Schedule broken = base_;
+    ASSERT_TRUE(mutations()[static_cast<size_t>(mutation)].second(graph_, broken));
+    std::string problem = test::scheduleProblem(graph_, arch_, broken);
+    ASSERT_TRUE(!problem.empty());
+    test::info("%s", problem.c_str());
+}
+
+INSTANTIATE_TEST_SUITE_P(TestScheduleChecks, MutationRows, ::testing::ValuesIn(mutationRows()),
+                         test::RowName{});
+
+TEST_F(TestScheduleChecks, changedFieldIsReported) {
+    ASSERT_TRUE(test::scheduleDifference(base_, base_).empty());
+    using Change = std::function<void(schedule::Schedule&)>;
+    std::vector<std::pair<const char*, Change>> changes = {
+        {"order",
+         [](auto& s) {
+             std::swap(s.order.front(), s.order.back());
+         }},
+        {"order kind",
+         [](auto& s) {
+             s.orderKind = schedule::OrderKind::User;
+         }},
+        {"binding",
+         [](auto& s) {
+             s.instances.front().bind.front() += 1;
+         }},
+        {"scope",
+         [](auto& s) {
+             schedule::Scope& scope = s.instances.front().scope;
+             scope = scope == schedule::Scope::GB ? schedule::Scope::LB : schedule::Scope::GB;
+         }},
+        {"footprint",
+         [](auto& s) {
+             s.instances.front().footprintBytes += 4;
+         }},
+        {"edge",
+         [](auto& s) {
+             s.edges.front().redundant = true;
+         }},
+        {"move",
+         [](auto& s) {
+             auto& kind = s.moves.front().kind;
+             kind = kind == schedule::DataMove::Kind::Copy ? schedule::DataMove::Kind::Concat
+                                                           : schedule::DataMove::Kind::Copy;
+         }},
+        {"split",
+         [](auto& s) {
+             s.groups.front().split.reset();
+         }},
+        {"capacity",
+         [](auto& s) {
+             s.capacityBytes *= 2;
+         }},
+        {"trace",
+         [](auto& s) {
+             s.trace.binding.push_back({});
+         }},
+    };
+    for (const auto& [name, change] : changes) {
+        schedule::Schedule changed = base_;
+        change(changed);
+        ASSERT_TRUE(!test::scheduleDifference(base_, changed).empty()) << name;
+    }
+}

@@ -8,16 +8,16 @@
 // runs in Debug builds too (all together take seconds).
 
 #include "arch/presets.h"
+#include "coretestsupport.h"
 #include "onnx/importer.h"
 #include "schedule_checks.h"
 #include "test_rows.h"
-#include "testsupport.h"
 #include "zoo/zoo.h"
-
-#include <QtTest>
 
 #include <algorithm>
 #include <chrono>
+#include <gtest/gtest.h>
+#include <memory>
 
 using namespace stagecraft;
 
@@ -31,73 +31,87 @@ std::string message(const T& result) {
 
 } // namespace
 
-class TestScheduleModels : public QObject {
-    Q_OBJECT
-    arch::Arch arch_;
-    QTemporaryDir dir_;
+/// stcp920 and a temporary directory, made once for the whole program (the
+/// Qt suite's initTestCase).
+class TestScheduleModels : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        if (ready_)
+            return;
+        auto loaded = arch::loadPreset("stcp920");
+        ASSERT_TRUE(loaded.ok()) << message(loaded);
+        arch_ = std::move(*loaded);
+        dir_ = std::make_unique<test::TempDir>();
+        ASSERT_TRUE(dir_->isValid());
+        ready_ = true;
+    }
+    void SetUp() override { ASSERT_TRUE(ready_) << "the suite's setup failed"; }
 
-    void checkModel(const ir::Graph& graph) {
+    static void checkModel(const ir::Graph& graph) {
         auto start = std::chrono::steady_clock::now();
         auto semantics = partition::SemanticsCache::build(graph);
-        QVERIFY2(semantics.ok(), message(semantics).c_str());
+        ASSERT_TRUE(semantics.ok()) << message(semantics);
         schedule::ScheduleOptions options;
         auto best = schedule::buildSchedule(graph, arch_, options);
-        QVERIFY2(best.ok(), message(best).c_str());
+        ASSERT_TRUE(best.ok()) << message(best);
         std::string problem = test::scheduleProblem(graph, arch_, *best, &*semantics);
-        QVERIFY2(problem.empty(), ("order best: " + problem).c_str());
+        ASSERT_TRUE(problem.empty()) << ("order best: " + problem);
         for (auto [choice, kind, name] :
              {std::tuple{schedule::OrderChoice::BFS, schedule::OrderKind::BFS, "bfs"},
               std::tuple{schedule::OrderChoice::DFS, schedule::OrderKind::DFS, "dfs"}}) {
             options.order = choice;
             auto s = schedule::reschedule(*best, graph, arch_, options);
-            QVERIFY2(s.ok(), (std::string("order ") + name + ": " + message(s)).c_str());
-            QCOMPARE(s->orderKind, kind);
+            ASSERT_TRUE(s.ok()) << (std::string("order ") + name + ": " + message(s));
+            ASSERT_EQ(s->orderKind, kind);
             problem = test::scheduleProblem(graph, arch_, *s, &*semantics, &*best);
-            QVERIFY2(problem.empty(), (std::string("order ") + name + ": " + problem).c_str());
-            if (best->orderKind == kind)
-                QCOMPARE(best->order, s->order);
+            ASSERT_TRUE(problem.empty()) << (std::string("order ") + name + ": " + problem);
+            if (best->orderKind == kind) {
+                ASSERT_EQ(best->order, s->order);
+            }
         }
         options.order = schedule::OrderChoice::Best;
         auto again = schedule::buildSchedule(graph, arch_, options);
-        QVERIFY(again.ok());
+        ASSERT_TRUE(again.ok());
         std::string difference = test::scheduleDifference(*best, *again);
-        QVERIFY2(difference.empty(), ("a second buildSchedule differs: " + difference).c_str());
+        ASSERT_TRUE(difference.empty()) << ("a second buildSchedule differs: " + difference);
         double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        qInfo("%zu ops, %zu groups, %zu instances, %zu moves; checked in %.1f s", graph.opCount(),
-              best->groups.size(), best->instances.size(), best->moves.size(), seconds);
+        test::info("%zu ops, %zu groups, %zu instances, %zu moves; checked in %.1f s",
+                   graph.opCount(), best->groups.size(), best->instances.size(), best->moves.size(),
+                   seconds);
     }
 
-private slots:
-    void initTestCase() {
-        auto loaded = arch::loadPreset("stcp920");
-        QVERIFY2(loaded.ok(), message(loaded).c_str());
-        arch_ = std::move(*loaded);
-        QVERIFY(dir_.isValid());
-    }
-
-    void zooModels_data() { test::addZooModelRows(); }
-    void zooModels() {
-        QFETCH(QString, name);
-        std::filesystem::path path = dir_.filePath(name + QStringLiteral(".onnx")).toStdString();
-        auto written = zoo::writeZooModel(name.toStdString(), {}, path);
-        QVERIFY2(written.ok(), message(written).c_str());
-        auto imported = onnxio::importModel(path);
-        QVERIFY2(imported.ok(), message(imported).c_str());
-        checkModel(imported->graph);
-    }
-
-    void fetchedModels_data() { test::addFetchedModelRows(); }
-    void fetchedModels() {
-        QFETCH(QString, file);
-        QFETCH(QString, input);
-        auto imported = test::importFetchedModel(file, input);
-        if (!imported)
-            return;
-        QVERIFY2(imported->ok(), message(*imported).c_str());
-        checkModel(imported->value());
-    }
+    static inline bool ready_ = false;
+    static inline arch::Arch arch_;
+    static inline std::unique_ptr<test::TempDir> dir_;
 };
 
-QTEST_GUILESS_MAIN(TestScheduleModels)
-#include "test_schedule_models.moc"
+class ZooModelRows : public TestScheduleModels,
+                     public ::testing::WithParamInterface<test::ZooModelRow> {};
+
+TEST_P(ZooModelRows, zooModels) {
+    const std::string& name = GetParam().name;
+    std::filesystem::path path = dir_->filePath(name + ".onnx");
+    auto written = zoo::writeZooModel(name, {}, path);
+    ASSERT_TRUE(written.ok()) << message(written);
+    auto imported = onnxio::importModel(path);
+    ASSERT_TRUE(imported.ok()) << message(imported);
+    checkModel(imported->graph);
+}
+
+INSTANTIATE_TEST_SUITE_P(TestScheduleModels, ZooModelRows,
+                         ::testing::ValuesIn(test::zooModelRows()), test::RowName{});
+
+class FetchedModelRows : public TestScheduleModels,
+                         public ::testing::WithParamInterface<test::FetchedModelRow> {};
+
+TEST_P(FetchedModelRows, fetchedModels) {
+    auto imported = test::importFetchedModel(GetParam());
+    if (!imported)
+        return;
+    ASSERT_TRUE(imported->ok()) << message(*imported);
+    checkModel(imported->value());
+}
+
+INSTANTIATE_TEST_SUITE_P(TestScheduleModels, FetchedModelRows,
+                         ::testing::ValuesIn(test::fetchedModelRows()), test::RowName{});

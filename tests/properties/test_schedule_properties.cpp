@@ -16,19 +16,19 @@
 // rebuilds the graph.
 
 #include "arch/presets.h"
+#include "coretestsupport.h"
 #include "random_graphs.h"
 #include "schedule_checks.h"
 #include "test_rows.h"
 
-#include <QtTest>
-
 #include <array>
+#include <gtest/gtest.h>
 
 using namespace stagecraft;
 
 namespace {
 
-constexpr quint64 kSeeds = 1020;
+constexpr uint64_t kSeeds = 1020;
 
 struct OrderCase {
     schedule::OrderChoice choice;
@@ -38,16 +38,39 @@ constexpr std::array<OrderCase, 3> kOrders{{{schedule::OrderChoice::Best, "best"
                                             {schedule::OrderChoice::BFS, "bfs"},
                                             {schedule::OrderChoice::DFS, "dfs"}}};
 
+/// The smallest graphs (found by the sweep) where a property once failed:
+/// a Split whose consumer reads one of its smaller outputs (the data move
+/// must move that output), and an unsplit Split group reading a producer
+/// split along the same dim (the Split reads all of it, so no producer
+/// instance may be dropped as redundant).
+std::vector<test::RandomGraphRow> smallCaseRows() {
+    return {{"split-consumer-reads-smaller-output", 10, test::GraphKind::MultiOutput, 2},
+            {"unsplit-split-reads-split-producer", 29, test::GraphKind::MultiOutput, 3}};
+}
+
 } // namespace
 
-class TestScheduleProperties : public QObject {
-    Q_OBJECT
-    std::vector<arch::Arch> archs_;
+/// The three presets, loaded once for the whole program (the Qt suite's
+/// initTestCase).
+class TestScheduleProperties : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        if (ready_)
+            return;
+        for (const char* name : {"teaching", "stcp920", "habana-goya"}) {
+            auto loaded = arch::loadPreset(name);
+            ASSERT_TRUE(loaded.ok()) << (loaded.ok() ? "" : loaded.error().message().c_str());
+            archs_.push_back(std::move(*loaded));
+        }
+        ready_ = true;
+    }
+    void SetUp() override { ASSERT_TRUE(ready_) << "the suite's setup failed"; }
 
     /// Schedules of one preset in kOrders order; fails the test on a violation.
-    std::vector<schedule::Schedule> scheduleAll(const ir::Graph& graph, const arch::Arch& arch,
-                                                const partition::SemanticsCache& semantics,
-                                                bool& ok) {
+    static std::vector<schedule::Schedule> scheduleAll(const ir::Graph& graph,
+                                                       const arch::Arch& arch,
+                                                       const partition::SemanticsCache& semantics,
+                                                       bool& ok) {
         ok = false;
         std::vector<schedule::Schedule> result;
         for (const OrderCase& order : kOrders) {
@@ -57,13 +80,13 @@ class TestScheduleProperties : public QObject {
             auto s = result.empty() ? schedule::buildSchedule(graph, arch, options)
                                     : schedule::reschedule(result.front(), graph, arch, options);
             if (!s.ok()) {
-                QTest::qFail((where + s.error().message()).c_str(), __FILE__, __LINE__);
+                ADD_FAILURE() << where + s.error().message();
                 return result;
             }
             std::string problem = test::scheduleProblem(graph, arch, *s, &semantics,
                                                         result.empty() ? nullptr : &result.front());
             if (!problem.empty()) {
-                QTest::qFail((where + problem).c_str(), __FILE__, __LINE__);
+                ADD_FAILURE() << where + problem;
                 return result;
             }
             result.push_back(std::move(*s));
@@ -72,64 +95,56 @@ class TestScheduleProperties : public QObject {
         return result;
     }
 
-private slots:
-    void initTestCase() {
-        for (const char* name : {"teaching", "stcp920", "habana-goya"}) {
-            auto loaded = arch::loadPreset(name);
-            QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().message().c_str());
-            archs_.push_back(std::move(*loaded));
-        }
-    }
-
-    /// The smallest graphs (found by the sweep) where a property once failed:
-    /// a Split whose consumer reads one of its smaller outputs (the data move
-    /// must move that output), and an unsplit Split group reading a producer
-    /// split along the same dim (the Split reads all of it, so no producer
-    /// instance may be dropped as redundant).
-    void smallCases_data() {
-        QTest::addColumn<quint64>("seed");
-        QTest::addColumn<int>("kind");
-        QTest::addColumn<int>("ops");
-        QTest::addRow("split-consumer-reads-smaller-output")
-            << quint64{10} << static_cast<int>(test::GraphKind::MultiOutput) << 2;
-        QTest::addRow("unsplit-split-reads-split-producer")
-            << quint64{29} << static_cast<int>(test::GraphKind::MultiOutput) << 3;
-    }
-    void smallCases() { randomGraphs(); }
-
-    void randomGraphs_data() { test::addRandomGraphRows(kSeeds, 60); }
-    void randomGraphs() {
-        QFETCH(quint64, seed);
-        QFETCH(int, kind);
-        QFETCH(int, ops);
-        ir::Graph graph = test::randomGraph(seed, {static_cast<test::GraphKind>(kind), ops});
+    /// Every preset and order on the graph of \p row.
+    static void checkRow(const test::RandomGraphRow& row) {
+        uint64_t seed = row.seed;
+        ir::Graph graph = test::randomGraph(seed, {row.kind, row.ops});
         auto semantics = partition::SemanticsCache::build(graph);
-        QVERIFY2(semantics.ok(), semantics.ok() ? "" : semantics.error().message().c_str());
+        ASSERT_TRUE(semantics.ok()) << (semantics.ok() ? "" : semantics.error().message().c_str());
         for (size_t a = 0; a < archs_.size(); ++a) {
             bool ok = false;
             std::vector<schedule::Schedule> runs = scheduleAll(graph, archs_[a], *semantics, ok);
             if (!ok)
                 return;
             const schedule::Schedule& best = runs[0];
-            QCOMPARE(runs[1].orderKind, schedule::OrderKind::BFS);
-            QCOMPARE(runs[2].orderKind, schedule::OrderKind::DFS);
-            QVERIFY(best.orderKind != schedule::OrderKind::User);
-            QCOMPARE(best.order,
-                     best.orderKind == schedule::OrderKind::BFS ? runs[1].order : runs[2].order);
+            ASSERT_EQ(runs[1].orderKind, schedule::OrderKind::BFS);
+            ASSERT_EQ(runs[2].orderKind, schedule::OrderKind::DFS);
+            ASSERT_TRUE(best.orderKind != schedule::OrderKind::User);
+            ASSERT_EQ(best.order,
+                      best.orderKind == schedule::OrderKind::BFS ? runs[1].order : runs[2].order);
             if (a != seed % archs_.size())
                 continue;
             size_t k = (seed / archs_.size()) % kOrders.size();
             schedule::ScheduleOptions options;
             options.order = kOrders[k].choice;
             auto again = schedule::buildSchedule(graph, archs_[a], options);
-            QVERIFY(again.ok());
+            ASSERT_TRUE(again.ok());
             std::string difference = test::scheduleDifference(runs[k], *again);
-            QVERIFY2(difference.empty(), (archs_[a].name + ", order " + kOrders[k].name +
-                                          ": a second buildSchedule differs: " + difference)
-                                             .c_str());
+            ASSERT_TRUE(difference.empty()) << (archs_[a].name + ", order " + kOrders[k].name +
+                                                ": a second buildSchedule differs: " + difference);
         }
     }
+
+    static inline bool ready_ = false;
+    static inline std::vector<arch::Arch> archs_;
 };
 
-QTEST_GUILESS_MAIN(TestScheduleProperties)
-#include "test_schedule_properties.moc"
+class SmallCaseRows : public TestScheduleProperties,
+                      public ::testing::WithParamInterface<test::RandomGraphRow> {};
+
+TEST_P(SmallCaseRows, smallCases) {
+    checkRow(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(TestScheduleProperties, SmallCaseRows,
+                         ::testing::ValuesIn(smallCaseRows()), test::RowName{});
+
+class RandomGraphRows : public TestScheduleProperties,
+                        public ::testing::WithParamInterface<test::RandomGraphRow> {};
+
+TEST_P(RandomGraphRows, randomGraphs) {
+    checkRow(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(TestScheduleProperties, RandomGraphRows,
+                         ::testing::ValuesIn(test::randomGraphRows(kSeeds, 60)), test::RowName{});

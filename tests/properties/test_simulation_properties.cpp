@@ -18,24 +18,24 @@
 // strategy: test::randomGraph(seed, {kind, ops}) rebuilds the graph.
 
 #include "arch/presets.h"
+#include "coretestsupport.h"
 #include "onnx/importer.h"
 #include "random_graphs.h"
 #include "schedule/clusters.h"
 #include "sim_checks.h"
 #include "test_rows.h"
-#include "testsupport.h"
 #include "zoo/zoo.h"
-
-#include <QtTest>
 
 #include <algorithm>
 #include <chrono>
+#include <gtest/gtest.h>
+#include <memory>
 
 using namespace stagecraft;
 
 namespace {
 
-constexpr quint64 kSeeds = 300;
+constexpr uint64_t kSeeds = 300;
 
 /// One line for a failed Expected or Status.
 template <class T>
@@ -51,29 +51,64 @@ int64_t batchOf(const ir::Graph& graph) {
     return shape.empty() ? 1 : std::max<int64_t>(shape.front(), 1);
 }
 
+/// The smallest graphs (found by sweeps) where a property once failed:
+/// a zero-length task at the instant another starts on its slot or pipe
+/// (validateTimeline once saw an overlap); a layer reusing the LB or GB
+/// space of a buffer that an earlier layer spills (it must wait for the
+/// spill); a Split whose part nobody reads is a graph output beside the
+/// part a consumer reads (it must end in DDR, whatever the scope of the
+/// Split's main output); TVM fusion of a Split whose parts are read by
+/// a conv and by a concat (the layers of every strategy).
+std::vector<test::RandomGraphRow> smallCaseRows() {
+    using test::GraphKind;
+    return {
+        {"zero-length-compute-on-busy-unit", 318, GraphKind::Diamond, 5},
+        {"zero-length-load-on-busy-pipe", 726, GraphKind::Diamond, 5},
+        {"reuse-after-spill-lb", 147, GraphKind::MultiOutput, 4},
+        {"reuse-after-spill-gb", 561, GraphKind::Diamond, 22},
+        {"graph-output-beside-split-output", 2, GraphKind::Mix, 2},
+        {"graph-output-beside-split-output-astitch", 5, GraphKind::MultiOutput, 2},
+        {"tvm-fusion-split-fan", 23, GraphKind::MultiOutput, 3},
+    };
+}
+
 } // namespace
 
-class TestSimulationProperties : public QObject {
-    Q_OBJECT
-    std::vector<arch::Arch> archs_;
-    QTemporaryDir dir_;
+/// teaching, stcp920 and a temporary directory, made once for the whole
+/// program (the Qt suite's initTestCase).
+class TestSimulationProperties : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        if (ready_)
+            return;
+        for (const char* name : {"teaching", "stcp920"}) {
+            auto loaded = arch::loadPreset(name);
+            ASSERT_TRUE(loaded.ok()) << message(loaded);
+            archs_.push_back(std::move(*loaded));
+        }
+        ASSERT_EQ(sim::strategies().size(), size_t{6});
+        dir_ = std::make_unique<test::TempDir>();
+        ASSERT_TRUE(dir_->isValid());
+        ready_ = true;
+    }
+    void SetUp() override { ASSERT_TRUE(ready_) << "the suite's setup failed"; }
 
-    const arch::Arch& stcp920() const { return archs_.back(); }
+    static const arch::Arch& stcp920() { return archs_.back(); }
 
     /// Evaluates \p strategy and checks every property; when \p twice, a
     /// second evaluation must equal the first. Fails the test on a violation.
-    bool check(const ir::Graph& graph, const arch::Arch& arch, const sim::Strategy& strategy,
-               int64_t perCluster, bool twice) {
+    static bool check(const ir::Graph& graph, const arch::Arch& arch, const sim::Strategy& strategy,
+                      int64_t perCluster, bool twice) {
         std::string where = arch.name + ", strategy " + strategy.name + ": ";
         auto plan =
             schedule::makeClusterPlan(arch.clusters * perCluster, arch.clusters, perCluster);
         if (!plan.ok()) {
-            QTest::qFail((where + message(plan)).c_str(), __FILE__, __LINE__);
+            ADD_FAILURE() << where + message(plan);
             return false;
         }
         auto ev = sim::evaluate(graph, arch, strategy, *plan);
         if (!ev.ok()) {
-            QTest::qFail((where + message(ev)).c_str(), __FILE__, __LINE__);
+            ADD_FAILURE() << where + message(ev);
             return false;
         }
         std::string problem = test::evaluationProblem(strategy, *ev);
@@ -85,68 +120,29 @@ class TestSimulationProperties : public QObject {
                 problem = "not deterministic: " + problem;
         }
         if (!problem.empty()) {
-            QTest::qFail((where + problem).c_str(), __FILE__, __LINE__);
+            ADD_FAILURE() << where + problem;
             return false;
         }
         return true;
     }
 
-    void checkModel(const ir::Graph& graph, int64_t perCluster) {
+    static void checkModel(const ir::Graph& graph, int64_t perCluster) {
         auto start = std::chrono::steady_clock::now();
         for (const char* name : {"graphturbo", "tvm"}) {
             const sim::Strategy* strategy = sim::findStrategy(name);
-            QVERIFY(strategy != nullptr);
+            ASSERT_TRUE(strategy != nullptr);
             if (!check(graph, stcp920(), *strategy, perCluster, strategy->name == "graphturbo"))
                 return;
         }
         double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        qInfo("%zu ops; checked in %.1f s", graph.opCount(), seconds);
+        test::info("%zu ops; checked in %.1f s", graph.opCount(), seconds);
     }
 
-private slots:
-    void initTestCase() {
-        for (const char* name : {"teaching", "stcp920"}) {
-            auto loaded = arch::loadPreset(name);
-            QVERIFY2(loaded.ok(), message(loaded).c_str());
-            archs_.push_back(std::move(*loaded));
-        }
-        QCOMPARE(sim::strategies().size(), size_t{6});
-        QVERIFY(dir_.isValid());
-    }
-
-    /// The smallest graphs (found by sweeps) where a property once failed:
-    /// a zero-length task at the instant another starts on its slot or pipe
-    /// (validateTimeline once saw an overlap); a layer reusing the LB or GB
-    /// space of a buffer that an earlier layer spills (it must wait for the
-    /// spill); a Split whose part nobody reads is a graph output beside the
-    /// part a consumer reads (it must end in DDR, whatever the scope of the
-    /// Split's main output); TVM fusion of a Split whose parts are read by
-    /// a conv and by a concat (the layers of every strategy).
-    void smallCases_data() {
-        QTest::addColumn<quint64>("seed");
-        QTest::addColumn<int>("kind");
-        QTest::addColumn<int>("ops");
-        using test::GraphKind;
-        auto row = [](const char* name, quint64 seed, GraphKind kind, int ops) {
-            QTest::addRow("%s", name) << seed << static_cast<int>(kind) << ops;
-        };
-        row("zero-length-compute-on-busy-unit", 318, GraphKind::Diamond, 5);
-        row("zero-length-load-on-busy-pipe", 726, GraphKind::Diamond, 5);
-        row("reuse-after-spill-lb", 147, GraphKind::MultiOutput, 4);
-        row("reuse-after-spill-gb", 561, GraphKind::Diamond, 22);
-        row("graph-output-beside-split-output", 2, GraphKind::Mix, 2);
-        row("graph-output-beside-split-output-astitch", 5, GraphKind::MultiOutput, 2);
-        row("tvm-fusion-split-fan", 23, GraphKind::MultiOutput, 3);
-    }
-    void smallCases() { randomGraphs(); }
-
-    void randomGraphs_data() { test::addRandomGraphRows(kSeeds, 40); }
-    void randomGraphs() {
-        QFETCH(quint64, seed);
-        QFETCH(int, kind);
-        QFETCH(int, ops);
-        ir::Graph graph = test::randomGraph(seed, {static_cast<test::GraphKind>(kind), ops});
+    /// Every preset and strategy on the graph of \p row.
+    static void checkRow(const test::RandomGraphRow& row) {
+        uint64_t seed = row.seed;
+        ir::Graph graph = test::randomGraph(seed, {row.kind, row.ops});
         const auto& all = sim::strategies();
         size_t twice = seed % (archs_.size() * all.size());
         for (size_t a = 0; a < archs_.size(); ++a)
@@ -155,31 +151,60 @@ private slots:
                     return;
     }
 
-    void zooModels_data() { test::addZooModelRows(); }
-    void zooModels() {
-        QFETCH(QString, name);
-        std::filesystem::path path = dir_.filePath(name + QStringLiteral(".onnx")).toStdString();
-        zoo::ZooOptions options;
-        if (!name.startsWith(QStringLiteral("fig")))
-            options.batch = 1;
-        auto written = zoo::writeZooModel(name.toStdString(), options, path);
-        QVERIFY2(written.ok(), message(written).c_str());
-        auto imported = onnxio::importModel(path);
-        QVERIFY2(imported.ok(), message(imported).c_str());
-        checkModel(imported->graph, written->batch);
-    }
-
-    void fetchedModels_data() { test::addFetchedModelRows(); }
-    void fetchedModels() {
-        QFETCH(QString, file);
-        QFETCH(QString, input);
-        auto imported = test::importFetchedModel(file, input);
-        if (!imported)
-            return;
-        QVERIFY2(imported->ok(), message(*imported).c_str());
-        checkModel(imported->value(), 1);
-    }
+    static inline bool ready_ = false;
+    static inline std::vector<arch::Arch> archs_;
+    static inline std::unique_ptr<test::TempDir> dir_;
 };
 
-QTEST_GUILESS_MAIN(TestSimulationProperties)
-#include "test_simulation_properties.moc"
+class SmallCaseRows : public TestSimulationProperties,
+                      public ::testing::WithParamInterface<test::RandomGraphRow> {};
+
+TEST_P(SmallCaseRows, smallCases) {
+    checkRow(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(TestSimulationProperties, SmallCaseRows,
+                         ::testing::ValuesIn(smallCaseRows()), test::RowName{});
+
+class RandomGraphRows : public TestSimulationProperties,
+                        public ::testing::WithParamInterface<test::RandomGraphRow> {};
+
+TEST_P(RandomGraphRows, randomGraphs) {
+    checkRow(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(TestSimulationProperties, RandomGraphRows,
+                         ::testing::ValuesIn(test::randomGraphRows(kSeeds, 40)), test::RowName{});
+
+class ZooModelRows : public TestSimulationProperties,
+                     public ::testing::WithParamInterface<test::ZooModelRow> {};
+
+TEST_P(ZooModelRows, zooModels) {
+    const std::string& name = GetParam().name;
+    std::filesystem::path path = dir_->filePath(name + ".onnx");
+    zoo::ZooOptions options;
+    if (!name.starts_with("fig"))
+        options.batch = 1;
+    auto written = zoo::writeZooModel(name, options, path);
+    ASSERT_TRUE(written.ok()) << message(written);
+    auto imported = onnxio::importModel(path);
+    ASSERT_TRUE(imported.ok()) << message(imported);
+    checkModel(imported->graph, written->batch);
+}
+
+INSTANTIATE_TEST_SUITE_P(TestSimulationProperties, ZooModelRows,
+                         ::testing::ValuesIn(test::zooModelRows()), test::RowName{});
+
+class FetchedModelRows : public TestSimulationProperties,
+                         public ::testing::WithParamInterface<test::FetchedModelRow> {};
+
+TEST_P(FetchedModelRows, fetchedModels) {
+    auto imported = test::importFetchedModel(GetParam());
+    if (!imported)
+        return;
+    ASSERT_TRUE(imported->ok()) << message(*imported);
+    checkModel(imported->value(), 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(TestSimulationProperties, FetchedModelRows,
+                         ::testing::ValuesIn(test::fetchedModelRows()), test::RowName{});
