@@ -93,15 +93,14 @@ void printHeader(const ScheduleSummary& s, std::ostream& out) {
 /// instance keeps its tensors and weights in the GB (docs/scheduling.md).
 void printResidentSplits(const Schedule& schedule, std::ostream& out) {
     std::vector<std::string> changes;
-    for (size_t g = 0; g < schedule.groups.size(); ++g) {
+    for (partition::GroupId g : schedule.groups.ids()) {
         const schedule::Group& group = schedule.groups[g];
         const auto& info = group.splitInfo;
         if (group.splitOverridden || !group.split || !info.resident || !info.best ||
             group.split->factor != info.resident->factor)
             continue;
-        changes.push_back(partition::Partition::label(static_cast<schedule::GroupId>(g)) + " " +
-                          std::to_string(info.best->factor) + " -> " +
-                          std::to_string(info.resident->factor));
+        changes.push_back(partition::Partition::label(g) + " " + std::to_string(info.best->factor) +
+                          " -> " + std::to_string(info.resident->factor));
     }
     if (changes.empty())
         return;
@@ -114,14 +113,13 @@ void printResidentSplits(const Schedule& schedule, std::ostream& out) {
 void printGroups(const ScheduleSummary& s, std::ostream& out) {
     const Schedule& schedule = *s.schedule;
     out << "\ngroups (" << schedule.groups.size() << ")\n";
-    for (size_t g = 0; g < schedule.groups.size(); ++g) {
+    for (partition::GroupId g : schedule.groups.ids()) {
         const schedule::Group& group = schedule.groups[g];
-        auto id = static_cast<schedule::GroupId>(g);
         std::string output = group.splitInfo.output == ir::kNoTensor
                                  ? std::string("-")
                                  : s.graph->tensor(group.splitInfo.output).name;
-        out << "  " << padded(partition::Partition::label(id), 4)
-            << padded(plural(schedule.partition.ops(id).size(), "op"), 8)
+        out << "  " << padded(partition::Partition::label(g), 4)
+            << padded(plural(schedule.partition.ops(g).size(), "op"), 8)
             << padded(splitText(group), 28)
             << padded(plural(group.instances.size(), "instance"), 14) << "peak "
             << padded(formatBytes(group.splitInfo.peakBytes), 11) << output << "\n";
@@ -162,8 +160,8 @@ std::string groupBindings(const Schedule& schedule, const schedule::Group& group
 void printBindings(const Schedule& schedule, std::ostream& out) {
     out << "\nbindings and scopes\n";
     std::vector<std::string> over;
-    for (size_t g = 0; g < schedule.groups.size(); ++g)
-        out << "  " << padded(partition::Partition::label(static_cast<schedule::GroupId>(g)), 4)
+    for (partition::GroupId g : schedule.groups.ids())
+        out << "  " << padded(partition::Partition::label(g), 4)
             << groupBindings(schedule, schedule.groups[g]) << "\n";
     for (const schedule::Instance& instance : schedule.instances)
         if (!instance.fitsLocalBuffer)

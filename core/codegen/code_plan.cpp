@@ -31,6 +31,7 @@ namespace {
 
 using partition::Box;
 using partition::BoxMap;
+using partition::GroupId;
 
 constexpr int64_t kAlign = 64;
 /// The one pool the stitched buffers of a kernel are placed in.
@@ -277,7 +278,7 @@ void addSlots(const ir::Graph& graph, KernelCode& code) {
 
 void addSlice(const ir::Graph& graph, const schedule::Schedule& s, KernelCode& code) {
     const schedule::Instance& inst = s.instances[code.instance];
-    const schedule::Group& group = s.groups[static_cast<size_t>(inst.group)];
+    const schedule::Group& group = s.groups[inst.group];
     if (!group.split || group.split->factor <= 1)
         return;
     code.splitTensor = group.splitInfo.output;
@@ -336,10 +337,10 @@ std::vector<GlobalTensor> tableOf(const ir::Graph& graph, const schedule::Schedu
     };
     for (ir::TensorId in : graph.inputs())
         mark(in, TensorRole::Input);
-    for (size_t g = 0; g < s.partition.groupCount(); ++g) {
-        for (ir::TensorId out : s.partition.outputs(static_cast<partition::GroupId>(g)))
+    for (GroupId g : s.partition.groupIds()) {
+        for (ir::TensorId out : s.partition.outputs(g))
             mark(out, TensorRole::Activation);
-        for (ir::OpId op : s.partition.ops(static_cast<partition::GroupId>(g)))
+        for (ir::OpId op : s.partition.ops(g))
             for (ir::TensorId in : graph.op(op).inputs)
                 if (in != ir::kNoTensor && graph.tensor(in).isConstant())
                     mark(in, TensorRole::Weight);
@@ -399,11 +400,11 @@ Status checkCoverage(const ir::Graph& graph, const schedule::Schedule& s,
                     if (const View* v = layer.viewOf(out); v != nullptr && v->home == Home::Global)
                         written[out].push_back(step.regions[i]);
                 }
-    for (size_t g = 0; g < s.partition.groupCount(); ++g)
-        for (ir::TensorId out : s.partition.outputs(static_cast<partition::GroupId>(g)))
+    for (GroupId g : s.partition.groupIds())
+        for (ir::TensorId out : s.partition.outputs(g))
             if (!coversWhole(written[out], graph.tensor(out).shape))
                 return Error("tensor '" + graph.tensor(out).name + "' of group " +
-                             partition::Partition::label(static_cast<partition::GroupId>(g)) +
+                             partition::Partition::label(g) +
                              " is not computed whole by the group's instances");
     return Status::success();
 }

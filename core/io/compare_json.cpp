@@ -52,7 +52,7 @@ nlohmann::json breakdownJson(const sim::Attribution& a) {
         nlohmann::json entry = causesJson(k.breakdown, false);
         entry["kernel"] = k.kernel;
         entry["instance"] = k.label;
-        entry["group"] = a.groups[static_cast<size_t>(k.group)].label;
+        entry["group"] = a.groups[k.group].label;
         kernels.push_back(std::move(entry));
     }
     doc["groups"] = std::move(groups);
@@ -160,7 +160,7 @@ std::string writeBreakdownCsv(const sim::Report& report) {
     for (const sim::GroupBreakdown& g : a.groups)
         row("group", g.label, g.label, g.kernels, g.breakdown);
     for (const sim::KernelBreakdown& k : a.kernels)
-        row("kernel", k.label, a.groups[static_cast<size_t>(k.group)].label, 1, k.breakdown);
+        row("kernel", k.label, a.groups[k.group].label, 1, k.breakdown);
     return out.str();
 }
 

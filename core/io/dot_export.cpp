@@ -48,7 +48,7 @@ struct Source {
         case Op:
             return opNodeId(id);
         case Group:
-            return groupNodeId(id);
+            return groupNodeId(GroupId(id));
         }
         return {};
     }
@@ -120,7 +120,7 @@ private:
     }
 
     void clusters() {
-        for (GroupId g = 0; g < static_cast<GroupId>(partition_.groupCount()); ++g) {
+        for (GroupId g : partition_.groupIds()) {
             std::vector<ir::OpId> ops(partition_.ops(g).begin(), partition_.ops(g).end());
             std::sort(ops.begin(), ops.end());
             out_ += "  subgraph cluster_" + Partition::label(g) + " {\n    label=" +
@@ -145,8 +145,9 @@ private:
         if (t.isConstant())
             return std::nullopt;
         if (t.producer != ir::kNoOp)
-            return options_.collapsed ? Source{Source::Group, partition_.groupOf(t.producer)}
-                                      : Source{Source::Op, t.producer};
+            return options_.collapsed
+                       ? Source{Source::Group, partition_.groupOf(t.producer).value()}
+                       : Source{Source::Op, t.producer};
         if (graph_.isGraphInput(tensor))
             return Source{Source::Input, tensor};
         return std::nullopt;
@@ -170,7 +171,7 @@ private:
     }
 
     void groupNodes() {
-        for (GroupId g = 0; g < static_cast<GroupId>(partition_.groupCount()); ++g)
+        for (GroupId g : partition_.groupIds())
             node("  ", groupNodeId(g),
                  Partition::label(g) + "\n" + plural(partition_.ops(g).size(), "op"));
     }

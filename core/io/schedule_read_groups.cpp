@@ -117,7 +117,7 @@ Expected<GroupOutput> readGroupOutput(const Json& group, const std::string& path
 /// The fields of group \p id read after its ops (which all groups need first).
 Status readGroupSplit(DocReader& reader, const Json& group, const std::string& path, GroupId id,
                       const std::vector<GroupId>& groupOf) {
-    schedule::Group& target = reader.schedule.groups[static_cast<size_t>(id)];
+    schedule::Group& target = reader.schedule.groups[id];
     SC_ASSIGN_OR_RETURN(GroupOutput output,
                         readGroupOutput(group, path, reader.graph, groupOf, id));
     target.splitInfo.output = output.tensor;
@@ -167,11 +167,11 @@ Status buildPartition(DocReader& reader, const std::vector<GroupId>& groupOf,
         return built.error().withContext("groups");
     for (size_t g = 0; g < firstOps.size(); ++g) {
         GroupId number = built->groupOf(firstOps[g]);
-        if (number != static_cast<GroupId>(g))
+        if (number != GroupId::at(g))
             return json::errorAt(json::item("groups", g),
                                  "groups must be listed in the topological order of the "
                                  "partition (this group is number " +
-                                     std::to_string(number) + ")");
+                                     std::to_string(number.value()) + ")");
     }
     reader.schedule.partition = std::move(built).value();
     return {};
@@ -187,6 +187,7 @@ Status readGroups(DocReader& reader, const Json& root) {
     for (size_t g = 0; g < groups->size(); ++g) {
         const Json& group = (*groups)[g];
         const std::string path = json::item("groups", g);
+        const GroupId expected = GroupId::at(g);
         SC_RETURN_IF_ERROR(
             json::checkObject(group, path,
                               {"id", "label", "ops", "output", "shape", "peak_bytes", "split",
@@ -195,21 +196,20 @@ Status readGroups(DocReader& reader, const Json& root) {
         if (id != static_cast<int64_t>(g))
             return json::errorAt(json::child(path, "id"),
                                  "must be " + std::to_string(g) + " (groups are listed by id)");
-        std::string label = Partition::label(static_cast<GroupId>(g));
+        std::string label = Partition::label(expected);
         SC_ASSIGN_OR_RETURN(std::string written, json::stringField(group, path, "label"));
         if (written != label)
             return json::errorAt(json::child(path, "label"),
                                  "must be " + quote(label) + " (got " + quote(written) + ")");
-        SC_ASSIGN_OR_RETURN(
-            std::vector<ir::OpId> ops,
-            readGroupOps(group, path, reader.graph, groupOf, static_cast<GroupId>(g)));
+        SC_ASSIGN_OR_RETURN(std::vector<ir::OpId> ops,
+                            readGroupOps(group, path, reader.graph, groupOf, expected));
         firstOps.push_back(ops.front());
     }
     SC_RETURN_IF_ERROR(buildPartition(reader, groupOf, firstOps));
     reader.schedule.groups.resize(groups->size());
     for (size_t g = 0; g < groups->size(); ++g)
-        SC_RETURN_IF_ERROR(readGroupSplit(reader, (*groups)[g], json::item("groups", g),
-                                          static_cast<GroupId>(g), groupOf));
+        SC_RETURN_IF_ERROR(
+            readGroupSplit(reader, (*groups)[g], json::item("groups", g), GroupId::at(g), groupOf));
     return {};
 }
 

@@ -26,8 +26,8 @@ Status readPlace(const DocReader& reader, const Json& value, const std::string& 
         return json::errorAt(json::child(path, "group"), "no group " + std::to_string(group) +
                                                              " (the document has " +
                                                              std::to_string(groups) + ")");
-    instance.group = static_cast<GroupId>(group);
-    int64_t count = reader.instanceCounts[static_cast<size_t>(group)];
+    instance.group = GroupId::at(static_cast<size_t>(group));
+    int64_t count = reader.instanceCounts[instance.group];
     SC_ASSIGN_OR_RETURN(instance.index, json::smallIntField(value, path, "index", 1));
     if (instance.index > count)
         return json::errorAt(json::child(path, "index"),
@@ -50,7 +50,7 @@ Expected<Instance> readInstance(const DocReader& reader, const Json& value,
     Instance instance;
     SC_RETURN_IF_ERROR(readPlace(reader, value, path, instance));
     SC_ASSIGN_OR_RETURN(instance.shape, json::intsField(value, path, "shape", 0));
-    const schedule::Group& group = reader.schedule.groups[static_cast<size_t>(instance.group)];
+    const schedule::Group& group = reader.schedule.groups[instance.group];
     if (group.splitInfo.output != ir::kNoTensor) {
         const ir::Tensor& output = reader.graph.tensor(group.splitInfo.output);
         if (instance.shape.size() != output.shape.size())
@@ -73,30 +73,27 @@ Expected<Instance> readInstance(const DocReader& reader, const Json& value,
 Status readInstances(DocReader& reader, const Json& root) {
     SC_ASSIGN_OR_RETURN(const Json* list, json::required(root, "", "instances"));
     SC_RETURN_IF_ERROR(json::checkArray(*list, "instances"));
-    std::vector<schedule::Group>& groups = reader.schedule.groups;
-    for (size_t g = 0; g < groups.size(); ++g)
+    IdVector<GroupId, schedule::Group>& groups = reader.schedule.groups;
+    for (GroupId g : groups.ids())
         groups[g].instances.assign(static_cast<size_t>(reader.instanceCounts[g]),
                                    schedule::kNoInstance);
     for (size_t i = 0; i < list->size(); ++i) {
         const std::string path = json::item("instances", i);
         SC_ASSIGN_OR_RETURN(Instance instance, readInstance(reader, (*list)[i], path));
         auto id = schedule::InstanceId::at(i);
-        schedule::InstanceId& slot =
-            groups[static_cast<size_t>(instance.group)].instances[instance.index - 1];
+        schedule::InstanceId& slot = groups[instance.group].instances[instance.index - 1];
         if (slot != schedule::kNoInstance)
             return json::errorAt(path, "instance " + quote(instance.label) + " is listed twice");
         slot = id;
         reader.labels.emplace(instance.label, id);
         reader.schedule.instances.push_back(std::move(instance));
     }
-    for (size_t g = 0; g < groups.size(); ++g)
+    for (GroupId g : groups.ids())
         for (size_t k = 0; k < groups[g].instances.size(); ++k)
             if (groups[g].instances[k] == schedule::kNoInstance)
                 return json::errorAt(
-                    "instances",
-                    "instance " +
-                        quote(Partition::label(static_cast<GroupId>(g)) + std::to_string(k + 1)) +
-                        " is missing");
+                    "instances", "instance " + quote(Partition::label(g) + std::to_string(k + 1)) +
+                                     " is missing");
     return {};
 }
 

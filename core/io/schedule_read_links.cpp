@@ -71,11 +71,11 @@ Status readOrderList(DocReader& reader, const Json& list) {
         SC_ASSIGN_OR_RETURN(InstanceId id, instanceField(reader, list[i], path, "instance"));
         const schedule::Instance& instance = instanceOf(reader, id);
         SC_ASSIGN_OR_RETURN(int64_t group, json::intField(list[i], path, "group", 0));
-        if (group != instance.group)
-            return json::errorAt(json::child(path, "group"), "instance " + quote(instance.label) +
-                                                                 " is in group " +
-                                                                 std::to_string(instance.group) +
-                                                                 ", not " + std::to_string(group));
+        if (group != instance.group.value())
+            return json::errorAt(json::child(path, "group"),
+                                 "instance " + quote(instance.label) + " is in group " +
+                                     std::to_string(instance.group.value()) + ", not " +
+                                     std::to_string(group));
         if (listed[id])
             return json::errorAt(path, "instance " + quote(instance.label) + " is listed twice");
         listed[id] = true;

@@ -16,6 +16,7 @@ namespace stagecraft::io {
 namespace {
 
 using json::OrderedJson;
+using schedule::GroupId;
 using schedule::Instance;
 using schedule::Schedule;
 
@@ -43,7 +44,7 @@ OrderedJson optionalCandidate(const std::optional<partition::SplitCandidate>& ca
 }
 
 OrderedJson groupJson(const ir::Graph& graph, const Schedule& schedule, schedule::GroupId id) {
-    const schedule::Group& group = schedule.groups[static_cast<size_t>(id)];
+    const schedule::Group& group = schedule.groups[id];
     const partition::SplitInfo& info = group.splitInfo;
     OrderedJson ops = OrderedJson::array();
     for (ir::OpId op : schedule.partition.ops(id))
@@ -53,7 +54,7 @@ OrderedJson groupJson(const ir::Graph& graph, const Schedule& schedule, schedule
         candidates.push_back(candidateJson(candidate));
     bool hasOutput = info.output != ir::kNoTensor;
     OrderedJson object = OrderedJson::object();
-    object["id"] = id;
+    object["id"] = id.value();
     object["label"] = partition::Partition::label(id);
     object["ops"] = std::move(ops);
     object["output"] = hasOutput ? OrderedJson(graph.tensor(info.output).name) : nullptr;
@@ -70,7 +71,7 @@ OrderedJson groupJson(const ir::Graph& graph, const Schedule& schedule, schedule
 
 OrderedJson instanceJson(const Instance& instance) {
     return {{"label", instance.label},
-            {"group", instance.group},
+            {"group", instance.group.value()},
             {"index", instance.index},
             {"shape", instance.shape},
             {"footprint_bytes", instance.footprintBytes},
@@ -109,8 +110,8 @@ OrderedJson edgesJson(const Schedule& schedule, bool redundant) {
 OrderedJson orderJson(const Schedule& schedule) {
     OrderedJson order = OrderedJson::array();
     for (schedule::InstanceId id : schedule.order)
-        order.push_back(
-            {{"group", schedule.instances[id].group}, {"instance", instanceLabel(schedule, id)}});
+        order.push_back({{"group", schedule.instances[id].group.value()},
+                         {"instance", instanceLabel(schedule, id)}});
     return order;
 }
 
@@ -129,8 +130,8 @@ std::string writeScheduleJson(const ir::Graph& graph, const Schedule& schedule,
     SC_ASSERT(schedule.groups.size() == schedule.partition.groupCount(),
               "schedule groups and partition disagree");
     OrderedJson groups = OrderedJson::array();
-    for (size_t g = 0; g < schedule.groups.size(); ++g)
-        groups.push_back(groupJson(graph, schedule, static_cast<schedule::GroupId>(g)));
+    for (GroupId g : schedule.groups.ids())
+        groups.push_back(groupJson(graph, schedule, g));
     OrderedJson instances = OrderedJson::array();
     for (const Instance& instance : schedule.instances)
         instances.push_back(instanceJson(instance));

@@ -9,8 +9,6 @@
 
 #include "partition/fusion.h"
 
-#include <numeric>
-
 namespace stagecraft::partition {
 
 namespace {
@@ -94,20 +92,19 @@ private:
         GroupId g = in == ir::kNoTensor ? kNoGroup
                                         : groupOf_[static_cast<size_t>(graph_.tensor(in).producer)];
         int64_t readsFromG = g == kNoGroup ? 0 : readsFrom(op, g);
-        if (g != kNoGroup && accepts(pattern_[static_cast<size_t>(g)], category) &&
-            outside_[static_cast<size_t>(g)] == readsFromG) {
+        if (g != kNoGroup && accepts(pattern_[g], category) && outside_[g] == readsFromG) {
             groupOf_[static_cast<size_t>(id)] = g;
-            outside_[static_cast<size_t>(g)] -= readsFromG;
+            outside_[g] -= readsFromG;
             if (category == Category::Reduction)
-                pattern_[static_cast<size_t>(g)] = Pattern::Reduction;
+                pattern_[g] = Pattern::Reduction;
         } else {
-            g = static_cast<GroupId>(pattern_.size());
+            g = pattern_.nextId();
             groupOf_[static_cast<size_t>(id)] = g;
             pattern_.push_back(patternOf(category));
             outside_.push_back(0);
         }
         for (ir::TensorId out : op.outputs)
-            outside_[static_cast<size_t>(g)] += readsOf(graph_, out);
+            outside_[g] += readsOf(graph_, out);
     }
 
     /// Input slots of \p op reading tensors that group \p g produced.
@@ -123,8 +120,8 @@ private:
     const ir::Graph& graph_;
     const SemanticsCache& semantics_;
     std::vector<GroupId> groupOf_;
-    std::vector<Pattern> pattern_;
-    std::vector<int64_t> outside_;
+    IdVector<GroupId, Pattern> pattern_;
+    IdVector<GroupId, int64_t> outside_;
 };
 
 } // namespace
@@ -146,30 +143,28 @@ bool hasComplexOp(const Partition& p, GroupId g, const SemanticsCache& semantics
     return false;
 }
 
-GroupId find(std::vector<GroupId>& parent, GroupId g) {
-    while (parent[static_cast<size_t>(g)] != g)
-        g = parent[static_cast<size_t>(g)] =
-            parent[static_cast<size_t>(parent[static_cast<size_t>(g)])];
+GroupId find(IdVector<GroupId, GroupId>& parent, GroupId g) {
+    while (parent[g] != g)
+        g = parent[g] = parent[parent[g]];
     return g;
 }
 
 /// One round of stitching over \p p; false when nothing merged.
 bool stitchOnce(const ir::Graph& graph, const SemanticsCache& semantics, Partition& p) {
-    std::vector<GroupId> parent(p.groupCount());
-    std::iota(parent.begin(), parent.end(), 0);
-    std::vector<bool> touched(p.groupCount(), false);
+    IdVector<GroupId, GroupId> parent(p.groupCount());
+    for (GroupId g : p.groupIds())
+        parent[g] = g;
+    IdVector<GroupId, bool> touched(p.groupCount(), false);
     bool merged = false;
-    for (size_t i = 0; i < p.groupCount(); ++i) {
-        GroupId producer = static_cast<GroupId>(i);
-        if (touched[i] || hasComplexOp(p, producer, semantics))
+    for (GroupId producer : p.groupIds()) {
+        if (touched[producer] || hasComplexOp(p, producer, semantics))
             continue;
         for (GroupId consumer : p.consumers(producer)) {
             bool onlyEdge = p.consumers(producer).size() == 1 || p.producers(consumer).size() == 1;
-            if (touched[static_cast<size_t>(consumer)] || !onlyEdge ||
-                hasComplexOp(p, consumer, semantics))
+            if (touched[consumer] || !onlyEdge || hasComplexOp(p, consumer, semantics))
                 continue;
-            parent[static_cast<size_t>(consumer)] = producer;
-            touched[i] = touched[static_cast<size_t>(consumer)] = true;
+            parent[consumer] = producer;
+            touched[producer] = touched[consumer] = true;
             merged = true;
             break;
         }

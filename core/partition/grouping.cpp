@@ -105,16 +105,17 @@ private:
         size_t n = graph_.opCount();
         groups_.resize(n);
         groupOf_.resize(n);
-        for (size_t i = 0; i < n; ++i) {
-            groupOf_[i] = static_cast<GroupId>(i);
-            groups_[i].ops = {static_cast<ir::OpId>(i)};
+        // One group per op, numbered as the op.
+        for (GroupId g : groups_.ids()) {
+            groupOf_[g.index()] = g;
+            groups_[g].ops = {static_cast<ir::OpId>(g.value())};
         }
-        for (size_t i = 0; i < n; ++i)
-            for (ir::TensorId in : graph_.op(static_cast<ir::OpId>(i)).inputs)
+        for (GroupId g : groups_.ids())
+            for (ir::TensorId in : graph_.op(static_cast<ir::OpId>(g.value())).inputs)
                 if (in != ir::kNoTensor && graph_.tensor(in).producer != ir::kNoOp) {
-                    auto p = static_cast<GroupId>(graph_.tensor(in).producer);
-                    groups_[i].producers.push_back(p);
-                    groups_[static_cast<size_t>(p)].consumers.push_back(static_cast<GroupId>(i));
+                    GroupId p(graph_.tensor(in).producer);
+                    groups_[g].producers.push_back(p);
+                    groups_[p].consumers.push_back(g);
                 }
         for (GroupState& g : groups_) {
             for (auto* list : {&g.producers, &g.consumers}) {
@@ -125,25 +126,21 @@ private:
         }
     }
 
-    GroupState& at(GroupId g) { return groups_[static_cast<size_t>(g)]; }
+    GroupState& at(GroupId g) { return groups_[g]; }
 
     /// Alive groups by their first op: a topological order of the quotient graph.
     std::vector<GroupId> snapshot() const {
         std::vector<GroupId> order;
-        for (size_t g = 0; g < groups_.size(); ++g)
+        for (GroupId g : groups_.ids())
             if (groups_[g].alive)
-                order.push_back(static_cast<GroupId>(g));
+                order.push_back(g);
         std::sort(order.begin(), order.end(), [&](GroupId a, GroupId b) {
-            return groups_[static_cast<size_t>(a)].ops.front() <
-                   groups_[static_cast<size_t>(b)].ops.front();
+            return groups_[a].ops.front() < groups_[b].ops.front();
         });
         return order;
     }
 
-    bool free(GroupId g) const {
-        return groups_[static_cast<size_t>(g)].alive &&
-               groups_[static_cast<size_t>(g)].touchedPass != pass_;
-    }
+    bool free(GroupId g) const { return groups_[g].alive && groups_[g].touchedPass != pass_; }
 
     bool runPass(bool (Grouper::*tryPattern)(GroupId)) {
         ++pass_;
@@ -328,9 +325,8 @@ private:
         result.splits.resize(partition.groupCount());
         SplitParams finalParams = params_;
         finalParams.finalSplit = true;
-        for (size_t g = 0; g < partition.groupCount(); ++g)
-            result.splits[g] = computeSplitInfo(
-                graph_, semantics_, partition.ops(static_cast<GroupId>(g)), finalParams);
+        for (GroupId g : partition.groupIds())
+            result.splits[g] = computeSplitInfo(graph_, semantics_, partition.ops(g), finalParams);
         result.partition = std::move(partition);
         return result;
     }
@@ -341,7 +337,7 @@ private:
     /// What Rules (i) and (ii) read: weights do not count in the re-reads.
     SplitParams mergeParams_;
     Trace* trace_;
-    std::vector<GroupState> groups_;
+    IdVector<GroupId, GroupState> groups_;
     std::vector<GroupId> groupOf_;
     int round_ = 0;
     int pass_ = 0;

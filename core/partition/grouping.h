@@ -16,7 +16,7 @@ namespace stagecraft::partition {
 struct GroupingResult {
     Partition partition;
     /// SplitInfo of every group, by group id.
-    std::vector<SplitInfo> splits;
+    IdVector<GroupId, SplitInfo> splits;
 };
 
 /// Algorithm 2 over \p graph. \p trace, when given, receives every merge

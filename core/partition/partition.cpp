@@ -16,37 +16,74 @@ void sortUnique(std::vector<GroupId>& values) {
     values.erase(std::unique(values.begin(), values.end()), values.end());
 }
 
+/// Ops and consumers of the groups of an assignment, numbered densely.
+struct DenseGroups {
+    IdVector<GroupId, std::vector<ir::OpId>> ops;
+    IdVector<GroupId, std::vector<GroupId>> consumers;
+};
+
 /// Groups in topological order of the quotient graph, ties by smallest op id.
-Expected<std::vector<GroupId>> groupOrder(const ir::Graph& graph,
-                                          const std::vector<std::vector<ir::OpId>>& ops,
-                                          const std::vector<std::vector<GroupId>>& consumers) {
-    size_t count = ops.size();
-    std::vector<int> pending(count, 0);
-    for (const auto& list : consumers)
+Expected<std::vector<GroupId>> groupOrder(const ir::Graph& graph, const DenseGroups& dense) {
+    IdVector<GroupId, int> pending(dense.ops.size(), 0);
+    for (const auto& list : dense.consumers)
         for (GroupId c : list)
-            ++pending[static_cast<size_t>(c)];
+            ++pending[c];
     using Entry = std::pair<ir::OpId, GroupId>;
     std::priority_queue<Entry, std::vector<Entry>, std::greater<>> ready;
-    for (size_t g = 0; g < count; ++g)
+    for (GroupId g : dense.ops.ids())
         if (pending[g] == 0)
-            ready.push({ops[g].front(), static_cast<GroupId>(g)});
+            ready.push({dense.ops[g].front(), g});
     std::vector<GroupId> order;
     while (!ready.empty()) {
         GroupId g = ready.top().second;
         ready.pop();
         order.push_back(g);
-        for (GroupId c : consumers[static_cast<size_t>(g)])
-            if (--pending[static_cast<size_t>(c)] == 0)
-                ready.push({ops[static_cast<size_t>(c)].front(), c});
+        for (GroupId c : dense.consumers[g])
+            if (--pending[c] == 0)
+                ready.push({dense.ops[c].front(), c});
     }
-    if (order.size() == count)
+    if (order.size() == dense.ops.size())
         return order;
     std::vector<std::string> stuck;
-    for (size_t g = 0; g < count && stuck.size() < 4; ++g)
-        if (pending[g] > 0)
-            stuck.push_back("the group of " + quote(graph.op(ops[g].front()).name));
+    for (GroupId g : dense.ops.ids())
+        if (pending[g] > 0 && stuck.size() < 4)
+            stuck.push_back("the group of " + quote(graph.op(dense.ops[g].front()).name));
     return Error("the grouping makes the sub-graph graph cyclic (" + join(stuck, ", ") +
                  " depend on each other)");
+}
+
+/// Renumbers \p groupOf densely in order of first op; fills \p dense.
+std::vector<GroupId> denseNumbering(const std::vector<GroupId>& groupOf, DenseGroups& dense) {
+    std::vector<GroupId> numbered(groupOf.size(), kNoGroup);
+    std::vector<GroupId> remap;
+    for (size_t op = 0; op < groupOf.size(); ++op) {
+        size_t g = groupOf[op].index();
+        if (g >= remap.size())
+            remap.resize(g + 1, kNoGroup);
+        if (remap[g] == kNoGroup) {
+            remap[g] = dense.ops.nextId();
+            dense.ops.emplace_back();
+        }
+        numbered[op] = remap[g];
+        dense.ops[remap[g]].push_back(static_cast<ir::OpId>(op));
+    }
+    return numbered;
+}
+
+/// The groups each dense group feeds, ascending.
+void denseConsumers(const ir::Graph& graph, const std::vector<GroupId>& numbered,
+                    DenseGroups& dense) {
+    dense.consumers.resize(dense.ops.size());
+    for (size_t op = 0; op < graph.opCount(); ++op)
+        for (ir::TensorId in : graph.op(static_cast<ir::OpId>(op)).inputs) {
+            if (in == ir::kNoTensor || graph.tensor(in).producer == ir::kNoOp)
+                continue;
+            GroupId from = numbered[static_cast<size_t>(graph.tensor(in).producer)];
+            if (from != numbered[op])
+                dense.consumers[from].push_back(numbered[op]);
+        }
+    for (auto& list : dense.consumers)
+        sortUnique(list);
 }
 
 } // namespace
@@ -54,78 +91,50 @@ Expected<std::vector<GroupId>> groupOrder(const ir::Graph& graph,
 Expected<Partition> Partition::fromAssignment(const ir::Graph& graph,
                                               std::vector<GroupId> groupOf) {
     SC_ASSERT(groupOf.size() == graph.opCount(), "one group per op");
-    // Dense numbering in order of first op.
-    std::vector<GroupId> dense(graph.opCount(), kNoGroup);
-    std::vector<std::vector<ir::OpId>> ops;
-    {
-        std::vector<GroupId> remap;
-        for (size_t op = 0; op < groupOf.size(); ++op) {
-            auto g = static_cast<size_t>(groupOf[op]);
-            if (g >= remap.size())
-                remap.resize(g + 1, kNoGroup);
-            if (remap[g] == kNoGroup) {
-                remap[g] = static_cast<GroupId>(ops.size());
-                ops.emplace_back();
-            }
-            dense[op] = remap[g];
-            ops[static_cast<size_t>(remap[g])].push_back(static_cast<ir::OpId>(op));
-        }
-    }
-    std::vector<std::vector<GroupId>> consumers(ops.size());
-    for (size_t op = 0; op < graph.opCount(); ++op)
-        for (ir::TensorId in : graph.op(static_cast<ir::OpId>(op)).inputs) {
-            if (in == ir::kNoTensor || graph.tensor(in).producer == ir::kNoOp)
-                continue;
-            GroupId from = dense[static_cast<size_t>(graph.tensor(in).producer)];
-            if (from != dense[op])
-                consumers[static_cast<size_t>(from)].push_back(dense[op]);
-        }
-    for (auto& list : consumers)
-        sortUnique(list);
-    SC_ASSIGN_OR_RETURN(std::vector<GroupId> order, groupOrder(graph, ops, consumers));
+    DenseGroups dense;
+    std::vector<GroupId> numbered = denseNumbering(groupOf, dense);
+    denseConsumers(graph, numbered, dense);
+    SC_ASSIGN_OR_RETURN(std::vector<GroupId> order, groupOrder(graph, dense));
 
-    std::vector<GroupId> rank(ops.size());
+    IdVector<GroupId, GroupId> rank(dense.ops.size());
     for (size_t i = 0; i < order.size(); ++i)
-        rank[static_cast<size_t>(order[i])] = static_cast<GroupId>(i);
+        rank[order[i]] = GroupId::at(i);
     Partition p;
     p.groupOf_.resize(graph.opCount());
-    p.groups_.resize(ops.size());
+    p.groups_.resize(dense.ops.size());
     for (size_t op = 0; op < graph.opCount(); ++op)
-        p.groupOf_[op] = rank[static_cast<size_t>(dense[op])];
-    for (size_t g = 0; g < ops.size(); ++g)
-        p.groups_[static_cast<size_t>(rank[g])].ops = std::move(ops[g]);
-    for (size_t g = 0; g < consumers.size(); ++g)
-        for (GroupId c : consumers[g]) {
-            p.groups_[static_cast<size_t>(rank[g])].consumers.push_back(
-                rank[static_cast<size_t>(c)]);
-            p.groups_[static_cast<size_t>(rank[static_cast<size_t>(c)])].producers.push_back(
-                rank[g]);
+        p.groupOf_[op] = rank[numbered[op]];
+    for (GroupId g : dense.ops.ids())
+        p.groups_[rank[g]].ops = std::move(dense.ops[g]);
+    for (GroupId g : dense.consumers.ids())
+        for (GroupId c : dense.consumers[g]) {
+            p.groups_[rank[g]].consumers.push_back(rank[c]);
+            p.groups_[rank[c]].producers.push_back(rank[g]);
         }
     for (Group& group : p.groups_) {
         sortUnique(group.consumers);
         sortUnique(group.producers);
     }
     // Inputs and outputs of every group.
-    for (size_t g = 0; g < p.groups_.size(); ++g) {
+    for (GroupId g : p.groups_.ids()) {
         Group& group = p.groups_[g];
         for (ir::OpId op : group.ops) {
             for (ir::TensorId in : graph.op(op).inputs) {
                 if (in == ir::kNoTensor || graph.tensor(in).isConstant())
                     continue;
                 ir::OpId producer = graph.tensor(in).producer;
-                bool inside = producer != ir::kNoOp &&
-                              p.groupOf_[static_cast<size_t>(producer)] == static_cast<GroupId>(g);
+                bool inside =
+                    producer != ir::kNoOp && p.groupOf_[static_cast<size_t>(producer)] == g;
                 if (!inside &&
                     std::find(group.inputs.begin(), group.inputs.end(), in) == group.inputs.end())
                     group.inputs.push_back(in);
             }
             for (ir::TensorId out : graph.op(op).outputs) {
                 const ir::Tensor& t = graph.tensor(out);
-                bool outside =
-                    graph.isGraphOutput(out) ||
-                    std::any_of(t.uses.begin(), t.uses.end(), [&](const ir::Use& use) {
-                        return p.groupOf_[static_cast<size_t>(use.op)] != static_cast<GroupId>(g);
-                    });
+                bool outside = graph.isGraphOutput(out) ||
+                               std::any_of(t.uses.begin(), t.uses.end(), [&](const ir::Use& use) {
+                                   return p.groupOf_[static_cast<size_t>(use.op)] != g;
+                               });
                 if (outside)
                     group.outputs.push_back(out);
             }
@@ -137,7 +146,7 @@ Expected<Partition> Partition::fromAssignment(const ir::Graph& graph,
 Partition Partition::singletons(const ir::Graph& graph) {
     std::vector<GroupId> groupOf(graph.opCount());
     for (size_t i = 0; i < groupOf.size(); ++i)
-        groupOf[i] = static_cast<GroupId>(i);
+        groupOf[i] = GroupId::at(i);
     auto partition = fromAssignment(graph, std::move(groupOf));
     SC_ASSERT(partition.ok(), "singletons of an acyclic graph are acyclic");
     return std::move(partition).value();
@@ -145,7 +154,7 @@ Partition Partition::singletons(const ir::Graph& graph) {
 
 std::string Partition::label(GroupId group) {
     std::string text;
-    int64_t n = group;
+    int64_t n = group.value();
     do {
         text.insert(text.begin(), static_cast<char>('a' + n % 26));
         n = n / 26 - 1;
@@ -155,8 +164,7 @@ std::string Partition::label(GroupId group) {
 
 Status validatePartition(const ir::Graph& graph, const Partition& p) {
     std::vector<int> seen(graph.opCount(), 0);
-    for (size_t g = 0; g < p.groupCount(); ++g) {
-        auto group = static_cast<GroupId>(g);
+    for (GroupId group : p.groupIds()) {
         if (p.ops(group).empty())
             return Error("group " + Partition::label(group) + " is empty");
         if (!std::is_sorted(p.ops(group).begin(), p.ops(group).end()))

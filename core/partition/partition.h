@@ -6,7 +6,9 @@
 /// the smallest op id), ops within a group are in graph (topological) order.
 
 #include "ir/graph.h"
+#include "partition/group_id.h"
 #include "support/expected.h"
+#include "support/id.h"
 
 #include <cstdint>
 #include <span>
@@ -14,9 +16,6 @@
 #include <vector>
 
 namespace stagecraft::partition {
-
-using GroupId = int32_t;
-inline constexpr GroupId kNoGroup = -1;
 
 class Partition {
 public:
@@ -29,27 +28,21 @@ public:
     static Partition singletons(const ir::Graph& graph);
 
     size_t groupCount() const { return groups_.size(); }
-    std::span<const ir::OpId> ops(GroupId group) const {
-        return groups_[static_cast<size_t>(group)].ops;
-    }
+    /// Every group id, in topological order.
+    IdRange<GroupId> groupIds() const { return groups_.ids(); }
+    /// True when \p group names a group of the partition.
+    bool hasGroup(GroupId group) const { return groups_.contains(group); }
+    std::span<const ir::OpId> ops(GroupId group) const { return groups_[group].ops; }
     GroupId groupOf(ir::OpId op) const { return groupOf_[static_cast<size_t>(op)]; }
 
     /// Groups whose outputs this group reads, ascending.
-    std::span<const GroupId> producers(GroupId group) const {
-        return groups_[static_cast<size_t>(group)].producers;
-    }
+    std::span<const GroupId> producers(GroupId group) const { return groups_[group].producers; }
     /// Groups that read this group's outputs, ascending.
-    std::span<const GroupId> consumers(GroupId group) const {
-        return groups_[static_cast<size_t>(group)].consumers;
-    }
+    std::span<const GroupId> consumers(GroupId group) const { return groups_[group].consumers; }
     /// Tensors produced in the group and read outside it or graph outputs, in op order.
-    std::span<const ir::TensorId> outputs(GroupId group) const {
-        return groups_[static_cast<size_t>(group)].outputs;
-    }
+    std::span<const ir::TensorId> outputs(GroupId group) const { return groups_[group].outputs; }
     /// Non-constant tensors the group reads but does not produce, by first use.
-    std::span<const ir::TensorId> inputs(GroupId group) const {
-        return groups_[static_cast<size_t>(group)].inputs;
-    }
+    std::span<const ir::TensorId> inputs(GroupId group) const { return groups_[group].inputs; }
 
     /// "a", "b", …, "z", "aa", "ab", …: the labels of the paper's figures.
     static std::string label(GroupId group);
@@ -62,7 +55,7 @@ private:
         std::vector<ir::TensorId> outputs;
         std::vector<ir::TensorId> inputs;
     };
-    std::vector<Group> groups_;
+    IdVector<GroupId, Group> groups_;
     std::vector<GroupId> groupOf_;
 };
 

@@ -100,8 +100,8 @@ public:
         , matcher_(matcher)
         , a_(a)
         , cores_(arch::coresPerCluster(arch)) {
-        for (size_t g = 0; g < s.groups.size(); ++g)
-            bindable_.push_back(bindableDims(graph, semantics, s, static_cast<GroupId>(g)));
+        for (GroupId g : s.groups.ids())
+            bindable_.push_back(bindableDims(graph, semantics, s, g));
         bound_.assign(s.instances.size(), false);
     }
 
@@ -116,9 +116,7 @@ public:
 
 private:
     Instance& at(InstanceId i) { return s_.instances[i]; }
-    const std::vector<bool>& flags(InstanceId i) {
-        return bindable_[static_cast<size_t>(at(i).group)];
-    }
+    const std::vector<bool>& flags(InstanceId i) { return bindable_[at(i).group]; }
 
     void visit(InstanceId i) {
         Instance& inst = at(i);
@@ -200,7 +198,7 @@ private:
     DimMatcher& matcher_;
     const Adjacency& a_;
     int64_t cores_;
-    std::vector<std::vector<bool>> bindable_;
+    IdVector<GroupId, std::vector<bool>> bindable_;
     IdVector<InstanceId, bool> bound_;
 };
 

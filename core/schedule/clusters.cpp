@@ -43,18 +43,17 @@ Expected<ClusterPlan> makeClusterPlan(int64_t totalBatch, int64_t clusters, int6
 
 int64_t clusterWorkingSetBytes(const ir::Graph& graph, const Schedule& s) {
     // Group outputs live from their group to their last consuming group.
-    size_t n = s.groups.size();
-    std::vector<size_t> lastUse(n, 0);
-    for (size_t g = 0; g < n; ++g) {
+    IdVector<GroupId, GroupId> lastUse(s.groups.size());
+    for (GroupId g : s.groups.ids()) {
         lastUse[g] = g;
-        for (GroupId c : s.partition.consumers(static_cast<GroupId>(g)))
-            lastUse[g] = std::max(lastUse[g], static_cast<size_t>(c));
+        for (GroupId c : s.partition.consumers(g))
+            lastUse[g] = std::max(lastUse[g], c);
     }
     int64_t live = 0, peak = 0;
-    std::multimap<size_t, int64_t> releases;
-    for (size_t g = 0; g < n; ++g) {
+    std::multimap<GroupId, int64_t> releases;
+    for (GroupId g : s.groups.ids()) {
         int64_t bytes = 0;
-        for (ir::TensorId out : s.partition.outputs(static_cast<GroupId>(g)))
+        for (ir::TensorId out : s.partition.outputs(g))
             bytes += graph.tensor(out).byteSize();
         live += bytes;
         peak = std::max(peak, live);

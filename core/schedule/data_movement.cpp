@@ -129,7 +129,7 @@ void movesForTensor(DimMatcher& matcher, Schedule& s, InstanceId c,
                     std::vector<Piece>& pieces) {
     fillPieces(matcher, s, sources, tensor, pieces);
     GroupId group = s.instances[sources[0]].group;
-    const Group& producer = s.groups[static_cast<size_t>(group)];
+    const Group& producer = s.groups[group];
     ir::Shape joined = pieces.front().shape;
     if (producer.split && pieces.size() > 1) { // the pieces lie side by side along the split
         int dim = tensor == producer.splitInfo.output

@@ -26,15 +26,14 @@ std::vector<ir::OpId> sortedOps(const Schedule& s, GroupId group) {
 }
 
 /// For each group of a, the matching group of b or kNoGroup.
-std::vector<GroupId> matchGroups(const Schedule& a, const Schedule& b) {
-    std::vector<GroupId> match(a.partition.groupCount(), partition::kNoGroup);
-    for (size_t g = 0; g < match.size(); ++g) {
-        auto gid = static_cast<GroupId>(g);
-        auto ops = a.partition.ops(gid);
+IdVector<GroupId, GroupId> matchGroups(const Schedule& a, const Schedule& b) {
+    IdVector<GroupId, GroupId> match(a.partition.groupCount(), partition::kNoGroup);
+    for (GroupId g : match.ids()) {
+        auto ops = a.partition.ops(g);
         if (ops.empty())
             continue;
         GroupId candidate = b.partition.groupOf(ops.front());
-        if (sortedOps(a, gid) == sortedOps(b, candidate))
+        if (sortedOps(a, g) == sortedOps(b, candidate))
             match[g] = candidate;
     }
     return match;
@@ -52,8 +51,8 @@ bool sameSplit(const Group& a, const Group& b) {
 
 void compareMatched(const Schedule& a, const Schedule& b, const MatchedGroup& m,
                     ScheduleDiff& diff) {
-    const Group& ga = a.groups[static_cast<size_t>(m.a)];
-    const Group& gb = b.groups[static_cast<size_t>(m.b)];
+    const Group& ga = a.groups[m.a];
+    const Group& gb = b.groups[m.b];
     if (!sameSplit(ga, gb))
         diff.splits.push_back({m, ga.split, gb.split, ga.splitOverridden, gb.splitOverridden});
     auto countA = static_cast<int64_t>(ga.instances.size());
@@ -77,8 +76,8 @@ void compareOrder(const Schedule& a, const Schedule& b, ScheduleDiff& diff) {
     IdVector<InstanceId, InstanceId> partnerA(a.instances.size(), kNoInstance);
     IdVector<InstanceId, InstanceId> partnerB(b.instances.size(), kNoInstance);
     for (const MatchedGroup& m : diff.matched) {
-        const Group& ga = a.groups[static_cast<size_t>(m.a)];
-        const Group& gb = b.groups[static_cast<size_t>(m.b)];
+        const Group& ga = a.groups[m.a];
+        const Group& gb = b.groups[m.b];
         if (!sameSplit(ga, gb) || ga.instances.size() != gb.instances.size())
             continue;
         for (size_t k = 0; k < ga.instances.size(); ++k) {
@@ -98,8 +97,8 @@ void compareOrder(const Schedule& a, const Schedule& b, ScheduleDiff& diff) {
 
 [[maybe_unused]] size_t opsCovered(const Schedule& s) {
     size_t count = 0;
-    for (size_t g = 0; g < s.partition.groupCount(); ++g)
-        count += s.partition.ops(static_cast<GroupId>(g)).size();
+    for (GroupId g : s.partition.groupIds())
+        count += s.partition.ops(g).size();
     return count;
 }
 
@@ -114,23 +113,23 @@ ScheduleDiff diffSchedules(const ir::Graph& graph, const Schedule& a, const Sche
     diff.instancesB = static_cast<int64_t>(b.instances.size());
     diff.levelA = a.level;
     diff.levelB = b.level;
-    std::vector<GroupId> match = matchGroups(a, b);
-    std::vector<bool> matchedInB(b.partition.groupCount(), false);
-    for (size_t g = 0; g < match.size(); ++g) {
+    IdVector<GroupId, GroupId> match = matchGroups(a, b);
+    IdVector<GroupId, bool> matchedInB(b.partition.groupCount(), false);
+    for (GroupId g : match.ids()) {
         if (match[g] == partition::kNoGroup) {
-            diff.onlyInA.push_back(static_cast<GroupId>(g));
+            diff.onlyInA.push_back(g);
             continue;
         }
-        diff.matched.push_back({static_cast<GroupId>(g), match[g]});
-        matchedInB[static_cast<size_t>(match[g])] = true;
+        diff.matched.push_back({g, match[g]});
+        matchedInB[match[g]] = true;
         compareMatched(a, b, diff.matched.back(), diff);
     }
-    for (size_t g = 0; g < matchedInB.size(); ++g)
+    for (GroupId g : matchedInB.ids())
         if (!matchedInB[g])
-            diff.onlyInB.push_back(static_cast<GroupId>(g));
+            diff.onlyInB.push_back(g);
     for (size_t op = 0; op < graph.opCount(); ++op) {
         GroupId groupA = a.partition.groupOf(static_cast<ir::OpId>(op));
-        if (match[static_cast<size_t>(groupA)] == partition::kNoGroup)
+        if (match[groupA] == partition::kNoGroup)
             diff.regrouped.push_back({static_cast<ir::OpId>(op), groupA,
                                       b.partition.groupOf(static_cast<ir::OpId>(op))});
     }

@@ -18,15 +18,15 @@ namespace stagecraft::schedule {
 
 /// A group of a and the group of b with the same op set.
 struct MatchedGroup {
-    GroupId a = 0;
-    GroupId b = 0;
+    GroupId a;
+    GroupId b;
 };
 
 /// An op whose group holds different ops in a and in b.
 struct RegroupedOp {
     ir::OpId op = 0;
-    GroupId groupA = 0;
-    GroupId groupB = 0;
+    GroupId groupA;
+    GroupId groupB;
 };
 
 /// A matched group split differently (dim, factor or override flag).

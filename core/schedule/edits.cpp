@@ -18,11 +18,11 @@ namespace {
 
 /// A group (other than the two ends) on a path from \p from to \p to.
 GroupId pathMiddle(const partition::Partition& p, GroupId from, GroupId to) {
-    std::vector<GroupId> parent(p.groupCount(), partition::kNoGroup);
+    IdVector<GroupId, GroupId> parent(p.groupCount(), partition::kNoGroup);
     std::deque<GroupId> queue;
     for (GroupId c : p.consumers(from))
         if (c != to) {
-            parent[static_cast<size_t>(c)] = c;
+            parent[c] = c;
             queue.push_back(c);
         }
     while (!queue.empty()) {
@@ -30,9 +30,9 @@ GroupId pathMiddle(const partition::Partition& p, GroupId from, GroupId to) {
         queue.pop_front();
         for (GroupId c : p.consumers(g)) {
             if (c == to)
-                return parent[static_cast<size_t>(g)];
-            if (parent[static_cast<size_t>(c)] == partition::kNoGroup) {
-                parent[static_cast<size_t>(c)] = parent[static_cast<size_t>(g)];
+                return parent[g];
+            if (parent[c] == partition::kNoGroup) {
+                parent[c] = parent[g];
                 queue.push_back(c);
             }
         }
@@ -50,7 +50,7 @@ std::vector<GroupId> assignment(const ir::Graph& graph, const partition::Partiti
 } // namespace
 
 ir::TensorId groupOutput(const Schedule& schedule, GroupId group) {
-    return schedule.groups[static_cast<size_t>(group)].splitInfo.output;
+    return schedule.groups[group].splitInfo.output;
 }
 
 std::optional<GroupId> groupWithOutput(const ir::Graph& graph, const Schedule& schedule,
@@ -96,7 +96,7 @@ ungroupedPartition(const ir::Graph& graph, const partition::Partition& partition
     if (static_cast<size_t>(moved) == ops.size())
         return Error("every op of its group follows it, nothing would be split off");
     std::vector<GroupId> assign = assignment(graph, partition);
-    auto fresh = static_cast<GroupId>(partition.groupCount());
+    GroupId fresh = GroupId::at(partition.groupCount());
     for (ir::OpId op : ops)
         if (reached[static_cast<size_t>(op)])
             assign[static_cast<size_t>(op)] = fresh;
@@ -152,7 +152,7 @@ bool unsplitFits(const ir::Graph& graph, const Schedule& schedule, GroupId group
 
 std::vector<partition::SplitCandidate> splitChoices(const ir::Graph& graph,
                                                     const Schedule& schedule, GroupId group) {
-    const Group& g = schedule.groups[static_cast<size_t>(group)];
+    const Group& g = schedule.groups[group];
     const ir::Shape& shape = graph.tensor(g.splitInfo.output).shape;
     std::vector<partition::SplitCandidate> choices;
     for (const partition::SplitCandidate& candidate : g.splitInfo.candidates) {

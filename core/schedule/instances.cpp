@@ -57,7 +57,7 @@ const std::vector<int>& DimMatcher::map(GroupId group, ir::TensorId tensor) {
 
 ir::Shape DimMatcher::pieceShape(InstanceId instance, ir::TensorId tensor) {
     const Instance& inst = schedule_.instances[instance];
-    const Group& group = schedule_.groups[static_cast<size_t>(inst.group)];
+    const Group& group = schedule_.groups[inst.group];
     const ir::Shape& whole = graph_.tensor(tensor).shape;
     if (tensor == group.splitInfo.output)
         return inst.shape;
@@ -125,7 +125,7 @@ bool intersects(const Box& a, const Box& b) {
 }
 
 void addInstances(const ir::Graph& graph, Schedule& s, GroupId g) {
-    Group& group = s.groups[static_cast<size_t>(g)];
+    Group& group = s.groups[g];
     const ir::Tensor& out = graph.tensor(group.splitInfo.output);
     int64_t factor = group.split ? group.split->factor : 1;
     int dim = group.split ? group.split->dim : 0;
@@ -153,7 +153,7 @@ void addInstances(const ir::Graph& graph, Schedule& s, GroupId g) {
 /// one computes every output of the group whole.
 BoxMap sliceOf(const ir::Graph& graph, const partition::SemanticsCache& semantics,
                const Schedule& s, GroupId g, int64_t index) {
-    const Group& group = s.groups[static_cast<size_t>(g)];
+    const Group& group = s.groups[g];
     if (group.split && group.split->factor > 1)
         return partition::instanceBoxes(graph, semantics, s.partition.ops(g),
                                         group.splitInfo.output, group.split->dim,
@@ -174,7 +174,7 @@ std::vector<BoxMap> slicesOfGroup(const ir::Graph& graph,
                                   const partition::SemanticsCache& semantics, const Schedule& s,
                                   GroupId g) {
     std::vector<BoxMap> slices;
-    const Group& group = s.groups[static_cast<size_t>(g)];
+    const Group& group = s.groups[g];
     for (size_t i = 0; i < group.instances.size(); ++i)
         slices.push_back(sliceOf(graph, semantics, s, g, static_cast<int64_t>(i)));
     return slices;
@@ -185,7 +185,7 @@ std::vector<BoxMap> slicesOfGroup(const ir::Graph& graph,
 void markNeeds(const ir::Graph& graph, const Schedule& s, GroupId producer, ir::TensorId tensor,
                const std::vector<BoxMap>& produced, const std::vector<BoxMap>& needed,
                std::vector<char>& needs) {
-    const Group& p = s.groups[static_cast<size_t>(producer)];
+    const Group& p = s.groups[producer];
     size_t fp = p.instances.size(), fc = needed.size();
     bool sliced = p.split && p.splitInfo.output == tensor;
     Box whole = partition::fullBox(graph.tensor(tensor).shape);
@@ -212,8 +212,8 @@ void markNeeds(const ir::Graph& graph, const Schedule& s, GroupId producer, ir::
 
 void addEdges(const ir::Graph& graph, Schedule& s, GroupId producer, GroupId consumer,
               const std::vector<BoxMap>& produced, const std::vector<BoxMap>& needed) {
-    const Group& p = s.groups[static_cast<size_t>(producer)];
-    const Group& c = s.groups[static_cast<size_t>(consumer)];
+    const Group& p = s.groups[producer];
+    const Group& c = s.groups[consumer];
     std::vector<char> needs(p.instances.size() * c.instances.size(), 0);
     for (ir::TensorId t : sharedTensors(s, producer, consumer))
         markNeeds(graph, s, producer, t, produced, needed, needs);
@@ -242,23 +242,22 @@ Status checkInstanceCounts(const ir::Graph& graph, const Schedule& s) {
     const int64_t maxPairs = memoryCap() / kBytesPerEdgePair;
     int64_t instances = 0;
     int64_t pairs = 0;
-    for (size_t g = 0; g < s.groups.size(); ++g) {
+    for (GroupId g : s.groups.ids()) {
         int64_t factor = factorOf(s.groups[g]);
         instances += factor;
         if (instances > maxInstances)
-            return Error(describeGroup(graph, s, static_cast<GroupId>(g)) + ": split into " +
-                         std::to_string(factor) + " instances; the schedule would have more than " +
+            return Error(describeGroup(graph, s, g) + ": split into " + std::to_string(factor) +
+                         " instances; the schedule would have more than " +
                          std::to_string(maxInstances) +
                          " instances (set STAGECRAFT_MAX_MEMORY to allow more)");
-        for (GroupId c : s.partition.consumers(static_cast<GroupId>(g))) {
-            pairs += factor * factorOf(s.groups[static_cast<size_t>(c)]);
+        for (GroupId c : s.partition.consumers(g)) {
+            pairs += factor * factorOf(s.groups[c]);
             if (pairs > maxPairs)
-                return Error(describeGroup(graph, s, static_cast<GroupId>(g)) + " and " +
-                             describeGroup(graph, s, c) + ": " + std::to_string(factor) + " x " +
-                             std::to_string(factorOf(s.groups[static_cast<size_t>(c)])) +
-                             " instance pairs; the schedule would examine more than " +
-                             std::to_string(maxPairs) +
-                             " (set STAGECRAFT_MAX_MEMORY to allow more)");
+                return Error(
+                    describeGroup(graph, s, g) + " and " + describeGroup(graph, s, c) + ": " +
+                    std::to_string(factor) + " x " + std::to_string(factorOf(s.groups[c])) +
+                    " instance pairs; the schedule would examine more than " +
+                    std::to_string(maxPairs) + " (set STAGECRAFT_MAX_MEMORY to allow more)");
         }
     }
     return Status::success();
@@ -271,18 +270,16 @@ Status buildInstances(const ir::Graph& graph, const partition::SemanticsCache& s
     SC_RETURN_IF_ERROR(checkInstanceCounts(graph, s));
     s.instances.clear();
     s.edges.clear();
-    auto groupCount = static_cast<GroupId>(s.groups.size());
-    for (GroupId g = 0; g < groupCount; ++g) {
-        s.groups[static_cast<size_t>(g)].instances.clear();
+    for (GroupId g : s.groups.ids()) {
+        s.groups[g].instances.clear();
         addInstances(graph, s, g);
     }
-    std::vector<std::vector<BoxMap>> slices(s.groups.size());
-    for (GroupId g = 0; g < groupCount; ++g)
-        slices[static_cast<size_t>(g)] = slicesOfGroup(graph, semantics, s, g);
-    for (GroupId g = 0; g < groupCount; ++g)
+    IdVector<GroupId, std::vector<BoxMap>> slices(s.groups.size());
+    for (GroupId g : s.groups.ids())
+        slices[g] = slicesOfGroup(graph, semantics, s, g);
+    for (GroupId g : s.groups.ids())
         for (GroupId c : s.partition.consumers(g))
-            addEdges(graph, s, g, c, slices[static_cast<size_t>(g)],
-                     slices[static_cast<size_t>(c)]);
+            addEdges(graph, s, g, c, slices[g], slices[c]);
     return Status::success();
 }
 
@@ -302,10 +299,10 @@ std::vector<InstanceEdge> redundantEdges(const Schedule& s) {
     for (auto& list : succs)
         std::sort(list.begin(), list.end());
     std::vector<InstanceEdge> redundant;
-    for (size_t g = 0; g < s.groups.size(); ++g)
-        for (GroupId c : s.partition.consumers(static_cast<GroupId>(g)))
+    for (GroupId g : s.groups.ids())
+        for (GroupId c : s.partition.consumers(g))
             for (InstanceId j : s.groups[g].instances)
-                for (InstanceId k : s.groups[static_cast<size_t>(c)].instances) {
+                for (InstanceId k : s.groups[c].instances) {
                     const auto& list = succs[j];
                     if (!std::binary_search(list.begin(), list.end(), k))
                         redundant.push_back({j, k, true});

@@ -68,7 +68,7 @@ Status applySplits(const ir::Graph& graph, const partition::SemanticsCache& sema
         auto candidate = forcedSplit(graph, semantics, s, g, split.dim, split.factor);
         if (!candidate.ok())
             return Error(what + ": " + candidate.error().message());
-        Group& group = s.groups[static_cast<size_t>(g)];
+        Group& group = s.groups[g];
         group.split = *candidate;
         group.splitOverridden = true;
     }
@@ -121,7 +121,7 @@ Status applyScopePins(const ir::Graph& graph, const Overrides& overrides, Schedu
                          partition::Partition::label(owner) + ", whose output is " +
                          quote(graph.tensor(groupOutput(s, owner)).name) + ")");
         }
-        for (InstanceId i : s.groups[static_cast<size_t>(*g)].instances)
+        for (InstanceId i : s.groups[*g].instances)
             s.instances[i].scope = pin.scope;
     }
     return Status::success();

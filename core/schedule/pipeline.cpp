@@ -50,19 +50,19 @@ partition::SplitParams effectiveParams(const arch::Arch& arch, const ScheduleOpt
 
 /// SplitInfo per group of \p partition: reused from the grouping where the
 /// group is unchanged, computed for regrouped ones.
-std::vector<partition::SplitInfo> splitsFor(const ir::Graph& graph,
-                                            const partition::SemanticsCache& semantics,
-                                            const partition::GroupingResult& grouping,
-                                            const partition::Partition& partition,
-                                            const partition::SplitParams& params) {
-    std::map<std::vector<ir::OpId>, size_t> known;
-    for (size_t g = 0; g < grouping.partition.groupCount(); ++g) {
-        auto ops = grouping.partition.ops(static_cast<GroupId>(g));
+IdVector<GroupId, partition::SplitInfo> splitsFor(const ir::Graph& graph,
+                                                  const partition::SemanticsCache& semantics,
+                                                  const partition::GroupingResult& grouping,
+                                                  const partition::Partition& partition,
+                                                  const partition::SplitParams& params) {
+    std::map<std::vector<ir::OpId>, GroupId> known;
+    for (GroupId g : grouping.partition.groupIds()) {
+        auto ops = grouping.partition.ops(g);
         known.emplace(std::vector<ir::OpId>(ops.begin(), ops.end()), g);
     }
-    std::vector<partition::SplitInfo> splits;
-    for (size_t g = 0; g < partition.groupCount(); ++g) {
-        auto ops = partition.ops(static_cast<GroupId>(g));
+    IdVector<GroupId, partition::SplitInfo> splits;
+    for (GroupId g : partition.groupIds()) {
+        auto ops = partition.ops(g);
         auto it = known.find(std::vector<ir::OpId>(ops.begin(), ops.end()));
         partition::SplitParams finalParams = params;
         finalParams.finalSplit = true;
@@ -106,8 +106,8 @@ partition::GroupingResult baselineGrouping(const ir::Graph& graph,
     result.partition = options.grouping == Grouping::Tvm
                            ? partition::groupTvm(graph, semantics)
                            : partition::groupAStitch(graph, semantics);
-    for (size_t g = 0; g < result.partition.groupCount(); ++g) {
-        auto ops = result.partition.ops(static_cast<GroupId>(g));
+    for (GroupId g : result.partition.groupIds()) {
+        auto ops = result.partition.ops(g);
         if (options.splitGroups) {
             result.splits.push_back(partition::computeSplitInfo(graph, semantics, ops, params));
             continue;
@@ -148,7 +148,7 @@ Expected<Schedule> runFromRegrouping(const ir::Graph& graph, const arch::Arch& a
     s.clusters = options.clusters;
     s.groupedBy = options.grouping;
     SC_ASSIGN_OR_RETURN(s.partition, regroup(graph, s.grouping->partition, options.overrides));
-    std::vector<partition::SplitInfo> splits =
+    IdVector<GroupId, partition::SplitInfo> splits =
         splitsFor(graph, semantics, *s.grouping, s.partition, params);
     s.groups.clear();
     for (partition::SplitInfo& info : splits) {

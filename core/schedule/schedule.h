@@ -56,7 +56,7 @@ int64_t coresUsed(const Binding& binding);
 Binding trimmed(const Binding& binding);
 
 struct Instance {
-    GroupId group = 0;
+    GroupId group;
     /// 1-based position along the split dim (§3.3).
     int index = 1;
     /// "a1", "b4": group label and index, as in Fig. 6.
@@ -136,7 +136,7 @@ struct Schedule {
     /// Op semantics of the graph, shared by re-runs.
     std::shared_ptr<const partition::SemanticsCache> semantics;
     partition::Partition partition;
-    std::vector<Group> groups;
+    IdVector<GroupId, Group> groups;
     IdVector<InstanceId, Instance> instances;
     /// The needed edges between instances (§3.3: redundant ones are removed).
     std::vector<InstanceEdge> edges;

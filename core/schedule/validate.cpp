@@ -15,17 +15,17 @@ const std::string& labelOf(const Schedule& s, InstanceId i) {
 }
 
 Status validateInstances(const ir::Graph& graph, const Schedule& s) {
-    for (size_t g = 0; g < s.groups.size(); ++g) {
+    for (GroupId g : s.groups.ids()) {
         const Group& group = s.groups[g];
         int64_t factor = group.split ? group.split->factor : 1;
-        std::string name = "group " + partition::Partition::label(static_cast<GroupId>(g));
+        std::string name = "group " + partition::Partition::label(g);
         if (static_cast<int64_t>(group.instances.size()) != factor)
             return Error(name + " has " + std::to_string(group.instances.size()) +
                          " instances for split factor " + std::to_string(factor));
         const ir::Shape& shape = graph.tensor(group.splitInfo.output).shape;
         for (size_t k = 0; k < group.instances.size(); ++k) {
             const Instance& inst = s.instances[group.instances[k]];
-            if (inst.group != static_cast<GroupId>(g) || inst.index != static_cast<int>(k) + 1)
+            if (inst.group != g || inst.index != static_cast<int>(k) + 1)
                 return Error(name + ": instance " + inst.label + " is misnumbered");
             ir::Shape whole = inst.shape;
             if (group.split)

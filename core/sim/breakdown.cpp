@@ -19,6 +19,7 @@ namespace {
 
 using kernel::Task;
 using kernel::TaskKind;
+using schedule::GroupId;
 
 constexpr double kEpsilon = 1e-9;
 
@@ -216,9 +217,9 @@ Attribution attribute(const arch::Arch& arch, const schedule::Schedule& schedule
     double bytes = time * static_cast<double>(arch.clusters);
     Attribution a;
     a.groups.resize(schedule.groups.size());
-    for (size_t g = 0; g < a.groups.size(); ++g) {
-        a.groups[g].group = static_cast<schedule::GroupId>(g);
-        a.groups[g].label = partition::Partition::label(static_cast<schedule::GroupId>(g));
+    for (GroupId g : a.groups.ids()) {
+        a.groups[g].group = g;
+        a.groups[g].label = partition::Partition::label(g);
     }
     double windowStart = 0;
     for (size_t k = 0; k < program.kernels.size(); ++k) {
@@ -227,8 +228,8 @@ Attribution attribute(const arch::Arch& arch, const schedule::Schedule& schedule
         const kernel::Kernel& kern = program.kernels[k];
         schedule::GroupId group = schedule.instances[kern.instance].group;
         KernelBreakdown entry{static_cast<int32_t>(k), kern.label, group, scaled(one, time, bytes)};
-        a.groups[static_cast<size_t>(group)].breakdown += entry.breakdown;
-        a.groups[static_cast<size_t>(group)].kernels += 1;
+        a.groups[group].breakdown += entry.breakdown;
+        a.groups[group].kernels += 1;
         a.run += entry.breakdown;
         a.kernels.push_back(std::move(entry));
     }

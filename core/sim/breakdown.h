@@ -69,12 +69,12 @@ struct KernelBreakdown {
     int32_t kernel = 0;
     /// The instance's label, e.g. "a3".
     std::string label;
-    schedule::GroupId group = 0;
+    schedule::GroupId group;
     Breakdown breakdown;
 };
 
 struct GroupBreakdown {
-    schedule::GroupId group = 0;
+    schedule::GroupId group;
     /// The group's label, e.g. "a".
     std::string label;
     int32_t kernels = 0;
@@ -86,7 +86,7 @@ struct GroupBreakdown {
 /// and the kernels' breakdowns add up to the run's.
 struct Attribution {
     Breakdown run;
-    std::vector<GroupBreakdown> groups;
+    IdVector<schedule::GroupId, GroupBreakdown> groups;
     std::vector<KernelBreakdown> kernels;
 };
 

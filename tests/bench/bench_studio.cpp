@@ -127,8 +127,8 @@ void benchEdits(const QString& resnet, const char* label) {
     spinUntil([&] { return window.viewsSettled(); });
     // The group with the most candidates: alternate between two of its splits.
     const auto& schedule = window.result()->eval.schedule;
-    size_t group = 0;
-    for (size_t g = 0; g < schedule.groups.size(); ++g)
+    partition::GroupId group(0);
+    for (partition::GroupId g : schedule.groups.ids())
         if (schedule.groups[g].splitInfo.candidates.size() >
             schedule.groups[group].splitInfo.candidates.size())
             group = g;
@@ -139,10 +139,7 @@ void benchEdits(const QString& resnet, const char* label) {
         std::printf("edit: no group with two split candidates\n");
         return;
     }
-    const std::string op =
-        window.result()
-            ->graph->op(schedule.partition.ops(static_cast<partition::GroupId>(group))[0])
-            .name;
+    const std::string op = window.result()->graph->op(schedule.partition.ops(group)[0]).name;
     std::vector<double> times;
     for (int run = 0; run < 10; ++run) {
         const auto& c = candidates[static_cast<size_t>(run % 2)];

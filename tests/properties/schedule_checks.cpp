@@ -40,8 +40,7 @@ std::string groupName(GroupId g) {
 
 std::string membership(const ir::Graph& graph, const Schedule& s) {
     std::vector<int> seen(graph.opCount(), 0);
-    for (size_t g = 0; g < s.partition.groupCount(); ++g) {
-        auto group = static_cast<GroupId>(g);
+    for (GroupId group : s.partition.groupIds()) {
         if (s.partition.ops(group).empty())
             return groupName(group) + " is empty";
         for (ir::OpId op : s.partition.ops(group)) {
@@ -61,8 +60,8 @@ std::string membership(const ir::Graph& graph, const Schedule& s) {
 }
 
 /// Consumers of each group, from the ops' input tensors.
-std::vector<std::set<GroupId>> quotientEdges(const ir::Graph& graph, const Schedule& s) {
-    std::vector<std::set<GroupId>> succs(s.partition.groupCount());
+IdVector<GroupId, std::set<GroupId>> quotientEdges(const ir::Graph& graph, const Schedule& s) {
+    IdVector<GroupId, std::set<GroupId>> succs(s.partition.groupCount());
     for (size_t i = 0; i < graph.opCount(); ++i) {
         auto op = static_cast<ir::OpId>(i);
         for (ir::TensorId in : graph.op(op).inputs) {
@@ -76,35 +75,34 @@ std::vector<std::set<GroupId>> quotientEdges(const ir::Graph& graph, const Sched
     return succs;
 }
 
-std::string quotient(const std::vector<std::set<GroupId>>& succs, const Schedule& s) {
-    std::vector<std::set<GroupId>> preds(succs.size());
-    std::vector<int> indegree(succs.size(), 0);
-    for (size_t g = 0; g < succs.size(); ++g)
+std::string quotient(const IdVector<GroupId, std::set<GroupId>>& succs, const Schedule& s) {
+    IdVector<GroupId, std::set<GroupId>> preds(succs.size());
+    IdVector<GroupId, int> indegree(succs.size(), 0);
+    for (GroupId g : succs.ids())
         for (GroupId c : succs[g]) {
-            preds[c].insert(static_cast<GroupId>(g));
-            ++indegree[static_cast<size_t>(c)];
-            if (c <= static_cast<GroupId>(g))
-                return "group edge " + partition::Partition::label(static_cast<GroupId>(g)) +
-                       " -> " + partition::Partition::label(c) + " goes against the numbering";
+            preds[c].insert(g);
+            ++indegree[c];
+            if (c <= g)
+                return "group edge " + partition::Partition::label(g) + " -> " +
+                       partition::Partition::label(c) + " goes against the numbering";
         }
-    for (size_t g = 0; g < succs.size(); ++g) {
-        auto group = static_cast<GroupId>(g);
-        auto consumers = s.partition.consumers(group);
-        auto producers = s.partition.producers(group);
+    for (GroupId g : succs.ids()) {
+        auto consumers = s.partition.consumers(g);
+        auto producers = s.partition.producers(g);
         if (std::set<GroupId>(consumers.begin(), consumers.end()) != succs[g] ||
             std::set<GroupId>(producers.begin(), producers.end()) != preds[g])
-            return groupName(group) + ": producers/consumers differ from the ops' edges";
+            return groupName(g) + ": producers/consumers differ from the ops' edges";
     }
     std::vector<GroupId> ready, sorted;
-    for (size_t g = 0; g < succs.size(); ++g)
+    for (GroupId g : succs.ids())
         if (indegree[g] == 0)
-            ready.push_back(static_cast<GroupId>(g));
+            ready.push_back(g);
     while (!ready.empty()) {
         GroupId g = ready.back();
         ready.pop_back();
         sorted.push_back(g);
         for (GroupId c : succs[g])
-            if (--indegree[static_cast<size_t>(c)] == 0)
+            if (--indegree[c] == 0)
                 ready.push_back(c);
     }
     if (sorted.size() != succs.size())
@@ -116,21 +114,20 @@ std::string instances(const Schedule& s) {
     if (s.groups.size() != s.partition.groupCount())
         return "groups and partition differ in size";
     IdVector<InstanceId, int> owner(s.instances.size(), -1);
-    for (size_t g = 0; g < s.groups.size(); ++g) {
+    for (GroupId g : s.groups.ids()) {
         const schedule::Group& group = s.groups[g];
-        auto gid = static_cast<GroupId>(g);
         int64_t factor = group.split ? group.split->factor : 1;
         if (static_cast<int64_t>(group.instances.size()) != factor)
-            return groupName(gid) + " has " + std::to_string(group.instances.size()) +
+            return groupName(g) + " has " + std::to_string(group.instances.size()) +
                    " instances for factor " + std::to_string(factor);
         for (size_t k = 0; k < group.instances.size(); ++k) {
             InstanceId i = group.instances[k];
             if (!s.instances.contains(i) || owner[i] >= 0)
-                return groupName(gid) + " lists a missing or shared instance";
-            owner[i] = static_cast<int>(g);
+                return groupName(g) + " lists a missing or shared instance";
+            owner[i] = g.value();
             const schedule::Instance& inst = s.instances[i];
-            if (inst.group != gid || inst.index != static_cast<int>(k) + 1 ||
-                inst.label != partition::Partition::label(gid) + std::to_string(k + 1))
+            if (inst.group != g || inst.index != static_cast<int>(k) + 1 ||
+                inst.label != partition::Partition::label(g) + std::to_string(k + 1))
                 return "instance " + label(s, i) + " is misnumbered";
         }
     }
@@ -162,9 +159,9 @@ bool sameInstances(const Schedule& a, const Schedule& b) {
         a.groups.size() != b.groups.size() || a.instances.size() != b.instances.size() ||
         a.edges.size() != b.edges.size())
         return false;
-    for (size_t g = 0; g < a.groups.size(); ++g) {
-        auto opsA = a.partition.ops(static_cast<GroupId>(g));
-        auto opsB = b.partition.ops(static_cast<GroupId>(g));
+    for (GroupId g : a.groups.ids()) {
+        auto opsA = a.partition.ops(g);
+        auto opsB = b.partition.ops(g);
         if (!std::equal(opsA.begin(), opsA.end(), opsB.begin(), opsB.end()) ||
             a.groups[g].split != b.groups[g].split ||
             a.groups[g].splitInfo.output != b.groups[g].splitInfo.output ||
@@ -195,7 +192,7 @@ std::string scheduleProblem(const ir::Graph& graph, const arch::Arch& arch, cons
         return "validateOrder: " + valid.error().message();
     if (std::string problem = membership(graph, s); !problem.empty())
         return problem;
-    std::vector<std::set<GroupId>> succs = quotientEdges(graph, s);
+    IdVector<GroupId, std::set<GroupId>> succs = quotientEdges(graph, s);
     if (std::string problem = quotient(succs, s); !problem.empty())
         return problem;
     if (std::string problem = instances(s); !problem.empty())

@@ -39,7 +39,7 @@ namespace detail {
 /// \p succs: the consumers of each group, built from the ops.
 std::string edgeProblem(const ir::Graph& graph, const partition::SemanticsCache& semantics,
                         const schedule::Schedule& schedule,
-                        const std::vector<std::set<partition::GroupId>>& succs);
+                        const IdVector<partition::GroupId, std::set<partition::GroupId>>& succs);
 /// LB capacity marks, bindings (cores, divisibility, annotations, §3.4),
 /// scopes and data moves (§3.5).
 std::string resourceProblem(const ir::Graph& graph, const partition::SemanticsCache& semantics,

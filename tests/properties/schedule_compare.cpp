@@ -20,12 +20,11 @@ std::string partitions(const partition::Partition& a, const partition::Partition
     auto same = [](auto x, auto y) {
         return std::equal(x.begin(), x.end(), y.begin(), y.end());
     };
-    for (size_t g = 0; g < a.groupCount(); ++g) {
-        auto id = static_cast<partition::GroupId>(g);
-        if (!same(a.ops(id), b.ops(id)) || !same(a.producers(id), b.producers(id)) ||
-            !same(a.consumers(id), b.consumers(id)) || !same(a.inputs(id), b.inputs(id)) ||
-            !same(a.outputs(id), b.outputs(id)))
-            return "partition: group " + partition::Partition::label(id) + " differs";
+    for (partition::GroupId g : a.groupIds()) {
+        if (!same(a.ops(g), b.ops(g)) || !same(a.producers(g), b.producers(g)) ||
+            !same(a.consumers(g), b.consumers(g)) || !same(a.inputs(g), b.inputs(g)) ||
+            !same(a.outputs(g), b.outputs(g)))
+            return "partition: group " + partition::Partition::label(g) + " differs";
     }
     return {};
 }
@@ -40,11 +39,10 @@ std::string splitInfos(const partition::SplitInfo& a, const partition::SplitInfo
 std::string groups(const Schedule& a, const Schedule& b) {
     if (a.groups.size() != b.groups.size())
         return "group count differs";
-    for (size_t g = 0; g < a.groups.size(); ++g) {
+    for (partition::GroupId g : a.groups.ids()) {
         const schedule::Group& x = a.groups[g];
         const schedule::Group& y = b.groups[g];
-        std::string name =
-            "group " + partition::Partition::label(static_cast<partition::GroupId>(g));
+        std::string name = "group " + partition::Partition::label(g);
         if (std::string d = splitInfos(x.splitInfo, y.splitInfo); !d.empty())
             return name + ": " + d;
         if (x.split != y.split || x.splitOverridden != y.splitOverridden)
@@ -151,7 +149,7 @@ std::string scheduleDifference(const Schedule& a, const Schedule& b) {
             return "grouping " + d;
         if (a.grouping->splits.size() != b.grouping->splits.size())
             return "grouping: split count differs";
-        for (size_t g = 0; g < a.grouping->splits.size(); ++g)
+        for (partition::GroupId g : a.grouping->splits.ids())
             if (std::string d = splitInfos(a.grouping->splits[g], b.grouping->splits[g]);
                 !d.empty())
                 return "grouping: " + d;

@@ -57,7 +57,7 @@ Box ownedTile(const ir::Graph& graph, const schedule::Group& group, int64_t k) {
 /// What instance \p k of group \p g reads and writes.
 BoxMap slices(const ir::Graph& graph, const partition::SemanticsCache& semantics, const Schedule& s,
               GroupId g, int64_t k) {
-    const schedule::Group& group = s.groups[static_cast<size_t>(g)];
+    const schedule::Group& group = s.groups[g];
     auto ops = s.partition.ops(g);
     if (isSplit(group))
         return partition::instanceBoxes(graph, semantics, ops, group.splitInfo.output,
@@ -76,7 +76,7 @@ std::string reached(const ir::Graph& graph, const Schedule& s, GroupId g, const 
         if (!any)
             return "op " + graph.op(op).name + " of group " + partition::Partition::label(g) +
                    " is not reached by its split of " +
-                   graph.tensor(s.groups[static_cast<size_t>(g)].splitInfo.output).name;
+                   graph.tensor(s.groups[g].splitInfo.output).name;
     }
     return {};
 }
@@ -114,13 +114,12 @@ std::string readers(const ir::Graph& graph, const Schedule& s, GroupId g, ir::Te
 }
 
 /// The needed edges and redundantEdges() partition the inherited pairs.
-std::string inheritedProblem(const Schedule& s, const std::vector<std::set<GroupId>>& succs,
+std::string inheritedProblem(const Schedule& s, const IdVector<GroupId, std::set<GroupId>>& succs,
                              const std::set<std::pair<InstanceId, InstanceId>>& needed) {
     size_t inherited = 0;
-    for (size_t a = 0; a < succs.size(); ++a)
+    for (GroupId a : succs.ids())
         for (GroupId b : succs[a])
-            inherited +=
-                s.groups[a].instances.size() * s.groups[static_cast<size_t>(b)].instances.size();
+            inherited += s.groups[a].instances.size() * s.groups[b].instances.size();
     std::vector<std::pair<InstanceId, InstanceId>> all(needed.begin(), needed.end());
     for (const schedule::InstanceEdge& e : schedule::redundantEdges(s)) {
         GroupId from = s.instances[e.from].group;
@@ -140,7 +139,7 @@ std::string inheritedProblem(const Schedule& s, const std::vector<std::set<Group
 } // namespace
 
 std::string edgeProblem(const ir::Graph& graph, const partition::SemanticsCache& semantics,
-                        const Schedule& s, const std::vector<std::set<GroupId>>& succs) {
+                        const Schedule& s, const IdVector<GroupId, std::set<GroupId>>& succs) {
     std::set<std::pair<InstanceId, InstanceId>> needed;
     for (const schedule::InstanceEdge& e : s.edges) {
         GroupId from = s.instances[e.from].group;
@@ -153,29 +152,26 @@ std::string edgeProblem(const ir::Graph& graph, const partition::SemanticsCache&
     }
     if (std::string problem = inheritedProblem(s, succs, needed); !problem.empty())
         return problem;
-    std::vector<std::vector<BoxMap>> needs(s.groups.size());
-    for (size_t g = 0; g < s.groups.size(); ++g)
+    IdVector<GroupId, std::vector<BoxMap>> needs(s.groups.size());
+    for (GroupId g : s.groups.ids())
         for (size_t k = 0; k < s.groups[g].instances.size(); ++k) {
-            needs[g].push_back(
-                slices(graph, semantics, s, static_cast<GroupId>(g), static_cast<int64_t>(k)));
+            needs[g].push_back(slices(graph, semantics, s, g, static_cast<int64_t>(k)));
             if (isSplit(s.groups[g]))
-                if (std::string problem =
-                        reached(graph, s, static_cast<GroupId>(g), needs[g].back());
-                    !problem.empty())
+                if (std::string problem = reached(graph, s, g, needs[g].back()); !problem.empty())
                     return problem;
         }
-    for (size_t a = 0; a < succs.size(); ++a)
+    for (GroupId a : succs.ids())
         for (GroupId b : succs[a]) {
             const schedule::Group& producer = s.groups[a];
-            const schedule::Group& consumer = s.groups[static_cast<size_t>(b)];
-            std::vector<ir::TensorId> tensors = readAcross(graph, s, static_cast<GroupId>(a), b);
+            const schedule::Group& consumer = s.groups[b];
+            std::vector<ir::TensorId> tensors = readAcross(graph, s, a, b);
             for (size_t i = 0; i < producer.instances.size(); ++i)
                 for (size_t j = 0; j < consumer.instances.size(); ++j) {
                     auto key = std::make_pair(producer.instances[i], consumer.instances[j]);
                     if (needed.count(key))
                         continue;
                     for (ir::TensorId t : tensors) {
-                        const Box* want = needs[static_cast<size_t>(b)][j].find(t);
+                        const Box* want = needs[b][j].find(t);
                         bool owned = !isSplit(producer) || t == producer.splitInfo.output;
                         Box tile = isSplit(producer)
                                        ? ownedTile(graph, producer, static_cast<int64_t>(i))
@@ -188,9 +184,7 @@ std::string edgeProblem(const ir::Graph& graph, const partition::SemanticsCache&
                                    " (consumer group: " +
                                    describe(graph, consumer, s.partition.outputs(b).size()) +
                                    "; producer group: " +
-                                   describe(graph, producer,
-                                            s.partition.outputs(static_cast<GroupId>(a)).size()) +
-                                   ")";
+                                   describe(graph, producer, s.partition.outputs(a).size()) + ")";
                     }
                 }
         }

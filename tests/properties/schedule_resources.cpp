@@ -68,7 +68,7 @@ std::string instanceProblem(const ir::Graph& graph, const partition::SemanticsCa
                             const arch::Arch& arch, const Schedule& s, InstanceId id) {
     const schedule::Instance& inst = s.instances[id];
     std::string what = "instance " + label(s, id);
-    ir::TensorId out = s.groups[static_cast<size_t>(inst.group)].splitInfo.output;
+    ir::TensorId out = s.groups[inst.group].splitInfo.output;
     if (inst.fitsLocalBuffer != (inst.footprintBytes <= s.capacityBytes))
         return what + " is marked " + (inst.fitsLocalBuffer ? "fitting" : "not fitting") +
                " with " + std::to_string(inst.footprintBytes) + " bytes for an LB of " +

@@ -68,8 +68,7 @@ std::string where(const Case& c, const std::string& edit) {
 
 void checkMerges(const Case& c) {
     const partition::Partition& p = c.shown.partition;
-    for (size_t g = 0; g < p.groupCount(); ++g) {
-        auto group = static_cast<GroupId>(g);
+    for (GroupId group : p.groupIds()) {
         auto offered = schedule::mergeableGroups(c.graph, c.shown, c.options.overrides, group);
         auto producers = p.producers(group);
         auto consumers = p.consumers(group);
@@ -104,7 +103,7 @@ void dropSplitsOf(const Case& c, GroupId group, schedule::Overrides& o) {
 }
 
 void checkSplitsOf(const Case& c, GroupId group) {
-    const schedule::Group& g = c.shown.groups[static_cast<size_t>(group)];
+    const schedule::Group& g = c.shown.groups[group];
     const ir::Shape& shape = c.graph.tensor(g.splitInfo.output).shape;
     auto split = [&](int dim, int64_t factor) {
         return accepts(c, [&](auto& o) {
@@ -151,8 +150,8 @@ void checkScopePins(const Case& c) {
 void checkAll(const Case& c) {
     checkMerges(c);
     checkUngroups(c);
-    for (size_t g = 0; g < c.shown.groups.size(); ++g)
-        checkSplitsOf(c, static_cast<GroupId>(g));
+    for (GroupId g : c.shown.groups.ids())
+        checkSplitsOf(c, g);
     checkScopePins(c);
 }
 
@@ -160,14 +159,17 @@ void checkAll(const Case& c) {
 std::vector<schedule::Overrides> firstOffers(const ir::Graph& graph,
                                              const schedule::Schedule& shown) {
     std::vector<schedule::Overrides> offers;
-    for (size_t g = 0; g < shown.groups.size() && offers.empty(); ++g)
-        for (GroupId other : schedule::mergeableGroups(graph, shown, {}, static_cast<GroupId>(g))) {
+    for (GroupId g : shown.groups.ids()) {
+        if (!offers.empty())
+            break;
+        for (GroupId other : schedule::mergeableGroups(graph, shown, {}, g)) {
             schedule::Overrides o;
-            o.merges.push_back({schedule::firstOpName(graph, shown, static_cast<GroupId>(g)),
+            o.merges.push_back({schedule::firstOpName(graph, shown, g),
                                 schedule::firstOpName(graph, shown, other)});
             offers.push_back(o);
             break;
         }
+    }
     for (size_t op = 0; op < graph.opCount(); ++op)
         if (schedule::canUngroupAt(graph, shown, {}, static_cast<ir::OpId>(op))) {
             schedule::Overrides o;

@@ -111,7 +111,7 @@ const std::vector<std::pair<const char*, Mutation>>& mutations() {
         {"graph-output-in-lb",
          [](const ir::Graph& g, schedule::Schedule& s) {
              for (schedule::Instance& inst : s.instances)
-                 if (g.isGraphOutput(s.groups[static_cast<size_t>(inst.group)].splitInfo.output)) {
+                 if (g.isGraphOutput(s.groups[inst.group].splitInfo.output)) {
                      inst.scope = schedule::Scope::LB;
                      return true;
                  }

@@ -11,10 +11,10 @@ constexpr std::array<QRgb, 12> kSet3 = {0x8dd3c7, 0xffffb3, 0xbebada, 0xfb8072, 
 
 } // namespace
 
-QColor groupColor(int group) {
-    if (group < 0)
+QColor groupColor(partition::GroupId group) {
+    if (group == partition::kNoGroup)
         return QColor(0xe8e8e8);
-    return QColor(kSet3[static_cast<size_t>(group) % kSet3.size()]);
+    return QColor(kSet3[group.index() % kSet3.size()]);
 }
 
 } // namespace stagecraft::views

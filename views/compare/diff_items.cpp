@@ -27,8 +27,8 @@ QString opName(const PipelineResult& r, ir::OpId op) {
 /// Group \p group of \p r (A) with its instances.
 Highlights groupMarks(const PipelineResult& r, GroupId group) {
     Highlights h;
-    h.groups.push_back(group);
-    const auto& instances = r.eval.schedule.groups[static_cast<size_t>(group)].instances;
+    h.groups.push_back(group.value());
+    const auto& instances = r.eval.schedule.groups[group].instances;
     for (schedule::InstanceId id : instances)
         h.instances.push_back(id.value());
     return h;
@@ -60,7 +60,7 @@ DiffCategory onlyInA(const schedule::ScheduleDiff& diff, const PipelineResult& a
                            .arg(groupName(g))
                            .arg(ops.size())
                            .arg(opName(a, ops.front()));
-        c.items.push_back({text, h, {Selection::Kind::Group, g, -1}});
+        c.items.push_back({text, h, {Selection::Kind::Group, g.value(), -1}});
     }
     return c;
 }
@@ -103,7 +103,7 @@ DiffCategory splits(const schedule::ScheduleDiff& diff, const PipelineResult& a,
                      QString::fromStdString(schedule::splitText(s.splitB)), flag(s.overriddenB),
                      labelB);
         c.items.push_back(
-            {text, groupMarks(a, s.group.a), {Selection::Kind::Group, s.group.a, -1}});
+            {text, groupMarks(a, s.group.a), {Selection::Kind::Group, s.group.a.value(), -1}});
     }
     return c;
 }
@@ -119,7 +119,7 @@ DiffCategory counts(const schedule::ScheduleDiff& diff, const PipelineResult& a,
                            .arg(n.countB)
                            .arg(labelB);
         c.items.push_back(
-            {text, groupMarks(a, n.group.a), {Selection::Kind::Group, n.group.a, -1}});
+            {text, groupMarks(a, n.group.a), {Selection::Kind::Group, n.group.a.value(), -1}});
     }
     return c;
 }
@@ -131,7 +131,7 @@ DiffCategory order(const schedule::ScheduleDiff& diff, const PipelineResult& a,
         const schedule::Instance& ia = a.eval.schedule.instances[o.instanceA];
         const schedule::Instance& ib = b.eval.schedule.instances[o.instanceB];
         Highlights h;
-        h.groups = {ia.group};
+        h.groups = {ia.group.value()};
         h.instances = {o.instanceA.value()};
         QString text =
             QObject::tr("%1 (%2 in %3): rank %4 in %5, %6 in %7")

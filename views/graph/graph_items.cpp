@@ -132,7 +132,7 @@ QColor NodeItem::fill() const {
     case NodeRef::Kind::Output:
         break;
     }
-    return groupColor(-1);
+    return groupColor(partition::kNoGroup);
 }
 
 void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {

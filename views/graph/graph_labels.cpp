@@ -36,7 +36,7 @@ QString splitText(const schedule::Group& group) {
 
 QString footprintText(const schedule::Schedule& schedule, partition::GroupId group) {
     int64_t bytes = 0;
-    for (schedule::InstanceId id : schedule.groups[static_cast<size_t>(group)].instances)
+    for (schedule::InstanceId id : schedule.groups[group].instances)
         bytes = std::max(bytes, schedule.instances[id].footprintBytes);
     return qs(formatBytes(bytes));
 }
@@ -61,14 +61,13 @@ QStringList terminalLines(const ir::Graph& graph, ir::TensorId tensor) {
 QStringList groupNodeLines(const PipelineResult& result, partition::GroupId group) {
     const schedule::Schedule& schedule = result.eval.schedule;
     return {groupName(group), opCountText(schedule.partition.ops(group).size()),
-            splitText(schedule.groups[static_cast<size_t>(group)]), footprintText(schedule, group)};
+            splitText(schedule.groups[group]), footprintText(schedule, group)};
 }
 
 QStringList clusterLines(const PipelineResult& result, partition::GroupId group) {
     const schedule::Schedule& schedule = result.eval.schedule;
     return {groupName(group) % u" · "_s % opCountText(schedule.partition.ops(group).size()),
-            splitText(schedule.groups[static_cast<size_t>(group)]) % u" · "_s %
-                footprintText(schedule, group)};
+            splitText(schedule.groups[group]) % u" · "_s % footprintText(schedule, group)};
 }
 
 QString opToolTip(const ir::Graph& graph, ir::OpId id, partition::GroupId group) {

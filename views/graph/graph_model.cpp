@@ -43,7 +43,7 @@ public:
         groupNode_.assign(partition_.groupCount(), -1);
         for (ir::TensorId t : activations(graph_, graph_.inputs()))
             inputNode_[t] = addTerminal({NodeRef::Kind::Input, t}, NodeShape::InvHouse);
-        for (GroupId g = 0; g < static_cast<GroupId>(partition_.groupCount()); ++g)
+        for (GroupId g : partition_.groupIds())
             addGroup(g);
         for (ir::TensorId t : activations(graph_, graph_.outputs()))
             outputNode_[t] = addTerminal({NodeRef::Kind::Output, t}, NodeShape::House);
@@ -66,8 +66,8 @@ private:
 
     void addGroup(GroupId g) {
         if (!expanded_.contains(g)) {
-            groupNode_[static_cast<size_t>(g)] =
-                addNode({{NodeRef::Kind::Group, g}, g, groupNodeLines(result_, g)},
+            groupNode_[g] =
+                addNode({{NodeRef::Kind::Group, g.value()}, g, groupNodeLines(result_, g)},
                         groupNodeSize(result_, g), NodeShape::Box);
             return;
         }
@@ -87,7 +87,7 @@ private:
 
     int nodeOfOp(ir::OpId op) const {
         int node = opNode_[static_cast<size_t>(op)];
-        return node >= 0 ? node : groupNode_[static_cast<size_t>(partition_.groupOf(op))];
+        return node >= 0 ? node : groupNode_[partition_.groupOf(op)];
     }
 
     /// The node writing \p tensor; -1 for constants and unwritten tensors.
@@ -132,7 +132,7 @@ private:
     const ExpandedGroups& expanded_;
     GraphModel model_;
     std::vector<int> opNode_;
-    std::vector<int> groupNode_;
+    IdVector<GroupId, int> groupNode_;
     std::map<ir::TensorId, int> inputNode_;
     std::map<ir::TensorId, int> outputNode_;
 };
@@ -187,7 +187,7 @@ uint64_t groupingFingerprint(const ir::Graph& graph, const partition::Partition&
     Fingerprint fp;
     fp.add(partition.groupCount());
     for (ir::OpId op = 0; op < static_cast<ir::OpId>(graph.opCount()); ++op)
-        fp.add(static_cast<uint64_t>(partition.groupOf(op)));
+        fp.add(static_cast<uint64_t>(partition.groupOf(op).value()));
     return fp.value();
 }
 
@@ -199,7 +199,7 @@ GraphModel buildGraphModel(const PipelineResult& result, const ExpandedGroups& e
 
 ExpandedGroups allGroups(const PipelineResult& result) {
     ExpandedGroups groups;
-    for (GroupId g = 0; g < static_cast<GroupId>(result.eval.schedule.partition.groupCount()); ++g)
+    for (GroupId g : result.eval.schedule.partition.groupIds())
         groups.insert(groups.end(), g);
     return groups;
 }
@@ -208,7 +208,7 @@ LayoutKey layoutKeyFor(const PipelineResult& result, const ExpandedGroups& expan
     Fingerprint groups;
     groups.add(expanded.size());
     for (GroupId g : expanded)
-        groups.add(static_cast<uint64_t>(g));
+        groups.add(static_cast<uint64_t>(g.value()));
     return {graphFingerprint(*result.graph),
             groupingFingerprint(*result.graph, result.eval.schedule.partition), groups.value()};
 }

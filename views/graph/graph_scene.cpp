@@ -20,6 +20,11 @@ T* at(const std::vector<T*>& items, int32_t id) {
     return items[static_cast<size_t>(id)];
 }
 
+template <typename T>
+T* at(const IdVector<partition::GroupId, T*>& items, partition::GroupId group) {
+    return items.contains(group) ? items[group] : nullptr;
+}
+
 QString toolTipFor(const ModelNode& node, const PipelineResult& result) {
     if (node.ref.kind == NodeRef::Kind::Op)
         return opToolTip(*result.graph, node.ref.id, node.group);
@@ -51,7 +56,7 @@ void GraphScene::build(const GraphModel& model, const GraphLayout& layout,
                                      model.layout.clusters[c].labelSize);
         addItem(item);
         clusters_.push_back(item);
-        clusterItems_[static_cast<size_t>(item->group())] = item;
+        clusterItems_[item->group()] = item;
     }
     for (size_t e = 0; e < model.edges.size(); ++e) {
         auto* item = new EdgeItem(model.edges[e], layout.edges[e]);
@@ -73,7 +78,7 @@ void GraphScene::index(NodeItem* item) {
     if (item->ref().kind == NodeRef::Kind::Op)
         opItems_[static_cast<size_t>(item->ref().id)] = item;
     else if (item->ref().kind == NodeRef::Kind::Group)
-        groupNodeItems_[static_cast<size_t>(item->ref().id)] = item;
+        groupNodeItems_[partition::GroupId(item->ref().id)] = item;
 }
 
 bool GraphScene::updateLabels(const GraphModel& model) {
@@ -150,7 +155,7 @@ QGraphicsItem* GraphScene::highlight(const Selection& selection, const PipelineR
     case Selection::Kind::Op:
         return mark(opOrGroupItem(selection.id, result));
     case Selection::Kind::Group:
-        return mark(groupItem(selection.id));
+        return mark(groupItem(partition::GroupId(selection.id)));
     case Selection::Kind::Instance:
         if (selection.op >= 0)
             return mark(opOrGroupItem(selection.op, result));
@@ -203,7 +208,7 @@ QGraphicsItem* GraphScene::mark(const Highlights& highlights, const PipelineResu
     for (int32_t op : highlights.ops)
         markItem(opOrGroupItem(op, result));
     for (int32_t group : highlights.groups)
-        markItem(groupItem(group));
+        markItem(groupItem(partition::GroupId(group)));
     for (int32_t instance : highlights.instances) {
         if (const schedule::InstanceId id(instance); schedule.instances.contains(id))
             markItem(groupItem(schedule.instances[id].group));

@@ -69,8 +69,8 @@ private:
     std::vector<ClusterItem*> clusters_;
     std::vector<EdgeItem*> edges_;
     std::vector<NodeItem*> opItems_;
-    std::vector<NodeItem*> groupNodeItems_;
-    std::vector<ClusterItem*> clusterItems_;
+    IdVector<partition::GroupId, NodeItem*> groupNodeItems_;
+    IdVector<partition::GroupId, ClusterItem*> clusterItems_;
     std::vector<QGraphicsItem*> highlighted_;
     std::vector<QGraphicsItem*> marked_;
     CanvasColors colors_ = CanvasColors::paper();

@@ -134,8 +134,7 @@ void GraphView::placeAfterLayout() {
 }
 
 void GraphView::setGroupExpanded(partition::GroupId group, bool expanded) {
-    if (!result_ || group < 0 ||
-        static_cast<size_t>(group) >= result_->eval.schedule.partition.groupCount() ||
+    if (!result_ || !result_->eval.schedule.partition.hasGroup(group) ||
         expanded == expanded_.contains(group))
         return;
     if (expanded)

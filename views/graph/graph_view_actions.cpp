@@ -37,7 +37,7 @@ partition::GroupId groupOfItem(const QGraphicsItem* item) {
 
 Selection selectionOf(const QGraphicsItem* item) {
     if (const auto* cluster = qgraphicsitem_cast<const ClusterItem*>(item))
-        return {Selection::Kind::Group, cluster->group()};
+        return {Selection::Kind::Group, cluster->group().value()};
     const auto* node = qgraphicsitem_cast<const NodeItem*>(item);
     if (!node)
         return {};

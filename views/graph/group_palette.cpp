@@ -4,13 +4,13 @@
 
 namespace stagecraft::views::graphview {
 
-QColor clusterFill(int group) {
+QColor clusterFill(partition::GroupId group) {
     QColor color = groupColor(group).lighter(108);
     color.setAlpha(110);
     return color;
 }
 
-QColor groupStroke(int group) {
+QColor groupStroke(partition::GroupId group) {
     return groupColor(group).darker(170);
 }
 

@@ -10,9 +10,9 @@ namespace stagecraft::views::graphview {
 
 using views::groupColor;
 /// Fill of a cluster: the base color, light and translucent.
-QColor clusterFill(int group);
+QColor clusterFill(partition::GroupId group);
 /// Borders and text accents of the group.
-QColor groupStroke(int group);
+QColor groupStroke(partition::GroupId group);
 /// The pen of whatever the selection highlights.
 QColor highlightColor();
 /// The halo of ops and groups a teaching or diff tool marks (common/highlight.h).

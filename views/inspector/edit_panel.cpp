@@ -84,7 +84,7 @@ void EditPanel::fillSplit() {
     split_->setEnabled(group_.has_value());
     if (!group_)
         return;
-    const schedule::Group& group = result_->eval.schedule.groups[static_cast<size_t>(*group_)];
+    const schedule::Group& group = result_->eval.schedule.groups[*group_];
     split_->addItem(u"unsplit"_s, QPoint(kUnsplit, 1));
     if (!schedule::unsplitFits(*result_->graph, result_->eval.schedule, *group_))
         disableItem(split_, 0, u"the whole group is over the capacity"_s);
@@ -115,7 +115,7 @@ void EditPanel::fillMerge() {
             mergeTarget_->addItem(inspector::groupLabel(other) % u" ("_s %
                                       QString::fromStdString(first) % u", "_s %
                                       QString::number(s.partition.ops(other).size()) % u" ops)"_s,
-                                  other);
+                                  other.value());
         }
     }
     mergeTarget_->setEnabled(mergeTarget_->count() > 0);
@@ -168,7 +168,7 @@ void EditPanel::splitChosen(int index) {
 void EditPanel::mergeClicked() {
     if (!group_ || mergeTarget_->currentIndex() < 0)
         return;
-    auto other = static_cast<schedule::GroupId>(mergeTarget_->currentData().toInt());
+    schedule::GroupId other(mergeTarget_->currentData().toInt());
     emit editRequested(inspector::mergeRequest(*result_, *group_, other));
 }
 

@@ -69,7 +69,7 @@ std::unique_ptr<PropertyNode> buildProperties(const PipelineResult& result,
         addTensorProperties(result, valid.id, *root);
         break;
     case Selection::Kind::Group:
-        addGroupProperties(result, valid.id, *root);
+        addGroupProperties(result, schedule::GroupId(valid.id), *root);
         break;
     case Selection::Kind::Instance:
         addInstanceProperties(result, schedule::InstanceId(valid.id), *root);
@@ -111,7 +111,7 @@ void addTensorProperties(const PipelineResult& result, ir::TensorId id, Property
 
 QString scopeSummary(const schedule::Schedule& schedule, schedule::GroupId group) {
     std::array<int, 3> counts{};
-    for (schedule::InstanceId id : schedule.groups[static_cast<size_t>(group)].instances)
+    for (schedule::InstanceId id : schedule.groups[group].instances)
         ++counts[static_cast<size_t>(schedule.instances[id].scope)];
     QStringList parts;
     for (auto scope : {schedule::Scope::LB, schedule::Scope::GB, schedule::Scope::DDR})

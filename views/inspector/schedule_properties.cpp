@@ -43,7 +43,7 @@ int orderPosition(const schedule::Schedule& schedule, schedule::InstanceId insta
 void addGroupProperties(const PipelineResult& result, schedule::GroupId group, PropertyNode& root) {
     const ir::Graph& graph = *result.graph;
     const schedule::Schedule& s = result.eval.schedule;
-    const schedule::Group& g = s.groups[static_cast<size_t>(group)];
+    const schedule::Group& g = s.groups[group];
     auto ops = s.partition.ops(group);
     root.add(u"Label"_s, groupLabel(group));
     PropertyNode& opsNode = root.add(u"Ops"_s, QString::number(ops.size()));
@@ -64,7 +64,7 @@ void addInstanceProperties(const PipelineResult& result, schedule::InstanceId in
                            PropertyNode& root) {
     const schedule::Schedule& s = result.eval.schedule;
     const schedule::Instance& inst = s.instances[instance];
-    const schedule::Group& g = s.groups[static_cast<size_t>(inst.group)];
+    const schedule::Group& g = s.groups[inst.group];
     root.add(u"Label"_s, QString::fromStdString(inst.label));
     root.add(u"Group"_s, groupLabel(inst.group));
     root.add(u"Index"_s, u"%1 of %2"_s.arg(inst.index).arg(g.instances.size()));

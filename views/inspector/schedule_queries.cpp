@@ -37,7 +37,7 @@ std::optional<schedule::GroupId> groupOf(const PipelineResult& result, const Sel
     case Selection::Kind::Op:
         return s.partition.groupOf(valid.id);
     case Selection::Kind::Group:
-        return valid.id;
+        return schedule::GroupId(valid.id);
     case Selection::Kind::Instance:
         return s.instances[schedule::InstanceId(valid.id)].group;
     case Selection::Kind::Tensor:

@@ -28,7 +28,7 @@ void SplitCandidatesModel::rebuild() {
     rows_.clear();
     hasResident_ = false;
     if (group_) {
-        const auto& info = result_->eval.schedule.groups[static_cast<size_t>(*group_)].splitInfo;
+        const auto& info = result_->eval.schedule.groups[*group_].splitInfo;
         rows_ = info.candidates;
         if (info.resident) {
             rows_.push_back(*info.resident);
@@ -47,7 +47,7 @@ bool SplitCandidatesModel::isResident(int row) const {
 }
 
 bool SplitCandidatesModel::isChosen(int row) const {
-    const auto& split = result_->eval.schedule.groups[static_cast<size_t>(*group_)].split;
+    const auto& split = result_->eval.schedule.groups[*group_].split;
     if (!split || *split != candidate(row))
         return false;
     // A resident split equal to one of Algorithm 1's rows is checked once.
@@ -121,7 +121,7 @@ QVariant SplitCandidatesModel::data(const QModelIndex& index, int role) const {
 QVariant SplitCandidatesModel::rowHeader(int row, int role) const {
     if (row < 0 || static_cast<size_t>(row) >= rows_.size())
         return {};
-    const auto& best = result_->eval.schedule.groups[static_cast<size_t>(*group_)].splitInfo.best;
+    const auto& best = result_->eval.schedule.groups[*group_].splitInfo.best;
     bool isBest = !isResident(row) && best && *best == candidate(row);
     if (role == Qt::DisplayRole)
         return isResident(row) ? u"GB-resident"_s : isBest ? u"Alg. 1 best"_s : u"Alg. 1"_s;

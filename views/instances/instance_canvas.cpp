@@ -183,7 +183,7 @@ QString InstanceCanvas::toolTipAt(QPointF widgetPoint) const {
     case LayoutHit::Kind::Move:
         return moveToolTip(s, s.moves[static_cast<size_t>(hit.id)]);
     case LayoutHit::Kind::Group:
-        return groupToolTip(s, hit.id);
+        return groupToolTip(s, schedule::GroupId(hit.id));
     case LayoutHit::Kind::None:
         break;
     }

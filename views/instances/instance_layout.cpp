@@ -21,7 +21,7 @@ namespace {
 using schedule::GroupId;
 using schedule::InstanceEdge;
 using schedule::Schedule;
-using Producers = std::vector<std::vector<GroupId>>;
+using Producers = IdVector<GroupId, std::vector<GroupId>>;
 
 Producers groupProducers(const Schedule& s, const std::vector<InstanceEdge>& redundant) {
     Producers producers(s.groups.size());
@@ -29,7 +29,7 @@ Producers groupProducers(const Schedule& s, const std::vector<InstanceEdge>& red
         GroupId from = s.instances[edge.from].group;
         GroupId to = s.instances[edge.to].group;
         if (from != to)
-            producers[static_cast<size_t>(to)].push_back(from);
+            producers[to].push_back(from);
     };
     std::for_each(s.edges.begin(), s.edges.end(), add);
     std::for_each(redundant.begin(), redundant.end(), add);
@@ -41,26 +41,25 @@ Producers groupProducers(const Schedule& s, const std::vector<InstanceEdge>& red
 }
 
 /// Longest path from a source group, by Kahn's algorithm in group order.
-std::vector<int> longestPathLayers(const Producers& producers) {
+IdVector<GroupId, int> longestPathLayers(const Producers& producers) {
     const size_t n = producers.size();
-    std::vector<std::vector<GroupId>> consumers(n);
-    std::vector<size_t> pending(n);
-    for (size_t g = 0; g < n; ++g) {
+    IdVector<GroupId, std::vector<GroupId>> consumers(n);
+    IdVector<GroupId, size_t> pending(n);
+    for (GroupId g : producers.ids()) {
         pending[g] = producers[g].size();
         for (GroupId p : producers[g])
-            consumers[static_cast<size_t>(p)].push_back(static_cast<GroupId>(g));
+            consumers[p].push_back(g);
     }
-    std::vector<int> layer(n, 0);
+    IdVector<GroupId, int> layer(n, 0);
     std::vector<GroupId> ready;
-    for (size_t g = 0; g < n; ++g)
+    for (GroupId g : producers.ids())
         if (pending[g] == 0)
-            ready.push_back(static_cast<GroupId>(g));
+            ready.push_back(g);
     for (size_t head = 0; head < ready.size(); ++head) {
-        const auto g = static_cast<size_t>(ready[head]);
+        const GroupId g = ready[head];
         for (GroupId c : consumers[g]) {
-            auto& consumerLayer = layer[static_cast<size_t>(c)];
-            consumerLayer = std::max(consumerLayer, layer[g] + 1);
-            if (--pending[static_cast<size_t>(c)] == 0)
+            layer[c] = std::max(layer[c], layer[g] + 1);
+            if (--pending[c] == 0)
                 ready.push_back(c);
         }
     }
@@ -79,12 +78,12 @@ QSizeF groupBoxSize(size_t count, const LayoutOptions& o) {
 }
 
 void orderByBarycenter(std::vector<GroupId>& groups, const Producers& producers,
-                       const std::vector<GroupBox>& placed) {
+                       const IdVector<GroupId, GroupBox>& placed) {
     auto barycenter = [&](GroupId g) {
-        const auto& list = producers[static_cast<size_t>(g)];
+        const auto& list = producers[g];
         double sum = 0;
         for (GroupId p : list)
-            sum += placed[static_cast<size_t>(p)].rect.center().x();
+            sum += placed[p].rect.center().x();
         return list.empty() ? 0.0 : sum / static_cast<double>(list.size());
     };
     std::vector<std::pair<double, GroupId>> keyed;
@@ -97,25 +96,25 @@ void orderByBarycenter(std::vector<GroupId>& groups, const Producers& producers,
 }
 
 struct Placement {
-    std::vector<QSizeF> boxes;
-    std::vector<detail::MoveBand> bands; // empty without moves
-    std::vector<QPointF> bandOrigins;
+    IdVector<GroupId, QSizeF> boxes;
+    IdVector<GroupId, detail::MoveBand> bands; // empty without moves
+    IdVector<GroupId, QPointF> bandOrigins;
 };
 
 /// Places the group boxes layer by layer, each layer centered on x = 0, with
 /// the move bands bottom-aligned above their boxes.
-void placeGroups(const Producers& producers, const std::vector<int>& layerOf,
+void placeGroups(const Producers& producers, const IdVector<GroupId, int>& layerOf,
                  const LayoutOptions& o, Placement& p, InstanceLayout& layout) {
     const size_t n = producers.size();
     layout.groups.resize(n);
     p.bandOrigins.resize(n);
     layout.layers.resize(
         n == 0 ? 0 : static_cast<size_t>(*std::max_element(layerOf.begin(), layerOf.end())) + 1);
-    for (size_t g = 0; g < n; ++g)
-        layout.layers[static_cast<size_t>(layerOf[g])].push_back(static_cast<GroupId>(g));
+    for (GroupId g : producers.ids())
+        layout.layers[static_cast<size_t>(layerOf[g])].push_back(g);
     static const detail::MoveBand kNoBand;
     auto band = [&](GroupId g) -> const detail::MoveBand& {
-        return p.bands.empty() ? kNoBand : p.bands[static_cast<size_t>(g)];
+        return p.bands.empty() ? kNoBand : p.bands[g];
     };
     double y = 0;
     for (size_t k = 0; k < layout.layers.size(); ++k) {
@@ -124,7 +123,7 @@ void placeGroups(const Producers& producers, const std::vector<int>& layerOf,
         double total = o.groupSpacing * static_cast<double>(groups.size() - 1);
         double bandHeight = 0, boxHeight = 0;
         for (GroupId g : groups) {
-            const QSizeF& box = p.boxes[static_cast<size_t>(g)];
+            const QSizeF& box = p.boxes[g];
             total += std::max(box.width(), band(g).width);
             bandHeight = std::max(bandHeight, band(g).height);
             boxHeight = std::max(boxHeight, box.height());
@@ -133,13 +132,12 @@ void placeGroups(const Producers& producers, const std::vector<int>& layerOf,
         const double boxTop = y + bandHeight + bandGap;
         double x = -total / 2;
         for (GroupId g : groups) {
-            const QSizeF& box = p.boxes[static_cast<size_t>(g)];
+            const QSizeF& box = p.boxes[g];
             const double width = std::max(box.width(), band(g).width);
             const double center = x + width / 2;
-            layout.groups[static_cast<size_t>(g)] = {
-                QRectF(QPointF(center - box.width() / 2, boxTop), box), static_cast<int>(k)};
-            p.bandOrigins[static_cast<size_t>(g)] = {center - band(g).width / 2,
-                                                     boxTop - bandGap - band(g).height};
+            layout.groups[g] = {QRectF(QPointF(center - box.width() / 2, boxTop), box),
+                                static_cast<int>(k)};
+            p.bandOrigins[g] = {center - band(g).width / 2, boxTop - bandGap - band(g).height};
             x += width + o.groupSpacing;
         }
         y = boxTop + boxHeight + o.layerSpacing;
@@ -148,7 +146,7 @@ void placeGroups(const Producers& producers, const std::vector<int>& layerOf,
 
 void placeInstances(const Schedule& s, const LayoutOptions& o, InstanceLayout& layout) {
     layout.instances.resize(s.instances.size());
-    for (size_t g = 0; g < s.groups.size(); ++g) {
+    for (GroupId g : s.groups.ids()) {
         const auto& ids = s.groups[g].instances;
         const int columns = columnsFor(ids.size(), o);
         const QRectF& box = layout.groups[g].rect;
@@ -180,7 +178,7 @@ std::vector<EdgeLine> edgeLines(const std::vector<InstanceEdge>& edges,
 void placeMoves(const Schedule& s, const detail::MoveGraph& graph, const Placement& p,
                 const LayoutOptions& o, InstanceLayout& layout) {
     layout.moves.resize(s.moves.size());
-    for (size_t g = 0; g < p.bands.size(); ++g) {
+    for (GroupId g : p.bands.ids()) {
         const detail::MoveBand& band = p.bands[g];
         for (size_t k = 0; k < band.moves.size(); ++k) {
             const auto m = static_cast<size_t>(band.moves[k]);
@@ -213,7 +211,7 @@ InstanceLayout layoutInstances(const PipelineResult& result, const LayoutOptions
     std::optional<detail::MoveGraph> moves;
     if (options.showMoves) {
         moves = detail::buildMoveGraph(s);
-        std::vector<double> widths;
+        IdVector<GroupId, double> widths;
         for (const QSizeF& box : placement.boxes)
             widths.push_back(box.width());
         placement.bands = detail::moveBands(s, *moves, options, widths);
@@ -240,9 +238,9 @@ LayoutHit hitTest(const InstanceLayout& layout, QPointF point) {
         if ((d.x() * d.x()) / (rx * rx) + (d.y() * d.y()) / (ry * ry) <= 1)
             return {LayoutHit::Kind::Move, static_cast<int32_t>(m)};
     }
-    for (size_t g = 0; g < layout.groups.size(); ++g)
+    for (GroupId g : layout.groups.ids())
         if (layout.groups[g].rect.contains(point))
-            return {LayoutHit::Kind::Group, static_cast<int32_t>(g)};
+            return {LayoutHit::Kind::Group, g.value()};
     return {};
 }
 

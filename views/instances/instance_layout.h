@@ -61,7 +61,7 @@ struct MoveBox {
 struct InstanceLayout {
     IdVector<schedule::InstanceId, QRectF> instances;
     /// By GroupId.
-    std::vector<GroupBox> groups;
+    IdVector<schedule::GroupId, GroupBox> groups;
     /// Groups of each layer, left to right.
     std::vector<std::vector<schedule::GroupId>> layers;
     /// Schedule::edges in their order.

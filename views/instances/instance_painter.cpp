@@ -67,12 +67,12 @@ PaintStats InstancePainter::paint(QPainter& painter, const InstanceDrawing& draw
 void InstancePainter::paintGroups(QPainter& painter, const InstanceDrawing& drawing,
                                   const QRectF& exposed, double scale, PaintStats& stats) {
     const auto& groups = drawing.layout.groups;
-    for (size_t g = 0; g < groups.size(); ++g) {
+    for (schedule::GroupId g : groups.ids()) {
         const QRectF& rect = groups[g].rect;
         if (!rect.intersects(exposed))
             continue;
         ++stats.groups;
-        const QColor color = groupColor(static_cast<schedule::GroupId>(g));
+        const QColor color = groupColor(g);
         QColor fill = color;
         fill.setAlpha(90);
         painter.setPen(cosmeticPen(color.darker(150)));
@@ -82,8 +82,7 @@ void InstancePainter::paintGroups(QPainter& painter, const InstanceDrawing& draw
             continue;
         painter.setPen(colors_.ink);
         painter.setFont(pixelFont(16, true));
-        painter.drawText(rect.adjusted(8, 2, -8, 0), Qt::AlignLeft | Qt::AlignTop,
-                         groupLetter(static_cast<schedule::GroupId>(g)));
+        painter.drawText(rect.adjusted(8, 2, -8, 0), Qt::AlignLeft | Qt::AlignTop, groupLetter(g));
     }
 }
 
@@ -94,10 +93,10 @@ void InstancePainter::paintGroupLetters(QPainter& painter, const InstanceDrawing
     painter.setPen(colors_.ink);
     painter.setFont(pixelFont(14 / scale, true));
     const auto& groups = drawing.layout.groups;
-    for (size_t g = 0; g < groups.size(); ++g) {
+    for (schedule::GroupId g : groups.ids()) {
         const QRectF& rect = groups[g].rect;
         if (rect.intersects(exposed) && rect.width() * scale >= 14 && rect.height() * scale >= 14)
-            painter.drawText(rect, Qt::AlignCenter, groupLetter(static_cast<schedule::GroupId>(g)));
+            painter.drawText(rect, Qt::AlignCenter, groupLetter(g));
     }
 }
 
@@ -169,10 +168,10 @@ void InstancePainter::paintInstances(QPainter& painter, const InstanceDrawing& d
     // Outlines only where a box is a few pixels tall; below that they would be all there is.
     const bool outlined = scale * drawing.layout.instances.front().height() >= 4;
     painter.setRenderHint(QPainter::Antialiasing, false);
-    for (size_t g = 0; g < s.groups.size(); ++g) {
+    for (partition::GroupId g : s.groups.ids()) {
         if (!drawing.layout.groups[g].rect.intersects(exposed))
             continue;
-        const QColor color = groupColor(static_cast<schedule::GroupId>(g));
+        const QColor color = groupColor(g);
         for (schedule::InstanceId id : s.groups[g].instances) {
             const QRectF& box = drawing.layout.instances[id];
             if (box.intersects(exposed))
@@ -214,10 +213,9 @@ void InstancePainter::paintHighlight(QPainter& painter, const InstanceDrawing& d
     const InstanceLayout& layout = drawing.layout;
     const QPen pen = cosmeticPen(kHighlight, 3);
     painter.setBrush(Qt::NoBrush);
-    if (options.highlightedGroup >= 0 &&
-        static_cast<size_t>(options.highlightedGroup) < layout.groups.size()) {
+    if (layout.groups.contains(options.highlightedGroup)) {
         painter.setPen(pen);
-        painter.drawRect(layout.groups[static_cast<size_t>(options.highlightedGroup)].rect);
+        painter.drawRect(layout.groups[options.highlightedGroup].rect);
     }
     if (options.highlighted.size() != layout.instances.size())
         return;

@@ -25,7 +25,7 @@ struct PaintOptions {
     /// Drawn highlighted when non-zero (may be empty).
     IdVector<schedule::InstanceId, char> highlighted;
     /// Its box is drawn highlighted; -1 for none.
-    schedule::GroupId highlightedGroup = -1;
+    schedule::GroupId highlightedGroup = partition::kNoGroup;
     /// Marked by a teaching or diff tool (a halo) when non-zero.
     IdVector<schedule::InstanceId, char> marked;
     /// Background and ink; the widget takes them from its palette.

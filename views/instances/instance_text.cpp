@@ -79,7 +79,7 @@ QString moveToolTip(const schedule::Schedule& schedule, const schedule::DataMove
 }
 
 QString groupToolTip(const schedule::Schedule& schedule, schedule::GroupId group) {
-    const schedule::Group& g = schedule.groups[static_cast<size_t>(group)];
+    const schedule::Group& g = schedule.groups[group];
     QString text = u"group "_s + groupLetter(group) + u"\n"_s +
                    QString::number(g.instances.size()) + u" instances"_s;
     if (g.split)

@@ -35,8 +35,8 @@ std::optional<schedule::GroupId> groupOf(const PipelineResult& result, const Sel
     ir::OpId op = ir::kNoOp;
     switch (selection.kind) {
     case Selection::Kind::Group:
-        if (validIndex(selection.id, s.groups.size()))
-            return selection.id;
+        if (s.groups.contains(schedule::GroupId(selection.id)))
+            return schedule::GroupId(selection.id);
         return std::nullopt;
     case Selection::Kind::Op:
         op = selection.id;
@@ -52,7 +52,7 @@ std::optional<schedule::GroupId> groupOf(const PipelineResult& result, const Sel
     if (!validIndex(op, graph.opCount()))
         return std::nullopt;
     schedule::GroupId group = s.partition.groupOf(op);
-    return validIndex(group, s.groups.size()) ? std::optional(group) : std::nullopt;
+    return s.groups.contains(group) ? std::optional(group) : std::nullopt;
 }
 
 /// By instance of \p result: 1 when \p marks names it, its group or an op of its group.
@@ -61,15 +61,15 @@ IdVector<schedule::InstanceId, char> markedInstances(const PipelineResult& resul
     const schedule::Schedule& s = result.eval.schedule;
     IdVector<schedule::InstanceId, char> marked(s.instances.size(), 0);
     auto markGroup = [&](schedule::GroupId group) {
-        if (validIndex(group, s.groups.size()))
-            for (schedule::InstanceId id : s.groups[static_cast<size_t>(group)].instances)
+        if (s.groups.contains(group))
+            for (schedule::InstanceId id : s.groups[group].instances)
                 marked[id] = 1;
     };
     for (int32_t id : marks.instances)
         if (validIndex(id, marked.size()))
             marked[schedule::InstanceId(id)] = 1;
     for (int32_t group : marks.groups)
-        markGroup(group);
+        markGroup(schedule::GroupId(group));
     for (int32_t op : marks.ops)
         if (validIndex(op, result.graph->opCount()))
             markGroup(s.partition.groupOf(op));
@@ -225,7 +225,7 @@ void InstanceView::followSelection(const Selection& selection) {
 void InstanceView::highlight(const Selection& selection, bool reveal) {
     PaintOptions options = canvas_->paintOptions();
     options.highlighted.clear();
-    options.highlightedGroup = -1;
+    options.highlightedGroup = partition::kNoGroup;
     const InstanceDrawing* drawing = canvas_->drawing();
     std::optional<QRectF> target;
     if (drawing) {
@@ -237,10 +237,10 @@ void InstanceView::highlight(const Selection& selection, bool reveal) {
             options.highlighted[id] = 1;
             target = drawing->layout.instances[id];
         } else if (auto group = groupOf(*drawing->result, selection)) {
-            for (schedule::InstanceId id : s.groups[static_cast<size_t>(*group)].instances)
+            for (schedule::InstanceId id : s.groups[*group].instances)
                 options.highlighted[id] = 1;
             options.highlightedGroup = *group;
-            target = drawing->layout.groups[static_cast<size_t>(*group)].rect;
+            target = drawing->layout.groups[*group].rect;
         }
     }
     canvas_->setPaintOptions(std::move(options));

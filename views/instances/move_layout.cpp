@@ -98,17 +98,16 @@ MoveGraph buildMoveGraph(const schedule::Schedule& schedule) {
     return graph;
 }
 
-std::vector<MoveBand> moveBands(const schedule::Schedule& schedule, const MoveGraph& graph,
-                                const LayoutOptions& options,
-                                const std::vector<double>& boxWidths) {
-    std::vector<MoveBand> bands(schedule.groups.size());
+IdVector<schedule::GroupId, MoveBand>
+moveBands(const schedule::Schedule& schedule, const MoveGraph& graph, const LayoutOptions& options,
+          const IdVector<schedule::GroupId, double>& boxWidths) {
+    IdVector<schedule::GroupId, MoveBand> bands(schedule.groups.size());
     auto consumerOf = [&](int32_t m) -> const schedule::Instance& {
         return schedule.instances[schedule.moves[static_cast<size_t>(m)].consumer];
     };
     for (size_t m = 0; m < schedule.moves.size(); ++m)
-        bands[static_cast<size_t>(consumerOf(static_cast<int32_t>(m)).group)].moves.push_back(
-            static_cast<int32_t>(m));
-    for (size_t g = 0; g < bands.size(); ++g) {
+        bands[consumerOf(static_cast<int32_t>(m)).group].moves.push_back(static_cast<int32_t>(m));
+    for (schedule::GroupId g : bands.ids()) {
         auto& list = bands[g].moves;
         std::stable_sort(list.begin(), list.end(), [&](int32_t a, int32_t b) {
             const int da = graph.depth[static_cast<size_t>(a)];

@@ -24,7 +24,7 @@ struct TimelineBar {
     /// Sub-graph instance of the task's kernel, its group; none for a
     /// launch or sync task (kNoInstance, group -1).
     schedule::InstanceId instance = schedule::kNoInstance;
-    int32_t group = -1;
+    partition::GroupId group = partition::kNoGroup;
     /// The layer's anchor op, or -1 (launch, sync).
     int32_t op = -1;
     int64_t bytes = 0;

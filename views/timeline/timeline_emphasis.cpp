@@ -25,7 +25,7 @@ bool EmphasisRule::matches(const TimelineBar& bar) const {
     case Selection::Kind::Instance:
         return bar.instance != schedule::kNoInstance && bar.instance.value() == selection_.id;
     case Selection::Kind::Group:
-        return bar.group >= 0 && bar.group == selection_.id;
+        return bar.group != partition::kNoGroup && bar.group == partition::GroupId(selection_.id);
     case Selection::Kind::Op: {
         if (result_ == nullptr || bar.task < 0)
             return bar.op >= 0 && bar.op == selection_.id;

@@ -25,16 +25,18 @@ QColor blend(const QColor& color, const QColor& toward, double amount) {
 }
 
 /// Group colors computed once per style: painting asks for one per bar.
-const QColor& cachedColor(int group, BarStyle style) {
+const QColor& cachedColor(partition::GroupId group, BarStyle style) {
     static const auto table = [] {
         std::vector<std::array<QColor, 3>> colors;
-        for (int g = -1; g < 12; ++g) {
-            const QColor base = g < 0 ? groupColor(-1).darker(118) : groupColor(g);
+        const QColor none = groupColor(partition::kNoGroup).darker(118);
+        colors.push_back({none, blend(none, Qt::white, 0.7), none.darker(125)});
+        for (size_t g = 0; g < 12; ++g) {
+            const QColor base = groupColor(partition::GroupId::at(g));
             colors.push_back({base, blend(base, Qt::white, 0.7), base.darker(125)});
         }
         return colors;
     }();
-    const size_t row = group < 0 ? 0 : 1 + static_cast<size_t>(group % 12);
+    const size_t row = group == partition::kNoGroup ? 0 : 1 + group.index() % 12;
     return table[row][static_cast<size_t>(style)];
 }
 
@@ -46,7 +48,8 @@ TimelinePainter::TimelinePainter(QPainter& painter, const TimeAxis& axis, double
     , plotWidth_(plotWidth) {}
 
 QColor TimelinePainter::barColor(const TimelineBar& bar, BarStyle style) {
-    return cachedColor(bar.instance == schedule::kNoInstance ? -1 : bar.group, style);
+    return cachedColor(bar.instance == schedule::kNoInstance ? partition::kNoGroup : bar.group,
+                       style);
 }
 
 void TimelinePainter::paintLane(const TimelineData& data, int32_t lane, const QRectF& rect,
@@ -71,8 +74,8 @@ void TimelinePainter::paintLane(const TimelineData& data, int32_t lane, const QR
         }
         // Sub-pixel: cover the column and jump past every bar ending in it.
         const double column = std::floor(std::max(0.0, x0));
-        const QColor& color =
-            cachedColor(bar.instance == schedule::kNoInstance ? -1 : bar.group, style);
+        const QColor& color = cachedColor(
+            bar.instance == schedule::kNoInstance ? partition::kNoGroup : bar.group, style);
         if (column > run.right || color != run.color) {
             flush(run, rect);
             run = {column, column + 1, color};

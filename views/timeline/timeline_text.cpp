@@ -38,7 +38,7 @@ QString barInstanceName(const TimelineBar& bar, const PipelineResult* result) {
     if (bar.instance == schedule::kNoInstance)
         return u"none"_s;
     if (result == nullptr || !result->eval.schedule.instances.contains(bar.instance))
-        return u"instance %1 (group %2)"_s.arg(bar.instance.value()).arg(bar.group);
+        return u"instance %1 (group %2)"_s.arg(bar.instance.value()).arg(bar.group.value());
     const schedule::Instance& instance = result->eval.schedule.instances[bar.instance];
     return QString::fromStdString(instance.label) % u" (group "_s %
            QString::fromStdString(partition::Partition::label(instance.group)) % u')';

@@ -21,7 +21,7 @@ struct OccupancyRect {
     ir::TensorId tensor = ir::kNoTensor;
     std::string tensorName;
     /// The schedule group whose kernel writes the tensor, and its instance.
-    int32_t group = -1;
+    partition::GroupId group = partition::kNoGroup;
     schedule::InstanceId instance = schedule::kNoInstance;
     double start = 0;
     double end = 0;

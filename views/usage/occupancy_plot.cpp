@@ -16,7 +16,7 @@ bool selectionCovers(const PipelineResult& result, const Selection& selection,
     case Selection::Kind::Tensor:
         return rect.tensor == selection.id;
     case Selection::Kind::Group:
-        return rect.group == selection.id;
+        return rect.group == partition::GroupId(selection.id);
     case Selection::Kind::Instance:
         return rect.instance.value() == selection.id;
     case Selection::Kind::Op:
@@ -121,8 +121,9 @@ QString OccupancyPlot::toolTipAt(const QPoint& pos) const {
     if (i < 0)
         return {};
     const OccupancyRect& r = usage_.rects[static_cast<size_t>(i)];
-    QString group = r.group >= 0 ? QString::fromStdString(partition::Partition::label(r.group))
-                                 : QStringLiteral("-");
+    QString group = r.group != partition::kNoGroup
+                        ? QString::fromStdString(partition::Partition::label(r.group))
+                        : QStringLiteral("-");
     return QStringLiteral("%1\n%2 at offset %3\n[%4, %5)\n%6, group %7")
         .arg(QString::fromStdString(r.tensorName), formatBytes(r.bytes), QString::number(r.offset),
              formatNs(r.start), formatNs(r.end), memory, group);

@@ -76,23 +76,23 @@ void addBusySeries(const PipelineResult& result, OverlapData& data) {
 }
 
 /// The group of every kernel of the program.
-std::vector<int32_t> kernelGroups(const PipelineResult& result) {
-    std::vector<int32_t> groups;
+std::vector<partition::GroupId> kernelGroups(const PipelineResult& result) {
+    std::vector<partition::GroupId> groups;
     for (const kernel::Kernel& k : result.eval.program.kernels)
         groups.push_back(result.eval.schedule.instances[k.instance].group);
     return groups;
 }
 
 void addGroups(const PipelineResult& result, OverlapData& data) {
-    const std::vector<int32_t> groupOf = kernelGroups(result);
-    std::map<int32_t, GroupUtilization> byGroup;
-    std::map<int32_t, std::vector<double>> busy;
+    const std::vector<partition::GroupId> groupOf = kernelGroups(result);
+    std::map<partition::GroupId, GroupUtilization> byGroup;
+    std::map<partition::GroupId, std::vector<double>> busy;
     const auto& tasks = result.eval.tasks.tasks;
     for (const sim::Event& e : result.eval.sim.events) {
         const kernel::Task& task = tasks[static_cast<size_t>(e.task)];
         if (task.kernel < 0 || static_cast<size_t>(task.kernel) >= groupOf.size())
             continue;
-        const int32_t group = groupOf[static_cast<size_t>(task.kernel)];
+        const partition::GroupId group = groupOf[static_cast<size_t>(task.kernel)];
         auto [it, fresh] = byGroup.try_emplace(group);
         GroupUtilization& g = it->second;
         g.start = fresh ? e.start : std::min(g.start, e.start);

@@ -31,7 +31,7 @@ struct UnitKindUsage {
 
 /// The utilization of every kind while one group of the schedule runs.
 struct GroupUtilization {
-    int32_t group = 0;
+    partition::GroupId group;
     /// "a", "b", … (partition::Partition::label).
     std::string label;
     /// First start and last end of the events of the group's kernels.

@@ -22,7 +22,7 @@ std::vector<PaintRect> visibleRects(const std::vector<OccupancyRect>& rects, con
                                     double widthPx, const AddressScale& scale) {
     std::vector<PaintRect> out;
     // Last thin rectangle per (pixel column, group).
-    std::map<std::pair<int64_t, int32_t>, size_t> lastThin;
+    std::map<std::pair<int64_t, partition::GroupId>, size_t> lastThin;
     for (size_t i = 0; i < rects.size(); ++i) {
         const OccupancyRect& r = rects[i];
         const PixelSpan span = axis.span(r.start, r.end, widthPx);

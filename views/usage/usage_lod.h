@@ -39,7 +39,7 @@ struct PaintRect {
     /// and how many were merged into it.
     int32_t first = 0;
     int32_t count = 1;
-    int32_t group = -1;
+    partition::GroupId group = partition::kNoGroup;
 };
 
 /// The rectangles of \p rects visible in a plot \p widthPx wide: those wider

@@ -50,7 +50,7 @@ int UtilizationBars::rowAt(const QPoint& pos) const {
 double UtilizationBars::utilization(int row, int kind) const {
     if (row == 0)
         return data_.kinds[static_cast<size_t>(kind)].utilization;
-    return data_.groups[static_cast<size_t>(row - 1)].utilization[static_cast<size_t>(kind)];
+    return data_.groups[row - 1].utilization[static_cast<size_t>(kind)];
 }
 
 QString UtilizationBars::barLabel(int row, int kind) const {
@@ -75,7 +75,7 @@ void UtilizationBars::paintRow(QPainter& painter, int row) {
     const QRect box = rowRect(row);
     const bool selected =
         row > 0 && selection_ && selection_->current().kind == Selection::Kind::Group &&
-        selection_->current().id == data_.groups[static_cast<size_t>(row - 1)].group;
+        partition::GroupId(selection_->current().id) == data_.groups[row - 1].group;
     if (selected)
         painter.fillRect(box, palette().highlight().color().lighter(170));
     painter.setPen(palette().color(QPalette::Text));
@@ -83,7 +83,7 @@ void UtilizationBars::paintRow(QPainter& painter, int row) {
         painter.drawText(QRect(6, box.top() + 4, kLabelWidth - 12, 16), Qt::AlignLeft,
                          tr("whole run"));
     } else {
-        const GroupUtilization& g = data_.groups[static_cast<size_t>(row - 1)];
+        const GroupUtilization& g = data_.groups[row - 1];
         painter.fillRect(QRect(6, box.top() + 6, 10, 10), groupColor(g.group));
         painter.drawText(
             QRect(22, box.top() + 4, kLabelWidth - 28, 16), Qt::AlignLeft,
@@ -108,8 +108,7 @@ void UtilizationBars::mouseReleaseEvent(QMouseEvent* event) {
     const int row = rowAt(event->position().toPoint());
     if (row <= 0 || !selection_)
         return;
-    selection_->select(
-        Selection{Selection::Kind::Group, data_.groups[static_cast<size_t>(row - 1)].group, -1});
+    selection_->select(Selection{Selection::Kind::Group, data_.groups[row - 1].group.value(), -1});
 }
 
 } // namespace stagecraft::views

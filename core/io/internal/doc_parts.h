@@ -37,7 +37,7 @@ struct DocReader {
     /// Instance label -> id.
     std::map<std::string, schedule::InstanceId> labels;
     /// Instances each group declares (`groups[i].instances`).
-    std::vector<int64_t> instanceCounts;
+    IdVector<schedule::GroupId, int64_t> instanceCounts;
 };
 
 /// `groups`: the partition and every group (splits checked against the

@@ -45,8 +45,8 @@ schedule::ClusterPlan clustersFor(const ir::Graph& graph, const arch::Arch& arch
 /// The group with the most ops first.
 std::vector<partition::GroupId> groupsBySize(const schedule::Schedule& s) {
     std::vector<partition::GroupId> groups;
-    for (size_t g = 0; g < s.groups.size(); ++g)
-        groups.push_back(static_cast<partition::GroupId>(g));
+    for (partition::GroupId g : s.groups.ids())
+        groups.push_back(g);
     std::stable_sort(groups.begin(), groups.end(), [&](auto a, auto b) {
         return s.partition.ops(a).size() > s.partition.ops(b).size();
     });
@@ -99,7 +99,7 @@ std::optional<schedule::Overrides> splitOf(const ModelFile& model, const std::st
                                            const Planned& base, const schedule::Overrides& edits) {
     const schedule::Schedule& s = base.evaluation.schedule;
     for (partition::GroupId g : groupsBySize(s)) {
-        const schedule::Group& group = s.groups[static_cast<size_t>(g)];
+        const schedule::Group& group = s.groups[g];
         int64_t current = group.split ? group.split->factor : 1;
         const ir::Shape& out = base.graph.tensor(group.splitInfo.output).shape;
         for (size_t d = 0; d < out.size(); ++d)

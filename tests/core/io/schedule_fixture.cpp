@@ -59,8 +59,7 @@ void addInstances(Schedule& s, GroupId group, const char* label, int count,
         instance.fitsLocalBuffer = i != 3;
         instance.bind = {2, 2, 1, 1};
         instance.scope = i == 4 ? Scope::GB : Scope::LB;
-        s.groups[static_cast<size_t>(group)].instances.push_back(
-            InstanceId::at(s.instances.size()));
+        s.groups[group].instances.push_back(InstanceId::at(s.instances.size()));
         s.instances.push_back(std::move(instance));
     }
 }
@@ -89,12 +88,13 @@ ScheduleFixture makeScheduleFixture() {
     ScheduleFixture f;
     f.graph = makeGraph();
     Schedule& s = f.schedule;
-    auto partition = partition::Partition::fromAssignment(f.graph, {0, 0, 1, 1});
+    auto partition = partition::Partition::fromAssignment(
+        f.graph, {GroupId(0), GroupId(0), GroupId(1), GroupId(1)});
     SC_ASSERT(partition.ok(), "fixture partition");
     s.partition = std::move(partition).value();
     s.groups = {makeGroup(2, 16384, 4, 0.125), makeGroup(4, 2048, 2, 0)};
-    addInstances(s, 0, "a", 4, {2, 8, 4, 4});
-    addInstances(s, 1, "b", 2, {4, 16, 2, 2});
+    addInstances(s, GroupId(0), "a", 4, {2, 8, 4, 4});
+    addInstances(s, GroupId(1), "b", 2, {4, 16, 2, 2});
     // a1 a2 feed b1, a3 a4 feed b2; a3 -> b1 is inherited but not needed.
     const InstanceId a1(0), a2(1), a3(2), a4(3), b1(4), b2(5);
     s.edges = {{a1, b1, false}, {a2, b1, false}, {a3, b2, false}, {a4, b2, false}, {a3, b1, true}};

@@ -174,7 +174,7 @@ std::string crossingLabel(const ir::Graph& graph, const Partition& p, GroupId g,
 /// Group edges from the partition's quotient graph, input and output edges.
 std::vector<DotEdge> expectedGroupEdges(const ir::Graph& graph, const Partition& p) {
     std::vector<DotEdge> edges;
-    for (GroupId g = 0; g < static_cast<GroupId>(p.groupCount()); ++g)
+    for (GroupId g : p.groupIds())
         for (GroupId c : p.consumers(g))
             edges.push_back({groupNode(g), groupNode(c), crossingLabel(graph, p, g, c)});
     for (ir::TensorId t : activations(graph, graph.inputs())) {
@@ -221,7 +221,7 @@ HostileModel hostileModel() {
     g.setInputs({x});
     g.setOutputs({t3, t4});
     SC_ASSERT(ir::validateGraph(g).ok(), "hostile graph valid");
-    auto p = Partition::fromAssignment(g, {5, 7, 7, 9});
+    auto p = Partition::fromAssignment(g, {GroupId(5), GroupId(7), GroupId(7), GroupId(9)});
     SC_ASSERT(p.ok(), "hostile partition built");
     m.partition = std::move(p).value();
     return m;
@@ -281,7 +281,7 @@ void checkCollapsed(const ir::Graph& graph, const Partition& p, const std::strin
     std::set<ir::TensorId> ins = activations(graph, graph.inputs());
     std::set<ir::TensorId> outs = activations(graph, graph.outputs());
     ASSERT_EQ(dot.labels.size(), p.groupCount() + ins.size() + outs.size());
-    for (GroupId g = 0; g < static_cast<GroupId>(p.groupCount()); ++g) {
+    for (GroupId g : p.groupIds()) {
         size_t n = p.ops(g).size();
         std::string count = std::to_string(n) + (n == 1 ? " op" : " ops");
         ASSERT_EQ((dot.labels[groupNode(g)]), (cgraphLabel({Partition::label(g), count})));

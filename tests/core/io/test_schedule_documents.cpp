@@ -104,7 +104,7 @@ TEST_P(RoundTripRows, roundTrip) {
         ASSERT_EQ(b.instances[i].scope, a.instances[i].scope);
     }
     ASSERT_EQ(b.groups.size(), a.groups.size());
-    for (size_t g = 0; g < a.groups.size(); ++g) {
+    for (partition::GroupId g : a.groups.ids()) {
         ASSERT_EQ(b.groups[g].split, a.groups[g].split);
         ASSERT_EQ(b.groups[g].splitInfo.candidates, a.groups[g].splitInfo.candidates);
     }

@@ -133,9 +133,8 @@ TEST(TestScheduleJson, readGivesTheWrittenSchedule) {
     const schedule::Schedule& a = f.schedule;
     const schedule::Schedule& b = read->schedule;
     ASSERT_EQ(b.partition.groupCount(), a.partition.groupCount());
-    for (size_t g = 0; g < a.groups.size(); ++g) {
-        auto id = static_cast<schedule::GroupId>(g);
-        ASSERT_TRUE(std::ranges::equal(b.partition.ops(id), a.partition.ops(id)));
+    for (partition::GroupId g : a.groups.ids()) {
+        ASSERT_TRUE(std::ranges::equal(b.partition.ops(g), a.partition.ops(g)));
         ASSERT_EQ(b.groups[g].split, a.groups[g].split);
         ASSERT_EQ(b.groups[g].splitInfo.candidates, a.groups[g].splitInfo.candidates);
         ASSERT_EQ(b.groups[g].splitInfo.best, a.groups[g].splitInfo.best);

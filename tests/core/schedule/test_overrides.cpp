@@ -44,7 +44,7 @@ TEST(TestOverrides, splitOverrideChangesTheInstances) {
     auto s = run("fig3-chain", o);
     ASSERT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message().c_str());
     ASSERT_EQ(test::instanceCounts(*s), (std::vector<int64_t>{8, 4, 2, 2}));
-    ASSERT_TRUE(s->groups[3].splitOverridden);
+    ASSERT_TRUE(s->groups[GroupId(3)].splitOverridden);
     ASSERT_TRUE(validateSchedule(zooGraphs.graph("fig3-chain"), teaching(), *s).ok());
 }
 
@@ -90,7 +90,7 @@ TEST(TestOverrides, ungroupOverride) {
     ASSERT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message().c_str());
     ASSERT_EQ(s->groups.size(), size_t(5));
     const ir::Graph& g = zooGraphs.graph("fig3-chain");
-    ASSERT_EQ(g.op(s->partition.ops(1).front()).name, std::string("stage1.conv2"));
+    ASSERT_EQ(g.op(s->partition.ops(GroupId(1)).front()).name, std::string("stage1.conv2"));
     Overrides first;
     first.ungroups.push_back({"stage1.conv1"});
     refused("fig3-chain", first, {"nothing would be split off"});
@@ -127,7 +127,7 @@ TEST(TestOverrides, scopePins) {
     o.scopes.push_back({g.tensor(g.op(*g.findOp("stage2.relu2")).outputs[0]).name, Scope::GB});
     auto s = run("fig3-chain", o);
     ASSERT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message().c_str());
-    for (InstanceId i : s->groups[1].instances)
+    for (InstanceId i : s->groups[GroupId(1)].instances)
         ASSERT_EQ(s->instances[i].scope, Scope::GB);
     // b's output now comes from GB: its consumers copy it into LB (§3.5).
     bool copied = std::any_of(s->moves.begin(), s->moves.end(), [&](const DataMove& m) {

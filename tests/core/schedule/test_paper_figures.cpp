@@ -41,8 +41,8 @@ TEST(TestPaperFigures, fig3ChainGroupsAndInstances) {
     Schedule s = scheduleOf("fig3-chain", "teaching", OrderChoice::Best);
     ASSERT_EQ(s.groups.size(), size_t(4));
     ASSERT_EQ(test::instanceCounts(s), (std::vector<int64_t>{8, 4, 2, 1}));
-    for (size_t g = 0; g < 4; ++g) {
-        ASSERT_EQ(s.partition.ops(static_cast<GroupId>(g)).size(),
+    for (GroupId g : IdRange<GroupId>(4)) {
+        ASSERT_EQ(s.partition.ops(g).size(),
                   size_t(4)); // conv, relu, conv, relu
         ASSERT_TRUE(s.groups[g].split);
         ASSERT_EQ(s.groups[g].split->dim, 0); // the batch dimension
@@ -94,7 +94,7 @@ TEST(TestPaperFigures, fig3ChainBestIsDfs) {
 TEST(TestPaperFigures, fig2BlocksMergeSequence) {
     Schedule s = scheduleOf("fig2-blocks", "teaching", OrderChoice::Best);
     ASSERT_EQ(s.groups.size(), size_t(1));
-    ASSERT_EQ(s.partition.ops(0).size(), size_t(15));
+    ASSERT_EQ(s.partition.ops(GroupId(0)).size(), size_t(15));
     std::vector<std::string> accepted;
     for (const partition::MergeStep& m : s.trace.merges)
         if (m.merged)
@@ -162,11 +162,10 @@ TEST(TestPaperFigures, resnet50StagesAtTheGbLevel) {
     ASSERT_EQ(algorithm1, (std::vector<int64_t>{8, 4, 2, 1}));
     ASSERT_EQ(test::instanceCounts(s), (std::vector<int64_t>{16, 16, 2, 1}));
     const ir::Graph& g = zooGraphs.graph("resnet50", 16);
-    ASSERT_EQ(g.op(s.partition.ops(0).front()).name, std::string("conv1"));
+    ASSERT_EQ(g.op(s.partition.ops(GroupId(0)).front()).name, std::string("conv1"));
     const char* stages[] = {"layer1.2.relu_2", "layer2.3.relu_2", "layer3.5.relu_2"};
     for (size_t i = 0; i < 3; ++i)
-        ASSERT_EQ(g.op(s.partition.ops(static_cast<GroupId>(i)).back()).name,
-                  std::string(stages[i]));
+        ASSERT_EQ(g.op(s.partition.ops(GroupId::at(i)).back()).name, std::string(stages[i]));
     ASSERT_EQ(test::orderLabels(s),
               words("a16 b16 a15 b15 a14 b14 a13 b13 a12 b12 a11 b11 a10 b10 a9 b9 c2 a8 b8 "
                     "a7 b7 a6 b6 a5 b5 a4 b4 a3 b3 a2 b2 a1 b1 c1 d1"));
@@ -182,7 +181,7 @@ TEST(TestPaperFigures, resnet50AtTheLbLevel) {
     const int64_t gb = 8 << 20;
     int64_t inLb = 0;
     for (const Instance& inst : s.instances) {
-        const Group& group = s.groups[static_cast<size_t>(inst.group)];
+        const Group& group = s.groups[inst.group];
         ASSERT_TRUE(inst.fitsLocalBuffer || (group.split && group.split->instanceBytes <= gb &&
                                              group.split->instanceBytes > s.capacityBytes));
         inLb += inst.fitsLocalBuffer ? 1 : 0;

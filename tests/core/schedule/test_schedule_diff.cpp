@@ -160,7 +160,7 @@ TEST(TestScheduleDiff, splitOverrideIsASplitDifferenceOnly) {
     for (const InstanceCountChange& c : diff.instanceCounts)
         ASSERT_EQ(c.group.a, group);
     // Instances of the re-split group are not paired, the others all are.
-    auto resplit = static_cast<int64_t>(base.groups[static_cast<size_t>(group)].instances.size());
+    auto resplit = static_cast<int64_t>(base.groups[group].instances.size());
     ASSERT_EQ(diff.commonInstances, static_cast<int64_t>(base.instances.size()) - resplit);
     ASSERT_TRUE(diff.order.empty());
 }

@@ -103,7 +103,7 @@ private slots:
         QCOMPARE(highlights.current().ops, expected);
         std::set<int32_t> groups;
         for (int32_t op : expected)
-            groups.insert(gt->eval.schedule.partition.groupOf(op));
+            groups.insert(gt->eval.schedule.partition.groupOf(op).value());
         for (int32_t g : groups)
             QVERIFY(std::binary_search(highlights.current().groups.begin(),
                                        highlights.current().groups.end(), g));
@@ -115,9 +115,9 @@ private slots:
         click(view, item);
         int32_t op = coMembershipDiffers(*gt, *tvm).front();
         QCOMPARE(highlights.current().ops, std::vector<int32_t>{op});
-        int32_t group = gt->eval.schedule.partition.groupOf(op);
-        QCOMPARE(highlights.current().groups, std::vector<int32_t>{group});
-        const auto& instances = gt->eval.schedule.groups[static_cast<size_t>(group)].instances;
+        schedule::GroupId group = gt->eval.schedule.partition.groupOf(op);
+        QCOMPARE(highlights.current().groups, std::vector<int32_t>{group.value()});
+        const auto& instances = gt->eval.schedule.groups[group].instances;
         std::vector<int32_t> instanceValues;
         for (schedule::InstanceId id : instances)
             instanceValues.push_back(id.value());
@@ -133,7 +133,7 @@ private slots:
         QCOMPARE(splits->childCount(), static_cast<int>(diff.splits.size()));
         splits->setExpanded(true);
         click(view, splits->child(0));
-        int32_t group = diff.splits.front().group.a;
+        int32_t group = diff.splits.front().group.a.value();
         QVERIFY(highlights.current().ops.empty());
         QCOMPARE(highlights.current().groups, std::vector<int32_t>{group});
         QCOMPARE(selection.current(), (Selection{Selection::Kind::Group, group, -1}));

@@ -132,7 +132,7 @@ private slots:
         QCOMPARE(model.edges.size(), size_t(5));
         QCOMPARE(model.clusters.size(), size_t(0));
         QCOMPARE(model.edges.size(), expectedEdges(*result->graph, [&](ir::OpId op) {
-                     return schedule.partition.groupOf(op);
+                     return schedule.partition.groupOf(op).value();
                  }));
         // Group a splits 8 ways along dim 0 (docs/zoo.md, Fig. 3); d is unsplit.
         const ModelNode& a = model.nodes[1];
@@ -140,18 +140,18 @@ private slots:
         QCOMPARE(a.lines.at(0), u"a"_s);
         QCOMPARE(a.lines.at(1), u"4 ops"_s);
         QCOMPARE(a.lines.at(2), u"dim 0 × 8"_s);
-        QCOMPARE(a.lines.at(3), footprintText(schedule, 0));
+        QCOMPARE(a.lines.at(3), footprintText(schedule, GroupId(0)));
         QCOMPARE(model.nodes[4].lines.at(2), u"unsplit"_s);
     }
 
     void fig3ChainMixed() {
         auto result = test::resultOf("fig3-chain");
-        GraphModel model = buildGraphModel(*result, {1});
+        GraphModel model = buildGraphModel(*result, {GroupId(1)});
         checkAligned(model);
         QCOMPARE(countKind(model, NodeRef::Kind::Group), size_t(3));
         QCOMPARE(countKind(model, NodeRef::Kind::Op), size_t(4));
         QCOMPARE(model.clusters.size(), size_t(1));
-        QCOMPARE(model.clusters[0].group, 1);
+        QCOMPARE(model.clusters[0].group, GroupId(1));
         // input -> a -> b's four ops in a chain -> c -> d -> output
         QCOMPARE(model.edges.size(), size_t(8));
     }
@@ -165,7 +165,7 @@ private slots:
         QCOMPARE(model.nodes.size(), partition.groupCount() + terminalCount(graph));
         QCOMPARE(model.clusters.size(), size_t(0));
         size_t groupEdges = 0;
-        for (GroupId g = 0; g < static_cast<GroupId>(partition.groupCount()); ++g)
+        for (GroupId g : partition.groupIds())
             groupEdges += partition.producers(g).size();
         size_t inputEdges = 0;
         for (ir::TensorId t : graph.inputs()) {
@@ -177,7 +177,7 @@ private slots:
         QCOMPARE(model.edges.size(),
                  groupEdges + inputEdges + activationCount(graph, graph.outputs()));
         QCOMPARE(model.edges.size(),
-                 expectedEdges(graph, [&](ir::OpId op) { return partition.groupOf(op); }));
+                 expectedEdges(graph, [&](ir::OpId op) { return partition.groupOf(op).value(); }));
     }
 
     void weightsAreLeftOut() {
@@ -191,7 +191,7 @@ private slots:
 
     void sameInputSameModel() {
         auto result = test::resultOf("resnet50", 1, "stcp920");
-        ExpandedGroups some{0, 3, 7};
+        ExpandedGroups some{GroupId(0), GroupId(3), GroupId(7)};
         QVERIFY(sameModel(buildGraphModel(*result, some), buildGraphModel(*result, some)));
         QVERIFY(sameModel(buildGraphModel(*result, {}), buildGraphModel(*result, {})));
         QVERIFY(!sameModel(buildGraphModel(*result, {}), buildGraphModel(*result, some)));

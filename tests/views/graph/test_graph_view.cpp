@@ -83,12 +83,13 @@ private slots:
         QCOMPARE(view.scene()->nodes().size(), size_t(18));
         QCOMPARE(view.scene()->clusters().size(), size_t(4));
         QCOMPARE(view.scene()->edges().size(), size_t(17));
-        for (partition::GroupId g = 0; g < 4; ++g) {
+        for (partition::GroupId g : IdRange<partition::GroupId>(4)) {
             QVERIFY(view.isGroupExpanded(g));
             QVERIFY(view.scene()->clusterItem(g));
             QVERIFY(!view.scene()->groupNodeItem(g));
         }
-        QVERIFY(view.scene()->clusterItem(0)->lines().front().startsWith(u"a"_s));
+        QVERIFY(
+            view.scene()->clusterItem(partition::GroupId(0))->lines().front().startsWith(u"a"_s));
     }
 
     void largeGraphOpensCollapsed() {
@@ -100,7 +101,7 @@ private slots:
         size_t groups = result->eval.schedule.partition.groupCount();
         QVERIFY(view.scene()->clusters().empty());
         QVERIFY(view.scene()->nodes().size() > groups);
-        for (partition::GroupId g = 0; g < static_cast<partition::GroupId>(groups); ++g) {
+        for (partition::GroupId g : result->eval.schedule.partition.groupIds()) {
             QVERIFY(!view.isGroupExpanded(g));
             QVERIFY(view.scene()->groupNodeItem(g));
         }
@@ -139,7 +140,7 @@ private slots:
         QCOMPARE(selection.current(), (Selection{Selection::Kind::Op, 5}));
         QVERIFY(op->isHighlighted());
 
-        ClusterItem* cluster = view.scene()->clusterItem(2);
+        ClusterItem* cluster = view.scene()->clusterItem(partition::GroupId(2));
         click(view, cluster->labelRect().center());
         QCOMPARE(selection.current(), (Selection{Selection::Kind::Group, 2}));
         QVERIFY(cluster->isHighlighted());
@@ -150,18 +151,20 @@ private slots:
         SelectionModel selection;
         GraphView view;
         openFig3(view, selection);
-        QTest::mouseDClick(view.canvas()->viewport(), Qt::LeftButton, {},
-                           viewportPoint(view, view.scene()->clusterItem(1)->labelRect().center()));
-        QVERIFY(!view.isGroupExpanded(1));
+        QTest::mouseDClick(
+            view.canvas()->viewport(), Qt::LeftButton, {},
+            viewportPoint(view,
+                          view.scene()->clusterItem(partition::GroupId(1))->labelRect().center()));
+        QVERIFY(!view.isGroupExpanded(partition::GroupId(1)));
         QVERIFY(waitForLayout(view));
-        NodeItem* node = view.scene()->groupNodeItem(1);
+        NodeItem* node = view.scene()->groupNodeItem(partition::GroupId(1));
         QVERIFY(node);
         QCOMPARE(view.scene()->clusters().size(), size_t(3));
         click(view, node->sceneBoundingRect().center());
         QCOMPARE(selection.current(), (Selection{Selection::Kind::Group, 1}));
         QTest::mouseDClick(view.canvas()->viewport(), Qt::LeftButton, {},
                            viewportPoint(view, node->sceneBoundingRect().center()));
-        QVERIFY(view.isGroupExpanded(1));
+        QVERIFY(view.isGroupExpanded(partition::GroupId(1)));
         QVERIFY(waitForLayout(view));
         QCOMPARE(view.scene()->clusters().size(), size_t(4));
     }
@@ -171,18 +174,18 @@ private slots:
         GraphView view;
         openFig3(view, selection);
         selection.select({Selection::Kind::Group, 2});
-        QVERIFY(view.scene()->clusterItem(2)->isHighlighted());
-        QVERIFY(!view.scene()->clusterItem(1)->isHighlighted());
+        QVERIFY(view.scene()->clusterItem(partition::GroupId(2))->isHighlighted());
+        QVERIFY(!view.scene()->clusterItem(partition::GroupId(1))->isHighlighted());
 
         const schedule::Schedule& schedule = view.result()->eval.schedule;
-        schedule::InstanceId instance = schedule.groups[1].instances.front();
+        schedule::InstanceId instance = schedule.groups[partition::GroupId(1)].instances.front();
         selection.select({Selection::Kind::Instance, instance.value()});
-        QVERIFY(view.scene()->clusterItem(1)->isHighlighted());
-        QVERIFY(!view.scene()->clusterItem(2)->isHighlighted());
+        QVERIFY(view.scene()->clusterItem(partition::GroupId(1))->isHighlighted());
+        QVERIFY(!view.scene()->clusterItem(partition::GroupId(2))->isHighlighted());
 
         selection.select({Selection::Kind::Op, 9});
         QVERIFY(view.scene()->opItem(9)->isHighlighted());
-        QVERIFY(!view.scene()->clusterItem(1)->isHighlighted());
+        QVERIFY(!view.scene()->clusterItem(partition::GroupId(1))->isHighlighted());
 
         view.collapseAll();
         QVERIFY(waitForLayout(view));
@@ -196,7 +199,8 @@ private slots:
         view.setHighlightModel(&marks);
         openFig3(view, selection);
         const schedule::Schedule& schedule = view.result()->eval.schedule;
-        const schedule::InstanceId instance = schedule.groups[3].instances.back();
+        const schedule::InstanceId instance =
+            schedule.groups[partition::GroupId(3)].instances.back();
         Highlights wanted;
         wanted.ops = {9};
         wanted.groups = {1};
@@ -204,16 +208,16 @@ private slots:
         wanted.caption = u"Step 2/9"_s;
         marks.set(wanted);
         QVERIFY(view.scene()->opItem(9)->isMarked());
-        QVERIFY(view.scene()->clusterItem(1)->isMarked());
-        QVERIFY(view.scene()->clusterItem(3)->isMarked());
-        QVERIFY(!view.scene()->clusterItem(0)->isMarked());
+        QVERIFY(view.scene()->clusterItem(partition::GroupId(1))->isMarked());
+        QVERIFY(view.scene()->clusterItem(partition::GroupId(3))->isMarked());
+        QVERIFY(!view.scene()->clusterItem(partition::GroupId(0))->isMarked());
         QCOMPARE(view.scene()->markedItems().size(), size_t(3));
         auto* caption = view.findChild<QLabel*>(u"graphMarkCaption"_s);
         QVERIFY(caption);
         QCOMPARE(caption->text(), u"Step 2/9"_s);
         // Marks and the selection are independent.
         selection.select({Selection::Kind::Group, 0});
-        QVERIFY(view.scene()->clusterItem(1)->isMarked());
+        QVERIFY(view.scene()->clusterItem(partition::GroupId(1))->isMarked());
         // Collapsed, an op marks its group's node.
         view.collapseAll();
         QVERIFY(waitForLayout(view));
@@ -249,19 +253,20 @@ private slots:
         SelectionModel selection;
         GraphView view;
         openFig3(view, selection);
-        QCOMPARE(view.scene()->clusterItem(3)->lines().at(1).left(7), u"unsplit"_s);
+        QCOMPARE(view.scene()->clusterItem(partition::GroupId(3))->lines().at(1).left(7),
+                 u"unsplit"_s);
         int64_t layouts = GraphvizLayouter::layoutsRun();
-        ClusterItem* cluster = view.scene()->clusterItem(3);
+        ClusterItem* cluster = view.scene()->clusterItem(partition::GroupId(3));
         view.canvas()->zoomBy(2);
         QTransform zoomed = view.canvas()->transform();
-        ResultPtr split = fig3WithSplit(3, 2);
+        ResultPtr split = fig3WithSplit(partition::GroupId(3), 2);
         QVERIFY(sameGrouping(*view.result(), *split));
         view.setResult(split);
         QVERIFY(!view.isLayingOut());
         QTest::qWait(50);
         QCOMPARE(GraphvizLayouter::layoutsRun(), layouts);
         // Not even a cached layout: the items stay, and so does the zoom.
-        QCOMPARE(view.scene()->clusterItem(3), cluster);
+        QCOMPARE(view.scene()->clusterItem(partition::GroupId(3)), cluster);
         QCOMPARE(view.canvas()->transform(), zoomed);
         QVERIFY(cluster->lines().at(1).startsWith(u"dim 0 × 2"_s));
 
@@ -271,7 +276,7 @@ private slots:
         view.setResult(test::resultOf("fig3-chain"));
         QVERIFY(!view.isLayingOut());
         QCOMPARE(GraphvizLayouter::layoutsRun(), layouts);
-        QCOMPARE(view.scene()->groupNodeItem(3)->lines().at(2), u"unsplit"_s);
+        QCOMPARE(view.scene()->groupNodeItem(partition::GroupId(3))->lines().at(2), u"unsplit"_s);
     }
 
     void wheelZoomsAroundTheCursor() {

@@ -48,7 +48,7 @@ views::Selection instanceLabelled(const views::PipelineResult& result, const std
 
 views::Selection groupOfOp(const views::PipelineResult& result, const std::string& name) {
     return {views::Selection::Kind::Group,
-            result.eval.schedule.partition.groupOf(opNamed(result, name).id)};
+            result.eval.schedule.partition.groupOf(opNamed(result, name).id).value()};
 }
 
 namespace {

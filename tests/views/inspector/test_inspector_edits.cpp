@@ -107,7 +107,7 @@ void TestInspectorEdits::splitCandidateIsForced() {
     QCOMPARE(request.overrides.splits[0], (schedule::Overrides::Split{"conv_block.conv1", 2, 2}));
     auto rerunResult = rerun(kFig2, request.overrides);
     QVERIFY2(rerunResult.ok(), rerunResult.ok() ? "" : rerunResult.error().message().c_str());
-    const auto& group = (*rerunResult)->eval.schedule.groups[0];
+    const auto& group = (*rerunResult)->eval.schedule.groups[partition::GroupId(0)];
     QVERIFY(group.split);
     QCOMPARE(group.split->dim, 2);
     QCOMPARE(group.split->factor, int64_t{2});
@@ -137,7 +137,7 @@ void TestInspectorEdits::unsplitIsFactorOne() {
              std::vector<schedule::Overrides::Split>({{"stage4.conv1", 0, 1}}));
     auto rerunResult = rerun(kFig3, request.overrides);
     QVERIFY(rerunResult.ok());
-    const auto& group = (*rerunResult)->eval.schedule.groups[3];
+    const auto& group = (*rerunResult)->eval.schedule.groups[partition::GroupId(3)];
     QCOMPARE(group.instances.size(), size_t{1});
     QVERIFY(group.splitOverridden);
     QCOMPARE(group.split->factor, int64_t{1});
@@ -198,10 +198,10 @@ void TestInspectorEdits::mergeThroughAThirdGroupIsACycle() {
     QVERIFY(reaches(a, b) && reaches(b, c));
 
     Inspector inspector(result);
-    inspector.selection.select({Selection::Kind::Group, a});
+    inspector.selection.select({Selection::Kind::Group, a.value()});
     auto* target = inspector.child<QComboBox>(u"inspectorMergeTarget"_s);
-    QCOMPARE(target->findData(c), -1);
-    QVERIFY(target->findData(b) >= 0);
+    QCOMPARE(target->findData(c.value()), -1);
+    QVERIFY(target->findData(b.value()) >= 0);
     auto rerunResult = rerun(spec, views::inspector::mergeRequest(*result, a, c).overrides);
     QVERIFY(!rerunResult.ok());
     QString reason = QString::fromStdString(rerunResult.error().message());
@@ -297,7 +297,7 @@ void TestInspectorEdits::scopePinChangesScope() {
     auto rerunResult = rerun(kFig3, request.overrides);
     QVERIFY(rerunResult.ok());
     const auto& s = (*rerunResult)->eval.schedule;
-    for (schedule::InstanceId id : s.groups[1].instances)
+    for (schedule::InstanceId id : s.groups[partition::GroupId(1)].instances)
         QCOMPARE(s.instances[id].scope, schedule::Scope::GB);
 }
 
@@ -310,10 +310,12 @@ void TestInspectorEdits::structuralEditsDropTheUserOrder() {
         withOrder.order.push_back(base->eval.schedule.instances[id].label);
     views::ResultPtr ordered = resultWith(kFig3, withOrder);
     QCOMPARE(ordered->eval.schedule.orderKind, schedule::OrderKind::User);
-    views::EditRequest merge = views::inspector::mergeRequest(*ordered, 1, 2);
+    views::EditRequest merge =
+        views::inspector::mergeRequest(*ordered, schedule::GroupId(1), schedule::GroupId(2));
     QVERIFY(merge.overrides.order.empty());
     QVERIFY(rerun(kFig3, merge.overrides).ok());
-    views::EditRequest split = views::inspector::splitRequest(*ordered, 3, std::nullopt);
+    views::EditRequest split =
+        views::inspector::splitRequest(*ordered, schedule::GroupId(3), std::nullopt);
     QVERIFY(split.overrides.order.empty());
     views::EditRequest pin = views::inspector::scopePinRequest(
         *ordered, test::tensorNamed(*ordered, "stage2.relu2_output_0").id, schedule::Scope::GB);

@@ -133,12 +133,12 @@ void TestInspectorModels::splitCandidatesAreSplitInfo() {
     views::SplitCandidatesModel candidates;
     candidates.setResult(result);
     int residents = 0;
-    for (size_t g = 0; g < s.groups.size(); ++g) {
+    for (partition::GroupId g : s.groups.ids()) {
         const auto& group = s.groups[g];
         residents += group.splitInfo.resident ? 1 : 0;
         // Reach the group through an instance, as a click in the timeline would.
         candidates.setSelection({Selection::Kind::Instance, group.instances.back().value()});
-        QCOMPARE(candidates.group(), std::optional<schedule::GroupId>(static_cast<int>(g)));
+        QCOMPARE(candidates.group(), std::optional<schedule::GroupId>(g));
         // Algorithm 1's candidates, then the GB-resident split when there is one.
         auto rows = group.splitInfo.candidates;
         if (group.splitInfo.resident)

@@ -63,7 +63,7 @@ std::vector<QRectF> separateBoxes(const InstanceLayout& layout) {
 
 std::string firstUpwardEdge(const schedule::Schedule& s, const InstanceLayout& layout) {
     auto layerOf = [&](schedule::InstanceId id) {
-        return layout.groups[static_cast<size_t>(s.instances[id].group)].layer;
+        return layout.groups[s.instances[id].group].layer;
     };
     for (const auto* edges : {&layout.needed, &layout.redundant})
         for (const EdgeLine& e : *edges) {
@@ -80,7 +80,7 @@ std::string firstUpwardEdge(const schedule::Schedule& s, const InstanceLayout& l
 }
 
 std::string firstMisplacedInstance(const schedule::Schedule& s, const InstanceLayout& layout) {
-    for (size_t g = 0; g < s.groups.size(); ++g) {
+    for (partition::GroupId g : s.groups.ids()) {
         const auto& ids = s.groups[g].instances;
         std::vector<QRectF> boxes;
         for (size_t k = 0; k < ids.size(); ++k) {
@@ -97,7 +97,7 @@ std::string firstMisplacedInstance(const schedule::Schedule& s, const InstanceLa
             boxes.push_back(box);
         }
         if (std::string pair = firstOverlap(boxes); !pair.empty())
-            return "instances " + pair + " of group " + std::to_string(g) + " overlap";
+            return "instances " + pair + " of group " + std::to_string(g.value()) + " overlap";
     }
     return {};
 }

@@ -76,8 +76,8 @@ private slots:
         InstanceLayout layout = layoutInstances(*result, {.showMoves = false});
         // Fig. 6: a1..a8 over b1..b4 over c1 c2 over d1, one group per layer.
         QCOMPARE(layout.layers.size(), s.groups.size());
-        for (size_t g = 0; g < s.groups.size(); ++g)
-            QCOMPARE(layout.groups[g].layer, static_cast<int>(g));
+        for (partition::GroupId g : s.groups.ids())
+            QCOMPARE(layout.groups[g].layer, g.value());
         const auto& a = s.groups.front().instances;
         QCOMPARE(s.instances[a.front()].label, std::string("a1"));
         for (size_t k = 1; k < a.size(); ++k) {

@@ -136,7 +136,7 @@ private slots:
             QCOMPARE(selection_.current(), (Selection{Selection::Kind::Instance, id.value()}));
             QCOMPARE(highlightedIn(*view_), std::vector<schedule::InstanceId>{id});
         }
-        const QRectF& groupB = layout.groups[1].rect;
+        const QRectF& groupB = layout.groups[partition::GroupId(1)].rect;
         QTest::mouseClick(
             view_->canvas(), Qt::LeftButton, {},
             view_->canvas()->mapFromScene(groupB.topLeft() + QPointF(3, 3)).toPoint());
@@ -162,10 +162,10 @@ private slots:
         view_->setResult(result);
         zoomIn(*view_);
         const auto& s = result->eval.schedule;
-        const auto last = static_cast<schedule::GroupId>(s.groups.size() - 1);
+        const auto last = schedule::GroupId::at(s.groups.size() - 1);
         const QRectF& box = view_->drawing()->layout.groups.back().rect;
         QVERIFY(!view_->canvas()->rect().contains(centerOf(*view_, box)));
-        selection_.select({Selection::Kind::Group, last});
+        selection_.select({Selection::Kind::Group, last.value()});
         QCOMPARE(highlightedIn(*view_), s.groups.back().instances);
         QCOMPARE(view_->canvas()->paintOptions().highlightedGroup, last);
         // Scrolled to: the group's box is in view now.
@@ -176,16 +176,16 @@ private slots:
         auto result = test::resultOf("fig3-chain");
         view_->setResult(result);
         const auto& s = result->eval.schedule;
-        const auto group = static_cast<schedule::GroupId>(s.groups.size() / 2);
-        QVERIFY(group > 0);
+        const auto group = schedule::GroupId::at(s.groups.size() / 2);
+        QVERIFY(group > schedule::GroupId(0));
         const ir::OpId op = s.partition.ops(group).back();
         selection_.select({Selection::Kind::Op, op});
-        QCOMPARE(highlightedIn(*view_), s.groups[static_cast<size_t>(group)].instances);
+        QCOMPARE(highlightedIn(*view_), s.groups[group].instances);
         selection_.clear();
         QVERIFY(highlightedIn(*view_).empty());
         // A tensor stands for the group of the op producing it.
         selection_.select({Selection::Kind::Tensor, result->graph->op(op).outputs.front()});
-        QCOMPARE(highlightedIn(*view_), s.groups[static_cast<size_t>(group)].instances);
+        QCOMPARE(highlightedIn(*view_), s.groups[group].instances);
         selection_.select({Selection::Kind::Instance, 100000}); // not in this schedule
         QVERIFY(highlightedIn(*view_).empty());
     }
@@ -196,13 +196,13 @@ private slots:
         auto result = test::resultOf("fig3-chain");
         view_->setResult(result);
         const auto& s = result->eval.schedule;
-        const ir::OpId op = s.partition.ops(1).front();
-        const schedule::InstanceId lone = s.groups[3].instances.front();
+        const ir::OpId op = s.partition.ops(schedule::GroupId(1)).front();
+        const schedule::InstanceId lone = s.groups[schedule::GroupId(3)].instances.front();
         Highlights wanted;
         wanted.ops = {op};
         wanted.instances = {lone.value()};
         marks.set(wanted);
-        std::vector<schedule::InstanceId> expected = s.groups[1].instances;
+        std::vector<schedule::InstanceId> expected = s.groups[partition::GroupId(1)].instances;
         expected.push_back(lone);
         std::sort(expected.begin(), expected.end());
         std::vector<schedule::InstanceId> marked;
@@ -236,7 +236,7 @@ private slots:
     void selectionSurvivesANewResult() {
         selection_.select({Selection::Kind::Group, 1});
         view_->setResult(test::resultOf("fig3-chain"));
-        QCOMPARE(view_->canvas()->paintOptions().highlightedGroup, 1);
+        QCOMPARE(view_->canvas()->paintOptions().highlightedGroup, schedule::GroupId(1));
     }
 
     void aNewResultKeepsTheZoomUnlessFitted() {

@@ -37,8 +37,8 @@ std::vector<const AlgorithmStep*> ofKind(const std::vector<AlgorithmStep>& steps
     return out;
 }
 
-std::vector<int32_t> groupOps(const schedule::Schedule& s, size_t group) {
-    auto ops = s.partition.ops(static_cast<partition::GroupId>(group));
+std::vector<int32_t> groupOps(const schedule::Schedule& s, partition::GroupId group) {
+    auto ops = s.partition.ops(group);
     std::vector<int32_t> out(ops.begin(), ops.end());
     std::sort(out.begin(), out.end());
     return out;
@@ -124,7 +124,7 @@ private slots:
         }
         // Fig. 3b: the last merge of each stage lights up the whole stage.
         QCOMPARE(s.partition.groupCount(), size_t(4));
-        for (size_t g = 0; g < s.partition.groupCount(); ++g)
+        for (partition::GroupId g : s.partition.groupIds())
             QVERIFY(merged.count(groupOps(s, g)) == 1);
     }
 

@@ -20,7 +20,8 @@ namespace {
 
 /// A split of group \p group other than its current one: a candidate's dim
 /// with twice its factor, when that divides the dim.
-std::optional<schedule::Overrides> otherSplit(const views::PipelineResult& r, size_t group) {
+std::optional<schedule::Overrides> otherSplit(const views::PipelineResult& r,
+                                              partition::GroupId group) {
     const auto& g = r.eval.schedule.groups[group];
     const ir::Shape& shape = r.graph->tensor(g.splitInfo.output).shape;
     for (const auto& candidate : g.splitInfo.candidates) {
@@ -28,7 +29,7 @@ std::optional<schedule::Overrides> otherSplit(const views::PipelineResult& r, si
         if (shape[static_cast<size_t>(candidate.dim)] % factor != 0)
             continue;
         schedule::Overrides next = r.overrides;
-        ir::OpId first = r.eval.schedule.partition.ops(static_cast<partition::GroupId>(group))[0];
+        ir::OpId first = r.eval.schedule.partition.ops(group)[0];
         next.splits.push_back({r.graph->op(first).name, candidate.dim, factor});
         return next;
     }
@@ -80,13 +81,13 @@ private slots:
     void splitUndoRedoSaveReopen() {
         auto before = window_->result();
         std::string unsplitBytes = scheduleBytes(*before);
-        auto edit = otherSplit(*before, 1);
+        auto edit = otherSplit(*before, partition::GroupId(1));
         QVERIFY(edit);
         io::Session next = window_->document()->session();
         next.overrides = *edit;
         window_->tryChange(QStringLiteral("split b"), next);
         QVERIFY(test::waitForEdit(*window_, nullptr));
-        const auto& group = window_->result()->eval.schedule.groups[1];
+        const auto& group = window_->result()->eval.schedule.groups[partition::GroupId(1)];
         QCOMPARE(group.split->factor, edit->splits.back().factor);
         QVERIFY(group.splitOverridden);
         QVERIFY(window_->document()->isModified());
@@ -127,7 +128,8 @@ private slots:
         QVERIFY(split);
         window_->selection()->select({views::Selection::Kind::Group, 2});
         QVERIFY(split->isEnabled());
-        int64_t before = window_->result()->eval.schedule.groups[2].split->factor;
+        int64_t before =
+            window_->result()->eval.schedule.groups[partition::GroupId(2)].split->factor;
         int choice = -1;
         for (int i = 0; i < split->count() && choice < 0; ++i)
             if (i != split->currentIndex() && split->itemText(i).startsWith(QStringLiteral("dim")))
@@ -136,7 +138,7 @@ private slots:
         QString text = split->itemText(choice);
         split->setCurrentIndex(choice);
         QVERIFY(test::waitForEdit(*window_, nullptr));
-        const auto& group = window_->result()->eval.schedule.groups[2];
+        const auto& group = window_->result()->eval.schedule.groups[partition::GroupId(2)];
         QVERIFY2(text.startsWith(
                      QStringLiteral("dim %1 × %2").arg(group.split->dim).arg(group.split->factor)),
                  qPrintable(text));
@@ -145,7 +147,8 @@ private slots:
             window_->document()->undoStack()->text(0).startsWith(QStringLiteral("Split group c")));
         window_->document()->undoStack()->undo();
         QVERIFY(test::waitForResult(*window_));
-        QCOMPARE(window_->result()->eval.schedule.groups[2].split->factor, before);
+        QCOMPARE(window_->result()->eval.schedule.groups[partition::GroupId(2)].split->factor,
+                 before);
     }
 
     void orderChosenInTheToolBar() {
@@ -170,8 +173,9 @@ private slots:
         const auto& r = *window_->result();
         io::Session next = window_->document()->session();
         // a → b → c is a chain: merging a with c would go through b.
-        next.overrides.merges.push_back({r.graph->op(r.eval.schedule.partition.ops(0)[0]).name,
-                                         r.graph->op(r.eval.schedule.partition.ops(2)[0]).name});
+        next.overrides.merges.push_back(
+            {r.graph->op(r.eval.schedule.partition.ops(partition::GroupId(0))[0]).name,
+             r.graph->op(r.eval.schedule.partition.ops(partition::GroupId(2))[0]).name});
         int commands = window_->document()->undoStack()->count();
         QString refusal;
         window_->tryChange(QStringLiteral("merge a and c"), next);
@@ -242,7 +246,7 @@ private slots:
     }
 
     void unsavedChangesAreNotDropped() {
-        auto edit = otherSplit(*window_->result(), 1);
+        auto edit = otherSplit(*window_->result(), partition::GroupId(1));
         QVERIFY(edit);
         io::Session next = window_->document()->session();
         next.overrides = *edit;
@@ -256,7 +260,7 @@ private slots:
 
     void selectionFollowsValidIds() {
         window_->selection()->select({views::Selection::Kind::Instance, 14});
-        auto edit = otherSplit(*window_->result(), 2);
+        auto edit = otherSplit(*window_->result(), partition::GroupId(2));
         QVERIFY(edit);
         io::Session next = window_->document()->session();
         next.overrides = *edit;

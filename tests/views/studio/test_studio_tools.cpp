@@ -191,12 +191,14 @@ private slots:
         const ResultPtr shown = window_->result();
         const auto& schedule = shown->eval.schedule;
         std::optional<std::pair<schedule::GroupId, partition::SplitCandidate>> change;
-        for (size_t g = 0; g < schedule.groups.size() && !change; ++g)
-            for (const auto& choice :
-                 schedule::splitChoices(*shown->graph, schedule, static_cast<int32_t>(g)))
+        for (schedule::GroupId g : schedule.groups.ids()) {
+            if (change)
+                break;
+            for (const auto& choice : schedule::splitChoices(*shown->graph, schedule, g))
                 if (schedule.groups[g].split && (choice.dim != schedule.groups[g].split->dim ||
                                                  choice.factor != schedule.groups[g].split->factor))
-                    change = {{static_cast<schedule::GroupId>(g), choice}};
+                    change = {{g, choice}};
+        }
         QVERIFY(change);
         const std::string op = shown->graph->op(schedule.partition.ops(change->first).front()).name;
         io::Session other = window_->document()->session();

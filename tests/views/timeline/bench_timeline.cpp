@@ -41,7 +41,7 @@ std::shared_ptr<const TimelineData> syntheticTimeline(int lanes, int perLane) {
             bar.end = bar.start + length(random);
             bar.task = l * perLane + i;
             bar.instance = schedule::InstanceId(i * 40 / perLane);
-            bar.group = bar.instance.value() / 4;
+            bar.group = partition::GroupId(bar.instance.value() / 4);
             lane.bars.push_back(bar);
             t = bar.end;
         }

@@ -172,10 +172,10 @@ private slots:
 
     void hitTestToleranceReachesThinBars() {
         TimelineLane lane{"thin", LaneKind::Unit, -1, 0, {}};
-        lane.bars.push_back(
-            {100, 100.5, 0, kernel::TaskKind::Compute, schedule::InstanceId(0), 0, -1, 0});
-        lane.bars.push_back(
-            {300, 301, 1, kernel::TaskKind::Compute, schedule::InstanceId(1), 0, -1, 0});
+        lane.bars.push_back({100, 100.5, 0, kernel::TaskKind::Compute, schedule::InstanceId(0),
+                             partition::GroupId(0), -1, 0});
+        lane.bars.push_back({300, 301, 1, kernel::TaskKind::Compute, schedule::InstanceId(1),
+                             partition::GroupId(0), -1, 0});
         const TimelineData data({lane}, 400);
         QVERIFY(!data.hitTest(0, 103).has_value());
         QCOMPARE(data.hitTest(0, 103, 5), (BarRef{0, 0}));

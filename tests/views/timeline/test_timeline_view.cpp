@@ -147,7 +147,7 @@ private slots:
 
     void groupSelectionEmphasizesItsInstances() {
         const schedule::GroupId group = result_->eval.schedule.instances.front().group;
-        selection_.select({Selection::Kind::Group, group, -1});
+        selection_.select({Selection::Kind::Group, group.value(), -1});
         size_t expected = 0;
         for (const sim::Event& event : result_->eval.sim.events) {
             const auto& task = result_->eval.tasks.tasks[static_cast<size_t>(event.task)];

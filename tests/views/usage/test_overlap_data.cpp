@@ -101,9 +101,9 @@ private slots:
         const OverlapData data = overlapData(*result);
         const auto& schedule = result->eval.schedule;
         size_t groupsWithKernels = 0;
-        for (size_t g = 0; g < schedule.groups.size(); ++g)
+        for (partition::GroupId g : schedule.groups.ids())
             for (const kernel::Kernel& k : result->eval.program.kernels)
-                if (schedule.instances[k.instance].group == static_cast<int32_t>(g)) {
+                if (schedule.instances[k.instance].group == g) {
                     ++groupsWithKernels;
                     break;
                 }

@@ -120,8 +120,8 @@ private slots:
 
     void selectedGroupEmphasizesItsTensors() {
         const MemoryUsage& usage = occupancy_->lbPlot()->usage();
-        const int32_t group = usage.rects.back().group;
-        selection_.select(Selection{Selection::Kind::Group, group, -1});
+        const partition::GroupId group = usage.rects.back().group;
+        selection_.select(Selection{Selection::Kind::Group, group.value(), -1});
         std::vector<int32_t> expected;
         for (size_t i = 0; i < usage.rects.size(); ++i)
             if (result_->eval.schedule.partition.groupOf(
@@ -193,7 +193,7 @@ private slots:
         const QRect row = bars->rowRect(2);
         QTest::mouseClick(bars, Qt::LeftButton, {}, row.center());
         QCOMPARE(selection_.current(),
-                 (Selection{Selection::Kind::Group, data.groups[1].group, -1}));
+                 (Selection{Selection::Kind::Group, data.groups[1].group.value(), -1}));
         const QString tip =
             overlap_->busyChart()->toolTipAt(overlap_->busyChart()->laneRect(0).center().toPoint());
         QVERIFY(tip.startsWith(QString::fromStdString(data.kinds[0].kind)));

@@ -45,8 +45,9 @@ struct MoveBand {
 };
 
 /// One band per group; \p boxWidths are the group boxes' widths.
-std::vector<MoveBand> moveBands(const schedule::Schedule& schedule, const MoveGraph& graph,
-                                const LayoutOptions& options, const std::vector<double>& boxWidths);
+IdVector<schedule::GroupId, MoveBand>
+moveBands(const schedule::Schedule& schedule, const MoveGraph& graph, const LayoutOptions& options,
+          const IdVector<schedule::GroupId, double>& boxWidths);
 
 /// The links of \p graph between the placed instances and moves of \p layout.
 std::vector<QLineF> moveLinks(const schedule::Schedule& schedule, const MoveGraph& graph,
