@@ -51,7 +51,7 @@ void addTaskRows(const ir::Graph& graph, const kernel::Program& program,
                  const kernel::TaskGraph& tasks, const sim::SimResult& result, int64_t pid,
                  std::vector<Row>& rows) {
     for (const sim::Event& e : result.events) {
-        const kernel::Task& t = tasks.tasks[static_cast<size_t>(e.task)];
+        const kernel::Task& t = tasks.tasks[e.task];
         const sim::Resource& res = result.resources[static_cast<size_t>(e.resource)];
         json args = {{"kind", kernel::taskKindName(t.kind)}, {"layer", t.layer}};
         if (t.isTransfer())
@@ -88,7 +88,7 @@ void addKernelRows(const kernel::Program& program, const kernel::TaskGraph& task
                    const sim::SimResult& result, int64_t pid, std::vector<Row>& rows) {
     std::vector<std::pair<double, double>> spans(program.kernels.size(), {-1, 0});
     for (const sim::Event& e : result.events) {
-        int32_t k = tasks.tasks[static_cast<size_t>(e.task)].kernel;
+        int32_t k = tasks.tasks[e.task].kernel;
         if (k < 0)
             continue;
         auto& [start, end] = spans[static_cast<size_t>(k)];

@@ -74,7 +74,7 @@ public:
 
     TaskGraph build() {
         spillsAt_.assign(static_cast<size_t>(program_.taskCount), {});
-        taskEnd_.assign(static_cast<size_t>(program_.taskCount), {-1, -1});
+        taskEnd_.assign(static_cast<size_t>(program_.taskCount), {kNoTask, -1});
         for (size_t b = 0; b < program_.buffers.size(); ++b) {
             const auto& placements = program_.buffers[b].placements;
             for (size_t i = 1; i < placements.size(); ++i)
@@ -88,17 +88,17 @@ public:
     }
 
 private:
-    int32_t add(Task task, std::vector<int32_t> deps) {
-        if (!options_.acrossLayer && last_ >= 0)
+    TaskId add(Task task, std::vector<TaskId> deps) {
+        if (!options_.acrossLayer && last_ != kNoTask)
             deps.push_back(last_);
         std::sort(deps.begin(), deps.end());
         deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
-        deps.erase(std::remove(deps.begin(), deps.end(), -1), deps.end());
+        deps.erase(std::remove(deps.begin(), deps.end(), kNoTask), deps.end());
         task.depBegin = static_cast<int32_t>(graph_.deps.size());
         graph_.deps.insert(graph_.deps.end(), deps.begin(), deps.end());
         task.depEnd = static_cast<int32_t>(graph_.deps.size());
+        last_ = graph_.tasks.nextId();
         graph_.tasks.push_back(task);
-        last_ = static_cast<int32_t>(graph_.tasks.size()) - 1;
         return last_;
     }
 
@@ -110,9 +110,9 @@ private:
     }
 
     /// Chained transfers of \p bytes; returns the last one.
-    int32_t transfer(TaskKind kind, Memory from, Memory to, int64_t bytes, const Task& base,
-                     std::vector<int32_t> deps) {
-        int32_t id = -1;
+    TaskId transfer(TaskKind kind, Memory from, Memory to, int64_t bytes, const Task& base,
+                    std::vector<TaskId> deps) {
+        TaskId id = kNoTask;
         for (auto [a, b] : route(from, to)) {
             Task t = base;
             t.kind = kind;
@@ -137,8 +137,8 @@ private:
         launch_ = add(launch, {sync_});
         layerEnd_.clear();
         hoists_.clear();
-        lastDma_ = -1;
-        std::vector<int32_t> ends;
+        lastDma_ = kNoTask;
+        std::vector<TaskId> ends;
         for (const Layer& layer : kern.layers)
             ends.push_back(this->layer(kern, layer, base, ends));
         Task sync = base;
@@ -148,19 +148,19 @@ private:
     }
 
     /// Lowers one layer; returns the task that ends it (its last compute or store).
-    int32_t layer(const Kernel& kern, const Layer& layer, Task base, std::vector<int32_t>& ends) {
+    TaskId layer(const Kernel& kern, const Layer& layer, Task base, std::vector<TaskId>& ends) {
         base.layer = layer.task;
         base.op = layer.anchor;
-        std::vector<int32_t> ready = {launch_};
+        std::vector<TaskId> ready = {launch_};
         for (int32_t task : layer.waitFor)
             ready.push_back(endOfTask(task));
-        std::vector<int32_t> reused = ready;
+        std::vector<TaskId> reused = ready;
         if (layer.weightBytes > 0)
             ready.push_back(weights(layer, base));
         for (auto [buffer, placement] : spillsAt_[static_cast<size_t>(layer.task)])
             ready.push_back(spill(buffer, placement, base, reused));
         loads(layer, base, ready);
-        int32_t end = compute(kern, layer, base, ready);
+        TaskId end = compute(kern, layer, base, ready);
         layerEnd_.push_back({layer.task, end});
         taskEnd_[static_cast<size_t>(layer.task)] = {end, currentKernel_};
         for (int32_t b : layer.outputs) {
@@ -201,26 +201,26 @@ private:
         return fetched;
     }
 
-    int32_t weights(const Layer& layer, const Task& base) {
-        int32_t dma = -1;
+    TaskId weights(const Layer& layer, const Task& base) {
+        TaskId dma = kNoTask;
         if (arch_.cluster.globalBuffer)
             if (int64_t bytes = uncachedWeightBytes(layer); bytes > 0)
                 dma = transfer(TaskKind::WeightDma, Memory::DDR, Memory::GB, bytes, base,
                                {launch_, lastDma_});
-        lastDma_ = dma >= 0 ? dma : lastDma_;
+        lastDma_ = dma != kNoTask ? dma : lastDma_;
         // The reserve holds two layers' weights: a hoist waits for the layer
         // two back to finish computing.
-        int32_t twoBack = hoists_.size() >= 2 ? layerEnd_[layerEnd_.size() - 2].second : -1;
+        TaskId twoBack = hoists_.size() >= 2 ? layerEnd_[layerEnd_.size() - 2].second : kNoTask;
         // Promoted weights sit in the GB, fetched now or found in its cache:
         // the hoist starts there whenever the architecture has a GB.
         Memory from = arch_.cluster.globalBuffer ? Memory::GB : Memory::DDR;
-        int32_t hoist = transfer(TaskKind::WeightHoist, from, Memory::LB, layer.hoistBytes, base,
-                                 {launch_, dma, twoBack});
+        TaskId hoist = transfer(TaskKind::WeightHoist, from, Memory::LB, layer.hoistBytes, base,
+                                {launch_, dma, twoBack});
         hoists_.push_back(hoist);
         return hoist;
     }
 
-    int32_t spill(int32_t buffer, int32_t placement, const Task& base, std::vector<int32_t> deps) {
+    TaskId spill(int32_t buffer, int32_t placement, const Task& base, std::vector<TaskId> deps) {
         const auto& placements = program_.buffers[static_cast<size_t>(buffer)].placements;
         Memory from = memoryOf(poolScope(placements[static_cast<size_t>(placement) - 1].pool));
         Memory to = memoryOf(poolScope(placements[static_cast<size_t>(placement)].pool));
@@ -229,33 +229,33 @@ private:
                         program_.buffers[static_cast<size_t>(buffer)].bytes, base, deps);
     }
 
-    /// The end of the layer of this kernel that wrote \p buffer, or -1.
-    int32_t producerEnd(int32_t buffer) const {
+    /// The end of the layer of this kernel that wrote \p buffer, or kNoTask.
+    TaskId producerEnd(int32_t buffer) const {
         return endOfTask(program_.buffers[static_cast<size_t>(buffer)].firstTask);
     }
 
     /// The last compute of computation task \p task when it is a layer of
-    /// this kernel; -1 otherwise (earlier kernels ended at their sync).
-    int32_t endOfTask(int32_t task) const {
+    /// this kernel; kNoTask otherwise (earlier kernels ended at their sync).
+    TaskId endOfTask(int32_t task) const {
         return taskEnd_[static_cast<size_t>(task)].second == currentKernel_
                    ? taskEnd_[static_cast<size_t>(task)].first
-                   : -1;
+                   : kNoTask;
     }
 
     /// One load per source level for the layer's inputs not already in the
     /// cores' LB (one DMA descriptor chain gathering the pieces). A
     /// redistribution between cores goes LB->LB, or through GB without such a
     /// path (route()).
-    void loads(const Layer& layer, const Task& base, std::vector<int32_t>& ready) {
+    void loads(const Layer& layer, const Task& base, std::vector<TaskId>& ready) {
         struct Source {
             int64_t bytes = 0;
             int64_t reloadBytes = 0; // of buffers spilled out earlier (attribution)
-            std::vector<int32_t> deps;
+            std::vector<TaskId> deps;
         };
         std::map<std::pair<Scope, bool>, Source> bySource;
         for (const Operand& in : layer.inputs) {
             Scope scope = in.buffer < 0 ? Scope::DDR : scopeAt(program_, in.buffer, layer.task);
-            int32_t producer = in.buffer < 0 ? -1 : producerEnd(in.buffer);
+            TaskId producer = in.buffer < 0 ? kNoTask : producerEnd(in.buffer);
             if (scope == Scope::LB && !in.redistributed) {
                 ready.push_back(producer);
                 continue;
@@ -276,15 +276,15 @@ private:
         }
     }
 
-    int32_t compute(const Kernel& kern, const Layer& layer, const Task& base,
-                    const std::vector<int32_t>& ready) {
+    TaskId compute(const Kernel& kern, const Layer& layer, const Task& base,
+                   const std::vector<TaskId>& ready) {
         int64_t chunks = options_.maxChunksPerLayer > 0
                              ? std::min(layer.tileCount, options_.maxChunksPerLayer)
                              : layer.tileCount;
         chunks = std::max<int64_t>(chunks, 1);
-        int32_t end = -1;
+        TaskId end = kNoTask;
         for (int64_t c = 0; c < chunks; ++c) {
-            int32_t prev = -1;
+            TaskId prev = kNoTask;
             for (const Segment& seg : segmentsOf(layer)) {
                 Task t = base;
                 t.kind = TaskKind::Compute;
@@ -295,7 +295,7 @@ private:
                                    : detail::parallelShare(layer.tileCount, kern.cores);
                 t.durationNs = seg.ns / share / static_cast<double>(chunks);
                 t.work = seg.work / static_cast<double>(chunks);
-                std::vector<int32_t> deps = ready;
+                std::vector<TaskId> deps = ready;
                 deps.push_back(prev);
                 prev = add(t, std::move(deps));
             }
@@ -309,15 +309,16 @@ private:
     StreamOptions options_;
     TaskGraph graph_;
     std::vector<std::vector<std::pair<int32_t, int32_t>>> spillsAt_;
-    std::vector<std::pair<int32_t, int32_t>> layerEnd_;
-    std::vector<int32_t> hoists_;
+    /// Per layer of the kernel: its computation task and the task that ends it.
+    std::vector<std::pair<int32_t, TaskId>> layerEnd_;
+    std::vector<TaskId> hoists_;
     /// Per computation task: its last compute and its kernel.
-    std::vector<std::pair<int32_t, int32_t>> taskEnd_;
+    std::vector<std::pair<TaskId, int32_t>> taskEnd_;
     int32_t currentKernel_ = -1;
-    int32_t last_ = -1;
-    int32_t sync_ = -1;
-    int32_t launch_ = -1;
-    int32_t lastDma_ = -1;
+    TaskId last_ = kNoTask;
+    TaskId sync_ = kNoTask;
+    TaskId launch_ = kNoTask;
+    TaskId lastDma_ = kNoTask;
     /// The GB weight cache: (tensor, bytes), least recently used first.
     std::vector<std::pair<ir::TensorId, int64_t>> cache_;
     int64_t cached_ = 0;

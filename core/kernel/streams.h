@@ -15,12 +15,17 @@
 
 #include "arch/arch.h"
 #include "kernel/plan.h"
+#include "support/id.h"
 
 #include <cstdint>
 #include <string_view>
 #include <vector>
 
 namespace stagecraft::kernel {
+
+/// A task of the task graph: its position in issue order.
+using TaskId = Id<struct TaskTag>;
+inline constexpr TaskId kNoTask{-1};
 
 enum class TaskKind : uint8_t { Launch, Sync, WeightDma, WeightHoist, Load, Store, Spill, Compute };
 std::string_view taskKindName(TaskKind kind);
@@ -58,8 +63,8 @@ struct Task {
 
 struct TaskGraph {
     /// In issue order; every dependency points to an earlier task.
-    std::vector<Task> tasks;
-    std::vector<int32_t> deps;
+    IdVector<TaskId, Task> tasks;
+    std::vector<TaskId> deps;
 };
 
 struct StreamOptions {

@@ -113,13 +113,13 @@ void attributeSegment(double dt, const std::array<double, kCauseCount>& counts, 
 
 /// One kernel's breakdown over [windowStart, its last end], one iteration.
 Breakdown sweepKernel(const arch::Arch& arch, const kernel::TaskGraph& tasks, const SimResult& sim,
-                      const std::vector<int32_t>& taskIds, double windowStart) {
+                      const std::vector<kernel::TaskId>& taskIds, double windowStart) {
     Breakdown b;
     std::vector<Edge> edges;
     double windowEnd = windowStart;
-    for (int32_t id : taskIds) {
-        const Task& t = tasks.tasks[static_cast<size_t>(id)];
-        const Event& e = sim.events[static_cast<size_t>(id)];
+    for (kernel::TaskId id : taskIds) {
+        const Task& t = tasks.tasks[id];
+        const Event& e = sim.events[id];
         windowEnd = std::max(windowEnd, e.end);
         for (const Share& s : sharesOf(arch, t)) {
             if (t.isTransfer())
@@ -210,9 +210,9 @@ Breakdown& Breakdown::operator+=(const Breakdown& other) {
 Attribution attribute(const arch::Arch& arch, const schedule::Schedule& schedule,
                       const kernel::Program& program, const kernel::TaskGraph& tasks,
                       const SimResult& sim) {
-    std::vector<std::vector<int32_t>> byKernel(program.kernels.size());
-    for (size_t t = 0; t < tasks.tasks.size(); ++t)
-        byKernel[static_cast<size_t>(tasks.tasks[t].kernel)].push_back(static_cast<int32_t>(t));
+    std::vector<std::vector<kernel::TaskId>> byKernel(program.kernels.size());
+    for (kernel::TaskId t : tasks.tasks.ids())
+        byKernel[static_cast<size_t>(tasks.tasks[t].kernel)].push_back(t);
     auto time = static_cast<double>(schedule.clusters.iterations);
     double bytes = time * static_cast<double>(arch.clusters);
     Attribution a;

@@ -164,7 +164,7 @@ void addUtilization(const arch::Arch& arch, const kernel::TaskGraph& tasks, cons
     std::map<int32_t, double> busy;
     double busyUnits = 0;
     for (const Event& e : sim.events) {
-        const kernel::Task& t = tasks.tasks[static_cast<size_t>(e.task)];
+        const kernel::Task& t = tasks.tasks[e.task];
         if (t.kind != kernel::TaskKind::Compute)
             continue;
         double span = (e.end - e.start) * (t.unit == kernel::kFallbackUnit ? 1.0 : t.cores);

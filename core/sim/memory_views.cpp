@@ -21,7 +21,7 @@ std::vector<std::pair<double, double>> computeSpans(const kernel::Program& progr
                                                     const SimResult& result) {
     std::vector<std::pair<double, double>> spans(static_cast<size_t>(program.taskCount),
                                                  {-1.0, -1.0});
-    for (size_t t = 0; t < graph.tasks.size(); ++t) {
+    for (kernel::TaskId t : graph.tasks.ids()) {
         const kernel::Task& task = graph.tasks[t];
         if (task.kind != kernel::TaskKind::Compute || task.layer < 0)
             continue;

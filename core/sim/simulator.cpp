@@ -19,11 +19,12 @@ namespace stagecraft::sim {
 namespace {
 
 using kernel::Task;
+using kernel::TaskId;
 
 struct PendingEvent {
     double time = 0;
     uint64_t seq = 0;
-    int32_t task = 0;
+    TaskId task;
     /// 0: ready, 1: latency over (wants the pipe), 2: done.
     uint8_t phase = 0;
     bool operator>(const PendingEvent& o) const {
@@ -32,12 +33,12 @@ struct PendingEvent {
 };
 
 struct ResourceState {
-    std::deque<int32_t> waiting;
+    std::deque<TaskId> waiting;
     std::vector<bool> busy;
 };
 
 struct PipeState {
-    std::deque<int32_t> waiting;
+    std::deque<TaskId> waiting;
     bool busy = false;
 };
 
@@ -52,14 +53,13 @@ public:
     Expected<SimResult> run() {
         makeResources();
         SC_RETURN_IF_ERROR(bindTasks());
-        for (size_t t = 0; t < graph_.tasks.size(); ++t) {
+        for (TaskId t : graph_.tasks.ids()) {
             const Task& task = graph_.tasks[t];
             pending_[t] = task.depEnd - task.depBegin;
             for (int32_t d = task.depBegin; d < task.depEnd; ++d)
-                dependents_[static_cast<size_t>(graph_.deps[static_cast<size_t>(d)])].push_back(
-                    static_cast<int32_t>(t));
+                dependents_[graph_.deps[static_cast<size_t>(d)]].push_back(t);
             if (pending_[t] == 0)
-                push(0, static_cast<int32_t>(t), 0);
+                push(0, t, 0);
         }
         result_.events.resize(graph_.tasks.size());
         while (!queue_.empty()) {
@@ -108,7 +108,7 @@ private:
     /// The resource of every task; an error for a transfer without a path.
     Status bindTasks() {
         resourceOf_.resize(graph_.tasks.size());
-        for (size_t t = 0; t < graph_.tasks.size(); ++t) {
+        for (TaskId t : graph_.tasks.ids()) {
             const Task& task = graph_.tasks[t];
             if (task.kind == kernel::TaskKind::Launch || task.kind == kernel::TaskKind::Sync) {
                 resourceOf_[t] = control_;
@@ -142,12 +142,10 @@ private:
         return 0;
     }
 
-    void push(double time, int32_t task, uint8_t phase) {
-        queue_.push({time, seq_++, task, phase});
-    }
+    void push(double time, TaskId task, uint8_t phase) { queue_.push({time, seq_++, task, phase}); }
 
-    void ready(int32_t task) {
-        int32_t r = resourceOf_[static_cast<size_t>(task)];
+    void ready(TaskId task) {
+        int32_t r = resourceOf_[task];
         states_[static_cast<size_t>(r)].waiting.push_back(task);
         startWaiting(r);
     }
@@ -159,11 +157,11 @@ private:
             if (slot == state.busy.end())
                 return;
             *slot = true;
-            int32_t task = state.waiting.front();
+            TaskId task = state.waiting.front();
             state.waiting.pop_front();
-            Event& e = result_.events[static_cast<size_t>(task)];
+            Event& e = result_.events[task];
             e = {task, r, static_cast<int32_t>(slot - state.busy.begin()), now_, now_, now_};
-            const Task& t = graph_.tasks[static_cast<size_t>(task)];
+            const Task& t = graph_.tasks[task];
             if (t.isTransfer())
                 push(now_ + pathOf(t).latencyNs, task, 1);
             else
@@ -188,9 +186,9 @@ private:
         return p.bandwidthGBps;
     }
 
-    void wantPipe(int32_t task) {
-        size_t p = static_cast<size_t>(
-            result_.resources[static_cast<size_t>(resourceOf_[static_cast<size_t>(task)])].index);
+    void wantPipe(TaskId task) {
+        size_t p =
+            static_cast<size_t>(result_.resources[static_cast<size_t>(resourceOf_[task])].index);
         pipes_[p].waiting.push_back(task);
         startPipe(p);
     }
@@ -199,35 +197,35 @@ private:
         PipeState& pipe = pipes_[p];
         if (pipe.busy || pipe.waiting.empty())
             return;
-        int32_t task = pipe.waiting.front();
+        TaskId task = pipe.waiting.front();
         pipe.waiting.pop_front();
         pipe.busy = true;
-        const Task& t = graph_.tasks[static_cast<size_t>(task)];
-        result_.events[static_cast<size_t>(task)].dataStart = now_;
+        const Task& t = graph_.tasks[task];
+        result_.events[task].dataStart = now_;
         push(now_ + static_cast<double>(t.bytes) / bytesPerNs(t), task, 2);
     }
 
-    void done(int32_t task) {
-        Event& e = result_.events[static_cast<size_t>(task)];
+    void done(TaskId task) {
+        Event& e = result_.events[task];
         e.end = now_;
         int32_t r = e.resource;
         states_[static_cast<size_t>(r)].busy[static_cast<size_t>(e.slot)] = false;
-        if (graph_.tasks[static_cast<size_t>(task)].isTransfer()) {
+        if (graph_.tasks[task].isTransfer()) {
             size_t p = static_cast<size_t>(result_.resources[static_cast<size_t>(r)].index);
             pipes_[p].busy = false;
             startPipe(p);
         }
-        for (int32_t next : dependents_[static_cast<size_t>(task)])
-            if (--pending_[static_cast<size_t>(next)] == 0)
+        for (TaskId next : dependents_[task])
+            if (--pending_[next] == 0)
                 push(now_, next, 0);
         startWaiting(r);
     }
 
     const arch::Arch& arch_;
     const kernel::TaskGraph& graph_;
-    std::vector<int32_t> pending_;
-    std::vector<std::vector<int32_t>> dependents_;
-    std::vector<int32_t> resourceOf_;
+    IdVector<TaskId, int32_t> pending_;
+    IdVector<TaskId, std::vector<TaskId>> dependents_;
+    IdVector<TaskId, int32_t> resourceOf_;
     std::vector<ResourceState> states_;
     std::vector<PipeState> pipes_;
     std::priority_queue<PendingEvent, std::vector<PendingEvent>, std::greater<>> queue_;

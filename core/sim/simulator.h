@@ -32,7 +32,7 @@ struct Resource {
 
 /// One task's run on one slot of a resource.
 struct Event {
-    int32_t task = 0;
+    kernel::TaskId task;
     int32_t resource = 0;
     int32_t slot = 0;
     double start = 0;
@@ -70,7 +70,7 @@ struct Occupancy {
 struct SimResult {
     std::vector<Resource> resources;
     /// One per task, by task id.
-    std::vector<Event> events;
+    IdVector<kernel::TaskId, Event> events;
     /// Start and end of each computation task (layer), by task index.
     std::vector<std::pair<double, double>> layerSpans;
     std::vector<Residency> residencies;

@@ -16,26 +16,26 @@ namespace {
 
 constexpr double kSlackNs = 1e-6;
 
-std::string describe(const kernel::TaskGraph& graph, int32_t task) {
-    const kernel::Task& t = graph.tasks[static_cast<size_t>(task)];
-    return "task " + std::to_string(task) + " (" + std::string(kernel::taskKindName(t.kind)) +
-           ", kernel " + std::to_string(t.kernel) + ")";
+std::string describe(const kernel::TaskGraph& graph, kernel::TaskId task) {
+    const kernel::Task& t = graph.tasks[task];
+    return "task " + std::to_string(task.value()) + " (" +
+           std::string(kernel::taskKindName(t.kind)) + ", kernel " + std::to_string(t.kernel) + ")";
 }
 
 Status checkDependencies(const kernel::TaskGraph& graph, const SimResult& result) {
     if (result.events.size() != graph.tasks.size())
         return Error("timeline has " + std::to_string(result.events.size()) + " events for " +
                      std::to_string(graph.tasks.size()) + " tasks");
-    for (size_t t = 0; t < graph.tasks.size(); ++t) {
+    for (kernel::TaskId t : graph.tasks.ids()) {
         const Event& e = result.events[t];
-        if (e.task != static_cast<int32_t>(t) || e.end < e.start)
-            return Error(describe(graph, static_cast<int32_t>(t)) + " did not run");
+        if (e.task != t || e.end < e.start)
+            return Error(describe(graph, t) + " did not run");
         const kernel::Task& task = graph.tasks[t];
         for (int32_t d = task.depBegin; d < task.depEnd; ++d) {
-            int32_t dep = graph.deps[static_cast<size_t>(d)];
-            if (e.start + kSlackNs < result.events[static_cast<size_t>(dep)].end)
-                return Error(describe(graph, static_cast<int32_t>(t)) + " starts before " +
-                             describe(graph, dep) + " ends");
+            kernel::TaskId dep = graph.deps[static_cast<size_t>(d)];
+            if (e.start + kSlackNs < result.events[dep].end)
+                return Error(describe(graph, t) + " starts before " + describe(graph, dep) +
+                             " ends");
         }
     }
     return Status::success();
@@ -45,7 +45,7 @@ Status checkDependencies(const kernel::TaskGraph& graph, const SimResult& result
 struct Interval {
     double start = 0;
     double end = 0;
-    int32_t task = 0;
+    kernel::TaskId task;
     bool operator<(const Interval& o) const {
         return std::tie(start, end, task) < std::tie(o.start, o.end, o.task);
     }
@@ -75,7 +75,7 @@ Status checkResources(const kernel::TaskGraph& graph, const SimResult& result) {
     Intervals slots, pipes;
     for (const Event& e : result.events) {
         slots[{e.resource, e.slot}].push_back({e.start, e.end, e.task});
-        if (graph.tasks[static_cast<size_t>(e.task)].isTransfer())
+        if (graph.tasks[e.task].isTransfer())
             pipes[{e.resource, 0}].push_back({e.dataStart, e.end, e.task});
     }
     SC_RETURN_IF_ERROR(checkExclusive(graph, std::move(slots), result, false));

@@ -32,8 +32,8 @@ bool near(double a, double b) {
     return std::abs(a - b) <= kRelative * std::max({std::abs(a), std::abs(b), 1e-9});
 }
 
-std::string task(const TaskGraph& tasks, size_t t) {
-    return "task " + std::to_string(t) + " (" +
+std::string task(const TaskGraph& tasks, kernel::TaskId t) {
+    return "task " + std::to_string(t.value()) + " (" +
            std::string(kernel::taskKindName(tasks.tasks[t].kind)) + ", kernel " +
            std::to_string(tasks.tasks[t].kernel) + ")";
 }
@@ -215,20 +215,20 @@ std::string taskGraphProblem(const TaskGraph& tasks, const sim::SimResult& sim) 
     if (sim.events.size() != tasks.tasks.size())
         return std::to_string(sim.events.size()) + " events for " +
                std::to_string(tasks.tasks.size()) + " tasks";
-    for (size_t t = 0; t < tasks.tasks.size(); ++t) {
+    for (kernel::TaskId t : tasks.tasks.ids()) {
         const Task& k = tasks.tasks[t];
         if (k.depBegin < 0 || k.depBegin > k.depEnd ||
             static_cast<size_t>(k.depEnd) > tasks.deps.size())
             return task(tasks, t) + " has dependencies [" + std::to_string(k.depBegin) + ", " +
                    std::to_string(k.depEnd) + ") of " + std::to_string(tasks.deps.size());
         for (int32_t d = k.depBegin; d < k.depEnd; ++d) {
-            int32_t dep = tasks.deps[static_cast<size_t>(d)];
-            if (dep < 0 || static_cast<size_t>(dep) >= t)
-                return task(tasks, t) + " depends on task " + std::to_string(dep);
+            kernel::TaskId dep = tasks.deps[static_cast<size_t>(d)];
+            if (dep.value() < 0 || dep >= t)
+                return task(tasks, t) + " depends on task " + std::to_string(dep.value());
         }
         const sim::Event& e = sim.events[t];
-        if (e.task != static_cast<int32_t>(t) || !(e.start >= 0) || !(e.end >= e.start))
-            return task(tasks, t) + " ran as task " + std::to_string(e.task) + " over [" +
+        if (e.task != t || !(e.start >= 0) || !(e.end >= e.start))
+            return task(tasks, t) + " ran as task " + std::to_string(e.task.value()) + " over [" +
                    std::to_string(e.start) + ", " + std::to_string(e.end) + "] ns";
     }
     return {};
@@ -254,7 +254,7 @@ std::string workProblem(const Program& program, const TaskGraph& tasks) {
                 plannedWork[static_cast<size_t>(l.task)] += w.work;
             }
         }
-    for (size_t t = 0; t < tasks.tasks.size(); ++t) {
+    for (kernel::TaskId t : tasks.tasks.ids()) {
         const Task& k = tasks.tasks[t];
         if (k.kind != kernel::TaskKind::Compute)
             continue;

@@ -15,14 +15,14 @@ std::string taskDifference(const kernel::TaskGraph& a, const kernel::TaskGraph& 
         return std::to_string(a.tasks.size()) + " vs " + std::to_string(b.tasks.size()) + " tasks";
     if (a.deps != b.deps)
         return "task dependencies differ";
-    for (size_t t = 0; t < a.tasks.size(); ++t) {
+    for (kernel::TaskId t : a.tasks.ids()) {
         const kernel::Task& x = a.tasks[t];
         const kernel::Task& y = b.tasks[t];
         if (x.kind != y.kind || x.kernel != y.kernel || x.layer != y.layer || x.op != y.op ||
             x.unit != y.unit || x.cores != y.cores || x.durationNs != y.durationNs ||
             x.from != y.from || x.to != y.to || x.bytes != y.bytes || x.work != y.work ||
             x.depBegin != y.depBegin || x.depEnd != y.depEnd)
-            return "task " + std::to_string(t) + " differs";
+            return "task " + std::to_string(t.value()) + " differs";
     }
     return {};
 }
@@ -31,13 +31,13 @@ std::string eventDifference(const sim::SimResult& a, const sim::SimResult& b) {
     if (a.events.size() != b.events.size())
         return std::to_string(a.events.size()) + " vs " + std::to_string(b.events.size()) +
                " events";
-    for (size_t t = 0; t < a.events.size(); ++t) {
+    for (kernel::TaskId t : a.events.ids()) {
         const sim::Event& x = a.events[t];
         const sim::Event& y = b.events[t];
         if (x.task != y.task || x.resource != y.resource || x.slot != y.slot ||
             x.start != y.start || x.end != y.end || x.dataStart != y.dataStart)
-            return "event of task " + std::to_string(t) + ": [" + std::to_string(x.start) + ", " +
-                   std::to_string(x.end) + "] vs [" + std::to_string(y.start) + ", " +
+            return "event of task " + std::to_string(t.value()) + ": [" + std::to_string(x.start) +
+                   ", " + std::to_string(x.end) + "] vs [" + std::to_string(y.start) + ", " +
                    std::to_string(y.end) + "] ns";
     }
     if (a.makespanNs != b.makespanNs)

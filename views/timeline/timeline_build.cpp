@@ -73,7 +73,7 @@ std::vector<TimelineLane> emptyLanes(const PipelineResult& result,
 }
 
 TimelineBar barOf(const PipelineResult& result, const sim::Event& event) {
-    const kernel::Task& task = result.eval.tasks.tasks[static_cast<size_t>(event.task)];
+    const kernel::Task& task = result.eval.tasks.tasks[event.task];
     TimelineBar bar;
     bar.start = event.start;
     bar.end = event.end;
@@ -118,7 +118,7 @@ double kernelLanes(const PipelineResult& result, const codegen::Profile& profile
     const size_t count = result.eval.program.kernels.size();
     std::vector<std::pair<double, double>> spans(count, {-1, 0});
     for (const sim::Event& e : result.eval.sim.events) {
-        int32_t k = result.eval.tasks.tasks[static_cast<size_t>(e.task)].kernel;
+        int32_t k = result.eval.tasks.tasks[e.task].kernel;
         if (k < 0)
             continue;
         auto& [start, end] = spans[static_cast<size_t>(k)];

@@ -19,7 +19,7 @@ struct TimelineBar {
     double start = 0;
     double end = 0;
     /// Index into the result's task graph (and sim events).
-    int32_t task = -1;
+    kernel::TaskId task = kernel::kNoTask;
     kernel::TaskKind kind = kernel::TaskKind::Compute;
     /// Sub-graph instance of the task's kernel, its group; none for a
     /// launch or sync task (kNoInstance, group -1).

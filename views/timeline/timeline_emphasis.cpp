@@ -27,9 +27,9 @@ bool EmphasisRule::matches(const TimelineBar& bar) const {
     case Selection::Kind::Group:
         return bar.group != partition::kNoGroup && bar.group == partition::GroupId(selection_.id);
     case Selection::Kind::Op: {
-        if (result_ == nullptr || bar.task < 0)
+        if (result_ == nullptr || bar.task == kernel::kNoTask)
             return bar.op >= 0 && bar.op == selection_.id;
-        const int32_t layer = result_->eval.tasks.tasks[static_cast<size_t>(bar.task)].layer;
+        const int32_t layer = result_->eval.tasks.tasks[bar.task].layer;
         return layer >= 0 && static_cast<size_t>(layer) < layerHoldsOp_.size() &&
                layerHoldsOp_[static_cast<size_t>(layer)];
     }

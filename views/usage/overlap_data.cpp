@@ -49,7 +49,7 @@ void addBusySeries(const PipelineResult& result, OverlapData& data) {
     std::vector<double> busyTime(data.kinds.size(), 0);
     const auto& tasks = result.eval.tasks.tasks;
     for (const sim::Event& e : result.eval.sim.events) {
-        const kernel::Task& task = tasks[static_cast<size_t>(e.task)];
+        const kernel::Task& task = tasks[e.task];
         if (task.kind != kernel::TaskKind::Compute)
             continue;
         const int32_t k = kindIndex(data, unitKindOf(result.arch, task.unit));
@@ -89,7 +89,7 @@ void addGroups(const PipelineResult& result, OverlapData& data) {
     std::map<partition::GroupId, std::vector<double>> busy;
     const auto& tasks = result.eval.tasks.tasks;
     for (const sim::Event& e : result.eval.sim.events) {
-        const kernel::Task& task = tasks[static_cast<size_t>(e.task)];
+        const kernel::Task& task = tasks[e.task];
         if (task.kernel < 0 || static_cast<size_t>(task.kernel) >= groupOf.size())
             continue;
         const partition::GroupId group = groupOf[static_cast<size_t>(task.kernel)];

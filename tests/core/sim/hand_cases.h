@@ -68,8 +68,8 @@ struct Expect {
 inline void checkTimeline(const sim::Evaluation& ev, const std::vector<Expect>& expected) {
     ASSERT_EQ(ev.tasks.tasks.size(), expected.size());
     for (size_t i = 0; i < expected.size(); ++i) {
-        const sim::Event& e = ev.sim.events[i];
-        ASSERT_EQ(kernel::taskKindName(ev.tasks.tasks[i].kind),
+        const sim::Event& e = ev.sim.events[kernel::TaskId::at(i)];
+        ASSERT_EQ(kernel::taskKindName(ev.tasks.tasks[kernel::TaskId::at(i)].kind),
                   kernel::taskKindName(expected[i].kind));
         ASSERT_FUZZY_EQ(e.start, expected[i].start);
         ASSERT_FUZZY_EQ(e.end, expected[i].end);
@@ -166,7 +166,7 @@ inline ir::Graph batchedMatmul(int64_t rows, int64_t cols) {
 /// The weight hoists of \p ev: (bytes, duration ns) each.
 inline std::vector<std::pair<int64_t, double>> hoistsOf(const sim::Evaluation& ev) {
     std::vector<std::pair<int64_t, double>> hoists;
-    for (size_t i = 0; i < ev.tasks.tasks.size(); ++i)
+    for (kernel::TaskId i : ev.tasks.tasks.ids())
         if (ev.tasks.tasks[i].kind == kernel::TaskKind::WeightHoist)
             hoists.push_back(
                 {ev.tasks.tasks[i].bytes, ev.sim.events[i].end - ev.sim.events[i].start});

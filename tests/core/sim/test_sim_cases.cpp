@@ -103,9 +103,9 @@ TEST(TestSimCases, cachedWeightIsHoistedFromTheGb) {
     using K = kernel::TaskKind;
     sim::Evaluation ev = run(sharedWeight(), "tvm");
     ASSERT_EQ(ev.program.kernels.size(), size_t{2});
-    std::vector<size_t> hoists;
+    std::vector<kernel::TaskId> hoists;
     int dmas = 0;
-    for (size_t i = 0; i < ev.tasks.tasks.size(); ++i) {
+    for (kernel::TaskId i : ev.tasks.tasks.ids()) {
         const kernel::Task& t = ev.tasks.tasks[i];
         dmas += t.kind == K::WeightDma ? 1 : 0;
         if (t.kind == K::WeightHoist)
@@ -113,7 +113,7 @@ TEST(TestSimCases, cachedWeightIsHoistedFromTheGb) {
     }
     ASSERT_EQ(dmas, 1);
     ASSERT_EQ(hoists.size(), size_t{2});
-    for (size_t i : hoists) {
+    for (kernel::TaskId i : hoists) {
         ASSERT_TRUE(ev.tasks.tasks[i].from == arch::Memory::GB);
         ASSERT_EQ(ev.tasks.tasks[i].bytes, int64_t{1024});
         ASSERT_FUZZY_EQ(ev.sim.events[i].end - ev.sim.events[i].start, 266.0);
@@ -129,7 +129,7 @@ TEST(TestSimCases, gatheredTableStreamsItsRows) {
     for (const char* strategy : {"tvm", "graphturbo"}) {
         sim::Evaluation ev = run(gatheredTable(), strategy);
         int weightTasks = 0;
-        for (size_t i = 0; i < ev.tasks.tasks.size(); ++i) {
+        for (kernel::TaskId i : ev.tasks.tasks.ids()) {
             const kernel::Task& t = ev.tasks.tasks[i];
             const sim::Event& e = ev.sim.events[i];
             if (t.kind == K::WeightDma) {

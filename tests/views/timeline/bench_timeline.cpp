@@ -39,7 +39,7 @@ std::shared_ptr<const TimelineData> syntheticTimeline(int lanes, int perLane) {
             TimelineBar bar;
             bar.start = t + gap(random);
             bar.end = bar.start + length(random);
-            bar.task = l * perLane + i;
+            bar.task = kernel::TaskId(l * perLane + i);
             bar.instance = schedule::InstanceId(i * 40 / perLane);
             bar.group = partition::GroupId(bar.instance.value() / 4);
             lane.bars.push_back(bar);

@@ -42,7 +42,7 @@ TimelineData overlappingTimeline() {
         TimelineBar bar;
         bar.start = start(random);
         bar.end = bar.start + length(random);
-        bar.task = i;
+        bar.task = kernel::TaskId(i);
         lane.bars.push_back(bar);
     }
     return TimelineData({lane}, 1200);
@@ -67,15 +67,15 @@ private slots:
         const TimelineData data = TimelineData::fromResult(*result);
         QCOMPARE(data.barCount(), sim.events.size());
         QVERIFY(data.barCount() > 0);
-        std::vector<int> seen(sim.events.size(), 0);
+        IdVector<kernel::TaskId, int> seen(sim.events.size(), 0);
         for (const TimelineLane& lane : data.lanes()) {
             for (const TimelineBar& bar : lane.bars) {
-                const sim::Event& event = sim.events[static_cast<size_t>(bar.task)];
+                const sim::Event& event = sim.events[bar.task];
                 QCOMPARE(event.resource, lane.resource);
                 QCOMPARE(event.slot, lane.slot);
                 QCOMPARE(bar.start, event.start);
                 QCOMPARE(bar.end, event.end);
-                ++seen[static_cast<size_t>(bar.task)];
+                ++seen[bar.task];
             }
         }
         QVERIFY(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
@@ -112,7 +112,7 @@ private slots:
         const TimelineData data = TimelineData::fromResult(*result);
         for (const TimelineLane& lane : data.lanes()) {
             for (const TimelineBar& bar : lane.bars) {
-                const kernel::Task& task = eval.tasks.tasks[static_cast<size_t>(bar.task)];
+                const kernel::Task& task = eval.tasks.tasks[bar.task];
                 QCOMPARE(bar.kind, task.kind);
                 QVERIFY(task.kernel >= 0);
                 // Kernels follow the instance order, one per instance.
@@ -172,10 +172,10 @@ private slots:
 
     void hitTestToleranceReachesThinBars() {
         TimelineLane lane{"thin", LaneKind::Unit, -1, 0, {}};
-        lane.bars.push_back({100, 100.5, 0, kernel::TaskKind::Compute, schedule::InstanceId(0),
-                             partition::GroupId(0), -1, 0});
-        lane.bars.push_back({300, 301, 1, kernel::TaskKind::Compute, schedule::InstanceId(1),
-                             partition::GroupId(0), -1, 0});
+        lane.bars.push_back({100, 100.5, kernel::TaskId(0), kernel::TaskKind::Compute,
+                             schedule::InstanceId(0), partition::GroupId(0), -1, 0});
+        lane.bars.push_back({300, 301, kernel::TaskId(1), kernel::TaskKind::Compute,
+                             schedule::InstanceId(1), partition::GroupId(0), -1, 0});
         const TimelineData data({lane}, 400);
         QVERIFY(!data.hitTest(0, 103).has_value());
         QCOMPARE(data.hitTest(0, 103, 5), (BarRef{0, 0}));

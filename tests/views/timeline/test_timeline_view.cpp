@@ -95,7 +95,7 @@ private slots:
     void hoverNamesOpAndInstance() {
         const Target target = widestBar(*view_);
         const TimelineBar& bar = view_->timeline()->bar(target.ref);
-        const kernel::Task& task = result_->eval.tasks.tasks[static_cast<size_t>(bar.task)];
+        const kernel::Task& task = result_->eval.tasks.tasks[bar.task];
         const auto& kern = result_->eval.program.kernels[static_cast<size_t>(task.kernel)];
         const auto& instance = result_->eval.schedule.instances[kern.instance];
         const QString text = view_->toolTipAt(target.pos);
@@ -110,7 +110,7 @@ private slots:
     void clickSelectsInstanceAndOp() {
         const Target target = widestBar(*view_);
         const TimelineBar& bar = view_->timeline()->bar(target.ref);
-        const kernel::Task& task = result_->eval.tasks.tasks[static_cast<size_t>(bar.task)];
+        const kernel::Task& task = result_->eval.tasks.tasks[bar.task];
         const auto instance =
             result_->eval.program.kernels[static_cast<size_t>(task.kernel)].instance;
         QTest::mouseClick(view_->viewport(), Qt::LeftButton, {}, target.pos);
@@ -150,7 +150,7 @@ private slots:
         selection_.select({Selection::Kind::Group, group.value(), -1});
         size_t expected = 0;
         for (const sim::Event& event : result_->eval.sim.events) {
-            const auto& task = result_->eval.tasks.tasks[static_cast<size_t>(event.task)];
+            const auto& task = result_->eval.tasks.tasks[event.task];
             const auto instance =
                 result_->eval.program.kernels[static_cast<size_t>(task.kernel)].instance;
             expected += result_->eval.schedule.instances[instance].group == group ? 1 : 0;

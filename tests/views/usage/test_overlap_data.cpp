@@ -20,7 +20,7 @@ namespace {
 int32_t bruteForceBusy(const PipelineResult& result, const std::string& kind, double time) {
     int32_t busy = 0;
     for (const sim::Event& e : result.eval.sim.events) {
-        const kernel::Task& task = result.eval.tasks.tasks[static_cast<size_t>(e.task)];
+        const kernel::Task& task = result.eval.tasks.tasks[e.task];
         if (task.kind == kernel::TaskKind::Compute && e.start <= time && time < e.end &&
             unitKindOf(result.arch, task.unit) == kind)
             busy += task.unit == kernel::kFallbackUnit ? 1 : task.cores;
