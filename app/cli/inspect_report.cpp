@@ -62,7 +62,7 @@ void printOp(const ir::Graph& graph, ir::OpId id, std::ostream& out) {
 Json opJson(const ir::Graph& graph, ir::OpId id) {
     const ir::Op& op = graph.op(id);
     auto semantics = ops::semanticsOf(graph, id);
-    Json entry{{"id", id}, {"name", op.name}, {"type", op.type}};
+    Json entry{{"id", id.value()}, {"name", op.name}, {"type", op.type}};
     if (!semantics.ok())
         return entry;
     entry["category"] = ops::categoryName(semantics->category);
@@ -121,8 +121,7 @@ std::string opaqueText(const InspectData& d) {
 Placement placeOps(const ir::Graph& graph, const arch::Arch& arch) {
     Placement placement;
     std::set<std::string> notOnUnits;
-    for (size_t i = 0; i < graph.opCount(); ++i) {
-        const ir::Op& op = graph.op(static_cast<ir::OpId>(i));
+    for (const ir::Op& op : graph.ops()) {
         ops::Category category = ops::categoryOf(op.kind);
         ir::DType dtype = graph.tensor(op.outputs[0]).dtype;
         if (!arch::unitsFor(arch, category, dtype).empty()) {
@@ -174,8 +173,8 @@ void printInspectText(const InspectData& d, std::ostream& out) {
     if (d.listOps) {
         out << "ops (id  name  type (category); output, loops: parallel | reduction, * = parallel "
                "but not bindable; reads)\n";
-        for (size_t i = 0; i < g.opCount(); ++i)
-            printOp(g, static_cast<ir::OpId>(i), out);
+        for (ir::OpId op : g.opIds())
+            printOp(g, op, out);
     }
 }
 
@@ -213,8 +212,8 @@ void printInspectJson(const InspectData& d, std::ostream& out) {
     doc["warnings"] = d.warnings;
     if (d.listOps) {
         Json list = Json::array();
-        for (size_t i = 0; i < g.opCount(); ++i)
-            list.push_back(opJson(g, static_cast<ir::OpId>(i)));
+        for (ir::OpId op : g.opIds())
+            list.push_back(opJson(g, op));
         doc["op_list"] = list;
     }
     out << doc.dump(2) << "\n";

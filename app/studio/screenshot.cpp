@@ -22,7 +22,7 @@ void selectByName(const views::PipelineResult& result, views::SelectionModel& se
                   const QString& name) {
     std::string text = name.toStdString();
     if (auto op = result.graph->findOp(text)) {
-        selection.select({views::Selection::Kind::Op, static_cast<int32_t>(*op)});
+        selection.select({views::Selection::Kind::Op, op->value()});
         return;
     }
     const auto& instances = result.eval.schedule.instances;

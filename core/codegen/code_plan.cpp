@@ -330,9 +330,9 @@ Expected<KernelCode> planKernel(const ir::Graph& graph, const schedule::Schedule
 
 /// The roles of the tensors every kernel may address.
 std::vector<GlobalTensor> tableOf(const ir::Graph& graph, const schedule::Schedule& s) {
-    std::vector<int> role(graph.tensorCount(), -1);
+    IdVector<ir::TensorId, int> role(graph.tensorCount(), -1);
     auto mark = [&](ir::TensorId t, TensorRole r) {
-        int& current = role[static_cast<size_t>(t)];
+        int& current = role[t];
         current = std::max(current, static_cast<int>(r));
     };
     for (ir::TensorId in : graph.inputs())
@@ -348,10 +348,9 @@ std::vector<GlobalTensor> tableOf(const ir::Graph& graph, const schedule::Schedu
     for (ir::TensorId out : graph.outputs())
         mark(out, TensorRole::Output);
     std::vector<GlobalTensor> table;
-    for (size_t t = 0; t < role.size(); ++t)
+    for (ir::TensorId t : role.ids())
         if (role[t] >= 0)
-            table.push_back({static_cast<ir::TensorId>(t), static_cast<TensorRole>(role[t]),
-                             graph.tensor(static_cast<ir::TensorId>(t)).byteSize()});
+            table.push_back({t, static_cast<TensorRole>(role[t]), graph.tensor(t).byteSize()});
     return table;
 }
 

@@ -23,19 +23,20 @@ using partition::GroupId;
 using partition::Partition;
 
 std::string opNodeId(ir::OpId op) {
-    return "op" + std::to_string(op);
+    return "op" + std::to_string(op.value());
 }
 std::string inputNodeId(ir::TensorId tensor) {
-    return "in" + std::to_string(tensor);
+    return "in" + std::to_string(tensor.value());
 }
 std::string outputNodeId(ir::TensorId tensor) {
-    return "out" + std::to_string(tensor);
+    return "out" + std::to_string(tensor.value());
 }
 std::string groupNodeId(GroupId group) {
     return "group_" + Partition::label(group);
 }
 
-/// What writes a tensor into the drawing; ordered by kind, then id.
+/// What writes a tensor into the drawing; ordered by kind, then id (of
+/// the tensor, the op or the group, by kind).
 struct Source {
     enum Kind { Input, Op, Group } kind;
     int32_t id;
@@ -44,9 +45,9 @@ struct Source {
     std::string nodeId() const {
         switch (kind) {
         case Input:
-            return inputNodeId(id);
+            return inputNodeId(ir::TensorId(id));
         case Op:
-            return opNodeId(id);
+            return opNodeId(ir::OpId(id));
         case Group:
             return groupNodeId(GroupId(id));
         }
@@ -147,14 +148,14 @@ private:
         if (t.producer != ir::kNoOp)
             return options_.collapsed
                        ? Source{Source::Group, partition_.groupOf(t.producer).value()}
-                       : Source{Source::Op, t.producer};
+                       : Source{Source::Op, t.producer.value()};
         if (graph_.isGraphInput(tensor))
-            return Source{Source::Input, tensor};
+            return Source{Source::Input, tensor.value()};
         return std::nullopt;
     }
 
     void opEdges() {
-        for (ir::TensorId t = 0; t < static_cast<ir::TensorId>(graph_.tensorCount()); ++t) {
+        for (ir::TensorId t : graph_.tensorIds()) {
             std::optional<Source> from = source(t);
             if (!from)
                 continue;
@@ -188,7 +189,7 @@ private:
 
     void groupEdges() {
         std::map<std::pair<Source, GroupId>, std::vector<ir::TensorId>> crossing;
-        for (ir::TensorId t = 0; t < static_cast<ir::TensorId>(graph_.tensorCount()); ++t) {
+        for (ir::TensorId t : graph_.tensorIds()) {
             std::optional<Source> from = source(t);
             if (!from)
                 continue;

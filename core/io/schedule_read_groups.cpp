@@ -66,7 +66,7 @@ readOptionalCandidate(const Json& object, const std::string& path, const char* k
 }
 
 Expected<std::vector<ir::OpId>> readGroupOps(const Json& group, const std::string& path,
-                                             const ir::Graph& graph, std::vector<GroupId>& groupOf,
+                                             const ir::Graph& graph, partition::Assignment& groupOf,
                                              GroupId id) {
     SC_ASSIGN_OR_RETURN(std::vector<std::string> names, json::stringsField(group, path, "ops"));
     if (names.empty())
@@ -77,7 +77,7 @@ Expected<std::vector<ir::OpId>> readGroupOps(const Json& group, const std::strin
         std::optional<ir::OpId> op = graph.findOp(names[k]);
         if (!op)
             return json::errorAt(at, "unknown op " + quote(names[k]));
-        GroupId& owner = groupOf[static_cast<size_t>(*op)];
+        GroupId& owner = groupOf[*op];
         if (owner != partition::kNoGroup)
             return json::errorAt(at, "op " + quote(names[k]) + " is already in group " +
                                          Partition::label(owner));
@@ -88,7 +88,7 @@ Expected<std::vector<ir::OpId>> readGroupOps(const Json& group, const std::strin
 }
 
 Expected<GroupOutput> readGroupOutput(const Json& group, const std::string& path,
-                                      const ir::Graph& graph, const std::vector<GroupId>& groupOf,
+                                      const ir::Graph& graph, const partition::Assignment& groupOf,
                                       GroupId id) {
     SC_ASSIGN_OR_RETURN(const Json* name, json::required(group, path, "output"));
     SC_ASSIGN_OR_RETURN(const Json* shape, json::required(group, path, "shape"));
@@ -103,7 +103,7 @@ Expected<GroupOutput> readGroupOutput(const Json& group, const std::string& path
     if (!tensor)
         return json::errorAt(json::child(path, "output"), "unknown tensor " + quote(text));
     const ir::Tensor& t = graph.tensor(*tensor);
-    if (t.producer == ir::kNoOp || groupOf[static_cast<size_t>(t.producer)] != id)
+    if (t.producer == ir::kNoOp || groupOf[t.producer] != id)
         return json::errorAt(json::child(path, "output"), "tensor " + quote(text) +
                                                               " is not produced by group " +
                                                               Partition::label(id));
@@ -116,7 +116,7 @@ Expected<GroupOutput> readGroupOutput(const Json& group, const std::string& path
 
 /// The fields of group \p id read after its ops (which all groups need first).
 Status readGroupSplit(DocReader& reader, const Json& group, const std::string& path, GroupId id,
-                      const std::vector<GroupId>& groupOf) {
+                      const partition::Assignment& groupOf) {
     schedule::Group& target = reader.schedule.groups[id];
     SC_ASSIGN_OR_RETURN(GroupOutput output,
                         readGroupOutput(group, path, reader.graph, groupOf, id));
@@ -155,13 +155,12 @@ Status readGroupSplit(DocReader& reader, const Json& group, const std::string& p
 }
 
 /// Rebuilds the partition; the document's group ids must be its numbering.
-Status buildPartition(DocReader& reader, const std::vector<GroupId>& groupOf,
+Status buildPartition(DocReader& reader, const partition::Assignment& groupOf,
                       const std::vector<ir::OpId>& firstOps) {
-    for (size_t op = 0; op < groupOf.size(); ++op)
+    for (ir::OpId op : groupOf.ids())
         if (groupOf[op] == partition::kNoGroup)
             return json::errorAt("groups",
-                                 "op " + quote(reader.graph.op(static_cast<ir::OpId>(op)).name) +
-                                     " is in no group");
+                                 "op " + quote(reader.graph.op(op).name) + " is in no group");
     auto built = Partition::fromAssignment(reader.graph, groupOf);
     if (!built.ok())
         return built.error().withContext("groups");
@@ -182,7 +181,7 @@ Status buildPartition(DocReader& reader, const std::vector<GroupId>& groupOf,
 Status readGroups(DocReader& reader, const Json& root) {
     SC_ASSIGN_OR_RETURN(const Json* groups, json::required(root, "", "groups"));
     SC_RETURN_IF_ERROR(json::checkArray(*groups, "groups"));
-    std::vector<GroupId> groupOf(reader.graph.opCount(), partition::kNoGroup);
+    partition::Assignment groupOf(reader.graph.opCount(), partition::kNoGroup);
     std::vector<ir::OpId> firstOps;
     for (size_t g = 0; g < groups->size(); ++g) {
         const Json& group = (*groups)[g];

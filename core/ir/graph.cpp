@@ -18,7 +18,7 @@ std::string describeOp(const Op& op) {
 } // namespace
 
 TensorId Graph::addTensor(std::string name, DType dtype, Shape shape, WeightPtr data) {
-    auto id = static_cast<TensorId>(tensors_.size());
+    TensorId id = tensors_.nextId();
     auto [it, inserted] = tensorByName_.emplace(name, id);
     SC_ASSERT(inserted, "tensor names must be unique");
     Tensor tensor;
@@ -31,19 +31,18 @@ TensorId Graph::addTensor(std::string name, DType dtype, Shape shape, WeightPtr 
 }
 
 OpId Graph::addOp(Op op) {
-    auto id = static_cast<OpId>(ops_.size());
+    OpId id = ops_.nextId();
     op.kind = opKindOf(op.type, op.domain);
     for (size_t slot = 0; slot < op.inputs.size(); ++slot) {
         TensorId input = op.inputs[slot];
         if (input == kNoTensor)
             continue;
-        SC_ASSERT(input >= 0 && static_cast<size_t>(input) < tensors_.size(), "bad input tensor");
-        tensors_[static_cast<size_t>(input)].uses.push_back({id, static_cast<int>(slot)});
+        SC_ASSERT(tensors_.contains(input), "bad input tensor");
+        tensors_[input].uses.push_back({id, static_cast<int>(slot)});
     }
     for (TensorId output : op.outputs) {
-        SC_ASSERT(output >= 0 && static_cast<size_t>(output) < tensors_.size(),
-                  "bad output tensor");
-        Tensor& tensor = tensors_[static_cast<size_t>(output)];
+        SC_ASSERT(tensors_.contains(output), "bad output tensor");
+        Tensor& tensor = tensors_[output];
         SC_ASSERT(tensor.producer == kNoOp, "a tensor can only have one producer");
         tensor.producer = id;
     }
@@ -62,7 +61,7 @@ bool Graph::isGraphOutput(TensorId id) const {
 
 std::span<const Op> Graph::ops() const {
     SC_ASSERT(removedCount_ == 0, "ops() needs compact() after removals");
-    return ops_;
+    return ops_.values();
 }
 
 std::optional<TensorId> Graph::findTensor(std::string_view name) const {
@@ -73,16 +72,16 @@ std::optional<TensorId> Graph::findTensor(std::string_view name) const {
 }
 
 std::optional<OpId> Graph::findOp(std::string_view name) const {
-    for (size_t i = 0; i < ops_.size(); ++i)
-        if (!removed_[i] && ops_[i].name == name)
-            return static_cast<OpId>(i);
+    for (OpId id : ops_.ids())
+        if (!isRemoved(id) && ops_[id].name == name)
+            return id;
     return std::nullopt;
 }
 
 void Graph::replaceUses(TensorId from, TensorId to) {
     if (from == to)
         return;
-    std::vector<Use> uses = tensors_[static_cast<size_t>(from)].uses;
+    std::vector<Use> uses = tensors_[from].uses;
     for (const Use& use : uses)
         setOpInput(use.op, use.slot, to);
     for (TensorId& output : outputs_)
@@ -91,17 +90,17 @@ void Graph::replaceUses(TensorId from, TensorId to) {
 }
 
 void Graph::setOpInput(OpId opId, int slot, TensorId tensor) {
-    Op& op = ops_[static_cast<size_t>(opId)];
+    Op& op = ops_[opId];
     TensorId old = op.inputs[static_cast<size_t>(slot)];
     if (old == tensor)
         return;
     if (old != kNoTensor) {
-        auto& uses = tensors_[static_cast<size_t>(old)].uses;
+        auto& uses = tensors_[old].uses;
         uses.erase(std::remove(uses.begin(), uses.end(), Use{opId, slot}), uses.end());
     }
     op.inputs[static_cast<size_t>(slot)] = tensor;
     if (tensor != kNoTensor) {
-        auto& uses = tensors_[static_cast<size_t>(tensor)].uses;
+        auto& uses = tensors_[tensor].uses;
         Use use{opId, slot};
         uses.insert(std::upper_bound(uses.begin(), uses.end(), use,
                                      [](const Use& a, const Use& b) {
@@ -112,7 +111,7 @@ void Graph::setOpInput(OpId opId, int slot, TensorId tensor) {
 }
 
 void Graph::renameTensor(TensorId id, std::string name) {
-    Tensor& tensor = tensors_[static_cast<size_t>(id)];
+    Tensor& tensor = tensors_[id];
     if (tensor.name == name)
         return;
     auto [it, inserted] = tensorByName_.emplace(name, id);
@@ -122,14 +121,14 @@ void Graph::renameTensor(TensorId id, std::string name) {
 }
 
 void Graph::removeOp(OpId opId) {
-    if (removed_[static_cast<size_t>(opId)])
+    if (isRemoved(opId))
         return;
-    Op& op = ops_[static_cast<size_t>(opId)];
+    Op& op = ops_[opId];
     for (size_t slot = 0; slot < op.inputs.size(); ++slot)
         setOpInput(opId, static_cast<int>(slot), kNoTensor);
     for (TensorId output : op.outputs)
-        tensors_[static_cast<size_t>(output)].producer = kNoOp;
-    removed_[static_cast<size_t>(opId)] = true;
+        tensors_[output].producer = kNoOp;
+    removed_[opId.index()] = true;
     ++removedCount_;
 }
 
@@ -138,34 +137,34 @@ Status Graph::compact() {
     if (!order.ok())
         return order.error();
 
-    std::vector<bool> keepTensor(tensors_.size(), false);
+    IdVector<TensorId, char> keepTensor(tensors_.size(), false);
     for (TensorId id : inputs_)
-        keepTensor[static_cast<size_t>(id)] = true;
+        keepTensor[id] = true;
     for (TensorId id : outputs_)
-        keepTensor[static_cast<size_t>(id)] = true;
+        keepTensor[id] = true;
     for (OpId id : *order) {
-        for (TensorId t : ops_[static_cast<size_t>(id)].inputs)
+        for (TensorId t : ops_[id].inputs)
             if (t != kNoTensor)
-                keepTensor[static_cast<size_t>(t)] = true;
-        for (TensorId t : ops_[static_cast<size_t>(id)].outputs)
-            keepTensor[static_cast<size_t>(t)] = true;
+                keepTensor[t] = true;
+        for (TensorId t : ops_[id].outputs)
+            keepTensor[t] = true;
     }
 
-    std::vector<TensorId> newTensorId(tensors_.size(), kNoTensor);
+    IdVector<TensorId, TensorId> newTensorId(tensors_.size(), kNoTensor);
     Graph rebuilt;
     rebuilt.info = info;
-    for (size_t i = 0; i < tensors_.size(); ++i) {
-        if (!keepTensor[i])
+    for (TensorId id : tensors_.ids()) {
+        if (!keepTensor[id])
             continue;
-        Tensor& t = tensors_[i];
-        newTensorId[i] =
+        Tensor& t = tensors_[id];
+        newTensorId[id] =
             rebuilt.addTensor(std::move(t.name), t.dtype, std::move(t.shape), std::move(t.data));
     }
     auto remap = [&](TensorId id) {
-        return id == kNoTensor ? kNoTensor : newTensorId[static_cast<size_t>(id)];
+        return id == kNoTensor ? kNoTensor : newTensorId[id];
     };
     for (OpId id : *order) {
-        Op op = std::move(ops_[static_cast<size_t>(id)]);
+        Op op = std::move(ops_[id]);
         std::transform(op.inputs.begin(), op.inputs.end(), op.inputs.begin(), remap);
         std::transform(op.outputs.begin(), op.outputs.end(), op.outputs.begin(), remap);
         rebuilt.addOp(std::move(op));
@@ -182,28 +181,27 @@ Status Graph::compact() {
 namespace {
 
 /// Finds one cycle among the ops Kahn's algorithm could not order and names it.
-Error cycleError(const Graph& graph, const std::vector<int>& pendingInputs) {
+Error cycleError(const Graph& graph, const IdVector<OpId, int>& pendingInputs) {
     // Walk backwards from any unordered op through unordered producers until
     // an op repeats: the repeated stretch is a cycle.
     OpId start = kNoOp;
-    for (size_t i = 0; i < pendingInputs.size(); ++i)
-        if (!graph.isRemoved(static_cast<OpId>(i)) && pendingInputs[i] > 0) {
-            start = static_cast<OpId>(i);
+    for (OpId id : pendingInputs.ids())
+        if (!graph.isRemoved(id) && pendingInputs[id] > 0) {
+            start = id;
             break;
         }
-    std::vector<int> seenAt(graph.opCount(), -1);
+    IdVector<OpId, int> seenAt(graph.opCount(), -1);
     std::vector<OpId> path;
     OpId current = start;
-    while (current != kNoOp && seenAt[static_cast<size_t>(current)] < 0) {
-        seenAt[static_cast<size_t>(current)] = static_cast<int>(path.size());
+    while (current != kNoOp && seenAt[current] < 0) {
+        seenAt[current] = static_cast<int>(path.size());
         path.push_back(current);
         OpId next = kNoOp;
         for (TensorId input : graph.op(current).inputs) {
             if (input == kNoTensor)
                 continue;
             OpId producer = graph.tensor(input).producer;
-            if (producer != kNoOp && !graph.isRemoved(producer) &&
-                pendingInputs[static_cast<size_t>(producer)] > 0) {
+            if (producer != kNoOp && !graph.isRemoved(producer) && pendingInputs[producer] > 0) {
                 next = producer;
                 break;
             }
@@ -215,8 +213,7 @@ Error cycleError(const Graph& graph, const std::vector<int>& pendingInputs) {
     std::vector<std::string> names;
     if (current != kNoOp) {
         names.push_back(describeOp(graph.op(current)));
-        for (size_t i = path.size();
-             i-- > static_cast<size_t>(seenAt[static_cast<size_t>(current)]) + 1;)
+        for (size_t i = path.size(); i-- > static_cast<size_t>(seenAt[current]) + 1;)
             names.push_back(describeOp(graph.op(path[i])));
         names.push_back(describeOp(graph.op(current)));
     }
@@ -227,10 +224,9 @@ Error cycleError(const Graph& graph, const std::vector<int>& pendingInputs) {
 
 Expected<std::vector<OpId>> topologicalOrder(const Graph& graph) {
     size_t count = graph.opCount();
-    std::vector<int> pendingInputs(count, 0);
-    std::vector<std::vector<OpId>> consumers(count);
-    for (size_t i = 0; i < count; ++i) {
-        auto id = static_cast<OpId>(i);
+    IdVector<OpId, int> pendingInputs(count, 0);
+    IdVector<OpId, std::vector<OpId>> consumers(count);
+    for (OpId id : graph.opIds()) {
         if (graph.isRemoved(id))
             continue;
         for (TensorId input : graph.op(id).inputs) {
@@ -239,18 +235,18 @@ Expected<std::vector<OpId>> topologicalOrder(const Graph& graph) {
             OpId producer = graph.tensor(input).producer;
             if (producer == kNoOp || graph.isRemoved(producer))
                 continue;
-            ++pendingInputs[i];
-            consumers[static_cast<size_t>(producer)].push_back(id);
+            ++pendingInputs[id];
+            consumers[producer].push_back(id);
         }
     }
     std::priority_queue<OpId, std::vector<OpId>, std::greater<>> ready;
     size_t live = 0;
-    for (size_t i = 0; i < count; ++i) {
-        if (graph.isRemoved(static_cast<OpId>(i)))
+    for (OpId id : graph.opIds()) {
+        if (graph.isRemoved(id))
             continue;
         ++live;
-        if (pendingInputs[i] == 0)
-            ready.push(static_cast<OpId>(i));
+        if (pendingInputs[id] == 0)
+            ready.push(id);
     }
     std::vector<OpId> order;
     order.reserve(live);
@@ -258,8 +254,8 @@ Expected<std::vector<OpId>> topologicalOrder(const Graph& graph) {
         OpId id = ready.top();
         ready.pop();
         order.push_back(id);
-        for (OpId consumer : consumers[static_cast<size_t>(id)])
-            if (--pendingInputs[static_cast<size_t>(consumer)] == 0)
+        for (OpId consumer : consumers[id])
+            if (--pendingInputs[consumer] == 0)
                 ready.push(consumer);
     }
     if (order.size() != live)
@@ -270,8 +266,7 @@ Expected<std::vector<OpId>> topologicalOrder(const Graph& graph) {
 namespace {
 
 Status validateLinks(const Graph& graph) {
-    for (size_t i = 0; i < graph.opCount(); ++i) {
-        auto id = static_cast<OpId>(i);
+    for (OpId id : graph.opIds()) {
         if (graph.isRemoved(id))
             return Error("op " + describeOp(graph.op(id)) + " is removed but not compacted");
         const Op& op = graph.op(id);
@@ -279,7 +274,7 @@ Status validateLinks(const Graph& graph) {
             TensorId t = op.inputs[slot];
             if (t == kNoTensor)
                 continue;
-            if (t < 0 || static_cast<size_t>(t) >= graph.tensorCount())
+            if (!graph.hasTensor(t))
                 return Error("op " + describeOp(op) + " reads a tensor id out of range");
             const auto& uses = graph.tensor(t).uses;
             if (std::find(uses.begin(), uses.end(), Use{id, static_cast<int>(slot)}) == uses.end())
@@ -299,8 +294,7 @@ Status validateLinks(const Graph& graph) {
 }
 
 Status validateTensors(const Graph& graph) {
-    for (size_t i = 0; i < graph.tensorCount(); ++i) {
-        auto id = static_cast<TensorId>(i);
+    for (TensorId id : graph.tensorIds()) {
         const Tensor& t = graph.tensor(id);
         int writers =
             (t.producer != kNoOp) + (t.isConstant() ? 1 : 0) + (graph.isGraphInput(id) ? 1 : 0);
@@ -331,7 +325,7 @@ Status validateGraph(const Graph& graph) {
     SC_RETURN_IF_ERROR(validateLinks(graph));
     SC_RETURN_IF_ERROR(validateTensors(graph));
     for (TensorId id : graph.outputs())
-        if (id < 0 || static_cast<size_t>(id) >= graph.tensorCount())
+        if (!graph.hasTensor(id))
             return Error("a graph output refers to a missing tensor");
     return Status::success();
 }

@@ -12,6 +12,7 @@
 #include "ir/shape.h"
 #include "ir/weight.h"
 #include "support/expected.h"
+#include "support/id.h"
 
 #include <cstdint>
 #include <optional>
@@ -23,11 +24,15 @@
 
 namespace stagecraft::ir {
 
-using OpId = int32_t;
-using TensorId = int32_t;
-inline constexpr OpId kNoOp = -1;
+struct OpTag;
+struct TensorTag;
+/// An op's index in its graph; after compact() also its topological rank.
+using OpId = Id<OpTag>;
+/// A tensor's index in its graph.
+using TensorId = Id<TensorTag>;
+inline constexpr OpId kNoOp{-1};
 /// An omitted optional input of an op.
-inline constexpr TensorId kNoTensor = -1;
+inline constexpr TensorId kNoTensor{-1};
 
 /// One input slot of one op that reads a tensor.
 struct Use {
@@ -96,16 +101,24 @@ public:
 
     size_t opCount() const { return ops_.size(); }
     size_t tensorCount() const { return tensors_.size(); }
-    const Op& op(OpId id) const { return ops_[static_cast<size_t>(id)]; }
-    const Tensor& tensor(TensorId id) const { return tensors_[static_cast<size_t>(id)]; }
+    /// Every op id, ascending (topological after compact()), removed ones included.
+    IdRange<OpId> opIds() const { return ops_.ids(); }
+    /// Every tensor id, ascending.
+    IdRange<TensorId> tensorIds() const { return tensors_.ids(); }
+    /// True when \p id names an op (removed or not) of this graph.
+    bool hasOp(OpId id) const { return ops_.contains(id); }
+    /// True when \p id names a tensor of this graph.
+    bool hasTensor(TensorId id) const { return tensors_.contains(id); }
+    const Op& op(OpId id) const { return ops_[id]; }
+    const Tensor& tensor(TensorId id) const { return tensors_[id]; }
     /// Mutable access for passes that set shapes, types, attributes or data.
     /// Links (inputs, outputs, producer, uses) must be changed through Graph.
-    Tensor& mutableTensor(TensorId id) { return tensors_[static_cast<size_t>(id)]; }
-    Op& mutableOp(OpId id) { return ops_[static_cast<size_t>(id)]; }
+    Tensor& mutableTensor(TensorId id) { return tensors_[id]; }
+    Op& mutableOp(OpId id) { return ops_[id]; }
 
     /// All ops in topological order. Only valid when no op is pending removal.
     std::span<const Op> ops() const;
-    std::span<const Tensor> tensors() const { return tensors_; }
+    std::span<const Tensor> tensors() const { return tensors_.values(); }
 
     std::optional<TensorId> findTensor(std::string_view name) const;
     std::optional<OpId> findOp(std::string_view name) const;
@@ -120,15 +133,15 @@ public:
     /// Marks \p op for removal; its outputs lose their producer now, the op
     /// disappears at the next compact().
     void removeOp(OpId op);
-    bool isRemoved(OpId op) const { return removed_[static_cast<size_t>(op)]; }
+    bool isRemoved(OpId op) const { return removed_[op.index()]; }
     /// Drops removed ops and tensors nobody reads or writes (graph inputs and
     /// outputs stay), then renumbers ops in stable topological order.
     /// Fails, naming the ops, when the graph has a cycle.
     Status compact();
 
 private:
-    std::vector<Op> ops_;
-    std::vector<Tensor> tensors_;
+    IdVector<OpId, Op> ops_;
+    IdVector<TensorId, Tensor> tensors_;
     std::vector<bool> removed_;
     size_t removedCount_ = 0;
     std::vector<TensorId> inputs_;

@@ -106,8 +106,7 @@ Expected<DType> parsePrecision(std::string_view text) {
 
 std::optional<DType> modelPrecision(const Graph& graph) {
     std::map<DType, int64_t> bytes;
-    for (size_t i = 0; i < graph.tensorCount(); ++i) {
-        auto id = static_cast<TensorId>(i);
+    for (TensorId id : graph.tensorIds()) {
         const Tensor& t = graph.tensor(id);
         if (converts(t.dtype) && !graph.isGraphInput(id) && !graph.isGraphOutput(id))
             bytes[t.dtype] += t.byteSize();
@@ -124,9 +123,9 @@ Expected<Graph> convertPrecision(const Graph& graph, DType precision) {
         return Error("unknown precision " + quote(dtypeName(precision)) +
                      " (expected f32, f16 or bf16)");
     Graph g = graph;
-    size_t originalTensors = g.tensorCount();
-    for (size_t i = 0; i < originalTensors; ++i) {
-        auto id = static_cast<TensorId>(i);
+    // The casts added below are not revisited: the range is taken once.
+    IdRange<TensorId> originalTensors = g.tensorIds();
+    for (TensorId id : originalTensors) {
         const Tensor& t = g.tensor(id);
         if (!converts(t.dtype) || t.dtype == precision)
             continue;
@@ -140,8 +139,8 @@ Expected<Graph> convertPrecision(const Graph& graph, DType precision) {
             g.mutableTensor(id).dtype = precision;
         }
     }
-    for (size_t op = 0; op < g.opCount(); ++op) {
-        Op& o = g.mutableOp(static_cast<OpId>(op));
+    for (OpId op : g.opIds()) {
+        Op& o = g.mutableOp(op);
         if (o.kind != OpKind::Cast || o.outputs.size() != 1)
             continue;
         DType to = g.tensor(o.outputs.front()).dtype;

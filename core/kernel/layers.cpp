@@ -16,11 +16,11 @@ namespace stagecraft::kernel::detail {
 
 std::vector<std::vector<ir::OpId>> layersOf(const ir::Graph& graph,
                                             std::span<const ir::OpId> groupOps,
-                                            const std::vector<partition::GroupId>& layerOf) {
+                                            const partition::Assignment& layerOf) {
     std::map<partition::GroupId, size_t> index;
     std::vector<std::vector<ir::OpId>> layers;
     for (ir::OpId op : groupOps) {
-        auto [it, fresh] = index.emplace(layerOf[static_cast<size_t>(op)], layers.size());
+        auto [it, fresh] = index.emplace(layerOf[op], layers.size());
         if (fresh)
             layers.emplace_back();
         layers[it->second].push_back(op);
@@ -34,7 +34,7 @@ std::vector<std::vector<ir::OpId>> layersOf(const ir::Graph& graph,
             for (ir::TensorId in : graph.op(op).inputs) {
                 if (in == ir::kNoTensor || graph.tensor(in).producer == ir::kNoOp)
                     continue;
-                auto it = index.find(layerOf[static_cast<size_t>(graph.tensor(in).producer)]);
+                auto it = index.find(layerOf[graph.tensor(in).producer]);
                 if (it != index.end() && it->second != l)
                     preds[l].insert(it->second);
             }

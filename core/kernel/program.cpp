@@ -45,9 +45,7 @@ public:
         , s_(s)
         , semantics_(*s.semantics)
         , preds_(s.instances.size()) {
-        partition::Partition layers = partition::groupTvm(graph, semantics_);
-        for (size_t op = 0; op < graph.opCount(); ++op)
-            layerOf_.push_back(layers.groupOf(static_cast<ir::OpId>(op)));
+        layerOf_ = partition::groupTvm(graph, semantics_).assignment();
         for (const schedule::InstanceEdge& e : s.edges)
             preds_[e.to].push_back(e.from);
         for (const schedule::DataMove& m : s.moves)
@@ -466,7 +464,7 @@ private:
     const arch::Arch& arch_;
     const schedule::Schedule& s_;
     const partition::SemanticsCache& semantics_;
-    std::vector<partition::GroupId> layerOf_;
+    partition::Assignment layerOf_;
     IdVector<InstanceId, std::vector<InstanceId>> preds_;
     std::set<std::pair<InstanceId, ir::TensorId>> redistributed_;
     std::map<std::pair<InstanceId, ir::TensorId>, int32_t> pieces_;

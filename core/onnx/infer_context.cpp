@@ -5,7 +5,7 @@
 namespace stagecraft::onnxio {
 
 const ir::ConstTensor* ValueTable::get(ir::TensorId id) {
-    auto& slot = values_[static_cast<size_t>(id)];
+    auto& slot = values_[id];
     if (slot)
         return &*slot;
     const ir::Tensor& tensor = graph_.tensor(id);
@@ -20,11 +20,11 @@ const ir::ConstTensor* ValueTable::get(ir::TensorId id) {
 }
 
 void ValueTable::set(ir::TensorId id, ir::ConstTensor value) {
-    values_[static_cast<size_t>(id)] = std::move(value);
+    values_[id] = std::move(value);
 }
 
 bool ValueTable::isConstant(ir::TensorId id) const {
-    return values_[static_cast<size_t>(id)].has_value() || graph_.tensor(id).isConstant();
+    return values_[id].has_value() || graph_.tensor(id).isConstant();
 }
 
 const ir::ConstTensor* InferContext::value(int i) {

@@ -55,9 +55,7 @@ public:
         , g_(session.graph) {}
 
     void run() {
-        size_t count = g_.opCount();
-        for (size_t i = 0; i < count; ++i) {
-            auto bn = static_cast<OpId>(i);
+        for (OpId bn : g_.opIds()) {
             if (!g_.isRemoved(bn) && g_.op(bn).kind == ir::OpKind::BatchNormalization)
                 tryFold(bn);
         }
@@ -163,9 +161,7 @@ private:
 /// Drops Identity and Dropout (inference: the output is the input). The
 /// output name survives when it is a graph output.
 void dropIdentities(Graph& g) {
-    size_t count = g.opCount();
-    for (size_t i = 0; i < count; ++i) {
-        auto id = static_cast<OpId>(i);
+    for (OpId id : g.opIds()) {
         const ir::Op& op = g.op(id);
         if (g.isRemoved(id) || (op.kind != ir::OpKind::Identity && op.kind != ir::OpKind::Dropout))
             continue;

@@ -37,8 +37,7 @@ Expected<ModelStats> computeModelStats(const ir::Graph& graph) {
         if (!t.isConstant())
             stats.activationBytes += t.byteSize();
     std::map<std::string, OpTypeCount> histogram;
-    for (size_t i = 0; i < graph.opCount(); ++i) {
-        auto id = static_cast<ir::OpId>(i);
+    for (ir::OpId id : graph.opIds()) {
         SC_ASSIGN_OR_RETURN(OpSemantics semantics, semanticsOf(graph, id));
         stats.macs += semantics.cost.macs;
         stats.flops += semantics.cost.flops;

@@ -194,7 +194,7 @@ std::vector<std::string_view> knownOpTypes() {
 }
 
 Expected<OpSemantics> semanticsOf(const ir::Graph& graph, ir::OpId id) {
-    SC_ASSERT(id >= 0 && static_cast<size_t>(id) < graph.opCount(), "op id out of range");
+    SC_ASSERT(graph.hasOp(id), "op id out of range");
     detail::OpContext ctx(graph, id);
     const OpInfo* info = findOp(ctx.op().kind);
     OpSemantics semantics;

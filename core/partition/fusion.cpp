@@ -78,9 +78,9 @@ public:
         , semantics_(semantics)
         , groupOf_(graph.opCount(), kNoGroup) {}
 
-    std::vector<GroupId> run() {
-        for (size_t i = 0; i < graph_.opCount(); ++i)
-            place(static_cast<ir::OpId>(i));
+    Assignment run() {
+        for (ir::OpId op : graph_.opIds())
+            place(op);
         return std::move(groupOf_);
     }
 
@@ -89,17 +89,16 @@ private:
         const ir::Op& op = graph_.op(id);
         Category category = semantics_.of(id).category;
         ir::TensorId in = fusableInput(graph_, op);
-        GroupId g = in == ir::kNoTensor ? kNoGroup
-                                        : groupOf_[static_cast<size_t>(graph_.tensor(in).producer)];
+        GroupId g = in == ir::kNoTensor ? kNoGroup : groupOf_[graph_.tensor(in).producer];
         int64_t readsFromG = g == kNoGroup ? 0 : readsFrom(op, g);
         if (g != kNoGroup && accepts(pattern_[g], category) && outside_[g] == readsFromG) {
-            groupOf_[static_cast<size_t>(id)] = g;
+            groupOf_[id] = g;
             outside_[g] -= readsFromG;
             if (category == Category::Reduction)
                 pattern_[g] = Pattern::Reduction;
         } else {
             g = pattern_.nextId();
-            groupOf_[static_cast<size_t>(id)] = g;
+            groupOf_[id] = g;
             pattern_.push_back(patternOf(category));
             outside_.push_back(0);
         }
@@ -112,14 +111,14 @@ private:
         int64_t reads = 0;
         for (ir::TensorId in : op.inputs)
             if (in != ir::kNoTensor && graph_.tensor(in).producer != ir::kNoOp &&
-                groupOf_[static_cast<size_t>(graph_.tensor(in).producer)] == g)
+                groupOf_[graph_.tensor(in).producer] == g)
                 ++reads;
         return reads;
     }
 
     const ir::Graph& graph_;
     const SemanticsCache& semantics_;
-    std::vector<GroupId> groupOf_;
+    Assignment groupOf_;
     IdVector<GroupId, Pattern> pattern_;
     IdVector<GroupId, int64_t> outside_;
 };
@@ -171,9 +170,9 @@ bool stitchOnce(const ir::Graph& graph, const SemanticsCache& semantics, Partiti
     }
     if (!merged)
         return false;
-    std::vector<GroupId> groupOf(graph.opCount(), kNoGroup);
-    for (size_t op = 0; op < graph.opCount(); ++op)
-        groupOf[op] = find(parent, p.groupOf(static_cast<ir::OpId>(op)));
+    Assignment groupOf(graph.opCount(), kNoGroup);
+    for (ir::OpId op : graph.opIds())
+        groupOf[op] = find(parent, p.groupOf(op));
     Expected<Partition> next = Partition::fromAssignment(graph, std::move(groupOf));
     SC_ASSERT(next.ok(), "stitching keeps the quotient acyclic");
     p = std::move(next).value();

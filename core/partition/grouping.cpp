@@ -70,6 +70,11 @@ void replaceId(std::vector<GroupId>& list, const std::vector<GroupId>& old, Grou
     list.erase(std::unique(list.begin(), list.end()), list.end());
 }
 
+/// Algorithm 2 starts from one group per op, numbered as the op.
+GroupId initialGroup(ir::OpId op) {
+    return GroupId::at(op.index());
+}
+
 /// Merges are judged on activations: a weight-heavy layer's split may move
 /// to the GB once its group is final, which is no reason to refuse growing it.
 SplitParams forMerges(SplitParams params) {
@@ -106,14 +111,14 @@ private:
         groups_.resize(n);
         groupOf_.resize(n);
         // One group per op, numbered as the op.
-        for (GroupId g : groups_.ids()) {
-            groupOf_[g.index()] = g;
-            groups_[g].ops = {static_cast<ir::OpId>(g.value())};
+        for (ir::OpId op : graph_.opIds()) {
+            groupOf_[op] = initialGroup(op);
+            groups_[initialGroup(op)].ops = {op};
         }
-        for (GroupId g : groups_.ids())
-            for (ir::TensorId in : graph_.op(static_cast<ir::OpId>(g.value())).inputs)
+        for (ir::OpId op : graph_.opIds())
+            for (ir::TensorId in : graph_.op(op).inputs)
                 if (in != ir::kNoTensor && graph_.tensor(in).producer != ir::kNoOp) {
-                    GroupId p(graph_.tensor(in).producer);
+                    GroupId g = initialGroup(op), p = initialGroup(graph_.tensor(in).producer);
                     groups_[g].producers.push_back(p);
                     groups_[p].consumers.push_back(g);
                 }
@@ -298,7 +303,7 @@ private:
                     consumers.push_back(q);
             if (p != keep) {
                 for (ir::OpId op : part.ops)
-                    groupOf_[static_cast<size_t>(op)] = keep;
+                    groupOf_[op] = keep;
                 part = GroupState{};
                 part.alive = false;
             }
@@ -338,7 +343,7 @@ private:
     SplitParams mergeParams_;
     Trace* trace_;
     IdVector<GroupId, GroupState> groups_;
-    std::vector<GroupId> groupOf_;
+    Assignment groupOf_;
     int round_ = 0;
     int pass_ = 0;
 };

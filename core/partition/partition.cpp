@@ -53,10 +53,10 @@ Expected<std::vector<GroupId>> groupOrder(const ir::Graph& graph, const DenseGro
 }
 
 /// Renumbers \p groupOf densely in order of first op; fills \p dense.
-std::vector<GroupId> denseNumbering(const std::vector<GroupId>& groupOf, DenseGroups& dense) {
-    std::vector<GroupId> numbered(groupOf.size(), kNoGroup);
+Assignment denseNumbering(const Assignment& groupOf, DenseGroups& dense) {
+    Assignment numbered(groupOf.size(), kNoGroup);
     std::vector<GroupId> remap;
-    for (size_t op = 0; op < groupOf.size(); ++op) {
+    for (ir::OpId op : groupOf.ids()) {
         size_t g = groupOf[op].index();
         if (g >= remap.size())
             remap.resize(g + 1, kNoGroup);
@@ -65,20 +65,19 @@ std::vector<GroupId> denseNumbering(const std::vector<GroupId>& groupOf, DenseGr
             dense.ops.emplace_back();
         }
         numbered[op] = remap[g];
-        dense.ops[remap[g]].push_back(static_cast<ir::OpId>(op));
+        dense.ops[remap[g]].push_back(op);
     }
     return numbered;
 }
 
 /// The groups each dense group feeds, ascending.
-void denseConsumers(const ir::Graph& graph, const std::vector<GroupId>& numbered,
-                    DenseGroups& dense) {
+void denseConsumers(const ir::Graph& graph, const Assignment& numbered, DenseGroups& dense) {
     dense.consumers.resize(dense.ops.size());
-    for (size_t op = 0; op < graph.opCount(); ++op)
-        for (ir::TensorId in : graph.op(static_cast<ir::OpId>(op)).inputs) {
+    for (ir::OpId op : graph.opIds())
+        for (ir::TensorId in : graph.op(op).inputs) {
             if (in == ir::kNoTensor || graph.tensor(in).producer == ir::kNoOp)
                 continue;
-            GroupId from = numbered[static_cast<size_t>(graph.tensor(in).producer)];
+            GroupId from = numbered[graph.tensor(in).producer];
             if (from != numbered[op])
                 dense.consumers[from].push_back(numbered[op]);
         }
@@ -88,11 +87,10 @@ void denseConsumers(const ir::Graph& graph, const std::vector<GroupId>& numbered
 
 } // namespace
 
-Expected<Partition> Partition::fromAssignment(const ir::Graph& graph,
-                                              std::vector<GroupId> groupOf) {
+Expected<Partition> Partition::fromAssignment(const ir::Graph& graph, Assignment groupOf) {
     SC_ASSERT(groupOf.size() == graph.opCount(), "one group per op");
     DenseGroups dense;
-    std::vector<GroupId> numbered = denseNumbering(groupOf, dense);
+    Assignment numbered = denseNumbering(groupOf, dense);
     denseConsumers(graph, numbered, dense);
     SC_ASSIGN_OR_RETURN(std::vector<GroupId> order, groupOrder(graph, dense));
 
@@ -102,7 +100,7 @@ Expected<Partition> Partition::fromAssignment(const ir::Graph& graph,
     Partition p;
     p.groupOf_.resize(graph.opCount());
     p.groups_.resize(dense.ops.size());
-    for (size_t op = 0; op < graph.opCount(); ++op)
+    for (ir::OpId op : graph.opIds())
         p.groupOf_[op] = rank[numbered[op]];
     for (GroupId g : dense.ops.ids())
         p.groups_[rank[g]].ops = std::move(dense.ops[g]);
@@ -123,8 +121,7 @@ Expected<Partition> Partition::fromAssignment(const ir::Graph& graph,
                 if (in == ir::kNoTensor || graph.tensor(in).isConstant())
                     continue;
                 ir::OpId producer = graph.tensor(in).producer;
-                bool inside =
-                    producer != ir::kNoOp && p.groupOf_[static_cast<size_t>(producer)] == g;
+                bool inside = producer != ir::kNoOp && p.groupOf_[producer] == g;
                 if (!inside &&
                     std::find(group.inputs.begin(), group.inputs.end(), in) == group.inputs.end())
                     group.inputs.push_back(in);
@@ -133,7 +130,7 @@ Expected<Partition> Partition::fromAssignment(const ir::Graph& graph,
                 const ir::Tensor& t = graph.tensor(out);
                 bool outside = graph.isGraphOutput(out) ||
                                std::any_of(t.uses.begin(), t.uses.end(), [&](const ir::Use& use) {
-                                   return p.groupOf_[static_cast<size_t>(use.op)] != g;
+                                   return p.groupOf_[use.op] != g;
                                });
                 if (outside)
                     group.outputs.push_back(out);
@@ -144,9 +141,9 @@ Expected<Partition> Partition::fromAssignment(const ir::Graph& graph,
 }
 
 Partition Partition::singletons(const ir::Graph& graph) {
-    std::vector<GroupId> groupOf(graph.opCount());
-    for (size_t i = 0; i < groupOf.size(); ++i)
-        groupOf[i] = GroupId::at(i);
+    Assignment groupOf(graph.opCount());
+    for (ir::OpId op : graph.opIds())
+        groupOf[op] = GroupId::at(op.index());
     auto partition = fromAssignment(graph, std::move(groupOf));
     SC_ASSERT(partition.ok(), "singletons of an acyclic graph are acyclic");
     return std::move(partition).value();
@@ -163,17 +160,17 @@ std::string Partition::label(GroupId group) {
 }
 
 Status validatePartition(const ir::Graph& graph, const Partition& p) {
-    std::vector<int> seen(graph.opCount(), 0);
+    IdVector<ir::OpId, int> seen(graph.opCount(), 0);
     for (GroupId group : p.groupIds()) {
         if (p.ops(group).empty())
             return Error("group " + Partition::label(group) + " is empty");
         if (!std::is_sorted(p.ops(group).begin(), p.ops(group).end()))
             return Error("the ops of group " + Partition::label(group) + " are not in graph order");
         for (ir::OpId op : p.ops(group)) {
-            if (op < 0 || static_cast<size_t>(op) >= graph.opCount() || p.groupOf(op) != group)
-                return Error("op " + std::to_string(op) + " is listed in group " +
+            if (!graph.hasOp(op) || p.groupOf(op) != group)
+                return Error("op " + std::to_string(op.value()) + " is listed in group " +
                              Partition::label(group) + " but assigned elsewhere");
-            ++seen[static_cast<size_t>(op)];
+            ++seen[op];
         }
         for (GroupId c : p.consumers(group))
             if (c <= group)
@@ -181,18 +178,17 @@ Status validatePartition(const ir::Graph& graph, const Partition& p) {
                              Partition::label(c) +
                              " that comes before it: the sub-graph order is not topological");
     }
-    for (size_t op = 0; op < seen.size(); ++op)
+    for (ir::OpId op : seen.ids())
         if (seen[op] != 1)
-            return Error("op " + quote(graph.op(static_cast<ir::OpId>(op)).name) + " is in " +
-                         std::to_string(seen[op]) + " groups");
-    for (size_t op = 0; op < graph.opCount(); ++op)
-        for (ir::TensorId in : graph.op(static_cast<ir::OpId>(op)).inputs) {
+            return Error("op " + quote(graph.op(op).name) + " is in " + std::to_string(seen[op]) +
+                         " groups");
+    for (ir::OpId op : graph.opIds())
+        for (ir::TensorId in : graph.op(op).inputs) {
             if (in == ir::kNoTensor || graph.tensor(in).producer == ir::kNoOp)
                 continue;
-            GroupId from = p.groupOf(graph.tensor(in).producer),
-                    to = p.groupOf(static_cast<ir::OpId>(op));
+            GroupId from = p.groupOf(graph.tensor(in).producer), to = p.groupOf(op);
             if (from > to)
-                return Error("op " + quote(graph.op(static_cast<ir::OpId>(op)).name) +
+                return Error("op " + quote(graph.op(op).name) +
                              " reads a tensor of a later group: the quotient graph is cyclic");
             auto consumers = p.consumers(from);
             if (from != to && std::find(consumers.begin(), consumers.end(), to) == consumers.end())

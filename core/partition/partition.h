@@ -17,13 +17,16 @@
 
 namespace stagecraft::partition {
 
+/// The group of every op, reached by op id.
+using Assignment = IdVector<ir::OpId, GroupId>;
+
 class Partition {
 public:
     Partition() = default;
 
     /// Builds the partition where op i belongs to group \p groupOf[i] (any
     /// numbering). Fails, naming the groups, when the quotient graph has a cycle.
-    static Expected<Partition> fromAssignment(const ir::Graph& graph, std::vector<GroupId> groupOf);
+    static Expected<Partition> fromAssignment(const ir::Graph& graph, Assignment groupOf);
     /// Every op its own group.
     static Partition singletons(const ir::Graph& graph);
 
@@ -33,7 +36,9 @@ public:
     /// True when \p group names a group of the partition.
     bool hasGroup(GroupId group) const { return groups_.contains(group); }
     std::span<const ir::OpId> ops(GroupId group) const { return groups_[group].ops; }
-    GroupId groupOf(ir::OpId op) const { return groupOf_[static_cast<size_t>(op)]; }
+    GroupId groupOf(ir::OpId op) const { return groupOf_[op]; }
+    /// The group of every op.
+    const Assignment& assignment() const { return groupOf_; }
 
     /// Groups whose outputs this group reads, ascending.
     std::span<const GroupId> producers(GroupId group) const { return groups_[group].producers; }
@@ -56,7 +61,7 @@ private:
         std::vector<ir::TensorId> inputs;
     };
     IdVector<GroupId, Group> groups_;
-    std::vector<GroupId> groupOf_;
+    Assignment groupOf_;
 };
 
 /// Every op in exactly one group, groups non-empty, the quotient graph

@@ -14,9 +14,8 @@ namespace stagecraft::partition {
 Expected<SemanticsCache> SemanticsCache::build(const ir::Graph& graph) {
     SemanticsCache cache;
     cache.semantics_.reserve(graph.opCount());
-    for (size_t i = 0; i < graph.opCount(); ++i) {
-        SC_ASSIGN_OR_RETURN(ops::OpSemantics semantics,
-                            ops::semanticsOf(graph, static_cast<ir::OpId>(i)));
+    for (ir::OpId op : graph.opIds()) {
+        SC_ASSIGN_OR_RETURN(ops::OpSemantics semantics, ops::semanticsOf(graph, op));
         cache.semantics_.push_back(std::move(semantics));
     }
     return cache;
@@ -48,7 +47,9 @@ std::vector<int> restrictedDims(const Box& box, const ir::Shape& shape) {
 namespace {
 
 size_t slotHash(ir::TensorId id, size_t mask) {
-    return (static_cast<uint64_t>(static_cast<uint32_t>(id)) * 0x9E3779B97F4A7C15ULL >> 32) & mask;
+    return (static_cast<uint64_t>(static_cast<uint32_t>(id.value())) * 0x9E3779B97F4A7C15ULL >>
+            32) &
+           mask;
 }
 
 } // namespace

@@ -25,10 +25,10 @@ class SemanticsCache {
 public:
     /// Fails when an op contradicts its canonical form.
     static Expected<SemanticsCache> build(const ir::Graph& graph);
-    const ops::OpSemantics& of(ir::OpId op) const { return semantics_[static_cast<size_t>(op)]; }
+    const ops::OpSemantics& of(ir::OpId op) const { return semantics_[op]; }
 
 private:
-    std::vector<ops::OpSemantics> semantics_;
+    IdVector<ir::OpId, ops::OpSemantics> semantics_;
 };
 
 /// The whole of \p shape.

@@ -127,11 +127,10 @@ ScheduleDiff diffSchedules(const ir::Graph& graph, const Schedule& a, const Sche
     for (GroupId g : matchedInB.ids())
         if (!matchedInB[g])
             diff.onlyInB.push_back(g);
-    for (size_t op = 0; op < graph.opCount(); ++op) {
-        GroupId groupA = a.partition.groupOf(static_cast<ir::OpId>(op));
+    for (ir::OpId op : graph.opIds()) {
+        GroupId groupA = a.partition.groupOf(op);
         if (match[groupA] == partition::kNoGroup)
-            diff.regrouped.push_back({static_cast<ir::OpId>(op), groupA,
-                                      b.partition.groupOf(static_cast<ir::OpId>(op))});
+            diff.regrouped.push_back({op, groupA, b.partition.groupOf(op)});
     }
     compareOrder(a, b, diff);
     return diff;

@@ -24,7 +24,7 @@ struct MatchedGroup {
 
 /// An op whose group holds different ops in a and in b.
 struct RegroupedOp {
-    ir::OpId op = 0;
+    ir::OpId op;
     GroupId groupA;
     GroupId groupB;
 };

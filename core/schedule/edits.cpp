@@ -40,13 +40,6 @@ GroupId pathMiddle(const partition::Partition& p, GroupId from, GroupId to) {
     return partition::kNoGroup;
 }
 
-std::vector<GroupId> assignment(const ir::Graph& graph, const partition::Partition& partition) {
-    std::vector<GroupId> assign(graph.opCount());
-    for (size_t op = 0; op < assign.size(); ++op)
-        assign[op] = partition.groupOf(static_cast<ir::OpId>(op));
-    return assign;
-}
-
 } // namespace
 
 ir::TensorId groupOutput(const Schedule& schedule, GroupId group) {
@@ -73,9 +66,9 @@ Expected<partition::Partition> mergedPartition(const ir::Graph& graph,
     if (GroupId middle = pathMiddle(partition, first, second); middle != partition::kNoGroup)
         return Error("merging would create a cycle through the group of " +
                      quote(graph.op(partition.ops(middle).front()).name));
-    std::vector<GroupId> assign = assignment(graph, partition);
+    partition::Assignment assign = partition.assignment();
     for (ir::OpId op : partition.ops(second))
-        assign[static_cast<size_t>(op)] = first;
+        assign[op] = first;
     return partition::Partition::fromAssignment(graph, std::move(assign));
 }
 
@@ -83,23 +76,22 @@ Expected<partition::Partition>
 ungroupedPartition(const ir::Graph& graph, const partition::Partition& partition, ir::OpId start) {
     GroupId g = partition.groupOf(start);
     auto ops = partition.ops(g);
-    std::vector<bool> reached(graph.opCount(), false);
-    reached[static_cast<size_t>(start)] = true;
+    IdVector<ir::OpId, char> reached(graph.opCount(), false);
+    reached[start] = true;
     for (ir::OpId op : ops) // graph order: producers before consumers
-        if (reached[static_cast<size_t>(op)])
+        if (reached[op])
             for (ir::TensorId out : graph.op(op).outputs)
                 for (const ir::Use& use : graph.tensor(out).uses)
                     if (partition.groupOf(use.op) == g)
-                        reached[static_cast<size_t>(use.op)] = true;
-    auto moved = std::count_if(ops.begin(), ops.end(),
-                               [&](ir::OpId op) { return reached[static_cast<size_t>(op)]; });
+                        reached[use.op] = true;
+    auto moved = std::count_if(ops.begin(), ops.end(), [&](ir::OpId op) { return reached[op]; });
     if (static_cast<size_t>(moved) == ops.size())
         return Error("every op of its group follows it, nothing would be split off");
-    std::vector<GroupId> assign = assignment(graph, partition);
+    partition::Assignment assign = partition.assignment();
     GroupId fresh = GroupId::at(partition.groupCount());
     for (ir::OpId op : ops)
-        if (reached[static_cast<size_t>(op)])
-            assign[static_cast<size_t>(op)] = fresh;
+        if (reached[op])
+            assign[op] = fresh;
     return partition::Partition::fromAssignment(graph, std::move(assign));
 }
 

@@ -191,8 +191,7 @@ double rooflineUs(const ir::Graph& graph, const arch::Arch& arch,
         double rate = clusterRate(arch, complex, dtype);
         return rate > 0 ? work / rate : 0.0;
     };
-    for (size_t i = 0; i < graph.opCount(); ++i) {
-        auto id = static_cast<ir::OpId>(i);
+    for (ir::OpId id : graph.opIds()) {
         const ops::OpSemantics& sem = semantics.of(id);
         if (sem.category == ops::Category::Complex) {
             complexNs += timeOn(true, computeType(graph, id), static_cast<double>(sem.cost.macs));

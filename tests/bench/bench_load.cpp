@@ -42,8 +42,8 @@ int runChild(const char* model) {
         return 1;
     }
     int64_t macs = 0;
-    for (size_t i = 0; i < imported->graph.opCount(); ++i) {
-        auto semantics = ops::semanticsOf(imported->graph, static_cast<ir::OpId>(i));
+    for (ir::OpId op : imported->graph.opIds()) {
+        auto semantics = ops::semanticsOf(imported->graph, op);
         if (semantics.ok())
             macs += semantics->cost.macs;
     }

@@ -33,8 +33,8 @@ std::map<std::string, int> importedHistogram(const ir::Graph& g) {
 
 int64_t importedMacs(const ir::Graph& g) {
     int64_t macs = 0;
-    for (size_t i = 0; i < g.opCount(); ++i) {
-        auto semantics = ops::semanticsOf(g, static_cast<ir::OpId>(i));
+    for (ir::OpId op : g.opIds()) {
+        auto semantics = ops::semanticsOf(g, op);
         if (!semantics.ok())
             qFatal("%s", semantics.error().message().c_str());
         macs += semantics->cost.macs;
@@ -63,11 +63,11 @@ class TestRealModels : public QObject {
             if (t.isConstant() && ir::isFloatingPoint(t.dtype))
                 params += t.elementCount();
         QVERIFY(params > 0);
-        for (size_t i = 0; i < g.opCount(); ++i) {
-            auto semantics = ops::semanticsOf(g, static_cast<ir::OpId>(i));
+        for (ir::OpId op : g.opIds()) {
+            auto semantics = ops::semanticsOf(g, op);
             QVERIFY(semantics.ok());
             QVERIFY2(semantics->category != ops::Category::Opaque,
-                     ("opaque op " + g.op(static_cast<ir::OpId>(i)).name).c_str());
+                     ("opaque op " + g.op(op).name).c_str());
         }
 
         auto raw = test::readRawModel(path);

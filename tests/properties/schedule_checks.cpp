@@ -39,31 +39,29 @@ std::string groupName(GroupId g) {
 }
 
 std::string membership(const ir::Graph& graph, const Schedule& s) {
-    std::vector<int> seen(graph.opCount(), 0);
+    IdVector<ir::OpId, int> seen(graph.opCount(), 0);
     for (GroupId group : s.partition.groupIds()) {
         if (s.partition.ops(group).empty())
             return groupName(group) + " is empty";
         for (ir::OpId op : s.partition.ops(group)) {
-            if (op < 0 || static_cast<size_t>(op) >= graph.opCount())
+            if (!graph.hasOp(op))
                 return groupName(group) + " names a missing op";
-            ++seen[static_cast<size_t>(op)];
+            ++seen[op];
             if (s.partition.groupOf(op) != group)
                 return "op " + graph.op(op).name + " is listed in " + groupName(group) +
                        " but groupOf says otherwise";
         }
     }
-    for (size_t op = 0; op < seen.size(); ++op)
+    for (ir::OpId op : seen.ids())
         if (seen[op] != 1)
-            return "op " + graph.op(static_cast<ir::OpId>(op)).name + " is in " +
-                   std::to_string(seen[op]) + " groups";
+            return "op " + graph.op(op).name + " is in " + std::to_string(seen[op]) + " groups";
     return {};
 }
 
 /// Consumers of each group, from the ops' input tensors.
 IdVector<GroupId, std::set<GroupId>> quotientEdges(const ir::Graph& graph, const Schedule& s) {
     IdVector<GroupId, std::set<GroupId>> succs(s.partition.groupCount());
-    for (size_t i = 0; i < graph.opCount(); ++i) {
-        auto op = static_cast<ir::OpId>(i);
+    for (ir::OpId op : graph.opIds()) {
         for (ir::TensorId in : graph.op(op).inputs) {
             if (in == ir::kNoTensor || graph.tensor(in).producer == ir::kNoOp)
                 continue;

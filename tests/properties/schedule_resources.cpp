@@ -103,8 +103,7 @@ bool dependsOn(const Preds& preds, InstanceId consumer, InstanceId producer) {
 }
 
 std::string tensorName(const ir::Graph& graph, ir::TensorId t) {
-    return t >= 0 && static_cast<size_t>(t) < graph.tensorCount() ? graph.tensor(t).name
-                                                                  : std::string("no tensor");
+    return graph.hasTensor(t) ? graph.tensor(t).name : std::string("no tensor");
 }
 
 /// Names of the tensors in both \p outputs and \p inputs.

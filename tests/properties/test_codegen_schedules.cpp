@@ -27,8 +27,8 @@ namespace {
 /// stay valid), integers 0 or 1 (valid indices).
 void seedWeights(ir::Graph& graph, uint64_t seed) {
     test::Rng rng(seed);
-    for (size_t t = 0; t < graph.tensorCount(); ++t) {
-        ir::Tensor& tensor = graph.mutableTensor(static_cast<ir::TensorId>(t));
+    for (ir::TensorId t : graph.tensorIds()) {
+        ir::Tensor& tensor = graph.mutableTensor(t);
         if (!tensor.isConstant())
             continue;
         std::vector<std::byte> bytes(static_cast<size_t>(tensor.byteSize()));

@@ -85,10 +85,9 @@ void checkMerges(const Case& c) {
 }
 
 void checkUngroups(const Case& c) {
-    for (size_t op = 0; op < c.graph.opCount(); ++op) {
-        const std::string& name = c.graph.op(static_cast<ir::OpId>(op)).name;
-        bool offered = schedule::canUngroupAt(c.graph, c.shown, c.options.overrides,
-                                              static_cast<ir::OpId>(op));
+    for (ir::OpId op : c.graph.opIds()) {
+        const std::string& name = c.graph.op(op).name;
+        bool offered = schedule::canUngroupAt(c.graph, c.shown, c.options.overrides, op);
         Verdict accepted = accepts(c, [&](auto& o) { o.ungroups.push_back({name}); });
         AGREE(offered, accepted, "ungroup at " + name);
     }
@@ -134,8 +133,7 @@ void checkSplitsOf(const Case& c, GroupId group) {
 }
 
 void checkScopePins(const Case& c) {
-    for (size_t t = 0; t < c.graph.tensorCount(); ++t) {
-        auto tensor = static_cast<ir::TensorId>(t);
+    for (ir::TensorId tensor : c.graph.tensorIds()) {
         if (c.graph.tensor(tensor).producer == ir::kNoOp)
             continue;
         bool offered = schedule::groupWithOutput(c.graph, c.shown, tensor).has_value();
@@ -170,10 +168,10 @@ std::vector<schedule::Overrides> firstOffers(const ir::Graph& graph,
             break;
         }
     }
-    for (size_t op = 0; op < graph.opCount(); ++op)
-        if (schedule::canUngroupAt(graph, shown, {}, static_cast<ir::OpId>(op))) {
+    for (ir::OpId op : graph.opIds())
+        if (schedule::canUngroupAt(graph, shown, {}, op)) {
             schedule::Overrides o;
-            o.ungroups.push_back({graph.op(static_cast<ir::OpId>(op)).name});
+            o.ungroups.push_back({graph.op(op).name});
             offers.push_back(o);
             break;
         }

@@ -53,8 +53,8 @@ std::string graphProblem(const ir::Graph& g) {
         return valid.error().message();
     if (g.opCount() == 0 || g.outputs().empty())
         return "no ops or no outputs";
-    for (size_t i = 0; i < g.tensorCount(); ++i) {
-        const ir::Tensor& t = g.tensor(static_cast<ir::TensorId>(i));
+    for (ir::TensorId id : g.tensorIds()) {
+        const ir::Tensor& t = g.tensor(id);
         if (t.dtype != ir::DType::Float32 || t.shape.empty())
             return "tensor " + t.name + " has no float type or a scalar shape";
         for (int64_t dim : t.shape)
@@ -62,13 +62,12 @@ std::string graphProblem(const ir::Graph& g) {
                 return "tensor " + t.name + " has an empty dim";
         if (t.isConstant() && t.data->byteSize() != t.byteSize())
             return "weight " + t.name + " has the wrong byte size";
-        if (t.producer != ir::kNoOp && t.uses.empty() &&
-            !g.isGraphOutput(static_cast<ir::TensorId>(i)))
+        if (t.producer != ir::kNoOp && t.uses.empty() && !g.isGraphOutput(id))
             return "unread tensor " + t.name + " is not a graph output";
     }
-    for (size_t i = 0; i < g.opCount(); ++i) {
-        const ir::Op& op = g.op(static_cast<ir::OpId>(i));
-        auto semantics = ops::semanticsOf(g, static_cast<ir::OpId>(i));
+    for (ir::OpId id : g.opIds()) {
+        const ir::Op& op = g.op(id);
+        auto semantics = ops::semanticsOf(g, id);
         if (!semantics.ok())
             return semantics.error().message();
         if (semantics->category == ops::Category::Opaque)
@@ -114,16 +113,16 @@ bool sameGraph(const ir::Graph& a, const ir::Graph& b) {
     if (a.opCount() != b.opCount() || a.tensorCount() != b.tensorCount() ||
         a.inputs() != b.inputs() || a.outputs() != b.outputs())
         return false;
-    for (size_t i = 0; i < a.opCount(); ++i) {
-        const ir::Op& x = a.op(static_cast<ir::OpId>(i));
-        const ir::Op& y = b.op(static_cast<ir::OpId>(i));
+    for (ir::OpId id : a.opIds()) {
+        const ir::Op& x = a.op(id);
+        const ir::Op& y = b.op(id);
         if (x.name != y.name || x.type != y.type || !(x.attrs == y.attrs) || x.inputs != y.inputs ||
             x.outputs != y.outputs)
             return false;
     }
-    for (size_t i = 0; i < a.tensorCount(); ++i) {
-        const ir::Tensor& x = a.tensor(static_cast<ir::TensorId>(i));
-        const ir::Tensor& y = b.tensor(static_cast<ir::TensorId>(i));
+    for (ir::TensorId id : a.tensorIds()) {
+        const ir::Tensor& x = a.tensor(id);
+        const ir::Tensor& y = b.tensor(id);
         if (x.name != y.name || x.shape != y.shape || x.isConstant() != y.isConstant())
             return false;
     }

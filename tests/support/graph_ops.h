@@ -71,10 +71,10 @@ public:
     void finish() {
         g_.setInputs(inputs_);
         std::vector<TensorId> outputs;
-        for (size_t i = 0; i < g_.tensorCount(); ++i) {
-            const ir::Tensor& t = g_.tensor(static_cast<TensorId>(i));
+        for (TensorId id : g_.tensorIds()) {
+            const ir::Tensor& t = g_.tensor(id);
             if (t.producer != ir::kNoOp && t.uses.empty())
-                outputs.push_back(static_cast<TensorId>(i));
+                outputs.push_back(id);
         }
         g_.setOutputs(std::move(outputs));
     }

@@ -39,11 +39,11 @@ DiffCategory regrouped(const schedule::ScheduleDiff& diff, const PipelineResult&
     DiffCategory c{QObject::tr("Regrouped ops (%1)").arg(diff.regrouped.size()), {}, {}};
     for (const schedule::RegroupedOp& r : diff.regrouped) {
         Highlights h = groupMarks(a, r.groupA);
-        h.ops = {r.op};
+        h.ops = {r.op.value()};
         QString text =
             QObject::tr("%1: group %2 in %3, %4 in %5")
                 .arg(opName(a, r.op), groupName(r.groupA), labelA, groupName(r.groupB), labelB);
-        c.items.push_back({text, h, {Selection::Kind::Op, r.op, -1}});
+        c.items.push_back({text, h, {Selection::Kind::Op, r.op.value(), -1}});
     }
     return c;
 }
@@ -55,7 +55,8 @@ DiffCategory onlyInA(const schedule::ScheduleDiff& diff, const PipelineResult& a
     for (GroupId g : diff.onlyInA) {
         Highlights h = groupMarks(a, g);
         auto ops = a.eval.schedule.partition.ops(g);
-        h.ops.assign(ops.begin(), ops.end());
+        for (ir::OpId op : ops)
+            h.ops.push_back(op.value());
         QString text = QObject::tr("group %1: %2 ops from %3")
                            .arg(groupName(g))
                            .arg(ops.size())
@@ -77,14 +78,14 @@ DiffCategory onlyInB(const schedule::ScheduleDiff& diff, const PipelineResult& a
             h.groups.insert(h.groups.end(), ofGroup.groups.begin(), ofGroup.groups.end());
             h.instances.insert(h.instances.end(), ofGroup.instances.begin(),
                                ofGroup.instances.end());
-            h.ops.push_back(op);
+            h.ops.push_back(op.value());
         }
         h = unite({&h}, {});
         QString text = QObject::tr("group %1: %2 ops from %3")
                            .arg(groupName(g))
                            .arg(ops.size())
                            .arg(opName(b, ops.front()));
-        c.items.push_back({text, h, {Selection::Kind::Op, ops.front(), -1}});
+        c.items.push_back({text, h, {Selection::Kind::Op, ops.front().value(), -1}});
     }
     return c;
 }

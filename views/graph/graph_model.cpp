@@ -42,11 +42,11 @@ public:
         opNode_.assign(graph_.opCount(), -1);
         groupNode_.assign(partition_.groupCount(), -1);
         for (ir::TensorId t : activations(graph_, graph_.inputs()))
-            inputNode_[t] = addTerminal({NodeRef::Kind::Input, t}, NodeShape::InvHouse);
+            inputNode_[t] = addTerminal(t, NodeRef::Kind::Input, NodeShape::InvHouse);
         for (GroupId g : partition_.groupIds())
             addGroup(g);
         for (ir::TensorId t : activations(graph_, graph_.outputs()))
-            outputNode_[t] = addTerminal({NodeRef::Kind::Output, t}, NodeShape::House);
+            outputNode_[t] = addTerminal(t, NodeRef::Kind::Output, NodeShape::House);
         addEdges();
         return std::move(model_);
     }
@@ -58,10 +58,10 @@ private:
         return static_cast<int>(model_.nodes.size()) - 1;
     }
 
-    int addTerminal(NodeRef ref, NodeShape shape) {
-        QStringList lines = terminalLines(graph_, ref.id);
+    int addTerminal(ir::TensorId tensor, NodeRef::Kind kind, NodeShape shape) {
+        QStringList lines = terminalLines(graph_, tensor);
         QSizeF size = textBlockSize(lines) + QSizeF(0, kHouseRoof);
-        return addNode({ref, partition::kNoGroup, lines}, size, shape);
+        return addNode({{kind, tensor.value()}, partition::kNoGroup, lines}, size, shape);
     }
 
     void addGroup(GroupId g) {
@@ -76,9 +76,9 @@ private:
         LayoutCluster cluster{{}, clusterLabelSize(result_, g)};
         for (ir::OpId op : ops) {
             QStringList lines = opLines(graph_, op);
-            int node =
-                addNode({{NodeRef::Kind::Op, op}, g, lines}, textBlockSize(lines), NodeShape::Box);
-            opNode_[static_cast<size_t>(op)] = node;
+            int node = addNode({{NodeRef::Kind::Op, op.value()}, g, lines}, textBlockSize(lines),
+                               NodeShape::Box);
+            opNode_[op] = node;
             cluster.nodes.push_back(node);
         }
         model_.layout.clusters.push_back(std::move(cluster));
@@ -86,7 +86,7 @@ private:
     }
 
     int nodeOfOp(ir::OpId op) const {
-        int node = opNode_[static_cast<size_t>(op)];
+        int node = opNode_[op];
         return node >= 0 ? node : groupNode_[partition_.groupOf(op)];
     }
 
@@ -112,7 +112,7 @@ private:
 
     void addEdges() {
         std::map<std::pair<int, int>, std::vector<ir::TensorId>> crossing;
-        for (ir::TensorId t = 0; t < static_cast<ir::TensorId>(graph_.tensorCount()); ++t) {
+        for (ir::TensorId t : graph_.tensorIds()) {
             int source = sourceNode(t);
             if (source < 0)
                 continue;
@@ -131,7 +131,7 @@ private:
     const partition::Partition& partition_;
     const ExpandedGroups& expanded_;
     GraphModel model_;
-    std::vector<int> opNode_;
+    IdVector<ir::OpId, int> opNode_;
     IdVector<GroupId, int> groupNode_;
     std::map<ir::TensorId, int> inputNode_;
     std::map<ir::TensorId, int> outputNode_;
@@ -166,9 +166,9 @@ uint64_t graphFingerprint(const ir::Graph& graph) {
         fp.add(op.name);
         fp.add(op.type);
         for (ir::TensorId t : op.inputs)
-            fp.add(static_cast<uint64_t>(t));
+            fp.add(static_cast<uint64_t>(t.value()));
         for (ir::TensorId t : op.outputs)
-            fp.add(static_cast<uint64_t>(t));
+            fp.add(static_cast<uint64_t>(t.value()));
     }
     fp.add(graph.tensorCount());
     for (const ir::Tensor& tensor : graph.tensors()) {
@@ -177,16 +177,16 @@ uint64_t graphFingerprint(const ir::Graph& graph) {
         fp.add(tensor.isConstant() ? 1 : 0);
     }
     for (ir::TensorId t : graph.inputs())
-        fp.add(static_cast<uint64_t>(t));
+        fp.add(static_cast<uint64_t>(t.value()));
     for (ir::TensorId t : graph.outputs())
-        fp.add(static_cast<uint64_t>(t));
+        fp.add(static_cast<uint64_t>(t.value()));
     return fp.value();
 }
 
 uint64_t groupingFingerprint(const ir::Graph& graph, const partition::Partition& partition) {
     Fingerprint fp;
     fp.add(partition.groupCount());
-    for (ir::OpId op = 0; op < static_cast<ir::OpId>(graph.opCount()); ++op)
+    for (ir::OpId op : graph.opIds())
         fp.add(static_cast<uint64_t>(partition.groupOf(op).value()));
     return fp.value();
 }
@@ -220,7 +220,7 @@ bool sameGrouping(const PipelineResult& a, const PipelineResult& b) {
     const partition::Partition& pb = b.eval.schedule.partition;
     if (pa.groupCount() != pb.groupCount())
         return false;
-    for (ir::OpId op = 0; op < static_cast<ir::OpId>(a.graph->opCount()); ++op)
+    for (ir::OpId op : a.graph->opIds())
         if (pa.groupOf(op) != pb.groupOf(op))
             return false;
     return true;

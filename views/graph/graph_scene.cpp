@@ -13,21 +13,15 @@ namespace {
 
 constexpr double kSceneMargin = 24;
 
-template <typename T>
-T* at(const std::vector<T*>& items, int32_t id) {
-    if (id < 0 || static_cast<size_t>(id) >= items.size())
-        return nullptr;
-    return items[static_cast<size_t>(id)];
-}
-
-template <typename T>
-T* at(const IdVector<partition::GroupId, T*>& items, partition::GroupId group) {
-    return items.contains(group) ? items[group] : nullptr;
+/// The item of \p id, or null when there is none.
+template <typename IdT, typename T>
+T* at(const IdVector<IdT, T*>& items, IdT id) {
+    return items.contains(id) ? items[id] : nullptr;
 }
 
 QString toolTipFor(const ModelNode& node, const PipelineResult& result) {
     if (node.ref.kind == NodeRef::Kind::Op)
-        return opToolTip(*result.graph, node.ref.id, node.group);
+        return opToolTip(*result.graph, ir::OpId(node.ref.id), node.group);
     return node.lines.join(u'\n');
 }
 
@@ -76,7 +70,7 @@ void GraphScene::build(const GraphModel& model, const GraphLayout& layout,
 void GraphScene::index(NodeItem* item) {
     nodes_.push_back(item);
     if (item->ref().kind == NodeRef::Kind::Op)
-        opItems_[static_cast<size_t>(item->ref().id)] = item;
+        opItems_[ir::OpId(item->ref().id)] = item;
     else if (item->ref().kind == NodeRef::Kind::Group)
         groupNodeItems_[partition::GroupId(item->ref().id)] = item;
 }
@@ -153,17 +147,17 @@ QGraphicsItem* GraphScene::highlight(const Selection& selection, const PipelineR
     const schedule::Schedule& schedule = result.eval.schedule;
     switch (selection.kind) {
     case Selection::Kind::Op:
-        return mark(opOrGroupItem(selection.id, result));
+        return mark(opOrGroupItem(ir::OpId(selection.id), result));
     case Selection::Kind::Group:
         return mark(groupItem(partition::GroupId(selection.id)));
     case Selection::Kind::Instance:
         if (selection.op >= 0)
-            return mark(opOrGroupItem(selection.op, result));
+            return mark(opOrGroupItem(ir::OpId(selection.op), result));
         if (const schedule::InstanceId id(selection.id); schedule.instances.contains(id))
             return mark(groupItem(schedule.instances[id].group));
         return nullptr;
     case Selection::Kind::Tensor:
-        return highlightTensor(selection.id);
+        return highlightTensor(ir::TensorId(selection.id));
     case Selection::Kind::None:
         break;
     }
@@ -173,7 +167,7 @@ QGraphicsItem* GraphScene::highlight(const Selection& selection, const PipelineR
 QGraphicsItem* GraphScene::opOrGroupItem(ir::OpId op, const PipelineResult& result) const {
     if (NodeItem* item = opItem(op))
         return item;
-    if (op >= 0 && static_cast<size_t>(op) < result.graph->opCount())
+    if (result.graph->hasOp(op))
         return groupItem(result.eval.schedule.partition.groupOf(op));
     return nullptr;
 }
@@ -206,7 +200,7 @@ QGraphicsItem* GraphScene::mark(const Highlights& highlights, const PipelineResu
     clearMarks();
     const schedule::Schedule& schedule = result.eval.schedule;
     for (int32_t op : highlights.ops)
-        markItem(opOrGroupItem(op, result));
+        markItem(opOrGroupItem(ir::OpId(op), result));
     for (int32_t group : highlights.groups)
         markItem(groupItem(partition::GroupId(group)));
     for (int32_t instance : highlights.instances) {

@@ -68,7 +68,7 @@ private:
     std::vector<NodeItem*> nodes_;
     std::vector<ClusterItem*> clusters_;
     std::vector<EdgeItem*> edges_;
-    std::vector<NodeItem*> opItems_;
+    IdVector<ir::OpId, NodeItem*> opItems_;
     IdVector<partition::GroupId, NodeItem*> groupNodeItems_;
     IdVector<partition::GroupId, ClusterItem*> clusterItems_;
     std::vector<QGraphicsItem*> highlighted_;

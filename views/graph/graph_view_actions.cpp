@@ -111,7 +111,7 @@ bool GraphView::findOp(const QString& name) {
     std::optional<ir::OpId> op = result_->graph->findOp(name.toStdString());
     if (!op)
         return false;
-    select({Selection::Kind::Op, *op});
+    select({Selection::Kind::Op, op->value()});
     partition::GroupId group = result_->eval.schedule.partition.groupOf(*op);
     if (!expanded_.contains(group)) {
         setGroupExpanded(group, true);

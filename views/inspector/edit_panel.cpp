@@ -125,11 +125,12 @@ void EditPanel::fillMerge() {
 void EditPanel::fillUngroup() {
     bool possible = selection_.kind == Selection::Kind::Op &&
                     schedule::canUngroupAt(*result_->graph, result_->eval.schedule,
-                                           result_->overrides, selection_.id);
+                                           result_->overrides, ir::OpId(selection_.id));
     ungroup_->setEnabled(possible);
-    ungroup_->setText(possible ? u"Ungroup at "_s %
-                                     QString::fromStdString(result_->graph->op(selection_.id).name)
-                               : u"Ungroup at op"_s);
+    ungroup_->setText(possible
+                          ? u"Ungroup at "_s % QString::fromStdString(
+                                                   result_->graph->op(ir::OpId(selection_.id)).name)
+                          : u"Ungroup at op"_s);
 }
 
 void EditPanel::fillScope() {
@@ -174,7 +175,7 @@ void EditPanel::mergeClicked() {
 
 void EditPanel::ungroupClicked() {
     if (selection_.kind == Selection::Kind::Op)
-        emit editRequested(inspector::ungroupRequest(*result_, selection_.id));
+        emit editRequested(inspector::ungroupRequest(*result_, ir::OpId(selection_.id)));
 }
 
 void EditPanel::scopeChosen(int index) {

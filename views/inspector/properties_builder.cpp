@@ -63,10 +63,10 @@ std::unique_ptr<PropertyNode> buildProperties(const PipelineResult& result,
     Selection valid = validSelection(result, selection);
     switch (valid.kind) {
     case Selection::Kind::Op:
-        addOpProperties(result, valid.id, *root);
+        addOpProperties(result, ir::OpId(valid.id), *root);
         break;
     case Selection::Kind::Tensor:
-        addTensorProperties(result, valid.id, *root);
+        addTensorProperties(result, ir::TensorId(valid.id), *root);
         break;
     case Selection::Kind::Group:
         addGroupProperties(result, schedule::GroupId(valid.id), *root);

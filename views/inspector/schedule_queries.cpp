@@ -35,13 +35,14 @@ std::optional<schedule::GroupId> groupOf(const PipelineResult& result, const Sel
     Selection valid = validSelection(result, selection);
     switch (valid.kind) {
     case Selection::Kind::Op:
-        return s.partition.groupOf(valid.id);
+        return s.partition.groupOf(ir::OpId(valid.id));
     case Selection::Kind::Group:
         return schedule::GroupId(valid.id);
     case Selection::Kind::Instance:
         return s.instances[schedule::InstanceId(valid.id)].group;
     case Selection::Kind::Tensor:
-        if (ir::OpId producer = result.graph->tensor(valid.id).producer; producer != ir::kNoOp)
+        if (ir::OpId producer = result.graph->tensor(ir::TensorId(valid.id)).producer;
+            producer != ir::kNoOp)
             return s.partition.groupOf(producer);
         return std::nullopt;
     case Selection::Kind::None:
@@ -59,8 +60,8 @@ std::optional<ir::TensorId> pinnableTensor(const PipelineResult& result,
                                            const Selection& selection) {
     Selection valid = validSelection(result, selection);
     if (valid.kind == Selection::Kind::Tensor) {
-        if (groupWithOutput(result, valid.id))
-            return valid.id;
+        if (const ir::TensorId tensor(valid.id); groupWithOutput(result, tensor))
+            return tensor;
         return std::nullopt;
     }
     if (valid.kind == Selection::Kind::Group || valid.kind == Selection::Kind::Instance)

@@ -39,17 +39,17 @@ std::optional<schedule::GroupId> groupOf(const PipelineResult& result, const Sel
             return schedule::GroupId(selection.id);
         return std::nullopt;
     case Selection::Kind::Op:
-        op = selection.id;
+        op = ir::OpId(selection.id);
         break;
     case Selection::Kind::Tensor:
-        if (validIndex(selection.id, graph.tensorCount()))
-            op = graph.tensor(selection.id).producer;
+        if (const ir::TensorId tensor(selection.id); graph.hasTensor(tensor))
+            op = graph.tensor(tensor).producer;
         break;
     case Selection::Kind::None:
     case Selection::Kind::Instance:
         break;
     }
-    if (!validIndex(op, graph.opCount()))
+    if (!graph.hasOp(op))
         return std::nullopt;
     schedule::GroupId group = s.partition.groupOf(op);
     return s.groups.contains(group) ? std::optional(group) : std::nullopt;
@@ -71,8 +71,8 @@ IdVector<schedule::InstanceId, char> markedInstances(const PipelineResult& resul
     for (int32_t group : marks.groups)
         markGroup(schedule::GroupId(group));
     for (int32_t op : marks.ops)
-        if (validIndex(op, result.graph->opCount()))
-            markGroup(s.partition.groupOf(op));
+        if (result.graph->hasOp(ir::OpId(op)))
+            markGroup(s.partition.groupOf(ir::OpId(op)));
     return marked;
 }
 
@@ -208,7 +208,7 @@ void InstanceView::onCanvasClicked(const LayoutHit& hit) {
         break;
     case LayoutHit::Kind::Move:
         selection = {Selection::Kind::Tensor,
-                     result_->eval.schedule.moves[static_cast<size_t>(hit.id)].tensor};
+                     result_->eval.schedule.moves[static_cast<size_t>(hit.id)].tensor.value()};
         break;
     case LayoutHit::Kind::None:
         break;

@@ -35,8 +35,8 @@ void addProducer(const PipelineResult& result, ir::TensorId tensor, std::vector<
     if (!result.graph || tensor == ir::kNoTensor)
         return;
     ir::OpId producer = result.graph->tensor(tensor).producer;
-    if (producer != ir::kNoOp && std::find(ops.begin(), ops.end(), producer) == ops.end())
-        ops.push_back(producer);
+    if (producer != ir::kNoOp && std::find(ops.begin(), ops.end(), producer.value()) == ops.end())
+        ops.push_back(producer.value());
 }
 
 /// "1 tensor is" / "3 tensors are".

@@ -7,7 +7,6 @@
 #include "stepper/algorithm_steps.h"
 
 #include <algorithm>
-#include <numeric>
 
 namespace stagecraft::views {
 namespace {
@@ -18,40 +17,40 @@ public:
     explicit OpSets(size_t opCount)
         : parent_(opCount)
         , members_(opCount) {
-        std::iota(parent_.begin(), parent_.end(), ir::OpId(0));
-        for (size_t op = 0; op < opCount; ++op)
-            members_[op] = {static_cast<ir::OpId>(op)};
+        for (ir::OpId op : parent_.ids()) {
+            parent_[op] = op;
+            members_[op] = {op};
+        }
     }
 
     ir::OpId find(ir::OpId op) {
-        while (parent_[index(op)] != op) {
-            parent_[index(op)] = parent_[index(parent_[index(op)])];
-            op = parent_[index(op)];
+        while (parent_[op] != op) {
+            parent_[op] = parent_[parent_[op]];
+            op = parent_[op];
         }
         return op;
     }
 
     /// The ops of the set holding \p op, ascending.
-    const std::vector<ir::OpId>& opsWith(ir::OpId op) { return members_[index(find(op))]; }
+    const std::vector<ir::OpId>& opsWith(ir::OpId op) { return members_[find(op)]; }
 
     void unite(ir::OpId a, ir::OpId b) {
         a = find(a);
         b = find(b);
         if (a == b)
             return;
-        if (members_[index(a)].size() < members_[index(b)].size())
+        if (members_[a].size() < members_[b].size())
             std::swap(a, b);
-        std::vector<ir::OpId>& into = members_[index(a)];
-        into.insert(into.end(), members_[index(b)].begin(), members_[index(b)].end());
+        std::vector<ir::OpId>& into = members_[a];
+        into.insert(into.end(), members_[b].begin(), members_[b].end());
         std::sort(into.begin(), into.end());
-        members_[index(b)].clear();
-        parent_[index(b)] = a;
+        members_[b].clear();
+        parent_[b] = a;
     }
 
 private:
-    static size_t index(ir::OpId op) { return static_cast<size_t>(op); }
-    std::vector<ir::OpId> parent_;
-    std::vector<std::vector<ir::OpId>> members_;
+    IdVector<ir::OpId, ir::OpId> parent_;
+    IdVector<ir::OpId, std::vector<ir::OpId>> members_;
 };
 
 /// "{conv1, relu1}", eliding after a few names.
@@ -100,7 +99,8 @@ AlgorithmStep mergeStep(const ir::Graph& graph, const partition::MergeStep& trac
     for (ir::OpId first : traced.parts) {
         const std::vector<ir::OpId>& ops = sets.opsWith(first);
         parts.push_back(partText(graph, ops));
-        step.highlights.ops.insert(step.highlights.ops.end(), ops.begin(), ops.end());
+        for (ir::OpId op : ops)
+            step.highlights.ops.push_back(op.value());
     }
     std::sort(step.highlights.ops.begin(), step.highlights.ops.end());
     QString pattern = QString::fromStdString(traced.pattern);

@@ -79,7 +79,7 @@ TimelineBar barOf(const PipelineResult& result, const sim::Event& event) {
     bar.end = event.end;
     bar.task = event.task;
     bar.kind = task.kind;
-    bar.op = task.op;
+    bar.op = task.op.value();
     bar.bytes = task.isTransfer() ? task.bytes : 0;
     const std::vector<kernel::Kernel>& kernels = result.eval.program.kernels;
     if (task.kernel >= 0 && static_cast<size_t>(task.kernel) < kernels.size()) {

@@ -12,7 +12,7 @@ EmphasisRule::EmphasisRule(const Selection& selection, const PipelineResult* res
     for (const kernel::Kernel& kern : result->eval.program.kernels)
         for (const kernel::Layer& layer : kern.layers)
             for (const kernel::OpWork& work : layer.ops)
-                if (work.op == selection.id) {
+                if (work.op == ir::OpId(selection.id)) {
                     const auto task = static_cast<size_t>(layer.task);
                     if (layerHoldsOp_.size() <= task)
                         layerHoldsOp_.resize(task + 1, false);

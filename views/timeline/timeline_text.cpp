@@ -20,15 +20,14 @@ QString kindName(const TimelineBar& bar) {
 }
 
 bool hasOp(const TimelineBar& bar, const PipelineResult* result) {
-    return result != nullptr && bar.op >= 0 &&
-           static_cast<size_t>(bar.op) < result->graph->ops().size();
+    return result != nullptr && result->graph->hasOp(ir::OpId(bar.op));
 }
 
 } // namespace
 
 QString barOpName(const TimelineBar& bar, const PipelineResult* result) {
     if (hasOp(bar, result)) {
-        const ir::Op& op = result->graph->op(bar.op);
+        const ir::Op& op = result->graph->op(ir::OpId(bar.op));
         return QString::fromStdString(op.type) % u' ' % QString::fromStdString(op.name);
     }
     return bar.op >= 0 ? u"op %1"_s.arg(bar.op) : u"none"_s;
@@ -48,7 +47,7 @@ QString barLabel(const TimelineBar& bar, const PipelineResult* result) {
     if (bar.kernelSpan)
         return barInstanceName(bar, result);
     if (bar.kind == kernel::TaskKind::Compute && hasOp(bar, result))
-        return QString::fromStdString(result->graph->op(bar.op).name);
+        return QString::fromStdString(result->graph->op(ir::OpId(bar.op)).name);
     return kindName(bar);
 }
 

@@ -14,14 +14,14 @@ bool selectionCovers(const PipelineResult& result, const Selection& selection,
                      const OccupancyRect& rect) {
     switch (selection.kind) {
     case Selection::Kind::Tensor:
-        return rect.tensor == selection.id;
+        return rect.tensor == ir::TensorId(selection.id);
     case Selection::Kind::Group:
         return rect.group == partition::GroupId(selection.id);
     case Selection::Kind::Instance:
         return rect.instance.value() == selection.id;
     case Selection::Kind::Op:
         return result.graph && rect.tensor != ir::kNoTensor &&
-               result.graph->tensor(rect.tensor).producer == selection.id;
+               result.graph->tensor(rect.tensor).producer == ir::OpId(selection.id);
     case Selection::Kind::None:
         return false;
     }
@@ -134,7 +134,7 @@ void OccupancyPlot::clickedAt(const QPoint& pos) {
     if (i < 0 || !selection_)
         return;
     const OccupancyRect& r = usage_.rects[static_cast<size_t>(i)];
-    selection_->select(Selection{Selection::Kind::Tensor, r.tensor, -1});
+    selection_->select(Selection{Selection::Kind::Tensor, r.tensor.value(), -1});
 }
 
 } // namespace stagecraft::views

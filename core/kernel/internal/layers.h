@@ -4,6 +4,7 @@
 
 #include "arch/arch.h"
 #include "kernel/plan.h"
+#include "partition/partition.h"
 #include "partition/slices.h"
 
 #include <span>
@@ -16,7 +17,7 @@ namespace stagecraft::kernel::detail {
 /// dependencies, ties broken by the earliest first op.
 std::vector<std::vector<ir::OpId>> layersOf(const ir::Graph& graph,
                                             std::span<const ir::OpId> groupOps,
-                                            const std::vector<partition::GroupId>& layerOf);
+                                            const partition::Assignment& layerOf);
 
 /// §4.1: the conv/matmul of the layer, else its last op.
 ir::OpId anchorOf(std::span<const ir::OpId> layerOps, const partition::SemanticsCache& semantics);

@@ -30,7 +30,7 @@ public:
 
 private:
     const ir::Graph& graph_;
-    std::vector<std::optional<ir::ConstTensor>> values_;
+    IdVector<ir::TensorId, std::optional<ir::ConstTensor>> values_;
 };
 
 class InferContext {

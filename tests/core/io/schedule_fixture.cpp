@@ -69,7 +69,7 @@ partition::Trace makeTrace() {
     partition::MergeStep merge;
     merge.round = 1;
     merge.pattern = "straight";
-    merge.parts = {0, 1};
+    merge.parts = {ir::OpId(0), ir::OpId(1)};
     merge.partSizes = {1, 1};
     merge.factors = {4, 0};
     merge.mergedFactor = 4;
@@ -92,7 +92,8 @@ ScheduleFixture makeScheduleFixture() {
         f.graph, {GroupId(0), GroupId(0), GroupId(1), GroupId(1)});
     SC_ASSERT(partition.ok(), "fixture partition");
     s.partition = std::move(partition).value();
-    s.groups = {makeGroup(2, 16384, 4, 0.125), makeGroup(4, 2048, 2, 0)};
+    const ir::TensorId t2(2), t4(4); // makeGraph's tensors
+    s.groups = {makeGroup(t2, 16384, 4, 0.125), makeGroup(t4, 2048, 2, 0)};
     addInstances(s, GroupId(0), "a", 4, {2, 8, 4, 4});
     addInstances(s, GroupId(1), "b", 2, {4, 16, 2, 2});
     // a1 a2 feed b1, a3 a4 feed b2; a3 -> b1 is inherited but not needed.
@@ -103,8 +104,15 @@ ScheduleFixture makeScheduleFixture() {
     s.bfsUtilization = 0.1;
     s.dfsUtilization = 2.0 / 3.0;
     s.moves = {
-        {DataMove::Kind::Concat, b1, {a1, a2}, 2, {4, 8, 4, 4}, Scope::LB, {2, 2, 1, 1}, Scope::LB},
-        {DataMove::Kind::Copy, b2, {a4}, 2, {2, 8, 4, 4}, Scope::LB, {2, 1, 1, 1}, Scope::GB}};
+        {DataMove::Kind::Concat,
+         b1,
+         {a1, a2},
+         t2,
+         {4, 8, 4, 4},
+         Scope::LB,
+         {2, 2, 1, 1},
+         Scope::LB},
+        {DataMove::Kind::Copy, b2, {a4}, t2, {2, 8, 4, 4}, Scope::LB, {2, 1, 1, 1}, Scope::GB}};
     s.clusters = {2, 8, 32, 2, "given"};
     s.trace = makeTrace();
     s.capacityBytes = 12288;

@@ -131,19 +131,30 @@ std::set<ir::TensorId> activations(const ir::Graph& graph, const std::vector<ir:
     return out;
 }
 
+std::string opNode(ir::OpId op) {
+    return "op" + std::to_string(op.value());
+}
+
+std::string inNode(ir::TensorId t) {
+    return "in" + std::to_string(t.value());
+}
+
+std::string outNode(ir::TensorId t) {
+    return "out" + std::to_string(t.value());
+}
+
 /// One edge per use of a non-constant tensor, one per graph output.
 std::vector<DotEdge> expectedOpEdges(const ir::Graph& graph) {
     std::vector<DotEdge> edges;
-    for (ir::TensorId t = 0; t < static_cast<ir::TensorId>(graph.tensorCount()); ++t) {
+    for (ir::TensorId t : graph.tensorIds()) {
         const ir::Tensor& tensor = graph.tensor(t);
         if (tensor.isConstant())
             continue;
-        std::string from = tensor.producer == ir::kNoOp ? "in" + std::to_string(t)
-                                                        : "op" + std::to_string(tensor.producer);
+        std::string from = tensor.producer == ir::kNoOp ? inNode(t) : opNode(tensor.producer);
         for (const ir::Use& use : tensor.uses)
-            edges.push_back({from, "op" + std::to_string(use.op), shapeOf(graph, t)});
+            edges.push_back({from, opNode(use.op), shapeOf(graph, t)});
         if (graph.isGraphOutput(t))
-            edges.push_back({from, "out" + std::to_string(t), shapeOf(graph, t)});
+            edges.push_back({from, outNode(t), shapeOf(graph, t)});
     }
     std::sort(edges.begin(), edges.end());
     return edges;
@@ -183,12 +194,12 @@ std::vector<DotEdge> expectedGroupEdges(const ir::Graph& graph, const Partition&
             readers.insert(p.groupOf(use.op));
         for (GroupId c : readers)
             edges.push_back(
-                {"in" + std::to_string(t), groupNode(c),
+                {inNode(t), groupNode(c),
                  cgraphLabel({shapeOf(graph, t), formatBytes(graph.tensor(t).byteSize())})});
     }
     for (ir::TensorId t : activations(graph, graph.outputs()))
         edges.push_back(
-            {groupNode(p.groupOf(graph.tensor(t).producer)), "out" + std::to_string(t),
+            {groupNode(p.groupOf(graph.tensor(t).producer)), outNode(t),
              cgraphLabel({shapeOf(graph, t), formatBytes(graph.tensor(t).byteSize())})});
     std::sort(edges.begin(), edges.end());
     return edges;
@@ -257,8 +268,8 @@ void checkExpanded(const ir::Graph& graph, const Partition& p, const std::string
     std::set<ir::TensorId> ins = activations(graph, graph.inputs());
     std::set<ir::TensorId> outs = activations(graph, graph.outputs());
     ASSERT_EQ(dot.labels.size(), graph.opCount() + ins.size() + outs.size());
-    for (ir::OpId op = 0; op < static_cast<ir::OpId>(graph.opCount()); ++op) {
-        std::string id = "op" + std::to_string(op);
+    for (ir::OpId op : graph.opIds()) {
+        std::string id = opNode(op);
         ASSERT_TRUE(dot.labels.count(id)) << id.c_str();
         const ir::Op& o = graph.op(op);
         ASSERT_EQ((dot.labels[id].substr(0, dot.labels[id].rfind("\\n"))),
@@ -267,11 +278,11 @@ void checkExpanded(const ir::Graph& graph, const Partition& p, const std::string
                   std::vector<std::string>{("cluster_" + Partition::label(p.groupOf(op)))});
     }
     for (ir::TensorId t : ins) {
-        ASSERT_EQ((dot.shapes["in" + std::to_string(t)]), std::string("invhouse"));
-        ASSERT_TRUE(dot.clustersOf["in" + std::to_string(t)].empty());
+        ASSERT_EQ((dot.shapes[inNode(t)]), std::string("invhouse"));
+        ASSERT_TRUE(dot.clustersOf[inNode(t)].empty());
     }
     for (ir::TensorId t : outs)
-        ASSERT_EQ((dot.shapes["out" + std::to_string(t)]), std::string("house"));
+        ASSERT_EQ((dot.shapes[outNode(t)]), std::string("house"));
     ASSERT_EQ(show(dot.edges), show(expectedOpEdges(graph)));
 }
 
@@ -286,8 +297,8 @@ void checkCollapsed(const ir::Graph& graph, const Partition& p, const std::strin
         std::string count = std::to_string(n) + (n == 1 ? " op" : " ops");
         ASSERT_EQ((dot.labels[groupNode(g)]), (cgraphLabel({Partition::label(g), count})));
     }
-    for (ir::OpId op = 0; op < static_cast<ir::OpId>(graph.opCount()); ++op)
-        ASSERT_TRUE(!dot.labels.count("op" + std::to_string(op)));
+    for (ir::OpId op : graph.opIds())
+        ASSERT_TRUE(!dot.labels.count(opNode(op)));
     ASSERT_TRUE(dot.clustersOf.empty());
     ASSERT_EQ(show(dot.edges), show(expectedGroupEdges(graph, p)));
 }

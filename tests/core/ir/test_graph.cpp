@@ -70,8 +70,8 @@ TEST(TestGraph, compactRenumbersInTopologicalOrder) {
     g.setOutputs({t2});
     ASSERT_TRUE(!validateGraph(g).ok()); // consumer before producer
     ASSERT_TRUE(g.compact().ok());
-    ASSERT_EQ(g.op(0).name, std::string("first"));
-    ASSERT_EQ(g.op(1).name, std::string("second"));
+    ASSERT_EQ(g.op(OpId(0)).name, std::string("first"));
+    ASSERT_EQ(g.op(OpId(1)).name, std::string("second"));
     ASSERT_TRUE(validateGraph(g).ok());
 }
 

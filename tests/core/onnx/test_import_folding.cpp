@@ -51,7 +51,7 @@ TEST(TestImportFolding, shapeChainsFoldAway) {
     auto r = fixture.import(shapeChainModel(), options);
     ASSERT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message().c_str());
     ASSERT_EQ(r->graph.opCount(), size_t(1));
-    const ir::Op& reshape = r->graph.op(0);
+    const ir::Op& reshape = r->graph.op(ir::OpId(0));
     ASSERT_EQ(reshape.type, std::string("Reshape"));
     ASSERT_EQ(reshape.inputs.size(), size_t(1));
     ASSERT_EQ(reshape.attrs.getInts("shape"), (std::vector<int64_t>{4, 768}));
@@ -109,7 +109,7 @@ TEST(TestImportFolding, batchNormFoldsIntoConv) {
     auto r = fixture.import(m);
     ASSERT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message().c_str());
     ASSERT_EQ(opHistogram(r->graph), (std::map<std::string, int>{{"Conv", 1}}));
-    const ir::Op& conv = r->graph.op(0);
+    const ir::Op& conv = r->graph.op(ir::OpId(0));
     ASSERT_EQ(conv.name, std::string("conv"));
     ASSERT_EQ(r->graph.tensor(conv.outputs[0]).name, std::string("y"));
     // factor = scale / sqrt(var + eps) = {1.5, 2}; w' = w * factor;
@@ -140,7 +140,7 @@ TEST(TestImportFolding, batchNormFoldsIntoGroupedConvTranspose) {
     m.addOutput("y", DType::Float32, {1, 2, 2, 2});
     auto r = fixture.import(m);
     ASSERT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message().c_str());
-    const ir::Op& conv = r->graph.op(0);
+    const ir::Op& conv = r->graph.op(ir::OpId(0));
     ASSERT_EQ(conv.type, std::string("ConvTranspose"));
     ASSERT_EQ(floats(r->graph.tensor(conv.inputs[1])), (std::vector<float>{2.0f, 4.0f}));
     ASSERT_EQ(floats(r->graph.tensor(conv.inputs[2])), (std::vector<float>{0.0f, 1.0f}));
@@ -173,7 +173,7 @@ TEST(TestImportFolding, identityAndDropoutDisappearKeepingOutputNames) {
     ASSERT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message().c_str());
     ASSERT_EQ(opHistogram(r->graph), (std::map<std::string, int>{{"Relu", 1}}));
     ASSERT_EQ(r->graph.tensor(r->graph.outputs()[0]).name, std::string("out"));
-    ASSERT_EQ(r->graph.tensor(r->graph.op(0).outputs[0]).name, std::string("out"));
+    ASSERT_EQ(r->graph.tensor(r->graph.op(ir::OpId(0)).outputs[0]).name, std::string("out"));
 
     ImportOptions keep;
     keep.dropIdentity = false;

@@ -56,8 +56,8 @@ ir::Graph convChain(int64_t n, int64_t c, int64_t hw) {
 
 std::vector<ir::OpId> allOps(const ir::Graph& g) {
     std::vector<ir::OpId> ops;
-    for (size_t i = 0; i < g.opCount(); ++i)
-        ops.push_back(static_cast<ir::OpId>(i));
+    for (ir::OpId op : g.opIds())
+        ops.push_back(op);
     return ops;
 }
 
@@ -131,7 +131,7 @@ TEST(TestSplitInfo, batchSplitReachesEveryOpWithoutRecompute) {
 TEST(TestSplitInfo, channelSplitReReadingItsInputIsRefused) {
     ir::Graph g = convChain(1, 8, 2);
     auto semantics = SemanticsCache::build(g);
-    std::vector<ir::OpId> conv1{0};
+    std::vector<ir::OpId> conv1{ir::OpId(0)};
     SplitParams params;
     params.capacityBytes = 32;
     SplitInfo refused = computeSplitInfo(g, *semantics, conv1, params);

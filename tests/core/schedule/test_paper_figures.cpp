@@ -128,7 +128,7 @@ TEST(TestPaperFigures, fig9DataMovement) {
     Piece lbPiece{InstanceId(1), {2, 28, 28, 512}, Scope::LB, {2, 4, 1, 1}};
     std::vector<Piece> pieces{gbPiece, lbPiece};
     std::vector<DataMove> moves =
-        movesForPieces(InstanceId(7), 3, pieces, {4, 28, 28, 512}, {4, 2, 1, 1});
+        movesForPieces(InstanceId(7), ir::TensorId(3), pieces, {4, 28, 28, 512}, {4, 2, 1, 1});
     ASSERT_EQ(moves.size(), size_t(3));
     ASSERT_EQ(moves[0].kind, DataMove::Kind::Copy);
     ASSERT_EQ(moves[0].fromScope, Scope::GB);

@@ -31,9 +31,8 @@ ScheduleOptions strategyOptions(const std::string& strategy, const Overrides& ov
 std::vector<ir::OpId> coMembershipDiffers(const ir::Graph& graph, const Schedule& a,
                                           const Schedule& b) {
     std::vector<ir::OpId> ops;
-    auto n = static_cast<ir::OpId>(graph.opCount());
-    for (ir::OpId x = 0; x < n; ++x) {
-        for (ir::OpId y = 0; y < n; ++y) {
+    for (ir::OpId x : graph.opIds()) {
+        for (ir::OpId y : graph.opIds()) {
             bool togetherA = a.partition.groupOf(x) == a.partition.groupOf(y);
             bool togetherB = b.partition.groupOf(x) == b.partition.groupOf(y);
             if (togetherA != togetherB) {

@@ -37,12 +37,11 @@ test::ResultSpec resnet(const std::string& strategy) {
 std::vector<int32_t> coMembershipDiffers(const PipelineResult& a, const PipelineResult& b) {
     const auto& pa = a.eval.schedule.partition;
     const auto& pb = b.eval.schedule.partition;
-    auto n = static_cast<ir::OpId>(a.graph->opCount());
     std::vector<int32_t> ops;
-    for (ir::OpId x = 0; x < n; ++x)
-        for (ir::OpId y = 0; y < n; ++y)
+    for (ir::OpId x : a.graph->opIds())
+        for (ir::OpId y : a.graph->opIds())
             if ((pa.groupOf(x) == pa.groupOf(y)) != (pb.groupOf(x) == pb.groupOf(y))) {
-                ops.push_back(x);
+                ops.push_back(x.value());
                 break;
             }
     return ops;
@@ -90,7 +89,8 @@ private slots:
         QTreeWidgetItem* regrouped = category(view, 0);
         QCOMPARE(regrouped->childCount(), static_cast<int>(expected.size()));
         for (int i = 0; i < regrouped->childCount(); ++i) {
-            const std::string& name = gt->graph->op(expected[static_cast<size_t>(i)]).name;
+            const std::string& name =
+                gt->graph->op(ir::OpId(expected[static_cast<size_t>(i)])).name;
             QVERIFY2(regrouped->child(i)->text(0).startsWith(QString::fromStdString(name + ":")),
                      qPrintable(regrouped->child(i)->text(0)));
         }
@@ -103,7 +103,7 @@ private slots:
         QCOMPARE(highlights.current().ops, expected);
         std::set<int32_t> groups;
         for (int32_t op : expected)
-            groups.insert(gt->eval.schedule.partition.groupOf(op).value());
+            groups.insert(gt->eval.schedule.partition.groupOf(ir::OpId(op)).value());
         for (int32_t g : groups)
             QVERIFY(std::binary_search(highlights.current().groups.begin(),
                                        highlights.current().groups.end(), g));
@@ -115,7 +115,7 @@ private slots:
         click(view, item);
         int32_t op = coMembershipDiffers(*gt, *tvm).front();
         QCOMPARE(highlights.current().ops, std::vector<int32_t>{op});
-        schedule::GroupId group = gt->eval.schedule.partition.groupOf(op);
+        schedule::GroupId group = gt->eval.schedule.partition.groupOf(ir::OpId(op));
         QCOMPARE(highlights.current().groups, std::vector<int32_t>{group.value()});
         const auto& instances = gt->eval.schedule.groups[group].instances;
         std::vector<int32_t> instanceValues;

@@ -39,11 +39,11 @@ size_t terminalCount(const ir::Graph& graph) {
 template <typename NodeOf>
 size_t expectedEdges(const ir::Graph& graph, NodeOf nodeOf) {
     std::set<std::pair<int64_t, int64_t>> pairs;
-    for (ir::TensorId t = 0; t < static_cast<ir::TensorId>(graph.tensorCount()); ++t) {
+    for (ir::TensorId t : graph.tensorIds()) {
         const ir::Tensor& tensor = graph.tensor(t);
         if (tensor.isConstant())
             continue;
-        int64_t from = tensor.producer != ir::kNoOp ? nodeOf(tensor.producer) : -1 - t;
+        int64_t from = tensor.producer != ir::kNoOp ? nodeOf(tensor.producer) : -1 - t.value();
         for (const ir::Use& use : tensor.uses)
             if (nodeOf(use.op) != from)
                 pairs.insert({from, nodeOf(use.op)});
@@ -106,18 +106,19 @@ private slots:
         QCOMPARE(countKind(model, NodeRef::Kind::Output), size_t(1));
         QCOMPARE(model.layout.clusters.size(), size_t(4));
         QCOMPARE(model.edges.size(), size_t(17));
-        QCOMPARE(model.edges.size(), expectedEdges(graph, [](ir::OpId op) { return op; }));
+        QCOMPARE(model.edges.size(), expectedEdges(graph, [](ir::OpId op) { return op.value(); }));
         for (size_t c = 0; c < model.clusters.size(); ++c) {
             GroupId g = model.clusters[c].group;
             QCOMPARE(model.layout.clusters[c].nodes.size(), partition.ops(g).size());
             for (int node : model.layout.clusters[c].nodes)
-                QCOMPARE(partition.groupOf(model.nodes[static_cast<size_t>(node)].ref.id), g);
+                QCOMPARE(partition.groupOf(ir::OpId(model.nodes[static_cast<size_t>(node)].ref.id)),
+                         g);
             QVERIFY(model.clusters[c].lines.front().startsWith(groupName(g)));
         }
         const ModelNode& first = model.nodes[1];
         QCOMPARE(first.ref.kind, NodeRef::Kind::Op);
-        QCOMPARE(first.lines.at(0), QString::fromStdString(graph.op(first.ref.id).name));
-        QCOMPARE(first.lines.at(1), QString::fromStdString(graph.op(first.ref.id).type));
+        QCOMPARE(first.lines.at(0), QString::fromStdString(graph.op(ir::OpId(first.ref.id)).name));
+        QCOMPARE(first.lines.at(1), QString::fromStdString(graph.op(ir::OpId(first.ref.id)).type));
         QCOMPARE(model.layout.nodes.front().shape, NodeShape::InvHouse);
         QCOMPARE(model.layout.nodes.back().shape, NodeShape::House);
     }

@@ -114,11 +114,11 @@ private slots:
         view.setSelectionModel(&selection);
         view.setResult(result);
         QVERIFY(waitForLayout(view));
-        ir::OpId op = static_cast<ir::OpId>(result->graph->opCount() / 2);
+        ir::OpId op = ir::OpId::at(result->graph->opCount() / 2);
         partition::GroupId group = result->eval.schedule.partition.groupOf(op);
         QVERIFY(!view.scene()->opItem(op));
         QVERIFY(view.findOp(QString::fromStdString(result->graph->op(op).name)));
-        QCOMPARE(selection.current(), (Selection{Selection::Kind::Op, op}));
+        QCOMPARE(selection.current(), (Selection{Selection::Kind::Op, op.value()}));
         QVERIFY(view.isGroupExpanded(group));
         QVERIFY(waitForLayout(view));
         QVERIFY(view.scene()->opItem(op));
@@ -127,14 +127,14 @@ private slots:
         QCOMPARE(view.scene()->clusters().size(), size_t(1));
 
         QVERIFY(!view.findOp(u"no such op"_s));
-        QCOMPARE(selection.current(), (Selection{Selection::Kind::Op, op}));
+        QCOMPARE(selection.current(), (Selection{Selection::Kind::Op, op.value()}));
     }
 
     void clicksSelect() {
         SelectionModel selection;
         GraphView view;
         openFig3(view, selection);
-        NodeItem* op = view.scene()->opItem(5);
+        NodeItem* op = view.scene()->opItem(ir::OpId(5));
         QVERIFY(op);
         click(view, op->sceneBoundingRect().center());
         QCOMPARE(selection.current(), (Selection{Selection::Kind::Op, 5}));
@@ -184,12 +184,13 @@ private slots:
         QVERIFY(!view.scene()->clusterItem(partition::GroupId(2))->isHighlighted());
 
         selection.select({Selection::Kind::Op, 9});
-        QVERIFY(view.scene()->opItem(9)->isHighlighted());
+        QVERIFY(view.scene()->opItem(ir::OpId(9))->isHighlighted());
         QVERIFY(!view.scene()->clusterItem(partition::GroupId(1))->isHighlighted());
 
         view.collapseAll();
         QVERIFY(waitForLayout(view));
-        QVERIFY(view.scene()->groupNodeItem(schedule.partition.groupOf(9))->isHighlighted());
+        QVERIFY(
+            view.scene()->groupNodeItem(schedule.partition.groupOf(ir::OpId(9)))->isHighlighted());
     }
 
     void highlightsMarkOpsGroupsAndInstances() {
@@ -207,7 +208,7 @@ private slots:
         wanted.instances = {instance.value()};
         wanted.caption = u"Step 2/9"_s;
         marks.set(wanted);
-        QVERIFY(view.scene()->opItem(9)->isMarked());
+        QVERIFY(view.scene()->opItem(ir::OpId(9))->isMarked());
         QVERIFY(view.scene()->clusterItem(partition::GroupId(1))->isMarked());
         QVERIFY(view.scene()->clusterItem(partition::GroupId(3))->isMarked());
         QVERIFY(!view.scene()->clusterItem(partition::GroupId(0))->isMarked());
@@ -221,7 +222,7 @@ private slots:
         // Collapsed, an op marks its group's node.
         view.collapseAll();
         QVERIFY(waitForLayout(view));
-        QVERIFY(view.scene()->groupNodeItem(schedule.partition.groupOf(9))->isMarked());
+        QVERIFY(view.scene()->groupNodeItem(schedule.partition.groupOf(ir::OpId(9)))->isMarked());
         marks.clear();
         QVERIFY(view.scene()->markedItems().empty());
         QVERIFY(caption->text().isEmpty());
@@ -284,7 +285,8 @@ private slots:
         GraphView view;
         openFig3(view, selection);
         GraphCanvas* canvas = view.canvas();
-        QPoint cursor = viewportPoint(view, view.scene()->opItem(3)->sceneBoundingRect().center());
+        QPoint cursor =
+            viewportPoint(view, view.scene()->opItem(ir::OpId(3))->sceneBoundingRect().center());
         QPointF under = canvas->mapToScene(cursor);
         double before = canvas->zoom();
         QWheelEvent wheel(cursor, canvas->viewport()->mapToGlobal(cursor), QPoint(), QPoint(0, 240),

@@ -28,14 +28,14 @@ views::Selection opNamed(const views::PipelineResult& result, const std::string&
     auto op = result.graph->findOp(name);
     if (!op)
         qFatal("no op %s", name.c_str());
-    return {views::Selection::Kind::Op, *op};
+    return {views::Selection::Kind::Op, op->value()};
 }
 
 views::Selection tensorNamed(const views::PipelineResult& result, const std::string& name) {
     auto tensor = result.graph->findTensor(name);
     if (!tensor)
         qFatal("no tensor %s", name.c_str());
-    return {views::Selection::Kind::Tensor, *tensor};
+    return {views::Selection::Kind::Tensor, tensor->value()};
 }
 
 views::Selection instanceLabelled(const views::PipelineResult& result, const std::string& label) {
@@ -48,7 +48,7 @@ views::Selection instanceLabelled(const views::PipelineResult& result, const std
 
 views::Selection groupOfOp(const views::PipelineResult& result, const std::string& name) {
     return {views::Selection::Kind::Group,
-            result.eval.schedule.partition.groupOf(opNamed(result, name).id).value()};
+            result.eval.schedule.partition.groupOf(ir::OpId(opNamed(result, name).id)).value()};
 }
 
 namespace {

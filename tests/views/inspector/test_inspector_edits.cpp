@@ -318,7 +318,8 @@ void TestInspectorEdits::structuralEditsDropTheUserOrder() {
         views::inspector::splitRequest(*ordered, schedule::GroupId(3), std::nullopt);
     QVERIFY(split.overrides.order.empty());
     views::EditRequest pin = views::inspector::scopePinRequest(
-        *ordered, test::tensorNamed(*ordered, "stage2.relu2_output_0").id, schedule::Scope::GB);
+        *ordered, ir::TensorId(test::tensorNamed(*ordered, "stage2.relu2_output_0").id),
+        schedule::Scope::GB);
     QCOMPARE(pin.overrides.order, withOrder.order); // a pin keeps the instances
     QVERIFY(rerun(kFig3, pin.overrides).ok());
 }

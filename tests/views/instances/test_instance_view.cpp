@@ -179,12 +179,12 @@ private slots:
         const auto group = schedule::GroupId::at(s.groups.size() / 2);
         QVERIFY(group > schedule::GroupId(0));
         const ir::OpId op = s.partition.ops(group).back();
-        selection_.select({Selection::Kind::Op, op});
+        selection_.select({Selection::Kind::Op, op.value()});
         QCOMPARE(highlightedIn(*view_), s.groups[group].instances);
         selection_.clear();
         QVERIFY(highlightedIn(*view_).empty());
         // A tensor stands for the group of the op producing it.
-        selection_.select({Selection::Kind::Tensor, result->graph->op(op).outputs.front()});
+        selection_.select({Selection::Kind::Tensor, result->graph->op(op).outputs.front().value()});
         QCOMPARE(highlightedIn(*view_), s.groups[group].instances);
         selection_.select({Selection::Kind::Instance, 100000}); // not in this schedule
         QVERIFY(highlightedIn(*view_).empty());
@@ -199,7 +199,7 @@ private slots:
         const ir::OpId op = s.partition.ops(schedule::GroupId(1)).front();
         const schedule::InstanceId lone = s.groups[schedule::GroupId(3)].instances.front();
         Highlights wanted;
-        wanted.ops = {op};
+        wanted.ops = {op.value()};
         wanted.instances = {lone.value()};
         marks.set(wanted);
         std::vector<schedule::InstanceId> expected = s.groups[partition::GroupId(1)].instances;

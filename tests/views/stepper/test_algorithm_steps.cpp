@@ -38,8 +38,9 @@ std::vector<const AlgorithmStep*> ofKind(const std::vector<AlgorithmStep>& steps
 }
 
 std::vector<int32_t> groupOps(const schedule::Schedule& s, partition::GroupId group) {
-    auto ops = s.partition.ops(group);
-    std::vector<int32_t> out(ops.begin(), ops.end());
+    std::vector<int32_t> out;
+    for (ir::OpId op : s.partition.ops(group))
+        out.push_back(op.value());
     std::sort(out.begin(), out.end());
     return out;
 }
@@ -105,7 +106,7 @@ private slots:
             QCOMPARE(int64_t(merges[i]->highlights.ops.size()), size);
             for (ir::OpId first : traced.parts)
                 QVERIFY(std::binary_search(merges[i]->highlights.ops.begin(),
-                                           merges[i]->highlights.ops.end(), first));
+                                           merges[i]->highlights.ops.end(), first.value()));
             QVERIFY(merges[i]->explanation.contains(QStringLiteral("Algorithm 2")));
         }
     }
@@ -117,9 +118,9 @@ private slots:
             if (!step->merged)
                 continue;
             // Every accepted merge stays inside one final group.
-            partition::GroupId group = s.partition.groupOf(step->highlights.ops.front());
+            partition::GroupId group = s.partition.groupOf(ir::OpId(step->highlights.ops.front()));
             for (int32_t op : step->highlights.ops)
-                QCOMPARE(s.partition.groupOf(op), group);
+                QCOMPARE(s.partition.groupOf(ir::OpId(op)), group);
             merged.insert(step->highlights.ops);
         }
         // Fig. 3b: the last merge of each stage lights up the whole stage.
@@ -174,7 +175,7 @@ private slots:
             QVERIFY(kernel::scopeAt(program, d.buffer, d.task) >= d.to);
             QVERIFY(step->explanation.contains(QString::fromStdString(buffer.name)));
             QCOMPARE(step->highlights.ops,
-                     std::vector<int32_t>{result->graph->tensor(buffer.tensor).producer});
+                     std::vector<int32_t>{result->graph->tensor(buffer.tensor).producer.value()});
             if (d.from == schedule::Scope::LB) // the LB pass ranks whole liveness
                 QCOMPARE(d.liveness, int64_t{buffer.lastTask} - buffer.firstTask + 1);
         }

@@ -122,7 +122,7 @@ private slots:
         // The graph marks the op itself, the instance view the instance.
         auto* graph = viewOf<GraphView>(*window_, studio::StudioView::Graph);
         QTRY_VERIFY(!graph->isLayingOut());
-        QVERIFY(graph->scene()->opItem(target->second.op)->isHighlighted());
+        QVERIFY(graph->scene()->opItem(ir::OpId(target->second.op))->isHighlighted());
         auto* instances = viewOf<InstanceView>(*window_, studio::StudioView::Instances);
         QCOMPARE(flagged(instances->canvas()->paintOptions().highlighted),
                  std::vector<schedule::InstanceId>{target->second.instance});
@@ -166,13 +166,12 @@ private slots:
         // Regrouped: ops whose co-members differ between the two partitions.
         const auto& a = shown->eval.schedule.partition;
         const auto& b = tvm->eval.schedule.partition;
-        std::set<int32_t> expected;
-        const auto ops = static_cast<int32_t>(shown->graph->opCount());
-        for (int32_t x = 0; x < ops; ++x)
-            for (int32_t y = 0; y < ops; ++y)
+        std::set<ir::OpId> expected;
+        for (ir::OpId x : shown->graph->opIds())
+            for (ir::OpId y : shown->graph->opIds())
                 if ((a.groupOf(x) == a.groupOf(y)) != (b.groupOf(x) == b.groupOf(y)))
                     expected.insert(x);
-        std::set<int32_t> listed;
+        std::set<ir::OpId> listed;
         for (const auto& op : diff->diff().regrouped)
             listed.insert(op.op);
         QCOMPARE(listed, expected);

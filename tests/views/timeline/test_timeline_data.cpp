@@ -121,7 +121,7 @@ private slots:
                 QCOMPARE(bar.instance, eval.program.kernels[kernel].instance);
                 const auto& instance = eval.schedule.instances[bar.instance];
                 QCOMPARE(bar.group, instance.group);
-                QCOMPARE(bar.op, task.op);
+                QCOMPARE(bar.op, task.op.value());
             }
         }
     }

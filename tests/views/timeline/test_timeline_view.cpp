@@ -115,7 +115,7 @@ private slots:
             result_->eval.program.kernels[static_cast<size_t>(task.kernel)].instance;
         QTest::mouseClick(view_->viewport(), Qt::LeftButton, {}, target.pos);
         QCOMPARE(selection_.current(),
-                 (Selection{Selection::Kind::Instance, instance.value(), task.op}));
+                 (Selection{Selection::Kind::Instance, instance.value(), task.op.value()}));
     }
 
     void clickOnEmptySpaceClears() {

@@ -112,7 +112,7 @@ private slots:
         const OccupancyRect& r = plot->usage().rects[static_cast<size_t>(i)];
         QTest::mouseClick(plot, Qt::LeftButton, {}, centerOf(*plot, r));
         QCOMPARE(selection_.current().kind, Selection::Kind::Tensor);
-        QCOMPARE(selection_.current().id, r.tensor);
+        QCOMPARE(selection_.current().id, r.tensor.value());
         QVERIFY(!plot->emphasized().empty());
         for (int32_t e : plot->emphasized())
             QCOMPARE(plot->usage().rects[static_cast<size_t>(e)].tensor, r.tensor);
