@@ -8,8 +8,8 @@ Scope poolScope(PoolId pool) {
     return pool == kLbPool ? Scope::LB : pool == kGbPool ? Scope::GB : Scope::DDR;
 }
 
-Scope scopeAt(const Program& program, int32_t buffer, int32_t task) {
-    const auto& placements = program.buffers[static_cast<size_t>(buffer)].placements;
+Scope scopeAt(const Program& program, BufferId buffer, int32_t task) {
+    const auto& placements = program.buffers[buffer].placements;
     PoolId pool = placements.front().pool;
     for (const Placement& p : placements)
         if (p.fromTask <= task)

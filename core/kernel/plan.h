@@ -44,13 +44,17 @@ struct TileLoop {
     int64_t tile = 1;
 };
 
+/// A buffer's index in Program::buffers.
+using BufferId = Id<struct BufferTag>;
+inline constexpr BufferId kNoBuffer{-1};
+
 /// An activation a layer reads.
 struct Operand {
     ir::TensorId tensor = ir::kNoTensor;
     /// Bytes read (the part of the buffer the layer needs, halos included).
     int64_t bytes = 0;
-    /// The buffer read, or -1 for a graph input (in DDR).
-    int32_t buffer = -1;
+    /// The buffer read, or kNoBuffer for a graph input (in DDR).
+    BufferId buffer = kNoBuffer;
     /// A §3.5 redistribute sits on this read: the piece moves between cores
     /// even though it is in LB. (A concat of LB pieces is addressing only; a
     /// copy is the load from where the piece is.)
@@ -92,7 +96,7 @@ struct Layer {
     std::vector<WeightUse> weights;
     std::vector<Operand> inputs;
     /// Buffers the layer writes.
-    std::vector<int32_t> outputs;
+    std::vector<BufferId> outputs;
     /// Earlier computation tasks that last used memory this layer's buffers
     /// (or the spills it makes room with) now reuse: the layer may not
     /// compute before they end (write-after-read on reused space, §4.3-4.4).
@@ -150,8 +154,8 @@ inline constexpr PoolId kPassParent{1};
 /// One allocation pass: its requests, by buffer, and the result.
 struct AllocationPass {
     std::vector<AllocRequest> requests;
-    /// The buffer of each request.
-    std::vector<int32_t> buffers;
+    /// The buffer of each request, in request order.
+    std::vector<BufferId> buffers;
     Allocation allocation;
 };
 
@@ -160,7 +164,7 @@ struct Program {
     /// GB bytes the activations never use (GB capacity minus the GB pass's
     /// peak): the weight cache of the streams.
     int64_t weightCacheBytes = 0;
-    std::vector<Buffer> buffers;
+    IdVector<BufferId, Buffer> buffers;
     int32_t taskCount = 0;
     /// LB pass: buffers declared in LB, per-core pieces, spills to a sink.
     AllocationPass lb;
@@ -180,6 +184,6 @@ Expected<Program> buildProgram(const ir::Graph& graph, const arch::Arch& arch,
                                const schedule::Schedule& schedule, const PlanOptions& options = {});
 
 /// The scope \p buffer is in at computation task \p task, after spills.
-Scope scopeAt(const Program& program, int32_t buffer, int32_t task);
+Scope scopeAt(const Program& program, BufferId buffer, int32_t task);
 
 } // namespace stagecraft::kernel

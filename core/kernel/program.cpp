@@ -77,7 +77,7 @@ private:
         kernel.label = inst.label;
         kernel.cores = std::max<int64_t>(schedule::coresUsed(inst.bind), 1);
         int32_t kernelIndex = static_cast<int32_t>(program_.kernels.size());
-        std::map<ir::TensorId, int32_t> local; // tensors written by this kernel
+        std::map<ir::TensorId, BufferId> local; // tensors written by this kernel
         for (const auto& layerOps :
              detail::layersOf(graph_, s_.partition.ops(inst.group), layerOf_)) {
             std::vector<ir::OpId> ops = producing(layerOps, slices);
@@ -113,7 +113,7 @@ private:
     }
 
     Status fillLayer(Layer& layer, const std::vector<ir::OpId>& ops, const BoxMap& slices,
-                     InstanceId id, const std::map<ir::TensorId, int32_t>& local) {
+                     InstanceId id, const std::map<ir::TensorId, BufferId>& local) {
         layer.anchor = detail::anchorOf(ops, semantics_);
         int64_t layerBytes = 0;
         for (ir::OpId op : ops) {
@@ -205,7 +205,7 @@ private:
     }
 
     void addInput(Layer& layer, const std::vector<ir::OpId>& ops, const BoxMap& slices,
-                  InstanceId id, const std::map<ir::TensorId, int32_t>& local, ir::OpId op,
+                  InstanceId id, const std::map<ir::TensorId, BufferId>& local, ir::OpId op,
                   ir::TensorId in, int64_t& layerBytes) {
         if (in == ir::kNoTensor)
             return;
@@ -234,7 +234,7 @@ private:
             return;
         }
         if (t.producer == ir::kNoOp) {
-            layer.inputs.push_back({in, bytes, -1, false});
+            layer.inputs.push_back({in, bytes, kNoBuffer, false});
             return;
         }
         addProducerPieces(layer, slices, id, in);
@@ -248,7 +248,7 @@ private:
             auto it = pieces_.find({p, tensor});
             if (it == pieces_.end())
                 continue;
-            const Box& theirs = bufferBoxes_[static_cast<size_t>(it->second)];
+            const Box& theirs = bufferBoxes_[it->second];
             int64_t bytes = mine != nullptr ? overlapBytes(graph_, tensor, *mine, theirs)
                                             : boxBytes(graph_, tensor, theirs);
             if (bytes <= 0)
@@ -258,15 +258,15 @@ private:
         }
     }
 
-    void readBy(int32_t buffer, int32_t task) {
-        Buffer& b = program_.buffers[static_cast<size_t>(buffer)];
+    void readBy(BufferId buffer, int32_t task) {
+        Buffer& b = program_.buffers[buffer];
         b.lastTask = std::max(b.lastTask, task);
         if (b.readers.empty() || b.readers.back() != task)
             b.readers.push_back(task);
     }
 
     void addOutputs(Layer& layer, const std::vector<ir::OpId>& ops, const BoxMap& slices,
-                    InstanceId id, int32_t kernelIndex, std::map<ir::TensorId, int32_t>& local) {
+                    InstanceId id, int32_t kernelIndex, std::map<ir::TensorId, BufferId>& local) {
         const schedule::Instance& inst = s_.instances[id];
         auto groupOutputs = s_.partition.outputs(inst.group);
         for (ir::OpId op : ops)
@@ -294,7 +294,7 @@ private:
                 b.kernel = kernelIndex;
                 b.firstTask = b.lastTask = layer.task;
                 b.kernelOutput = kernelOutput;
-                int32_t index = static_cast<int32_t>(program_.buffers.size());
+                BufferId index = program_.buffers.nextId();
                 program_.buffers.push_back(std::move(b));
                 bufferBoxes_.push_back(box != nullptr ? *box : whole);
                 layer.outputs.push_back(index);
@@ -316,7 +316,7 @@ private:
     /// (its last reader, or the task whose spill reads it out).
     struct Stay {
         int32_t task;
-        int32_t buffer;
+        BufferId buffer;
         PoolId pool;
         int64_t offset;
         int64_t bytes;
@@ -326,7 +326,7 @@ private:
 
     std::vector<Stay> stays() const {
         std::vector<Stay> all;
-        for (size_t b = 0; b < program_.buffers.size(); ++b) {
+        for (BufferId b : program_.buffers.ids()) {
             const Buffer& buffer = program_.buffers[b];
             const auto& ps = buffer.placements;
             for (size_t i = 0; i < ps.size(); ++i) {
@@ -334,8 +334,8 @@ private:
                 int32_t until = spilled ? ps[i + 1].fromTask : buffer.lastTask;
                 int64_t bytes = ps[i].pool == kLbPool ? buffer.pieceBytes : buffer.bytes;
                 if (bytes > 0 && until >= ps[i].fromTask)
-                    all.push_back({ps[i].fromTask, static_cast<int32_t>(b), ps[i].pool,
-                                   ps[i].offset, bytes, until, spilled});
+                    all.push_back(
+                        {ps[i].fromTask, b, ps[i].pool, ps[i].offset, bytes, until, spilled});
             }
         }
         std::stable_sort(all.begin(), all.end(),
@@ -347,7 +347,7 @@ private:
     /// \p task overwrites them: its writer and readers during the stay, and
     /// the layer whose spill reads it out.
     void usersBefore(const Stay& old, int32_t task, std::vector<int32_t>& waits) const {
-        const Buffer& b = program_.buffers[static_cast<size_t>(old.buffer)];
+        const Buffer& b = program_.buffers[old.buffer];
         auto keep = [&](int32_t t) {
             if (t >= old.task && t <= old.until && t < task)
                 waits.push_back(t);
@@ -402,14 +402,14 @@ private:
         Pools pools = {{lb ? lb->name : "LB", lb ? lb->activationBytes() : 0, kPassParent},
                        {"spilled", std::numeric_limits<int64_t>::max() / 4, kNoPool}};
         AllocationPass& pass = program_.lb;
-        for (size_t b = 0; b < program_.buffers.size(); ++b) {
+        for (BufferId b : program_.buffers.ids()) {
             Buffer& buffer = program_.buffers[b];
             buffer.pieceBytes = (buffer.bytes + buffer.cores - 1) / buffer.cores;
             if (buffer.scope != Scope::LB)
                 continue;
             pass.requests.push_back(
                 {buffer.name, buffer.pieceBytes, buffer.firstTask, buffer.lastTask, kPassLevel});
-            pass.buffers.push_back(static_cast<int32_t>(b));
+            pass.buffers.push_back(b);
         }
         SC_ASSIGN_OR_RETURN(pass.allocation, allocate(pools, pass.requests));
         return Status::success();
@@ -428,19 +428,19 @@ private:
         Pools pools = {{gb ? gb->name : "GB", gb ? gb->bytes : 0, kPassParent},
                        {arch_.ddr.name, arch_.ddr.bytes, kNoPool}};
         AllocationPass& pass = program_.gb;
-        std::vector<int32_t> from(program_.buffers.size(), -1);
-        for (size_t b = 0; b < program_.buffers.size(); ++b)
+        IdVector<BufferId, int32_t> from(program_.buffers.size(), -1);
+        for (BufferId b : program_.buffers.ids())
             if (program_.buffers[b].scope != Scope::LB)
                 from[b] = program_.buffers[b].firstTask;
         for (size_t r = 0; r < program_.lb.requests.size(); ++r)
-            from[static_cast<size_t>(program_.lb.buffers[r])] = spillTask(r);
-        for (size_t b = 0; b < program_.buffers.size(); ++b) {
+            from[program_.lb.buffers[r]] = spillTask(r);
+        for (BufferId b : program_.buffers.ids()) {
             const Buffer& buffer = program_.buffers[b];
             if (from[b] < 0)
                 continue;
             PoolId pool = buffer.scope == Scope::DDR ? kPassParent : kPassLevel;
             pass.requests.push_back({buffer.name, buffer.bytes, from[b], buffer.lastTask, pool});
-            pass.buffers.push_back(static_cast<int32_t>(b));
+            pass.buffers.push_back(b);
         }
         SC_ASSIGN_OR_RETURN(pass.allocation, allocate(pools, pass.requests));
         program_.weightCacheBytes = std::max<int64_t>(
@@ -452,11 +452,11 @@ private:
         for (size_t r = 0; r < program_.lb.requests.size(); ++r)
             for (const Placement& p : program_.lb.allocation.tensors[r].placements)
                 if (p.pool == kPassLevel)
-                    program_.buffers[static_cast<size_t>(program_.lb.buffers[r])]
-                        .placements.push_back({p.fromTask, kLbPool, p.offset});
+                    program_.buffers[program_.lb.buffers[r]].placements.push_back(
+                        {p.fromTask, kLbPool, p.offset});
         for (size_t r = 0; r < program_.gb.requests.size(); ++r)
             for (const Placement& p : program_.gb.allocation.tensors[r].placements)
-                program_.buffers[static_cast<size_t>(program_.gb.buffers[r])].placements.push_back(
+                program_.buffers[program_.gb.buffers[r]].placements.push_back(
                     {p.fromTask, p.pool == kPassLevel ? kGbPool : kDdrPool, p.offset});
     }
 
@@ -467,8 +467,8 @@ private:
     partition::Assignment layerOf_;
     IdVector<InstanceId, std::vector<InstanceId>> preds_;
     std::set<std::pair<InstanceId, ir::TensorId>> redistributed_;
-    std::map<std::pair<InstanceId, ir::TensorId>, int32_t> pieces_;
-    std::vector<Box> bufferBoxes_;
+    std::map<std::pair<InstanceId, ir::TensorId>, BufferId> pieces_;
+    IdVector<BufferId, Box> bufferBoxes_;
     int64_t tileCapacity_ = 0;
     int32_t nextTask_ = 0;
     Program program_;

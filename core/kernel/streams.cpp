@@ -75,12 +75,12 @@ public:
     TaskGraph build() {
         spillsAt_.assign(static_cast<size_t>(program_.taskCount), {});
         taskEnd_.assign(static_cast<size_t>(program_.taskCount), {kNoTask, -1});
-        for (size_t b = 0; b < program_.buffers.size(); ++b) {
+        for (BufferId b : program_.buffers.ids()) {
             const auto& placements = program_.buffers[b].placements;
             for (size_t i = 1; i < placements.size(); ++i)
                 if (placements[i].fromTask > program_.buffers[b].firstTask)
                     spillsAt_[static_cast<size_t>(placements[i].fromTask)].push_back(
-                        {static_cast<int32_t>(b), static_cast<int32_t>(i)});
+                        {b, static_cast<int32_t>(i)});
         }
         for (size_t k = 0; k < program_.kernels.size(); ++k)
             kernel(static_cast<int32_t>(k));
@@ -163,12 +163,11 @@ private:
         TaskId end = compute(kern, layer, base, ready);
         layerEnd_.push_back({layer.task, end});
         taskEnd_[static_cast<size_t>(layer.task)] = {end, currentKernel_};
-        for (int32_t b : layer.outputs) {
+        for (BufferId b : layer.outputs) {
             Scope scope = scopeAt(program_, b, layer.task);
             if (scope != Scope::LB)
                 ends.push_back(transfer(TaskKind::Store, Memory::LB, memoryOf(scope),
-                                        program_.buffers[static_cast<size_t>(b)].bytes, base,
-                                        {end}));
+                                        program_.buffers[b].bytes, base, {end}));
         }
         return end;
     }
@@ -220,18 +219,17 @@ private:
         return hoist;
     }
 
-    TaskId spill(int32_t buffer, int32_t placement, const Task& base, std::vector<TaskId> deps) {
-        const auto& placements = program_.buffers[static_cast<size_t>(buffer)].placements;
+    TaskId spill(BufferId buffer, int32_t placement, const Task& base, std::vector<TaskId> deps) {
+        const auto& placements = program_.buffers[buffer].placements;
         Memory from = memoryOf(poolScope(placements[static_cast<size_t>(placement) - 1].pool));
         Memory to = memoryOf(poolScope(placements[static_cast<size_t>(placement)].pool));
         deps.push_back(producerEnd(buffer));
-        return transfer(TaskKind::Spill, from, to,
-                        program_.buffers[static_cast<size_t>(buffer)].bytes, base, deps);
+        return transfer(TaskKind::Spill, from, to, program_.buffers[buffer].bytes, base, deps);
     }
 
     /// The end of the layer of this kernel that wrote \p buffer, or kNoTask.
-    TaskId producerEnd(int32_t buffer) const {
-        return endOfTask(program_.buffers[static_cast<size_t>(buffer)].firstTask);
+    TaskId producerEnd(BufferId buffer) const {
+        return endOfTask(program_.buffers[buffer].firstTask);
     }
 
     /// The last compute of computation task \p task when it is a layer of
@@ -254,15 +252,16 @@ private:
         };
         std::map<std::pair<Scope, bool>, Source> bySource;
         for (const Operand& in : layer.inputs) {
-            Scope scope = in.buffer < 0 ? Scope::DDR : scopeAt(program_, in.buffer, layer.task);
-            TaskId producer = in.buffer < 0 ? kNoTask : producerEnd(in.buffer);
+            bool fromInput = in.buffer == kNoBuffer;
+            Scope scope = fromInput ? Scope::DDR : scopeAt(program_, in.buffer, layer.task);
+            TaskId producer = fromInput ? kNoTask : producerEnd(in.buffer);
             if (scope == Scope::LB && !in.redistributed) {
                 ready.push_back(producer);
                 continue;
             }
             Source& source = bySource[{scope, in.redistributed}];
             source.bytes += in.bytes;
-            if (in.buffer >= 0 && scope != program_.buffers[static_cast<size_t>(in.buffer)].scope)
+            if (!fromInput && scope != program_.buffers[in.buffer].scope)
                 source.reloadBytes += in.bytes;
             source.deps.push_back(producer);
         }
@@ -308,7 +307,7 @@ private:
     const Program& program_;
     StreamOptions options_;
     TaskGraph graph_;
-    std::vector<std::vector<std::pair<int32_t, int32_t>>> spillsAt_;
+    std::vector<std::vector<std::pair<BufferId, int32_t>>> spillsAt_;
     /// Per layer of the kernel: its computation task and the task that ends it.
     std::vector<std::pair<int32_t, TaskId>> layerEnd_;
     std::vector<TaskId> hoists_;

@@ -35,7 +35,7 @@ std::vector<std::pair<double, double>> computeSpans(const kernel::Program& progr
 
 void addResidencies(const kernel::Program& program, SimResult& result) {
     const auto& spans = result.layerSpans;
-    for (size_t b = 0; b < program.buffers.size(); ++b) {
+    for (kernel::BufferId b : program.buffers.ids()) {
         const kernel::Buffer& buffer = program.buffers[b];
         const auto& placements = buffer.placements;
         double end = spans[static_cast<size_t>(buffer.lastTask)].second;
@@ -49,7 +49,7 @@ void addResidencies(const kernel::Program& program, SimResult& result) {
                 placements[i + 1].fromTask == buffer.firstTask)
                 continue; // placed and spilled at once: never resident here
             Residency r;
-            r.buffer = static_cast<int32_t>(b);
+            r.buffer = b;
             r.pool = p.pool;
             r.cores = p.pool == kernel::kLbPool ? static_cast<int32_t>(buffer.cores) : 1;
             r.offset = p.offset;

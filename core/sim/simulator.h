@@ -44,7 +44,7 @@ struct Event {
 /// A tensor piece resident in a memory during [start, end) (by tensor, for
 /// the occupancy views).
 struct Residency {
-    int32_t buffer = 0;
+    kernel::BufferId buffer;
     kernel::PoolId pool = kernel::kLbPool;
     /// Cores [0, cores) hold a piece (LB); 1 for GB and DDR.
     int32_t cores = 1;

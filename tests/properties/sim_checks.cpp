@@ -201,11 +201,10 @@ std::string residencyProblem(const Program& program, const sim::SimResult& sim) 
         for (const sim::Residency* l : live)
             if (l->pool == r->pool && l->offset < r->offset + r->bytes &&
                 r->offset < l->offset + l->bytes)
-                return "buffers '" + program.buffers[static_cast<size_t>(l->buffer)].name +
-                       "' and '" + program.buffers[static_cast<size_t>(r->buffer)].name +
-                       "' share bytes of pool " + std::to_string(r->pool.value()) + " during [" +
-                       std::to_string(r->start) + ", " + std::to_string(std::min(l->end, r->end)) +
-                       "] ns";
+                return "buffers '" + program.buffers[l->buffer].name + "' and '" +
+                       program.buffers[r->buffer].name + "' share bytes of pool " +
+                       std::to_string(r->pool.value()) + " during [" + std::to_string(r->start) +
+                       ", " + std::to_string(std::min(l->end, r->end)) + "] ns";
         live.push_back(r);
     }
     return {};

@@ -30,8 +30,7 @@ struct OrderLists {
 
 /// One spill of §4.3: a tensor moved out of a memory at a computation task.
 struct SpillDecision {
-    /// Index into result->eval.program.buffers.
-    int32_t buffer = -1;
+    kernel::BufferId buffer = kernel::kNoBuffer;
     /// Computation task at which it moves.
     int32_t task = 0;
     schedule::Scope from = schedule::Scope::LB;

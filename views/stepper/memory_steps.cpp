@@ -74,12 +74,12 @@ AlgorithmStep livenessStep(const PipelineResult& result, size_t kernelIndex, Tas
     step.algorithm = QStringLiteral("§4.3 spilling");
     step.title = QStringLiteral("kernel %1: live tensors").arg(QString::fromStdString(k.label));
     int64_t live[3] = {0, 0, 0}, released = 0;
-    for (size_t b = 0; b < program.buffers.size(); ++b) {
+    for (kernel::BufferId b : program.buffers.ids()) {
         const kernel::Buffer& buffer = program.buffers[b];
         if (buffer.firstTask > range.last || buffer.lastTask < range.first)
             continue;
         int32_t at = std::min(range.last, buffer.lastTask);
-        ++live[static_cast<int>(kernel::scopeAt(program, static_cast<int32_t>(b), at))];
+        ++live[static_cast<int>(kernel::scopeAt(program, b, at))];
         released += range.contains(buffer.lastTask) && !buffer.graphOutput ? 1 : 0;
         addProducer(result, buffer.tensor, step.highlights.ops);
     }
@@ -131,7 +131,7 @@ QString spillSentence(const SpillDecision& d, const QString& tensor, const QStri
 
 AlgorithmStep spillStep(const PipelineResult& result, const SpillDecision& decision) {
     const kernel::Program& program = result.eval.program;
-    const kernel::Buffer& buffer = program.buffers[static_cast<size_t>(decision.buffer)];
+    const kernel::Buffer& buffer = program.buffers[decision.buffer];
     const kernel::Kernel& writer = program.kernels[static_cast<size_t>(buffer.kernel)];
     QString tensor = QString::fromStdString(buffer.name);
     QString kernelLabel;

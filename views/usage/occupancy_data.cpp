@@ -15,7 +15,7 @@ namespace {
 OccupancyRect rectOf(const PipelineResult& result, int32_t index) {
     const sim::Residency& r = result.eval.sim.residencies[static_cast<size_t>(index)];
     const kernel::Program& program = result.eval.program;
-    const kernel::Buffer& buffer = program.buffers[static_cast<size_t>(r.buffer)];
+    const kernel::Buffer& buffer = program.buffers[r.buffer];
     OccupancyRect rect;
     rect.buffer = r.buffer;
     rect.residency = index;

@@ -15,8 +15,8 @@ namespace stagecraft::views {
 /// One tensor piece resident in a memory during [start, end) at addresses
 /// [offset, offset + bytes).
 struct OccupancyRect {
-    /// Index into result->eval.program.buffers and result->eval.sim.residencies.
-    int32_t buffer = 0;
+    kernel::BufferId buffer;
+    /// Index into result->eval.sim.residencies.
     int32_t residency = 0;
     ir::TensorId tensor = ir::kNoTensor;
     std::string tensorName;

@@ -30,8 +30,9 @@ double taskStart(const PipelineResult& result, int32_t task) {
                : 0.0;
 }
 
-void addMarksOf(const PipelineResult& result, int32_t index, std::vector<SpillMark>& marks) {
-    const kernel::Buffer& buffer = result.eval.program.buffers[static_cast<size_t>(index)];
+void addMarksOf(const PipelineResult& result, kernel::BufferId index,
+                std::vector<SpillMark>& marks) {
+    const kernel::Buffer& buffer = result.eval.program.buffers[index];
     if (buffer.placements.empty())
         return;
     kernel::PoolId pool = declaredPool(buffer.scope);
@@ -66,9 +67,8 @@ const char* shortPoolName(kernel::PoolId pool) {
 
 std::vector<SpillMark> spillMarks(const PipelineResult& result) {
     std::vector<SpillMark> marks;
-    const auto& buffers = result.eval.program.buffers;
-    for (size_t b = 0; b < buffers.size(); ++b)
-        addMarksOf(result, static_cast<int32_t>(b), marks);
+    for (kernel::BufferId b : result.eval.program.buffers.ids())
+        addMarksOf(result, b, marks);
     return marks;
 }
 

@@ -12,7 +12,7 @@
 namespace stagecraft::views {
 
 struct SpillMark {
-    int32_t buffer = 0;
+    kernel::BufferId buffer;
     ir::TensorId tensor = ir::kNoTensor;
     std::string tensorName;
     /// Cores holding a piece while in LB (the LB marks show on cores [0, cores)).

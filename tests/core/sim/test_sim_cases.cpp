@@ -165,7 +165,7 @@ TEST(TestSimCases, instanceSkipsOpsOutsideItsSlice) {
                 if (graph.op(w.op).type != "Concat")
                     branches.push_back(graph.op(w.op).type);
             for (const kernel::Operand& in : l.inputs)
-                loaded += in.buffer < 0 ? in.bytes : 0;
+                loaded += in.buffer == kernel::kNoBuffer ? in.bytes : 0;
         }
         ASSERT_EQ(loaded, int64_t{4096});
     }

@@ -47,15 +47,16 @@ std::vector<int32_t> groupOps(const schedule::Schedule& s, partition::GroupId gr
 
 /// Spills read from the merged placements of the program's buffers: one per
 /// memory level a buffer leaves, keyed by (buffer, task).
-std::multiset<std::pair<int32_t, int32_t>> spillsOfBuffers(const kernel::Program& program) {
-    std::multiset<std::pair<int32_t, int32_t>> out;
-    for (size_t b = 0; b < program.buffers.size(); ++b) {
+std::multiset<std::pair<kernel::BufferId, int32_t>>
+spillsOfBuffers(const kernel::Program& program) {
+    std::multiset<std::pair<kernel::BufferId, int32_t>> out;
+    for (kernel::BufferId b : program.buffers.ids()) {
         const kernel::Buffer& buffer = program.buffers[b];
         int level = static_cast<int>(buffer.scope);
         for (const kernel::Placement& p : buffer.placements) {
             int next = static_cast<int>(kernel::poolScope(p.pool));
             for (; level < next; ++level)
-                out.insert({static_cast<int32_t>(b), p.fromTask});
+                out.insert({b, p.fromTask});
         }
     }
     return out;
@@ -166,11 +167,11 @@ private slots:
                 counted += n;
         QCOMPARE(counted, expected);
         QCOMPARE(int(spills.size()), counted);
-        std::multiset<std::pair<int32_t, int32_t>> shown;
+        std::multiset<std::pair<kernel::BufferId, int32_t>> shown;
         for (const AlgorithmStep* step : spills) {
             const SpillDecision& d = *step->spill;
             shown.insert({d.buffer, d.task});
-            const kernel::Buffer& buffer = program.buffers[static_cast<size_t>(d.buffer)];
+            const kernel::Buffer& buffer = program.buffers[d.buffer];
             QVERIFY(d.from < d.to);
             QVERIFY(kernel::scopeAt(program, d.buffer, d.task) >= d.to);
             QVERIFY(step->explanation.contains(QString::fromStdString(buffer.name)));

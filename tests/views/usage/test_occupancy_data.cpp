@@ -106,8 +106,7 @@ private slots:
         const ResultPtr result = test::usageResult("fig3-chain", 0, "teaching");
         const MemoryUsage usage = lbUsage(*result, 0);
         for (const OccupancyRect& r : usage.rects) {
-            const kernel::Buffer& buffer =
-                result->eval.program.buffers[static_cast<size_t>(r.buffer)];
+            const kernel::Buffer& buffer = result->eval.program.buffers[r.buffer];
             QCOMPARE(r.tensorName, result->graph->tensor(buffer.tensor).name);
             const ir::OpId producer = result->graph->tensor(buffer.tensor).producer;
             QCOMPARE(r.group, result->eval.schedule.partition.groupOf(producer));
@@ -148,7 +147,7 @@ private slots:
         // From the allocation passes: each request whose placements leave its pool.
         // (A tensor spilled LB→GB→DDR at once is one move of the buffer but
         // a spill in each pass, so buffers compare as sets, levels as counts.)
-        std::set<int32_t> expectedBuffers;
+        std::set<kernel::BufferId> expectedBuffers;
         int64_t expectedLevels = 0;
         for (const kernel::AllocationPass* pass : {&program.lb, &program.gb}) {
             for (size_t r = 0; r < pass->requests.size(); ++r) {
@@ -165,11 +164,11 @@ private slots:
         QCOMPARE(expectedLevels, result->eval.report.spills);
         const std::vector<SpillMark> marks = spillMarks(*result);
         int64_t levels = 0;
-        std::set<int32_t> buffers;
+        std::set<kernel::BufferId> buffers;
         for (const SpillMark& m : marks) {
             levels += m.to.value() - m.from.value();
             buffers.insert(m.buffer);
-            QCOMPARE(m.tensor, program.buffers[static_cast<size_t>(m.buffer)].tensor);
+            QCOMPARE(m.tensor, program.buffers[m.buffer].tensor);
             QVERIFY(m.time >= 0 && m.time <= result->eval.sim.makespanNs);
         }
         QCOMPARE(levels, expectedLevels);
