@@ -222,8 +222,8 @@ private:
 Expected<std::map<ir::TensorId, std::pair<Home, int64_t>>> planHomes(const KernelContext& k,
                                                                      int64_t& arenaBytes) {
     std::map<ir::TensorId, std::pair<Home, int64_t>> homes;
-    std::vector<kernel::AllocRequest> requests;
-    std::vector<ir::TensorId> stitched;
+    kernel::Requests requests;
+    IdVector<kernel::RequestId, ir::TensorId> stitched;
     int64_t total = 0;
     for (const auto& [op, layer] : k.layerOf)
         for (ir::TensorId out : k.graph.op(op).outputs) {
@@ -244,8 +244,8 @@ Expected<std::map<ir::TensorId, std::pair<Home, int64_t>>> planHomes(const Kerne
         }
     kernel::Pools pools{{"arena", std::max<int64_t>(total, 1), kernel::kNoPool}};
     SC_ASSIGN_OR_RETURN(kernel::Allocation alloc, kernel::allocate(pools, requests));
-    for (size_t i = 0; i < stitched.size(); ++i)
-        homes[stitched[i]] = {Home::Stitched, alloc.tensors[i].placements.front().offset};
+    for (kernel::RequestId r : stitched.ids())
+        homes[stitched[r]] = {Home::Stitched, alloc.tensors[r].placements.front().offset};
     arenaBytes = requests.empty() ? 0 : alloc.peakBytes[kArena];
     return homes;
 }

@@ -22,7 +22,6 @@
 #include <algorithm>
 #include <compare>
 #include <map>
-#include <numeric>
 #include <optional>
 #include <set>
 
@@ -116,13 +115,13 @@ private:
 struct Rank {
     int64_t liveness = 0;
     int64_t bytes = 0;
-    int32_t request = 0;
+    RequestId request;
     auto operator<=>(const Rank&) const = default;
 };
 
 class Allocator {
 public:
-    Allocator(const Pools& pools, const std::vector<AllocRequest>& requests)
+    Allocator(const Pools& pools, const Requests& requests)
         : pools_(pools)
         , requests_(requests) {
         for (const Pool& pool : pools)
@@ -134,10 +133,10 @@ public:
     }
 
     Expected<Allocation> run() {
-        std::vector<int32_t> byStart = sortedBy(&AllocRequest::firstTask);
-        std::vector<int32_t> byEnd = sortedBy(&AllocRequest::lastTask);
+        std::vector<RequestId> byStart = sortedBy(&AllocRequest::firstTask);
+        std::vector<RequestId> byEnd = sortedBy(&AllocRequest::lastTask);
         size_t released = 0;
-        for (int32_t r : byStart) {
+        for (RequestId r : byStart) {
             int32_t task = request(r).firstTask;
             for (; released < byEnd.size() && request(byEnd[released]).lastTask < task; ++released)
                 release(byEnd[released]);
@@ -154,28 +153,26 @@ private:
         int64_t liveBytes = 0;
     };
 
-    const AllocRequest& request(int32_t r) const { return requests_[static_cast<size_t>(r)]; }
+    const AllocRequest& request(RequestId r) const { return requests_[r]; }
     const Pool& pool(PoolId p) const { return pools_[p]; }
     PoolState& state(PoolId p) { return state_[p]; }
-    std::vector<Placement>& placements(int32_t r) {
-        return result_.tensors[static_cast<size_t>(r)].placements;
-    }
+    std::vector<Placement>& placements(RequestId r) { return result_.tensors[r].placements; }
 
-    /// Request indices stably sorted by a task field.
-    std::vector<int32_t> sortedBy(int32_t AllocRequest::*task) const {
-        std::vector<int32_t> order(requests_.size());
-        std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(),
-                         [&](int32_t a, int32_t b) { return request(a).*task < request(b).*task; });
+    /// Request ids stably sorted by a task field.
+    std::vector<RequestId> sortedBy(int32_t AllocRequest::*task) const {
+        std::vector<RequestId> order(requests_.ids().begin(), requests_.ids().end());
+        std::stable_sort(order.begin(), order.end(), [&](RequestId a, RequestId b) {
+            return request(a).*task < request(b).*task;
+        });
         return order;
     }
 
-    Rank rank(int32_t r) const {
+    Rank rank(RequestId r) const {
         const AllocRequest& req = request(r);
         return {int64_t{req.lastTask} - req.firstTask, req.bytes, r};
     }
 
-    Status start(int32_t r) {
+    Status start(RequestId r) {
         const AllocRequest& req = request(r);
         if (req.bytes == 0) { // takes no space: never competes, never spills
             record(r, req.pool, 0, req.firstTask);
@@ -185,7 +182,7 @@ private:
     }
 
     /// Places \p r in \p p at \p task, spilling by rank until it fits.
-    Status place(int32_t r, PoolId p, int32_t task) {
+    Status place(RequestId r, PoolId p, int32_t task) {
         if (request(r).bytes > pool(p).capacityBytes) // cannot fit even alone
             return moveUp(r, p, task);
         PoolState& s = state(p);
@@ -200,33 +197,33 @@ private:
                 return doesNotFit(r, p, task);
             if (s.live.empty() || rank(r) > *s.live.rbegin())
                 return moveUp(r, p, task);
-            int32_t victim = s.live.rbegin()->request;
+            RequestId victim = s.live.rbegin()->request;
             evict(victim, p);
             SC_RETURN_IF_ERROR(moveUp(victim, p, task));
         }
     }
 
     /// Sends \p r, which \p p does not keep, to the parent of \p p.
-    Status moveUp(int32_t r, PoolId p, int32_t task) {
+    Status moveUp(RequestId r, PoolId p, int32_t task) {
         if (pool(p).parent == kNoPool)
             return doesNotFit(r, p, task);
         ++result_.spillsFrom[p];
         return place(r, pool(p).parent, task);
     }
 
-    void evict(int32_t r, PoolId p) {
+    void evict(RequestId r, PoolId p) {
         PoolState& s = state(p);
         s.free.give(placements(r).back().offset, request(r).bytes);
         s.live.erase(rank(r));
         s.liveBytes -= request(r).bytes;
     }
 
-    void release(int32_t r) {
+    void release(RequestId r) {
         if (request(r).bytes > 0)
             evict(r, placements(r).back().pool);
     }
 
-    void record(int32_t r, PoolId p, int64_t offset, int32_t task) {
+    void record(RequestId r, PoolId p, int64_t offset, int32_t task) {
         std::vector<Placement>& ps = placements(r);
         if (!ps.empty() && ps.back().fromTask == task)
             ps.back() = {task, p, offset};
@@ -234,7 +231,7 @@ private:
             ps.push_back({task, p, offset});
     }
 
-    Error doesNotFit(int32_t r, PoolId p, int32_t task) const {
+    Error doesNotFit(RequestId r, PoolId p, int32_t task) const {
         std::string message = tensorLabel(request(r)) + " (" + std::to_string(request(r).bytes) +
                               " bytes) does not fit " + poolLabel(pools_, p) + " (" +
                               std::to_string(pool(p).capacityBytes) + " bytes)";
@@ -245,7 +242,7 @@ private:
     }
 
     void computePeaks() {
-        for (size_t r = 0; r < requests_.size(); ++r)
+        for (RequestId r : requests_.ids())
             for (const Placement& pl : result_.tensors[r].placements) {
                 int64_t& peak = result_.peakBytes[pl.pool];
                 peak = std::max(peak, pl.offset + requests_[r].bytes);
@@ -253,14 +250,14 @@ private:
     }
 
     const Pools& pools_;
-    const std::vector<AllocRequest>& requests_;
+    const Requests& requests_;
     IdVector<PoolId, PoolState> state_;
     Allocation result_;
 };
 
 } // namespace
 
-Expected<Allocation> allocate(const Pools& pools, const std::vector<AllocRequest>& requests) {
+Expected<Allocation> allocate(const Pools& pools, const Requests& requests) {
     SC_RETURN_IF_ERROR(checkPools(pools));
     for (const AllocRequest& request : requests)
         SC_RETURN_IF_ERROR(checkRequest(pools, request));
@@ -279,7 +276,7 @@ struct Span {
     int32_t until = 0;
     int64_t offset = 0;
     int64_t end = 0;
-    int32_t request = 0;
+    RequestId request;
 };
 
 /// \returns whether \p ancestor is strictly above \p p in the pool tree.
@@ -302,7 +299,7 @@ std::string interval(const AllocRequest& request, const Span& s) {
            ")";
 }
 
-Status checkSizes(const std::vector<AllocRequest>& requests, const Allocation& a) {
+Status checkSizes(const Requests& requests, const Allocation& a) {
     if (a.tensors.size() != requests.size())
         return Error(std::to_string(a.tensors.size()) + " tensor allocations for " +
                      std::to_string(requests.size()) + " requests");
@@ -343,10 +340,10 @@ Status checkPlacement(const Pools& pools, const AllocRequest& request, const Pla
 }
 
 /// Checks every placement and collects the non-empty ones by pool.
-Expected<IdVector<PoolId, std::vector<Span>>>
-collectSpans(const std::vector<AllocRequest>& requests, const Allocation& a) {
+Expected<IdVector<PoolId, std::vector<Span>>> collectSpans(const Requests& requests,
+                                                           const Allocation& a) {
     IdVector<PoolId, std::vector<Span>> byPool(a.pools.size());
-    for (size_t r = 0; r < requests.size(); ++r) {
+    for (RequestId r : requests.ids()) {
         const AllocRequest& req = requests[r];
         const std::vector<Placement>& ps = a.tensors[r].placements;
         SC_RETURN_IF_ERROR(checkRequest(a.pools, req));
@@ -356,15 +353,15 @@ collectSpans(const std::vector<AllocRequest>& requests, const Allocation& a) {
             SC_RETURN_IF_ERROR(checkPlacement(a.pools, req, ps[i], i ? &ps[i - 1] : nullptr));
             int32_t until = i + 1 < ps.size() ? ps[i + 1].fromTask - 1 : req.lastTask;
             if (req.bytes > 0)
-                byPool[ps[i].pool].push_back({ps[i].fromTask, until, ps[i].offset,
-                                              ps[i].offset + req.bytes, static_cast<int32_t>(r)});
+                byPool[ps[i].pool].push_back(
+                    {ps[i].fromTask, until, ps[i].offset, ps[i].offset + req.bytes, r});
         }
     }
     return byPool;
 }
 
 /// Sweeps the tasks of pool \p p: the live spans, keyed by offset, must not overlap.
-Status checkOverlaps(const std::vector<AllocRequest>& requests, const Pools& pools, PoolId p,
+Status checkOverlaps(const Requests& requests, const Pools& pools, PoolId p,
                      std::vector<Span> spans) {
     std::vector<Span> ends = spans;
     std::stable_sort(spans.begin(), spans.end(),
@@ -382,18 +379,18 @@ Status checkOverlaps(const std::vector<AllocRequest>& requests, const Pools& poo
             other = std::prev(next)->second;
         if (other)
             return Error(where(s.from, pools, p) + ": tensors " +
-                         interval(requests[static_cast<size_t>(other->request)], *other) + " and " +
-                         interval(requests[static_cast<size_t>(s.request)], s) + " overlap");
+                         interval(requests[other->request], *other) + " and " +
+                         interval(requests[s.request], s) + " overlap");
         live.emplace(s.offset, &s);
     }
     return Status::success();
 }
 
 /// Peaks and spill counts recomputed from the placements.
-Status checkTotals(const std::vector<AllocRequest>& requests, const Allocation& a) {
+Status checkTotals(const Requests& requests, const Allocation& a) {
     IdVector<PoolId, int64_t> peaks(a.pools.size(), 0);
     IdVector<PoolId, int32_t> spills(a.pools.size(), 0);
-    for (size_t r = 0; r < requests.size(); ++r) {
+    for (RequestId r : requests.ids()) {
         PoolId from = requests[r].pool;
         for (const Placement& pl : a.tensors[r].placements) {
             for (; from != pl.pool; from = a.pools[from].parent)
@@ -415,7 +412,7 @@ Status checkTotals(const std::vector<AllocRequest>& requests, const Allocation& 
 
 } // namespace
 
-Status validateAllocation(const std::vector<AllocRequest>& requests, const Allocation& allocation) {
+Status validateAllocation(const Requests& requests, const Allocation& allocation) {
     SC_RETURN_IF_ERROR(checkSizes(requests, allocation));
     SC_ASSIGN_OR_RETURN(auto byPool, collectSpans(requests, allocation));
     for (PoolId p : byPool.ids())

@@ -44,6 +44,12 @@ struct AllocRequest {
     PoolId pool = kNoPool;
 };
 
+/// A request's index in the requests of one allocation.
+using RequestId = Id<struct RequestTag>;
+
+/// The requests of one allocation, reached by their ids.
+using Requests = IdVector<RequestId, AllocRequest>;
+
 /// Where a request lives from task `fromTask` on.
 struct Placement {
     int32_t fromTask = 0;
@@ -64,8 +70,8 @@ struct TensorAllocation {
 
 struct Allocation {
     Pools pools;
-    /// Indexed like the requests.
-    std::vector<TensorAllocation> tensors;
+    /// The placements of each request.
+    IdVector<RequestId, TensorAllocation> tensors;
     /// Highest end offset ever used in each pool (peak including fragmentation),
     /// over the final placements.
     IdVector<PoolId, int64_t> peakBytes;
@@ -79,12 +85,12 @@ struct Allocation {
 /// choosing whom to spill go to the larger tensor, then the later request.
 /// Fails, naming the request and pool, when a tensor does not fit even alone
 /// in a pool without parent, or a request is malformed.
-Expected<Allocation> allocate(const Pools& pools, const std::vector<AllocRequest>& requests);
+Expected<Allocation> allocate(const Pools& pools, const Requests& requests);
 
 /// Checks that in every pool, at every task, the live placements do not
 /// overlap and stay within capacity, and that every request is placed from
 /// its firstTask to its lastTask with spills only to the parent pool. The
 /// error names the task, the pool and the two tensors.
-Status validateAllocation(const std::vector<AllocRequest>& requests, const Allocation& allocation);
+Status validateAllocation(const Requests& requests, const Allocation& allocation);
 
 } // namespace stagecraft::kernel

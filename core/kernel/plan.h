@@ -153,9 +153,9 @@ inline constexpr PoolId kPassParent{1};
 
 /// One allocation pass: its requests, by buffer, and the result.
 struct AllocationPass {
-    std::vector<AllocRequest> requests;
-    /// The buffer of each request, in request order.
-    std::vector<BufferId> buffers;
+    Requests requests;
+    /// The buffer of each request.
+    IdVector<RequestId, BufferId> buffers;
     Allocation allocation;
 };
 

@@ -416,7 +416,7 @@ private:
     }
 
     /// The task from which a buffer declared in LB lives outside it, or -1.
-    int32_t spillTask(size_t lbRequest) const {
+    int32_t spillTask(RequestId lbRequest) const {
         for (const Placement& p : program_.lb.allocation.tensors[lbRequest].placements)
             if (p.pool != kPassLevel)
                 return p.fromTask;
@@ -432,7 +432,7 @@ private:
         for (BufferId b : program_.buffers.ids())
             if (program_.buffers[b].scope != Scope::LB)
                 from[b] = program_.buffers[b].firstTask;
-        for (size_t r = 0; r < program_.lb.requests.size(); ++r)
+        for (RequestId r : program_.lb.requests.ids())
             from[program_.lb.buffers[r]] = spillTask(r);
         for (BufferId b : program_.buffers.ids()) {
             const Buffer& buffer = program_.buffers[b];
@@ -449,12 +449,12 @@ private:
     }
 
     void mergePlacements() {
-        for (size_t r = 0; r < program_.lb.requests.size(); ++r)
+        for (RequestId r : program_.lb.requests.ids())
             for (const Placement& p : program_.lb.allocation.tensors[r].placements)
                 if (p.pool == kPassLevel)
                     program_.buffers[program_.lb.buffers[r]].placements.push_back(
                         {p.fromTask, kLbPool, p.offset});
-        for (size_t r = 0; r < program_.gb.requests.size(); ++r)
+        for (RequestId r : program_.gb.requests.ids())
             for (const Placement& p : program_.gb.allocation.tensors[r].placements)
                 program_.buffers[program_.gb.buffers[r]].placements.push_back(
                     {p.fromTask, p.pool == kPassLevel ? kGbPool : kDdrPool, p.offset});

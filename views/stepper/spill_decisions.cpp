@@ -16,6 +16,7 @@ namespace {
 using kernel::AllocationPass;
 using kernel::Placement;
 using kernel::PoolId;
+using kernel::RequestId;
 
 /// The pool of \p placements in effect at \p task, before (\p before) or
 /// after the moves made at that task; kernel::kNoPool when not yet placed.
@@ -38,9 +39,10 @@ struct PassView {
 };
 
 /// Fills the comparison with the other tensors live in \p pool at \p task.
-void compareLiveness(const PassView& view, size_t spilled, PoolId pool, SpillDecision& decision) {
+void compareLiveness(const PassView& view, RequestId spilled, PoolId pool,
+                     SpillDecision& decision) {
     const auto& requests = view.pass.requests;
-    for (size_t q = 0; q < requests.size(); ++q) {
+    for (RequestId q : requests.ids()) {
         const kernel::AllocRequest& other = requests[q];
         if (q == spilled || other.bytes == 0 || other.firstTask > decision.task ||
             other.lastTask < decision.task)
@@ -55,7 +57,7 @@ void compareLiveness(const PassView& view, size_t spilled, PoolId pool, SpillDec
     }
 }
 
-SpillDecision decisionFor(const PassView& view, size_t request, PoolId from, PoolId to,
+SpillDecision decisionFor(const PassView& view, RequestId request, PoolId from, PoolId to,
                           int32_t task) {
     const kernel::AllocRequest& req = view.pass.requests[request];
     SpillDecision decision;
@@ -74,7 +76,7 @@ SpillDecision decisionFor(const PassView& view, size_t request, PoolId from, Poo
 
 void passSpills(const PassView& view, std::vector<SpillDecision>& out) {
     const auto& requests = view.pass.requests;
-    for (size_t r = 0; r < requests.size(); ++r) {
+    for (RequestId r : requests.ids()) {
         const auto& placements = view.pass.allocation.tensors[r].placements;
         if (placements.empty())
             continue;

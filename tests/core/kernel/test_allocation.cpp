@@ -33,7 +33,7 @@ bool contains(const std::string& text, const std::string& part) {
 
 struct Spec {
     Pools pools;
-    std::vector<AllocRequest> requests;
+    Requests requests;
     Json expect;
 };
 
@@ -73,7 +73,7 @@ std::string poolName(const Pools& pools, PoolId p) {
 /// "out1 from LB to GB at 4" for each change of pool, the requested one first.
 std::vector<std::string> spillsOf(const Spec& spec, const Allocation& a) {
     std::vector<std::string> spills;
-    for (size_t r = 0; r < spec.requests.size(); ++r) {
+    for (RequestId r : spec.requests.ids()) {
         PoolId from = spec.requests[r].pool;
         for (const Placement& pl : a.tensors[r].placements) {
             if (pl.pool != from)
@@ -87,7 +87,7 @@ std::vector<std::string> spillsOf(const Spec& spec, const Allocation& a) {
 }
 
 /// "from 1 in LB at 100" for each placement of one request.
-std::vector<std::string> placementsOf(const Allocation& a, size_t r) {
+std::vector<std::string> placementsOf(const Allocation& a, RequestId r) {
     std::vector<std::string> out;
     for (const Placement& pl : a.tensors[r].placements)
         out.push_back("from " + std::to_string(pl.fromTask) + " in " + poolName(a.pools, pl.pool) +
@@ -150,7 +150,7 @@ std::string describe(const Allocation& a) {
 
 struct Case {
     Pools pools;
-    std::vector<AllocRequest> requests;
+    Requests requests;
 };
 
 /// DDR <- GB(s) <- LBs with small capacities, so that spills are common: up
@@ -187,7 +187,7 @@ Case randomCase(uint32_t seed, int64_t minRequests, int64_t maxRequests, int32_t
 }
 
 /// Live tasks [from, until] of placement \p i of request \p r.
-std::pair<int32_t, int32_t> liveTasks(const Case& c, const Allocation& a, size_t r, size_t i) {
+std::pair<int32_t, int32_t> liveTasks(const Case& c, const Allocation& a, RequestId r, size_t i) {
     const std::vector<Placement>& ps = a.tensors[r].placements;
     return {ps[i].fromTask, i + 1 < ps.size() ? ps[i + 1].fromTask - 1 : c.requests[r].lastTask};
 }
@@ -195,8 +195,10 @@ std::pair<int32_t, int32_t> liveTasks(const Case& c, const Allocation& a, size_t
 /// Moves one placement onto another that is live at the same time in the same
 /// pool; false when the allocation has no such pair.
 bool corruptWithOverlap(const Case& c, Allocation& a, std::string& first, std::string& second) {
-    for (size_t r = 0; r < a.tensors.size(); ++r)
-        for (size_t s = r + 1; s < a.tensors.size(); ++s) {
+    for (RequestId r : a.tensors.ids())
+        for (RequestId s : a.tensors.ids()) {
+            if (s <= r)
+                continue;
             Placement& x = a.tensors[r].placements.front();
             Placement& y = a.tensors[s].placements.front();
             auto [xFrom, xUntil] = liveTasks(c, a, r, 0);
@@ -263,7 +265,7 @@ TEST_P(SpecsRows, specs) {
         auto it = std::find_if(spec.requests.begin(), spec.requests.end(),
                                [&](const AllocRequest& r) { return r.name == name; });
         ASSERT_TRUE(it != spec.requests.end()) << name.c_str();
-        ASSERT_EQ(placementsOf(*a, static_cast<size_t>(it - spec.requests.begin())),
+        ASSERT_EQ(placementsOf(*a, RequestId::at(static_cast<size_t>(it - spec.requests.begin()))),
                   strings(expected));
     }
 }
@@ -273,21 +275,21 @@ INSTANTIATE_TEST_SUITE_P(TestAllocation, SpecsRows, ::testing::ValuesIn(specsRow
 
 TEST(TestAllocation, validatorNamesTaskPoolAndBothTensors) {
     Pools pools = {{"LB", 100, kDdrAbove}, {"DDR", 1000, kNoPool}};
-    std::vector<AllocRequest> requests = {{"a", 60, 0, 2, kLb}, {"b", 50, 1, 2, kLb}};
+    Requests requests = {{"a", 60, 0, 2, kLb}, {"b", 50, 1, 2, kLb}};
     Allocation a{pools, {{{{0, kLb, 0}}}, {{{1, kLb, 50}}}}, {110, 0}, {0, 0}};
     Status status = validateAllocation(requests, a);
     ASSERT_TRUE(!status.ok());
     ASSERT_EQ(status.error().message(),
               std::string("task 1, pool 'LB': tensors 'a' [0, 60) and 'b' [50, 100) overlap"));
     // The same space used one after the other is fine.
-    requests[0].lastTask = 0;
+    requests[RequestId(0)].lastTask = 0;
     a.peakBytes = {100, 0};
     ASSERT_TRUE(validateAllocation(requests, a).ok());
 }
 
 TEST(TestAllocation, validatorRefusesBrokenPlacements) {
     Pools pools = {{"LB", 100, kDdrAbove}, {"DDR", 1000, kNoPool}};
-    std::vector<AllocRequest> requests = {{"a", 60, 0, 4, kLb}};
+    Requests requests = {{"a", 60, 0, 4, kLb}};
     auto check = [&](std::vector<Placement> ps, const std::string& expected) {
         Allocation a{pools, {{ps}}, {0, 0}, {0, 0}};
         for (const Placement& pl : ps)
@@ -360,7 +362,7 @@ TEST(TestAllocation, validatorCatchesCorruptedAllocations) {
         auto nonEmpty = std::find_if(c.requests.begin(), c.requests.end(),
                                      [](const AllocRequest& r) { return r.bytes > 0; });
         if (nonEmpty != c.requests.end()) {
-            size_t r = static_cast<size_t>(nonEmpty - c.requests.begin());
+            RequestId r = RequestId::at(static_cast<size_t>(nonEmpty - c.requests.begin()));
             bad = *a;
             Placement& last = bad.tensors[r].placements.back();
             last.offset = c.pools[last.pool].capacityBytes - c.requests[r].bytes + 1;
@@ -371,7 +373,8 @@ TEST(TestAllocation, validatorCatchesCorruptedAllocations) {
         if (spilled != a->tensors.end()) {
             bad = *a;
             std::vector<Placement>& ps =
-                bad.tensors[static_cast<size_t>(spilled - a->tensors.begin())].placements;
+                bad.tensors[RequestId::at(static_cast<size_t>(spilled - a->tensors.begin()))]
+                    .placements;
             ps[1].pool = ps[0].pool; // a spill that stays in place
             ASSERT_TRUE(contains(validateAllocation(c.requests, bad).error().message(),
                                  "which is not above it"));

@@ -150,7 +150,7 @@ private slots:
         std::set<kernel::BufferId> expectedBuffers;
         int64_t expectedLevels = 0;
         for (const kernel::AllocationPass* pass : {&program.lb, &program.gb}) {
-            for (size_t r = 0; r < pass->requests.size(); ++r) {
+            for (kernel::RequestId r : pass->requests.ids()) {
                 kernel::PoolId pool = pass->requests[r].pool;
                 for (const kernel::Placement& p : pass->allocation.tensors[r].placements) {
                     if (p.pool > pool) {
