@@ -24,19 +24,23 @@ QColor blend(const QColor& color, const QColor& toward, double amount) {
         static_cast<float>(color.blueF() + (toward.blueF() - color.blueF()) * amount));
 }
 
+/// The color of \p base in each BarStyle: as is, faded, emphasized.
+std::array<QColor, 3> shadesOf(const QColor& base) {
+    return {base, blend(base, Qt::white, 0.7), base.darker(125)};
+}
+
 /// Group colors computed once per style: painting asks for one per bar.
-const QColor& cachedColor(partition::GroupId group, BarStyle style) {
+/// Bars outside every instance (transfers of no group) share one gray.
+const QColor& cachedColor(const TimelineBar& bar, BarStyle style) {
     static const auto table = [] {
         std::vector<std::array<QColor, 3>> colors;
-        const QColor none = groupColor(partition::kNoGroup).darker(118);
-        colors.push_back({none, blend(none, Qt::white, 0.7), none.darker(125)});
-        for (size_t g = 0; g < 12; ++g) {
-            const QColor base = groupColor(partition::GroupId::at(g));
-            colors.push_back({base, blend(base, Qt::white, 0.7), base.darker(125)});
-        }
+        colors.push_back(shadesOf(groupColor(partition::kNoGroup).darker(118)));
+        for (size_t g = 0; g < 12; ++g)
+            colors.push_back(shadesOf(groupColor(partition::GroupId::at(g))));
         return colors;
     }();
-    const size_t row = group == partition::kNoGroup ? 0 : 1 + group.index() % 12;
+    const bool grouped = bar.instance != schedule::kNoInstance && bar.group != partition::kNoGroup;
+    const size_t row = grouped ? 1 + bar.group.index() % 12 : 0;
     return table[row][static_cast<size_t>(style)];
 }
 
@@ -48,8 +52,7 @@ TimelinePainter::TimelinePainter(QPainter& painter, const TimeAxis& axis, double
     , plotWidth_(plotWidth) {}
 
 QColor TimelinePainter::barColor(const TimelineBar& bar, BarStyle style) {
-    return cachedColor(bar.instance == schedule::kNoInstance ? partition::kNoGroup : bar.group,
-                       style);
+    return cachedColor(bar, style);
 }
 
 void TimelinePainter::paintLane(const TimelineData& data, int32_t lane, const QRectF& rect,
@@ -74,8 +77,7 @@ void TimelinePainter::paintLane(const TimelineData& data, int32_t lane, const QR
         }
         // Sub-pixel: cover the column and jump past every bar ending in it.
         const double column = std::floor(std::max(0.0, x0));
-        const QColor& color = cachedColor(
-            bar.instance == schedule::kNoInstance ? partition::kNoGroup : bar.group, style);
+        const QColor& color = cachedColor(bar, style);
         if (column > run.right || color != run.color) {
             flush(run, rect);
             run = {column, column + 1, color};
