@@ -2,9 +2,11 @@
 // Hand-made hostile input for the hardening suites: ONNX models edited at
 // the protobuf level (what no exporter writes), deep JSON, special files.
 
+#include "cli_helpers.h"
 #include "onnx/model_builder.h"
 
 #include <QString>
+#include <QTemporaryDir>
 #include <onnx/onnx_pb.h>
 
 #include <filesystem>
@@ -34,6 +36,23 @@ inline std::string readText(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
+
+/// A hostile suite's files, in a temporary directory of their own: a base
+/// of the suites' test objects.
+class SuiteFiles {
+protected:
+    QTemporaryDir dir_;
+
+    std::filesystem::path path(const std::string& name) const {
+        return std::filesystem::path(dir_.path().toStdString()) / name;
+    }
+
+    /// Writes \p text to the file \p name; its path.
+    QString write(const std::string& name, const std::string& text) {
+        writeText(path(name), text);
+        return q(path(name));
+    }
+};
 
 /// x[1,4] -> MatMul with a 4x4 f32 weight "w" stored as external data -> y.
 inline onnxio::ModelBuilder matmulModel() {

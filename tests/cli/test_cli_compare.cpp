@@ -3,6 +3,7 @@
 // in the JSON document with the keys, byte-identical output, CSV,
 // strategy selection, the exports, and the exit codes of bad input and usage.
 
+#include "cli_helpers.h"
 #include "testsupport.h"
 
 #include <QFile>
@@ -12,30 +13,13 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+using stagecraft::test::fig3;
+using stagecraft::test::parsed;
+using stagecraft::test::readAll;
 using stagecraft::test::runCli;
+using stagecraft::test::s;
 
 namespace {
-
-QString s(const char* text) {
-    return QString::fromUtf8(text);
-}
-
-QStringList fig3(const char* command, const QStringList& more) {
-    return QStringList{s(command), s("zoo:fig3-chain"), s("--arch"), s("teaching")} + more;
-}
-
-QJsonObject parsed(const QByteArray& text) {
-    QJsonParseError error;
-    QJsonDocument doc = QJsonDocument::fromJson(text, &error);
-    if (error.error != QJsonParseError::NoError)
-        qWarning("not JSON: %s", qPrintable(error.errorString()));
-    return doc.object();
-}
-
-QByteArray readAll(const QString& path) {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
 
 /// The last stderr line (progress lines come before it) names the fault.
 void expectError(const stagecraft::test::CliResult& r, int exitCode, const QString& part) {

@@ -5,6 +5,7 @@
 // with reference outputs, and the exit codes of bad usage and bad input.
 
 #include "arch/presets.h"
+#include "cli_helpers.h"
 #include "io/session_json.h"
 #include "support/sha256.h"
 #include "testsupport.h"
@@ -18,28 +19,10 @@
 #include <QtTest>
 
 using namespace stagecraft;
+using stagecraft::test::readAll;
+using stagecraft::test::readJson;
 using stagecraft::test::runCli;
-
-namespace {
-
-QString s(const char* text) {
-    return QString::fromUtf8(text);
-}
-
-QByteArray contents(const QString& path) {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-QJsonObject json(const QString& path) {
-    return QJsonDocument::fromJson(contents(path)).object();
-}
-
-bool oneLine(const test::CliResult& r) {
-    return r.err.count(QLatin1Char('\n')) == 1 && r.err.endsWith(QLatin1Char('\n'));
-}
-
-} // namespace
+using stagecraft::test::s;
 
 class TestCliEmit : public QObject {
     Q_OBJECT
@@ -74,7 +57,7 @@ private slots:
         auto r = emitFig3(out);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY(r.out.contains(s("emitted 15 kernels (graphturbo on teaching) for riscv64")));
-        QJsonObject manifest = json(out + s("/manifest.json"));
+        QJsonObject manifest = readJson(out + s("/manifest.json"));
         QCOMPARE(manifest[s("format")].toString(), s("stagecraft-kernels"));
         QCOMPARE(manifest[s("target")].toObject()[s("name")].toString(), s("riscv64"));
         QCOMPARE(manifest[s("target")].toObject()[s("opt")].toInt(), 2);
@@ -84,10 +67,10 @@ private slots:
             QJsonObject k = kernels[i].toObject();
             QCOMPARE(k[s("order")].toInt(), i);
             QVERIFY(
-                contents(out + QLatin1Char('/') + k[s("ir")].toString())
+                readAll(out + QLatin1Char('/') + k[s("ir")].toString())
                     .contains(
                         QByteArray("define void @").append(k[s("symbol")].toString().toUtf8())));
-            QVERIFY(contents(out + QLatin1Char('/') + k[s("object")].toString())
+            QVERIFY(readAll(out + QLatin1Char('/') + k[s("object")].toString())
                         .startsWith("\x7f"
                                     "ELF"));
             QVERIFY(!k[s("layers")].toArray().isEmpty());
@@ -113,9 +96,9 @@ private slots:
     void outputIsDeterministic() {
         QVERIFY(emitFig3(path("one")).exitCode == 0);
         QVERIFY(emitFig3(path("two"), {s("--threads"), s("1")}).exitCode == 0);
-        QCOMPARE(contents(path("one/manifest.json")), contents(path("two/manifest.json")));
+        QCOMPARE(readAll(path("one/manifest.json")), readAll(path("two/manifest.json")));
         for (const QString& f : QDir(path("one")).entryList(QDir::Files))
-            QVERIFY2(contents(path("one/") + f) == contents(path("two/") + f), qPrintable(f));
+            QVERIFY2(readAll(path("one/") + f) == readAll(path("two/") + f), qPrintable(f));
     }
 
     void aSessionGivesItsSchedule() {
@@ -140,7 +123,7 @@ private slots:
             runCli({s("run"), fig3_, s("--arch"), s("teaching"), s("--seeded"), s("--save-inputs"),
                     path("in.json"), s("--outputs"), path("out.json")});
         QVERIFY2(first.exitCode == 0, qPrintable(first.err));
-        QJsonArray outputs = json(path("out.json"))[s("tensors")].toArray();
+        QJsonArray outputs = readJson(path("out.json"))[s("tensors")].toArray();
         QCOMPARE(outputs.size(), 1);
         QCOMPARE(outputs[0].toObject()[s("name")].toString(), s("output"));
         QCOMPARE(outputs[0].toObject()[s("data")].toArray().size(), 8 * 128 * 2 * 2);
@@ -152,7 +135,7 @@ private slots:
     }
 
     void runFailsAboveTheTolerance() {
-        QJsonObject doc = json(path("out.json"));
+        QJsonObject doc = readJson(path("out.json"));
         QJsonArray tensors = doc[s("tensors")].toArray();
         QJsonObject t = tensors[0].toObject();
         QJsonArray data = t[s("data")].toArray();

@@ -6,6 +6,7 @@
 // carry the simulated trace's names; `fidelity` prints its documented
 // figures.
 
+#include "cli_helpers.h"
 #include "testsupport.h"
 
 #include <QDir>
@@ -17,19 +18,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+using stagecraft::test::readJson;
 using stagecraft::test::runCli;
+using stagecraft::test::s;
 
 namespace {
-
-QString s(const char* text) {
-    return QString::fromUtf8(text);
-}
-
-QJsonObject readJson(const QString& path) {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(file.readAll()).object()
-                                          : QJsonObject();
-}
 
 /// The names of the "kernel ..." spans of a Chrome trace.
 QSet<QString> kernelSpans(const QJsonObject& trace) {

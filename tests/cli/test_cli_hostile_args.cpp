@@ -17,28 +17,12 @@
 #include <QtTest>
 
 using namespace stagecraft;
+using stagecraft::test::failed;
+using stagecraft::test::q;
 using stagecraft::test::runCli;
+using stagecraft::test::s;
 
 namespace {
-
-QString s(const char* text) {
-    return QString::fromUtf8(text);
-}
-
-QString q(const std::filesystem::path& path) {
-    return QString::fromStdString(path.string());
-}
-
-bool oneLine(const test::CliResult& r) {
-    return r.err.count(QLatin1Char('\n')) == 1 && r.err.endsWith(QLatin1Char('\n'));
-}
-
-bool failed(const test::CliResult& r, int code, const QString& part) {
-    if (r.exitCode == code && oneLine(r) && r.err.contains(part))
-        return true;
-    qWarning().noquote() << "exit" << r.exitCode << "stderr:" << r.err;
-    return false;
-}
 
 /// x[batch, 4] -> Relu -> y.
 onnxio::ModelBuilder dynamicModel() {
@@ -51,20 +35,10 @@ onnxio::ModelBuilder dynamicModel() {
 
 } // namespace
 
-class TestCliHostileArgs : public QObject {
+class TestCliHostileArgs : public QObject, private test::SuiteFiles {
     Q_OBJECT
-    QTemporaryDir dir_;
     QString fig3_;
     QString dynamic_;
-
-    std::filesystem::path path(const std::string& name) const {
-        return std::filesystem::path(dir_.path().toStdString()) / name;
-    }
-
-    QString write(const std::string& name, const std::string& text) {
-        test::writeText(path(name), text);
-        return q(path(name));
-    }
 
     QString overridesFile(const std::string& name, const std::string& splits,
                           const std::string& scopes) {

@@ -20,40 +20,14 @@
 #include <unistd.h>
 
 using namespace stagecraft;
+using stagecraft::test::failed;
+using stagecraft::test::q;
 using stagecraft::test::runCli;
+using stagecraft::test::s;
 
-namespace {
-
-QString s(const char* text) {
-    return QString::fromUtf8(text);
-}
-
-QString q(const std::filesystem::path& path) {
-    return QString::fromStdString(path.string());
-}
-
-bool oneLine(const test::CliResult& r) {
-    return r.err.count(QLatin1Char('\n')) == 1 && r.err.endsWith(QLatin1Char('\n'));
-}
-
-/// Exit 1 with one line on stderr that contains \p part.
-bool refused(const test::CliResult& r, const QString& part) {
-    if (r.exitCode == 1 && oneLine(r) && r.err.contains(part))
-        return true;
-    qWarning().noquote() << "exit" << r.exitCode << "stderr:" << r.err;
-    return false;
-}
-
-} // namespace
-
-class TestCliHostileFiles : public QObject {
+class TestCliHostileFiles : public QObject, private test::SuiteFiles {
     Q_OBJECT
-    QTemporaryDir dir_;
     QString fig3_;
-
-    std::filesystem::path path(const char* name) const {
-        return std::filesystem::path(dir_.path().toStdString()) / name;
-    }
 
     /// The matmul model with "w" at \p location, in a directory of its own.
     QString modelWithExternal(const char* folder, const std::string& location,
@@ -88,7 +62,7 @@ private slots:
         QFETCH(QString, why);
         QString model = modelWithExternal("ext", location.toStdString());
         auto r = runCli({s("run"), model, s("--seeded"), s("--outputs"), q(path("ext-out.json"))});
-        QVERIFY(refused(r, why));
+        QVERIFY(failed(r, 1, why));
         QVERIFY(r.err.contains(s("initializer 'w'")));
         QVERIFY(!QFile::exists(q(path("ext-out.json"))));
     }
@@ -96,13 +70,13 @@ private slots:
     void aSymbolicLinkOutOfTheModelDirectoryIsRefused() {
         QString model = modelWithExternal("link", "w.bin");
         QVERIFY(::symlink(path("secret.bin").c_str(), (path("link") / "w.bin").c_str()) == 0);
-        QVERIFY(refused(runCli({s("inspect"), model}), s("leads out of the model's directory")));
+        QVERIFY(failed(runCli({s("inspect"), model}), 1, s("leads out of the model's directory")));
     }
 
     void offsetsBeyondTheFileAreRefusedWithoutOverflow() {
         QString model = modelWithExternal("offset", "w.bin", "9223372036854775807");
         test::writeText(path("offset") / "w.bin", std::string(64, '\0'));
-        QVERIFY(refused(runCli({s("inspect"), model}), s("is too short")));
+        QVERIFY(failed(runCli({s("inspect"), model}), 1, s("is too short")));
     }
 
     void externalDataInsideTheDirectoryStillWorks() {
@@ -151,7 +125,7 @@ private slots:
         if (!QFile::exists(q(path("fifo"))))
             QVERIFY(::mkfifo(path("fifo").c_str(), 0600) == 0);
         auto r = runCli(args, 20000);
-        QVERIFY(refused(r, target + s(": is a ")));
+        QVERIFY(failed(r, 1, target + s(": is a ")));
         QVERIFY(r.err.contains(s("not a regular file; refusing to replace it")));
         QVERIFY(test::isCharacterDevice("/dev/null"));
         struct stat info {};
@@ -190,7 +164,7 @@ private slots:
     void zooNeverReplacesAnUnrelatedWeightsFile() {
         test::writeText(path("mine.weights"), "my own data");
         auto r = runCli({s("zoo"), s("fig3-chain"), s("--out"), q(path("mine.onnx"))});
-        QVERIFY(refused(r, s("mine.weights: exists and is not the weights file of")));
+        QVERIFY(failed(r, 1, s("mine.weights: exists and is not the weights file of")));
         QCOMPARE(test::readText(path("mine.weights")), std::string("my own data"));
         QVERIFY(!QFile::exists(q(path("mine.onnx"))));
         // Writing the same model again replaces its own weights.
@@ -245,7 +219,7 @@ private slots:
         test::writeText(path("foreign") / "manifest.json", "{\"name\": \"my-app\"}\n");
         auto r = runCli({s("emit"), fig3_, s("--arch"), s("teaching"), s("--level"), s("lb"),
                          s("--out"), q(path("foreign"))});
-        QVERIFY(refused(r, s("not a stagecraft-kernels manifest")));
+        QVERIFY(failed(r, 1, s("not a stagecraft-kernels manifest")));
         QVERIFY(!r.err.contains(s("compiled")));
         QCOMPARE(test::readText(path("foreign") / "manifest.json"),
                  std::string("{\"name\": \"my-app\"}\n"));
@@ -255,7 +229,7 @@ private slots:
     void emitIntoAnImpossibleDirectoryFailsBeforeCompiling() {
         auto r = runCli({s("emit"), fig3_, s("--arch"), s("teaching"), s("--level"), s("lb"),
                          s("--out"), s("/dev/null/kernels")});
-        QVERIFY(refused(r, s("/dev/null/kernels: cannot create the directory")));
+        QVERIFY(failed(r, 1, s("/dev/null/kernels: cannot create the directory")));
         QVERIFY(!r.err.contains(s("compiled")));
     }
 
@@ -297,7 +271,7 @@ private slots:
         if (!QFile::exists(q(path("in-fifo"))))
             QVERIFY(::mkfifo(path("in-fifo").c_str(), 0600) == 0);
         auto r = runCli(args, 20000);
-        QVERIFY(refused(r, named + s(": is a ")));
+        QVERIFY(failed(r, 1, named + s(": is a ")));
         QVERIFY(r.err.contains(s("not a regular file")));
     }
 

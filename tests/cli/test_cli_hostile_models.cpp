@@ -14,17 +14,11 @@
 #include <QtTest>
 
 using namespace stagecraft;
+using stagecraft::test::q;
 using stagecraft::test::runCli;
+using stagecraft::test::s;
 
 namespace {
-
-QString s(const char* text) {
-    return QString::fromUtf8(text);
-}
-
-QString q(const std::filesystem::path& path) {
-    return QString::fromStdString(path.string());
-}
 
 bool refused(const test::CliResult& r, const QString& part) {
     if (r.exitCode == 1 && r.err.count(QLatin1Char('\n')) == 1 && r.err.contains(part))
@@ -55,20 +49,10 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 
 } // namespace
 
-class TestCliHostileModels : public QObject {
+class TestCliHostileModels : public QObject, private test::SuiteFiles {
     Q_OBJECT
-    QTemporaryDir dir_;
     QString fig3_;
     std::string teaching_;
-
-    std::filesystem::path path(const std::string& name) const {
-        return std::filesystem::path(dir_.path().toStdString()) / name;
-    }
-
-    QString write(const std::string& name, const std::string& text) {
-        test::writeText(path(name), text);
-        return q(path(name));
-    }
 
     QString save(const std::string& name, const onnx::ModelProto& model) {
         test::writeProto(path(name), model);

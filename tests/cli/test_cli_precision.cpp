@@ -5,6 +5,7 @@
 // simulated in f16 without the option, kernels run in f16 and bf16 close to
 // f32, and a bad precision or an architecture without its rates is refused.
 
+#include "cli_helpers.h"
 #include "testsupport.h"
 
 #include <QJsonArray>
@@ -13,17 +14,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+using stagecraft::test::fig3;
 using stagecraft::test::runCli;
+using stagecraft::test::s;
 
 namespace {
-
-QString s(const char* text) {
-    return QString::fromUtf8(text);
-}
-
-QStringList fig3(const char* command, const QStringList& more) {
-    return QStringList{s(command), s("zoo:fig3-chain"), s("--arch"), s("teaching")} + more;
-}
 
 QJsonArray strategies(const stagecraft::test::CliResult& r) {
     return QJsonDocument::fromJson(r.out.toUtf8()).object()[s("strategies")].toArray();

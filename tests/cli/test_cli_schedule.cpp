@@ -4,6 +4,7 @@
 // schedule byte for byte, --explain, refused overrides, batch handling for
 // files and zoo models, and the exit codes of bad input and usage.
 
+#include "cli_helpers.h"
 #include "onnx/model_builder.h"
 #include "testsupport.h"
 #include "zoo/zoo.h"
@@ -16,13 +17,12 @@
 #include <QtTest>
 
 using namespace stagecraft;
+using stagecraft::test::parsed;
+using stagecraft::test::readAll;
 using stagecraft::test::runCli;
+using stagecraft::test::s;
 
 namespace {
-
-QString s(const char* text) {
-    return QString::fromUtf8(text);
-}
 
 /// fig3-chain on teaching, at the LB level (Fig. 3's) unless \p more picks one.
 QStringList fig3(const QStringList& more) {
@@ -32,24 +32,11 @@ QStringList fig3(const QStringList& more) {
     return args + more;
 }
 
-QJsonObject parsed(const test::CliResult& result) {
-    QJsonParseError error;
-    QJsonDocument doc = QJsonDocument::fromJson(result.out.toUtf8(), &error);
-    if (error.error != QJsonParseError::NoError)
-        qWarning("not JSON: %s", qPrintable(error.errorString()));
-    return doc.object();
-}
-
 QStringList orderLabels(const QJsonObject& doc) {
     QStringList labels;
     for (const QJsonValue& step : doc[s("order")].toArray())
         labels << step[s("instance")].toString();
     return labels;
-}
-
-QByteArray readAll(const QString& path) {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 bool writeText(const QString& path, const QString& text) {

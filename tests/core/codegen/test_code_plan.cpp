@@ -7,6 +7,7 @@
 
 #include "codegen_fixture.h"
 #include "coretestsupport.h"
+#include "suite_fixture.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -31,19 +32,8 @@ const codegen::View* viewNamed(const ir::Graph& graph, const codegen::LayerCode&
 
 /// State shared by every test, made once for the whole program (the Qt
 /// suite's test object and initTestCase).
-class TestCodePlan : public ::testing::Test {
+class TestCodePlan : public OnceSuite<TestCodePlan> {
 protected:
-    static void SetUpTestSuite() {
-        if (ready_)
-            return;
-        dir_ = std::make_unique<test::TempDir>();
-        ASSERT_TRUE(dir_->isValid());
-        ready_ = true;
-    }
-    void SetUp() override { ASSERT_TRUE(ready_) << "the suite's setup failed"; }
-
-    static inline bool ready_ = false;
-    static inline std::unique_ptr<test::TempDir> dir_;
     static inline std::map<std::string, ModelFile> zoo_;
 
     static const ModelFile& zoo(const std::string& name, int64_t seq = 0) {

@@ -11,6 +11,7 @@
 #include "codegen_fixture.h"
 #include "coretestsupport.h"
 #include "graph_ops.h"
+#include "suite_fixture.h"
 
 #include <cstdio>
 #include <fstream>
@@ -121,20 +122,7 @@ std::string messageOf(const Error& e) {
 
 /// State shared by every test, made once for the whole program (the Qt
 /// suite's test object and initTestCase).
-class TestCodegen : public ::testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        if (ready_)
-            return;
-        dir_ = std::make_unique<test::TempDir>();
-        ASSERT_TRUE(dir_->isValid());
-        ready_ = true;
-    }
-    void SetUp() override { ASSERT_TRUE(ready_) << "the suite's setup failed"; }
-
-    static inline bool ready_ = false;
-    static inline std::unique_ptr<test::TempDir> dir_;
-};
+class TestCodegen : public OnceSuite<TestCodegen> {};
 
 struct EveryKernelCompilesForBothTargetsRow {
     std::string rowLabel;

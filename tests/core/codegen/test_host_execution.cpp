@@ -15,6 +15,7 @@
 #include "codegen/host_run.h"
 #include "codegen_fixture.h"
 #include "coretestsupport.h"
+#include "suite_fixture.h"
 
 #include <gtest/gtest.h>
 #include <map>
@@ -106,19 +107,8 @@ const Case& caseNamed(const std::string& name) {
 
 /// State shared by every test, made once for the whole program (the Qt
 /// suite's test object and initTestCase).
-class TestHostExecution : public ::testing::Test {
+class TestHostExecution : public OnceSuite<TestHostExecution> {
 protected:
-    static void SetUpTestSuite() {
-        if (ready_)
-            return;
-        dir_ = std::make_unique<test::TempDir>();
-        ASSERT_TRUE(dir_->isValid());
-        ready_ = true;
-    }
-    void SetUp() override { ASSERT_TRUE(ready_) << "the suite's setup failed"; }
-
-    static inline bool ready_ = false;
-    static inline std::unique_ptr<test::TempDir> dir_;
     static inline std::map<std::string, ModelFile> models_;
     static inline std::map<std::string, codegen::TensorSet> reference_;
     /// The first schedule's outputs of each model: the others must equal them.

@@ -4,6 +4,7 @@
 
 #include "coretestsupport.h"
 #include "onnx_reading.h"
+#include "suite_fixture.h"
 #include "zoo/zoo.h"
 
 #include <onnx/checker.h>
@@ -54,28 +55,21 @@ int64_t fig2Parameters() {
 
 /// Every zoo model written once for the whole program (the Qt suite's
 /// initTestCase), read back by every test.
-class TestZooModels : public ::testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        if (ready_)
-            return;
-        dir_ = std::make_unique<test::TempDir>();
-        ASSERT_TRUE(dir_->isValid());
+class TestZooModels : public OnceSuite<TestZooModels> {
+public:
+    /// Writes every zoo model into dir_ (OnceSuite's setup).
+    static void prepare() {
         for (const zoo::ZooModelInfo& info : zoo::zooModels()) {
             auto written = zoo::writeZooModel(info.name, {}, pathOf(info.name));
             ASSERT_TRUE(written.ok()) << (written.ok() ? "" : written.error().message().c_str());
         }
-        ready_ = true;
     }
-    void SetUp() override { ASSERT_TRUE(ready_) << "the suite's setup failed"; }
 
+protected:
     static std::filesystem::path pathOf(const std::string& model) {
         return std::filesystem::path(dir_->filePath(model + ".onnx"));
     }
     static onnx::ModelProto modelOf(const std::string& model) { return loadModel(pathOf(model)); }
-
-    static inline bool ready_ = false;
-    static inline std::unique_ptr<test::TempDir> dir_;
 };
 
 struct ValidFileRow {
