@@ -6,6 +6,7 @@
 #include "coretestsupport.h"
 #include "random_graphs.h"
 #include "schedule_checks.h"
+#include "suite_fixture.h"
 
 #include <functional>
 #include <gtest/gtest.h>
@@ -140,11 +141,10 @@ std::vector<MutationRow> mutationRows() {
 
 /// The base schedule, found once for the whole program (the Qt suite's
 /// initTestCase).
-class TestScheduleChecks : public ::testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        if (ready_)
-            return;
+class TestScheduleChecks : public test::OnceSuite<TestScheduleChecks, test::SuiteDir::None> {
+public:
+    /// Finds the base schedule (OnceSuite's setup).
+    static void prepare() {
         auto loaded = arch::loadPreset("teaching");
         ASSERT_TRUE(loaded.ok());
         arch_ = std::move(*loaded);
@@ -160,15 +160,13 @@ protected:
             if (concat && s->groups.size() >= 3 && test::scheduleProblem(g, arch_, *s).empty()) {
                 graph_ = std::move(g);
                 base_ = std::move(*s);
-                ready_ = true;
                 return;
             }
         }
         FAIL() << "no suitable base schedule among seeds 1..500";
     }
-    void SetUp() override { ASSERT_TRUE(ready_) << "the suite's setup failed"; }
 
-    static inline bool ready_ = false;
+protected:
     static inline arch::Arch arch_;
     static inline ir::Graph graph_;
     static inline schedule::Schedule base_;

@@ -11,6 +11,7 @@
 #include "coretestsupport.h"
 #include "onnx/importer.h"
 #include "schedule_checks.h"
+#include "suite_fixture.h"
 #include "test_rows.h"
 #include "zoo/zoo.h"
 
@@ -33,20 +34,16 @@ std::string message(const T& result) {
 
 /// stcp920 and a temporary directory, made once for the whole program (the
 /// Qt suite's initTestCase).
-class TestScheduleModels : public ::testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        if (ready_)
-            return;
+class TestScheduleModels : public test::OnceSuite<TestScheduleModels> {
+public:
+    /// Loads stcp920 (OnceSuite's setup, after dir_).
+    static void prepare() {
         auto loaded = arch::loadPreset("stcp920");
         ASSERT_TRUE(loaded.ok()) << message(loaded);
         arch_ = std::move(*loaded);
-        dir_ = std::make_unique<test::TempDir>();
-        ASSERT_TRUE(dir_->isValid());
-        ready_ = true;
     }
-    void SetUp() override { ASSERT_TRUE(ready_) << "the suite's setup failed"; }
 
+protected:
     static void checkModel(const ir::Graph& graph) {
         auto start = std::chrono::steady_clock::now();
         auto semantics = partition::SemanticsCache::build(graph);
@@ -81,9 +78,7 @@ protected:
                    seconds);
     }
 
-    static inline bool ready_ = false;
     static inline arch::Arch arch_;
-    static inline std::unique_ptr<test::TempDir> dir_;
 };
 
 class ZooModelRows : public TestScheduleModels,

@@ -12,6 +12,7 @@
 #include "random_graphs.h"
 #include "schedule/validate.h"
 #include "schedule_checks.h"
+#include "suite_fixture.h"
 #include "zoo/zoo.h"
 
 #include <algorithm>
@@ -193,19 +194,14 @@ std::vector<ChangeRow> changeRows() {
 
 /// Checks that the graphs of the rows were built (the Qt suite's
 /// initTestCase).
-class TestScheduleOrders : public ::testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        if (ready_)
-            return;
+class TestScheduleOrders : public test::OnceSuite<TestScheduleOrders, test::SuiteDir::None> {
+public:
+    /// Checks the rows' graphs (OnceSuite's setup).
+    static void prepare() {
         const OrderGraphs& built = orderGraphs();
         ASSERT_TRUE(built.failure.empty()) << built.failure;
         ASSERT_EQ(built.graphs.size(), size_t(13));
-        ready_ = true;
     }
-    void SetUp() override { ASSERT_TRUE(ready_) << "the suite's setup failed"; }
-
-    static inline bool ready_ = false;
 };
 
 class GraphRows : public TestScheduleOrders, public ::testing::WithParamInterface<GraphRow> {};

@@ -19,6 +19,7 @@
 #include "coretestsupport.h"
 #include "random_graphs.h"
 #include "schedule_checks.h"
+#include "suite_fixture.h"
 #include "test_rows.h"
 
 #include <array>
@@ -52,20 +53,19 @@ std::vector<test::RandomGraphRow> smallCaseRows() {
 
 /// The three presets, loaded once for the whole program (the Qt suite's
 /// initTestCase).
-class TestScheduleProperties : public ::testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        if (ready_)
-            return;
+class TestScheduleProperties
+    : public test::OnceSuite<TestScheduleProperties, test::SuiteDir::None> {
+public:
+    /// Loads the three presets (OnceSuite's setup).
+    static void prepare() {
         for (const char* name : {"teaching", "stcp920", "habana-goya"}) {
             auto loaded = arch::loadPreset(name);
             ASSERT_TRUE(loaded.ok()) << (loaded.ok() ? "" : loaded.error().message().c_str());
             archs_.push_back(std::move(*loaded));
         }
-        ready_ = true;
     }
-    void SetUp() override { ASSERT_TRUE(ready_) << "the suite's setup failed"; }
 
+protected:
     /// Schedules of one preset in kOrders order; fails the test on a violation.
     static std::vector<schedule::Schedule> scheduleAll(const ir::Graph& graph,
                                                        const arch::Arch& arch,
@@ -125,7 +125,6 @@ protected:
         }
     }
 
-    static inline bool ready_ = false;
     static inline std::vector<arch::Arch> archs_;
 };
 

@@ -23,6 +23,7 @@
 #include "random_graphs.h"
 #include "schedule/clusters.h"
 #include "sim_checks.h"
+#include "suite_fixture.h"
 #include "test_rows.h"
 #include "zoo/zoo.h"
 
@@ -76,23 +77,19 @@ std::vector<test::RandomGraphRow> smallCaseRows() {
 
 /// teaching, stcp920 and a temporary directory, made once for the whole
 /// program (the Qt suite's initTestCase).
-class TestSimulationProperties : public ::testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        if (ready_)
-            return;
+class TestSimulationProperties : public test::OnceSuite<TestSimulationProperties> {
+public:
+    /// Loads the two presets (OnceSuite's setup, after dir_).
+    static void prepare() {
         for (const char* name : {"teaching", "stcp920"}) {
             auto loaded = arch::loadPreset(name);
             ASSERT_TRUE(loaded.ok()) << message(loaded);
             archs_.push_back(std::move(*loaded));
         }
         ASSERT_EQ(sim::strategies().size(), size_t{6});
-        dir_ = std::make_unique<test::TempDir>();
-        ASSERT_TRUE(dir_->isValid());
-        ready_ = true;
     }
-    void SetUp() override { ASSERT_TRUE(ready_) << "the suite's setup failed"; }
 
+protected:
     static const arch::Arch& stcp920() { return archs_.back(); }
 
     /// Evaluates \p strategy and checks every property; when \p twice, a
@@ -151,9 +148,7 @@ protected:
                     return;
     }
 
-    static inline bool ready_ = false;
     static inline std::vector<arch::Arch> archs_;
-    static inline std::unique_ptr<test::TempDir> dir_;
 };
 
 class SmallCaseRows : public TestSimulationProperties,

@@ -8,17 +8,23 @@
 
 namespace stagecraft::test {
 
-/// Makes dir_ once, then Derived::prepare() (a public static that may use
-/// ASSERT_*; none by default); a test of the suite fails at once when that
-/// setup failed. CRTP: every Derived has its own dir_ and ready_.
-template <typename Derived>
+/// Whether a OnceSuite makes a temporary directory dir_ for its suite.
+enum class SuiteDir { Make, None };
+
+/// Makes dir_ once (unless SuiteDir::None), then Derived::prepare() (a
+/// public static that may use ASSERT_*; none by default); a test of the
+/// suite fails at once when that setup failed. CRTP: every Derived has its
+/// own dir_ and ready_.
+template <typename Derived, SuiteDir kDir = SuiteDir::Make>
 class OnceSuite : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
         if (ready_)
             return;
-        dir_ = std::make_unique<TempDir>();
-        ASSERT_TRUE(dir_->isValid());
+        if constexpr (kDir == SuiteDir::Make) {
+            dir_ = std::make_unique<TempDir>();
+            ASSERT_TRUE(dir_->isValid());
+        }
         Derived::prepare();
         if (HasFatalFailure())
             return;

@@ -8,6 +8,7 @@
 #include "io/chrome_trace.h"
 #include "io/compare_json.h"
 #include "sim_fixture.h"
+#include "suite_fixture.h"
 
 #include <nlohmann/json.hpp>
 
@@ -288,25 +289,19 @@ std::string describe(const std::map<std::string, int64_t>& counts) {
 
 /// The ResNet-50 and fig3-chain runs, simulated once for the whole program
 /// (the Qt suite's initTestCase) and shared by both suites below.
-class TestChromeTrace : public ::testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        if (ready_)
-            return;
-        dir = std::make_unique<test::TempDir>();
-        ASSERT_TRUE(dir->isValid());
+class TestChromeTrace : public test::OnceSuite<TestChromeTrace> {
+public:
+    /// Imports both models into dir_ and simulates them (OnceSuite's setup).
+    static void prepare() {
         sim::BatchConfig row = *sim::table2Config("resnet50", 0);
-        resnet = load(*dir, "resnet50", "stcp920", row.totalBatch, row.perCluster);
+        resnet = load(*dir_, "resnet50", "stcp920", row.totalBatch, row.perCluster);
         resnetRun = run(*resnet, graphturbo());
         resnetText = trace(*resnet, resnetRun);
-        chain = load(*dir, "fig3-chain", "teaching", 8, 8);
+        chain = load(*dir_, "fig3-chain", "teaching", 8, 8);
         chainRun = run(*chain, graphturbo());
-        ready_ = true;
     }
-    void SetUp() override { ASSERT_TRUE(ready_) << "the suite's setup failed"; }
 
-    static inline bool ready_ = false;
-    static inline std::unique_ptr<test::TempDir> dir;
+protected:
     static inline std::unique_ptr<const Workload> resnet;
     static inline sim::Evaluation resnetRun;
     static inline std::string resnetText;
