@@ -97,8 +97,7 @@ std::optional<std::string> readRequest(const ArgParser& parser, Request& r) {
     for (const std::string& name : list.empty() ? std::vector<std::string>{} : split(list, ',')) {
         const sim::Strategy* s = sim::findStrategy(name);
         if (s == nullptr)
-            return "unknown strategy " + quote(name) +
-                   " (tvm, astitch, gt-gb, gt-lb, gt-instances, graphturbo)";
+            return sim::unknownStrategyMessage(name);
         r.strategies.push_back(s);
     }
     if (r.strategies.empty())

@@ -216,7 +216,7 @@ int runFidelity(const Args& args, std::ostream& out, std::ostream& err) {
     std::string list = parser.value("strategies", "");
     for (const std::string& name : list.empty() ? std::vector<std::string>{} : split(list, ',')) {
         if (!sim::findStrategy(name)) {
-            err << kName << "unknown strategy " << quote(name) << "\n";
+            err << kName << sim::unknownStrategyMessage(name) << "\n";
             return kExitBadUsage;
         }
         names.push_back(name);

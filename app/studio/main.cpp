@@ -28,12 +28,16 @@ void chooseOffscreenForScreenshots(int argc, char** argv) {
         qputenv("QT_QPA_PLATFORM", "offscreen");
 }
 
-/// --diff-with and --step, applied once the first result is shown.
+/// --diff-with and --step, and --select in a window (a screenshot selects
+/// before it shows its views), applied once the first result is shown.
 void applyToolOptions(MainWindow& window, const stagecraft::studio::StudioOptions& options) {
-    if (options.diffWith.isEmpty() && options.step == 0)
+    const bool select = !options.select.isEmpty() && options.screenshot.isEmpty();
+    if (options.diffWith.isEmpty() && options.step == 0 && !select)
         return;
     auto* once = new QObject(&window);
-    QObject::connect(&window, &MainWindow::resultShown, once, [&window, options, once] {
+    QObject::connect(&window, &MainWindow::resultShown, once, [&window, options, select, once] {
+        if (select)
+            window.selectNamed(options.select);
         if (!options.diffWith.isEmpty())
             window.diffWith(options.diffWith);
         if (options.step > 0) {

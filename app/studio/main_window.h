@@ -97,6 +97,10 @@ public:
     views::StepperView* stepper() const;
     /// Shows the step-through at step \p position (from 0).
     void showStep(int position);
+    /// Selects the op named \p name, or else the instance labelled \p name
+    /// (--select). False, reported as an error, when the shown result has
+    /// neither.
+    bool selectNamed(const QString& name);
     /// Diffs the shown schedule with the saved session \p path of the same
     /// model (run on a second pipeline runner). False with lastError() when
     /// the file cannot be read.

@@ -41,6 +41,10 @@ io::Session MainWindow::sessionFor(const QString& modelPath) const {
 }
 
 bool MainWindow::openPath(const QString& path) {
+    if (QFileInfo(path).isDir()) {
+        reportError(tr("%1: is a directory, not a model or session").arg(path));
+        return false;
+    }
     return isSessionFile(path) ? openSession(path) : openModel(path);
 }
 

@@ -4,6 +4,7 @@
 // strategy (its kept result needs no run).
 
 #include "common/highlight.h"
+#include "common/selection.h"
 #include "graph/graph_view.h"
 #include "inspector/inspector_widget.h"
 #include "instances/instance_view.h"
@@ -76,6 +77,25 @@ void MainWindow::diffWith(const QString& strategy) {
 
 void MainWindow::showStep(int position) {
     analysis_->showStep(position);
+}
+
+bool MainWindow::selectNamed(const QString& name) {
+    const views::ResultPtr shown = result();
+    const std::string text = name.toStdString();
+    if (shown != nullptr) {
+        if (auto op = shown->graph->findOp(text)) {
+            selection_->select({views::Selection::Kind::Op, op->value()});
+            return true;
+        }
+        const auto& instances = shown->eval.schedule.instances;
+        for (schedule::InstanceId i : instances.ids())
+            if (instances[i].label == text) {
+                selection_->select({views::Selection::Kind::Instance, i.value()});
+                return true;
+            }
+    }
+    reportError(tr("--select: no op or instance named '%1'").arg(name));
+    return false;
 }
 
 views::StepperView* MainWindow::stepper() const {

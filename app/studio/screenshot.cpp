@@ -1,6 +1,5 @@
 #include "studio/screenshot.h"
 
-#include "common/selection.h"
 #include "studio/main_window.h"
 
 #include <QApplication>
@@ -16,20 +15,6 @@ namespace {
 constexpr int kPollMs = 50;
 /// Big graphs take a while to lay out; after this the view is shot as it is.
 constexpr int kMaxPolls = 1200;
-
-/// Selects the op named \p name, or else the instance labelled \p name.
-void selectByName(const views::PipelineResult& result, views::SelectionModel& selection,
-                  const QString& name) {
-    std::string text = name.toStdString();
-    if (auto op = result.graph->findOp(text)) {
-        selection.select({views::Selection::Kind::Op, op->value()});
-        return;
-    }
-    const auto& instances = result.eval.schedule.instances;
-    for (schedule::InstanceId i : instances.ids())
-        if (instances[i].label == text)
-            selection.select({views::Selection::Kind::Instance, i.value()});
-}
 
 } // namespace
 
@@ -51,8 +36,9 @@ Screenshot::Screenshot(MainWindow* window, const StudioOptions& options)
 }
 
 void Screenshot::onResultShown() {
-    if (!select_.isEmpty())
-        selectByName(*window_->result(), *window_->selection(), select_);
+    // An unknown name is reported through failed(), which ends the run.
+    if (!select_.isEmpty() && !window_->selectNamed(select_))
+        return;
     for (StudioView view : std::as_const(show_))
         window_->showView(view);
     window_->showView(view_);

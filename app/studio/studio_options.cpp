@@ -38,6 +38,11 @@ QString applyBindings(const QStringList& inputs, const QStringList& dims, io::Se
     return {};
 }
 
+/// "unknown strategy 'x' (expected …)" for a strategy flag.
+QString unknownStrategy(const QString& name) {
+    return QString::fromStdString(sim::unknownStrategyMessage(name.toStdString()));
+}
+
 QString parseSize(const QString& text, QSize& size) {
     const QStringList parts = text.split(QLatin1Char('x'));
     bool okW = false;
@@ -137,7 +142,7 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
     if (error.isEmpty())
         error = applyBindings(parser.values(input), parser.values(dim), options.defaults);
     if (error.isEmpty() && !sim::findStrategy(parser.value(strategy).toStdString()))
-        error = QStringLiteral("--strategy: unknown strategy '%1'").arg(parser.value(strategy));
+        error = QStringLiteral("--strategy: ") + unknownStrategy(parser.value(strategy));
     options.defaults.strategy = parser.value(strategy).toStdString();
     auto parsedLevel = schedule::parseLevelChoice(parser.value(level).toLower().toStdString());
     if (error.isEmpty() && !parsedLevel)
@@ -159,7 +164,7 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
     options.profile = parser.value(profile);
     if (error.isEmpty() && !options.diffWith.isEmpty() &&
         !sim::findStrategy(options.diffWith.toStdString()))
-        error = QStringLiteral("--diff-with: unknown strategy '%1'").arg(options.diffWith);
+        error = QStringLiteral("--diff-with: ") + unknownStrategy(options.diffWith);
     if (parser.isSet(step)) {
         bool ok = false;
         options.step = parser.value(step).toInt(&ok);

@@ -53,7 +53,7 @@ Expected<Planned> scheduleOnly(const Request& request, const Reuse& reuse,
                                const StepCallback& onStep) {
     const sim::Strategy* strategy = sim::findStrategy(request.strategy);
     if (!strategy)
-        return Error("unknown strategy '" + request.strategy + "'");
+        return Error(sim::unknownStrategyMessage(request.strategy));
     if (!request.graph)
         return Error("no model loaded");
     const ir::Graph& graph = *request.graph;

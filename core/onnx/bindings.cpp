@@ -6,6 +6,7 @@
 
 #include "support/strings.h"
 
+#include <algorithm>
 #include <set>
 
 namespace stagecraft::onnxio {
@@ -71,6 +72,20 @@ Expected<ir::Shape> checkWholeShape(const ImportSession& session, const std::str
     return given;
 }
 
+/// Every dynamic dimension of input \p name left unbound, in one message.
+std::string unboundMessage(const std::string& name, const std::vector<DeclaredDim>& dims,
+                           const std::vector<std::string>& unbound) {
+    std::vector<std::string> quoted, flags;
+    for (const std::string& param : unbound) {
+        quoted.push_back(quote(param));
+        flags.push_back("--dim " + param + "=N");
+    }
+    return "input " + quote(name) + " has unbound dynamic dimension" +
+           (unbound.size() == 1 ? " " : "s ") + join(quoted, ", ") + " (shape " +
+           describe(dims, false) + "): pass " + join(flags, " ") + " or --input " + name + ":" +
+           describe(dims, true) + " with numbers for N";
+}
+
 } // namespace
 
 Expected<ir::Shape> bindInputShape(const ImportSession& session,
@@ -86,27 +101,25 @@ Expected<ir::Shape> bindInputShape(const ImportSession& session,
                              " declares no shape: pass its shape with --input " + name +
                              ":1x3x224x224");
     ir::Shape shape;
+    std::vector<std::string> unbound;
     for (size_t i = 0; i < dims.size(); ++i) {
         if (dims[i].value >= 0) {
             shape.push_back(dims[i].value);
             continue;
         }
-        if (!dims[i].param.empty()) {
-            if (auto bound = session.options.dims.find(dims[i].param);
-                bound != session.options.dims.end()) {
-                shape.push_back(bound->second);
-                continue;
-            }
-            return session.error("input " + quote(name) + " has unbound dynamic dimension " +
-                                 quote(dims[i].param) + " (shape " + describe(dims, false) +
-                                 "): pass --dim " + dims[i].param + "=N or --input " + name + ":" +
-                                 describe(dims, true) + " with numbers for N");
-        }
-        return session.error("input " + quote(name) + " has an unknown dimension " +
-                             std::to_string(i) + " (shape " + describe(dims, false) +
-                             "): pass --input " + name + ":" + describe(dims, true) +
-                             " with numbers for N");
+        if (dims[i].param.empty())
+            return session.error("input " + quote(name) + " has an unknown dimension " +
+                                 std::to_string(i) + " (shape " + describe(dims, false) +
+                                 "): pass --input " + name + ":" + describe(dims, true) +
+                                 " with numbers for N");
+        if (auto bound = session.options.dims.find(dims[i].param);
+            bound != session.options.dims.end())
+            shape.push_back(bound->second);
+        else if (std::find(unbound.begin(), unbound.end(), dims[i].param) == unbound.end())
+            unbound.push_back(dims[i].param);
     }
+    if (!unbound.empty())
+        return session.error(unboundMessage(name, dims, unbound));
     return shape;
 }
 

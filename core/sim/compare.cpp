@@ -4,6 +4,7 @@
 #include "sim/compare.h"
 
 #include "ir/precision.h"
+#include "support/strings.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -37,6 +38,15 @@ const Strategy* findStrategy(std::string_view name) {
         if (s.name == name)
             return &s;
     return nullptr;
+}
+
+std::string unknownStrategyMessage(std::string_view name) {
+    const std::vector<Strategy>& all = strategies();
+    std::vector<std::string> names;
+    for (size_t i = 0; i + 1 < all.size(); ++i)
+        names.push_back(all[i].name);
+    return "unknown strategy " + quote(std::string(name)) + " (expected " + join(names, ", ") +
+           " or " + all.back().name + ")";
 }
 
 std::optional<BatchConfig> table2Config(std::string_view zooModel, int64_t seq) {

@@ -33,6 +33,8 @@ struct Strategy {
 /// tvm, astitch, gt-gb, gt-lb, gt-instances, graphturbo (Fig. 15's order).
 const std::vector<Strategy>& strategies();
 const Strategy* findStrategy(std::string_view name);
+/// "unknown strategy 'x' (expected tvm, astitch, … or graphturbo)".
+std::string unknownStrategyMessage(std::string_view name);
 
 /// Table 2: the total batch and the samples per cluster of TVM and GraphTurbo.
 struct BatchConfig {

@@ -136,6 +136,10 @@ DimsDialog::symbolPrefills(const std::map<std::string, int64_t>& dims,
             if (inputs_[i].dims[d].symbolic())
                 prefills.try_emplace(inputs_[i].dims[d].param, (*given[i])[d]);
     }
+    // A symbol leading some input is taken for the batch: one sample.
+    for (const DeclaredInput& input : inputs_)
+        if (!input.dims.empty() && input.dims.front().symbolic())
+            prefills.try_emplace(input.dims.front().param, 1);
     return prefills;
 }
 
@@ -157,10 +161,14 @@ void DimsDialog::addInputRow(int row, size_t input, const std::map<std::string, 
             grid_->addWidget(edit, row, column);
             continue;
         }
-        int64_t prefill = given != nullptr ? (*given)[d] : 1;
+        // An open dim starts empty (OK waits for it), but for the leading
+        // one, taken for the batch: a made-up height would schedule nothing real.
+        QString prefill = given != nullptr ? QString::number((*given)[d])
+                          : d == 0         ? u"1"_s
+                                           : QString();
         if (auto bound = prefills.find(dim.param); dim.symbolic() && bound != prefills.end())
-            prefill = bound->second;
-        addDimEditor(row, column, input, d, QString::number(prefill));
+            prefill = QString::number(bound->second);
+        addDimEditor(row, column, input, d, prefill);
     }
 }
 

@@ -27,7 +27,8 @@ class DimsDialog : public QDialog {
     Q_OBJECT
 public:
     /// Shows \p inputs (onnxio::declaredInputs). \p dims and \p inputShapes
-    /// (the bindings so far) prefill the editors; other open dims start at 1.
+    /// (the bindings so far) prefill the editors; of the other open dims a
+    /// leading one (the batch) starts at 1, the rest empty.
     DimsDialog(std::vector<onnxio::DeclaredInput> inputs,
                const std::map<std::string, int64_t>& dims,
                const std::map<std::string, ir::Shape>& inputShapes, QWidget* parent = nullptr);

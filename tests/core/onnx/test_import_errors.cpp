@@ -111,13 +111,17 @@ TEST(TestImportErrors, undefinedTensor) {
                 {"tensor 'ghost' read by op 'adder' (Add)", "defined by no node"});
 }
 
-TEST(TestImportErrors, unboundDynamicDimensionNamesItAndTheFlags) {
+TEST(TestImportErrors, unboundDynamicDimensionsNamedAllAtOnceWithTheFlags) {
     expectError(fixture.import(dynamicModel()),
-                {"model.onnx", "input 'x'", "unbound dynamic dimension 'batch'", "--dim batch=N",
-                 "--input x:Nx3xNxN"});
+                {"model.onnx", "input 'x'", "unbound dynamic dimensions 'batch', 'h', 'w'",
+                 "--dim batch=N --dim h=N --dim w=N", "--input x:Nx3xNxN"});
     ImportOptions partial;
     partial.dims["batch"] = 2;
-    expectError(fixture.import(dynamicModel(), partial), {"unbound dynamic dimension 'h'"});
+    expectError(fixture.import(dynamicModel(), partial),
+                {"unbound dynamic dimensions 'h', 'w'", "--dim h=N --dim w=N"});
+    partial.dims["w"] = 4;
+    expectError(fixture.import(dynamicModel(), partial),
+                {"unbound dynamic dimension 'h' (shape ?x3x?x?)", "pass --dim h=N or"});
 }
 
 TEST(TestImportErrors, bindingByDimAndByInput) {
