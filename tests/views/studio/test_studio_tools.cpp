@@ -128,6 +128,28 @@ private slots:
                  std::vector<schedule::InstanceId>{target->second.instance});
     }
 
+    void selectNamedFindsAnOpOrAnInstanceAndNamesAMiss() {
+        open(fig3_, "teaching");
+        QVERIFY(window_->selectNamed(QStringLiteral("a3")));
+        const Selection& instance = window_->selection()->current();
+        QCOMPARE(instance.kind, Selection::Kind::Instance);
+        QCOMPARE(
+            window_->result()->eval.schedule.instances[schedule::InstanceId(instance.id)].label,
+            std::string("a3"));
+        const ir::Graph& graph = *window_->result()->graph;
+        const std::string& opName = graph.op(ir::OpId(0)).name;
+        QVERIFY(window_->selectNamed(QString::fromStdString(opName)));
+        QCOMPARE(window_->selection()->current().kind, Selection::Kind::Op);
+        QCOMPARE(window_->selection()->current().id, 0);
+        QSignalSpy failed(window_.get(), &studio::MainWindow::failed);
+        QVERIFY(!window_->selectNamed(QStringLiteral("nosuch")));
+        QCOMPARE(failed.count(), 1);
+        QCOMPARE(window_->lastError(),
+                 QStringLiteral("--select: no op or instance named 'nosuch'"));
+        // A miss leaves the selection as it was.
+        QCOMPARE(window_->selection()->current().kind, Selection::Kind::Op);
+    }
+
     void choosingAComparedStrategyIsOneUndoableChange() {
         open(fig3_, "teaching");
         window_->showView(studio::StudioView::Compare);
