@@ -106,7 +106,7 @@ private slots:
     void screenshotOfTheWindow() {
         QString png = dir_.filePath(QStringLiteral("window.png"));
         Run run = runStudio({model_, QStringLiteral("--arch"), QStringLiteral("teaching"),
-                             QStringLiteral("--select"), QStringLiteral("a3"),
+                             QStringLiteral("--select"), QStringLiteral("a1"),
                              QStringLiteral("--screenshot"), png, QStringLiteral("--size"),
                              QStringLiteral("1000x700")});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
