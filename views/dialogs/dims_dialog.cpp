@@ -179,8 +179,9 @@ QLineEdit* DimsDialog::addDimEditor(int row, int column, size_t input, size_t di
     edit->setObjectName(u"%1[%2]"_s.arg(qs(inputs_[input].name)).arg(dim));
     edit->setValidator(
         new QRegularExpressionValidator(QRegularExpression(u"[1-9][0-9]{0,17}"_s), edit));
+    // The caption names the dim; an empty editor asks for a size.
+    edit->setPlaceholderText(tr("size"));
     if (declared.symbolic()) {
-        edit->setPlaceholderText(qs(declared.param));
         edit->setToolTip(tr("symbolic dimension '%1': every input that names it gets this value")
                              .arg(qs(declared.param)));
     } else {

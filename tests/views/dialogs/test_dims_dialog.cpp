@@ -77,7 +77,8 @@ private slots:
         QCOMPARE(editor(dialog, u"mask[0]"_s)->text(), u"1"_s);
         QCOMPARE(editor(dialog, u"x[2]"_s)->text(), QString());
         QCOMPARE(editor(dialog, u"mask[1]"_s)->text(), QString());
-        QCOMPARE(editor(dialog, u"mask[1]"_s)->placeholderText(), u"seq"_s);
+        QCOMPARE(editor(dialog, u"mask[1]"_s)->placeholderText(), u"size"_s);
+        QVERIFY(editor(dialog, u"mask[1]"_s)->toolTip().contains(u"'seq'"_s));
     }
 
     void okOnlyWhenEveryDimIsBound() {
