@@ -25,6 +25,21 @@ std::optional<Enum> parseName(const std::array<std::string_view, N>& names, std:
 
 } // namespace
 
+bool supportsOpKind(const Arch& arch, ir::OpKind kind) {
+    return !arch.supportedOps ||
+           std::binary_search(arch.supportedOps->begin(), arch.supportedOps->end(), kind);
+}
+
+bool acceleratorRuns(const Arch& arch, ir::OpKind kind, ir::OpCategory category) {
+    if (!supportsOpKind(arch, kind) || arch.cluster.coreGroups.empty())
+        return false;
+    const auto& units = arch.cluster.coreGroups.front().units;
+    return std::any_of(units.begin(), units.end(), [&](const ComputeUnit& unit) {
+        return std::find(unit.categories.begin(), unit.categories.end(), category) !=
+               unit.categories.end();
+    });
+}
+
 std::string_view unitKindName(UnitKind kind) {
     return kUnitKinds[static_cast<size_t>(kind)];
 }

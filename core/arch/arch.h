@@ -9,6 +9,7 @@
 
 #include "ir/dtype.h"
 #include "ir/op_category.h"
+#include "ir/op_kind.h"
 #include "support/expected.h"
 
 #include <cstdint>
@@ -136,9 +137,20 @@ struct Arch {
     std::vector<Path> paths;
     Overheads overheads;
     std::optional<FallbackCpu> fallbackCpu;
+    /// The op types the accelerator runs (DLA §3), sorted; unset: every op
+    /// whose category a unit runs. The others run on the fallback CPU.
+    std::optional<std::vector<ir::OpKind>> supportedOps;
 
     bool operator==(const Arch&) const = default;
 };
+
+/// True when \p arch's accelerator takes ops of \p kind: no supported-op
+/// list, or \p kind is on it (the units' categories decide the rest).
+bool supportsOpKind(const Arch& arch, ir::OpKind kind);
+
+/// True when a unit of \p arch's first core group runs ops of \p category
+/// and the accelerator takes \p kind; false: the op runs on the fallback CPU.
+bool acceleratorRuns(const Arch& arch, ir::OpKind kind, ir::OpCategory category);
 
 /// Identifies one unit: cluster.coreGroups[group].units[unit].
 struct UnitRef {

@@ -224,6 +224,28 @@ Expected<std::optional<FallbackCpu>> parseFallback(const Json* value, const std:
     return std::optional<FallbackCpu>(std::move(cpu));
 }
 
+/// `supported_ops`: known ONNX op types, each once; absent or null: unset.
+Expected<std::optional<std::vector<ir::OpKind>>> parseSupportedOps(const Json* value,
+                                                                   const std::string& path) {
+    if (value == nullptr || value->is_null())
+        return std::optional<std::vector<ir::OpKind>>();
+    if (!value->is_array())
+        return mustBe(path, "an array of ONNX op types", *value);
+    std::vector<ir::OpKind> kinds;
+    for (size_t i = 0; i < value->size(); ++i) {
+        SC_ASSIGN_OR_RETURN(std::string name, getString((*value)[i], item(path, i)));
+        ir::OpKind kind = ir::opKindOf(name);
+        if (kind == ir::OpKind::Unknown)
+            return errorAt(item(path, i), "unknown op type " + quote(name) +
+                                              " (expected an ONNX op type such as Conv or Relu)");
+        if (std::find(kinds.begin(), kinds.end(), kind) != kinds.end())
+            return errorAt(item(path, i), "duplicate op type " + quote(name));
+        kinds.push_back(kind);
+    }
+    std::sort(kinds.begin(), kinds.end());
+    return std::optional<std::vector<ir::OpKind>>(std::move(kinds));
+}
+
 Status checkHeader(const Json& root) {
     SC_ASSIGN_OR_RETURN(std::string format, stringField(root, "", "format"));
     if (format != kArchFormat)
@@ -255,7 +277,7 @@ Expected<Arch> parseRoot(const Json& root) {
     SC_RETURN_IF_ERROR(
         checkObject(root, "",
                     {"format", "version", "name", "description", "clock_ghz", "clusters", "cluster",
-                     "ddr", "paths", "overheads", "fallback_cpu"}));
+                     "ddr", "paths", "overheads", "fallback_cpu", "supported_ops"}));
     Arch arch;
     SC_ASSIGN_OR_RETURN(arch.name, stringField(root, "", "name"));
     if (const Json* description = optional(root, "description")) {
@@ -272,6 +294,8 @@ Expected<Arch> parseRoot(const Json& root) {
     SC_ASSIGN_OR_RETURN(arch.overheads, parseOverheads(*overheads, "overheads"));
     SC_ASSIGN_OR_RETURN(arch.fallbackCpu,
                         parseFallback(optional(root, "fallback_cpu"), "fallback_cpu"));
+    SC_ASSIGN_OR_RETURN(arch.supportedOps,
+                        parseSupportedOps(optional(root, "supported_ops"), "supported_ops"));
     SC_RETURN_IF_ERROR(validateArch(arch));
     return arch;
 }

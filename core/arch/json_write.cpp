@@ -115,6 +115,12 @@ std::string toJson(const Arch& arch) {
     } else {
         json["fallback_cpu"] = nullptr;
     }
+    if (arch.supportedOps) {
+        Json kinds = Json::array();
+        for (ir::OpKind kind : *arch.supportedOps)
+            kinds.push_back(std::string(ir::opKindName(kind)));
+        json["supported_ops"] = std::move(kinds);
+    }
     // replace: a name built in code with invalid UTF-8 must not make dump() throw.
     return json.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }

@@ -250,6 +250,9 @@ Status validateArch(const Arch& arch) {
         SC_RETURN_IF_ERROR(nonEmpty("fallback_cpu.name", arch.fallbackCpu->name));
         SC_RETURN_IF_ERROR(positiveNumber("fallback_cpu.gflops", arch.fallbackCpu->gflops));
     }
+    if (arch.supportedOps && !arch.fallbackCpu)
+        return fieldError("supported_ops",
+                          "the ops outside the list need a fallback_cpu to run on");
     return {};
 }
 

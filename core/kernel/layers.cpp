@@ -87,7 +87,8 @@ Expected<int32_t> unitFor(const ir::Graph& graph, const arch::Arch& arch, ir::Op
     ir::DType dtype = dtypeOf(graph, op);
     int32_t best = kFallbackUnit;
     double bestOps = 0;
-    for (size_t u = 0; u < units.size(); ++u) {
+    bool listed = arch::supportsOpKind(arch, graph.op(op).kind);
+    for (size_t u = 0; listed && u < units.size(); ++u) {
         const auto& cats = units[u].categories;
         if (std::find(cats.begin(), cats.end(), category) == cats.end())
             continue;

@@ -10,9 +10,11 @@
 #include <QGroupBox>
 #include <QLineEdit>
 #include <QLocale>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <type_traits>
 
 namespace stagecraft::views {
@@ -47,6 +49,34 @@ QFormLayout* addSection(QVBoxLayout* layout, const QString& title) {
     auto* form = new QFormLayout(box);
     layout->addWidget(box);
     return form;
+}
+
+/// "Conv, Relu", or "" for no list.
+QString opsText(const std::optional<std::vector<ir::OpKind>>& kinds) {
+    if (!kinds)
+        return {};
+    QStringList names;
+    for (ir::OpKind kind : *kinds)
+        names << qs(ir::opKindName(kind));
+    return names.join(u", "_s);
+}
+
+/// The op types of \p text, separated by commas or spaces; blank: no list.
+Expected<std::optional<std::vector<ir::OpKind>>> parseOps(const QString& text) {
+    QStringList names = text.split(QRegularExpression(u"[,\\s]+"_s), Qt::SkipEmptyParts);
+    if (names.isEmpty())
+        return std::optional<std::vector<ir::OpKind>>();
+    std::vector<ir::OpKind> kinds;
+    for (const QString& name : names) {
+        ir::OpKind kind = ir::opKindOf(name.toStdString());
+        if (kind == ir::OpKind::Unknown)
+            return Error("supported_ops: unknown op type " + quote(name.toStdString()) +
+                         " (expected an ONNX op type such as Conv or Relu)");
+        if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
+            kinds.push_back(kind);
+    }
+    std::sort(kinds.begin(), kinds.end());
+    return std::optional<std::vector<ir::OpKind>>(std::move(kinds));
 }
 
 QString groupPath(size_t group) {
@@ -103,6 +133,9 @@ void ArchForm::rebuild(const arch::Arch& arch) {
              NumberRef([](arch::Arch & a) -> auto& { return a.overheads.kernelLaunchNs; }));
     addField(overheads, tr("Synchronization (ns)"), u"overheads.sync_ns"_s,
              NumberRef([](arch::Arch & a) -> auto& { return a.overheads.syncNs; }));
+    QFormLayout* accelerator = addSection(layout, tr("Accelerator"));
+    addField(accelerator, tr("Op types it runs (blank: all)"), u"supported_ops"_s,
+             OpsRef([](arch::Arch & a) -> auto& { return a.supportedOps; }));
     layout->addStretch();
     // Replaces (and deletes) the previous fields.
     scroll_->setWidget(content_);
@@ -136,8 +169,7 @@ void ArchForm::addPathFields(QFormLayout* form, const arch::Arch& arch, size_t p
              IntRef([path](arch::Arch & a) -> auto& { return a.paths[path].channels; }));
 }
 
-void ArchForm::addField(QFormLayout* form, const QString& label, const QString& path,
-                        std::variant<IntRef, NumberRef, TextRef> ref) {
+void ArchForm::addField(QFormLayout* form, const QString& label, const QString& path, Ref ref) {
     auto* edit = new QLineEdit;
     edit->setObjectName(path);
     edit->setToolTip(path);
@@ -152,8 +184,11 @@ void ArchForm::showValues() {
         QString text = std::visit(
             [&values](auto& ref) -> QString {
                 auto& value = ref(values);
-                if constexpr (std::is_same_v<std::decay_t<decltype(value)>, std::string>)
+                using Value = std::decay_t<decltype(value)>;
+                if constexpr (std::is_same_v<Value, std::string>)
                     return QString::fromStdString(value);
+                else if constexpr (std::is_same_v<Value, std::optional<std::vector<ir::OpKind>>>)
+                    return opsText(value);
                 else if constexpr (std::is_same_v<std::decay_t<decltype(value)>, double>)
                     return numberText(value);
                 else
@@ -173,6 +208,8 @@ Expected<arch::Arch> ArchForm::arch() const {
         const std::string path = field.path.toStdString();
         if (const auto* textRef = std::get_if<TextRef>(&field.ref)) {
             (*textRef)(result) = field.edit->text().toStdString();
+        } else if (const auto* opsRef = std::get_if<OpsRef>(&field.ref)) {
+            SC_ASSIGN_OR_RETURN((*opsRef)(result), parseOps(field.edit->text()));
         } else if (const auto* intRef = std::get_if<IntRef>(&field.ref)) {
             std::optional<int64_t> value = parseInt(text);
             if (!value)

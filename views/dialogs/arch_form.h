@@ -2,7 +2,8 @@
 // The form half of the architecture editor: the numbers people change most
 // (clusters; per core group the count, LB bytes and weight reserve; GB and
 // DDR bytes; each path's bandwidth, latency and channels; overheads) as text
-// fields named by their JSON path in the architecture file. The structure
+// fields named by their JSON path in the architecture file, and the op types
+// the accelerator takes (comma-separated; blank: all). The structure
 // (which groups, units and paths exist) comes from the architecture last
 // shown; the editor's JSON tab changes it.
 
@@ -12,6 +13,7 @@
 #include <QWidget>
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -45,18 +47,19 @@ private:
     using IntRef = std::function<int64_t&(arch::Arch&)>;
     using NumberRef = std::function<double&(arch::Arch&)>;
     using TextRef = std::function<std::string&(arch::Arch&)>;
+    using OpsRef = std::function<std::optional<std::vector<ir::OpKind>>&(arch::Arch&)>;
+    using Ref = std::variant<IntRef, NumberRef, TextRef, OpsRef>;
     struct Field {
         QLineEdit* edit = nullptr;
         /// The JSON path of the value, e.g. "cluster.core_groups[0].count".
         QString path;
-        std::variant<IntRef, NumberRef, TextRef> ref;
+        Ref ref;
     };
 
     void rebuild(const arch::Arch& arch);
     void addGroupFields(QFormLayout* form, const arch::Arch& arch, size_t group);
     void addPathFields(QFormLayout* form, const arch::Arch& arch, size_t path);
-    void addField(QFormLayout* form, const QString& label, const QString& path,
-                  std::variant<IntRef, NumberRef, TextRef> ref);
+    void addField(QFormLayout* form, const QString& label, const QString& path, Ref ref);
     void showValues();
 
     arch::Arch shown_;

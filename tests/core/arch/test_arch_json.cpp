@@ -184,6 +184,19 @@ std::vector<InvalidRow> invalidRows() {
         "x.json: version: unsupported version 2 (this build reads version 1)");
     row("fallback without gflops", "\"fallback_cpu\": null",
         "\"fallback_cpu\": { \"name\": \"host\" }", "x.json: fallback_cpu.gflops: missing");
+    const char* host = "\"fallback_cpu\": { \"name\": \"host\", \"gflops\": 10 }";
+    row("supported ops without fallback", "\"fallback_cpu\": null",
+        "\"fallback_cpu\": null, \"supported_ops\": [\"Conv\"]",
+        "x.json: supported_ops: the ops outside the list need a fallback_cpu to run on");
+    rows.push_back({"unknown supported op", "\"fallback_cpu\": null",
+                    std::string(host) + ", \"supported_ops\": [\"Conv\", \"Cnov\"]",
+                    "x.json: supported_ops[1]: unknown op type 'Cnov'"});
+    rows.push_back({"duplicate supported op", "\"fallback_cpu\": null",
+                    std::string(host) + ", \"supported_ops\": [\"Relu\", \"Relu\"]",
+                    "x.json: supported_ops[1]: duplicate op type 'Relu'"});
+    rows.push_back({"supported ops not a list", "\"fallback_cpu\": null",
+                    std::string(host) + ", \"supported_ops\": \"Conv\"",
+                    "x.json: supported_ops: must be an array of ONNX op types"});
     return rows;
 }
 
@@ -207,6 +220,31 @@ TEST_P(InvalidRows, invalid) {
 
 INSTANTIATE_TEST_SUITE_P(TestArchJson, InvalidRows, ::testing::ValuesIn(invalidRows()),
                          test::RowName{});
+
+TEST(TestArchJson, supportedOpsRoundTripSortedAndDecideTheAccelerator) {
+    std::string text = std::string(kBase);
+    test::replaceAll(text, "\"fallback_cpu\": null",
+                     "\"fallback_cpu\": { \"name\": \"host\", \"gflops\": 10 },\n"
+                     "  \"supported_ops\": [\"Relu\", \"Add\"]");
+    auto a = parseArch(text, "x.json");
+    ASSERT_TRUE(a.ok()) << (a.ok() ? "" : a.error().message().c_str());
+    ASSERT_EQ(*a->supportedOps, (std::vector<ir::OpKind>{ir::OpKind::Add, ir::OpKind::Relu}));
+    auto back = parseArch(toJson(*a), "again");
+    ASSERT_TRUE(back.ok());
+    ASSERT_TRUE(*back == *a);
+    ASSERT_TRUE(test::containsText(toJson(*a), "\"supported_ops\": [\n    \"Add\",\n    \"Relu\""))
+        << toJson(*a);
+    // Listed and a unit runs the category; listed but no unit (complex);
+    // a unit runs it but it is not listed.
+    ASSERT_TRUE(acceleratorRuns(*a, ir::OpKind::Relu, ir::OpCategory::Elementwise));
+    ASSERT_TRUE(!acceleratorRuns(*a, ir::OpKind::Add, ir::OpCategory::Complex));
+    ASSERT_TRUE(!acceleratorRuns(*a, ir::OpKind::Sigmoid, ir::OpCategory::Elementwise));
+    // Without a list every kind is taken; the presets write no list.
+    auto base = parseArch(kBase, "x.json");
+    ASSERT_TRUE(base.ok());
+    ASSERT_TRUE(acceleratorRuns(*base, ir::OpKind::Sigmoid, ir::OpCategory::Elementwise));
+    ASSERT_TRUE(!test::containsText(toJson(*base), "supported_ops"));
+}
 
 TEST(TestArchJson, topLevelNotAnObject) {
     auto a = parseArch("[1, 2]", "x.json");

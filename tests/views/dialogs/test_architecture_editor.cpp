@@ -104,6 +104,12 @@ private slots:
                "bytes (8192) (got 9000)"_s;
         QTest::newRow("not a number") << u"paths[0].latency_ns"_s << u"fast"_s
                                       << u"paths[0].latency_ns: must be a number (got 'fast')"_s;
+        QTest::newRow("ops without a fallback CPU")
+            << u"supported_ops"_s << u"Conv"_s
+            << u"supported_ops: the ops outside the list need a fallback_cpu to run on"_s;
+        QTest::newRow("unknown op type") << u"supported_ops"_s << u"Conv, Cnov"_s
+                                         << u"supported_ops: unknown op type 'Cnov' (expected an "
+                                            "ONNX op type such as Conv or Relu)"_s;
     }
     void invalidValuesShowParseArchsMessage() {
         QFETCH(QString, path);
@@ -148,6 +154,23 @@ private slots:
         QVERIFY(editor.architecture() == expected);
         QCOMPARE(editor.findChild<QPlainTextEdit*>(u"archJson"_s)->toPlainText(),
                  QString::fromStdString(arch::toJson(expected)));
+    }
+
+    /// The accelerator's op types (DLA §3): a list typed in the form reaches
+    /// the architecture sorted; blank is no list.
+    void supportedOpsAreEditedInTheForm() {
+        ArchitectureEditor editor;
+        editor.setArchitecture(preset("stcp920"));
+        QCOMPARE(field(editor, u"supported_ops"_s)->text(), QString());
+        retype(field(editor, u"supported_ops"_s), u"Relu, Conv MatMul"_s);
+        QVERIFY2(editor.isValid(), qPrintable(editor.errorMessage()));
+        QVERIFY(editor.architecture().supportedOps ==
+                (std::vector<ir::OpKind>{ir::OpKind::Conv, ir::OpKind::MatMul, ir::OpKind::Relu}));
+        editor.setArchitecture(editor.architecture());
+        QCOMPARE(field(editor, u"supported_ops"_s)->text(), u"Conv, MatMul, Relu"_s);
+        retype(field(editor, u"supported_ops"_s), u" "_s);
+        QVERIFY(editor.isValid());
+        QVERIFY(!editor.architecture().supportedOps);
     }
 
     void brokenJsonShowsTheParseError() {
