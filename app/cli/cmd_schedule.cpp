@@ -38,11 +38,15 @@ ArgParser makeParser() {
         "Schedules a model onto an accelerator as GraphTurbo does (§3): groups of ops\n"
         "(Algorithm 2) split into instances (Algorithm 1), ordered (BFS or Algorithm 3's\n"
         "DFS), bound to cores with buffer scopes (Algorithm 4), data-movement ops\n"
-        "inserted. MODEL is an .onnx file or zoo:NAME (see 'stagecraft zoo --list').\n"
+        "inserted; --strategy picks another scheduler (tvm, astitch, dla, ago or a Fig. 15\n"
+        "variant). MODEL is an .onnx file or zoo:NAME (see 'stagecraft zoo --list').\n"
         "The model runs K samples per cluster: a zoo model is written with batch K, a\n"
         "file's symbolic batch (dim 0 of its first input) is bound to K.");
     parser.addPositional("MODEL", "the .onnx file or zoo:NAME");
     parser.addOption("arch", "A", "architecture preset or file (default stcp920)");
+    parser.addOption("strategy", "S",
+                     "who schedules: tvm, astitch, dla, ago, gt-gb, gt-lb, gt-instances or "
+                     "graphturbo (default graphturbo; docs/simulator.md)");
     parser.addOption("order", "bfs|dfs|best", "instance order (default best)");
     parser.addOption("level", "lb|gb|auto",
                      "buffer level Algorithm 1 fills: the cluster's local buffers (lb, the "
@@ -72,6 +76,7 @@ ArgParser makeParser() {
 struct Request {
     ModelSpec model;
     std::string arch;
+    std::string strategy = "graphturbo";
     schedule::OrderChoice order = schedule::OrderChoice::Best;
     schedule::LevelChoice level;
     std::optional<int64_t> batch;
@@ -115,6 +120,14 @@ std::optional<Refusal> readOrder(const ArgParser& parser, Request& request) {
     return std::nullopt;
 }
 
+std::optional<Refusal> readStrategy(const ArgParser& parser, Request& request) {
+    request.strategy = parser.value("strategy", "graphturbo");
+    if (sim::findStrategy(request.strategy) == nullptr)
+        return Refusal{kExitBadUsage,
+                       "--strategy: " + sim::unknownStrategyMessage(request.strategy)};
+    return std::nullopt;
+}
+
 std::optional<Refusal> readLevel(const ArgParser& parser, Request& request) {
     std::string level = parser.value("level", "auto");
     std::optional<schedule::LevelChoice> choice = schedule::parseLevelChoice(level);
@@ -154,6 +167,8 @@ std::optional<Refusal> readRequest(const ArgParser& parser, Request& request) {
     if (auto refusal = readModel(parser, request))
         return refusal;
     if (auto refusal = readOrder(parser, request))
+        return refusal;
+    if (auto refusal = readStrategy(parser, request))
         return refusal;
     if (auto refusal = readLevel(parser, request))
         return refusal;
@@ -210,6 +225,7 @@ Expected<Scheduled> scheduleFor(const Request& request, const arch::Arch& arch,
     run.graph = &model.graph;
     run.arch = arch;
     run.level = request.level;
+    run.strategy = request.strategy;
     run.order = options.order;
     run.overrides = options.overrides;
     run.recordTrace = options.recordTrace;
@@ -300,7 +316,9 @@ int emitExtras(const Request& request, const arch::Arch& arch, const Scheduled& 
     }
     if (!request.simulate)
         return kExitOk;
-    auto ev = sim::evaluateSchedule(graph, arch, result.schedule, true, "graphturbo");
+    const sim::Strategy& strategy = *sim::findStrategy(request.strategy);
+    auto ev =
+        sim::evaluateSchedule(graph, arch, result.schedule, strategy.acrossLayer, strategy.name);
     if (!ev.ok()) {
         err << kName << inModel(request.model, ev.error()).message() << "\n";
         return kExitBadInput;

@@ -142,6 +142,25 @@ private slots:
         QVERIFY(result.out.contains(s("\ninserted ops: ")));
     }
 
+    /// --strategy schedules as another system does: DLA keeps the chain
+    /// as one part (one input and one output op), TVM fuses each conv with
+    /// its ReLU, AGO clusters by weight; none splits into instances.
+    void strategyPicksTheScheduler() {
+        auto groupsOf = [](const char* strategy) {
+            auto result = runCli(fig3({s("--strategy"), s(strategy), s("--level"), s("lb")}));
+            return result.exitCode == 0 ? result.out : s("failed: ") + result.err;
+        };
+        QString dla = groupsOf("dla"), tvm = groupsOf("tvm"), ago = groupsOf("ago");
+        QVERIFY2(dla.contains(s("\ngroups (1)\n")), qPrintable(dla));
+        QVERIFY2(tvm.contains(s("\ngroups (8)\n")), qPrintable(tvm));
+        QVERIFY2(ago.contains(s("\ngroups (3)\n")), qPrintable(ago));
+        for (const QString& out : {dla, tvm, ago})
+            QVERIFY2(!out.contains(s("split dim")), qPrintable(out));
+        auto simulated = runCli(fig3({s("--strategy"), s("ago"), s("--simulate")}));
+        QVERIFY2(simulated.exitCode == 0 && simulated.out.contains(s("where the time goes")),
+                 qPrintable(simulated.err));
+    }
+
     void outThenOverridesReproduces_data() {
         QTest::addColumn<QStringList>("options");
         QTest::addColumn<QString>("overrides");
@@ -361,6 +380,10 @@ private slots:
         QTest::newRow("no model") << QStringList{s("schedule")} << s("missing MODEL");
         QTest::newRow("bad order")
             << fig3({s("--order"), s("zigzag")}) << s("--order must be bfs, dfs or best");
+        QTest::newRow("bad strategy")
+            << fig3({s("--strategy"), s("fast")})
+            << s("--strategy: unknown strategy 'fast' (expected tvm, astitch, dla, ago, gt-gb, "
+                 "gt-lb, gt-instances or graphturbo)");
         QTest::newRow("bad level")
             << fig3({s("--level"), s("l2")}) << s("--level must be lb, gb or auto");
         QTest::newRow("auto without batch")
@@ -385,8 +408,9 @@ private slots:
     void help() {
         auto result = runCli({s("schedule"), s("--help")});
         QCOMPARE(result.exitCode, 0);
-        for (const char* option : {"--arch", "--order", "--batch", "--per-cluster", "--overrides",
-                                   "--out", "--json", "--explain", "--input", "--dim", "--seq"})
+        for (const char* option :
+             {"--arch", "--strategy", "--order", "--batch", "--per-cluster", "--overrides", "--out",
+              "--json", "--explain", "--input", "--dim", "--seq"})
             QVERIFY2(result.out.contains(s(option)), option);
         auto top = runCli({s("--help")});
         QVERIFY(top.out.contains(s("schedule")));
