@@ -27,9 +27,10 @@ constexpr const char* kName = "stagecraft compare: ";
 ArgParser makeParser() {
     ArgParser parser(
         "stagecraft compare MODEL [options]",
-        "Runs every strategy (tvm, astitch, gt-gb, gt-lb, gt-instances, graphturbo) on the\n"
-        "same simulator and reports each one's kernels, latency, throughput, speedup over\n"
-        "tvm, traffic per memory level, buffer scopes, unit utilization and roofline bound.\n"
+        "Runs every strategy (tvm, astitch, dla, ago, gt-gb, gt-lb, gt-instances,\n"
+        "graphturbo) on the same simulator and reports each one's kernels, latency,\n"
+        "throughput, speedup over tvm, traffic per memory level, buffer scopes, unit\n"
+        "utilization and roofline bound.\n"
         "Zoo models of the paper's Table 2 use its batch and samples per cluster (TVM's\n"
         "for tvm, GraphTurbo's for the others) unless --batch or --per-cluster is given.");
     parser.addPositional("MODEL", "the .onnx file or zoo:NAME");

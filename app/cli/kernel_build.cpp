@@ -132,9 +132,10 @@ Expected<schedule::Overrides> overridesOf(const KernelRequest& request,
 
 void addKernelOptions(ArgParser& parser, bool sessionOption) {
     parser.addOption("arch", "A", "architecture preset or file (default stcp920)");
-    parser.addOption("strategy", "S",
-                     "who schedules: tvm, astitch, gt-gb, gt-lb, gt-instances or graphturbo "
-                     "(default graphturbo)");
+    parser.addOption(
+        "strategy", "S",
+        "who schedules: tvm, astitch, dla, ago, gt-gb, gt-lb, gt-instances or graphturbo "
+        "(default graphturbo)");
     parser.addOption("level", "lb|gb|auto",
                      "buffer level Algorithm 1 fills; auto simulates both and keeps the faster "
                      "(default auto)");

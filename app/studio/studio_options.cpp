@@ -71,10 +71,11 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
                             QStringLiteral("A"), QStringLiteral("stcp920"));
     QCommandLineOption session(QStringLiteral("session"), QStringLiteral("A session to open."),
                                QStringLiteral("FILE"));
-    QCommandLineOption strategy(QStringLiteral("strategy"),
-                                QStringLiteral("tvm, astitch, gt-gb, gt-lb, gt-instances or "
-                                               "graphturbo (default)."),
-                                QStringLiteral("S"), QStringLiteral("graphturbo"));
+    QCommandLineOption strategy(
+        QStringLiteral("strategy"),
+        QStringLiteral("tvm, astitch, dla, ago, gt-gb, gt-lb, gt-instances or "
+                       "graphturbo (default)."),
+        QStringLiteral("S"), QStringLiteral("graphturbo"));
     QCommandLineOption level(QStringLiteral("level"),
                              QStringLiteral("Buffer level Algorithm 1 fills: auto (default: both "
                                             "simulated, the faster kept), lb or gb."),

@@ -83,7 +83,7 @@ public:
             out.stages.push_back(std::move(stage));
             s &= ~e.choice;
         }
-        std::reverse(out.stages.begin(), out.stages.end()); // choices run from the last stage
+        std::reverse(out.stages.begin(), out.stages.end());  // choices run from the last stage
         out.states = static_cast<int64_t>(memo_.size()) + 1; // and the empty state
         out.transitions = transitions_;
         return out;

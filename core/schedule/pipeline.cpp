@@ -5,6 +5,8 @@
 
 #include "schedule/pipeline.h"
 
+#include "partition/ago_partition.h"
+#include "partition/dla_extraction.h"
 #include "partition/fusion.h"
 #include "schedule/internal/overrides_apply.h"
 #include "schedule/internal/stages.h"
@@ -96,16 +98,37 @@ Status chooseOrder(const ir::Graph& graph, const ScheduleOptions& options, const
     return Status::success();
 }
 
+/// DLA §3: the sub-graphs of ops the accelerator runs (arch::acceleratorRuns),
+/// pruned into parts with one input and one output operator; each other op
+/// alone, on the fallback CPU.
+Expected<partition::Partition> dlaGrouping(const ir::Graph& graph, const arch::Arch& arch,
+                                           const partition::SemanticsCache& semantics) {
+    IdVector<ir::OpId, char> supported;
+    for (ir::OpId op : graph.opIds())
+        supported.push_back(
+            arch::acceleratorRuns(arch, graph.op(op).kind, semantics.of(op).category) ? 1 : 0);
+    SC_ASSIGN_OR_RETURN(partition::DlaExtraction extraction,
+                        partition::extractDlaSubgraphs(graph, supported));
+    return std::move(extraction.parts);
+}
+
 /// A baseline's grouping with the SplitInfo of each group (Algorithm 1 when
 /// groups are split, none otherwise).
-partition::GroupingResult baselineGrouping(const ir::Graph& graph,
-                                           const partition::SemanticsCache& semantics,
-                                           const partition::SplitParams& params,
-                                           const ScheduleOptions& options) {
+Expected<partition::GroupingResult> baselineGrouping(const ir::Graph& graph, const arch::Arch& arch,
+                                                     const partition::SemanticsCache& semantics,
+                                                     const partition::SplitParams& params,
+                                                     const ScheduleOptions& options) {
     partition::GroupingResult result;
-    result.partition = options.grouping == Grouping::Tvm
-                           ? partition::groupTvm(graph, semantics)
-                           : partition::groupAStitch(graph, semantics);
+    if (options.grouping == Grouping::Dla) {
+        SC_ASSIGN_OR_RETURN(result.partition, dlaGrouping(graph, arch, semantics));
+    } else if (options.grouping == Grouping::Ago) {
+        SC_ASSIGN_OR_RETURN(partition::AgoPartition ago, partition::partitionAgo(graph, semantics));
+        result.partition = std::move(ago.subgraphs);
+    } else {
+        result.partition = options.grouping == Grouping::Tvm
+                               ? partition::groupTvm(graph, semantics)
+                               : partition::groupAStitch(graph, semantics);
+    }
     for (GroupId g : result.partition.groupIds()) {
         auto ops = result.partition.ops(g);
         if (options.splitGroups) {
@@ -186,7 +209,7 @@ Expected<Schedule> buildSchedule(const ir::Graph& graph, const arch::Arch& arch,
                             partition::groupGraphTurbo(graph, *s.semantics, params,
                                                        options.recordTrace ? &s.trace : nullptr));
     } else {
-        grouping = baselineGrouping(graph, *s.semantics, params, options);
+        SC_ASSIGN_OR_RETURN(grouping, baselineGrouping(graph, arch, *s.semantics, params, options));
     }
     s.grouping = std::make_shared<const partition::GroupingResult>(std::move(grouping));
     return runFromRegrouping(graph, arch, options, std::move(s));

@@ -101,6 +101,10 @@ std::string_view groupingName(Grouping grouping) {
         return "tvm";
     case Grouping::AStitch:
         return "astitch";
+    case Grouping::Dla:
+        return "dla";
+    case Grouping::Ago:
+        return "ago";
     }
     return "graphturbo";
 }

@@ -115,7 +115,7 @@ enum class OrderKind { BFS, DFS, User };
 
 /// Who groups the ops: Algorithm 2, or a baseline's fusion rules
 /// (partition/fusion.h) for the comparisons of §5.
-enum class Grouping { GraphTurbo, Tvm, AStitch };
+enum class Grouping { GraphTurbo, Tvm, AStitch, Dla, Ago };
 std::string_view groupingName(Grouping grouping);
 std::string_view orderKindName(OrderKind kind);
 

@@ -21,6 +21,12 @@ const std::vector<Strategy>& strategies() {
          Scope::DDR, false, true},
         {"astitch", "AStitch (§5.2): stitched memory-intensive ops, tensors kept in LB, no split",
          Grouping::AStitch, false, std::nullopt, false, false},
+        {"dla",
+         "DLA §3: convex sub-graphs of supported ops, one input and output op each, "
+         "outputs in DDR; the rest on the fallback CPU",
+         Grouping::Dla, false, Scope::DDR, false, false},
+        {"ago", "AGO §IV-V: weighted acyclic clustering with intensive fusion, outputs in DDR",
+         Grouping::Ago, false, Scope::DDR, false, false},
         {"gt-gb", "Fig. 15 variant 1: GraphTurbo sub-graphs, outputs in GB", Grouping::GraphTurbo,
          false, Scope::GB, false, false},
         {"gt-lb", "Fig. 15 variant 2: outputs in LB as far as they fit", Grouping::GraphTurbo,

@@ -30,7 +30,7 @@ struct Strategy {
     bool tvmBatch = false;
 };
 
-/// tvm, astitch, gt-gb, gt-lb, gt-instances, graphturbo (Fig. 15's order).
+/// tvm, astitch, dla, ago, then gt-gb, gt-lb, gt-instances, graphturbo (Fig. 15's order).
 const std::vector<Strategy>& strategies();
 const Strategy* findStrategy(std::string_view name);
 /// "unknown strategy 'x' (expected tvm, astitch, … or graphturbo)".

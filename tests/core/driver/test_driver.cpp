@@ -138,8 +138,8 @@ TEST_F(TestDriver, badRequestsFailNamingWhat) {
     auto unknown = driver::scheduleAndSimulate(r);
     ASSERT_TRUE(!unknown.ok());
     ASSERT_EQ(unknown.error().message(),
-              std::string("unknown strategy 'nope' (expected tvm, astitch, gt-gb, gt-lb, "
-                          "gt-instances or graphturbo)"));
+              std::string("unknown strategy 'nope' (expected tvm, astitch, dla, ago, "
+                          "gt-gb, gt-lb, gt-instances or graphturbo)"));
     r = request(schedule::Level::LB);
     r.graph = nullptr;
     ASSERT_TRUE(!driver::scheduleAndSimulate(r).ok());

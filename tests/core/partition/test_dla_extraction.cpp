@@ -8,6 +8,7 @@
 
 #include "coretestsupport.h"
 #include "graph_ops.h"
+#include "graph_paths.h"
 #include "partition/dla_extraction.h"
 #include "random_graphs.h"
 
@@ -20,7 +21,10 @@ using partition::GroupId;
 
 namespace {
 
-using Ops = std::vector<ir::OpId>;
+using test::connected;
+using test::convex;
+using test::Ops;
+using test::reachability;
 using Supported = IdVector<ir::OpId, char>;
 
 ir::OpId op(int32_t id) {
@@ -39,56 +43,6 @@ std::vector<Ops> groupsOf(const partition::Partition& p) {
     for (GroupId g : p.groupIds())
         out.emplace_back(p.ops(g).begin(), p.ops(g).end());
     return out;
-}
-
-/// Successor ops of every op (by tensor uses).
-IdVector<ir::OpId, std::set<ir::OpId>> successors(const ir::Graph& g) {
-    IdVector<ir::OpId, std::set<ir::OpId>> next(g.opCount());
-    for (ir::OpId o : g.opIds())
-        for (ir::TensorId t : g.op(o).outputs)
-            for (const ir::Use& use : g.tensor(t).uses)
-                next[o].insert(use.op);
-    return next;
-}
-
-/// reach[a][b]: a path of one or more edges leads from a to b.
-std::vector<std::vector<char>> reachability(const ir::Graph& g) {
-    auto next = successors(g);
-    size_t n = g.opCount();
-    std::vector<std::vector<char>> reach(n, std::vector<char>(n, 0));
-    for (size_t i = n; i-- > 0;)
-        for (ir::OpId s : next[ir::OpId::at(i)]) {
-            reach[i][s.index()] = 1;
-            for (size_t k = 0; k < n; ++k)
-                reach[i][k] |= reach[s.index()][k];
-        }
-    return reach;
-}
-
-bool convex(const std::vector<std::vector<char>>& reach, const std::set<ir::OpId>& set, size_t n) {
-    for (ir::OpId a : set)
-        for (size_t w = 0; w < n; ++w)
-            if (!set.count(ir::OpId::at(w)) && reach[a.index()][w])
-                for (ir::OpId b : set)
-                    if (reach[w][b.index()])
-                        return false;
-    return true;
-}
-
-bool connected(const ir::Graph& g, const Ops& ops) {
-    std::set<ir::OpId> in(ops.begin(), ops.end()), seen{ops.front()};
-    auto next = successors(g);
-    std::vector<ir::OpId> stack{ops.front()};
-    while (!stack.empty()) {
-        ir::OpId o = stack.back();
-        stack.pop_back();
-        for (ir::OpId other : ops) {
-            bool edge = next[o].count(other) || next[other].count(o);
-            if (edge && seen.insert(other).second)
-                stack.push_back(other);
-        }
-    }
-    return seen == in;
 }
 
 /// Ops of \p ops reading a non-constant tensor from outside them (or a

@@ -46,8 +46,8 @@ inline arch::Arch handArch(int cores = 1) {
     return a;
 }
 
-inline sim::Evaluation run(const ir::Graph& graph, const char* strategy, int cores = 1) {
-    arch::Arch a = handArch(cores);
+/// \p graph scheduled by \p strategy on \p a, simulated, its timeline checked.
+inline sim::Evaluation runOn(const arch::Arch& a, const ir::Graph& graph, const char* strategy) {
     Status valid = arch::validateArch(a);
     SC_ASSERT(valid.ok(), "the hand architecture is valid");
     schedule::ClusterPlan plan;
@@ -56,6 +56,10 @@ inline sim::Evaluation run(const ir::Graph& graph, const char* strategy, int cor
     Status timeline = sim::validateTimeline(ev->tasks, ev->sim);
     SC_ASSERT(timeline.ok(), "the hand timelines are valid");
     return std::move(ev).value();
+}
+
+inline sim::Evaluation run(const ir::Graph& graph, const char* strategy, int cores = 1) {
+    return runOn(handArch(cores), graph, strategy);
 }
 
 /// (kind, from, to, start, end) of every task, in task order.

@@ -33,6 +33,43 @@ TEST(TestSimCases, chainOfTwoElementwiseOps) {
     }
 }
 
+// DLA §3 on an accelerator that takes Relu only, with a 1 GFLOP/s host CPU:
+// the Relu is a part of its own whose output goes to DDR, the Neg a kernel
+// on the host. Kernel 1 as above but 1024 ops = 256 ns: 11766. Kernel 2
+// the same with 1024 ops at 1 per ns on the host: 11766 + 12534. tvm keeps
+// one kernel and runs the Neg on the host too: 12022 - 256 + 1024. Without
+// the list the chain is one part, as tvm's kernel.
+TEST(TestSimCases, dlaRunsWhatTheAcceleratorLacksOnTheHost) {
+    using K = kernel::TaskKind;
+    arch::Arch reluOnly = handArch();
+    reluOnly.fallbackCpu = arch::FallbackCpu{"host", 1};
+    reluOnly.supportedOps = std::vector<ir::OpKind>{ir::OpKind::Relu};
+    sim::Evaluation dla = runOn(reluOnly, twoElementwise(), "dla");
+    ASSERT_EQ(dla.program.kernels.size(), size_t{2});
+    checkTimeline(dla, {{K::Launch, 0, 1000},
+                        {K::Load, 1000, 5196},
+                        {K::Load, 5196, 6230},
+                        {K::Compute, 6230, 6486},
+                        {K::Store, 6486, 7520},
+                        {K::Store, 7520, 11716},
+                        {K::Sync, 11716, 11766},
+                        {K::Launch, 11766, 12766},
+                        {K::Load, 12766, 16962},
+                        {K::Load, 16962, 17996},
+                        {K::Compute, 17996, 19020},
+                        {K::Store, 19020, 20054},
+                        {K::Store, 20054, 24250},
+                        {K::Sync, 24250, 24300}});
+    ASSERT_EQ(dla.tasks.tasks[kernel::TaskId::at(3)].unit, 0);
+    ASSERT_EQ(dla.tasks.tasks[kernel::TaskId::at(10)].unit, kernel::kFallbackUnit);
+    sim::Evaluation tvm = runOn(reluOnly, twoElementwise(), "tvm");
+    ASSERT_EQ(tvm.program.kernels.size(), size_t{1});
+    ASSERT_FUZZY_EQ(tvm.sim.makespanNs, 12022.0 - 256 + 1024);
+    sim::Evaluation whole = run(twoElementwise(), "dla");
+    ASSERT_EQ(whole.program.kernels.size(), size_t{1});
+    ASSERT_FUZZY_EQ(whole.sim.makespanNs, 12022.0);
+}
+
 // Weights 8x4x3x3 f32 = 1152 B: DMA 100 + 1152, hoist 10 + 288. Input
 // 1024 B: 100 + 1024, 10 + 256. 18432 MACs at 16/cycle = 1152. Output
 // 2048 B: 10 + 512, 100 + 2048. In order (tvm) every step waits for the

@@ -1,0 +1,115 @@
+// Benchmark: the partitioning algorithms of the other papers' systems, each
+// timed alone (median of several runs) on zoo models: AGO's CLUSTER, SPLIT
+// and JOIN (target < 100 ms on BERT-base and ResNet-50) and DLA's
+// extraction and post-prune (target < 50 ms), with every op supported and
+// with every Softmax, LayerNormalization and GlobalAveragePool on the host.
+//
+//   bench_baselines [--runs N]   (default 5 runs)
+
+#include "bench_common.h"
+#include "partition/ago_partition.h"
+#include "partition/dla_extraction.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+using namespace stagecraft;
+
+namespace {
+
+/// The median of \p runs calls of \p work in ms, or -1 when one failed.
+double timeMedian(int runs, const std::function<bool()>& work) {
+    std::vector<double> times;
+    for (int i = 0; i < runs; ++i) {
+        auto start = bench::Clock::now();
+        if (!work())
+            return -1;
+        times.push_back(bench::msSince(start));
+    }
+    return bench::median(times);
+}
+
+IdVector<ir::OpId, char> hostless(const ir::Graph& graph, bool someOnHost) {
+    IdVector<ir::OpId, char> supported(graph.opCount(), 1);
+    for (ir::OpId op : graph.opIds()) {
+        ir::OpKind kind = graph.op(op).kind;
+        if (someOnHost && (kind == ir::OpKind::Softmax || kind == ir::OpKind::LayerNormalization ||
+                           kind == ir::OpKind::GlobalAveragePool))
+            supported[op] = 0;
+    }
+    return supported;
+}
+
+bool benchModel(const std::string& label, const ir::Graph& graph, int runs) {
+    auto semantics = partition::SemanticsCache::build(graph);
+    if (!semantics.ok()) {
+        std::fprintf(stderr, "bench_baselines: %s: %s\n", label.c_str(),
+                     semantics.error().message().c_str());
+        return false;
+    }
+    size_t groups = 0, minis = 0;
+    double ago = timeMedian(runs, [&] {
+        auto p = partition::partitionAgo(graph, *semantics);
+        groups = p.ok() ? p->subgraphs.groupCount() : 0;
+        minis = p.ok() ? p->minis.groupCount() : 0;
+        return p.ok();
+    });
+    std::printf("%-26s %6zu  ago      %9.2f  < 100 ms  %zu sub-graphs, %zu mini-sub-graphs\n",
+                label.c_str(), graph.opCount(), ago, groups, minis);
+    bool ok = ago >= 0;
+    for (bool someOnHost : {false, true}) {
+        IdVector<ir::OpId, char> supported = hostless(graph, someOnHost);
+        size_t extracted = 0, parts = 0;
+        double dla = timeMedian(runs, [&] {
+            auto e = partition::extractDlaSubgraphs(graph, supported);
+            extracted = e.ok() ? e->extracted.groupCount() : 0;
+            parts = e.ok() ? e->parts.groupCount() : 0;
+            return e.ok();
+        });
+        std::printf("%-26s %6zu  dla%-5s %9.2f  < 50 ms   %zu sub-graphs, %zu parts\n",
+                    label.c_str(), graph.opCount(), someOnHost ? "+cpu" : "", dla, extracted,
+                    parts);
+        ok = ok && dla >= 0;
+    }
+    return ok;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    int runs = 5;
+    for (int i = 1; i + 1 < argc; i += 2)
+        if (std::strcmp(argv[i], "--runs") == 0)
+            runs = std::max(1, std::atoi(argv[i + 1]));
+    std::filesystem::path dir = bench::makeTempDir();
+    if (dir.empty()) {
+        std::fprintf(stderr, "bench_baselines: cannot create a temporary directory\n");
+        return 1;
+    }
+    std::printf("median of %d runs (ms); dla+cpu: Softmax, LayerNormalization and "
+                "GlobalAveragePool on the host\n",
+                runs);
+    std::printf("%-26s %6s  %-8s %9s  %-9s %s\n", "model", "ops", "system", "median", "target",
+                "result");
+    zoo::ZooOptions resnet;
+    resnet.batch = 16;
+    zoo::ZooOptions bert;
+    bert.batch = 8;
+    bert.seq = 128;
+    int status = 0;
+    for (auto [label, model, options] :
+         {std::tuple{"resnet50 batch 16", "resnet50", resnet},
+          std::tuple{"bert-base seq 128 batch 8", "bert-base", bert}}) {
+        std::optional<ir::Graph> graph = bench::zooGraph(dir, model, options);
+        if (!graph || !benchModel(label, *graph, runs))
+            status = 1;
+    }
+    std::error_code ignored;
+    std::filesystem::remove_all(dir, ignored);
+    return status;
+}
