@@ -82,9 +82,9 @@ std::string unary(Net& net, const std::string& opType, const std::string& x,
 }
 
 std::string maxPool(Net& net, const std::string& x, const std::string& name, int64_t kernel,
-                    int64_t stride, int64_t pad) {
+                    int64_t stride, int64_t pad, bool ceilMode) {
     Added node = net.add("MaxPool", {x}, name);
-    node.node.attr("ceil_mode", int64_t{0})
+    node.node.attr("ceil_mode", int64_t{ceilMode ? 1 : 0})
         .attr("kernel_shape", std::vector<int64_t>{kernel, kernel})
         .attr("pads", std::vector<int64_t>{pad, pad, pad, pad})
         .attr("strides", std::vector<int64_t>{stride, stride});

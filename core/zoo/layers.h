@@ -57,8 +57,9 @@ std::string binary(Net& net, const std::string& opType, const std::string& a, co
 std::string unary(Net& net, const std::string& opType, const std::string& x,
                   const std::string& name, const std::string& output = {});
 
+/// MaxPool; \p ceilMode rounds the output extent up (torch's ceil_mode).
 std::string maxPool(Net& net, const std::string& x, const std::string& name, int64_t kernel,
-                    int64_t stride, int64_t pad);
+                    int64_t stride, int64_t pad, bool ceilMode = false);
 std::string averagePool(Net& net, const std::string& x, const std::string& name, int64_t kernel,
                         int64_t stride);
 /// GlobalAveragePool then Flatten(axis 1): [N,C,H,W] -> [N,C].

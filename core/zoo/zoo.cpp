@@ -55,6 +55,9 @@ const std::vector<Entry>& entries() {
         {info("densenet121",
               "DenseNet-121 (torchvision densenet121), 224x224; Table 2 I uses batch 32", 1),
          buildDenseNet121},
+        {info("squeezenet",
+              "SqueezeNet 1.1 (torchvision squeezenet1_1), 224x224; measured by IOS and AGO", 1),
+         buildSqueezeNet11},
         {info("conformer",
               "Conformer-S encoder (16 layers, dim 144, 4 heads, kernel 32), log-mel [N,T,80]; "
               "Table 2 J uses batch 12",

@@ -36,6 +36,7 @@ void buildDlrm(Net& net, const ModelConfig& config);
 void buildMobileNetV2(Net& net, const ModelConfig& config);
 void buildVitB16(Net& net, const ModelConfig& config);
 void buildDenseNet121(Net& net, const ModelConfig& config);
+void buildSqueezeNet11(Net& net, const ModelConfig& config);
 void buildConformer(Net& net, const ModelConfig& config);
 void buildFig3Chain(Net& net, const ModelConfig& config);
 void buildFig2Blocks(Net& net, const ModelConfig& config);

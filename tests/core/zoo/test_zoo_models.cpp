@@ -87,6 +87,7 @@ std::vector<ValidFileRow> validFileRows() {
     rows.push_back({"mobilenet-v2", std::string("mobilenet-v2"), int64_t(3504872)});
     rows.push_back({"vit-b16", std::string("vit-b16"), int64_t(86567656)});
     rows.push_back({"densenet121", std::string("densenet121"), int64_t(7978856)});
+    rows.push_back({"squeezenet", std::string("squeezenet"), int64_t(1235496)});
     // Hand count of the encoder documented in docs/zoo.md.
     rows.push_back({"conformer", std::string("conformer"), int64_t(8356032)});
     rows.push_back({"fig3-chain", std::string("fig3-chain"), int64_t(fig3Parameters())});
