@@ -1,7 +1,7 @@
 // The overrides object <-> schedule::Overrides. Only the form is checked here
 // (types, non-empty names, dim >= 0, factor >= 1, scope names, an instance at
 // most once in `order`); buildSchedule decides whether the edits fit the model
-// and refuses them with a reason. An overrides file always lists all five keys
+// and refuses them with a reason. An overrides file always lists all six keys
 // when written, so that a user editing it sees what can be set.
 
 #include "io/overrides_json.h"
@@ -39,6 +39,18 @@ Status readUngroups(const Json& value, const std::string& path, Overrides& overr
     for (size_t i = 0; i < value.size(); ++i) {
         SC_ASSIGN_OR_RETURN(std::string op, json::getName(value[i], json::item(path, i)));
         overrides.ungroups.push_back({std::move(op)});
+    }
+    return {};
+}
+
+Status readHost(const Json& value, const std::string& path, Overrides& overrides) {
+    SC_RETURN_IF_ERROR(json::checkArray(value, path));
+    std::set<std::string> seen;
+    for (size_t i = 0; i < value.size(); ++i) {
+        SC_ASSIGN_OR_RETURN(std::string op, json::getName(value[i], json::item(path, i)));
+        if (!seen.insert(op).second)
+            return json::errorAt(json::item(path, i), "op " + quote(op) + " is listed twice");
+        overrides.host.push_back(std::move(op));
     }
     return {};
 }
@@ -104,16 +116,18 @@ OrderedJson overridesToJson(const Overrides& overrides) {
     object["split"] = std::move(splits);
     object["order"] = overrides.order;
     object["scope"] = std::move(scopes);
+    object["host"] = overrides.host;
     return object;
 }
 
 Expected<Overrides> overridesFromJson(const Json& value, const std::string& path, bool isFile) {
     if (isFile)
         SC_RETURN_IF_ERROR(json::checkObject(
-            value, path, {"format", "version", "merge", "ungroup", "split", "order", "scope"}));
+            value, path,
+            {"format", "version", "merge", "ungroup", "split", "order", "scope", "host"}));
     else
-        SC_RETURN_IF_ERROR(
-            json::checkObject(value, path, {"merge", "ungroup", "split", "order", "scope"}));
+        SC_RETURN_IF_ERROR(json::checkObject(
+            value, path, {"merge", "ungroup", "split", "order", "scope", "host"}));
     Overrides overrides;
     if (const Json* merges = json::optional(value, "merge"))
         SC_RETURN_IF_ERROR(readMerges(*merges, json::child(path, "merge"), overrides));
@@ -125,6 +139,8 @@ Expected<Overrides> overridesFromJson(const Json& value, const std::string& path
         SC_RETURN_IF_ERROR(readOrder(*order, json::child(path, "order"), overrides));
     if (const Json* scopes = json::optional(value, "scope"))
         SC_RETURN_IF_ERROR(readScopes(*scopes, json::child(path, "scope"), overrides));
+    if (const Json* host = json::optional(value, "host"))
+        SC_RETURN_IF_ERROR(readHost(*host, json::child(path, "host"), overrides));
     return overrides;
 }
 

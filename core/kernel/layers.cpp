@@ -82,12 +82,12 @@ ir::DType dtypeOf(const ir::Graph& graph, ir::OpId op) {
 } // namespace
 
 Expected<int32_t> unitFor(const ir::Graph& graph, const arch::Arch& arch, ir::OpId op,
-                          ops::Category category) {
+                          ops::Category category, bool onHost) {
     const auto& units = arch.cluster.coreGroups.front().units;
     ir::DType dtype = dtypeOf(graph, op);
     int32_t best = kFallbackUnit;
     double bestOps = 0;
-    bool listed = arch::supportsOpKind(arch, graph.op(op).kind);
+    bool listed = !onHost && arch::supportsOpKind(arch, graph.op(op).kind);
     for (size_t u = 0; listed && u < units.size(); ++u) {
         const auto& cats = units[u].categories;
         if (std::find(cats.begin(), cats.end(), category) == cats.end())
@@ -115,11 +115,11 @@ int64_t sliceBytes(const ir::Graph& graph, const partition::BoxMap& slices, ir::
 
 Expected<OpWork> opWork(const ir::Graph& graph, const arch::Arch& arch,
                         const partition::SemanticsCache& semantics, const partition::BoxMap& slices,
-                        ir::OpId op) {
+                        ir::OpId op, bool onHost) {
     const ops::OpSemantics& sem = semantics.of(op);
     OpWork work;
     work.op = op;
-    SC_ASSIGN_OR_RETURN(work.unit, unitFor(graph, arch, op, sem.category));
+    SC_ASSIGN_OR_RETURN(work.unit, unitFor(graph, arch, op, sem.category, onHost));
     const ir::Op& o = graph.op(op);
     double fraction = 1;
     if (!o.outputs.empty()) {

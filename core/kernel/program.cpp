@@ -117,7 +117,9 @@ private:
         layer.anchor = detail::anchorOf(ops, semantics_);
         int64_t layerBytes = 0;
         for (ir::OpId op : ops) {
-            SC_ASSIGN_OR_RETURN(OpWork work, detail::opWork(graph_, arch_, semantics_, slices, op));
+            bool onHost = !s_.hostOps.empty() && s_.hostOps[op];
+            SC_ASSIGN_OR_RETURN(OpWork work,
+                                detail::opWork(graph_, arch_, semantics_, slices, op, onHost));
             layer.ops.push_back(work);
             for (ir::TensorId out : graph_.op(op).outputs)
                 layerBytes += detail::sliceBytes(graph_, slices, out);

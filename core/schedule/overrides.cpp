@@ -101,6 +101,21 @@ Expected<std::vector<InstanceId>> userOrder(const Schedule& s,
     return order;
 }
 
+Expected<IdVector<ir::OpId, char>> hostOps(const ir::Graph& graph, const arch::Arch& arch,
+                                           const Overrides& overrides) {
+    IdVector<ir::OpId, char> marked;
+    for (const std::string& name : overrides.host) {
+        SC_ASSIGN_OR_RETURN(ir::OpId op, findOp(graph, name, "host override"));
+        if (!arch.fallbackCpu)
+            return Error("host override of " + quote(name) + ": architecture " + quote(arch.name) +
+                         " has no fallback CPU");
+        if (marked.empty())
+            marked = IdVector<ir::OpId, char>(graph.opCount(), 0);
+        marked[op] = 1;
+    }
+    return marked;
+}
+
 Status applyScopePins(const ir::Graph& graph, const Overrides& overrides, Schedule& s) {
     std::map<std::string, Scope> pinned;
     for (const Overrides::ScopePin& pin : overrides.scopes) {

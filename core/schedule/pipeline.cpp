@@ -98,15 +98,19 @@ Status chooseOrder(const ir::Graph& graph, const ScheduleOptions& options, const
     return Status::success();
 }
 
-/// DLA §3: the sub-graphs of ops the accelerator runs (arch::acceleratorRuns),
-/// pruned into parts with one input and one output operator; each other op
-/// alone, on the fallback CPU.
+/// DLA §3: the sub-graphs of ops the accelerator runs (arch::acceleratorRuns,
+/// less the user's host ops), pruned into parts with one input and one output
+/// operator; each other op alone, on the fallback CPU.
 Expected<partition::Partition> dlaGrouping(const ir::Graph& graph, const arch::Arch& arch,
-                                           const partition::SemanticsCache& semantics) {
+                                           const partition::SemanticsCache& semantics,
+                                           const ScheduleOptions& options) {
+    using HostOps = IdVector<ir::OpId, char>;
+    SC_ASSIGN_OR_RETURN(HostOps host, detail::hostOps(graph, arch, options.overrides));
     IdVector<ir::OpId, char> supported;
-    for (ir::OpId op : graph.opIds())
-        supported.push_back(
-            arch::acceleratorRuns(arch, graph.op(op).kind, semantics.of(op).category) ? 1 : 0);
+    for (ir::OpId op : graph.opIds()) {
+        bool runs = arch::acceleratorRuns(arch, graph.op(op).kind, semantics.of(op).category);
+        supported.push_back(runs && (host.empty() || !host[op]) ? 1 : 0);
+    }
     SC_ASSIGN_OR_RETURN(partition::DlaExtraction extraction,
                         partition::extractDlaSubgraphs(graph, supported));
     return std::move(extraction.parts);
@@ -120,7 +124,7 @@ Expected<partition::GroupingResult> baselineGrouping(const ir::Graph& graph, con
                                                      const ScheduleOptions& options) {
     partition::GroupingResult result;
     if (options.grouping == Grouping::Dla) {
-        SC_ASSIGN_OR_RETURN(result.partition, dlaGrouping(graph, arch, semantics));
+        SC_ASSIGN_OR_RETURN(result.partition, dlaGrouping(graph, arch, semantics, options));
     } else if (options.grouping == Grouping::Ago) {
         SC_ASSIGN_OR_RETURN(partition::AgoPartition ago, partition::partitionAgo(graph, semantics));
         result.partition = std::move(ago.subgraphs);
@@ -170,6 +174,7 @@ Expected<Schedule> runFromRegrouping(const ir::Graph& graph, const arch::Arch& a
     s.level = options.level;
     s.clusters = options.clusters;
     s.groupedBy = options.grouping;
+    SC_ASSIGN_OR_RETURN(s.hostOps, detail::hostOps(graph, arch, options.overrides));
     SC_ASSIGN_OR_RETURN(s.partition, regroup(graph, s.grouping->partition, options.overrides));
     IdVector<GroupId, partition::SplitInfo> splits =
         splitsFor(graph, semantics, *s.grouping, s.partition, params);
@@ -220,6 +225,7 @@ Expected<Schedule> reschedule(const Schedule& base, const ir::Graph& graph, cons
     if (!base.grouping || !base.semantics ||
         effectiveParams(arch, options).capacityBytes != base.capacityBytes ||
         options.level != base.level || options.grouping != base.groupedBy ||
+        options.grouping == Grouping::Dla ||
         (base.groupedBy != Grouping::GraphTurbo && options.splitGroups))
         return buildSchedule(graph, arch, options);
     Schedule s;

@@ -52,6 +52,9 @@ struct Overrides {
     /// Empty: no user order.
     std::vector<std::string> order;
     std::vector<ScopePin> scopes;
+    /// Ops run on the architecture's fallback CPU whatever the accelerator
+    /// supports (DLA §2.2: "assigning some parts on CPU"), by name.
+    std::vector<std::string> host;
 
     bool empty() const;
     bool operator==(const Overrides&) const = default;
@@ -84,7 +87,8 @@ Expected<Schedule> buildSchedule(const ir::Graph& graph, const arch::Arch& arch,
 
 /// Re-runs the pipeline for \p options from the earliest step their
 /// overrides touch, reusing \p base's grouping (Algorithm 2 does not depend on
-/// overrides). The result equals buildSchedule(graph, arch, options).
+/// overrides; DLA's extraction does, through the host ops, and is re-run).
+/// The result equals buildSchedule(graph, arch, options).
 Expected<Schedule> reschedule(const Schedule& base, const ir::Graph& graph, const arch::Arch& arch,
                               const ScheduleOptions& options);
 

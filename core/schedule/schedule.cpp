@@ -110,7 +110,8 @@ std::string_view groupingName(Grouping grouping) {
 }
 
 bool Overrides::empty() const {
-    return merges.empty() && ungroups.empty() && splits.empty() && order.empty() && scopes.empty();
+    return merges.empty() && ungroups.empty() && splits.empty() && order.empty() &&
+           scopes.empty() && host.empty();
 }
 
 Adjacency adjacency(const Schedule& schedule) {

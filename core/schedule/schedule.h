@@ -155,6 +155,9 @@ struct Schedule {
     int64_t capacityBytes = 0;
     /// Who grouped the ops.
     Grouping groupedBy = Grouping::GraphTurbo;
+    /// 1 for the ops the user put on the fallback CPU (Overrides::host), by
+    /// op; empty when none.
+    IdVector<ir::OpId, char> hostOps;
 };
 
 /// The slices of every tensor instance \p id computes or reads (halos

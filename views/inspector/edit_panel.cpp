@@ -17,6 +17,8 @@
 #include <QSignalBlocker>
 #include <QStandardItemModel>
 
+#include <algorithm>
+
 namespace stagecraft::views {
 
 using namespace Qt::StringLiterals;
@@ -42,12 +44,14 @@ EditPanel::EditPanel(QWidget* parent)
     , mergeTarget_(new QComboBox(this))
     , merge_(new QPushButton(u"Merge"_s, this))
     , ungroup_(new QPushButton(u"Ungroup at op"_s, this))
+    , host_(new QPushButton(u"Run on host CPU"_s, this))
     , scopeTensor_(new QLabel(this))
     , scope_(new QComboBox(this)) {
     split_->setObjectName(u"inspectorSplit"_s);
     mergeTarget_->setObjectName(u"inspectorMergeTarget"_s);
     merge_->setObjectName(u"inspectorMerge"_s);
     ungroup_->setObjectName(u"inspectorUngroup"_s);
+    host_->setObjectName(u"inspectorHost"_s);
     scope_->setObjectName(u"inspectorScope"_s);
     scopeTensor_->setObjectName(u"inspectorScopeTensor"_s);
     scopeTensor_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -58,11 +62,13 @@ EditPanel::EditPanel(QWidget* parent)
     layout->addRow(u"Split"_s, split_);
     layout->addRow(u"Merge with"_s, mergeRow);
     layout->addRow(u"Ungroup"_s, ungroup_);
+    layout->addRow(u"Host CPU"_s, host_);
     layout->addRow(u"Scope of"_s, scopeTensor_);
     layout->addRow(QString(), scope_);
     connect(split_, &QComboBox::currentIndexChanged, this, &EditPanel::splitChosen);
     connect(merge_, &QPushButton::clicked, this, &EditPanel::mergeClicked);
     connect(ungroup_, &QPushButton::clicked, this, &EditPanel::ungroupClicked);
+    connect(host_, &QPushButton::clicked, this, &EditPanel::hostClicked);
     connect(scope_, &QComboBox::currentIndexChanged, this, &EditPanel::scopeChosen);
     setContext(nullptr, {});
 }
@@ -75,6 +81,7 @@ void EditPanel::setContext(const ResultPtr& result, const Selection& selection) 
     fillSplit();
     fillMerge();
     fillUngroup();
+    fillHost();
     fillScope();
 }
 
@@ -133,6 +140,40 @@ void EditPanel::fillUngroup() {
                           : u"Ungroup at op"_s);
 }
 
+/// The selected op's place: "Run on host CPU" moves it there, "Run on the
+/// accelerator" back; disabled without a fallback CPU, or when the
+/// accelerator does not take the op at all.
+void EditPanel::fillHost() {
+    host_->setEnabled(false);
+    host_->setText(u"Run on host CPU"_s);
+    host_->setToolTip(u"Select an op to run it on the architecture's fallback CPU"_s);
+    if (selection_.kind != Selection::Kind::Op)
+        return;
+    ir::OpId op(selection_.id);
+    const std::string& name = result_->graph->op(op).name;
+    bool onHost = std::find(result_->overrides.host.begin(), result_->overrides.host.end(), name) !=
+                  result_->overrides.host.end();
+    bool accelerated = arch::acceleratorRuns(result_->arch, result_->graph->op(op).kind,
+                                             result_->eval.schedule.semantics->of(op).category);
+    if (!result_->arch.fallbackCpu) {
+        host_->setToolTip(
+            u"%1 has no fallback CPU"_s.arg(QString::fromStdString(result_->arch.name)));
+    } else if (!accelerated) {
+        host_->setText(u"host CPU (accelerator lacks it)"_s);
+        host_->setToolTip(u"the accelerator does not take %1 ops"_s.arg(
+            QString::fromStdString(result_->graph->op(op).type)));
+    } else {
+        host_->setEnabled(true);
+        host_->setText(onHost ? u"Run on the accelerator"_s : u"Run on host CPU"_s);
+        host_->setToolTip(onHost ? u"%1 runs on %2; move it back"_s.arg(
+                                       QString::fromStdString(name),
+                                       QString::fromStdString(result_->arch.fallbackCpu->name))
+                                 : u"Run %1 on %2"_s.arg(
+                                       QString::fromStdString(name),
+                                       QString::fromStdString(result_->arch.fallbackCpu->name)));
+    }
+}
+
 void EditPanel::fillScope() {
     QSignalBlocker blocker(scope_);
     scope_->clear();
@@ -176,6 +217,15 @@ void EditPanel::mergeClicked() {
 void EditPanel::ungroupClicked() {
     if (selection_.kind == Selection::Kind::Op)
         emit editRequested(inspector::ungroupRequest(*result_, ir::OpId(selection_.id)));
+}
+
+void EditPanel::hostClicked() {
+    if (selection_.kind != Selection::Kind::Op)
+        return;
+    ir::OpId op(selection_.id);
+    const auto& host = result_->overrides.host;
+    bool onHost = std::find(host.begin(), host.end(), result_->graph->op(op).name) != host.end();
+    emit editRequested(inspector::hostRequest(*result_, op, !onHost));
 }
 
 void EditPanel::scopeChosen(int index) {

@@ -34,10 +34,12 @@ private:
     void fillSplit();
     void fillMerge();
     void fillUngroup();
+    void fillHost();
     void fillScope();
     void splitChosen(int index);
     void mergeClicked();
     void ungroupClicked();
+    void hostClicked();
     void scopeChosen(int index);
 
     ResultPtr result_;
@@ -48,6 +50,7 @@ private:
     QComboBox* mergeTarget_ = nullptr;
     QPushButton* merge_ = nullptr;
     QPushButton* ungroup_ = nullptr;
+    QPushButton* host_ = nullptr;
     QLabel* scopeTensor_ = nullptr;
     QComboBox* scope_ = nullptr;
 };

@@ -74,6 +74,19 @@ EditRequest ungroupRequest(const PipelineResult& result, ir::OpId op) {
     return request;
 }
 
+EditRequest hostRequest(const PipelineResult& result, ir::OpId op, bool onHost) {
+    EditRequest request{{}, result.overrides};
+    const std::string& name = result.graph->op(op).name;
+    std::erase(request.overrides.host, name);
+    if (onHost)
+        request.overrides.host.push_back(name);
+    if (result.eval.schedule.groupedBy == schedule::Grouping::Dla)
+        request.overrides.order.clear();
+    request.description = (onHost ? u"Run %1 on the host CPU"_s : u"Run %1 on the accelerator"_s)
+                              .arg(QString::fromStdString(name));
+    return request;
+}
+
 EditRequest scopePinRequest(const PipelineResult& result, ir::TensorId tensor,
                             schedule::Scope scope) {
     EditRequest request{{}, result.overrides};

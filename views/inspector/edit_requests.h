@@ -30,6 +30,11 @@ EditRequest mergeRequest(const PipelineResult& result, schedule::GroupId group,
 /// Splits \p op's group into the ops reachable from \p op inside it and the rest.
 EditRequest ungroupRequest(const PipelineResult& result, ir::OpId op);
 
+/// Puts \p op on the fallback CPU (Overrides::host) when \p onHost, else
+/// back on the accelerator. Under dla the parts change, so the user order is
+/// dropped.
+EditRequest hostRequest(const PipelineResult& result, ir::OpId op, bool onHost);
+
 /// Pins the scope of \p tensor (a group output), replacing an earlier pin.
 EditRequest scopePinRequest(const PipelineResult& result, ir::TensorId tensor,
                             schedule::Scope scope);

@@ -23,14 +23,15 @@ std::vector<std::vector<ir::OpId>> layersOf(const ir::Graph& graph,
 ir::OpId anchorOf(std::span<const ir::OpId> layerOps, const partition::SemanticsCache& semantics);
 
 /// The unit of the first core group that runs \p op fastest, or
-/// kFallbackUnit; an error naming the op when nothing can run it.
+/// kFallbackUnit (always when \p onHost: the user put it there); an error
+/// naming the op when nothing can run it.
 Expected<int32_t> unitFor(const ir::Graph& graph, const arch::Arch& arch, ir::OpId op,
-                          ops::Category category);
+                          ops::Category category, bool onHost = false);
 
 /// Work and unit time of \p op for the slice in \p slices.
 Expected<OpWork> opWork(const ir::Graph& graph, const arch::Arch& arch,
                         const partition::SemanticsCache& semantics, const partition::BoxMap& slices,
-                        ir::OpId op);
+                        ir::OpId op, bool onHost = false);
 
 /// §4.1: tiles of the anchor's two outer loops (the first \p tileable of
 /// them, tile_rule.h), divisors whose share of the layer's \p layerBytes

@@ -21,6 +21,7 @@ Overrides everyKind() {
     o.splits = {{"conv1", 0, 4}, {"conv2", 2, 2}};
     o.order = {"a8", "a7", "b4"};
     o.scopes = {{"t2", Scope::GB}, {"t4", Scope::DDR}, {"t\"quoted\"", Scope::LB}};
+    o.host = {"softmax", "relu2"};
     return o;
 }
 
@@ -42,7 +43,8 @@ const char* const kEveryKindFile = "{\n"
                                    "    {\"tensor\": \"t2\", \"scope\": \"GB\"},\n"
                                    "    {\"tensor\": \"t4\", \"scope\": \"DDR\"},\n"
                                    "    {\"tensor\": \"t\\\"quoted\\\"\", \"scope\": \"LB\"}\n"
-                                   "  ]\n"
+                                   "  ],\n"
+                                   "  \"host\": [\"softmax\", \"relu2\"]\n"
                                    "}\n";
 
 /// The round-trip cases, by row (Overrides cannot be a Qt metatype: its
@@ -142,6 +144,8 @@ std::vector<RefusesBadFilesRow> refusesBadFilesRows() {
     row("split extra", R"("split": [{"op": "a", "dim": 0, "factor": 2, "core": 1}])",
         "split[0]: unknown field 'core'");
     row("order twice", R"("order": ["a1", "b1", "a1"])", "order[2]: instance 'a1' is listed twice");
+    row("host twice", R"("host": ["a", "a"])", "host[1]: op 'a' is listed twice");
+    row("host not a name", R"("host": [""])", "host[0]: must be a non-empty string");
     row("scope name", R"("scope": [{"tensor": "t", "scope": "L1"}])",
         "scope[0].scope: unknown scope 'L1' (expected LB, GB or DDR)");
     rows.push_back({"format", std::string(R"({"format": "stagecraft-arch", "version": 1})"),

@@ -70,6 +70,37 @@ TEST(TestSimCases, dlaRunsWhatTheAcceleratorLacksOnTheHost) {
     ASSERT_FUZZY_EQ(whole.sim.makespanNs, 12022.0);
 }
 
+// The user's host ops (Overrides::host) run where an unsupported op runs:
+// the Neg put on the host gives dla the timeline of the Relu-only
+// accelerator above, and tvm its makespan. Unknown ops and an architecture
+// without a fallback CPU are refused, naming them.
+TEST(TestSimCases, hostOverridesRunOpsOnTheFallbackCpu) {
+    ir::Graph graph = twoElementwise();
+    arch::Arch withHost = handArch();
+    withHost.fallbackCpu = arch::FallbackCpu{"host", 1};
+    arch::Arch reluOnly = withHost;
+    reluOnly.supportedOps = std::vector<ir::OpKind>{ir::OpKind::Relu};
+    std::string neg = graph.op(ir::OpId(1)).name;
+    schedule::ScheduleOptions base;
+    base.overrides.host = {neg};
+    for (const char* strategy : {"dla", "tvm"}) {
+        auto forced = sim::evaluate(graph, withHost, *sim::findStrategy(strategy), {}, base);
+        ASSERT_TRUE(forced.ok()) << forced.error().message();
+        sim::Evaluation listed = runOn(reluOnly, graph, strategy);
+        ASSERT_EQ(forced->program.kernels.size(), listed.program.kernels.size()) << strategy;
+        ASSERT_FUZZY_EQ(forced->sim.makespanNs, listed.sim.makespanNs);
+    }
+    base.overrides.host = {"nope"};
+    auto unknown = sim::evaluate(graph, withHost, *sim::findStrategy("dla"), {}, base);
+    ASSERT_FALSE(unknown.ok());
+    ASSERT_EQ(unknown.error().message(), "host override: unknown op 'nope'");
+    base.overrides.host = {neg};
+    auto noCpu = sim::evaluate(graph, handArch(), *sim::findStrategy("tvm"), {}, base);
+    ASSERT_FALSE(noCpu.ok());
+    ASSERT_EQ(noCpu.error().message(),
+              "host override of '" + neg + "': architecture 'hand' has no fallback CPU");
+}
+
 // Weights 8x4x3x3 f32 = 1152 B: DMA 100 + 1152, hoist 10 + 288. Input
 // 1024 B: 100 + 1024, 10 + 256. 18432 MACs at 16/cycle = 1152. Output
 // 2048 B: 10 + 512, 100 + 2048. In order (tvm) every step waits for the

@@ -1,8 +1,8 @@
 // The inspector's edits as the pipeline judges them: each control emits one
 // EditRequest (QSignalSpy) whose overrides are run through runPipeline —
 // a split choice, "unsplit", merges (accepted on fig3-chain, refused as a
-// cycle on fig2-blocks), ungroup, order moves (accepted, and refused naming
-// the dependency) and scope pins.
+// cycle on fig2-blocks), ungroup, an op put on the host CPU and back, order
+// moves (accepted, and refused naming the dependency) and scope pins.
 
 #include "inspector/edit_requests.h"
 #include "inspector/inspector_widget.h"
@@ -82,6 +82,7 @@ private slots:
     void mergeOfAdjacentGroupsIsAccepted();
     void mergeThroughAThirdGroupIsACycle();
     void ungroupAtOp();
+    void hostMovesAnOpToTheCpuAndBack();
     void orderMoveIsAcceptedOrRefused();
     void scopePinChangesScope();
     void structuralEditsDropTheUserOrder();
@@ -235,6 +236,42 @@ void TestInspectorEdits::ungroupAtOp() {
     QVERIFY(rerunResult.ok());
     QCOMPARE((*rerunResult)->eval.schedule.groups.size(), size_t{5});
     QVERIFY(groupOfOp(**rerunResult, "stage3.conv1") != groupOfOp(**rerunResult, "stage3.relu1"));
+}
+
+// DLA on stcp920 keeps fig3-chain as one part; an op put on the host CPU
+// cuts it in three (before, the op alone, after). teaching has no fallback
+// CPU, so there the button is disabled.
+void TestInspectorEdits::hostMovesAnOpToTheCpuAndBack() {
+    test::ResultSpec spec = test::specFor("fig3-chain", "stcp920");
+    spec.strategy = "dla";
+    views::ResultPtr whole = test::resultFor(spec);
+    QCOMPARE(whole->eval.schedule.groups.size(), size_t{1});
+    Inspector inspector(whole);
+    auto* host = inspector.child<QPushButton>(u"inspectorHost"_s);
+    QVERIFY(!host->isEnabled());
+    inspector.selection.select(test::opNamed(*whole, "stage3.relu1"));
+    QVERIFY(host->isEnabled());
+    QCOMPARE(host->text(), u"Run on host CPU"_s);
+    host->click();
+    QCOMPARE(inspector.spy.count(), 1);
+    views::EditRequest request = inspector.request();
+    QCOMPARE(request.description, u"Run stage3.relu1 on the host CPU"_s);
+    QCOMPARE(request.overrides.host, std::vector<std::string>{"stage3.relu1"});
+    views::ResultPtr cut = resultWith(spec, request.overrides);
+    QCOMPARE(cut->eval.schedule.groups.size(), size_t{3});
+    schedule::GroupId alone = groupOfOp(*cut, "stage3.relu1");
+    QCOMPARE(cut->eval.schedule.partition.ops(alone).size(), size_t{1});
+
+    Inspector back(cut);
+    auto* undo = back.child<QPushButton>(u"inspectorHost"_s);
+    back.selection.select(test::opNamed(*cut, "stage3.relu1"));
+    QCOMPARE(undo->text(), u"Run on the accelerator"_s);
+    undo->click();
+    QVERIFY(back.request().overrides.host.empty());
+
+    Inspector teaching(test::fig3Chain());
+    teaching.selection.select(test::opNamed(*test::fig3Chain(), "stage3.relu1"));
+    QVERIFY(!teaching.child<QPushButton>(u"inspectorHost"_s)->isEnabled());
 }
 
 // fig3-chain's order starts a8 a7 b4: a7 may run before a8 (both read the
