@@ -134,8 +134,9 @@ TEST(TestAgoPartition, randomGraphsArePartitionedAcyclicallyUnderTheThreshold) {
                 weight += p.weights[o];
                 complexOps += semantics.of(o).category == ops::Category::Complex;
             }
-            if (p.subgraphs.ops(s).size() > 1)
+            if (p.subgraphs.ops(s).size() > 1) {
                 ASSERT_LT(weight, p.threshold) << "seed " << seed;
+            }
             intensive += complexOps > 1;
         }
         for (GroupId m : p.minis.groupIds()) {
