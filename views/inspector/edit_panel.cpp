@@ -36,6 +36,12 @@ void disableItem(QComboBox* combo, int index, const QString& why) {
     }
 }
 
+/// True when the user's overrides put \p op on the host CPU.
+bool userPutOnHost(const PipelineResult& result, ir::OpId op) {
+    const auto& host = result.overrides.host;
+    return std::find(host.begin(), host.end(), result.graph->op(op).name) != host.end();
+}
+
 } // namespace
 
 EditPanel::EditPanel(QWidget* parent)
@@ -151,8 +157,7 @@ void EditPanel::fillHost() {
         return;
     ir::OpId op(selection_.id);
     const std::string& name = result_->graph->op(op).name;
-    bool onHost = std::find(result_->overrides.host.begin(), result_->overrides.host.end(), name) !=
-                  result_->overrides.host.end();
+    bool onHost = userPutOnHost(*result_, op);
     bool accelerated = arch::acceleratorRuns(result_->arch, result_->graph->op(op).kind,
                                              result_->eval.schedule.semantics->of(op).category);
     if (!result_->arch.fallbackCpu) {
@@ -223,9 +228,7 @@ void EditPanel::hostClicked() {
     if (selection_.kind != Selection::Kind::Op)
         return;
     ir::OpId op(selection_.id);
-    const auto& host = result_->overrides.host;
-    bool onHost = std::find(host.begin(), host.end(), result_->graph->op(op).name) != host.end();
-    emit editRequested(inspector::hostRequest(*result_, op, !onHost));
+    emit editRequested(inspector::hostRequest(*result_, op, !userPutOnHost(*result_, op)));
 }
 
 void EditPanel::scopeChosen(int index) {
