@@ -13,6 +13,15 @@ ConvSpec conv2d(int64_t in, int64_t out, int64_t kernel, int64_t stride, int64_t
     return spec;
 }
 
+ConvSpec conv2dRect(int64_t in, int64_t out, int64_t kh, int64_t kw, int64_t ph, int64_t pw) {
+    ConvSpec spec;
+    spec.in = in;
+    spec.out = out;
+    spec.kernel = {kh, kw};
+    spec.pads = {ph, pw, ph, pw};
+    return spec;
+}
+
 std::string conv(Net& net, const std::string& x, const std::string& scope, const ConvSpec& spec) {
     SC_ASSERT(spec.groups > 0 && spec.in % spec.groups == 0 && spec.out % spec.groups == 0,
               "conv channels divide into groups");
@@ -34,7 +43,8 @@ std::string conv(Net& net, const std::string& x, const std::string& scope, const
     return node.output;
 }
 
-std::string batchNorm(Net& net, const std::string& x, const std::string& scope, int64_t channels) {
+std::string batchNorm(Net& net, const std::string& x, const std::string& scope, int64_t channels,
+                      float epsilon) {
     std::vector<std::string> inputs = {
         x,
         net.param(scope + ".weight", {channels}),
@@ -43,7 +53,7 @@ std::string batchNorm(Net& net, const std::string& x, const std::string& scope, 
         net.positiveBuffer(scope + ".running_var", {channels}),
     };
     Added node = net.add("BatchNormalization", inputs, scope);
-    node.node.attr("epsilon", 1e-5f).attr("momentum", 0.9f);
+    node.node.attr("epsilon", epsilon).attr("momentum", 0.9f);
     return node.output;
 }
 
@@ -92,12 +102,12 @@ std::string maxPool(Net& net, const std::string& x, const std::string& name, int
 }
 
 std::string averagePool(Net& net, const std::string& x, const std::string& name, int64_t kernel,
-                        int64_t stride) {
+                        int64_t stride, int64_t pad, bool countIncludePad) {
     Added node = net.add("AveragePool", {x}, name);
     node.node.attr("ceil_mode", int64_t{0})
-        .attr("count_include_pad", int64_t{1})
+        .attr("count_include_pad", int64_t{countIncludePad ? 1 : 0})
         .attr("kernel_shape", std::vector<int64_t>{kernel, kernel})
-        .attr("pads", std::vector<int64_t>{0, 0, 0, 0})
+        .attr("pads", std::vector<int64_t>{pad, pad, pad, pad})
         .attr("strides", std::vector<int64_t>{stride, stride});
     return node.output;
 }

@@ -29,13 +29,18 @@ struct ConvSpec {
 /// A square 2-D conv with the same padding \p pad on every side.
 ConvSpec conv2d(int64_t in, int64_t out, int64_t kernel, int64_t stride, int64_t pad,
                 bool bias = false);
+/// A 2-D conv of kernel \p kh x \p kw padded by \p ph rows and \p pw columns
+/// on each side, without bias (Inception's 1x7, 7x1, 1x3 and 3x1 convs).
+ConvSpec conv2dRect(int64_t in, int64_t out, int64_t kh, int64_t kw, int64_t ph, int64_t pw);
 
 /// Conv node \p scope with "<scope>.weight" [out, in/groups, kernel...].
 std::string conv(Net& net, const std::string& x, const std::string& scope, const ConvSpec& spec);
 
-/// BatchNormalization (eps 1e-5, momentum 0.9 as torch exports it) with
-/// "<scope>.weight", ".bias", ".running_mean", ".running_var".
-std::string batchNorm(Net& net, const std::string& x, const std::string& scope, int64_t channels);
+/// BatchNormalization (eps \p epsilon, torch's default 1e-5; momentum 0.9 as
+/// torch exports it) with "<scope>.weight", ".bias", ".running_mean",
+/// ".running_var".
+std::string batchNorm(Net& net, const std::string& x, const std::string& scope, int64_t channels,
+                      float epsilon = 1e-5f);
 
 std::string relu(Net& net, const std::string& x, const std::string& name);
 /// ReLU6 as opset 13 exports it: Clip with min 0 and max 6 inputs.
@@ -60,8 +65,10 @@ std::string unary(Net& net, const std::string& opType, const std::string& x,
 /// MaxPool; \p ceilMode rounds the output extent up (torch's ceil_mode).
 std::string maxPool(Net& net, const std::string& x, const std::string& name, int64_t kernel,
                     int64_t stride, int64_t pad, bool ceilMode = false);
+/// AveragePool padded by \p pad on every side; \p countIncludePad divides by
+/// the whole window (torch's default) rather than by its taps inside the input.
 std::string averagePool(Net& net, const std::string& x, const std::string& name, int64_t kernel,
-                        int64_t stride);
+                        int64_t stride, int64_t pad = 0, bool countIncludePad = true);
 /// GlobalAveragePool then Flatten(axis 1): [N,C,H,W] -> [N,C].
 std::string poolAndFlatten(Net& net, const std::string& x, const std::string& scope);
 

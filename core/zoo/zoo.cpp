@@ -58,6 +58,17 @@ const std::vector<Entry>& entries() {
         {info("squeezenet",
               "SqueezeNet 1.1 (torchvision squeezenet1_1), 224x224; measured by IOS and AGO", 1),
          buildSqueezeNet11},
+        {info("inception-v3",
+              "Inception-v3 (torchvision inception_v3, eval), 299x299; measured by IOS and DLA", 1),
+         buildInceptionV3},
+        {info("inception-v3-block",
+              "Inception-v3's last block (Mixed_7c) on [N,2048,8,8]; IOS Fig. 10", 1),
+         buildInceptionV3Block},
+        {info("nasnet-a-cell",
+              "one NASNet-A normal cell (Keras NASNetMobile, F=44) on two [N,264,28,28] inputs; "
+              "IOS's NasNet",
+              1),
+         buildNasNetACell},
         {info("conformer",
               "Conformer-S encoder (16 layers, dim 144, 4 heads, kernel 32), log-mel [N,T,80]; "
               "Table 2 J uses batch 12",

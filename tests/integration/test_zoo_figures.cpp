@@ -3,7 +3,8 @@
 // References: torchvision's model cards (ResNet-50 v1.5: 25,557,032 params,
 // 4.09 GMACs; MobileNet-v2: 3,504,872, 0.30 GMACs; ViT-B/16: 86,567,656,
 // 17.56 GMACs; DenseNet-121: 7,978,856, 2.83 GMACs; SqueezeNet 1.1: 1,235,496,
-// 0.35 GMACs) and the BERT paper
+// 0.35 GMACs; Inception-v3: 27,161,264 less the auxiliary classifier's
+// 3,326,696, which eval mode does not run, 5.71 GMACs) and the BERT paper
 // (BERT-base: 110 M params; 11.2 GMACs for the encoder at sequence 128, the
 // figure the issue quotes). torchvision's "GFLOPS" column counts
 // multiply-accumulates.
@@ -34,6 +35,7 @@ private slots:
         QTest::newRow("vit-b16") << QStringLiteral("vit-b16") << 86.567656e6 << 17.56e9;
         QTest::newRow("densenet121") << QStringLiteral("densenet121") << 7.978856e6 << 2.83e9;
         QTest::newRow("squeezenet") << QStringLiteral("squeezenet") << 1.235496e6 << 0.35e9;
+        QTest::newRow("inception-v3") << QStringLiteral("inception-v3") << 23.834568e6 << 5.71e9;
     }
     void publishedFigures() {
         QFETCH(QString, model);

@@ -88,6 +88,10 @@ std::vector<ValidFileRow> validFileRows() {
     rows.push_back({"vit-b16", std::string("vit-b16"), int64_t(86567656)});
     rows.push_back({"densenet121", std::string("densenet121"), int64_t(7978856)});
     rows.push_back({"squeezenet", std::string("squeezenet"), int64_t(1235496)});
+    rows.push_back({"inception-v3", std::string("inception-v3"), int64_t(23834568)});
+    // Hand counts in docs/zoo.md: Mixed_7c alone; one NASNet-A normal cell.
+    rows.push_back({"inception-v3-block", std::string("inception-v3-block"), int64_t(6076800)});
+    rows.push_back({"nasnet-a-cell", std::string("nasnet-a-cell"), int64_t(50424)});
     // Hand count of the encoder documented in docs/zoo.md.
     rows.push_back({"conformer", std::string("conformer"), int64_t(8356032)});
     rows.push_back({"fig3-chain", std::string("fig3-chain"), int64_t(fig3Parameters())});
