@@ -1,6 +1,7 @@
 // IOS's scheduler (ios_scheduler.h): Algorithm 1 over bit sets of the
 // block's ops, numbered in graph order. SCHEDULER memoizes cost[S] and
-// choice[S]; the endings of S are enumerated from its last op backwards, an
+// choice[S] (and each ending's stage, which costs the same whatever state
+// it ends); the endings of S are enumerated from its last op backwards, an
 // op taken only when all its successors in S are (so no edge runs from S' to
 // S - S'); GENERATESTAGE splits S' into its connected components and keeps
 // the cheaper of concurrent execution and operator merge (concurrent on a
@@ -12,6 +13,7 @@
 #include <bit>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 
 namespace stagecraft::partition {
@@ -26,24 +28,27 @@ Mask bit(size_t i) {
 
 class Scheduler {
 public:
-    Scheduler(const ir::Graph& graph, std::vector<ir::OpId> ops, const IosCostModel& cost,
-              const IosPruning& pruning)
-        : ops_(std::move(ops))
+    /// \p units: each sorted, ordered by first op.
+    Scheduler(const ir::Graph& graph, std::vector<std::vector<ir::OpId>> units,
+              const IosCostModel& cost, const IosPruning& pruning)
+        : units_(std::move(units))
         , cost_(cost)
         , pruning_(pruning)
-        , succ_(ops_.size(), 0)
-        , adj_(ops_.size(), 0) {
-        IdVector<ir::OpId, int> position(graph.opCount(), -1);
-        for (size_t i = 0; i < ops_.size(); ++i)
-            position[ops_[i]] = static_cast<int>(i);
-        for (size_t i = 0; i < ops_.size(); ++i)
-            for (ir::TensorId t : graph.op(ops_[i]).outputs)
-                for (const ir::Use& use : graph.tensor(t).uses)
-                    if (int j = position[use.op]; j >= 0) {
-                        succ_[i] |= bit(static_cast<size_t>(j));
-                        adj_[i] |= bit(static_cast<size_t>(j));
-                        adj_[static_cast<size_t>(j)] |= bit(i);
-                    }
+        , succ_(units_.size(), 0)
+        , adj_(units_.size(), 0) {
+        IdVector<ir::OpId, int> unitOf(graph.opCount(), -1);
+        for (size_t i = 0; i < units_.size(); ++i)
+            for (ir::OpId op : units_[i])
+                unitOf[op] = static_cast<int>(i);
+        for (size_t i = 0; i < units_.size(); ++i)
+            for (ir::OpId op : units_[i])
+                for (ir::TensorId t : graph.op(op).outputs)
+                    for (const ir::Use& use : graph.tensor(t).uses)
+                        if (int j = unitOf[use.op]; j >= 0 && j != static_cast<int>(i)) {
+                            succ_[i] |= bit(static_cast<size_t>(j));
+                            adj_[i] |= bit(static_cast<size_t>(j));
+                            adj_[static_cast<size_t>(j)] |= bit(i);
+                        }
     }
 
     /// SCHEDULER(S): the least latency of the ops of \p s.
@@ -55,22 +60,22 @@ public:
         Entry best{std::numeric_limits<double>::infinity(), 0, false, 0};
         std::vector<Mask> ends;
         endings(s, std::bit_width(s), 0, ends);
+        // endings() already stops at r x s units, the most P(r, s) lets pass.
         for (Mask end : ends) {
-            std::vector<Mask> groups = components(end);
-            if (!allowed(groups))
+            const Stage& stage = stageOf(end);
+            if (!stage.allowed)
                 continue;
             ++transitions_;
-            auto [latency, merged] = generateStage(end, groups);
-            double total = solve(s & ~end) + latency;
+            double total = solve(s & ~end) + stage.latency;
             if (total < best.cost)
-                best = {total, end, merged, latency};
+                best = {total, end, stage.merged, stage.latency};
         }
         memo_.emplace(s, best);
         return best.cost;
     }
 
     IosSchedule schedule() {
-        Mask all = ops_.size() == kIosMaxBlockOps ? ~Mask{0} : bit(ops_.size()) - 1;
+        Mask all = units_.size() == kIosMaxBlockOps ? ~Mask{0} : bit(units_.size()) - 1;
         IosSchedule out;
         out.latency = solve(all);
         for (Mask s = all; s != 0;) {
@@ -109,7 +114,8 @@ private:
             return;
         }
         endings(s, i, taken, out);
-        if ((succ_[static_cast<size_t>(i)] & s & ~taken) == 0)
+        if (std::popcount(taken) < maxEndingUnits() &&
+            (succ_[static_cast<size_t>(i)] & s & ~taken) == 0)
             endings(s, i, taken | bit(static_cast<size_t>(i)), out);
     }
 
@@ -131,6 +137,12 @@ private:
         return out;
     }
 
+    int maxEndingUnits() const {
+        return pruning_.maxGroupOps > 0 && pruning_.maxGroups > 0
+                   ? pruning_.maxGroupOps * pruning_.maxGroups
+                   : static_cast<int>(kIosMaxBlockOps);
+    }
+
     bool allowed(const std::vector<Mask>& groups) const {
         if (pruning_.maxGroups > 0 && groups.size() > static_cast<size_t>(pruning_.maxGroups))
             return false;
@@ -141,9 +153,32 @@ private:
 
     std::vector<ir::OpId> opsOf(Mask m) const {
         std::vector<ir::OpId> out;
-        for (; m != 0; m &= m - 1)
-            out.push_back(ops_[static_cast<size_t>(std::countr_zero(m))]);
+        for (; m != 0; m &= m - 1) {
+            const auto& unit = units_[static_cast<size_t>(std::countr_zero(m))];
+            out.insert(out.end(), unit.begin(), unit.end());
+        }
+        std::sort(out.begin(), out.end());
         return out;
+    }
+
+    /// An ending's stage: whether P(r, s) allows it, and GENERATESTAGE's
+    /// latency and choice. A stage costs the same whatever state it ends,
+    /// so each is priced once.
+    struct Stage {
+        bool allowed = false;
+        double latency = 0;
+        bool merged = false;
+    };
+
+    const Stage& stageOf(Mask end) {
+        auto [it, inserted] = stages_.try_emplace(end);
+        if (inserted) {
+            std::vector<Mask> groups = components(end);
+            it->second.allowed = allowed(groups);
+            if (it->second.allowed)
+                std::tie(it->second.latency, it->second.merged) = generateStage(end, groups);
+        }
+        return it->second;
     }
 
     /// GENERATESTAGE(S'): the latency of the stage and whether it merges.
@@ -159,12 +194,13 @@ private:
         return {concurrent, false};
     }
 
-    std::vector<ir::OpId> ops_;
+    std::vector<std::vector<ir::OpId>> units_;
     const IosCostModel& cost_;
     IosPruning pruning_;
     std::vector<Mask> succ_;
     std::vector<Mask> adj_;
     std::unordered_map<Mask, Entry> memo_;
+    std::unordered_map<Mask, Stage> stages_;
     int64_t transitions_ = 0;
 };
 
@@ -174,17 +210,43 @@ Expected<IosSchedule> scheduleIos(const ir::Graph& graph, std::vector<ir::OpId> 
                                   const IosCostModel& cost, const IosPruning& pruning) {
     std::sort(block.begin(), block.end());
     block.erase(std::unique(block.begin(), block.end()), block.end());
-    if (block.empty())
-        return Error("IOS: the block has no ops");
     if (block.size() > kIosMaxBlockOps)
         return Error("IOS: the block has " + std::to_string(block.size()) + " ops, more than " +
                      std::to_string(kIosMaxBlockOps));
+    std::vector<std::vector<ir::OpId>> units;
+    for (ir::OpId op : block)
+        units.push_back({op});
+    return scheduleIosUnits(graph, std::move(units), cost, pruning);
+}
+
+Expected<IosSchedule> scheduleIosUnits(const ir::Graph& graph,
+                                       std::vector<std::vector<ir::OpId>> units,
+                                       const IosCostModel& cost, const IosPruning& pruning) {
+    std::vector<ir::OpId> all;
+    for (auto& unit : units) {
+        std::sort(unit.begin(), unit.end());
+        if (unit.empty())
+            return Error("IOS: a schedule unit has no ops");
+        all.insert(all.end(), unit.begin(), unit.end());
+    }
+    std::sort(all.begin(), all.end());
+    if (std::adjacent_find(all.begin(), all.end()) != all.end())
+        return Error("IOS: op " +
+                     std::to_string(std::adjacent_find(all.begin(), all.end())->value()) +
+                     " is in two schedule units");
+    if (units.empty())
+        return Error("IOS: the block has no ops");
+    if (units.size() > kIosMaxBlockOps)
+        return Error("IOS: the block has " + std::to_string(units.size()) +
+                     " schedule units, more than " + std::to_string(kIosMaxBlockOps));
     if (!cost.concurrent)
         return Error("IOS: no stage cost model");
-    for (ir::OpId op : block)
+    for (ir::OpId op : all)
         if (!graph.hasOp(op))
             return Error("IOS: op " + std::to_string(op.value()) + " is not in the graph");
-    return Scheduler(graph, std::move(block), cost, pruning).schedule();
+    std::sort(units.begin(), units.end(),
+              [](const auto& a, const auto& b) { return a.front() < b.front(); });
+    return Scheduler(graph, std::move(units), cost, pruning).schedule();
 }
 
 } // namespace stagecraft::partition

@@ -58,7 +58,7 @@ struct IosSchedule {
     int64_t transitions = 0;
 };
 
-/// The most ops a block may have (states are bit sets).
+/// The most schedule units a block may have (states are bit sets).
 inline constexpr size_t kIosMaxBlockOps = 64;
 
 /// An optimal schedule of \p block (ops of \p graph, each once) under
@@ -67,5 +67,23 @@ inline constexpr size_t kIosMaxBlockOps = 64;
 /// kIosMaxBlockOps ops.
 Expected<IosSchedule> scheduleIos(const ir::Graph& graph, std::vector<ir::OpId> block,
                                   const IosCostModel& cost, const IosPruning& pruning = {});
+
+/// As scheduleIos over schedule units (§6: IOS schedules "Conv-Relu" and
+/// "Relu-SepConv" units, not single ops): every unit stays whole in one
+/// group, the pruning's r counts units, and the cost model gets the ops of
+/// the units. Fails as scheduleIos does, and when an op is in two units.
+Expected<IosSchedule> scheduleIosUnits(const ir::Graph& graph,
+                                       std::vector<std::vector<ir::OpId>> units,
+                                       const IosCostModel& cost, const IosPruning& pruning = {});
+
+/// IOS's schedule units of \p block (§6, Table 2), ordered by first op:
+/// chains of ops that each read only the one output of the previous one,
+/// itself read by nothing else, with at most one complex op (Conv, MatMul,
+/// Gemm), or a depthwise Conv and the 1x1 Conv after it (a SepConv); an
+/// activation that feeds a complex op so starts that op's unit ("Relu-SepConv")
+/// unless its own unit has no complex op yet. docs/baselines.md shows them on
+/// Inception-v3's last block and a NASNet-A cell.
+std::vector<std::vector<ir::OpId>> iosScheduleUnits(const ir::Graph& graph,
+                                                    std::vector<ir::OpId> block);
 
 } // namespace stagecraft::partition

@@ -4,6 +4,7 @@
 #include "sim/compare.h"
 
 #include "ir/precision.h"
+#include "sim/internal/rates.h"
 #include "support/strings.h"
 
 #include <algorithm>
@@ -128,21 +129,6 @@ ir::DType computeType(const ir::Graph& graph, ir::OpId op) {
     return o.outputs.empty() ? ir::DType::Float32 : graph.tensor(o.outputs.front()).dtype;
 }
 
-/// Bytes per ns all paths touching DDR can carry for the whole chip.
-double ddrBandwidth(const arch::Arch& arch) {
-    double bw = 0;
-    for (const arch::Path& p : arch.paths) {
-        if (p.from != arch::Memory::DDR && p.to != arch::Memory::DDR)
-            continue;
-        double domains = p.sharedBy == arch::Sharing::Chip ? 1
-                         : p.sharedBy == arch::Sharing::Cluster
-                             ? static_cast<double>(arch.clusters)
-                             : static_cast<double>(arch::totalCores(arch));
-        bw += p.bandwidthGBps * domains;
-    }
-    return bw;
-}
-
 void addTraffic(const kernel::TaskGraph& tasks, double scale, Report& r) {
     PerLevel bytes{};
     for (const kernel::Task& t : tasks.tasks)
@@ -198,6 +184,24 @@ void addUtilization(const arch::Arch& arch, const kernel::TaskGraph& tasks, cons
 
 } // namespace
 
+namespace detail {
+
+double ddrBandwidth(const arch::Arch& arch) {
+    double bw = 0;
+    for (const arch::Path& p : arch.paths) {
+        if (p.from != arch::Memory::DDR && p.to != arch::Memory::DDR)
+            continue;
+        double domains = p.sharedBy == arch::Sharing::Chip ? 1
+                         : p.sharedBy == arch::Sharing::Cluster
+                             ? static_cast<double>(arch.clusters)
+                             : static_cast<double>(arch::totalCores(arch));
+        bw += p.bandwidthGBps * domains;
+    }
+    return bw;
+}
+
+} // namespace detail
+
 double rooflineUs(const ir::Graph& graph, const arch::Arch& arch,
                   const partition::SemanticsCache& semantics,
                   const schedule::ClusterPlan& clusters) {
@@ -224,7 +228,7 @@ double rooflineUs(const ir::Graph& graph, const arch::Arch& arch,
     double computeNs = std::max(complexNs, otherNs);
     double iterations = static_cast<double>(clusters.iterations);
     double ddrNs = (weightBytes + iterations * static_cast<double>(arch.clusters) * outputBytes) /
-                   std::max(ddrBandwidth(arch), 1e-9);
+                   std::max(detail::ddrBandwidth(arch), 1e-9);
     return std::max(iterations * computeNs, ddrNs) / 1000.0;
 }
 

@@ -2,13 +2,19 @@
 // timed alone (median of several runs) on zoo models: AGO's CLUSTER, SPLIT
 // and JOIN (target < 100 ms on BERT-base and ResNet-50) and DLA's
 // extraction and post-prune (target < 50 ms), with every op supported and
-// with every Softmax, LayerNormalization and GlobalAveragePool on the host.
+// with every Softmax, LayerNormalization and GlobalAveragePool on the host;
+// and IOS's dynamic programming with pruning r = 3, s = 8 (target < 1 s) on
+// Inception-v3's last block and a NASNet-A cell, stages priced on stcp920
+// (sim/ios_cost.h), with the states and (S, S') pairs it visited.
 //
 //   bench_baselines [--runs N]   (default 5 runs)
 
+#include "arch/presets.h"
 #include "bench_common.h"
 #include "partition/ago_partition.h"
 #include "partition/dla_extraction.h"
+#include "partition/ios_scheduler.h"
+#include "sim/ios_cost.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -79,6 +85,39 @@ bool benchModel(const std::string& label, const ir::Graph& graph, int runs) {
     return ok;
 }
 
+/// IOS on \p graph's schedule units (a block of at most 64).
+bool benchIos(const std::string& label, const ir::Graph& graph, const arch::Arch& arch, int runs) {
+    auto semantics = partition::SemanticsCache::build(graph);
+    if (!semantics.ok()) {
+        std::fprintf(stderr, "bench_baselines: %s: %s\n", label.c_str(),
+                     semantics.error().message().c_str());
+        return false;
+    }
+    partition::IosCostModel cost = sim::iosStageCost(graph, arch, *semantics);
+    std::vector<ir::OpId> block(graph.opIds().begin(), graph.opIds().end());
+    std::vector<std::vector<ir::OpId>> units = partition::iosScheduleUnits(graph, block);
+    partition::IosSchedule found;
+    std::string error;
+    double ms = timeMedian(runs, [&] {
+        auto s = partition::scheduleIosUnits(graph, units, cost, {3, 8});
+        if (!s.ok())
+            error = s.error().message();
+        else
+            found = *s;
+        return s.ok();
+    });
+    if (ms < 0) {
+        std::fprintf(stderr, "bench_baselines: %s: %s\n", label.c_str(), error.c_str());
+        return false;
+    }
+    std::printf("%-26s %6zu  ios      %9.2f  < 1000 ms %zu units, %zu stages, %lld states, %lld "
+                "(S, S') pairs, %.1f us\n",
+                label.c_str(), graph.opCount(), ms, units.size(), found.stages.size(),
+                static_cast<long long>(found.states), static_cast<long long>(found.transitions),
+                found.latency / 1000.0);
+    return true;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -107,6 +146,17 @@ int main(int argc, char** argv) {
           std::tuple{"bert-base seq 128 batch 8", "bert-base", bert}}) {
         std::optional<ir::Graph> graph = bench::zooGraph(dir, model, options);
         if (!graph || !benchModel(label, *graph, runs))
+            status = 1;
+    }
+    auto arch = arch::resolveArch("stcp920");
+    if (!arch.ok()) {
+        std::fprintf(stderr, "bench_baselines: %s\n", arch.error().message().c_str());
+        return 1;
+    }
+    for (auto [label, model] : {std::pair{"inception-v3-block", "inception-v3-block"},
+                                std::pair{"nasnet-a-cell", "nasnet-a-cell"}}) {
+        std::optional<ir::Graph> graph = bench::zooGraph(dir, model, {});
+        if (!graph || !benchIos(label, *graph, *arch, runs))
             status = 1;
     }
     std::error_code ignored;

@@ -261,3 +261,39 @@ TEST(TestIosScheduler, refusesAnEmptyOrOversizedBlock) {
     ASSERT_FALSE(big.ok());
     EXPECT_TRUE(test::containsText(big.error().message(), "70 ops, more than 64"));
 }
+
+TEST(TestIosScheduler, scheduleUnitsAreConvReluAndReluSepConv) {
+    // x -> Conv -> Relu (Conv-Relu); x -> Relu -> depthwise -> 1x1 -> Relu
+    // -> depthwise -> 1x1 (two Relu-SepConv); both into an Add.
+    ir::Graph g;
+    test::graphops::Builder b(g);
+    ir::TensorId x = b.input({1, 8, 8, 8});
+    ir::TensorId c =
+        test::graphops::unary(b, "Relu", test::graphops::conv(b, x, 8, 3, 1, 1, 1, false));
+    ir::TensorId s = test::graphops::unary(b, "Relu", x);
+    s = test::graphops::conv(b, s, 8, 3, 1, 1, 8, false);
+    s = test::graphops::conv(b, s, 8, 1, 1, 0, 1, false);
+    s = test::graphops::unary(b, "Relu", s);
+    s = test::graphops::conv(b, s, 8, 3, 1, 1, 8, false);
+    s = test::graphops::conv(b, s, 8, 1, 1, 0, 1, false);
+    test::graphops::binary(b, "Add", c, s);
+    b.finish();
+    std::vector<ir::OpId> all(g.opIds().begin(), g.opIds().end());
+    auto units = partition::iosScheduleUnits(g, all);
+    Groups expected = {{op(0), op(1)}, {op(2), op(3), op(4)}, {op(5), op(6), op(7)}, {op(8)}};
+    EXPECT_EQ(units, expected);
+    // Scheduled as units: no stage splits a unit, and r counts units.
+    auto s1 = partition::scheduleIosUnits(
+        g, units, sequentialGroups([](ir::OpId) { return 1.0; }, 0), {1, 8});
+    ASSERT_TRUE(s1.ok());
+    for (const auto& stage : s1->stages)
+        for (const auto& group : stage.groups)
+            for (const auto& unit : units)
+                if (std::count(group.begin(), group.end(), unit.front()) > 0)
+                    for (ir::OpId o : unit)
+                        EXPECT_EQ(std::count(group.begin(), group.end(), o), 1);
+    auto twice = partition::scheduleIosUnits(g, {{op(0), op(1)}, {op(1)}},
+                                             sequentialGroups([](ir::OpId) { return 1.0; }, 0));
+    ASSERT_FALSE(twice.ok());
+    EXPECT_TRUE(test::containsText(twice.error().message(), "op 1 is in two schedule units"));
+}
