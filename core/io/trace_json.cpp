@@ -1,7 +1,8 @@
 // The algorithm trace (partition/trace.h) <-> JSON. Merge steps name their
-// parts by op name (op ids are not stable across files); the order and binding
-// steps keep their lists as recorded. Reading checks the value sets trace.h
-// documents (patterns, rules, actions), instance labels and op names.
+// parts by op name (op ids are not stable across files), as AGO's and DLA's
+// steps do; the order and binding steps keep their lists as recorded. The
+// `ago` and `dla` lists are written only when recorded (those strategies). Reading checks the value
+// sets trace.h documents (patterns, rules, actions), instance labels and op names.
 
 #include "io/internal/doc_names.h"
 #include "io/internal/doc_parts.h"
@@ -34,6 +35,30 @@ Expected<std::string> oneOf(const Json& object, const std::string& path, const c
     return text;
 }
 
+Expected<ir::OpId> opField(const Json& value, const std::string& path, const char* key,
+                           const ir::Graph& graph) {
+    SC_ASSIGN_OR_RETURN(std::string name, json::stringField(value, path, key));
+    std::optional<ir::OpId> op = graph.findOp(name);
+    if (!op)
+        return json::errorAt(json::child(path, key), "unknown op " + quote(name));
+    return *op;
+}
+
+/// The ops named by the string array \p key.
+Expected<std::vector<ir::OpId>> opsField(const Json& value, const std::string& path,
+                                         const char* key, const ir::Graph& graph) {
+    SC_ASSIGN_OR_RETURN(std::vector<std::string> names, json::stringsField(value, path, key));
+    std::vector<ir::OpId> ops;
+    for (size_t i = 0; i < names.size(); ++i) {
+        std::optional<ir::OpId> op = graph.findOp(names[i]);
+        if (!op)
+            return json::errorAt(json::item(json::child(path, key), i),
+                                 "unknown op " + quote(names[i]));
+        ops.push_back(*op);
+    }
+    return ops;
+}
+
 OrderedJson mergeToJson(const ir::Graph& graph, const partition::MergeStep& step) {
     OrderedJson parts = OrderedJson::array();
     for (ir::OpId op : step.parts)
@@ -57,17 +82,10 @@ Expected<partition::MergeStep> mergeFromJson(const Json& value, const std::strin
     partition::MergeStep step;
     SC_ASSIGN_OR_RETURN(step.round, json::smallIntField(value, path, "round", 1));
     SC_ASSIGN_OR_RETURN(step.pattern, oneOf(value, path, "pattern", kPatterns));
-    SC_ASSIGN_OR_RETURN(std::vector<std::string> parts, json::stringsField(value, path, "parts"));
-    for (size_t i = 0; i < parts.size(); ++i) {
-        std::optional<ir::OpId> op = graph.findOp(parts[i]);
-        if (!op)
-            return json::errorAt(json::item(json::child(path, "parts"), i),
-                                 "unknown op " + quote(parts[i]));
-        step.parts.push_back(*op);
-    }
+    SC_ASSIGN_OR_RETURN(step.parts, opsField(value, path, "parts", graph));
     SC_ASSIGN_OR_RETURN(step.partSizes, json::intsField(value, path, "part_sizes", 1));
     SC_ASSIGN_OR_RETURN(step.factors, json::intsField(value, path, "factors", 0));
-    if (step.partSizes.size() != parts.size() || step.factors.size() != parts.size())
+    if (step.partSizes.size() != step.parts.size() || step.factors.size() != step.parts.size())
         return json::errorAt(path, "parts, part_sizes and factors must have the same length");
     SC_ASSIGN_OR_RETURN(step.mergedFactor, json::intField(value, path, "merged_factor", 0));
     SC_ASSIGN_OR_RETURN(step.rule, oneOf(value, path, "rule", kRules));
@@ -119,6 +137,55 @@ bindStepFromJson(const Json& value, const std::string& path,
     return step;
 }
 
+OrderedJson agoToJson(const ir::Graph& graph, const partition::AgoStep& step) {
+    return {{"into", graph.op(step.into).name}, {"taken", graph.op(step.taken).name},
+            {"into_ops", step.intoOps},         {"taken_ops", step.takenOps},
+            {"into_weight", step.intoWeight},   {"taken_weight", step.takenWeight},
+            {"threshold", step.threshold},      {"explanation", step.explanation}};
+}
+
+OrderedJson dlaToJson(const ir::Graph& graph, const partition::DlaStep& step) {
+    OrderedJson parts = OrderedJson::array();
+    for (ir::OpId op : step.parts)
+        parts.push_back(graph.op(op).name);
+    return {{"first", graph.op(step.first).name},   {"ops", step.ops},
+            {"on_accelerator", step.onAccelerator}, {"parts", std::move(parts)},
+            {"part_sizes", step.partSizes},         {"explanation", step.explanation}};
+}
+
+Expected<partition::AgoStep> agoFromJson(const Json& value, const std::string& path,
+                                         const ir::Graph& graph) {
+    SC_RETURN_IF_ERROR(json::checkObject(value, path,
+                                         {"into", "taken", "into_ops", "taken_ops", "into_weight",
+                                          "taken_weight", "threshold", "explanation"}));
+    partition::AgoStep step;
+    SC_ASSIGN_OR_RETURN(step.into, opField(value, path, "into", graph));
+    SC_ASSIGN_OR_RETURN(step.taken, opField(value, path, "taken", graph));
+    SC_ASSIGN_OR_RETURN(step.intoOps, json::intField(value, path, "into_ops", 1));
+    SC_ASSIGN_OR_RETURN(step.takenOps, json::intField(value, path, "taken_ops", 1));
+    SC_ASSIGN_OR_RETURN(step.intoWeight, json::numberField(value, path, "into_weight"));
+    SC_ASSIGN_OR_RETURN(step.takenWeight, json::numberField(value, path, "taken_weight"));
+    SC_ASSIGN_OR_RETURN(step.threshold, json::numberField(value, path, "threshold"));
+    SC_ASSIGN_OR_RETURN(step.explanation, json::stringField(value, path, "explanation"));
+    return step;
+}
+
+Expected<partition::DlaStep> dlaFromJson(const Json& value, const std::string& path,
+                                         const ir::Graph& graph) {
+    SC_RETURN_IF_ERROR(json::checkObject(
+        value, path, {"first", "ops", "on_accelerator", "parts", "part_sizes", "explanation"}));
+    partition::DlaStep step;
+    SC_ASSIGN_OR_RETURN(step.first, opField(value, path, "first", graph));
+    SC_ASSIGN_OR_RETURN(step.ops, json::intField(value, path, "ops", 1));
+    SC_ASSIGN_OR_RETURN(step.onAccelerator, json::boolField(value, path, "on_accelerator"));
+    SC_ASSIGN_OR_RETURN(step.parts, opsField(value, path, "parts", graph));
+    SC_ASSIGN_OR_RETURN(step.partSizes, json::intsField(value, path, "part_sizes", 1));
+    if (step.partSizes.size() != step.parts.size())
+        return json::errorAt(path, "parts and part_sizes must have the same length");
+    SC_ASSIGN_OR_RETURN(step.explanation, json::stringField(value, path, "explanation"));
+    return step;
+}
+
 /// Reads the array \p key of \p value with \p readOne for each element.
 template <class Step, class ReadOne>
 Status readSteps(const Json& value, const std::string& path, const char* key,
@@ -152,15 +219,29 @@ OrderedJson traceToJson(const ir::Graph& graph, const partition::Trace& trace) {
                            {"bind", step.bind},
                            {"scope", step.scope},
                            {"explanation", step.explanation}});
-    return {{"merges", std::move(merges)},
-            {"order", std::move(order)},
-            {"binding", std::move(binding)}};
+    OrderedJson out = {{"merges", std::move(merges)},
+                       {"order", std::move(order)},
+                       {"binding", std::move(binding)}};
+    if (!trace.ago.empty()) { // only the ago and dla strategies have these
+        OrderedJson ago = OrderedJson::array();
+        for (const partition::AgoStep& step : trace.ago)
+            ago.push_back(agoToJson(graph, step));
+        out["ago"] = std::move(ago);
+    }
+    if (!trace.dla.empty()) {
+        OrderedJson dla = OrderedJson::array();
+        for (const partition::DlaStep& step : trace.dla)
+            dla.push_back(dlaToJson(graph, step));
+        out["dla"] = std::move(dla);
+    }
+    return out;
 }
 
 Expected<partition::Trace>
 traceFromJson(const Json& value, const std::string& path, const ir::Graph& graph,
               const std::map<std::string, schedule::InstanceId>& labels) {
-    SC_RETURN_IF_ERROR(json::checkObject(value, path, {"merges", "order", "binding"}));
+    SC_RETURN_IF_ERROR(
+        json::checkObject(value, path, {"merges", "order", "binding", "ago", "dla"}));
     partition::Trace trace;
     SC_RETURN_IF_ERROR(readSteps(
         value, path, "merges", trace.merges,
@@ -173,6 +254,16 @@ traceFromJson(const Json& value, const std::string& path, const ir::Graph& graph
                                  [&](const Json& step, const std::string& at) {
                                      return bindStepFromJson(step, at, labels);
                                  }));
+    if (json::optional(value, "ago") != nullptr)
+        SC_RETURN_IF_ERROR(
+            readSteps(value, path, "ago", trace.ago, [&](const Json& step, const std::string& at) {
+                return agoFromJson(step, at, graph);
+            }));
+    if (json::optional(value, "dla") != nullptr)
+        SC_RETURN_IF_ERROR(
+            readSteps(value, path, "dla", trace.dla, [&](const Json& step, const std::string& at) {
+                return dlaFromJson(step, at, graph);
+            }));
     return trace;
 }
 

@@ -51,10 +51,45 @@ struct BindStep {
     std::string explanation;
 };
 
+/// One merge of AGO's CLUSTER (ago-arbitrary-structure-graph-optimization.txt
+/// §IV-B, Algorithm 1): the heaviest candidate took the lightest node of its
+/// affix set.
+struct AgoStep {
+    /// The two hyper nodes, each by its first op, with their op counts and
+    /// Eq. (1) weights before the merge.
+    ir::OpId into = ir::kNoOp;
+    ir::OpId taken = ir::kNoOp;
+    int64_t intoOps = 0;
+    int64_t takenOps = 0;
+    double intoWeight = 0;
+    double takenWeight = 0;
+    /// Td: the merged weight stays below it.
+    double threshold = 0;
+    std::string explanation;
+};
+
+/// One sub-graph of DLA's extraction (dla-subgraph-extraction-heterogeneous.txt
+/// §3) and the parts its post-prune cut it into (Fig. 3).
+struct DlaStep {
+    /// The sub-graph by its first op, and its op count.
+    ir::OpId first = ir::kNoOp;
+    int64_t ops = 0;
+    /// False: one op the accelerator does not run, alone on the host CPU.
+    bool onAccelerator = true;
+    /// Each part by its first op, and its op count.
+    std::vector<ir::OpId> parts;
+    std::vector<int64_t> partSizes;
+    std::string explanation;
+};
+
 struct Trace {
     std::vector<MergeStep> merges;
     std::vector<OrderStep> order;
     std::vector<BindStep> binding;
+    /// The `ago` strategy's grouping (empty for the others).
+    std::vector<AgoStep> ago;
+    /// The `dla` strategy's grouping (empty for the others).
+    std::vector<DlaStep> dla;
 };
 
 } // namespace stagecraft::partition

@@ -8,6 +8,7 @@
 #include "partition/ago_partition.h"
 #include "partition/dla_extraction.h"
 #include "partition/fusion.h"
+#include "schedule/internal/baseline_trace.h"
 #include "schedule/internal/overrides_apply.h"
 #include "schedule/internal/stages.h"
 
@@ -103,7 +104,8 @@ Status chooseOrder(const ir::Graph& graph, const ScheduleOptions& options, const
 /// operator; each other op alone, on the fallback CPU.
 Expected<partition::Partition> dlaGrouping(const ir::Graph& graph, const arch::Arch& arch,
                                            const partition::SemanticsCache& semantics,
-                                           const ScheduleOptions& options) {
+                                           const ScheduleOptions& options,
+                                           partition::Trace* trace) {
     using HostOps = IdVector<ir::OpId, char>;
     SC_ASSIGN_OR_RETURN(HostOps host, detail::hostOps(graph, arch, options.overrides));
     IdVector<ir::OpId, char> supported;
@@ -113,20 +115,25 @@ Expected<partition::Partition> dlaGrouping(const ir::Graph& graph, const arch::A
     }
     SC_ASSIGN_OR_RETURN(partition::DlaExtraction extraction,
                         partition::extractDlaSubgraphs(graph, supported));
+    if (trace != nullptr)
+        trace->dla = detail::dlaTrace(graph, extraction);
     return std::move(extraction.parts);
 }
 
 /// A baseline's grouping with the SplitInfo of each group (Algorithm 1 when
-/// groups are split, none otherwise).
+/// groups are split, none otherwise); AGO's and DLA's steps into \p trace.
 Expected<partition::GroupingResult> baselineGrouping(const ir::Graph& graph, const arch::Arch& arch,
                                                      const partition::SemanticsCache& semantics,
                                                      const partition::SplitParams& params,
-                                                     const ScheduleOptions& options) {
+                                                     const ScheduleOptions& options,
+                                                     partition::Trace* trace) {
     partition::GroupingResult result;
     if (options.grouping == Grouping::Dla) {
-        SC_ASSIGN_OR_RETURN(result.partition, dlaGrouping(graph, arch, semantics, options));
+        SC_ASSIGN_OR_RETURN(result.partition, dlaGrouping(graph, arch, semantics, options, trace));
     } else if (options.grouping == Grouping::Ago) {
         SC_ASSIGN_OR_RETURN(partition::AgoPartition ago, partition::partitionAgo(graph, semantics));
+        if (trace != nullptr)
+            trace->ago = detail::agoTrace(graph, ago);
         result.partition = std::move(ago.subgraphs);
     } else {
         result.partition = options.grouping == Grouping::Tvm
@@ -214,7 +221,8 @@ Expected<Schedule> buildSchedule(const ir::Graph& graph, const arch::Arch& arch,
                             partition::groupGraphTurbo(graph, *s.semantics, params,
                                                        options.recordTrace ? &s.trace : nullptr));
     } else {
-        SC_ASSIGN_OR_RETURN(grouping, baselineGrouping(graph, arch, *s.semantics, params, options));
+        SC_ASSIGN_OR_RETURN(grouping, baselineGrouping(graph, arch, *s.semantics, params, options,
+                                                       options.recordTrace ? &s.trace : nullptr));
     }
     s.grouping = std::make_shared<const partition::GroupingResult>(std::move(grouping));
     return runFromRegrouping(graph, arch, options, std::move(s));
@@ -231,8 +239,10 @@ Expected<Schedule> reschedule(const Schedule& base, const ir::Graph& graph, cons
     Schedule s;
     s.grouping = base.grouping;
     s.semantics = base.semantics;
-    if (options.recordTrace)
+    if (options.recordTrace) {
         s.trace.merges = base.trace.merges;
+        s.trace.ago = base.trace.ago;
+    }
     return runFromRegrouping(graph, arch, options, std::move(s));
 }
 

@@ -16,6 +16,7 @@
 #include "partition/ios_scheduler.h"
 #include "sim/ios_cost.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -85,6 +86,23 @@ bool benchModel(const std::string& label, const ir::Graph& graph, int runs) {
     return ok;
 }
 
+/// Each stage of \p schedule: its groups by the names of their complex ops.
+void printStages(const ir::Graph& graph, const partition::IosSchedule& schedule) {
+    for (size_t i = 0; i < schedule.stages.size(); ++i) {
+        const partition::IosStage& stage = schedule.stages[i];
+        std::printf("    stage %zu, %s, %.1f us:", i + 1, stage.merged ? "merged" : "concurrent",
+                    stage.latency / 1000.0);
+        for (const auto& group : stage.groups) {
+            std::string names;
+            for (ir::OpId op : group)
+                if (graph.op(op).kind != ir::OpKind::Relu)
+                    names += (names.empty() ? "" : " ") + graph.op(op).name;
+            std::printf(" {%s}", names.c_str());
+        }
+        std::printf("\n");
+    }
+}
+
 /// IOS on \p graph's schedule units (a block of at most 64).
 bool benchIos(const std::string& label, const ir::Graph& graph, const arch::Arch& arch, int runs) {
     auto semantics = partition::SemanticsCache::build(graph);
@@ -110,11 +128,15 @@ bool benchIos(const std::string& label, const ir::Graph& graph, const arch::Arch
         std::fprintf(stderr, "bench_baselines: %s: %s\n", label.c_str(), error.c_str());
         return false;
     }
-    std::printf("%-26s %6zu  ios      %9.2f  < 1000 ms %zu units, %zu stages, %lld states, %lld "
-                "(S, S') pairs, %.1f us\n",
-                label.c_str(), graph.opCount(), ms, units.size(), found.stages.size(),
+    size_t merged = static_cast<size_t>(std::count_if(
+        found.stages.begin(), found.stages.end(), [](const auto& stage) { return stage.merged; }));
+    std::printf("%-26s %6zu  ios      %9.2f  < 1000 ms %zu units, %zu stages (%zu merged), %lld "
+                "states, %lld (S, S') pairs, %.1f us\n",
+                label.c_str(), graph.opCount(), ms, units.size(), found.stages.size(), merged,
                 static_cast<long long>(found.states), static_cast<long long>(found.transitions),
                 found.latency / 1000.0);
+    if (units.size() <= 16)
+        printStages(graph, found);
     return true;
 }
 
@@ -153,9 +175,13 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "bench_baselines: %s\n", arch.error().message().c_str());
         return 1;
     }
-    for (auto [label, model] : {std::pair{"inception-v3-block", "inception-v3-block"},
-                                std::pair{"nasnet-a-cell", "nasnet-a-cell"}}) {
-        std::optional<ir::Graph> graph = bench::zooGraph(dir, model, {});
+    zoo::ZooOptions batch32; // IOS Fig. 10's second batch size
+    batch32.batch = 32;
+    for (auto [label, model, options] :
+         {std::tuple{"inception-v3-block", "inception-v3-block", zoo::ZooOptions{}},
+          std::tuple{"inception-v3-block batch 32", "inception-v3-block", batch32},
+          std::tuple{"nasnet-a-cell", "nasnet-a-cell", zoo::ZooOptions{}}}) {
+        std::optional<ir::Graph> graph = bench::zooGraph(dir, model, options);
         if (!graph || !benchIos(label, *graph, *arch, runs))
             status = 1;
     }

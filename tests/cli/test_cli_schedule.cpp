@@ -221,6 +221,41 @@ private slots:
         QCOMPARE(last.first().toString(), s("a8"));
     }
 
+    /// ago and dla explain their own grouping: CLUSTER's merges (each one
+    /// hyper node fewer: 15 ops, 10 merges, 5 groups) and DLA's sub-graphs.
+    void explainShowsAgoMergesAndDlaParts() {
+        auto fig2 = [](const char* strategy, QStringList more) {
+            return runCli(QStringList{s("schedule"), s("zoo:fig2-blocks"), s("--strategy"),
+                                      s(strategy), s("--explain")} +
+                          more);
+        };
+        auto ago = fig2("ago", {});
+        QVERIFY2(ago.exitCode == 0, qPrintable(ago.err));
+        QVERIFY2(ago.out.contains(s("(graph fig2-blocks, 15 ops)")) &&
+                     ago.out.contains(s("\ngroups (5)\n")),
+                 qPrintable(ago.out));
+        QVERIFY(ago.out.contains(s("AGO CLUSTER (AGO §IV-B, Algorithm 1): 10 merges\n")));
+        QVERIFY(ago.out.contains(s("  CLUSTER (AGO §IV-B): the heaviest candidate, "
+                                   "'conv_block.conv3' (1 op, weight 34.6), takes the lightest "
+                                   "node of its affix set, 'conv_block.relu2' (1 op, weight "
+                                   "12.5): 47.0 < Td 155.5\n")));
+        QVERIFY(!ago.out.contains(s("Algorithm 2, grouping")));
+        auto json = fig2("ago", {s("--json")});
+        QVERIFY2(json.exitCode == 0, qPrintable(json.err));
+        QJsonArray steps = parsed(json)[s("trace")][s("ago")].toArray();
+        QCOMPARE(steps.size(), 10);
+        for (const QJsonValue& step : steps)
+            QVERIFY(step[s("into_weight")].toDouble() + step[s("taken_weight")].toDouble() <
+                    step[s("threshold")].toDouble());
+        auto dla = fig2("dla", {});
+        QVERIFY2(dla.exitCode == 0, qPrintable(dla.err));
+        QVERIFY2(dla.out.contains(s("DLA extraction and post-prune (DLA §3): 1 sub-graph\n")) &&
+                     dla.out.contains(s("'conv_block.conv1' (15 ops) is cut by the post-prune "
+                                        "(Fig. 3) into 3 parts")) &&
+                     dla.out.contains(s("\ngroups (3)\n")),
+                 qPrintable(dla.out));
+    }
+
     void refusedOverrides_data() {
         QTest::addColumn<QString>("overrides");
         QTest::addColumn<QStringList>("parts");

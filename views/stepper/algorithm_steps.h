@@ -1,7 +1,8 @@
 #pragma once
 // The algorithm step-through as plain data: one AlgorithmStep per recorded
 // decision of a pipeline result, in teaching order. Algorithm 2 merges
-// (§3.2, Fig. 4) with the ops of every part of the pattern, Algorithm 3's
+// (§3.2, Fig. 4) with the ops of every part of the pattern (AGO's merges
+// or DLA's sub-graphs for those strategies), Algorithm 3's
 // visit/ready/order lists (§3.3, Fig. 7b-f), Algorithm 4's binding decisions
 // (§3.4), then per kernel the liveness of its tensors and the spills of the
 // longest-liveness rule (§4.3, Fig. 12), derived from the kernel plans.
@@ -51,7 +52,8 @@ struct SpillDecision {
 
 struct AlgorithmStep {
     StepKind kind = StepKind::Merge;
-    /// "Algorithm 2", "Algorithm 3", "Algorithm 4" or "§4.3 spilling".
+    /// "Algorithm 2", "AGO CLUSTER", "DLA §3", "Algorithm 3", "Algorithm 4" or
+    /// "§4.3 spilling".
     QString algorithm;
     QString title;
     /// One sentence naming the paper section.
@@ -69,7 +71,8 @@ struct AlgorithmStep {
 /// Every step of \p result, in the order above.
 std::vector<AlgorithmStep> buildSteps(const PipelineResult& result);
 
-/// The steps of §3.2 (Algorithm 2) alone.
+/// The grouping steps alone: Algorithm 2's merges (§3.2), or the `ago`
+/// strategy's CLUSTER merges, or the `dla` strategy's extracted sub-graphs.
 std::vector<AlgorithmStep> mergeSteps(const PipelineResult& result);
 /// The steps of §4.3 alone: per kernel, its liveness step then its spills.
 std::vector<AlgorithmStep> memorySteps(const PipelineResult& result);

@@ -1,8 +1,10 @@
-// Algorithm 2 (§3.2, Fig. 4) step by step. The trace names each part of a
-// pattern by its first op only; replaying the accepted merges with a
-// union-find from single ops gives every part's ops at that round, which the
-// graph view lights up. The rule's reason (the splitting factors compared) is
-// the one the trace recorded, so the panel and `--explain` never disagree.
+// The grouping step by step: Algorithm 2 (§3.2, Fig. 4), or for the `ago`
+// strategy AGO's CLUSTER merges, or for `dla` each extracted sub-graph and
+// its parts. The trace names each part by its first op only; replaying the
+// accepted merges with a union-find from single ops gives every part's ops
+// at that round, which the graph view lights up. The rule's reason (the
+// splitting factors compared) is the one the trace recorded, so the panel
+// and `--explain` never disagree.
 
 #include "stepper/algorithm_steps.h"
 
@@ -116,15 +118,64 @@ AlgorithmStep mergeStep(const ir::Graph& graph, const partition::MergeStep& trac
     return step;
 }
 
+/// One merge of AGO's CLUSTER: both hyper nodes lit, then united.
+AlgorithmStep agoStep(const ir::Graph& graph, const partition::AgoStep& traced, OpSets& sets) {
+    AlgorithmStep step;
+    step.kind = StepKind::Merge;
+    step.algorithm = QStringLiteral("AGO CLUSTER");
+    step.merged = true;
+    const std::vector<ir::OpId> into = sets.opsWith(traced.into);
+    const std::vector<ir::OpId>& taken = sets.opsWith(traced.taken);
+    for (const std::vector<ir::OpId>* node : {&into, &taken})
+        for (ir::OpId op : *node)
+            step.highlights.ops.push_back(op.value());
+    std::sort(step.highlights.ops.begin(), step.highlights.ops.end());
+    step.title = partText(graph, into) % QStringLiteral(" takes ") % partText(graph, taken);
+    step.explanation = QString::fromStdString(traced.explanation);
+    sets.unite(traced.into, traced.taken);
+    return step;
+}
+
+/// One sub-graph of DLA's extraction: the groups of its parts lit.
+AlgorithmStep dlaStep(const PipelineResult& result, const partition::DlaStep& traced) {
+    const ir::Graph& graph = *result.graph;
+    const partition::Partition& groups = result.eval.schedule.partition;
+    AlgorithmStep step;
+    step.kind = StepKind::Merge;
+    step.algorithm = QStringLiteral("DLA §3");
+    step.merged = traced.onAccelerator;
+    for (ir::OpId first : traced.parts)
+        if (first.value() < static_cast<int32_t>(groups.assignment().size()))
+            step.highlights.groups.push_back(groups.groupOf(first).value());
+    std::sort(step.highlights.groups.begin(), step.highlights.groups.end());
+    step.highlights.groups.erase(
+        std::unique(step.highlights.groups.begin(), step.highlights.groups.end()),
+        step.highlights.groups.end());
+    QString name = QString::fromStdString(graph.op(traced.first).name);
+    QString parts = traced.parts.size() == 1 ? QStringLiteral("one part")
+                                             : QStringLiteral("%1 parts").arg(traced.parts.size());
+    step.title =
+        traced.onAccelerator
+            ? QStringLiteral("sub-graph from %1: %2 ops, %3").arg(name).arg(traced.ops).arg(parts)
+            : QStringLiteral("%1 on the host CPU").arg(name);
+    step.explanation = QString::fromStdString(traced.explanation);
+    return step;
+}
+
 } // namespace
 
 std::vector<AlgorithmStep> mergeSteps(const PipelineResult& result) {
     std::vector<AlgorithmStep> steps;
     if (!result.graph)
         return steps;
+    const partition::Trace& trace = result.eval.schedule.trace;
     OpSets sets(result.graph->opCount());
-    for (const partition::MergeStep& traced : result.eval.schedule.trace.merges)
+    for (const partition::MergeStep& traced : trace.merges)
         steps.push_back(mergeStep(*result.graph, traced, sets));
+    for (const partition::AgoStep& traced : trace.ago)
+        steps.push_back(agoStep(*result.graph, traced, sets));
+    for (const partition::DlaStep& traced : trace.dla)
+        steps.push_back(dlaStep(result, traced));
     return steps;
 }
 

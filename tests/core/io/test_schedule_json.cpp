@@ -176,6 +176,46 @@ TEST(TestScheduleJson, readGivesTheWrittenSchedule) {
     ASSERT_EQ(b.trace.binding[0].bind, a.trace.binding[0].bind);
 }
 
+TEST(TestScheduleJson, agoAndDlaStepsRoundTripAndAreOptional) {
+    ScheduleFixture f = makeScheduleFixture();
+    f.info.includeTrace = true;
+    std::string without = written(f);
+    ASSERT_FALSE(test::containsText(without, "\"ago\"") || test::containsText(without, "\"dla\""));
+    partition::AgoStep ago;
+    ago.into = ir::OpId(2);
+    ago.taken = ir::OpId(3);
+    ago.intoOps = 1;
+    ago.takenOps = 1;
+    ago.intoWeight = 12.5;
+    ago.takenWeight = 3.25;
+    ago.threshold = 40;
+    ago.explanation = "CLUSTER (AGO §IV-B): conv2 takes relu2";
+    partition::DlaStep dla;
+    dla.first = ir::OpId(0);
+    dla.ops = 4;
+    dla.parts = {ir::OpId(0), ir::OpId(2)};
+    dla.partSizes = {2, 2};
+    dla.explanation = "DLA §3: two parts";
+    f.schedule.trace.ago = {ago};
+    f.schedule.trace.dla = {dla};
+    std::string text = written(f);
+    auto read = io::readScheduleJson(text, f.graph, "steps.json");
+    ASSERT_TRUE(read.ok()) << read.error().message();
+    const partition::Trace& t = read->schedule.trace;
+    ASSERT_EQ(t.ago.size(), size_t{1});
+    EXPECT_EQ(t.ago[0].into, ir::OpId(2));
+    EXPECT_EQ(t.ago[0].taken, ir::OpId(3));
+    EXPECT_DOUBLE_EQ(t.ago[0].intoWeight, 12.5);
+    EXPECT_DOUBLE_EQ(t.ago[0].takenWeight, 3.25);
+    EXPECT_DOUBLE_EQ(t.ago[0].threshold, 40);
+    EXPECT_EQ(t.ago[0].explanation, ago.explanation);
+    ASSERT_EQ(t.dla.size(), size_t{1});
+    EXPECT_EQ(t.dla[0].parts, dla.parts);
+    EXPECT_EQ(t.dla[0].partSizes, dla.partSizes);
+    EXPECT_TRUE(t.dla[0].onAccelerator);
+    EXPECT_EQ(io::writeScheduleJson(f.graph, read->schedule, read->info), text);
+}
+
 struct RefusesBadDocumentsRow {
     std::string rowLabel;
     std::string pointer;
@@ -277,6 +317,22 @@ std::vector<RefusesBadDocumentsRow> refusesBadDocumentsRows() {
         "trace.binding[0].action: unknown value 'guess'");
     row("trace scope", "/trace/binding/0/scope", R"("HBM")",
         "trace.binding[0].scope: unknown scope 'HBM'");
+    row("ago op", "/trace/ago",
+        R"([{"into": "conv9", "taken": "relu1", "into_ops": 1, "taken_ops": 1,
+             "into_weight": 2.5, "taken_weight": 1, "threshold": 9, "explanation": ""}])",
+        "trace.ago[0].into: unknown op 'conv9'");
+    row("ago weight", "/trace/ago",
+        R"([{"into": "conv1", "taken": "relu1", "into_ops": 1, "taken_ops": 1,
+             "into_weight": "heavy", "taken_weight": 1, "threshold": 9, "explanation": ""}])",
+        "trace.ago[0].into_weight: must be a number >= 0");
+    row("dla lengths", "/trace/dla",
+        R"([{"first": "conv1", "ops": 4, "on_accelerator": true, "parts": ["conv1", "conv2"],
+             "part_sizes": [4], "explanation": ""}])",
+        "trace.dla[0]: parts and part_sizes must have the same length");
+    row("dla unknown key", "/trace/dla",
+        R"([{"first": "conv1", "ops": 4, "on_cpu": true, "parts": [], "part_sizes": [],
+             "explanation": ""}])",
+        "trace.dla[0]: unknown field 'on_cpu'");
     return rows;
 }
 

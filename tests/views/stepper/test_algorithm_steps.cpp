@@ -29,6 +29,13 @@ ResultPtr fig3Chain(schedule::Level level) {
     return test::resultFor(spec);
 }
 
+ResultPtr fig2Blocks(const char* strategy) {
+    test::ResultSpec spec;
+    spec.zoo = "fig2-blocks";
+    spec.strategy = strategy;
+    return test::resultFor(spec);
+}
+
 std::vector<const AlgorithmStep*> ofKind(const std::vector<AlgorithmStep>& steps, StepKind kind) {
     std::vector<const AlgorithmStep*> out;
     for (const AlgorithmStep& step : steps)
@@ -143,6 +150,40 @@ private slots:
             QVERIFY(merges[i]->title.contains(rule));
         }
         QVERIFY(rejected > 0); // fig3-chain's stages never merge (8 > 4 > 2 > 1)
+    }
+
+    /// The ago strategy's grouping steps are CLUSTER's merges: each lights
+    /// both hyper nodes, and the last merge of every sub-graph lights it whole.
+    void agoStepsReplayTheClusterMerges() {
+        ResultPtr result = fig2Blocks("ago");
+        const schedule::Schedule& s = result->eval.schedule;
+        std::vector<AlgorithmStep> all = buildSteps(*result);
+        auto merges = ofKind(all, StepKind::Merge);
+        QCOMPARE(merges.size(), s.trace.ago.size());
+        QCOMPARE(merges.size(), result->graph->opCount() - s.partition.groupCount());
+        std::set<std::vector<int32_t>> lit;
+        for (size_t i = 0; i < merges.size(); ++i) {
+            const partition::AgoStep& traced = s.trace.ago[i];
+            QCOMPARE(merges[i]->algorithm, QStringLiteral("AGO CLUSTER"));
+            QCOMPARE(int64_t(merges[i]->highlights.ops.size()), traced.intoOps + traced.takenOps);
+            lit.insert(merges[i]->highlights.ops);
+        }
+        for (partition::GroupId g : s.partition.groupIds())
+            if (s.partition.ops(g).size() > 1)
+                QVERIFY(lit.count(groupOps(s, g)) == 1);
+    }
+
+    /// The dla strategy's grouping steps are its extracted sub-graphs, each
+    /// lighting the groups (parts) it was cut into.
+    void dlaStepsLightTheirParts() {
+        ResultPtr result = fig2Blocks("dla");
+        const schedule::Schedule& s = result->eval.schedule;
+        std::vector<AlgorithmStep> all = buildSteps(*result);
+        auto grouping = ofKind(all, StepKind::Merge);
+        QCOMPARE(grouping.size(), size_t(1));
+        QCOMPARE(grouping[0]->algorithm, QStringLiteral("DLA §3"));
+        QCOMPARE(grouping[0]->highlights.groups.size(), s.partition.groupCount());
+        QVERIFY(grouping[0]->explanation.contains(QStringLiteral("post-prune")));
     }
 
     void spillStepsMatchTheProgram_data() {
