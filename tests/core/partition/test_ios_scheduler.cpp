@@ -286,12 +286,15 @@ TEST(TestIosScheduler, scheduleUnitsAreConvReluAndReluSepConv) {
     auto s1 = partition::scheduleIosUnits(
         g, units, sequentialGroups([](ir::OpId) { return 1.0; }, 0), {1, 8});
     ASSERT_TRUE(s1.ok());
-    for (const auto& stage : s1->stages)
-        for (const auto& group : stage.groups)
-            for (const auto& unit : units)
-                if (std::count(group.begin(), group.end(), unit.front()) > 0)
-                    for (ir::OpId o : unit)
-                        EXPECT_EQ(std::count(group.begin(), group.end(), o), 1);
+    for (const auto& stage : s1->stages) {
+        for (const auto& group : stage.groups) {
+            const auto unit = std::find_if(units.begin(), units.end(), [&](const auto& u) {
+                return u.front() == group.front();
+            });
+            ASSERT_TRUE(unit != units.end());
+            EXPECT_EQ(group, *unit); // r = 1: the group is exactly one unit
+        }
+    }
     auto twice = partition::scheduleIosUnits(g, {{op(0), op(1)}, {op(1)}},
                                              sequentialGroups([](ir::OpId) { return 1.0; }, 0));
     ASSERT_FALSE(twice.ok());
