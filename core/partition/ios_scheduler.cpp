@@ -9,6 +9,8 @@
 
 #include "partition/ios_scheduler.h"
 
+#include "support/strings.h"
+
 #include <algorithm>
 #include <bit>
 #include <limits>
@@ -204,6 +206,25 @@ private:
     int64_t transitions_ = 0;
 };
 
+/// The DP takes units in order of first op, every edge running forward (a
+/// later unit never feeds an earlier one); refuses units that break it.
+Status checkUnitOrder(const ir::Graph& graph, const std::vector<std::vector<ir::OpId>>& units) {
+    IdVector<ir::OpId, int> unitOf(graph.opCount(), -1);
+    for (size_t i = 0; i < units.size(); ++i)
+        for (ir::OpId op : units[i])
+            unitOf[op] = static_cast<int>(i);
+    for (size_t i = 0; i < units.size(); ++i)
+        for (ir::OpId op : units[i])
+            for (ir::TensorId t : graph.op(op).outputs)
+                for (const ir::Use& use : graph.tensor(t).uses)
+                    if (int j = unitOf[use.op]; j >= 0 && j < static_cast<int>(i))
+                        return Error("IOS: op " + quote(graph.op(op).name) + " feeds " +
+                                     quote(graph.op(use.op).name) +
+                                     ", in a schedule unit that starts earlier; a unit must "
+                                     "come after every unit it reads from");
+    return Status::success();
+}
+
 } // namespace
 
 Expected<IosSchedule> scheduleIos(const ir::Graph& graph, std::vector<ir::OpId> block,
@@ -246,6 +267,7 @@ Expected<IosSchedule> scheduleIosUnits(const ir::Graph& graph,
             return Error("IOS: op " + std::to_string(op.value()) + " is not in the graph");
     std::sort(units.begin(), units.end(),
               [](const auto& a, const auto& b) { return a.front() < b.front(); });
+    SC_RETURN_IF_ERROR(checkUnitOrder(graph, units));
     return Scheduler(graph, std::move(units), cost, pruning).schedule();
 }
 

@@ -299,4 +299,11 @@ TEST(TestIosScheduler, scheduleUnitsAreConvReluAndReluSepConv) {
                                              sequentialGroups([](ir::OpId) { return 1.0; }, 0));
     ASSERT_FALSE(twice.ok());
     EXPECT_TRUE(test::containsText(twice.error().message(), "op 1 is in two schedule units"));
+    // {conv, Add} starts before {x's Relu...} but reads from it: refused,
+    // since the DP takes units in order of first op.
+    auto backwards = partition::scheduleIosUnits(
+        g, {{op(0), op(1), op(8)}, {op(2), op(3), op(4), op(5), op(6), op(7)}},
+        sequentialGroups([](ir::OpId) { return 1.0; }, 0));
+    ASSERT_FALSE(backwards.ok());
+    EXPECT_TRUE(test::containsText(backwards.error().message(), "a unit must come after"));
 }
