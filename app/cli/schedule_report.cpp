@@ -205,22 +205,17 @@ void printScheduleText(const ScheduleSummary& summary, std::ostream& out) {
 }
 
 void printTraceText(const partition::Trace& trace, std::ostream& out) {
-    if (!trace.ago.empty()) {
-        out << "\nAGO CLUSTER (AGO §IV-B, Algorithm 1): " << plural(trace.ago.size(), "merge")
-            << "\n";
-        for (const partition::AgoStep& step : trace.ago)
+    auto explained = [&out](const std::string& heading, const auto& steps, const char* noun) {
+        out << "\n" << heading << ": " << plural(steps.size(), noun) << "\n";
+        for (const auto& step : steps)
             out << "  " << step.explanation << "\n";
-    } else if (!trace.dla.empty()) {
-        out << "\nDLA extraction and post-prune (DLA §3): " << plural(trace.dla.size(), "sub-graph")
-            << "\n";
-        for (const partition::DlaStep& step : trace.dla)
-            out << "  " << step.explanation << "\n";
-    } else {
-        out << "\nAlgorithm 2, grouping (§3.2): " << plural(trace.merges.size(), "merge attempt")
-            << "\n";
-        for (const partition::MergeStep& step : trace.merges)
-            out << "  " << step.explanation << "\n";
-    }
+    };
+    if (!trace.ago.empty())
+        explained("AGO CLUSTER (AGO §IV-B, Algorithm 1)", trace.ago, "merge");
+    else if (!trace.dla.empty())
+        explained("DLA extraction and post-prune (DLA §3)", trace.dla, "sub-graph");
+    else
+        explained("Algorithm 2, grouping (§3.2)", trace.merges, "merge attempt");
     out << "\nAlgorithm 3, DFS order (§3.3): " << plural(trace.order.size(), "step") << "\n";
     printSteps(trace.order, out);
     out << "\nAlgorithm 4, binding and scopes (§3.4): " << plural(trace.binding.size(), "decision")

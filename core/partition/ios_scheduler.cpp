@@ -28,6 +28,24 @@ Mask bit(size_t i) {
     return Mask{1} << i;
 }
 
+/// Calls \p edge(i, j, from, to) for every tensor read by op \p to of unit j
+/// from op \p from of another unit i, until it returns false.
+template <class Edge>
+void forEachUnitEdge(const ir::Graph& graph, const std::vector<std::vector<ir::OpId>>& units,
+                     Edge edge) {
+    IdVector<ir::OpId, int> unitOf(graph.opCount(), -1);
+    for (size_t i = 0; i < units.size(); ++i)
+        for (ir::OpId op : units[i])
+            unitOf[op] = static_cast<int>(i);
+    for (size_t i = 0; i < units.size(); ++i)
+        for (ir::OpId from : units[i])
+            for (ir::TensorId t : graph.op(from).outputs)
+                for (const ir::Use& use : graph.tensor(t).uses)
+                    if (int j = unitOf[use.op]; j >= 0 && j != static_cast<int>(i))
+                        if (!edge(i, static_cast<size_t>(j), from, use.op))
+                            return;
+}
+
 class Scheduler {
 public:
     /// \p units: each sorted, ordered by first op.
@@ -38,19 +56,12 @@ public:
         , pruning_(pruning)
         , succ_(units_.size(), 0)
         , adj_(units_.size(), 0) {
-        IdVector<ir::OpId, int> unitOf(graph.opCount(), -1);
-        for (size_t i = 0; i < units_.size(); ++i)
-            for (ir::OpId op : units_[i])
-                unitOf[op] = static_cast<int>(i);
-        for (size_t i = 0; i < units_.size(); ++i)
-            for (ir::OpId op : units_[i])
-                for (ir::TensorId t : graph.op(op).outputs)
-                    for (const ir::Use& use : graph.tensor(t).uses)
-                        if (int j = unitOf[use.op]; j >= 0 && j != static_cast<int>(i)) {
-                            succ_[i] |= bit(static_cast<size_t>(j));
-                            adj_[i] |= bit(static_cast<size_t>(j));
-                            adj_[static_cast<size_t>(j)] |= bit(i);
-                        }
+        forEachUnitEdge(graph, units_, [&](size_t i, size_t j, ir::OpId, ir::OpId) {
+            succ_[i] |= bit(j);
+            adj_[i] |= bit(j);
+            adj_[j] |= bit(i);
+            return true;
+        });
     }
 
     /// SCHEDULER(S): the least latency of the ops of \p s.
@@ -209,20 +220,17 @@ private:
 /// The DP takes units in order of first op, every edge running forward (a
 /// later unit never feeds an earlier one); refuses units that break it.
 Status checkUnitOrder(const ir::Graph& graph, const std::vector<std::vector<ir::OpId>>& units) {
-    IdVector<ir::OpId, int> unitOf(graph.opCount(), -1);
-    for (size_t i = 0; i < units.size(); ++i)
-        for (ir::OpId op : units[i])
-            unitOf[op] = static_cast<int>(i);
-    for (size_t i = 0; i < units.size(); ++i)
-        for (ir::OpId op : units[i])
-            for (ir::TensorId t : graph.op(op).outputs)
-                for (const ir::Use& use : graph.tensor(t).uses)
-                    if (int j = unitOf[use.op]; j >= 0 && j < static_cast<int>(i))
-                        return Error("IOS: op " + quote(graph.op(op).name) + " feeds " +
-                                     quote(graph.op(use.op).name) +
-                                     ", in a schedule unit that starts earlier; a unit must "
-                                     "come after every unit it reads from");
-    return Status::success();
+    Status status = Status::success();
+    forEachUnitEdge(graph, units, [&](size_t i, size_t j, ir::OpId from, ir::OpId to) {
+        if (j > i)
+            return true;
+        status =
+            Error("IOS: op " + quote(graph.op(from).name) + " feeds " + quote(graph.op(to).name) +
+                  ", in a schedule unit that starts earlier; a unit must come after every "
+                  "unit it reads from");
+        return false;
+    });
+    return status;
 }
 
 } // namespace
