@@ -27,7 +27,7 @@ constexpr const char* kName = "stagecraft compare: ";
 ArgParser makeParser() {
     ArgParser parser(
         "stagecraft compare MODEL [options]",
-        "Runs every strategy (tvm, astitch, dla, ago, gt-gb, gt-lb, gt-instances,\n"
+        "Runs every strategy (tvm, astitch, dla, ago, ios, gt-gb, gt-lb, gt-instances,\n"
         "graphturbo) on the same simulator and reports each one's kernels, latency,\n"
         "throughput, speedup over tvm, traffic per memory level, buffer scopes, unit\n"
         "utilization and roofline bound.\n"

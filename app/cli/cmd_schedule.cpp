@@ -38,14 +38,14 @@ ArgParser makeParser() {
         "Schedules a model onto an accelerator as GraphTurbo does (§3): groups of ops\n"
         "(Algorithm 2) split into instances (Algorithm 1), ordered (BFS or Algorithm 3's\n"
         "DFS), bound to cores with buffer scopes (Algorithm 4), data-movement ops\n"
-        "inserted; --strategy picks another scheduler (tvm, astitch, dla, ago or a Fig. 15\n"
+        "inserted; --strategy picks another scheduler (tvm, astitch, dla, ago, ios or a Fig. 15\n"
         "variant). MODEL is an .onnx file or zoo:NAME (see 'stagecraft zoo --list').\n"
         "The model runs K samples per cluster: a zoo model is written with batch K, a\n"
         "file's symbolic batch (dim 0 of its first input) is bound to K.");
     parser.addPositional("MODEL", "the .onnx file or zoo:NAME");
     parser.addOption("arch", "A", "architecture preset or file (default stcp920)");
     parser.addOption("strategy", "S",
-                     "who schedules: tvm, astitch, dla, ago, gt-gb, gt-lb, gt-instances or "
+                     "who schedules: tvm, astitch, dla, ago, ios, gt-gb, gt-lb, gt-instances or "
                      "graphturbo (default graphturbo; docs/simulator.md)");
     parser.addOption("order", "bfs|dfs|best", "instance order (default best)");
     parser.addOption("level", "lb|gb|auto",

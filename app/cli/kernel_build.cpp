@@ -134,7 +134,7 @@ void addKernelOptions(ArgParser& parser, bool sessionOption) {
     parser.addOption("arch", "A", "architecture preset or file (default stcp920)");
     parser.addOption(
         "strategy", "S",
-        "who schedules: tvm, astitch, dla, ago, gt-gb, gt-lb, gt-instances or graphturbo "
+        "who schedules: tvm, astitch, dla, ago, ios, gt-gb, gt-lb, gt-instances or graphturbo "
         "(default graphturbo)");
     parser.addOption("level", "lb|gb|auto",
                      "buffer level Algorithm 1 fills; auto simulates both and keeps the faster "

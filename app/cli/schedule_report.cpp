@@ -214,10 +214,14 @@ void printTraceText(const partition::Trace& trace, std::ostream& out) {
         explained("AGO CLUSTER (AGO §IV-B, Algorithm 1)", trace.ago, "merge");
     else if (!trace.dla.empty())
         explained("DLA extraction and post-prune (DLA §3)", trace.dla, "sub-graph");
+    else if (!trace.ios.empty())
+        explained("IOS stages (IOS §3-4, Algorithm 1 per block), in order", trace.ios, "stage");
     else
         explained("Algorithm 2, grouping (§3.2)", trace.merges, "merge attempt");
-    out << "\nAlgorithm 3, DFS order (§3.3): " << plural(trace.order.size(), "step") << "\n";
-    printSteps(trace.order, out);
+    if (trace.ios.empty()) { // IOS runs its stages in order, not Algorithm 3's
+        out << "\nAlgorithm 3, DFS order (§3.3): " << plural(trace.order.size(), "step") << "\n";
+        printSteps(trace.order, out);
+    }
     out << "\nAlgorithm 4, binding and scopes (§3.4): " << plural(trace.binding.size(), "decision")
         << "\n";
     for (const partition::BindStep& step : trace.binding)

@@ -73,7 +73,7 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
                                QStringLiteral("FILE"));
     QCommandLineOption strategy(
         QStringLiteral("strategy"),
-        QStringLiteral("tvm, astitch, dla, ago, gt-gb, gt-lb, gt-instances or "
+        QStringLiteral("tvm, astitch, dla, ago, ios, gt-gb, gt-lb, gt-instances or "
                        "graphturbo (default)."),
         QStringLiteral("S"), QStringLiteral("graphturbo"));
     QCommandLineOption level(QStringLiteral("level"),

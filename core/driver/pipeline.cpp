@@ -21,10 +21,7 @@ schedule::ScheduleOptions optionsFor(const Request& request, const sim::Strategy
     options.clusters = clusters;
     options.overrides = request.overrides;
     options.recordTrace = request.recordTrace;
-    options.grouping = strategy.grouping;
-    options.splitGroups = strategy.splitGroups;
-    options.forcedScope = strategy.forcedScope;
-    return options;
+    return sim::strategyOptions(strategy, std::move(options));
 }
 
 /// The level to schedule at, and why `auto` chose it ("" when asked).

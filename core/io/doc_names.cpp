@@ -39,8 +39,11 @@ constexpr std::array<std::pair<DataMove::Kind, std::string_view>, 3> kMoveKinds{
     {{DataMove::Kind::Concat, "concat"},
      {DataMove::Kind::Copy, "copy"},
      {DataMove::Kind::Redistribute, "redistribute"}}};
-constexpr std::array<std::pair<OrderKind, std::string_view>, 3> kOrderKinds{
-    {{OrderKind::BFS, "bfs"}, {OrderKind::DFS, "dfs"}, {OrderKind::User, "user"}}};
+constexpr std::array<std::pair<OrderKind, std::string_view>, 4> kOrderKinds{
+    {{OrderKind::BFS, "bfs"},
+     {OrderKind::DFS, "dfs"},
+     {OrderKind::User, "user"},
+     {OrderKind::Stages, "stages"}}};
 constexpr std::array<std::pair<OrderChoice, std::string_view>, 3> kOrderChoices{
     {{OrderChoice::BFS, "bfs"}, {OrderChoice::DFS, "dfs"}, {OrderChoice::Best, "best"}}};
 

@@ -44,9 +44,10 @@ Status readPlace(const DocReader& reader, const Json& value, const std::string& 
 
 Expected<Instance> readInstance(const DocReader& reader, const Json& value,
                                 const std::string& path) {
-    SC_RETURN_IF_ERROR(json::checkObject(
-        value, path,
-        {"label", "group", "index", "shape", "footprint_bytes", "fits_lb", "bind", "scope"}));
+    SC_RETURN_IF_ERROR(
+        json::checkObject(value, path,
+                          {"label", "group", "index", "shape", "footprint_bytes", "fits_lb", "bind",
+                           "scope", "first_core", "joins_stage"}));
     Instance instance;
     SC_RETURN_IF_ERROR(readPlace(reader, value, path, instance));
     SC_ASSIGN_OR_RETURN(instance.shape, json::intsField(value, path, "shape", 0));
@@ -65,6 +66,12 @@ Expected<Instance> readInstance(const DocReader& reader, const Json& value,
     SC_ASSIGN_OR_RETURN(instance.bind, paddedBinding(std::move(bind), instance.shape.size(),
                                                      json::child(path, "bind")));
     SC_ASSIGN_OR_RETURN(instance.scope, scopeField(value, path, "scope"));
+    if (json::optional(value, "first_core") != nullptr) {
+        SC_ASSIGN_OR_RETURN(instance.firstCore, json::intField(value, path, "first_core", 0));
+    }
+    if (json::optional(value, "joins_stage") != nullptr) {
+        SC_ASSIGN_OR_RETURN(instance.joinsStage, json::boolField(value, path, "joins_stage"));
+    }
     return instance;
 }
 

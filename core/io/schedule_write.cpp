@@ -70,14 +70,19 @@ OrderedJson groupJson(const ir::Graph& graph, const Schedule& schedule, schedule
 }
 
 OrderedJson instanceJson(const Instance& instance) {
-    return {{"label", instance.label},
-            {"group", instance.group.value()},
-            {"index", instance.index},
-            {"shape", instance.shape},
-            {"footprint_bytes", instance.footprintBytes},
-            {"fits_lb", instance.fitsLocalBuffer},
-            {"bind", schedule::trimmed(instance.bind)},
-            {"scope", scopeDocName(instance.scope)}};
+    OrderedJson object = {{"label", instance.label},
+                          {"group", instance.group.value()},
+                          {"index", instance.index},
+                          {"shape", instance.shape},
+                          {"footprint_bytes", instance.footprintBytes},
+                          {"fits_lb", instance.fitsLocalBuffer},
+                          {"bind", schedule::trimmed(instance.bind)},
+                          {"scope", scopeDocName(instance.scope)}};
+    if (instance.firstCore != 0)
+        object["first_core"] = instance.firstCore;
+    if (instance.joinsStage)
+        object["joins_stage"] = true;
+    return object;
 }
 
 OrderedJson moveJson(const ir::Graph& graph, const Schedule& schedule,

@@ -19,8 +19,8 @@ namespace {
 
 using json::OrderedJson;
 
-constexpr std::array<std::string_view, 8> kStrategyNames{
-    "tvm", "astitch", "dla", "ago", "gt-gb", "gt-lb", "gt-instances", "graphturbo"};
+constexpr std::array<std::string_view, 9> kStrategyNames{
+    "tvm", "astitch", "dla", "ago", "ios", "gt-gb", "gt-lb", "gt-instances", "graphturbo"};
 
 OrderedJson inputsJson(const std::map<std::string, ir::Shape>& shapes) {
     OrderedJson object = OrderedJson::object();

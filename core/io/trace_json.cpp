@@ -186,6 +186,41 @@ Expected<partition::DlaStep> dlaFromJson(const Json& value, const std::string& p
     return step;
 }
 
+OrderedJson iosToJson(const ir::Graph& graph, const partition::IosStep& step) {
+    OrderedJson groups = OrderedJson::array();
+    for (ir::OpId op : step.groups)
+        groups.push_back(graph.op(op).name);
+    return {{"block", step.block},
+            {"units", step.units},
+            {"states", step.states},
+            {"transitions", step.transitions},
+            {"groups", std::move(groups)},
+            {"group_sizes", step.groupSizes},
+            {"merged", step.merged},
+            {"latency_ns", step.latencyNs},
+            {"explanation", step.explanation}};
+}
+
+Expected<partition::IosStep> iosFromJson(const Json& value, const std::string& path,
+                                         const ir::Graph& graph) {
+    SC_RETURN_IF_ERROR(json::checkObject(value, path,
+                                         {"block", "units", "states", "transitions", "groups",
+                                          "group_sizes", "merged", "latency_ns", "explanation"}));
+    partition::IosStep step;
+    SC_ASSIGN_OR_RETURN(step.block, json::intField(value, path, "block", 0));
+    SC_ASSIGN_OR_RETURN(step.units, json::intField(value, path, "units", 1));
+    SC_ASSIGN_OR_RETURN(step.states, json::intField(value, path, "states", 1));
+    SC_ASSIGN_OR_RETURN(step.transitions, json::intField(value, path, "transitions", 0));
+    SC_ASSIGN_OR_RETURN(step.groups, opsField(value, path, "groups", graph));
+    SC_ASSIGN_OR_RETURN(step.groupSizes, json::intsField(value, path, "group_sizes", 1));
+    if (step.groups.empty() || step.groupSizes.size() != step.groups.size())
+        return json::errorAt(path, "groups and group_sizes must have the same, non-zero length");
+    SC_ASSIGN_OR_RETURN(step.merged, json::boolField(value, path, "merged"));
+    SC_ASSIGN_OR_RETURN(step.latencyNs, json::numberField(value, path, "latency_ns"));
+    SC_ASSIGN_OR_RETURN(step.explanation, json::stringField(value, path, "explanation"));
+    return step;
+}
+
 /// Reads the array \p key of \p value with \p readOne for each element.
 template <class Step, class ReadOne>
 Status readSteps(const Json& value, const std::string& path, const char* key,
@@ -222,7 +257,7 @@ OrderedJson traceToJson(const ir::Graph& graph, const partition::Trace& trace) {
     OrderedJson out = {{"merges", std::move(merges)},
                        {"order", std::move(order)},
                        {"binding", std::move(binding)}};
-    if (!trace.ago.empty()) { // only the ago and dla strategies have these
+    if (!trace.ago.empty()) { // only the ago, dla and ios strategies have these
         OrderedJson ago = OrderedJson::array();
         for (const partition::AgoStep& step : trace.ago)
             ago.push_back(agoToJson(graph, step));
@@ -234,6 +269,12 @@ OrderedJson traceToJson(const ir::Graph& graph, const partition::Trace& trace) {
             dla.push_back(dlaToJson(graph, step));
         out["dla"] = std::move(dla);
     }
+    if (!trace.ios.empty()) {
+        OrderedJson ios = OrderedJson::array();
+        for (const partition::IosStep& step : trace.ios)
+            ios.push_back(iosToJson(graph, step));
+        out["ios"] = std::move(ios);
+    }
     return out;
 }
 
@@ -241,7 +282,7 @@ Expected<partition::Trace>
 traceFromJson(const Json& value, const std::string& path, const ir::Graph& graph,
               const std::map<std::string, schedule::InstanceId>& labels) {
     SC_RETURN_IF_ERROR(
-        json::checkObject(value, path, {"merges", "order", "binding", "ago", "dla"}));
+        json::checkObject(value, path, {"merges", "order", "binding", "ago", "dla", "ios"}));
     partition::Trace trace;
     SC_RETURN_IF_ERROR(readSteps(
         value, path, "merges", trace.merges,
@@ -263,6 +304,11 @@ traceFromJson(const Json& value, const std::string& path, const ir::Graph& graph
         SC_RETURN_IF_ERROR(
             readSteps(value, path, "dla", trace.dla, [&](const Json& step, const std::string& at) {
                 return dlaFromJson(step, at, graph);
+            }));
+    if (json::optional(value, "ios") != nullptr)
+        SC_RETURN_IF_ERROR(
+            readSteps(value, path, "ios", trace.ios, [&](const Json& step, const std::string& at) {
+                return iosFromJson(step, at, graph);
             }));
     return trace;
 }

@@ -106,8 +106,14 @@ struct Layer {
 struct Kernel {
     schedule::InstanceId instance;
     std::string label;
-    /// Cores the instance is bound to (the first `cores` of the cluster).
+    /// Cores the instance is bound to: firstCore .. firstCore + cores - 1.
     int64_t cores = 1;
+    int64_t firstCore = 0;
+    /// Launched with the kernels before it, back to the last one without
+    /// the flag, on other cores (IOS's concurrent stages); the next kernel
+    /// without it waits for all of them. Buffers the stage reads or writes
+    /// stay allocated to its end, as its kernels run at once.
+    bool joinsStage = false;
     std::vector<Layer> layers;
 };
 
@@ -119,6 +125,7 @@ struct Buffer {
     /// Bytes of the instance's piece over all its cores.
     int64_t bytes = 0;
     int64_t cores = 1;
+    int64_t firstCore = 0;
     /// Declared scope: LB for buffers stitched inside a kernel, the
     /// instance's scope for kernel outputs.
     Scope scope = Scope::LB;

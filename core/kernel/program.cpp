@@ -7,6 +7,7 @@
 #include "kernel/plan.h"
 #include "kernel/tile_rule.h"
 #include "partition/fusion.h"
+#include "support/strings.h"
 
 #include <algorithm>
 #include <array>
@@ -64,6 +65,7 @@ public:
         for (Buffer& b : program_.buffers)
             if (b.graphOutput)
                 b.lastTask = std::max(b.lastTask, nextTask_ - 1);
+        holdThroughStages();
         SC_RETURN_IF_ERROR(allocateBuffers());
         return std::move(program_);
     }
@@ -76,6 +78,14 @@ private:
         kernel.instance = id;
         kernel.label = inst.label;
         kernel.cores = std::max<int64_t>(schedule::coresUsed(inst.bind), 1);
+        kernel.firstCore = inst.firstCore;
+        kernel.joinsStage = inst.joinsStage && !program_.kernels.empty();
+        if (kernel.firstCore < 0 || kernel.firstCore + kernel.cores > clusterCores())
+            return Error("instance " + quote(inst.label) + " runs on cores " +
+                         std::to_string(kernel.firstCore) + ".." +
+                         std::to_string(kernel.firstCore + kernel.cores - 1) +
+                         " but a cluster of '" + arch_.name + "' has " +
+                         std::to_string(clusterCores()));
         int32_t kernelIndex = static_cast<int32_t>(program_.kernels.size());
         std::map<ir::TensorId, BufferId> local; // tensors written by this kernel
         for (const auto& layerOps :
@@ -91,6 +101,33 @@ private:
         }
         program_.kernels.push_back(std::move(kernel));
         return Status::success();
+    }
+
+    int64_t clusterCores() const {
+        return arch_.cluster.coreGroups.empty() ? 1 : arch_.cluster.coreGroups.front().count;
+    }
+
+    /// The kernels of a stage run at once, so no memory a buffer of the
+    /// stage used is free before the stage ends: the buffers last read in
+    /// it stay to its last task.
+    void holdThroughStages() {
+        const auto& kernels = program_.kernels;
+        for (size_t k = 0; k < kernels.size();) {
+            size_t end = k + 1;
+            while (end < kernels.size() && kernels[end].joinsStage)
+                ++end;
+            int32_t first = -1, last = -1;
+            for (size_t i = k; i < end; ++i)
+                for (const Layer& layer : kernels[i].layers) {
+                    first = first < 0 ? layer.task : std::min(first, layer.task);
+                    last = std::max(last, layer.task);
+                }
+            if (end - k > 1 && first >= 0)
+                for (Buffer& b : program_.buffers)
+                    if (b.lastTask >= first && b.lastTask < last)
+                        b.lastTask = last;
+            k = end;
+        }
     }
 
     /// The ops of \p ops that produce part of their output in this instance.
@@ -289,6 +326,7 @@ private:
                 Box whole = partition::fullBox(graph_.tensor(out).shape);
                 b.bytes = boxBytes(graph_, out, box != nullptr ? *box : whole);
                 b.cores = std::max<int64_t>(schedule::coresUsed(inst.bind), 1);
+                b.firstCore = inst.firstCore;
                 b.graphOutput = graph_.isGraphOutput(out);
                 // Graph outputs end in DDR, also those that are not the
                 // instance's primary output (a Split's unread part).

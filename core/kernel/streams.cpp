@@ -131,10 +131,19 @@ private:
         Task base;
         base.kernel = k;
         base.cores = static_cast<int32_t>(kern.cores);
+        base.firstCore = static_cast<int32_t>(kern.firstCore);
+        if (kern.joinsStage) {
+            last_ = stageBefore_; // its own stream, beside the stage's others
+        } else {
+            stageStart_ = std::move(stageSyncs_);
+            stageSyncs_.clear();
+            stageBefore_ = last_;
+            stageFirstKernel_ = k;
+        }
         Task launch = base;
         launch.kind = TaskKind::Launch;
         launch.durationNs = arch_.overheads.kernelLaunchNs;
-        launch_ = add(launch, {sync_});
+        launch_ = add(launch, stageStart_);
         layerEnd_.clear();
         hoists_.clear();
         lastDma_ = kNoTask;
@@ -144,7 +153,7 @@ private:
         Task sync = base;
         sync.kind = TaskKind::Sync;
         sync.durationNs = arch_.overheads.syncNs;
-        sync_ = add(sync, ends);
+        stageSyncs_.push_back(add(sync, ends));
     }
 
     /// Lowers one layer; returns the task that ends it (its last compute or store).
@@ -233,9 +242,10 @@ private:
     }
 
     /// The last compute of computation task \p task when it is a layer of
-    /// this kernel; kNoTask otherwise (earlier kernels ended at their sync).
+    /// this kernel or of another kernel of its stage (running at the same
+    /// time); kNoTask otherwise (earlier stages ended at their syncs).
     TaskId endOfTask(int32_t task) const {
-        return taskEnd_[static_cast<size_t>(task)].second == currentKernel_
+        return taskEnd_[static_cast<size_t>(task)].second >= stageFirstKernel_
                    ? taskEnd_[static_cast<size_t>(task)].first
                    : kNoTask;
     }
@@ -315,7 +325,14 @@ private:
     std::vector<std::pair<TaskId, int32_t>> taskEnd_;
     int32_t currentKernel_ = -1;
     TaskId last_ = kNoTask;
-    TaskId sync_ = kNoTask;
+    /// Kernels are barriers, a stage of concurrent kernels one barrier:
+    /// a launch waits for every sync of the stage before its own.
+    std::vector<TaskId> stageStart_;
+    std::vector<TaskId> stageSyncs_;
+    /// The in-order stream's last task before the current stage, and the
+    /// stage's first kernel.
+    TaskId stageBefore_ = kNoTask;
+    int32_t stageFirstKernel_ = 0;
     TaskId launch_ = kNoTask;
     TaskId lastDma_ = kNoTask;
     /// The GB weight cache: (tensor, bytes), least recently used first.

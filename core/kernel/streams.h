@@ -38,8 +38,9 @@ struct Task {
     ir::OpId op = ir::kNoOp;
     /// Compute: the unit (first core group) or kFallbackUnit.
     int32_t unit = 0;
-    /// Cores [0, cores) of the cluster the task runs on.
+    /// Cores [firstCore, firstCore + cores) of the cluster the task runs on.
     int32_t cores = 1;
+    int32_t firstCore = 0;
     /// Compute, launch, sync: time on the resource.
     double durationNs = 0;
     /// Transfers: one hop between two levels.

@@ -17,6 +17,9 @@ struct GroupingResult {
     Partition partition;
     /// SplitInfo of every group, by group id.
     IdVector<GroupId, SplitInfo> splits;
+    /// IOS: the stage (§3, counted over the model) each op runs in, by op;
+    /// empty for every other grouping.
+    IdVector<ir::OpId, int32_t> iosStage;
 };
 
 /// Algorithm 2 over \p graph. \p trace, when given, receives every merge

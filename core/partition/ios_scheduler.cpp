@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <limits>
 #include <string>
 #include <tuple>
@@ -70,6 +71,8 @@ public:
             return 0;
         if (auto it = memo_.find(s); it != memo_.end())
             return it->second.cost;
+        if (exceeded())
+            return std::numeric_limits<double>::infinity();
         Entry best{std::numeric_limits<double>::infinity(), 0, false, 0};
         std::vector<Mask> ends;
         endings(s, std::bit_width(s), 0, ends);
@@ -87,10 +90,18 @@ public:
         return best.cost;
     }
 
-    IosSchedule schedule() {
+    Expected<IosSchedule> schedule() {
         Mask all = units_.size() == kIosMaxBlockOps ? ~Mask{0} : bit(units_.size()) - 1;
         IosSchedule out;
         out.latency = solve(all);
+        out.transitions = transitions_;
+        if (exceeded()) {
+            out.boundReached = true;
+            return out;
+        }
+        if (!std::isfinite(out.latency))
+            return Error("IOS: no schedule of the block's " + std::to_string(units_.size()) +
+                         " schedule units has a finite latency (an op runs on no unit)");
         for (Mask s = all; s != 0;) {
             const Entry& e = memo_.at(s);
             IosStage stage;
@@ -115,15 +126,21 @@ private:
         double latency;
     };
 
+    bool exceeded() const { return pruning_.maxEndings > 0 && endingCount_ > pruning_.maxEndings; }
+
     /// Every ending of \p s among its ops below \p limit, given \p taken
-    /// (ops above the limit already decided).
-    void endings(Mask s, int limit, Mask taken, std::vector<Mask>& out) const {
+    /// (ops above the limit already decided); stops once the bound is passed.
+    void endings(Mask s, int limit, Mask taken, std::vector<Mask>& out) {
+        if (exceeded())
+            return;
         int i = limit - 1;
         while (i >= 0 && !(s & bit(static_cast<size_t>(i))))
             --i;
         if (i < 0) {
-            if (taken != 0)
+            if (taken != 0) {
                 out.push_back(taken);
+                ++endingCount_;
+            }
             return;
         }
         endings(s, i, taken, out);
@@ -215,6 +232,7 @@ private:
     std::unordered_map<Mask, Entry> memo_;
     std::unordered_map<Mask, Stage> stages_;
     int64_t transitions_ = 0;
+    int64_t endingCount_ = 0;
 };
 
 /// The DP takes units in order of first op, every edge running forward (a

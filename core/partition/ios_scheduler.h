@@ -37,6 +37,10 @@ struct IosPruning {
     int maxGroupOps = 0;
     /// s: the most groups in one stage.
     int maxGroups = 0;
+    /// Not the paper's: the most endings the DP may enumerate (0: no
+    /// bound). A block too wide for it gives a schedule without stages,
+    /// boundReached set, so that a caller can cut it smaller.
+    int64_t maxEndings = 0;
 };
 
 /// Stage latencies.
@@ -56,6 +60,8 @@ struct IosSchedule {
     /// transitions of §4.2 that satisfy the pruning.
     int64_t states = 0;
     int64_t transitions = 0;
+    /// The DP passed IosPruning::maxEndings and gave up: no stages.
+    bool boundReached = false;
 };
 
 /// The most schedule units a block may have (states are bit sets).
@@ -64,7 +70,7 @@ inline constexpr size_t kIosMaxBlockOps = 64;
 /// An optimal schedule of \p block (ops of \p graph, each once) under
 /// \p cost among those \p pruning allows. Edges are the block's tensors
 /// between its ops. Fails when the block is empty or has more than
-/// kIosMaxBlockOps ops.
+/// kIosMaxBlockOps ops, and when no schedule has a finite latency.
 Expected<IosSchedule> scheduleIos(const ir::Graph& graph, std::vector<ir::OpId> block,
                                   const IosCostModel& cost, const IosPruning& pruning = {});
 

@@ -82,6 +82,26 @@ struct DlaStep {
     std::string explanation;
 };
 
+/// One stage of IOS's schedule (ios-inter-operator-scheduler.txt, Algorithm
+/// 1), in execution order, with the DP of its block (§4.2).
+struct IosStep {
+    /// The block, counted from 0, its schedule units, the states the DP
+    /// solved and the (S, S') pairs it tried (the same for every stage of
+    /// the block).
+    int64_t block = 0;
+    int64_t units = 0;
+    int64_t states = 0;
+    int64_t transitions = 0;
+    /// Each group by its first op, and its op count.
+    std::vector<ir::OpId> groups;
+    std::vector<int64_t> groupSizes;
+    /// The groups run as one merged operator (§3); false: at once.
+    bool merged = false;
+    /// The stage's latency by the stage cost, ns.
+    double latencyNs = 0;
+    std::string explanation;
+};
+
 struct Trace {
     std::vector<MergeStep> merges;
     std::vector<OrderStep> order;
@@ -90,6 +110,8 @@ struct Trace {
     std::vector<AgoStep> ago;
     /// The `dla` strategy's grouping (empty for the others).
     std::vector<DlaStep> dla;
+    /// The `ios` strategy's stages (empty for the others).
+    std::vector<IosStep> ios;
 };
 
 } // namespace stagecraft::partition

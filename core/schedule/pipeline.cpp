@@ -9,6 +9,7 @@
 #include "partition/dla_extraction.h"
 #include "partition/fusion.h"
 #include "schedule/internal/baseline_trace.h"
+#include "schedule/internal/ios_stages.h"
 #include "schedule/internal/overrides_apply.h"
 #include "schedule/internal/stages.h"
 
@@ -78,7 +79,8 @@ IdVector<GroupId, partition::SplitInfo> splitsFor(const ir::Graph& graph,
 
 Status chooseOrder(const ir::Graph& graph, const ScheduleOptions& options, const Adjacency& a,
                    Schedule& s) {
-    partition::Trace* trace = options.recordTrace ? &s.trace : nullptr;
+    bool stages = s.groupedBy == Grouping::Ios; // IOS's order, not Algorithm 3's
+    partition::Trace* trace = options.recordTrace && !stages ? &s.trace : nullptr;
     std::vector<InstanceId> bfs = detail::bfsOrder(s, a);
     std::vector<InstanceId> dfs = detail::dfsOrder(s, a, trace);
     detail::MemoryUse bfsUse = detail::memoryUse(graph, s, a, bfs);
@@ -88,6 +90,11 @@ Status chooseOrder(const ir::Graph& graph, const ScheduleOptions& options, const
     if (!options.overrides.order.empty()) {
         SC_ASSIGN_OR_RETURN(s.order, detail::userOrder(s, options.overrides.order));
         s.orderKind = OrderKind::User;
+        return Status::success();
+    }
+    if (stages) {
+        s.order = detail::stageOrder(s, a, *s.grouping);
+        s.orderKind = OrderKind::Stages;
         return Status::success();
     }
     bool useBfs = options.order == OrderChoice::BFS;
@@ -130,6 +137,15 @@ Expected<partition::GroupingResult> baselineGrouping(const ir::Graph& graph, con
     partition::GroupingResult result;
     if (options.grouping == Grouping::Dla) {
         SC_ASSIGN_OR_RETURN(result.partition, dlaGrouping(graph, arch, semantics, options, trace));
+    } else if (options.grouping == Grouping::Ios) {
+        if (!options.iosCost)
+            return Error("ios: no stage cost model (the strategy sets one)");
+        partition::IosPruning pruning = options.iosPruning;
+        int64_t cores = arch.cluster.coreGroups.empty() ? 1 : arch.cluster.coreGroups[0].count;
+        pruning.maxGroups =
+            static_cast<int>(std::min<int64_t>(std::max(pruning.maxGroups, 1), cores));
+        partition::IosCostModel cost = options.iosCost(graph, arch, semantics);
+        SC_ASSIGN_OR_RETURN(result, detail::iosGrouping(graph, cost, pruning, trace));
     } else if (options.grouping == Grouping::Ago) {
         SC_ASSIGN_OR_RETURN(partition::AgoPartition ago, partition::partitionAgo(graph, semantics));
         if (trace != nullptr)
@@ -200,6 +216,8 @@ Expected<Schedule> runFromRegrouping(const ir::Graph& graph, const arch::Arch& a
     detail::DimMatcher matcher(graph, semantics, s);
     detail::bindAndScope(graph, arch, semantics, matcher, adjacency, s,
                          options.recordTrace ? &s.trace : nullptr);
+    if (s.groupedBy == Grouping::Ios && !arch.cluster.coreGroups.empty())
+        detail::shareStageCores(s, adjacency, *s.grouping, arch.cluster.coreGroups[0].count);
     forceScopes(graph, options, s);
     SC_RETURN_IF_ERROR(detail::applyScopePins(graph, options.overrides, s));
     detail::insertDataMoves(matcher, adjacency, s);
@@ -233,7 +251,7 @@ Expected<Schedule> reschedule(const Schedule& base, const ir::Graph& graph, cons
     if (!base.grouping || !base.semantics ||
         effectiveParams(arch, options).capacityBytes != base.capacityBytes ||
         options.level != base.level || options.grouping != base.groupedBy ||
-        options.grouping == Grouping::Dla ||
+        options.grouping == Grouping::Dla || options.grouping == Grouping::Ios ||
         (base.groupedBy != Grouping::GraphTurbo && options.splitGroups))
         return buildSchedule(graph, arch, options);
     Schedule s;

@@ -7,8 +7,10 @@
 /// validated against the schedule they apply to and refused with a reason.
 
 #include "arch/arch.h"
+#include "partition/ios_scheduler.h"
 #include "schedule/schedule.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -75,6 +77,13 @@ struct ScheduleOptions {
     /// Set: every instance output is declared at this scope (tvm: DDR; the
     /// first variant of Fig. 15: GB); graph outputs stay in DDR.
     std::optional<Scope> forcedScope;
+    /// IOS (Grouping::Ios): the stage latencies of a graph (sim::iosStageCost
+    /// in the strategies; the simulator's rates live above this library)
+    /// and the pruning P(r, s) of §4.3, s at most the cluster's cores.
+    std::function<partition::IosCostModel(const ir::Graph&, const arch::Arch&,
+                                          const partition::SemanticsCache&)>
+        iosCost;
+    partition::IosPruning iosPruning{3, 8, 4'000'000};
 };
 
 /// Schedules \p graph (one cluster's batch) on \p arch. Fails with a reason

@@ -89,6 +89,8 @@ std::string_view orderKindName(OrderKind kind) {
         return "dfs";
     case OrderKind::User:
         return "user";
+    case OrderKind::Stages:
+        return "stages";
     }
     return "dfs";
 }
@@ -105,6 +107,8 @@ std::string_view groupingName(Grouping grouping) {
         return "dla";
     case Grouping::Ago:
         return "ago";
+    case Grouping::Ios:
+        return "ios";
     }
     return "graphturbo";
 }

@@ -69,6 +69,14 @@ struct Instance {
     bool fitsLocalBuffer = true;
     Binding bind;
     Scope scope = Scope::LB;
+    /// The first of the cluster's cores the binding uses (its cores are
+    /// firstCore .. firstCore + coresUsed(bind) - 1). 0 except for IOS's
+    /// concurrent groups, which share a stage's cores (§3).
+    int64_t firstCore = 0;
+    /// Runs together with the instances before it in the order, back to
+    /// the last one without the flag, on cores none of them uses (IOS's
+    /// concurrent execution); false: it starts after all of them end.
+    bool joinsStage = false;
 };
 
 struct InstanceEdge {
@@ -111,11 +119,12 @@ struct ClusterPlan {
     std::string chosenBy;
 };
 
-enum class OrderKind { BFS, DFS, User };
+/// Stages: IOS's stages one after another (§3), the groups of a stage together.
+enum class OrderKind { BFS, DFS, User, Stages };
 
 /// Who groups the ops: Algorithm 2, or a baseline's fusion rules
 /// (partition/fusion.h) for the comparisons of §5.
-enum class Grouping { GraphTurbo, Tvm, AStitch, Dla, Ago };
+enum class Grouping { GraphTurbo, Tvm, AStitch, Dla, Ago, Ios };
 std::string_view groupingName(Grouping grouping);
 std::string_view orderKindName(OrderKind kind);
 

@@ -68,6 +68,10 @@ Status validateBindings(const ir::Graph& graph, const arch::Arch& arch, const Sc
             return Error("instance " + inst.label + " is bound to " +
                          std::to_string(coresUsed(inst.bind)) + " cores, more than the cluster's " +
                          std::to_string(cores));
+        if (inst.firstCore < 0 || inst.firstCore + coresUsed(inst.bind) > cores)
+            return Error("instance " + inst.label + " runs on cores from " +
+                         std::to_string(inst.firstCore) + ", past the cluster's " +
+                         std::to_string(cores));
         if (graph.isGraphOutput(groupOutput(s, inst.group)) && inst.scope != Scope::DDR)
             return Error("instance " + inst.label + " writes a graph output outside DDR");
     }

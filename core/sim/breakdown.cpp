@@ -1,9 +1,11 @@
 // Attribution of simulated time and bytes to causes (breakdown.h). Each
-// kernel is swept on its own: kernels are barriers (a launch waits for the
-// previous sync), so their windows tile the run. Within a window, the
-// boundaries of the kernel's events cut time into segments in which the set
-// of tasks in progress is fixed; each segment goes to one priority class:
-// compute, else DMA (the units wait), else launch, else sync, else idle.
+// stage of kernels is swept on its own: kernels are barriers (a launch waits
+// for the previous sync), and IOS's concurrent kernels one barrier, so the
+// stages' windows tile the run. Within a window, the boundaries of the
+// events cut time into segments in which the set of tasks in progress is
+// fixed; each segment goes to one priority class (compute, else DMA: the
+// units wait, else launch, else sync, else idle), shared evenly among the
+// kernels with work in it.
 
 #include "sim/breakdown.h"
 
@@ -72,13 +74,6 @@ std::vector<Share> sharesOf(const arch::Arch& arch, const Task& t) {
     return {{Cause::ActivationLoad, 1 - back}, {Cause::SpillBack, back}};
 }
 
-/// A change in what is in progress: at \p time, \p weight more (or less) of \p cause.
-struct Edge {
-    double time = 0;
-    Cause cause = Cause::Idle;
-    double weight = 0;
-};
-
 /// Attributes [from, to) given the causes in progress, \p counts.
 void attributeSegment(double dt, const std::array<double, kCauseCount>& counts, Breakdown& b) {
     auto active = [&](size_t c) {
@@ -111,41 +106,71 @@ void attributeSegment(double dt, const std::array<double, kCauseCount>& counts, 
     }
 }
 
-/// One kernel's breakdown over [windowStart, its last end], one iteration.
-Breakdown sweepKernel(const arch::Arch& arch, const kernel::TaskGraph& tasks, const SimResult& sim,
-                      const std::vector<kernel::TaskId>& taskIds, double windowStart) {
-    Breakdown b;
-    std::vector<Edge> edges;
+/// A change in what one kernel of a stage has in progress: at \p time,
+/// \p weight more (or less) of \p cause.
+struct KernelEdge {
+    double time = 0;
+    size_t kernel = 0;
+    Cause cause = Cause::Idle;
+    double weight = 0;
+};
+
+/// The breakdowns of a stage's kernels (their tasks, \p kernels) over
+/// [windowStart, the stage's last end], one iteration. A segment in which
+/// several kernels have work in progress (IOS's concurrent kernels) is
+/// shared evenly among them; one in which none has goes to the first
+/// kernel's idle time. A stage of one kernel is that kernel's window.
+std::vector<Breakdown> sweepStage(const arch::Arch& arch, const kernel::TaskGraph& tasks,
+                                  const SimResult& sim,
+                                  const std::vector<const std::vector<kernel::TaskId>*>& kernels,
+                                  double windowStart) {
+    std::vector<Breakdown> out(kernels.size());
+    std::vector<KernelEdge> edges;
     double windowEnd = windowStart;
-    for (kernel::TaskId id : taskIds) {
-        const Task& t = tasks.tasks[id];
-        const Event& e = sim.events[id];
-        windowEnd = std::max(windowEnd, e.end);
-        for (const Share& s : sharesOf(arch, t)) {
-            if (t.isTransfer())
-                b.bytes[static_cast<size_t>(s.cause)] +=
-                    static_cast<int64_t>(std::llround(static_cast<double>(t.bytes) * s.weight));
-            if (e.end > e.start) {
-                edges.push_back({e.start, s.cause, s.weight});
-                edges.push_back({e.end, s.cause, -s.weight});
+    for (size_t k = 0; k < kernels.size(); ++k)
+        for (kernel::TaskId id : *kernels[k]) {
+            const Task& t = tasks.tasks[id];
+            const Event& e = sim.events[id];
+            windowEnd = std::max(windowEnd, e.end);
+            for (const Share& s : sharesOf(arch, t)) {
+                if (t.isTransfer())
+                    out[k].bytes[static_cast<size_t>(s.cause)] +=
+                        static_cast<int64_t>(std::llround(static_cast<double>(t.bytes) * s.weight));
+                if (e.end > e.start) {
+                    edges.push_back({e.start, k, s.cause, s.weight});
+                    edges.push_back({e.end, k, s.cause, -s.weight});
+                }
             }
         }
-    }
     std::stable_sort(edges.begin(), edges.end(),
-                     [](const Edge& x, const Edge& y) { return x.time < y.time; });
-    std::array<double, kCauseCount> counts{};
+                     [](const KernelEdge& x, const KernelEdge& y) { return x.time < y.time; });
+    std::vector<std::array<double, kCauseCount>> counts(kernels.size());
+    auto attributeAll = [&](double dt) {
+        std::vector<size_t> busy;
+        for (size_t k = 0; k < kernels.size(); ++k)
+            if (std::any_of(counts[k].begin(), counts[k].end(),
+                            [](double c) { return c > kEpsilon; }))
+                busy.push_back(k);
+        if (busy.empty())
+            busy.push_back(0);
+        for (size_t k : busy) {
+            attributeSegment(dt / static_cast<double>(busy.size()), counts[k], out[k]);
+            out[k].totalNs += dt / static_cast<double>(busy.size());
+        }
+    };
     double now = windowStart;
-    for (const Edge& edge : edges) {
+    for (const KernelEdge& edge : edges) {
         if (edge.time > now) {
-            attributeSegment(edge.time - now, counts, b);
+            attributeAll(edge.time - now);
             now = edge.time;
         }
-        counts[static_cast<size_t>(edge.cause)] += edge.weight;
+        counts[edge.kernel][static_cast<size_t>(edge.cause)] += edge.weight;
     }
     if (windowEnd > now)
-        attributeSegment(windowEnd - now, counts, b);
-    b.totalNs = windowEnd - windowStart;
-    return b;
+        attributeAll(windowEnd - now);
+    if (kernels.size() == 1)
+        out[0].totalNs = windowEnd - windowStart;
+    return out;
 }
 
 Breakdown scaled(Breakdown b, double time, double bytes) {
@@ -222,16 +247,27 @@ Attribution attribute(const arch::Arch& arch, const schedule::Schedule& schedule
         a.groups[g].label = partition::Partition::label(g);
     }
     double windowStart = 0;
-    for (size_t k = 0; k < program.kernels.size(); ++k) {
-        Breakdown one = sweepKernel(arch, tasks, sim, byKernel[k], windowStart);
-        windowStart += one.totalNs;
-        const kernel::Kernel& kern = program.kernels[k];
-        schedule::GroupId group = schedule.instances[kern.instance].group;
-        KernelBreakdown entry{static_cast<int32_t>(k), kern.label, group, scaled(one, time, bytes)};
-        a.groups[group].breakdown += entry.breakdown;
-        a.groups[group].kernels += 1;
-        a.run += entry.breakdown;
-        a.kernels.push_back(std::move(entry));
+    for (size_t first = 0; first < program.kernels.size();) {
+        size_t end = first + 1;
+        while (end < program.kernels.size() && program.kernels[end].joinsStage)
+            ++end;
+        std::vector<const std::vector<kernel::TaskId>*> stage;
+        for (size_t k = first; k < end; ++k)
+            stage.push_back(&byKernel[k]);
+        std::vector<Breakdown> parts = sweepStage(arch, tasks, sim, stage, windowStart);
+        for (size_t k = first; k < end; ++k) {
+            const Breakdown& one = parts[k - first];
+            windowStart += one.totalNs;
+            const kernel::Kernel& kern = program.kernels[k];
+            schedule::GroupId group = schedule.instances[kern.instance].group;
+            KernelBreakdown entry{static_cast<int32_t>(k), kern.label, group,
+                                  scaled(one, time, bytes)};
+            a.groups[group].breakdown += entry.breakdown;
+            a.groups[group].kernels += 1;
+            a.run += entry.breakdown;
+            a.kernels.push_back(std::move(entry));
+        }
+        first = end;
     }
     return a;
 }

@@ -5,6 +5,7 @@
 
 #include "ir/precision.h"
 #include "sim/internal/rates.h"
+#include "sim/ios_cost.h"
 #include "support/strings.h"
 
 #include <algorithm>
@@ -28,6 +29,10 @@ const std::vector<Strategy>& strategies() {
          Grouping::Dla, false, Scope::DDR, false, false},
         {"ago", "AGO §IV-V: weighted acyclic clustering with intensive fusion, outputs in DDR",
          Grouping::Ago, false, Scope::DDR, false, false},
+        {"ios",
+         "IOS §3-4: stages by dynamic programming, each merged convs or groups run at once "
+         "on their share of the cores, outputs in DDR",
+         Grouping::Ios, false, Scope::DDR, false, false},
         {"gt-gb", "Fig. 15 variant 1: GraphTurbo sub-graphs, outputs in GB", Grouping::GraphTurbo,
          false, Scope::GB, false, false},
         {"gt-lb", "Fig. 15 variant 2: outputs in LB as far as they fit", Grouping::GraphTurbo,
@@ -38,6 +43,19 @@ const std::vector<Strategy>& strategies() {
          Grouping::GraphTurbo, true, std::nullopt, true, false},
     };
     return all;
+}
+
+schedule::ScheduleOptions strategyOptions(const Strategy& strategy,
+                                          schedule::ScheduleOptions base) {
+    base.grouping = strategy.grouping;
+    base.splitGroups = strategy.splitGroups;
+    base.forcedScope = strategy.forcedScope;
+    if (strategy.grouping == schedule::Grouping::Ios)
+        base.iosCost = [](const ir::Graph& graph, const arch::Arch& arch,
+                          const partition::SemanticsCache& semantics) {
+            return iosStageCost(graph, arch, semantics);
+        };
+    return base;
 }
 
 const Strategy* findStrategy(std::string_view name) {
@@ -173,8 +191,9 @@ void addUtilization(const arch::Arch& arch, const kernel::TaskGraph& tasks, cons
         busy[t.unit] += span;
         busyUnits += span;
     }
+    std::set<int32_t> reported; // a unit's cores from another first core count with it
     for (const Resource& res : sim.resources) {
-        if (res.kind != ResourceKind::Unit)
+        if (res.kind != ResourceKind::Unit || !reported.insert(res.index).second)
             continue;
         double share = res.index == kernel::kFallbackUnit ? 1.0 : cores;
         r.cuUtilization.emplace_back(res.name, busy[res.index] / (makespan * share));
@@ -268,11 +287,8 @@ Expected<Evaluation> evaluateSchedule(const ir::Graph& graph, const arch::Arch& 
 Expected<Evaluation> evaluate(const ir::Graph& graph, const arch::Arch& arch,
                               const Strategy& strategy, const schedule::ClusterPlan& clusters,
                               const schedule::ScheduleOptions& base) {
-    schedule::ScheduleOptions options = base;
+    schedule::ScheduleOptions options = strategyOptions(strategy, base);
     options.clusters = clusters;
-    options.grouping = strategy.grouping;
-    options.splitGroups = strategy.splitGroups;
-    options.forcedScope = strategy.forcedScope;
     SC_ASSIGN_OR_RETURN(schedule::Schedule s, schedule::buildSchedule(graph, arch, options));
     return evaluateSchedule(graph, arch, std::move(s), strategy.acrossLayer, strategy.name);
 }

@@ -30,8 +30,13 @@ struct Strategy {
     bool tvmBatch = false;
 };
 
-/// tvm, astitch, dla, ago, then gt-gb, gt-lb, gt-instances, graphturbo (Fig. 15's order).
+/// tvm, astitch, dla, ago, ios, then gt-gb, gt-lb, gt-instances, graphturbo
+/// (Fig. 15's order).
 const std::vector<Strategy>& strategies();
+/// \p base with the strategy's grouping, splits, scopes and (ios) stage
+/// cost model.
+schedule::ScheduleOptions strategyOptions(const Strategy& strategy,
+                                          schedule::ScheduleOptions base = {});
 const Strategy* findStrategy(std::string_view name);
 /// "unknown strategy 'x' (expected tvm, astitch, … or graphturbo)".
 std::string unknownStrategyMessage(std::string_view name);

@@ -52,6 +52,7 @@ void addResidencies(const kernel::Program& program, SimResult& result) {
             r.buffer = b;
             r.pool = p.pool;
             r.cores = p.pool == kernel::kLbPool ? static_cast<int32_t>(buffer.cores) : 1;
+            r.firstCore = p.pool == kernel::kLbPool ? static_cast<int32_t>(buffer.firstCore) : 0;
             r.offset = p.offset;
             r.bytes = p.pool == kernel::kLbPool ? buffer.pieceBytes : buffer.bytes;
             r.start = start;
@@ -66,7 +67,8 @@ Occupancy series(const std::string& memory, int32_t core, int64_t capacity,
     Occupancy occ{memory, core, capacity, {}};
     std::map<double, int64_t> delta;
     for (const Residency& r : residencies) {
-        if (r.pool != pool || (core >= 0 && r.cores <= core) || r.bytes == 0)
+        if (r.pool != pool ||
+            (core >= 0 && (core < r.firstCore || r.firstCore + r.cores <= core)) || r.bytes == 0)
             continue;
         delta[r.start] += r.bytes;
         delta[r.end] -= r.bytes;

@@ -13,6 +13,8 @@
 
 #include <algorithm>
 #include <deque>
+#include <map>
+#include <string>
 
 namespace stagecraft::sim {
 
@@ -113,7 +115,7 @@ private:
             if (task.kind == kernel::TaskKind::Launch || task.kind == kernel::TaskKind::Sync) {
                 resourceOf_[t] = control_;
             } else if (task.kind == kernel::TaskKind::Compute) {
-                resourceOf_[t] = unitResource(task.unit);
+                resourceOf_[t] = unitResource(task.unit, task.firstCore);
             } else {
                 const arch::Path* path = arch::findPath(arch_, task.from, task.to);
                 if (path == nullptr)
@@ -126,12 +128,32 @@ private:
         return Status::success();
     }
 
-    int32_t unitResource(int32_t unit) const {
+    /// The unit's resource for tasks from \p firstCore on. Kernels that run
+    /// at once use disjoint cores (IOS's stages), so a unit's cores from
+    /// another first core are a resource of their own, made on first use;
+    /// the fallback CPU is one whatever the cores.
+    int32_t unitResource(int32_t unit, int32_t firstCore) {
+        if (unit == kernel::kFallbackUnit)
+            firstCore = 0;
+        auto key = std::pair{unit, firstCore};
+        if (auto it = unitResources_.find(key); it != unitResources_.end())
+            return it->second;
+        int32_t found = 0;
         for (size_t r = 0; r < result_.resources.size(); ++r)
             if (result_.resources[r].kind == ResourceKind::Unit &&
-                result_.resources[r].index == unit)
-                return static_cast<int32_t>(r);
-        return 0;
+                result_.resources[r].index == unit) {
+                found = static_cast<int32_t>(r);
+                break;
+            }
+        if (firstCore != 0) {
+            Resource copy = result_.resources[static_cast<size_t>(found)];
+            copy.name += " @core " + std::to_string(firstCore);
+            found = static_cast<int32_t>(result_.resources.size());
+            result_.resources.push_back(copy);
+            states_.push_back({{}, std::vector<bool>(static_cast<size_t>(copy.slotCount), false)});
+        }
+        unitResources_.emplace(key, found);
+        return found;
     }
 
     int32_t channelResource(int32_t path) const {
@@ -232,6 +254,7 @@ private:
     uint64_t seq_ = 0;
     double now_ = 0;
     int32_t control_ = 0;
+    std::map<std::pair<int32_t, int32_t>, int32_t> unitResources_;
     SimResult result_;
 };
 

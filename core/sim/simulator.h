@@ -46,8 +46,9 @@ struct Event {
 struct Residency {
     kernel::BufferId buffer;
     kernel::PoolId pool = kernel::kLbPool;
-    /// Cores [0, cores) hold a piece (LB); 1 for GB and DDR.
+    /// Cores [firstCore, firstCore + cores) hold a piece (LB); 1 for GB and DDR.
     int32_t cores = 1;
+    int32_t firstCore = 0;
     int64_t offset = 0;
     int64_t bytes = 0;
     double start = 0;

@@ -5,7 +5,9 @@
 // with every Softmax, LayerNormalization and GlobalAveragePool on the host;
 // and IOS's dynamic programming with pruning r = 3, s = 8 (target < 1 s) on
 // Inception-v3's last block and a NASNet-A cell, stages priced on stcp920
-// (sim/ios_cost.h), with the states and (S, S') pairs it visited.
+// (sim/ios_cost.h), with the states and (S, S') pairs it visited; and the
+// `ios` strategy end to end (blocks, DP, kernel plans, simulation) on the
+// whole Inception-v3 and the cell.
 //
 //   bench_baselines [--runs N]   (default 5 runs)
 
@@ -14,6 +16,7 @@
 #include "partition/ago_partition.h"
 #include "partition/dla_extraction.h"
 #include "partition/ios_scheduler.h"
+#include "sim/compare.h"
 #include "sim/ios_cost.h"
 
 #include <algorithm>
@@ -140,6 +143,35 @@ bool benchIos(const std::string& label, const ir::Graph& graph, const arch::Arch
     return true;
 }
 
+/// The `ios` strategy end to end on \p graph (blocks, DP, groups, kernel
+/// plans, simulation): its time, and the stages and latency it finds.
+bool benchIosStrategy(const std::string& label, const ir::Graph& graph, const arch::Arch& arch,
+                      int runs) {
+    std::optional<sim::Evaluation> found;
+    std::string error;
+    double ms = timeMedian(runs, [&] {
+        schedule::ScheduleOptions options;
+        options.recordTrace = false;
+        auto ev = sim::evaluate(graph, arch, *sim::findStrategy("ios"), {}, options);
+        if (!ev.ok())
+            error = ev.error().message();
+        else
+            found = std::move(*ev);
+        return ev.ok();
+    });
+    if (ms < 0) {
+        std::fprintf(stderr, "bench_baselines: %s: %s\n", label.c_str(), error.c_str());
+        return false;
+    }
+    size_t stages = 0;
+    for (const kernel::Kernel& k : found->program.kernels)
+        stages += k.joinsStage ? 0 : 1;
+    std::printf("%-26s %6zu  ios run  %9.2f  -         %zu kernels in %zu stages, %.1f us\n",
+                label.c_str(), graph.opCount(), ms, found->program.kernels.size(), stages,
+                found->report.latencyUs);
+    return true;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -183,6 +215,12 @@ int main(int argc, char** argv) {
           std::tuple{"nasnet-a-cell", "nasnet-a-cell", zoo::ZooOptions{}}}) {
         std::optional<ir::Graph> graph = bench::zooGraph(dir, model, options);
         if (!graph || !benchIos(label, *graph, *arch, runs))
+            status = 1;
+    }
+    for (auto [label, model] :
+         {std::pair{"inception-v3", "inception-v3"}, std::pair{"nasnet-a-cell", "nasnet-a-cell"}}) {
+        std::optional<ir::Graph> graph = bench::zooGraph(dir, model, zoo::ZooOptions{});
+        if (!graph || !benchIosStrategy(label, *graph, *arch, runs))
             status = 1;
     }
     std::error_code ignored;

@@ -55,9 +55,8 @@ private slots:
             }
             QVERIFY(r[s("latency_us")].toDouble() >= r[s("roofline_us")].toDouble());
         }
-        QCOMPARE(
-            names,
-            s("tvm astitch dla ago gt-gb gt-lb gt-instances graphturbo").split(QLatin1Char(' ')));
+        QCOMPARE(names, s("tvm astitch dla ago ios gt-gb gt-lb gt-instances graphturbo")
+                            .split(QLatin1Char(' ')));
         QCOMPARE(strategies[0].toObject()[s("speedup_vs_tvm")].toDouble(), 1.0);
     }
 

@@ -256,6 +256,39 @@ private slots:
                  qPrintable(dla.out));
     }
 
+    /// ios explains its stages in order, each with its block's DP, runs them
+    /// in that order, and a concurrent stage's kernels start at their own cores.
+    void explainShowsIosStages() {
+        auto run = [](QStringList more) {
+            return runCli(QStringList{s("schedule"), s("zoo:inception-v3-block"), s("--strategy"),
+                                      s("ios"), s("--explain")} +
+                          more);
+        };
+        auto text = run({});
+        QVERIFY2(text.exitCode == 0, qPrintable(text.err));
+        QVERIFY2(text.out.contains(s("IOS stages (IOS §3-4, Algorithm 1 per block), in order: ")) &&
+                     text.out.contains(s("groups run at once on their share of the cores")) &&
+                     text.out.contains(s("\norder stages")),
+                 qPrintable(text.out));
+        QVERIFY(!text.out.contains(s("Algorithm 2, grouping")));
+        QVERIFY(!text.out.contains(s("Algorithm 3, DFS order")));
+        auto json = run({s("--json")});
+        QVERIFY2(json.exitCode == 0, qPrintable(json.err));
+        QJsonObject doc = parsed(json);
+        QJsonArray stages = doc[s("trace")][s("ios")].toArray();
+        QVERIFY(!stages.isEmpty());
+        int kernels = 0, joining = 0;
+        for (const QJsonValue& stage : stages) {
+            QVERIFY(stage[s("states")].toInt() >= 1);
+            kernels += stage[s("merged")].toBool() ? 1 : stage[s("groups")].toArray().size();
+        }
+        for (const QJsonValue& instance : doc[s("instances")].toArray())
+            joining += instance[s("joins_stage")].toBool() ? 1 : 0;
+        QCOMPARE(doc[s("instances")].toArray().size(), kernels);
+        QCOMPARE(kernels - joining, stages.size());
+        QVERIFY(joining > 0);
+    }
+
     void refusedOverrides_data() {
         QTest::addColumn<QString>("overrides");
         QTest::addColumn<QStringList>("parts");
@@ -415,10 +448,10 @@ private slots:
         QTest::newRow("no model") << QStringList{s("schedule")} << s("missing MODEL");
         QTest::newRow("bad order")
             << fig3({s("--order"), s("zigzag")}) << s("--order must be bfs, dfs or best");
-        QTest::newRow("bad strategy")
-            << fig3({s("--strategy"), s("fast")})
-            << s("--strategy: unknown strategy 'fast' (expected tvm, astitch, dla, ago, gt-gb, "
-                 "gt-lb, gt-instances or graphturbo)");
+        QTest::newRow("bad strategy") << fig3({s("--strategy"), s("fast")})
+                                      << s("--strategy: unknown strategy 'fast' (expected tvm, "
+                                           "astitch, dla, ago, ios, gt-gb, "
+                                           "gt-lb, gt-instances or graphturbo)");
         QTest::newRow("bad level")
             << fig3({s("--level"), s("l2")}) << s("--level must be lb, gb or auto");
         QTest::newRow("auto without batch")

@@ -4,8 +4,8 @@
 // scheduled by tvm (one layer per kernel: no tiles across ops, no stitching,
 // no halos) and by graphturbo and gt-instances on the tiny `teaching`
 // architecture and on one with a quarter of its local buffer, where groups
-// split into many instances with halos, and by ago or dla (a few op types
-// on the accelerator, the rest on the host CPU); each
+// split into many instances with halos, and by ago, dla (a few op types
+// on the accelerator, the rest on the host CPU) or ios; each
 // schedule's code plan must validate and its host kernels must give
 // bit-identical outputs. A wrong halo, tile, stitched buffer, promotion or
 // layer order changes some bits.
@@ -99,13 +99,15 @@ TEST_P(GraphRows, everyScheduleGivesTheSameBits) {
     lb.bytes /= 4;
     lb.weightReserveBytes /= 4;
     // The other papers' systems, one per row: AGO's sub-graphs with several
-    // convolutions, or DLA's parts with Softmax, pools and normalizations on
-    // the host CPU.
+    // convolutions, DLA's parts with Softmax, pools and normalizations on
+    // the host CPU, or IOS's stages of kernels on disjoint cores.
     arch::Arch partial = *arch;
     partial.fallbackCpu = arch::FallbackCpu{"host", 10};
     partial.supportedOps = std::vector<ir::OpKind>{
         ir::OpKind::Add, ir::OpKind::Conv, ir::OpKind::MatMul, ir::OpKind::Mul, ir::OpKind::Relu};
-    auto other = seed % 2 == 0 ? std::pair{&*arch, "ago"} : std::pair{&partial, "dla"};
+    auto other = seed % 3 == 0   ? std::pair{&*arch, "ago"}
+                 : seed % 3 == 1 ? std::pair{&partial, "dla"}
+                                 : std::pair{&*arch, "ios"};
     for (auto [a, strategy] : {std::pair{&*arch, "graphturbo"}, std::pair{&*arch, "gt-instances"},
                                std::pair{&tiny, "graphturbo"}, other}) {
         auto outputs = runWith(graph, *a, strategy, inputs);

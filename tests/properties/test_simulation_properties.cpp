@@ -4,8 +4,8 @@
 // every run.
 //
 // Rows: the small graphs where a property once failed and seeded random
-// graphs (test::randomGraph), on the teaching and stcp920 presets with all
-// six strategies, one cluster plan per graph (clusters = the preset's,
+// graphs (test::randomGraph), on the teaching and stcp920 presets with
+// every strategy, one cluster plan per graph (clusters = the preset's,
 // perCluster = the graph's batch, one iteration); every zoo model at batch
 // 1 (the figure models at their default batch) and the fetched third-party
 // models (PP-OCR detector, recognizer and classifier with their inputs
@@ -86,7 +86,7 @@ public:
             ASSERT_TRUE(loaded.ok()) << message(loaded);
             archs_.push_back(std::move(*loaded));
         }
-        ASSERT_EQ(sim::strategies().size(), size_t{8});
+        ASSERT_EQ(sim::strategies().size(), size_t{9});
     }
 
 protected:

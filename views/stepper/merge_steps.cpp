@@ -136,6 +136,18 @@ AlgorithmStep agoStep(const ir::Graph& graph, const partition::AgoStep& traced, 
     return step;
 }
 
+/// The groups of \p ops, ascending, once each.
+std::vector<int32_t> groupsOf(const partition::Partition& groups,
+                              const std::vector<ir::OpId>& ops) {
+    std::vector<int32_t> out;
+    for (ir::OpId op : ops)
+        if (op.value() < static_cast<int32_t>(groups.assignment().size()))
+            out.push_back(groups.groupOf(op).value());
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
 /// One sub-graph of DLA's extraction: the groups of its parts lit.
 AlgorithmStep dlaStep(const PipelineResult& result, const partition::DlaStep& traced) {
     const ir::Graph& graph = *result.graph;
@@ -144,13 +156,7 @@ AlgorithmStep dlaStep(const PipelineResult& result, const partition::DlaStep& tr
     step.kind = StepKind::Merge;
     step.algorithm = QStringLiteral("DLA §3");
     step.merged = traced.onAccelerator;
-    for (ir::OpId first : traced.parts)
-        if (first.value() < static_cast<int32_t>(groups.assignment().size()))
-            step.highlights.groups.push_back(groups.groupOf(first).value());
-    std::sort(step.highlights.groups.begin(), step.highlights.groups.end());
-    step.highlights.groups.erase(
-        std::unique(step.highlights.groups.begin(), step.highlights.groups.end()),
-        step.highlights.groups.end());
+    step.highlights.groups = groupsOf(groups, traced.parts);
     QString name = QString::fromStdString(graph.op(traced.first).name);
     QString parts = traced.parts.size() == 1 ? QStringLiteral("one part")
                                              : QStringLiteral("%1 parts").arg(traced.parts.size());
@@ -158,6 +164,29 @@ AlgorithmStep dlaStep(const PipelineResult& result, const partition::DlaStep& tr
         traced.onAccelerator
             ? QStringLiteral("sub-graph from %1: %2 ops, %3").arg(name).arg(traced.ops).arg(parts)
             : QStringLiteral("%1 on the host CPU").arg(name);
+    step.explanation = QString::fromStdString(traced.explanation);
+    return step;
+}
+
+/// One stage of IOS's schedule: the groups it runs lit.
+AlgorithmStep iosStep(const PipelineResult& result, const partition::IosStep& traced) {
+    const ir::Graph& graph = *result.graph;
+    const partition::Partition& groups = result.eval.schedule.partition;
+    AlgorithmStep step;
+    step.kind = StepKind::Merge;
+    step.algorithm = QStringLiteral("IOS STAGE");
+    step.merged = traced.merged;
+    step.highlights.groups = groupsOf(groups, traced.groups);
+    QString first = QString::fromStdString(graph.op(traced.groups.front()).name);
+    step.title = traced.merged ? QStringLiteral("block %1: %2 merged into one operator")
+                                     .arg(traced.block + 1)
+                                     .arg(first)
+                 : traced.groups.size() == 1
+                     ? QStringLiteral("block %1: %2 alone").arg(traced.block + 1).arg(first)
+                     : QStringLiteral("block %1: %2 groups at once from %3")
+                           .arg(traced.block + 1)
+                           .arg(traced.groups.size())
+                           .arg(first);
     step.explanation = QString::fromStdString(traced.explanation);
     return step;
 }
@@ -176,6 +205,8 @@ std::vector<AlgorithmStep> mergeSteps(const PipelineResult& result) {
         steps.push_back(agoStep(*result.graph, traced, sets));
     for (const partition::DlaStep& traced : trace.dla)
         steps.push_back(dlaStep(result, traced));
+    for (const partition::IosStep& traced : trace.ios)
+        steps.push_back(iosStep(result, traced));
     return steps;
 }
 

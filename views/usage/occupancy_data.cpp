@@ -56,7 +56,8 @@ MemoryUsage collect(const PipelineResult& result, MemoryUsage usage) {
     const auto& residencies = result.eval.sim.residencies;
     for (size_t i = 0; i < residencies.size(); ++i) {
         const sim::Residency& r = residencies[i];
-        if (r.pool != usage.pool || r.bytes == 0 || (usage.core >= 0 && r.cores <= usage.core))
+        if (r.pool != usage.pool || r.bytes == 0 ||
+            (usage.core >= 0 && (usage.core < r.firstCore || r.firstCore + r.cores <= usage.core)))
             continue;
         usage.rects.push_back(rectOf(result, static_cast<int32_t>(i)));
         usage.highestAddress = std::max(usage.highestAddress, r.offset + r.bytes);

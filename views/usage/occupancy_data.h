@@ -54,7 +54,7 @@ struct MemoryUsage {
 /// Cores whose LB the simulator tracks (the first core group), 0 without LB.
 int32_t lbCoreCount(const PipelineResult& result);
 
-/// The residencies of core \p core's LB (a residency covers cores [0, cores)).
+/// The residencies of core \p core's LB (a residency covers cores [firstCore, firstCore + cores)).
 MemoryUsage lbUsage(const PipelineResult& result, int32_t core);
 /// The residencies of the cluster's GB.
 MemoryUsage gbUsage(const PipelineResult& result);

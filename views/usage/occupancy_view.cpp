@@ -20,7 +20,8 @@ std::vector<SpillMark> marksOutOf(const std::vector<SpillMark>& marks, kernel::P
                                   int32_t core) {
     std::vector<SpillMark> kept;
     std::copy_if(marks.begin(), marks.end(), std::back_inserter(kept), [&](const SpillMark& m) {
-        return m.from == pool && (core < 0 || m.cores > core);
+        return m.from == pool &&
+               (core < 0 || (m.firstCore <= core && core < m.firstCore + m.cores));
     });
     return kept;
 }

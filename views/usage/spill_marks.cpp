@@ -46,6 +46,7 @@ void addMarksOf(const PipelineResult& result, kernel::BufferId index,
                                   ? result.graph->tensor(buffer.tensor).name
                                   : buffer.name;
             mark.cores = static_cast<int32_t>(buffer.cores);
+            mark.firstCore = static_cast<int32_t>(buffer.firstCore);
             mark.from = pool;
             mark.to = p.pool;
             mark.task = p.fromTask;

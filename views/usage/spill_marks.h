@@ -15,8 +15,10 @@ struct SpillMark {
     kernel::BufferId buffer;
     ir::TensorId tensor = ir::kNoTensor;
     std::string tensorName;
-    /// Cores holding a piece while in LB (the LB marks show on cores [0, cores)).
+    /// Cores holding a piece while in LB (the LB marks show on cores
+    /// [firstCore, firstCore + cores)).
     int32_t cores = 1;
+    int32_t firstCore = 0;
     /// The pool it leaves and the one it goes to (kLbPool, kGbPool, kDdrPool).
     kernel::PoolId from = kernel::kLbPool;
     kernel::PoolId to = kernel::kGbPool;

@@ -138,7 +138,7 @@ TEST_F(TestDriver, badRequestsFailNamingWhat) {
     auto unknown = driver::scheduleAndSimulate(r);
     ASSERT_TRUE(!unknown.ok());
     ASSERT_EQ(unknown.error().message(),
-              std::string("unknown strategy 'nope' (expected tvm, astitch, dla, ago, "
+              std::string("unknown strategy 'nope' (expected tvm, astitch, dla, ago, ios, "
                           "gt-gb, gt-lb, gt-instances or graphturbo)"));
     r = request(schedule::Level::LB);
     r.graph = nullptr;

@@ -176,11 +176,12 @@ TEST(TestScheduleJson, readGivesTheWrittenSchedule) {
     ASSERT_EQ(b.trace.binding[0].bind, a.trace.binding[0].bind);
 }
 
-TEST(TestScheduleJson, agoAndDlaStepsRoundTripAndAreOptional) {
+TEST(TestScheduleJson, baselineStepsAndStagesRoundTripAndAreOptional) {
     ScheduleFixture f = makeScheduleFixture();
     f.info.includeTrace = true;
     std::string without = written(f);
-    ASSERT_FALSE(test::containsText(without, "\"ago\"") || test::containsText(without, "\"dla\""));
+    for (const char* key : {"\"ago\"", "\"dla\"", "\"ios\"", "\"first_core\"", "\"joins_stage\""})
+        ASSERT_FALSE(test::containsText(without, key)) << key;
     partition::AgoStep ago;
     ago.into = ir::OpId(2);
     ago.taken = ir::OpId(3);
@@ -196,8 +197,20 @@ TEST(TestScheduleJson, agoAndDlaStepsRoundTripAndAreOptional) {
     dla.parts = {ir::OpId(0), ir::OpId(2)};
     dla.partSizes = {2, 2};
     dla.explanation = "DLA §3: two parts";
+    partition::IosStep ios;
+    ios.block = 1;
+    ios.units = 3;
+    ios.states = 5;
+    ios.transitions = 7;
+    ios.groups = {ir::OpId(1), ir::OpId(3)};
+    ios.groupSizes = {2, 1};
+    ios.latencyNs = 1250.5;
+    ios.explanation = "IOS Algorithm 1, block 2: two groups at once";
     f.schedule.trace.ago = {ago};
     f.schedule.trace.dla = {dla};
+    f.schedule.trace.ios = {ios};
+    f.schedule.instances[schedule::InstanceId::at(1)].firstCore = 2;
+    f.schedule.instances[schedule::InstanceId::at(1)].joinsStage = true;
     std::string text = written(f);
     auto read = io::readScheduleJson(text, f.graph, "steps.json");
     ASSERT_TRUE(read.ok()) << read.error().message();
@@ -213,6 +226,15 @@ TEST(TestScheduleJson, agoAndDlaStepsRoundTripAndAreOptional) {
     EXPECT_EQ(t.dla[0].parts, dla.parts);
     EXPECT_EQ(t.dla[0].partSizes, dla.partSizes);
     EXPECT_TRUE(t.dla[0].onAccelerator);
+    ASSERT_EQ(t.ios.size(), size_t{1});
+    EXPECT_EQ(t.ios[0].groups, ios.groups);
+    EXPECT_EQ(t.ios[0].groupSizes, ios.groupSizes);
+    EXPECT_EQ(t.ios[0].transitions, 7);
+    EXPECT_DOUBLE_EQ(t.ios[0].latencyNs, 1250.5);
+    EXPECT_FALSE(t.ios[0].merged);
+    EXPECT_EQ(read->schedule.instances[schedule::InstanceId::at(1)].firstCore, 2);
+    EXPECT_TRUE(read->schedule.instances[schedule::InstanceId::at(1)].joinsStage);
+    EXPECT_FALSE(read->schedule.instances[schedule::InstanceId::at(0)].joinsStage);
     EXPECT_EQ(io::writeScheduleJson(f.graph, read->schedule, read->info), text);
 }
 

@@ -140,6 +140,17 @@ inline ir::Graph concatOfTwoBranches() {
     return g;
 }
 
+/// x [1, 1024] read by a Relu and a Neg, each a graph output.
+inline ir::Graph twoBranches() {
+    ir::Graph g;
+    Builder b(g);
+    TensorId x = b.input({1, 1024});
+    unary(b, "Relu", x);
+    unary(b, "Neg", x);
+    b.finish();
+    return g;
+}
+
 /// Relu then Neg of an input of \p shape.
 inline ir::Graph elementwiseOf(const ir::Shape& shape) {
     ir::Graph g;

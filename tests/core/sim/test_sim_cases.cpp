@@ -101,6 +101,45 @@ TEST(TestSimCases, hostOverridesRunOpsOnTheFallbackCpu) {
               "host override of '" + neg + "': architecture 'hand' has no fallback CPU");
 }
 
+// IOS's concurrent execution on two cores: the Relu and the Neg of one input
+// are one stage, a kernel on each core. IOS's cost: together 1000 + 50 and
+// 4 KiB in, 8 KiB out at 1 byte/ns (12288) against two stages of 8192
+// each. The launches take the control unit in turn (0-1000, 1000-2000);
+// the one DDR channel serves the transfers in turn: kernel 1 loads
+// 1000-5196, 5196-6230, computes 1024 ops at 4 per cycle on its one core
+// 6230-6486, stores 6486-7520, then waits for kernel 2's load (5196-9392)
+// to store 9392-13588 and sync 13588-13638. Kernel 2 moves its input on
+// 9392-10426, computes on core 1 10426-10682, stores 10682-11716 and, after
+// kernel 1's store, 13588-17784; sync 17784-17834. In sequence (tvm: a
+// kernel for each op on both cores) the run takes 2 x (11766 - 128).
+TEST(TestSimCases, iosRunsAStageOnDisjointCores) {
+    using K = kernel::TaskKind;
+    sim::Evaluation ios = run(twoBranches(), "ios", 2);
+    ASSERT_EQ(ios.program.kernels.size(), size_t{2});
+    ASSERT_EQ(ios.program.kernels[0].firstCore, 0);
+    ASSERT_EQ(ios.program.kernels[0].cores, 1);
+    ASSERT_EQ(ios.program.kernels[1].firstCore, 1);
+    ASSERT_TRUE(ios.program.kernels[1].joinsStage);
+    checkTimeline(ios, {{K::Launch, 0, 1000},
+                        {K::Load, 1000, 5196},
+                        {K::Load, 5196, 6230},
+                        {K::Compute, 6230, 6486},
+                        {K::Store, 6486, 7520},
+                        {K::Store, 9392, 13588},
+                        {K::Sync, 13588, 13638},
+                        {K::Launch, 1000, 2000},
+                        {K::Load, 5196, 9392},
+                        {K::Load, 9392, 10426},
+                        {K::Compute, 10426, 10682},
+                        {K::Store, 10682, 11716},
+                        {K::Store, 13588, 17784},
+                        {K::Sync, 17784, 17834}});
+    ASSERT_FUZZY_EQ(ios.sim.makespanNs, 17834.0);
+    sim::Evaluation tvm = run(twoBranches(), "tvm", 2);
+    ASSERT_EQ(tvm.program.kernels.size(), size_t{2});
+    ASSERT_FUZZY_EQ(tvm.sim.makespanNs, 2 * (11766.0 - 128));
+}
+
 // Weights 8x4x3x3 f32 = 1152 B: DMA 100 + 1152, hoist 10 + 288. Input
 // 1024 B: 100 + 1024, 10 + 256. 18432 MACs at 16/cycle = 1152. Output
 // 2048 B: 10 + 512, 100 + 2048. In order (tvm) every step waits for the

@@ -1,5 +1,5 @@
 // The comparison runner and view on real results (fig3-chain on "teaching"):
-// all six strategies computed once and kept, the table showing each report's
+// every strategy computed once and kept, the table showing each report's
 // figures with sim::fillSpeedups' speedups, the chart scaled to them, and a
 // row click choosing the kept result without any recomputation.
 

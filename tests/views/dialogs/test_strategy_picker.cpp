@@ -1,4 +1,4 @@
-// The strategy picker: the six strategies of sim::strategies() with their
+// The strategy picker: the strategies of sim::strategies() with their
 // descriptions, auto and the two levels, changed() on a user's choice only,
 // the level auto chose shown in its item.
 
@@ -22,7 +22,7 @@ private slots:
         QCOMPARE(picker.objectName(), u"strategyPicker"_s);
         auto* combo = picker.findChild<QComboBox*>(u"strategyCombo"_s);
         const auto& strategies = sim::strategies();
-        QCOMPARE(combo->count(), 8);
+        QCOMPARE(combo->count(), 9);
         QCOMPARE(size_t(combo->count()), strategies.size());
         for (int i = 0; i < combo->count(); ++i) {
             const sim::Strategy& strategy = strategies[static_cast<size_t>(i)];

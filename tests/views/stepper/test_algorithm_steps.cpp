@@ -186,6 +186,30 @@ private slots:
         QVERIFY(grouping[0]->explanation.contains(QStringLiteral("post-prune")));
     }
 
+    /// The ios strategy's grouping steps are its stages in order, each
+    /// lighting the groups it runs; together they light every group once.
+    void iosStepsLightTheirStages() {
+        ResultPtr result = fig2Blocks("ios");
+        const schedule::Schedule& s = result->eval.schedule;
+        std::vector<AlgorithmStep> all = buildSteps(*result);
+        auto stages = ofKind(all, StepKind::Merge);
+        QCOMPARE(stages.size(), s.trace.ios.size());
+        QVERIFY(!stages.empty());
+        std::vector<int32_t> lit;
+        for (size_t i = 0; i < stages.size(); ++i) {
+            const partition::IosStep& traced = s.trace.ios[i];
+            QCOMPARE(stages[i]->algorithm, QStringLiteral("IOS STAGE"));
+            QCOMPARE(stages[i]->highlights.groups.size(),
+                     traced.merged ? size_t(1) : traced.groups.size());
+            QCOMPARE(stages[i]->explanation, QString::fromStdString(traced.explanation));
+            lit.insert(lit.end(), stages[i]->highlights.groups.begin(),
+                       stages[i]->highlights.groups.end());
+        }
+        std::sort(lit.begin(), lit.end());
+        QCOMPARE(lit.size(), s.partition.groupCount());
+        QVERIFY(std::adjacent_find(lit.begin(), lit.end()) == lit.end());
+    }
+
     void spillStepsMatchTheProgram_data() {
         QTest::addColumn<schedule::Level>("level");
         QTest::addColumn<int>("expected");

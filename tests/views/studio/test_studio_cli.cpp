@@ -79,7 +79,7 @@ private slots:
         QCOMPARE(ourLines(run.err),
                  QStringList{QStringLiteral(
                      "stagecraft-studio: --strategy: unknown strategy 'fast' (expected tvm, "
-                     "astitch, dla, ago, gt-gb, gt-lb, gt-instances or graphturbo)")});
+                     "astitch, dla, ago, ios, gt-gb, gt-lb, gt-instances or graphturbo)")});
     }
 
     void unknownSelectionExitsOneNamingIt() {
