@@ -148,6 +148,7 @@ private:
         if (firstCore != 0) {
             Resource copy = result_.resources[static_cast<size_t>(found)];
             copy.name += " @core " + std::to_string(firstCore);
+            copy.firstCore = firstCore;
             found = static_cast<int32_t>(result_.resources.size());
             result_.resources.push_back(copy);
             states_.push_back({{}, std::vector<bool>(static_cast<size_t>(copy.slotCount), false)});

@@ -28,6 +28,9 @@ struct Resource {
     /// Unit index (kernel::kFallbackUnit for the fallback CPU) or path index.
     int32_t index = 0;
     int32_t slotCount = 1;
+    /// A unit: the first core of the kernels whose tasks it runs (IOS's
+    /// concurrent kernels start at other cores than 0).
+    int32_t firstCore = 0;
 };
 
 /// One task's run on one slot of a resource.

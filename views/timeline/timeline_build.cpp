@@ -36,13 +36,18 @@ LaneKind laneKind(sim::ResourceKind kind) {
 }
 
 /// "core 0-3 cube" for a unit every core has (a compute task occupies it on
-/// each of its kernel's cores), "DDR-GB DMA 1" for a channel slot.
+/// each of its kernel's cores), "core 2+ cube" for the unit of the kernels
+/// that start at core 2 (IOS's concurrent kernels), "DDR-GB DMA 1" for a
+/// channel slot.
 std::string laneName(const arch::Arch& arch, const sim::Resource& resource, int32_t slot) {
     if (resource.kind == sim::ResourceKind::Unit && resource.index != kernel::kFallbackUnit &&
         !arch.cluster.coreGroups.empty()) {
         const arch::CoreGroup& group = arch.cluster.coreGroups.front();
+        const arch::ComputeUnit& unit = group.units[static_cast<size_t>(resource.index)];
+        if (resource.firstCore > 0)
+            return group.name + " " + std::to_string(resource.firstCore) + "+ " + unit.name;
         const std::string cores = group.count > 1 ? "0-" + std::to_string(group.count - 1) : "0";
-        return group.name + " " + cores + " " + resource.name;
+        return group.name + " " + cores + " " + unit.name;
     }
     if (resource.slotCount > 1)
         return resource.name + " " + std::to_string(slot);
