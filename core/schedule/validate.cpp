@@ -78,6 +78,29 @@ Status validateBindings(const ir::Graph& graph, const arch::Arch& arch, const Sc
     return Status::success();
 }
 
+/// The instances of a stage (IOS's concurrent execution) run at once, so
+/// their cores must not overlap, and a stage has a first instance.
+Status validateStages(const Schedule& s) {
+    std::vector<std::pair<int64_t, int64_t>> used; // [first, end) of the stage's instances
+    for (size_t i = 0; i < s.order.size(); ++i) {
+        const Instance& inst = s.instances[s.order[i]];
+        int64_t first = inst.firstCore, end = inst.firstCore + coresUsed(inst.bind);
+        if (!inst.joinsStage) {
+            used.assign(1, {first, end});
+            continue;
+        }
+        if (i == 0)
+            return Error("instance " + inst.label + " joins a stage but runs first");
+        for (auto [from, to] : used)
+            if (first < to && from < end)
+                return Error("instance " + inst.label + " joins a stage on cores " +
+                             std::to_string(first) + ".." + std::to_string(end - 1) +
+                             " that another instance of the stage uses");
+        used.push_back({first, end});
+    }
+    return Status::success();
+}
+
 Status validateMoves(const Schedule& s) {
     for (const DataMove& move : s.moves) {
         if (!s.instances.contains(move.consumer) || move.sources.empty())
@@ -123,6 +146,7 @@ Status validateSchedule(const ir::Graph& graph, const arch::Arch& arch, const Sc
     SC_RETURN_IF_ERROR(validateEdges(s));
     SC_RETURN_IF_ERROR(validateOrder(s, s.order));
     SC_RETURN_IF_ERROR(validateBindings(graph, arch, s));
+    SC_RETURN_IF_ERROR(validateStages(s));
     return validateMoves(s);
 }
 

@@ -3,10 +3,11 @@
 // concurrent stage's kernels take disjoint cores and run at once; a chain
 // has no concurrent stage; a model whose blocks pass the DP's bound (DLRM's
 // lookups) is cut and still scheduled whole; the schedule document keeps
-// the stages.
+// the stages, and validation refuses a stage whose cores overlap.
 
 #include "io/schedule_json.h"
 #include "partition/ios_scheduler.h"
+#include "schedule/validate.h"
 #include "sim/ios_cost.h"
 #include "sim_fixture.h"
 
@@ -121,4 +122,20 @@ TEST_F(TestIosStrategy, theDocumentKeepsTheStages) {
         ASSERT_EQ(doc.schedule.instances[id].joinsStage, ev.schedule.instances[id].joinsStage);
     }
     ASSERT_EQ(doc.schedule.orderKind, schedule::OrderKind::Stages);
+    ASSERT_TRUE(schedule::validateSchedule(graph, stcp920(), doc.schedule).ok());
+    // A stage's instances on overlapping cores, or past the cluster, are refused.
+    schedule::Schedule overlapping = doc.schedule;
+    auto joining =
+        std::find_if(overlapping.order.begin(), overlapping.order.end(),
+                     [&](schedule::InstanceId id) { return overlapping.instances[id].joinsStage; });
+    ASSERT_TRUE(joining != overlapping.order.end());
+    schedule::Instance& moved = overlapping.instances[*joining];
+    moved.firstCore = 0;
+    Status refused = schedule::validateSchedule(graph, stcp920(), overlapping);
+    ASSERT_FALSE(refused.ok());
+    ASSERT_EQ(refused.error().message(), "instance " + moved.label + " joins a stage on cores 0.." +
+                                             std::to_string(schedule::coresUsed(moved.bind) - 1) +
+                                             " that another instance of the stage uses");
+    moved.firstCore = 7;
+    ASSERT_FALSE(schedule::validateSchedule(graph, stcp920(), overlapping).ok());
 }
