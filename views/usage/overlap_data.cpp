@@ -32,9 +32,9 @@ void addKinds(const PipelineResult& result, OverlapData& data) {
     for (arch::UnitKind kind :
          {arch::UnitKind::Matrix, arch::UnitKind::Vector, arch::UnitKind::Scalar}) {
         UnitKindUsage usage{std::string(arch::unitKindName(kind)), 0, {}, 0};
-        for (const sim::Resource& res : result.eval.sim.resources)
+        for (const sim::Resource& res : result.eval.sim.resources) // a unit once, on every core
             if (res.kind == sim::ResourceKind::Unit && res.index != kernel::kFallbackUnit &&
-                unitKindOf(result.arch, res.index) == usage.kind)
+                res.firstCore == 0 && unitKindOf(result.arch, res.index) == usage.kind)
                 usage.units += cores;
         if (usage.units > 0)
             data.kinds.push_back(std::move(usage));
