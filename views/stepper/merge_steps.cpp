@@ -182,7 +182,10 @@ AlgorithmStep iosStep(const PipelineResult& result, const partition::IosStep& tr
                                      .arg(traced.block + 1)
                                      .arg(first)
                  : traced.groups.size() == 1
-                     ? QStringLiteral("block %1: %2 alone").arg(traced.block + 1).arg(first)
+                     ? QStringLiteral("block %1: one group from %2 (%3 ops)")
+                           .arg(traced.block + 1)
+                           .arg(first)
+                           .arg(traced.groupSizes.front())
                      : QStringLiteral("block %1: %2 groups at once from %3")
                            .arg(traced.block + 1)
                            .arg(traced.groups.size())
