@@ -8,11 +8,13 @@
 #include "cli/commands.h"
 #include "cli/kernel_build.h"
 #include "cli/output_paths.h"
+#include "cli/tensor_sources.h"
 #include "codegen/host_run.h"
 #include "codegen/profile.h"
 #include "support/file.h"
 #include "support/strings.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <ostream>
 #include <tuple>
@@ -31,7 +33,9 @@ ArgParser makeParser() {
         "on the model's weights (zoo models get seeded weights), a kernel bound to c cores\n"
         "on c threads. Inputs and outputs are stagecraft-tensors JSON files.");
     parser.addPositional("MODEL", "the .onnx file, zoo:NAME or a .stagecraft session");
-    parser.addOption("inputs", "FILE", "input tensors (stagecraft-tensors JSON)");
+    parser.addOption("inputs", "FILE",
+                     "input tensors: stagecraft-tensors JSON, an ONNX TensorProto .pb, or a "
+                     "directory of input_K.pb (an ONNX backend test's data set)");
     parser.addSwitch("seeded", "use reproducible pseudo-random inputs instead");
     parser.addOption("seed", "N", "seed of --seeded (default 0)");
     parser.addOption("outputs", "FILE", "write the output tensors here");
@@ -40,6 +44,10 @@ ArgParser makeParser() {
                      "compare the outputs with these (e.g. ONNX Runtime's) and fail above "
                      "--tolerance");
     parser.addOption("tolerance", "X", "largest relative error accepted (default 1e-4)");
+    parser.addOption("atol", "X",
+                     "compare element by element instead: |a - e| <= X + tolerance * |e| "
+                     "(as numpy.allclose; tolerance at least one ulp of an f16 or bf16 "
+                     "reference; the ONNX backend tests use --tolerance 1e-3 --atol 1e-7)");
     parser.addOption("opt", "N", "LLVM optimization level 0-3 (default 2)");
     parser.addOption("profile", "FILE",
                      "time every kernel (median of --repeat runs after --warmup runs) and write "
@@ -59,6 +67,7 @@ struct Request {
     std::optional<std::string> saveInputs;
     std::optional<std::string> reference;
     double tolerance = 1e-4;
+    std::optional<double> atol;
     int optLevel = 2;
     std::optional<std::string> profile;
     int repeat = 10;
@@ -87,6 +96,13 @@ std::optional<std::string> readRequest(const ArgParser& parser, Request& r) {
     if (!tolerance || !(*tolerance >= 0))
         return std::string("--tolerance needs a number >= 0");
     r.tolerance = *tolerance;
+    if (parser.has("atol")) {
+        r.atol = parseDouble(*parser.value("atol"));
+        if (!r.atol || !(*r.atol >= 0))
+            return std::string("--atol needs a number >= 0");
+        if (!r.reference)
+            return std::string("--atol goes with --reference");
+    }
     std::optional<int64_t> opt = parseInt(parser.value("opt", "2"));
     if (!opt || *opt < 0 || *opt > 3)
         return std::string("--opt must be 0, 1, 2 or 3");
@@ -133,15 +149,65 @@ Expected<codegen::TensorSet> runProfiled(const Request& request, const KernelBui
     return outputs;
 }
 
-Expected<codegen::TensorSet> readTensors(const std::string& path) {
-    SC_ASSIGN_OR_RETURN(std::string text, readFile(path));
-    return codegen::readTensorsJson(text, path);
+std::vector<std::string> namesOf(const ir::Graph& graph, const std::vector<ir::TensorId>& ids) {
+    std::vector<std::string> names;
+    for (ir::TensorId id : ids)
+        names.push_back(graph.tensor(id).name);
+    return names;
+}
+
+/// The ONNX backend tests store bfloat16 tensors as uint16 bit patterns
+/// (numpy has no bfloat16): a u16 reference of a bf16 output holds bf16.
+void readBFloat16Bits(codegen::TensorSet& reference, const ir::Graph& graph) {
+    for (ir::TensorId id : graph.outputs()) {
+        const ir::Tensor& t = graph.tensor(id);
+        for (codegen::HostTensor& r : reference)
+            if (r.name == t.name && t.dtype == ir::DType::BFloat16 && r.dtype == ir::DType::UInt16)
+                r.dtype = ir::DType::BFloat16;
+    }
+}
+
+/// The relative spacing of a half-width float: a value rounded once to it
+/// is not compared tighter (the ONNX 1.12 data truncate float to bfloat16
+/// where ONNX Runtime and later ONNX round to nearest).
+double ulpOf(ir::DType dtype) {
+    if (dtype == ir::DType::BFloat16)
+        return 0x1p-7;
+    return dtype == ir::DType::Float16 ? 0x1p-10 : 0.0;
+}
+
+/// One output's line: the normwise error, or with --atol how many elements
+/// lie outside atol + tolerance * |e|. False when the output fails.
+bool compareOne(const codegen::HostTensor& o, const codegen::HostTensor& ref,
+                const Request& request, std::ostream& out) {
+    codegen::Difference d = codegen::compareTensors(o, ref);
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "%s: relative error %.3g (max |a-e| / max |e|), max absolute %.3g",
+                  o.name.c_str(), d.relative, d.maxAbsolute);
+    out << line;
+    if (!request.atol) {
+        out << (d.mismatch.empty() ? "" : " (" + d.mismatch + ")") << "\n";
+        return d.mismatch.empty() && d.relative <= request.tolerance;
+    }
+    codegen::Closeness c =
+        codegen::checkClose(o, ref, std::max(request.tolerance, ulpOf(ref.dtype)), *request.atol);
+    if (!c.mismatch.empty()) {
+        out << " (" << c.mismatch << ")\n";
+        return false;
+    }
+    out << "; " << c.failing << " of " << ref.elementCount() << " elements not close";
+    if (c.failing > 0)
+        out << " (first at " << c.firstIndex << ": " << o.at(c.firstIndex) << " vs "
+            << ref.at(c.firstIndex) << ")";
+    out << "\n";
+    return c.failing == 0;
 }
 
 /// Prints the error of each output against the reference; false when one is
 /// above the tolerance or missing.
 bool compareWith(const codegen::TensorSet& outputs, const codegen::TensorSet& reference,
-                 double tolerance, std::ostream& out, std::ostream& err) {
+                 const Request& request, std::ostream& out, std::ostream& err) {
     bool ok = true;
     for (const codegen::HostTensor& o : outputs) {
         const codegen::HostTensor* ref = codegen::findTensor(reference, o.name);
@@ -150,13 +216,7 @@ bool compareWith(const codegen::TensorSet& outputs, const codegen::TensorSet& re
             ok = false;
             continue;
         }
-        codegen::Difference d = codegen::compareTensors(o, *ref);
-        char line[160];
-        std::snprintf(line, sizeof line,
-                      "%s: relative error %.3g (max |a-e| / max |e|), max absolute %.3g",
-                      o.name.c_str(), d.relative, d.maxAbsolute);
-        out << line << (d.mismatch.empty() ? "" : " (" + d.mismatch + ")") << "\n";
-        ok = ok && d.mismatch.empty() && d.relative <= tolerance;
+        ok = compareOne(o, *ref, request, out) && ok;
     }
     return ok;
 }
@@ -194,8 +254,9 @@ int runRun(const Args& args, std::ostream& out, std::ostream& err) {
     for (const std::string& warning : build->model.warnings)
         err << kName << "warning: " << warning << "\n";
     const ir::Graph& graph = build->model.graph;
-    auto inputs =
-        request.seeded ? codegen::seededInputs(graph, request.seed) : readTensors(*request.inputs);
+    auto inputs = request.seeded
+                      ? codegen::seededInputs(graph, request.seed)
+                      : readTensorSource(*request.inputs, "input", namesOf(graph, graph.inputs()));
     if (!inputs.ok())
         return fail(err, inputs.error());
     if (auto matched = codegen::matchInputs(graph, *inputs); !matched.ok())
@@ -203,10 +264,11 @@ int runRun(const Args& args, std::ostream& out, std::ostream& err) {
     // Read before compiling: a bad reference file fails at once.
     std::optional<codegen::TensorSet> reference;
     if (request.reference) {
-        auto read = readTensors(*request.reference);
+        auto read = readTensorSource(*request.reference, "output", namesOf(graph, graph.outputs()));
         if (!read.ok())
             return fail(err, read.error());
         reference = std::move(read).value();
+        readBFloat16Bits(*reference, graph);
     }
     if (request.saveInputs)
         if (Status s = writeFileAtomic(*request.saveInputs, codegen::writeTensorsJson(*inputs));
@@ -246,7 +308,7 @@ int runRun(const Args& args, std::ostream& out, std::ostream& err) {
         out << note << "\n";
     if (!reference)
         return kExitOk;
-    if (!compareWith(*outputs, *reference, request.tolerance, out, err)) {
+    if (!compareWith(*outputs, *reference, request, out, err)) {
         err << kName << "the outputs differ from " << *request.reference
             << " by more than the tolerance\n";
         return kExitBadInput;

@@ -253,6 +253,14 @@ Status HostProgram::Impl::allocate() {
         }
         buffers[slot].assign(static_cast<size_t>(std::max<int64_t>(g.bytes, 1)), std::byte{0});
         table[slot] = buffers[slot].data();
+        // A graph output that import folded to a constant (Shape, Size of a
+        // static tensor) is computed by no kernel: it holds its value.
+        if (t.isConstant() && t.data) {
+            auto bytes = t.data->bytes();
+            if (!bytes.ok())
+                return Error("output '" + t.name + "': " + bytes.error().message());
+            std::copy(bytes->begin(), bytes->end(), buffers[slot].begin());
+        }
     }
     int64_t arenaBytes = 1, scratchBytes = 1;
     for (const KernelCode& k : plan->kernels) {

@@ -12,6 +12,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace stagecraft::codegen::detail {
 
@@ -149,15 +150,43 @@ Value* batchNorm(const Point& p) {
     return p.add(p.mul(p.mul(p.sub(x, mean), inv), scale), bias);
 }
 
+bool isUnsignedInteger(ir::DType t) {
+    return t == ir::DType::UInt8 || t == ir::DType::UInt16 || t == ir::DType::UInt32 ||
+           t == ir::DType::UInt64;
+}
+
+/// The values an integer type holds, as doubles (its ends rounded inward
+/// for 64 bits).
+std::pair<double, double> integerRange(ir::DType t) {
+    double bits = static_cast<double>(8 * ir::dtypeSize(t));
+    if (isUnsignedInteger(t))
+        return {0.0, std::min(std::exp2(bits) - 1, 1.8e19)};
+    return {std::max(-std::exp2(bits - 1), -9.2e18), std::min(std::exp2(bits - 1) - 1, 9.2e18)};
+}
+
 Value* clip(const Point& p) {
     double lo = p.attr("min", -std::numeric_limits<double>::infinity());
     double hi = p.attr("max", std::numeric_limits<double>::infinity());
     Value* x = p.arg(0);
-    if (!p.isFloat()) {
-        lo = std::max(lo, -9.2e18);
-        hi = std::min(hi, 9.2e18);
+    // min first, then max: with min > max every value becomes max (ONNX).
+    if (p.isFloat())
+        return p.minOf(p.maxOf(x, p.c(lo)), p.c(hi));
+    // An integer clips only at bounds inside its type: the defaults (+-inf)
+    // clip nothing, and a constant outside the type would wrap.
+    auto [least, most] = integerRange(p.out);
+    lo = std::min(lo, most);
+    hi = std::max(hi, least);
+    auto& b = p.b();
+    bool u = isUnsignedInteger(p.out);
+    if (lo > least) {
+        Value* low = p.c(std::ceil(lo));
+        x = b.CreateSelect(u ? b.CreateICmpUGT(low, x) : b.CreateICmpSGT(low, x), low, x);
     }
-    return p.maxOf(p.minOf(x, p.c(hi)), p.c(lo));
+    if (hi < most) {
+        Value* high = p.c(std::floor(hi));
+        x = b.CreateSelect(u ? b.CreateICmpULT(high, x) : b.CreateICmpSLT(high, x), high, x);
+    }
+    return x;
 }
 
 /// Unary activations and math functions of floating-point values.
@@ -282,8 +311,16 @@ Value* logical(const Point& p, ir::OpKind kind) {
     if (kind == IsNaN)
         return b.CreateFCmpUNO(p.args[0], p.args[0]);
     if (kind == IsInf) {
-        Value* x = p.call1(llvm::Intrinsic::fabs, p.args[0]);
-        return b.CreateFCmpOEQ(x, llvm::ConstantFP::getInfinity(x->getType()));
+        Value* x = p.args[0];
+        Value* positive = b.CreateFCmpOEQ(x, llvm::ConstantFP::getInfinity(x->getType()));
+        Value* negative = b.CreateFCmpOEQ(x, llvm::ConstantFP::getInfinity(x->getType(), true));
+        bool wantPositive = p.call.op().attrs.getInt("detect_positive", 1) != 0;
+        bool wantNegative = p.call.op().attrs.getInt("detect_negative", 1) != 0;
+        if (wantPositive && wantNegative)
+            return b.CreateOr(positive, negative);
+        if (wantPositive || wantNegative)
+            return wantPositive ? positive : negative;
+        return b.getFalse();
     }
     return compare(p, kind);
 }

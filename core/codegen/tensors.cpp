@@ -224,8 +224,13 @@ Difference compareTensors(const HostTensor& actual, const HostTensor& expected) 
             d.worstIndex = i;
             return d;
         }
-        if (std::isnan(a))
+        if (std::isnan(a) || a == e)
             continue;
+        if (std::isinf(a) || std::isinf(e)) {
+            d.mismatch = "infinity against a different value at element " + std::to_string(i);
+            d.worstIndex = i;
+            return d;
+        }
         scale = std::max(scale, std::abs(e));
         if (std::abs(a - e) > d.maxAbsolute || d.worstIndex < 0) {
             d.maxAbsolute = std::abs(a - e);
@@ -234,6 +239,27 @@ Difference compareTensors(const HostTensor& actual, const HostTensor& expected) 
     }
     d.relative = scale > 0 ? d.maxAbsolute / scale : (d.maxAbsolute > 0 ? 1 : 0);
     return d;
+}
+
+Closeness checkClose(const HostTensor& actual, const HostTensor& expected, double rtol,
+                     double atol) {
+    Closeness c;
+    if (actual.shape != expected.shape) {
+        c.mismatch =
+            "shape " + ir::formatShape(actual.shape) + " vs " + ir::formatShape(expected.shape);
+        return c;
+    }
+    for (int64_t i = 0; i < expected.elementCount(); ++i) {
+        double a = actual.at(i), e = expected.at(i);
+        bool close =
+            (std::isnan(a) && std::isnan(e)) || a == e ||
+            (std::isfinite(a) && std::isfinite(e) && std::abs(a - e) <= atol + rtol * std::abs(e));
+        if (close)
+            continue;
+        if (c.failing++ == 0)
+            c.firstIndex = i;
+    }
+    return c;
 }
 
 } // namespace stagecraft::codegen

@@ -58,4 +58,16 @@ struct Difference {
 };
 Difference compareTensors(const HostTensor& actual, const HostTensor& expected);
 
+/// Element by element, as numpy.allclose: how many elements of \p actual
+/// lie farther than atol + rtol * |e| from \p expected (NaN matches NaN, an
+/// infinity matches the same infinity), and the first of them.
+struct Closeness {
+    int64_t failing = 0;
+    int64_t firstIndex = -1;
+    /// Non-empty when the two are not comparable (shape).
+    std::string mismatch;
+};
+Closeness checkClose(const HostTensor& actual, const HostTensor& expected, double rtol,
+                     double atol);
+
 } // namespace stagecraft::codegen

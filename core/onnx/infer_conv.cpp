@@ -161,6 +161,14 @@ Status inferConvTranspose(InferContext& ctx) {
             if (outputShape.size() != spatial)
                 return ctx.error("output_shape must have " + std::to_string(spatial) + " values");
             int64_t total = full - outputShape[i];
+            if (total < 0) {
+                // A larger output_shape adds rows at the end, as output_padding
+                // does (the ONNX reference: its test's output equals the
+                // output_padding test's).
+                outputPadding[i] -= total;
+                full -= total;
+                total = 0;
+            }
             int64_t half = total / 2;
             w.pads[i] = autoPad == "SAME_UPPER" ? half : total - half;
             w.pads[i + spatial] = total - w.pads[i];

@@ -4,7 +4,10 @@
 
 #include "onnx/internal/infer_rules.h"
 
+#include <cstdio>
 #include <limits>
+#include <optional>
+#include <string>
 
 namespace stagecraft::onnxio {
 
@@ -127,8 +130,41 @@ Status inferBatchNorm(InferContext& ctx) {
     return Status::success();
 }
 
+/// The value of scalar input \p i when it is a constant.
+std::optional<double> constantScalar(InferContext& ctx, int i, const std::string& what) {
+    if (!ctx.hasInput(i))
+        return std::nullopt;
+    auto v = ctx.floatsInput(i, what);
+    if (!v.ok() || v->size() != 1)
+        return std::nullopt;
+    return (*v)[0];
+}
+
+/// Dropout is the identity at inference; in training mode with a ratio above
+/// zero it drops random elements, which no static compiler reproduces: an
+/// error rather than a silently different result.
+Status checkDropoutInference(InferContext& ctx) {
+    if (!ctx.hasInput(2))
+        return Status::success();
+    std::optional<double> training = constantScalar(ctx, 2, "training_mode");
+    std::optional<double> ratio =
+        ctx.hasInput(1) ? constantScalar(ctx, 1, "ratio") : std::optional<double>(0.5);
+    if ((training && *training == 0) || (ratio && *ratio == 0))
+        return Status::success();
+    if (!training || !ratio)
+        return ctx.error("training_mode (input 2) or ratio (input 1) is computed at run time; "
+                         "Stagecraft compiles inference, which needs training_mode a constant "
+                         "false or ratio a constant 0");
+    char ratioText[32];
+    std::snprintf(ratioText, sizeof ratioText, "%g", *ratio);
+    return ctx.error("runs in training mode (training_mode is true, ratio " +
+                     std::string(ratioText) +
+                     "): it drops random elements, and Stagecraft compiles inference only");
+}
+
 Status inferDropout(InferContext& ctx) {
     SC_RETURN_IF_ERROR(requireInputs(ctx, 1));
+    SC_RETURN_IF_ERROR(checkDropoutInference(ctx));
     ctx.keepInputs(1);
     ctx.setOutput(0, ctx.dtype(0), ctx.shape(0));
     if (ctx.outputCount() > 1)

@@ -249,6 +249,8 @@ SplitParams splitParamsFor(const arch::Arch& arch) {
 }
 
 std::vector<int64_t> splitFactorCandidates(int64_t extent) {
+    if (extent < 1)
+        return {};                 // an empty dim has nothing to split (and no factor divides it)
     std::vector<int64_t> divisors; // by pairs up to sqrt(extent): flattened dims reach 10^5
     for (int64_t v = 1; v * v <= extent; ++v)
         if (extent % v == 0) {

@@ -116,7 +116,8 @@ Expected<SplitCandidate> evaluateSplit(const ir::Graph& graph, const SemanticsCa
 
 /// The split factor candidates v of Algorithm 1 line 4 for an extent:
 /// 1, 2, 4, 8, then every integer from 9 to the extent, and the extent itself
-/// (the list ends at size(d) even when it is below 9), keeping divisors only.
+/// (the list ends at size(d) even when it is below 9), keeping divisors only;
+/// none for an empty dim.
 std::vector<int64_t> splitFactorCandidates(int64_t extent);
 
 /// The tensor Algorithm 1 splits: the group output with the most bytes.

@@ -1,0 +1,121 @@
+// A representative subset of the ONNX backend conformance data Debian ships
+// (libonnx-testdata, installed by scripts/setup-deps) through `stagecraft
+// run`, with the test's input_K.pb and output_K.pb as --inputs and
+// --reference and ONNX's comparison (rtol 1e-3, atol 1e-7). Each test that
+// once gave a silently wrong result with exit 0 is a regression case here:
+// Shape and Size folded at import (zeros), ConvTranspose's output_shape
+// larger than the full output, Clip on int8 with default bounds, IsInf's
+// detect_positive / detect_negative, bfloat16 references stored as uint16;
+// an empty tensor crashed the scheduler; training-mode Dropout is refused.
+// scripts/conformance runs the whole suite.
+
+#include "cli_helpers.h"
+#include "testsupport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using stagecraft::test::failed;
+using stagecraft::test::runCli;
+using stagecraft::test::s;
+
+namespace {
+
+const char* kData = "/usr/share/libonnx-testdata/data/";
+
+QString testDir(const char* test) {
+    return s(kData) + s(test);
+}
+
+} // namespace
+
+class TestCliConformance : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+    stagecraft::test::CliResult run(const char* test) {
+        QString d = testDir(test);
+        QString data = d + s("/test_data_set_0");
+        return runCli({s("run"), d + s("/model.onnx"), s("--inputs"), data, s("--reference"), data,
+                       s("--outputs"), dir_.filePath(s("out.json")), s("--tolerance"), s("1e-3"),
+                       s("--atol"), s("1e-7")});
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY2(QDir(s(kData)).exists(),
+                 "libonnx-testdata is missing: scripts/setup-deps installs it");
+    }
+
+    void passes_data() {
+        QTest::addColumn<QString>("test");
+        for (const char* t :
+             {// once silently wrong
+              "node/test_shape", "node/test_shape_start_1", "node/test_shape_end_negative_1",
+              "node/test_size", "node/test_size_example", "node/test_convtranspose_output_shape",
+              "node/test_clip_default_int8_inbounds", "node/test_isinf_negative",
+              "node/test_isinf_positive", "node/test_cast_FLOAT_to_BFLOAT16",
+              // once crashed (an empty dim)
+              "node/test_tril_zero",
+              // a spread of what passes
+              "node/test_conv_with_strides_padding", "node/test_convtranspose_autopad_same",
+              "node/test_gemm_default_no_bias", "node/test_matmul_3d", "node/test_softmax_axis_1",
+              "node/test_reduce_mean_keepdims_example", "node/test_dropout_default",
+              "node/test_maxpool_2d_pads", "node/test_transpose_all_permutations_3",
+              "pytorch-converted/test_ConvTranspose2d", "pytorch-operator/test_operator_maxpool"})
+            QTest::newRow(t) << s(t);
+    }
+    void passes() {
+        QFETCH(QString, test);
+        QByteArray name = test.toUtf8();
+        auto r = run(name.constData());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QVERIFY2(!r.out.contains(s("not close (first")), qPrintable(r.out));
+        QVERIFY(r.out.contains(s(" 0 of ")));
+    }
+
+    void trainingDropoutIsRefusedInOneLine() {
+        auto r = run("node/test_training_dropout");
+        QVERIFY(failed(r, 1, s("(Dropout): training_mode (input 2) or ratio (input 1)")));
+    }
+
+    void aWrongReferenceFails() {
+        // One .pb file as --inputs; then test_shape's output against test_size's.
+        QString model = testDir("node/test_shape") + s("/model.onnx");
+        QString data = testDir("node/test_shape") + s("/test_data_set_0");
+        auto r = runCli({s("run"), model, s("--inputs"), data + s("/input_0.pb"), s("--reference"),
+                         data, s("--outputs"), dir_.filePath(s("o.json")), s("--atol"), s("0")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(QDir(dir_.path()).mkpath(s("ref")));
+        QVERIFY(QFile::copy(testDir("node/test_size") + s("/test_data_set_0/output_0.pb"),
+                            dir_.filePath(s("ref/output_0.pb"))));
+        auto wrong =
+            runCli({s("run"), model, s("--inputs"), data, s("--reference"), dir_.filePath(s("ref")),
+                    s("--outputs"), dir_.filePath(s("o.json")), s("--atol"), s("0")});
+        QCOMPARE(wrong.exitCode, 1);
+        QVERIFY2(wrong.err.contains(s("differ from")), qPrintable(wrong.err));
+    }
+
+    void badTensorFilesAreOneLineErrors() {
+        QString model = testDir("node/test_abs") + s("/model.onnx");
+        QDir(dir_.path()).mkpath(s("empty"));
+        auto none = runCli({s("run"), model, s("--inputs"), dir_.filePath(s("empty")),
+                            s("--outputs"), dir_.filePath(s("o.json"))});
+        QVERIFY(failed(none, 1, s("has no input_0.pb")));
+        QFile junk(dir_.filePath(s("junk.pb")));
+        QVERIFY(junk.open(QIODevice::WriteOnly));
+        junk.write("\xff\xff\xff\xff not a tensor");
+        junk.close();
+        auto garbage = runCli({s("run"), model, s("--inputs"), dir_.filePath(s("junk.pb")),
+                               s("--outputs"), dir_.filePath(s("o.json"))});
+        QVERIFY(failed(garbage, 1, s("junk.pb: not an ONNX TensorProto file")));
+        auto atol = runCli({s("run"), model, s("--seeded"), s("--outputs"),
+                            dir_.filePath(s("o.json")), s("--atol"), s("1e-7")});
+        QVERIFY(failed(atol, 2, s("--atol goes with --reference")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliConformance)
+#include "test_cli_conformance.moc"
