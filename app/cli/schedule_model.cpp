@@ -73,12 +73,23 @@ Expected<BatchDim> declaredBatchDim(const fs::path& path) {
     std::set<std::string> initializers;
     for (const auto& tensor : model.graph().initializer())
         initializers.insert(tensor.name());
+    std::optional<BatchDim> scalar;
     for (const auto& input : model.graph().input()) {
         if (initializers.count(input.name()))
             continue;
         BatchDim dim{input.name(), std::nullopt, ""};
+        if (input.type().has_sequence_type() || input.type().has_optional_type() ||
+            input.type().has_map_type())
+            return Error(path.string() + ": input " + quote(input.name()) +
+                         " is a sequence, optional or map; Stagecraft takes tensor inputs only");
         const auto& type = input.type().tensor_type();
-        if (!type.has_shape() || type.shape().dim_size() == 0)
+        if (type.has_shape() && type.shape().dim_size() == 0) {
+            // A scalar (a sample rate, a step count) has no batch: the next input may.
+            if (!scalar)
+                scalar = BatchDim{input.name(), 1, ""};
+            continue;
+        }
+        if (!type.has_shape())
             return dim;
         const auto& first = type.shape().dim(0);
         if (first.has_dim_value() && first.dim_value() >= 0)
@@ -87,6 +98,8 @@ Expected<BatchDim> declaredBatchDim(const fs::path& path) {
             dim.param = first.dim_param();
         return dim;
     }
+    if (scalar)
+        return *scalar; // only scalar inputs: one sample
     return Error(path.string() + ": the model has no graph input, so no batch dim");
 }
 

@@ -62,6 +62,7 @@ Status lowerOp(Emitter& e, const OpCall& call) {
     case Atan:
     case Atanh:
     case BatchNormalization:
+    case BitShift:
     case BitwiseAnd:
     case BitwiseNot:
     case BitwiseOr:
@@ -133,6 +134,8 @@ Status lowerOp(Emitter& e, const OpCall& call) {
     case Where:
     case Xor:
         return lowerPointwise(e, call);
+    case Trilu:
+        return lowerTrilu(e, call);
     case TopK:
     case Unknown:
         break;

@@ -149,6 +149,25 @@ Status lowerPad(Emitter& e, const OpCall& call) {
     return Status::success();
 }
 
+Status lowerTrilu(Emitter& e, const OpCall& call) {
+    if (call.outputs[0].base == nullptr)
+        return Status::success();
+    const ir::Op& op = call.op();
+    bool upper = op.attrs.getInt("upper", 1) != 0;
+    int64_t k = op.attrs.getInt("k", 0);
+    size_t rank = call.inputs[0].shape.size();
+    ir::DType type = outputType(call, 0);
+    auto& b = e.b();
+    e.forBox(call.regions[0], [&](const std::vector<Value*>& idx) {
+        // Kept: j - i >= k above the diagonal (upper), j - i <= k below it.
+        Value* offset = b.CreateSub(idx[rank - 1], idx[rank - 2]);
+        Value* keep = upper ? b.CreateICmpSGE(offset, e.i64(k)) : b.CreateICmpSLE(offset, e.i64(k));
+        Value* value = loadMapped(e, call, 0, 0, idx);
+        e.store(call.outputs[0], idx, b.CreateSelect(keep, value, e.constant(type, 0)));
+    });
+    return Status::success();
+}
+
 Status lowerGather(Emitter& e, const OpCall& call) {
     if (call.outputs[0].base == nullptr)
         return Status::success();

@@ -22,11 +22,12 @@ using enum ir::OpKind;
 
 // clang-format off
 constexpr ir::OpKind kScalarOps[] = {
-    Abs, Add, And, BatchNormalization, Cast, Ceil, Celu, Clip, Cos, Div, Elu, Equal, Erf, Exp,
-    Floor, Gelu, Greater, GreaterOrEqual, HardSigmoid, HardSwish, IsInf, IsNaN, LeakyRelu, Less,
-    LessOrEqual, Log, Max, Mean, Min, Mish, Mod, Mul, Neg, Not, Or, PRelu, Pow, Reciprocal, Relu,
-    Round, Selu, Sigmoid, Sign, Sin, Softplus, Softsign, Sqrt, Sub, Sum, Tan, Tanh,
-    ThresholdedRelu, Where, Xor,
+    Abs, Acos, Acosh, Add, And, Asin, Asinh, Atan, Atanh, BatchNormalization, BitShift, BitwiseAnd,
+    BitwiseNot, BitwiseOr, BitwiseXor, Cast, Ceil, Celu, Clip, Cos, Cosh, Div, Elu, Equal, Erf,
+    Exp, Floor, Gelu, Greater, GreaterOrEqual, HardSigmoid, HardSwish, IsInf, IsNaN, LeakyRelu,
+    Less, LessOrEqual, Log, Max, Mean, Min, Mish, Mod, Mul, Neg, Not, Or, PRelu, Pow, Reciprocal,
+    Relu, Round, Selu, Shrink, Sigmoid, Sign, Sin, Sinh, Softplus, Softsign, Sqrt, Sub, Sum, Tan,
+    Tanh, ThresholdedRelu, Where, Xor,
 };
 // clang-format on
 
@@ -189,6 +190,60 @@ Value* clip(const Point& p) {
     return x;
 }
 
+/// The inverse and hyperbolic trigonometric functions (libm's), or null.
+Value* trigonometric(const Point& p, ir::OpKind kind, Value* x) {
+    struct Name {
+        ir::OpKind kind;
+        const char* f32;
+        const char* f64;
+    };
+    static constexpr Name kNames[] = {
+        {Acos, "acosf", "acos"},    {Asin, "asinf", "asin"},    {Atan, "atanf", "atan"},
+        {Acosh, "acoshf", "acosh"}, {Asinh, "asinhf", "asinh"}, {Atanh, "atanhf", "atanh"},
+        {Cosh, "coshf", "cosh"},    {Sinh, "sinhf", "sinh"},
+    };
+    for (const Name& n : kNames)
+        if (n.kind == kind)
+            return p.math(n.f32, n.f64, x);
+    return nullptr;
+}
+
+/// Bitwise ops of integers, or null.
+Value* bitwise(const Point& p, ir::OpKind kind) {
+    if (p.isFloat())
+        return nullptr;
+    auto& b = p.b();
+    if (kind == BitwiseNot)
+        return b.CreateNot(p.arg(0));
+    if (kind == BitwiseAnd)
+        return b.CreateAnd(p.arg(0), p.arg(1));
+    if (kind == BitwiseOr)
+        return b.CreateOr(p.arg(0), p.arg(1));
+    if (kind == BitwiseXor)
+        return b.CreateXor(p.arg(0), p.arg(1));
+    if (kind == BitShift) // ONNX shifts unsigned integers only
+        return p.call.op().attrs.getString("direction", "") == "LEFT"
+                   ? b.CreateShl(p.arg(0), p.arg(1))
+                   : b.CreateLShr(p.arg(0), p.arg(1));
+    return nullptr;
+}
+
+/// Shrink: x + bias below -lambd, x - bias above lambd, else 0.
+Value* shrink(const Point& p) {
+    double lambd = p.attr("lambd", 0.5), bias = p.attr("bias", 0.0);
+    Value* x = p.arg(0);
+    Value* above = p.select(p.gt(x, p.c(lambd)), p.sub(x, p.c(bias)), p.c(0));
+    return p.select(p.lt(x, p.c(-lambd)), p.add(x, p.c(bias)), above);
+}
+
+/// Pow of integers as ONNX Runtime computes it: in double, truncated back.
+Value* integerPow(const Point& p) {
+    auto& e = p.e;
+    std::array<Value*, 2> a{e.convert(p.args[0], p.types[0], ir::DType::Float64),
+                            e.convert(p.args[1], p.types[1], ir::DType::Float64)};
+    return e.convert(e.callMath("powf", "pow", a), ir::DType::Float64, p.out);
+}
+
 /// Unary activations and math functions of floating-point values.
 Value* activation(const Point& p, ir::OpKind kind) {
     Value* x = p.arg(0);
@@ -213,6 +268,8 @@ Value* activation(const Point& p, ir::OpKind kind) {
         return p.call1(llvm::Intrinsic::cos, x);
     if (kind == Tan)
         return p.math("tanf", "tan", x);
+    if (Value* inverse = trigonometric(p, kind, x))
+        return inverse;
     if (kind == Floor)
         return p.call1(llvm::Intrinsic::floor, x);
     if (kind == Ceil)
@@ -274,8 +331,12 @@ Value* generic(const Point& p, ir::OpKind kind) {
     if (kind == Pow) {
         Value* y = p.e.convert(p.args[1], p.types[1], p.out);
         std::array<Value*, 2> a{p.arg(0), y};
-        return p.isFloat() ? p.e.callMath("powf", "pow", a) : nullptr;
+        return p.isFloat() ? p.e.callMath("powf", "pow", a) : integerPow(p);
     }
+    if (kind == Shrink)
+        return shrink(p);
+    if (Value* bits = bitwise(p, kind))
+        return bits;
     if (kind == Mod) {
         bool fmod = p.call.op().attrs.getInt("fmod", 0) != 0;
         if (p.isFloat() || fmod)

@@ -16,7 +16,7 @@
 /// Every op kind, in name order; X(name) once each, name the ONNX spelling.
 #define STAGECRAFT_OP_KINDS(X) \
     X(Abs) X(Acos) X(Acosh) X(Add) X(And) X(ArgMax) X(ArgMin) X(Asin) X(Asinh) X(Atan) X(Atanh) \
-    X(AveragePool) X(BatchNormalization) X(BitwiseAnd) X(BitwiseNot) X(BitwiseOr) X(BitwiseXor) \
+    X(AveragePool) X(BatchNormalization) X(BitShift) X(BitwiseAnd) X(BitwiseNot) X(BitwiseOr) X(BitwiseXor) \
     X(Cast) X(Ceil) X(Celu) X(Clip) X(Concat) X(Conv) X(ConvTranspose) X(Cos) X(Cosh) \
     X(DepthToSpace) X(Div) X(Dropout) X(Elu) X(Equal) X(Erf) X(Exp) X(Expand) X(Flatten) X(Floor) \
     X(Gather) X(GatherElements) X(Gelu) X(Gemm) X(GlobalAveragePool) X(GlobalLpPool) \
@@ -28,7 +28,7 @@
     X(ReduceMin) X(ReduceProd) X(ReduceSum) X(ReduceSumSquare) X(Relu) X(Reshape) X(Resize) \
     X(Round) X(Selu) X(Shrink) X(Sigmoid) X(Sign) X(Sin) X(Sinh) X(Slice) X(Softmax) X(Softplus) \
     X(Softsign) X(SpaceToDepth) X(Split) X(Sqrt) X(Squeeze) X(Sub) X(Sum) X(Tan) X(Tanh) \
-    X(ThresholdedRelu) X(Tile) X(TopK) X(Transpose) X(Unsqueeze) X(Where) X(Xor)
+    X(ThresholdedRelu) X(Tile) X(TopK) X(Transpose) X(Trilu) X(Unsqueeze) X(Where) X(Xor)
 // clang-format on
 
 namespace stagecraft::ir {

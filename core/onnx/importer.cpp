@@ -20,6 +20,7 @@ Error inFile(const ImportSession& session, const Error& error) {
 
 Status runStages(ImportSession& session) {
     SC_RETURN_IF_ERROR(loadModelProto(session));
+    SC_RETURN_IF_ERROR(inlineFunctions(session));
     SC_RETURN_IF_ERROR(buildGraph(session));
     SC_RETURN_IF_ERROR(inferShapes(session));
     return simplifyGraph(session);

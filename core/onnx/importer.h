@@ -6,6 +6,7 @@
 /// shape-computation chains exporters emit; standard simplifications run
 /// (each switchable). Weights stay lazy: nothing reads them.
 
+#include "ir/const_tensor.h"
 #include "ir/graph.h"
 #include "support/expected.h"
 
@@ -22,12 +23,21 @@ struct ImportOptions {
     std::map<std::string, ir::Shape> inputShapes;
     /// Symbolic dimension values, from `--dim batch=8`.
     std::map<std::string, int64_t> dims;
+    /// Values the user gives for graph inputs (run's --inputs). Where the
+    /// importer needs a constant (a shape-deciding input: Reshape's shape,
+    /// Resize's scales, a reduction's axes; a Clip bound) and the tensor is
+    /// such an input, its value is compiled in and the import warns so; the
+    /// kernels then hold for that value only. Other inputs stay inputs.
+    std::map<std::string, ir::ConstTensor> inputValues;
     /// Fold BatchNormalization into a preceding Conv/ConvTranspose.
     bool foldBatchNorm = true;
     /// Drop Identity and Dropout.
     bool dropIdentity = true;
     /// Replace ops whose inputs are all constant by their (lazily computed) result.
     bool foldConstants = true;
+    /// Replace ops Stagecraft has no rule for by the bodies their ONNX schemas
+    /// define them by (NegativeLogLikelihoodLoss, CastLike, ...).
+    bool inlineFunctions = true;
     /// Run the ONNX checker; its findings become warnings.
     bool runChecker = true;
 };

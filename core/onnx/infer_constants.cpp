@@ -1,8 +1,9 @@
 // Shape rules for ops whose outputs are known at import time because shapes
-// are static: Shape, Size, ConstantOfShape, Range. Their values feed the
+// are static: Shape, Size, ConstantOfShape, Range, EyeLike. Their values feed the
 // shape computations of later ops.
 
 #include "onnx/internal/infer_rules.h"
+#include "onnx/onnx_types.h"
 
 #include <algorithm>
 #include <cmath>
@@ -76,6 +77,31 @@ Status inferRange(InferContext& ctx) {
     ir::DType dtype = ctx.dtype(0);
     ctx.setOutput(0, dtype, {count});
     ctx.setOutputValue(0, ir::ConstTensor::fromDoubles(dtype, {count}, values));
+    return Status::success();
+}
+
+Status inferEyeLike(InferContext& ctx) {
+    if (!ctx.hasInput(0))
+        return ctx.error("needs an input");
+    const ir::Shape shape = ctx.shape(0);
+    if (shape.size() != 2)
+        return ctx.error("input must be 2-D, not " + ir::formatShape(shape));
+    ir::DType dtype = ctx.dtype(0);
+    if (ctx.attrs().has("dtype"))
+        dtype = fromOnnxType(static_cast<int32_t>(ctx.attrs().getInt("dtype", 0)));
+    if (dtype == ir::DType::Undefined || ir::dtypeSize(dtype) == 0)
+        return ctx.error("unsupported dtype");
+    int64_t count = ir::elementCount(shape);
+    if (count > kEagerElements)
+        return ctx.error("its " + std::to_string(count) +
+                         " elements are more than Stagecraft computes at import (65536)");
+    int64_t k = ctx.attrs().getInt("k", 0);
+    std::vector<double> values(static_cast<size_t>(count), 0.0);
+    for (int64_t i = 0; i < shape[0]; ++i)
+        if (i + k >= 0 && i + k < shape[1])
+            values[static_cast<size_t>(i * shape[1] + i + k)] = 1.0;
+    ctx.setOutput(0, dtype, shape);
+    ctx.setOutputValue(0, ir::ConstTensor::fromDoubles(dtype, shape, values));
     return Status::success();
 }
 

@@ -27,25 +27,44 @@ bool ValueTable::isConstant(ir::TensorId id) const {
     return values_[id].has_value() || graph_.tensor(id).isConstant();
 }
 
+const ir::ConstTensor* ImportSession::suppliedValue(ir::TensorId id) {
+    const ir::Tensor& t = graph.tensor(id);
+    auto given = options.inputValues.find(t.name);
+    if (!graph.isGraphInput(id) || given == options.inputValues.end() ||
+        given->second.dtype() != t.dtype || given->second.shape() != t.shape)
+        return nullptr;
+    compiledIn_.insert(t.name);
+    return &given->second;
+}
+
 const ir::ConstTensor* InferContext::value(int i) {
     if (!hasInput(i))
         return nullptr;
-    return values_.get(op().inputs[static_cast<size_t>(i)]);
+    ir::TensorId id = op().inputs[static_cast<size_t>(i)];
+    const ir::ConstTensor* v = values_.get(id);
+    return v != nullptr ? v : session_.suppliedValue(id);
+}
+
+Error InferContext::notConstant(int i, const std::string& what) const {
+    ir::TensorId id = op().inputs[static_cast<size_t>(i)];
+    std::string head = what + " (input " + std::to_string(i) + ")";
+    if (session_.graph.isGraphInput(id))
+        return error(head + " is the graph input " + quote(session_.graph.tensor(id).name) +
+                     ", which must be a constant here: give its value in run's --inputs");
+    return error(head + " is not a constant: shapes must be static");
 }
 
 Expected<std::vector<int64_t>> InferContext::intsInput(int i, const std::string& what) {
     const ir::ConstTensor* v = value(i);
     if (v == nullptr)
-        return error(what + " (input " + std::to_string(i) +
-                     ") is not a constant: shapes must be static");
+        return notConstant(i, what);
     return v->toInt64s();
 }
 
 Expected<std::vector<double>> InferContext::floatsInput(int i, const std::string& what) {
     const ir::ConstTensor* v = value(i);
     if (v == nullptr)
-        return error(what + " (input " + std::to_string(i) +
-                     ") is not a constant: shapes must be static");
+        return notConstant(i, what);
     return v->toDoubles();
 }
 

@@ -130,6 +130,26 @@ Status inferBatchNorm(InferContext& ctx) {
     return Status::success();
 }
 
+/// Trilu keeps its matrix's upper or lower triangle; the diagonal offset k
+/// (input 1) must be known, and becomes an attribute.
+Status inferTrilu(InferContext& ctx) {
+    SC_RETURN_IF_ERROR(requireInputs(ctx, 1));
+    if (ctx.shape(0).size() < 2)
+        return ctx.error("input must have rank 2 or more, not " + ir::formatShape(ctx.shape(0)));
+    int64_t k = 0;
+    if (ctx.hasInput(1)) {
+        SC_ASSIGN_OR_RETURN(auto v, ctx.intsInput(1, "k"));
+        if (v.size() != 1)
+            return ctx.error("k must be a scalar");
+        k = v[0];
+    }
+    ctx.attrs().set("k", k);
+    ctx.attrs().set("upper", ctx.attrs().getInt("upper", 1));
+    ctx.keepInputs(1);
+    ctx.setOutput(0, ctx.dtype(0), ctx.shape(0));
+    return Status::success();
+}
+
 /// The value of scalar input \p i when it is a constant.
 std::optional<double> constantScalar(InferContext& ctx, int i, const std::string& what) {
     if (!ctx.hasInput(i))

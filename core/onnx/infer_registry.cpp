@@ -20,18 +20,23 @@ const std::map<std::string, InferRule>& rules() {
                                "Softsign",    "Sin",       "Cos",
                                "Floor",       "Ceil",      "Round",
                                "Sign",        "Identity",  "ThresholdedRelu",
-                               "Mish",        "Not"})
+                               "Mish",        "Not",       "Tan",
+                               "Acos",        "Asin",      "Atan",
+                               "Acosh",       "Asinh",     "Atanh",
+                               "Cosh",        "Sinh",      "Shrink",
+                               "BitwiseNot"})
             t[op] = inferUnary;
         for (const char* op : {"IsNaN", "IsInf"})
             t[op] = inferUnaryToBool;
-        for (const char* op :
-             {"Add", "Sub", "Mul", "Div", "Pow", "Mod", "Max", "Min", "Sum", "Mean", "PRelu"})
+        for (const char* op : {"Add", "Sub", "Mul", "Div", "Pow", "Mod", "Max", "Min", "Sum",
+                               "Mean", "PRelu", "BitwiseAnd", "BitwiseOr", "BitwiseXor"})
             t[op] = inferBroadcast;
         for (const char* op :
              {"Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor"})
             t[op] = inferCompare;
-        for (const char* op : {"ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd",
-                               "ReduceL1", "ReduceL2", "ReduceLogSumExp", "ReduceSumSquare"})
+        for (const char* op :
+             {"ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1",
+              "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare"})
             t[op] = inferReduce;
         for (const char* op : {"MaxPool", "AveragePool", "LpPool"})
             t[op] = inferPool;
@@ -46,6 +51,9 @@ const std::map<std::string, InferRule>& rules() {
         t["Cast"] = inferCast;
         t["Where"] = inferWhere;
         t["Clip"] = inferClip;
+        t["Trilu"] = inferTrilu;
+        t["EyeLike"] = inferEyeLike;
+        t["BitShift"] = inferBroadcast;
         t["BatchNormalization"] = inferBatchNorm;
         t["Dropout"] = inferDropout;
         t["Conv"] = inferConv;

@@ -193,6 +193,10 @@ Status inferShapes(ImportSession& session) {
         SC_RETURN_IF_ERROR(checkOutputs(session, id));
         SC_RETURN_IF_ERROR(folder.fold(id));
     }
+    for (const std::string& name : session.compiledInValues())
+        session.warn("input " + quote(name) +
+                     ": its given value is compiled in where a constant is needed (a shape "
+                     "or an operand); the kernels hold for that value only");
     return Status::success();
 }
 

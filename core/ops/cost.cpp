@@ -49,6 +49,7 @@ int64_t fixedElementwiseCount(ir::OpKind kind) {
     case Abs:
     case Add:
     case And:
+    case BitShift:
     case BitwiseAnd:
     case BitwiseNot:
     case BitwiseOr:
@@ -78,6 +79,7 @@ int64_t fixedElementwiseCount(ir::OpKind kind) {
     case Sign:
     case Sub:
     case ThresholdedRelu:
+    case Trilu:
     case Where:
     case Xor:
         return 1;

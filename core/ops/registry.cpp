@@ -28,12 +28,12 @@ using enum ir::OpKind;
 /// Elementwise kinds; each broadcasts its inputs (elementwise.cpp).
 // clang-format off
 constexpr ir::OpKind kElementwiseOps[] = {
-    Abs, Acos, Acosh, Add, And, Asin, Asinh, Atan, Atanh, BitwiseAnd, BitwiseNot, BitwiseOr,
-    BitwiseXor, Cast, Ceil, Celu, Clip, Cos, Cosh, Div, Dropout, Elu, Equal, Erf, Exp, Floor, Gelu,
+    Abs, Acos, Acosh, Add, And, Asin, Asinh, Atan, Atanh, BitShift, BitwiseAnd, BitwiseNot,
+    BitwiseOr, BitwiseXor, Cast, Ceil, Celu, Clip, Cos, Cosh, Div, Dropout, Elu, Equal, Erf, Exp, Floor, Gelu,
     Greater, GreaterOrEqual, HardSigmoid, HardSwish, Identity, IsInf, IsNaN, LeakyRelu, Less,
     LessOrEqual, Log, Max, Mean, Min, Mish, Mod, Mul, Neg, Not, Or, PRelu, Pow, Reciprocal, Relu,
     Round, Selu, Shrink, Sigmoid, Sign, Sin, Sinh, Softplus, Softsign, Sqrt, Sub, Sum, Tan, Tanh,
-    ThresholdedRelu, Where, Xor,
+    ThresholdedRelu, Trilu, Where, Xor,
 };
 // clang-format on
 

@@ -162,6 +162,8 @@ Status lowerOp(Emitter& e, const OpCall& call);
 Status lowerPointwise(Emitter& e, const OpCall& call);
 Status lowerConcat(Emitter& e, const OpCall& call);
 Status lowerPad(Emitter& e, const OpCall& call);
+/// Trilu: the input where j - i >= k (upper) or <= k (lower), else zero.
+Status lowerTrilu(Emitter& e, const OpCall& call);
 Status lowerGather(Emitter& e, const OpCall& call);
 Status lowerContraction(Emitter& e, const OpCall& call);
 Status lowerConvTranspose(Emitter& e, const OpCall& call);

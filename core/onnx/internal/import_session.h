@@ -7,6 +7,7 @@
 #include <onnx/onnx_pb.h>
 
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,11 +33,25 @@ struct ImportSession {
     /// An error about the model file: "<file>: <message>".
     Error error(const std::string& message) const { return Error(source + ": " + message); }
     void warn(std::string message) { warnings.push_back(std::move(message)); }
+
+    /// The value the user gave for graph input \p id (ImportOptions::
+    /// inputValues) when its type and shape match; null otherwise. A value
+    /// handed out is remembered for compiledInValues().
+    const ir::ConstTensor* suppliedValue(ir::TensorId id);
+    /// Names of the inputs whose given values were compiled in.
+    const std::set<std::string>& compiledInValues() const { return compiledIn_; }
+
+private:
+    std::set<std::string> compiledIn_;
 };
 
 /// Reads and parses the file, checks the opset (converting files older than
 /// opset 9 with the ONNX version converter) and runs the checker.
 Status loadModelProto(ImportSession& session);
+
+/// Replaces ops that no rule knows, but whose ONNX schema defines them as a
+/// function of other ops, by the function's body (inline_functions.cpp).
+Status inlineFunctions(ImportSession& session);
 
 /// Builds session.graph from the parsed model: tensors for inputs (shapes
 /// bound), initializers and Constant nodes (lazy weights), ops with their

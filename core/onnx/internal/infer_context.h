@@ -86,6 +86,10 @@ public:
     Expected<int64_t> normalizeAxis(int64_t axis, int64_t rank, const std::string& what) const;
 
 private:
+    /// Why input \p i is not the constant \p what needs: a graph input is
+    /// named, with how to give its value.
+    Error notConstant(int i, const std::string& what) const;
+
     ImportSession& session_;
     ValueTable& values_;
     ir::OpId id_;

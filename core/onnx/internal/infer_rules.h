@@ -18,6 +18,7 @@ Status inferWhere(InferContext& ctx);
 Status inferClip(InferContext& ctx);
 Status inferBatchNorm(InferContext& ctx);
 Status inferDropout(InferContext& ctx);
+Status inferTrilu(InferContext& ctx);
 
 // infer_conv.cpp
 Status inferConv(InferContext& ctx);
@@ -64,5 +65,6 @@ Status inferShape(InferContext& ctx);
 Status inferSize(InferContext& ctx);
 Status inferConstantOfShape(InferContext& ctx);
 Status inferRange(InferContext& ctx);
+Status inferEyeLike(InferContext& ctx);
 
 } // namespace stagecraft::onnxio
