@@ -11,7 +11,6 @@
 #include "cli/tensor_sources.h"
 #include "codegen/host_run.h"
 #include "codegen/profile.h"
-#include "onnx/declared_inputs.h"
 #include "support/file.h"
 #include "support/strings.h"
 
@@ -157,59 +156,6 @@ std::vector<std::string> namesOf(const ir::Graph& graph, const std::vector<ir::T
     return names;
 }
 
-/// A file's declared inputs (a zoo model or a session declares none before
-/// import).
-std::vector<onnxio::DeclaredInput> declaredOf(const KernelRequest& kernels) {
-    if (!kernels.model.zooName.empty() || kernels.session)
-        return {};
-    auto declared = onnxio::declaredInputs(kernels.model.text);
-    return declared.ok() ? std::move(declared).value() : std::vector<onnxio::DeclaredInput>{};
-}
-
-/// The names nameless .pb inputs take by position.
-std::vector<std::string> declaredNames(const KernelRequest& kernels) {
-    std::vector<std::string> names;
-    for (const onnxio::DeclaredInput& input : declaredOf(kernels))
-        names.push_back(input.name);
-    return names;
-}
-
-/// A file's inputs whose shapes are open take the given tensors' shapes
-/// (unless --input or --dim bind them), and the importer may compile in the
-/// given values where it needs a constant (ImportOptions::inputValues).
-void bindGivenInputs(KernelRequest& kernels, const codegen::TensorSet& given) {
-    if (!kernels.model.zooName.empty())
-        return;
-    onnxio::ImportOptions& import = kernels.model.import;
-    bool bound = !import.inputShapes.empty() || !import.dims.empty() || kernels.session;
-    std::vector<onnxio::DeclaredInput> declared = declaredOf(kernels);
-    constexpr int64_t kValueLimitBytes = 1 << 20;
-    for (const codegen::HostTensor& t : given) {
-        auto input = std::find_if(declared.begin(), declared.end(),
-                                  [&](const auto& d) { return d.name == t.name; });
-        bool open = input != declared.end() &&
-                    (!input->hasShape || std::any_of(input->dims.begin(), input->dims.end(),
-                                                     [](const auto& d) { return !d.fixed(); }));
-        if (!bound && open)
-            import.inputShapes[t.name] = t.shape;
-        if (static_cast<int64_t>(t.data.size()) <= kValueLimitBytes)
-            import.inputValues[t.name] = ir::ConstTensor(t.dtype, t.shape, t.data);
-    }
-}
-
-/// The ONNX backend tests store bfloat16 tensors as uint16 bit patterns
-/// (numpy has no bfloat16): a u16 tensor given for a bf16 input or output of
-/// \p ids holds bf16.
-void readBFloat16Bits(codegen::TensorSet& reference, const ir::Graph& graph,
-                      const std::vector<ir::TensorId>& ids) {
-    for (ir::TensorId id : ids) {
-        const ir::Tensor& t = graph.tensor(id);
-        for (codegen::HostTensor& r : reference)
-            if (r.name == t.name && t.dtype == ir::DType::BFloat16 && r.dtype == ir::DType::UInt16)
-                r.dtype = ir::DType::BFloat16;
-    }
-}
-
 /// The relative spacing of a half-width float: a value rounded once to it
 /// is not compared tighter (the ONNX 1.12 data truncate float to bfloat16
 /// where ONNX Runtime and later ONNX round to nearest).
@@ -295,7 +241,7 @@ int runRun(const Args& args, std::ostream& out, std::ostream& err) {
     // explains more.
     std::optional<Expected<codegen::TensorSet>> given;
     if (!request.seeded) {
-        given = readTensorSource(*request.inputs, "input", declaredNames(request.kernels));
+        given = readTensorSource(*request.inputs, "input", declaredInputNames(request.kernels));
         if (given->ok())
             bindGivenInputs(request.kernels, **given);
     }

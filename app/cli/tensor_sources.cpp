@@ -1,11 +1,15 @@
 // The CLI's tensor files: stagecraft-tensors JSON or ONNX TensorProto (.pb),
-// one file or a backend test's data set directory.
+// one file or a backend test's data set directory; given inputs binding a
+// file's open input shapes and offering their values to the importer.
 
 #include "cli/tensor_sources.h"
 
+#include "cli/kernel_build.h"
+#include "onnx/declared_inputs.h"
 #include "onnx/tensor_file.h"
 #include "support/file.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <system_error>
 
@@ -58,6 +62,56 @@ Expected<codegen::TensorSet> readTensorSource(const std::string& path, std::stri
     }
     SC_ASSIGN_OR_RETURN(std::string text, readFile(path));
     return codegen::readTensorsJson(text, path);
+}
+
+namespace {
+
+/// A file's declared inputs (a zoo model or a session declares none before
+/// import).
+std::vector<onnxio::DeclaredInput> declaredOf(const KernelRequest& kernels) {
+    if (!kernels.model.zooName.empty() || kernels.session)
+        return {};
+    auto declared = onnxio::declaredInputs(kernels.model.text);
+    return declared.ok() ? std::move(declared).value() : std::vector<onnxio::DeclaredInput>{};
+}
+
+} // namespace
+
+std::vector<std::string> declaredInputNames(const KernelRequest& kernels) {
+    std::vector<std::string> names;
+    for (const onnxio::DeclaredInput& input : declaredOf(kernels))
+        names.push_back(input.name);
+    return names;
+}
+
+void bindGivenInputs(KernelRequest& kernels, const codegen::TensorSet& given) {
+    if (!kernels.model.zooName.empty())
+        return;
+    onnxio::ImportOptions& import = kernels.model.import;
+    bool bound = !import.inputShapes.empty() || !import.dims.empty() || kernels.session;
+    std::vector<onnxio::DeclaredInput> declared = declaredOf(kernels);
+    constexpr int64_t kValueLimitBytes = 1 << 20;
+    for (const codegen::HostTensor& t : given) {
+        auto input = std::find_if(declared.begin(), declared.end(),
+                                  [&](const auto& d) { return d.name == t.name; });
+        bool open = input != declared.end() &&
+                    (!input->hasShape || std::any_of(input->dims.begin(), input->dims.end(),
+                                                     [](const auto& d) { return !d.fixed(); }));
+        if (!bound && open)
+            import.inputShapes[t.name] = t.shape;
+        if (static_cast<int64_t>(t.data.size()) <= kValueLimitBytes)
+            import.inputValues[t.name] = ir::ConstTensor(t.dtype, t.shape, t.data);
+    }
+}
+
+void readBFloat16Bits(codegen::TensorSet& reference, const ir::Graph& graph,
+                      const std::vector<ir::TensorId>& ids) {
+    for (ir::TensorId id : ids) {
+        const ir::Tensor& t = graph.tensor(id);
+        for (codegen::HostTensor& r : reference)
+            if (r.name == t.name && t.dtype == ir::DType::BFloat16 && r.dtype == ir::DType::UInt16)
+                r.dtype = ir::DType::BFloat16;
+    }
 }
 
 } // namespace stagecraft::cli
