@@ -258,14 +258,10 @@ Value* Emitter::all(std::span<Value* const> conditions) {
     return result;
 }
 
-namespace {
-
 bool isUnsigned(ir::DType t) {
     return t == ir::DType::UInt8 || t == ir::DType::UInt16 || t == ir::DType::UInt32 ||
            t == ir::DType::UInt64 || t == ir::DType::Bool;
 }
-
-} // namespace
 
 Value* Emitter::convert(Value* value, ir::DType from, ir::DType to) {
     if (from == to)

@@ -151,16 +151,11 @@ Value* batchNorm(const Point& p) {
     return p.add(p.mul(p.mul(p.sub(x, mean), inv), scale), bias);
 }
 
-bool isUnsignedInteger(ir::DType t) {
-    return t == ir::DType::UInt8 || t == ir::DType::UInt16 || t == ir::DType::UInt32 ||
-           t == ir::DType::UInt64;
-}
-
 /// The values an integer type holds, as doubles (its ends rounded inward
 /// for 64 bits).
 std::pair<double, double> integerRange(ir::DType t) {
     double bits = static_cast<double>(8 * ir::dtypeSize(t));
-    if (isUnsignedInteger(t))
+    if (isUnsigned(t))
         return {0.0, std::min(std::exp2(bits) - 1, 1.8e19)};
     return {std::max(-std::exp2(bits - 1), -9.2e18), std::min(std::exp2(bits - 1) - 1, 9.2e18)};
 }
@@ -178,7 +173,7 @@ Value* clip(const Point& p) {
     lo = std::min(lo, most);
     hi = std::max(hi, least);
     auto& b = p.b();
-    bool u = isUnsignedInteger(p.out);
+    bool u = isUnsigned(p.out);
     if (lo > least) {
         Value* low = p.c(std::ceil(lo));
         x = b.CreateSelect(u ? b.CreateICmpUGT(low, x) : b.CreateICmpSGT(low, x), low, x);

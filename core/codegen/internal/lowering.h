@@ -158,6 +158,9 @@ Status lowerKernel(llvm::Module& module, const ir::Graph& graph,
 /// naming the op.
 Status lowerOp(Emitter& e, const OpCall& call);
 
+/// Unsigned integers and bool: compared, extended and converted unsigned.
+bool isUnsigned(ir::DType t);
+
 // The families (each in its own file).
 Status lowerPointwise(Emitter& e, const OpCall& call);
 Status lowerConcat(Emitter& e, const OpCall& call);
