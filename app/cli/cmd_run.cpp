@@ -241,9 +241,10 @@ int runRun(const Args& args, std::ostream& out, std::ostream& err) {
     // explains more.
     std::optional<Expected<codegen::TensorSet>> given;
     if (!request.seeded) {
-        given = readTensorSource(*request.inputs, "input", declaredInputNames(request.kernels));
+        std::vector<onnxio::DeclaredInput> declared = declaredInputsOf(request.kernels);
+        given = readTensorSource(*request.inputs, "input", inputNames(declared));
         if (given->ok())
-            bindGivenInputs(request.kernels, **given);
+            bindGivenInputs(request.kernels, **given, declared);
     }
     auto build = buildKernelPlan(request.kernels);
     if (!build.ok())

@@ -5,7 +5,6 @@
 #include "cli/tensor_sources.h"
 
 #include "cli/kernel_build.h"
-#include "onnx/declared_inputs.h"
 #include "onnx/tensor_file.h"
 #include "support/file.h"
 
@@ -64,32 +63,26 @@ Expected<codegen::TensorSet> readTensorSource(const std::string& path, std::stri
     return codegen::readTensorsJson(text, path);
 }
 
-namespace {
-
-/// A file's declared inputs (a zoo model or a session declares none before
-/// import).
-std::vector<onnxio::DeclaredInput> declaredOf(const KernelRequest& kernels) {
+std::vector<onnxio::DeclaredInput> declaredInputsOf(const KernelRequest& kernels) {
     if (!kernels.model.zooName.empty() || kernels.session)
         return {};
     auto declared = onnxio::declaredInputs(kernels.model.text);
     return declared.ok() ? std::move(declared).value() : std::vector<onnxio::DeclaredInput>{};
 }
 
-} // namespace
-
-std::vector<std::string> declaredInputNames(const KernelRequest& kernels) {
+std::vector<std::string> inputNames(const std::vector<onnxio::DeclaredInput>& declared) {
     std::vector<std::string> names;
-    for (const onnxio::DeclaredInput& input : declaredOf(kernels))
+    for (const onnxio::DeclaredInput& input : declared)
         names.push_back(input.name);
     return names;
 }
 
-void bindGivenInputs(KernelRequest& kernels, const codegen::TensorSet& given) {
+void bindGivenInputs(KernelRequest& kernels, const codegen::TensorSet& given,
+                     const std::vector<onnxio::DeclaredInput>& declared) {
     if (!kernels.model.zooName.empty())
         return;
     onnxio::ImportOptions& import = kernels.model.import;
     bool bound = !import.inputShapes.empty() || !import.dims.empty() || kernels.session;
-    std::vector<onnxio::DeclaredInput> declared = declaredOf(kernels);
     constexpr int64_t kValueLimitBytes = 1 << 20;
     for (const codegen::HostTensor& t : given) {
         auto input = std::find_if(declared.begin(), declared.end(),
@@ -104,11 +97,11 @@ void bindGivenInputs(KernelRequest& kernels, const codegen::TensorSet& given) {
     }
 }
 
-void readBFloat16Bits(codegen::TensorSet& reference, const ir::Graph& graph,
+void readBFloat16Bits(codegen::TensorSet& tensors, const ir::Graph& graph,
                       const std::vector<ir::TensorId>& ids) {
     for (ir::TensorId id : ids) {
         const ir::Tensor& t = graph.tensor(id);
-        for (codegen::HostTensor& r : reference)
+        for (codegen::HostTensor& r : tensors)
             if (r.name == t.name && t.dtype == ir::DType::BFloat16 && r.dtype == ir::DType::UInt16)
                 r.dtype = ir::DType::BFloat16;
     }

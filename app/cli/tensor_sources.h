@@ -4,6 +4,7 @@
 // store theirs (test_data_set_N/input_K.pb and output_K.pb).
 
 #include "codegen/tensors.h"
+#include "onnx/declared_inputs.h"
 #include "support/expected.h"
 
 #include <string>
@@ -20,14 +21,20 @@ Expected<codegen::TensorSet> readTensorSource(const std::string& path, std::stri
 
 struct KernelRequest;
 
-/// The names nameless .pb inputs take by position: a file model's declared
-/// inputs (a zoo model or a session declares none before import).
-std::vector<std::string> declaredInputNames(const KernelRequest& kernels);
+/// A file model's declared inputs, read once (a zoo model or a session
+/// declares none before import; an unreadable file gives none, and import
+/// reports it).
+std::vector<onnxio::DeclaredInput> declaredInputsOf(const KernelRequest& kernels);
 
-/// A file's inputs whose shapes are open take the given tensors' shapes
-/// (unless --input or --dim bind them), and the importer may compile in the
-/// given values where it needs a constant (onnxio::ImportOptions::inputValues).
-void bindGivenInputs(KernelRequest& kernels, const codegen::TensorSet& given);
+/// Their names: the names nameless .pb inputs take by position.
+std::vector<std::string> inputNames(const std::vector<onnxio::DeclaredInput>& declared);
+
+/// The file's inputs (\p declared) whose shapes are open take the given
+/// tensors' shapes (unless --input or --dim bind them), and the importer may
+/// compile in the given values where it needs a constant
+/// (onnxio::ImportOptions::inputValues).
+void bindGivenInputs(KernelRequest& kernels, const codegen::TensorSet& given,
+                     const std::vector<onnxio::DeclaredInput>& declared);
 
 /// The ONNX backend tests store bfloat16 tensors as uint16 bit patterns
 /// (numpy has no bfloat16): a u16 tensor given for a bf16 tensor of \p ids
