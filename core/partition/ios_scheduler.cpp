@@ -93,6 +93,10 @@ public:
     Expected<IosSchedule> schedule() {
         Mask all = units_.size() == kIosMaxBlockOps ? ~Mask{0} : bit(units_.size()) - 1;
         IosSchedule out;
+        if (pruning_.maxEndings > 0 && endingsAtLeast(all) > pruning_.maxEndings) {
+            out.boundReached = true; // known before the DP: cut the block at once
+            return out;
+        }
         out.latency = solve(all);
         out.transitions = transitions_;
         if (exceeded()) {
@@ -147,6 +151,48 @@ private:
         if (std::popcount(taken) < maxEndingUnits() &&
             (succ_[static_cast<size_t>(i)] & s & ~taken) == 0)
             endings(s, i, taken | bit(static_cast<size_t>(i)), out);
+    }
+
+    /// A lower bound of the endings the DP would enumerate from \p all,
+    /// counted until it passes IosPruning::maxEndings: the DP visits every
+    /// state (every set closed under predecessors), and each nonempty set
+    /// of a state's last units (no successor in it) of at most r x s units
+    /// is one of its endings. Cheaper than the DP by far (no stage is
+    /// priced), so a block too wide for the bound is cut without running it.
+    int64_t endingsAtLeast(Mask all) const {
+        std::vector<Mask> pred(units_.size(), 0);
+        for (size_t i = 0; i < units_.size(); ++i)
+            for (Mask m = succ_[i]; m != 0; m &= m - 1)
+                pred[static_cast<size_t>(std::countr_zero(m))] |= bit(i);
+        int64_t count = 0;
+        countStates(all, 0, 0, pred, count);
+        return count;
+    }
+
+    void countStates(Mask all, size_t next, Mask state, const std::vector<Mask>& pred,
+                     int64_t& count) const {
+        if (count > pruning_.maxEndings)
+            return;
+        if (next == units_.size()) {
+            int last = 0;
+            for (Mask m = state; m != 0; m &= m - 1)
+                last += (succ_[static_cast<size_t>(std::countr_zero(m))] & state) == 0;
+            count += subsetsUpTo(last, maxEndingUnits());
+            return;
+        }
+        countStates(all, next + 1, state, pred, count);
+        if ((pred[next] & ~state) == 0 && (all & bit(next)))
+            countStates(all, next + 1, state | bit(next), pred, count);
+    }
+
+    /// Nonempty subsets of \p n items with at most \p k items, capped.
+    static int64_t subsetsUpTo(int n, int k) {
+        double total = 0, term = 1;
+        for (int i = 1; i <= std::min(n, k); ++i) {
+            term = term * (n - i + 1) / i;
+            total += term;
+        }
+        return total > 9e18 ? std::numeric_limits<int64_t>::max() / 2 : static_cast<int64_t>(total);
     }
 
     /// The connected components of \p m, by lowest op.

@@ -69,6 +69,11 @@ const std::vector<Entry>& entries() {
               "IOS's NasNet",
               1),
          buildNasNetACell},
+        {info("randwire-ws",
+              "RandWire-WS small regime (C=78, N=32, WS(4, 0.75); Xie et al. 2019), 224x224; "
+              "IOS's RandWire",
+              1),
+         buildRandWireSmall},
         {info("conformer",
               "Conformer-S encoder (16 layers, dim 144, 4 heads, kernel 32), log-mel [N,T,80]; "
               "Table 2 J uses batch 12",

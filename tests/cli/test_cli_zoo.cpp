@@ -18,10 +18,10 @@ private slots:
         QCOMPARE(result.exitCode, 0);
         QStringList lines = result.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         const char* expected[] = {
-            "resnet50",      "bert-base",   "bert-large", "dlrm",         "mobilenet-v2",
-            "vit-b16",       "densenet121", "squeezenet", "inception-v3", "inception-v3-block",
-            "nasnet-a-cell", "conformer",   "fig3-chain", "fig2-blocks",  "resnet-reduced",
-            "bert-2layer"};
+            "resnet50",       "bert-base",   "bert-large", "dlrm",         "mobilenet-v2",
+            "vit-b16",        "densenet121", "squeezenet", "inception-v3", "inception-v3-block",
+            "nasnet-a-cell",  "randwire-ws", "conformer",  "fig3-chain",   "fig2-blocks",
+            "resnet-reduced", "bert-2layer"};
         QCOMPARE(lines.size(), int(std::size(expected)));
         for (size_t i = 0; i < std::size(expected); ++i)
             QCOMPARE(lines[int(i)].section(QLatin1Char(' '), 0, 0), QLatin1String(expected[i]));

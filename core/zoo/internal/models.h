@@ -40,6 +40,7 @@ void buildSqueezeNet11(Net& net, const ModelConfig& config);
 void buildInceptionV3(Net& net, const ModelConfig& config);
 void buildInceptionV3Block(Net& net, const ModelConfig& config);
 void buildNasNetACell(Net& net, const ModelConfig& config);
+void buildRandWireSmall(Net& net, const ModelConfig& config);
 void buildConformer(Net& net, const ModelConfig& config);
 void buildFig3Chain(Net& net, const ModelConfig& config);
 void buildFig2Blocks(Net& net, const ModelConfig& config);

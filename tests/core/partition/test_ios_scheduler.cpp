@@ -183,6 +183,25 @@ TEST(TestIosScheduler, independentChainsReachTheBoundOfSection4_2) {
     }
 }
 
+TEST(TestIosScheduler, theBoundOnEndingsCutsOnlyBlocksThatPassIt) {
+    // 3 chains of 3 ops enumerate 10^3 - 4^3 endings: a bound of exactly that
+    // many runs the DP, one less gives up (the DP itself, or the lower bound). A block far too wide
+    // for the bound (16 ops side by side: 3^16 endings) gives up before any stage is priced, from
+    // the lower bound on its endings alone.
+    auto cost = sequentialGroups([](ir::OpId) { return 1.0; }, 0);
+    int64_t endings = 1000 - 64;
+    IosSchedule fits = schedule(chains(3, 3), cost, IosPruning{0, 0, endings});
+    EXPECT_FALSE(fits.boundReached);
+    EXPECT_EQ(fits.transitions, endings);
+    EXPECT_FALSE(fits.stages.empty());
+    IosSchedule over = schedule(chains(3, 3), cost, IosPruning{0, 0, endings - 1});
+    EXPECT_TRUE(over.boundReached);
+    EXPECT_TRUE(over.stages.empty());
+    IosSchedule wide = schedule(chains(16, 1), cost, IosPruning{0, 0, 100000});
+    EXPECT_TRUE(wide.boundReached);
+    EXPECT_EQ(wide.transitions, 0);
+}
+
 TEST(TestIosScheduler, dynamicProgrammingEqualsTheExhaustiveSearch) {
     int multiStage = 0;
     for (uint64_t seed = 1; seed <= 60; ++seed) {
