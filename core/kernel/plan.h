@@ -173,6 +173,13 @@ struct Program {
     int64_t weightCacheBytes = 0;
     IdVector<BufferId, Buffer> buffers;
     int32_t taskCount = 0;
+    /// How kernels launch. False: each is a barrier (it waits for the sync
+    /// of the one before it, or of its IOS stage). True (DLA §3, a
+    /// framework's dependency engine): a kernel waits for the syncs of the
+    /// kernels whose outputs it reads and of the kernel before it on its
+    /// device (the accelerator's cores, or the fallback CPU for a kernel of
+    /// host ops only), so host kernels run beside accelerator kernels.
+    bool launchOnDependencies = false;
     /// LB pass: buffers declared in LB, per-core pieces, spills to a sink.
     AllocationPass lb;
     /// GB/DDR pass: buffers declared in GB or DDR and those spilled from LB

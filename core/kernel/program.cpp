@@ -59,6 +59,7 @@ public:
     }
 
     Expected<Program> build() {
+        program_.launchOnDependencies = s_.groupedBy == schedule::Grouping::Dla;
         for (InstanceId id : s_.order)
             SC_RETURN_IF_ERROR(lowerInstance(id));
         program_.taskCount = nextTask_;

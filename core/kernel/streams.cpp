@@ -5,7 +5,10 @@
 // already in the cores' LB, compute chunks (runs of ops on one unit per
 // chunk, in op order; the kernel's cores take the layer's tiles in turn, so a
 // layer of t tiles on c cores runs t / ceil(t / c) times as fast as on one),
-// stores of outputs declared in GB or DDR; then a sync.
+// stores of outputs declared in GB or DDR; then a sync. A launch waits for
+// the syncs before it (kernels are barriers), or, when the program's kernels
+// launch on their dependencies, for those of its producers and of the last
+// kernel on its device.
 
 #include "kernel/streams.h"
 
@@ -132,7 +135,11 @@ private:
         base.kernel = k;
         base.cores = static_cast<int32_t>(kern.cores);
         base.firstCore = static_cast<int32_t>(kern.firstCore);
-        if (kern.joinsStage) {
+        if (program_.launchOnDependencies) {
+            last_ = kNoTask; // its own stream, launched when its inputs are
+            stageStart_ = launchDependencies(kern);
+            stageFirstKernel_ = 0; // any earlier kernel may still run
+        } else if (kern.joinsStage) {
             last_ = stageBefore_; // its own stream, beside the stage's others
         } else {
             stageStart_ = std::move(stageSyncs_);
@@ -153,7 +160,34 @@ private:
         Task sync = base;
         sync.kind = TaskKind::Sync;
         sync.durationNs = arch_.overheads.syncNs;
-        stageSyncs_.push_back(add(sync, ends));
+        TaskId synced = add(sync, ends);
+        stageSyncs_.push_back(synced);
+        kernelSync_.push_back(synced);
+        lastSyncOn_[onHostOnly(kern) ? 1 : 0] = synced;
+    }
+
+    /// With Program::launchOnDependencies: the syncs a kernel's launch waits
+    /// for, those of the kernels whose buffers it reads and of the last
+    /// kernel on its device.
+    std::vector<TaskId> launchDependencies(const Kernel& kern) const {
+        std::vector<TaskId> deps = {lastSyncOn_[onHostOnly(kern) ? 1 : 0]};
+        for (const Layer& layer : kern.layers)
+            for (const Operand& in : layer.inputs)
+                if (in.buffer != kNoBuffer) {
+                    auto producer = static_cast<size_t>(program_.buffers[in.buffer].kernel);
+                    if (producer < kernelSync_.size())
+                        deps.push_back(kernelSync_[producer]);
+                }
+        return deps;
+    }
+
+    /// Whether every op of \p kern runs on the fallback CPU.
+    static bool onHostOnly(const Kernel& kern) {
+        for (const Layer& layer : kern.layers)
+            for (const OpWork& w : layer.ops)
+                if (w.unit != kFallbackUnit)
+                    return false;
+        return !kern.layers.empty();
     }
 
     /// Lowers one layer; returns the task that ends it (its last compute or store).
@@ -243,7 +277,8 @@ private:
 
     /// The last compute of computation task \p task when it is a layer of
     /// this kernel or of another kernel of its stage (running at the same
-    /// time); kNoTask otherwise (earlier stages ended at their syncs).
+    /// time), or of any kernel when kernels launch on their dependencies;
+    /// kNoTask otherwise (earlier stages ended at their syncs).
     TaskId endOfTask(int32_t task) const {
         return taskEnd_[static_cast<size_t>(task)].second >= stageFirstKernel_
                    ? taskEnd_[static_cast<size_t>(task)].first
@@ -325,6 +360,10 @@ private:
     std::vector<std::pair<TaskId, int32_t>> taskEnd_;
     int32_t currentKernel_ = -1;
     TaskId last_ = kNoTask;
+    /// Per kernel built so far its sync, and the last sync on the
+    /// accelerator's cores [0] and on the fallback CPU [1].
+    std::vector<TaskId> kernelSync_;
+    TaskId lastSyncOn_[2] = {kNoTask, kNoTask};
     /// Kernels are barriers, a stage of concurrent kernels one barrier:
     /// a launch waits for every sync of the stage before its own.
     std::vector<TaskId> stageStart_;

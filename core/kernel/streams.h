@@ -7,7 +7,10 @@
 /// across-layer scheduling each kernel is one in-order stream. With it, tasks
 /// wait only for their data (and for the weight reserve's two halves), so the
 /// promotion of the next layer's weights overlaps the current layer's compute
-/// and different units run different layers' tiles at once.
+/// and different units run different layers' tiles at once. Kernels are
+/// barriers (an IOS stage one barrier), except in a program whose kernels
+/// launch on their dependencies (Program::launchOnDependencies, DLA), where
+/// host kernels run beside the accelerator's.
 ///
 /// The cores an instance is bound to run the same tiles on their own slices,
 /// so a task stands for all of them: compute tasks occupy the unit on each of

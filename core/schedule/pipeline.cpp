@@ -124,7 +124,7 @@ Expected<partition::Partition> dlaGrouping(const ir::Graph& graph, const arch::A
                         partition::extractDlaSubgraphs(graph, supported));
     if (trace != nullptr)
         trace->dla = detail::dlaTrace(graph, extraction);
-    return std::move(extraction.parts);
+    return std::move(options.dlaPostPrune ? extraction.parts : extraction.extracted);
 }
 
 /// A baseline's grouping with the SplitInfo of each group (Algorithm 1 when

@@ -84,6 +84,10 @@ struct ScheduleOptions {
                                           const partition::SemanticsCache&)>
         iosCost;
     partition::IosPruning iosPruning{3, 8, 4'000'000};
+    /// DLA (Grouping::Dla): false runs the maximal connected convex
+    /// sub-graphs as they are extracted, without the post-prune (§3, the
+    /// baseline of Fig. 5).
+    bool dlaPostPrune = true;
 };
 
 /// Schedules \p graph (one cluster's batch) on \p arch. Fails with a reason

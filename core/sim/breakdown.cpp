@@ -1,7 +1,8 @@
 // Attribution of simulated time and bytes to causes (breakdown.h). Each
 // stage of kernels is swept on its own: kernels are barriers (a launch waits
 // for the previous sync), and IOS's concurrent kernels one barrier, so the
-// stages' windows tile the run. Within a window, the boundaries of the
+// stages' windows tile the run; kernels launched on their dependencies (DLA)
+// share a window with every kernel they overlap. Within a window, the boundaries of the
 // events cut time into segments in which the set of tasks in progress is
 // fixed; each segment goes to one priority class (compute, else DMA: the
 // units wait, else launch, else sync, else idle), shared evenly among the
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace stagecraft::sim {
@@ -173,6 +175,30 @@ std::vector<Breakdown> sweepStage(const arch::Arch& arch, const kernel::TaskGrap
     return out;
 }
 
+/// Per kernel k, whether a window may start at it: it does not join an IOS
+/// stage, and every kernel before it ends before any from it on starts.
+/// Kernels that are barriers always start one; kernels launched on their
+/// dependencies (DLA) share a window with those they overlap.
+std::vector<char> windowCuts(const kernel::Program& program,
+                             const std::vector<std::vector<kernel::TaskId>>& byKernel,
+                             const SimResult& sim) {
+    size_t n = program.kernels.size();
+    std::vector<double> laterStart(n + 1, std::numeric_limits<double>::infinity());
+    for (size_t k = n; k-- > 0;) {
+        laterStart[k] = laterStart[k + 1];
+        for (kernel::TaskId id : byKernel[k])
+            laterStart[k] = std::min(laterStart[k], sim.events[id].start);
+    }
+    std::vector<char> cut(n, 1);
+    double endedBy = -std::numeric_limits<double>::infinity();
+    for (size_t k = 0; k < n; ++k) {
+        cut[k] = k == 0 || (!program.kernels[k].joinsStage && endedBy <= laterStart[k] + kEpsilon);
+        for (kernel::TaskId id : byKernel[k])
+            endedBy = std::max(endedBy, sim.events[id].end);
+    }
+    return cut;
+}
+
 Breakdown scaled(Breakdown b, double time, double bytes) {
     for (size_t c = 0; c < kCauseCount; ++c) {
         b.ns[c] *= time;
@@ -246,10 +272,11 @@ Attribution attribute(const arch::Arch& arch, const schedule::Schedule& schedule
         a.groups[g].group = g;
         a.groups[g].label = partition::Partition::label(g);
     }
+    std::vector<char> cut = windowCuts(program, byKernel, sim);
     double windowStart = 0;
     for (size_t first = 0; first < program.kernels.size();) {
         size_t end = first + 1;
-        while (end < program.kernels.size() && program.kernels[end].joinsStage)
+        while (end < program.kernels.size() && !cut[end])
             ++end;
         std::vector<const std::vector<kernel::TaskId>*> stage;
         for (size_t k = first; k < end; ++k)

@@ -70,6 +70,45 @@ TEST(TestSimCases, dlaRunsWhatTheAcceleratorLacksOnTheHost) {
     ASSERT_FUZZY_EQ(whole.sim.makespanNs, 12022.0);
 }
 
+// DLA's kernels launch on their inputs (Program::launchOnDependencies): the
+// Relu and the Neg of one input, the Relu on the accelerator, the Neg on the
+// 1 GFLOP/s host (dla's order puts the host kernel first). Neither reads the
+// other, so the second kernel launches when the control unit is free
+// (1000-2000), not after the first one's sync, and the two share the DMA
+// pipes in turn as IOS's stage below does. The Neg loads 1000-5196 and
+// 5196-6230, computes 1024 ns on the host (6230-7254), stores 7254-8288 and,
+// after the Relu's load from DDR (5196-9392), 9392-13588, syncs
+// 13588-13638; the Relu loads 9392-10426 from GB, computes 256 ns
+// (10426-10682), stores 10682-11716 and 13588-17784, syncs 17784-17834. As
+// barriers the two took 24300 (the case above, the same work in sequence).
+TEST(TestSimCases, dlaLaunchesKernelsOnTheirInputs) {
+    using K = kernel::TaskKind;
+    arch::Arch reluOnly = handArch();
+    reluOnly.fallbackCpu = arch::FallbackCpu{"host", 1};
+    reluOnly.supportedOps = std::vector<ir::OpKind>{ir::OpKind::Relu};
+    sim::Evaluation dla = runOn(reluOnly, twoBranches(), "dla");
+    ASSERT_TRUE(dla.program.launchOnDependencies);
+    ASSERT_EQ(dla.program.kernels.size(), size_t{2});
+    checkTimeline(dla, {{K::Launch, 0, 1000},
+                        {K::Load, 1000, 5196},
+                        {K::Load, 5196, 6230},
+                        {K::Compute, 6230, 7254},
+                        {K::Store, 7254, 8288},
+                        {K::Store, 9392, 13588},
+                        {K::Sync, 13588, 13638},
+                        {K::Launch, 1000, 2000},
+                        {K::Load, 5196, 9392},
+                        {K::Load, 9392, 10426},
+                        {K::Compute, 10426, 10682},
+                        {K::Store, 10682, 11716},
+                        {K::Store, 13588, 17784},
+                        {K::Sync, 17784, 17834}});
+    ASSERT_EQ(dla.tasks.tasks[kernel::TaskId::at(3)].unit, kernel::kFallbackUnit);
+    ASSERT_EQ(dla.tasks.tasks[kernel::TaskId::at(10)].unit, 0);
+    ASSERT_FUZZY_EQ(dla.sim.makespanNs, 17834.0);
+    ASSERT_FALSE(runOn(reluOnly, twoBranches(), "tvm").program.launchOnDependencies);
+}
+
 // The user's host ops (Overrides::host) run where an unsupported op runs:
 // the Neg put on the host gives dla the timeline of the Relu-only
 // accelerator above, and tvm its makespan. Unknown ops and an architecture
