@@ -194,6 +194,25 @@ void printSteps(const std::vector<partition::OrderStep>& steps, std::ostream& ou
     }
 }
 
+/// IOS's search over every block: blocks, states, (S, S') pairs and the
+/// DP's wall time (each block's figures once, from its first stage).
+void printIosSearch(const std::vector<partition::IosStep>& steps, std::ostream& out) {
+    int64_t blocks = 0, states = 0, pairs = 0;
+    double ms = 0;
+    for (size_t i = 0; i < steps.size(); ++i)
+        if (i == 0 || steps[i].block != steps[i - 1].block) {
+            ++blocks;
+            states += steps[i].states;
+            pairs += steps[i].transitions;
+            ms += steps[i].searchMs;
+        }
+    char time[32];
+    std::snprintf(time, sizeof time, "%.1f ms", ms);
+    out << "  search: " << plural(static_cast<size_t>(blocks), "block") << ", "
+        << plural(static_cast<size_t>(states), "state") << ", " << pairs << " (S, S') pairs, "
+        << time << " in the DP\n";
+}
+
 } // namespace
 
 void printScheduleText(const ScheduleSummary& summary, std::ostream& out) {
@@ -214,9 +233,10 @@ void printTraceText(const partition::Trace& trace, std::ostream& out) {
         explained("AGO CLUSTER (AGO §IV-B, Algorithm 1)", trace.ago, "merge");
     else if (!trace.dla.empty())
         explained("DLA extraction and post-prune (DLA §3)", trace.dla, "sub-graph");
-    else if (!trace.ios.empty())
+    else if (!trace.ios.empty()) {
         explained("IOS stages (IOS §3-4, Algorithm 1 per block), in order", trace.ios, "stage");
-    else
+        printIosSearch(trace.ios, out);
+    } else
         explained("Algorithm 2, grouping (§3.2)", trace.merges, "merge attempt");
     if (trace.ios.empty()) { // IOS runs its stages in order, not Algorithm 3's
         out << "\nAlgorithm 3, DFS order (§3.3): " << plural(trace.order.size(), "step") << "\n";

@@ -198,14 +198,30 @@ OrderedJson iosToJson(const ir::Graph& graph, const partition::IosStep& step) {
             {"group_sizes", step.groupSizes},
             {"merged", step.merged},
             {"latency_ns", step.latencyNs},
+            {"state_units", step.stateUnits},
+            {"state_cost_ns", step.stateCostNs},
+            {"endings", step.endings},
+            {"runner_up_ns", step.runnerUpNs},
             {"explanation", step.explanation}};
+}
+
+/// The DP's state of an IOS step; absent from documents written before it.
+Status iosStateFromJson(const Json& value, const std::string& path, partition::IosStep& step) {
+    if (json::optional(value, "state_units") == nullptr)
+        return Status::success();
+    SC_ASSIGN_OR_RETURN(step.stateUnits, json::intField(value, path, "state_units", 1));
+    SC_ASSIGN_OR_RETURN(step.stateCostNs, json::numberField(value, path, "state_cost_ns"));
+    SC_ASSIGN_OR_RETURN(step.endings, json::intField(value, path, "endings", 1));
+    SC_ASSIGN_OR_RETURN(step.runnerUpNs, json::numberField(value, path, "runner_up_ns"));
+    return Status::success();
 }
 
 Expected<partition::IosStep> iosFromJson(const Json& value, const std::string& path,
                                          const ir::Graph& graph) {
-    SC_RETURN_IF_ERROR(json::checkObject(value, path,
-                                         {"block", "units", "states", "transitions", "groups",
-                                          "group_sizes", "merged", "latency_ns", "explanation"}));
+    SC_RETURN_IF_ERROR(json::checkObject(
+        value, path,
+        {"block", "units", "states", "transitions", "groups", "group_sizes", "merged", "latency_ns",
+         "state_units", "state_cost_ns", "endings", "runner_up_ns", "explanation"}));
     partition::IosStep step;
     SC_ASSIGN_OR_RETURN(step.block, json::intField(value, path, "block", 0));
     SC_ASSIGN_OR_RETURN(step.units, json::intField(value, path, "units", 1));
@@ -217,6 +233,7 @@ Expected<partition::IosStep> iosFromJson(const Json& value, const std::string& p
         return json::errorAt(path, "groups and group_sizes must have the same, non-zero length");
     SC_ASSIGN_OR_RETURN(step.merged, json::boolField(value, path, "merged"));
     SC_ASSIGN_OR_RETURN(step.latencyNs, json::numberField(value, path, "latency_ns"));
+    SC_RETURN_IF_ERROR(iosStateFromJson(value, path, step));
     SC_ASSIGN_OR_RETURN(step.explanation, json::stringField(value, path, "explanation"));
     return step;
 }

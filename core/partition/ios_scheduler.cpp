@@ -73,7 +73,8 @@ public:
             return it->second.cost;
         if (exceeded())
             return std::numeric_limits<double>::infinity();
-        Entry best{std::numeric_limits<double>::infinity(), 0, false, 0};
+        constexpr double inf = std::numeric_limits<double>::infinity();
+        Entry best{inf, 0, false, 0, inf, 0};
         std::vector<Mask> ends;
         endings(s, std::bit_width(s), 0, ends);
         // endings() already stops at r x s units, the most P(r, s) lets pass.
@@ -82,9 +83,15 @@ public:
             if (!stage.allowed)
                 continue;
             ++transitions_;
+            ++best.endings;
             double total = solve(s & ~end) + stage.latency;
-            if (total < best.cost)
-                best = {total, end, stage.merged, stage.latency};
+            if (total < best.cost) {
+                best.runnerUp = best.cost;
+                std::tie(best.cost, best.choice, best.merged, best.latency) =
+                    std::tuple{total, end, stage.merged, stage.latency};
+            } else {
+                best.runnerUp = std::min(best.runnerUp, total);
+            }
         }
         memo_.emplace(s, best);
         return best.cost;
@@ -113,6 +120,10 @@ public:
                 stage.groups.push_back(opsOf(group));
             stage.merged = e.merged;
             stage.latency = e.latency;
+            stage.stateUnits = std::popcount(s);
+            stage.stateCost = e.cost;
+            stage.endings = e.endings;
+            stage.runnerUpCost = e.runnerUp;
             out.stages.push_back(std::move(stage));
             s &= ~e.choice;
         }
@@ -128,6 +139,9 @@ private:
         Mask choice;
         bool merged;
         double latency;
+        /// The cheapest total of another ending, and the endings priced.
+        double runnerUp;
+        int64_t endings;
     };
 
     bool exceeded() const { return pruning_.maxEndings > 0 && endingCount_ > pruning_.maxEndings; }

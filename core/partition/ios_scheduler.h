@@ -29,6 +29,15 @@ struct IosStage {
     /// concurrently.
     bool merged = false;
     double latency = 0;
+    /// The DP's state this stage ends (§4.1): the schedule units scheduled
+    /// up to and including it, and cost[S], their least latency.
+    int64_t stateUnits = 0;
+    double stateCost = 0;
+    /// The endings of that state the DP priced (P(r, s) allows them), and
+    /// the total of the cheapest other one, cost[S - S'] + its stage
+    /// (infinity when the stage was the only ending).
+    int64_t endings = 0;
+    double runnerUpCost = 0;
 };
 
 /// Schedule pruning P(r, s) of §4.3; 0 leaves a bound off.

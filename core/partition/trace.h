@@ -99,6 +99,16 @@ struct IosStep {
     bool merged = false;
     /// The stage's latency by the stage cost, ns.
     double latencyNs = 0;
+    /// The DP's state the stage ends: its schedule units and cost[S] (ns),
+    /// the endings of it the DP priced, and the total of the cheapest other
+    /// one (ns; -1 when there was none). IosStage has the same.
+    int64_t stateUnits = 0;
+    double stateCostNs = 0;
+    int64_t endings = 0;
+    double runnerUpNs = -1;
+    /// Wall time of the block's DP, ms. It differs from run to run, so it
+    /// is neither in the explanation nor in schedule documents.
+    double searchMs = 0;
     std::string explanation;
 };
 

@@ -15,6 +15,8 @@
 #include <queue>
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <tuple>
 
@@ -91,8 +93,12 @@ Status scheduleBlock(const ir::Graph& graph, const Units& block,
                      const partition::IosCostModel& cost, const partition::IosPruning& pruning,
                      Scheduled& out) {
     if (block.size() <= partition::kIosMaxBlockOps) {
+        auto started = std::chrono::steady_clock::now();
         SC_ASSIGN_OR_RETURN(partition::IosSchedule s,
                             partition::scheduleIosUnits(graph, block, cost, pruning));
+        double searchMs =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+                .count();
         if (!s.boundReached) {
             int64_t index = out.steps.empty() ? 0 : out.steps.back().block + 1;
             for (const partition::IosStage& stage : s.stages) {
@@ -103,6 +109,11 @@ Status scheduleBlock(const ir::Graph& graph, const Units& block,
                 step.transitions = s.transitions;
                 step.merged = stage.merged;
                 step.latencyNs = stage.latency;
+                step.stateUnits = stage.stateUnits;
+                step.stateCostNs = stage.stateCost;
+                step.endings = stage.endings;
+                step.runnerUpNs = std::isfinite(stage.runnerUpCost) ? stage.runnerUpCost : -1;
+                step.searchMs = searchMs;
                 for (const auto& group : stage.groups) {
                     step.groups.push_back(group.front());
                     step.groupSizes.push_back(static_cast<int64_t>(group.size()));
@@ -116,6 +127,23 @@ Status scheduleBlock(const ir::Graph& graph, const Units& block,
     auto middle = block.begin() + static_cast<std::ptrdiff_t>(block.size() / 2);
     SC_RETURN_IF_ERROR(scheduleBlock(graph, Units(block.begin(), middle), cost, pruning, out));
     return scheduleBlock(graph, Units(middle, block.end()), cost, pruning, out);
+}
+
+/// The DP's decision at the state the stage ends: the cheapest of its
+/// endings, and by how much.
+std::string stateText(const partition::IosStep& step) {
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "the last stage of the state of %lld units, cost[S] = %.3f ms, the cheapest of "
+                  "its %lld endings",
+                  static_cast<long long>(step.stateUnits), step.stateCostNs / 1e6,
+                  static_cast<long long>(step.endings));
+    std::string out = text;
+    if (step.runnerUpNs >= 0) {
+        std::snprintf(text, sizeof text, " (the next best gives %.3f ms)", step.runnerUpNs / 1e6);
+        out += text;
+    }
+    return out;
 }
 
 std::string explain(const ir::Graph& graph, const partition::IosStep& step) {
@@ -137,7 +165,7 @@ std::string explain(const ir::Graph& graph, const partition::IosStep& step) {
     else
         text += "a stage of " + std::to_string(groups.size()) + " groups run at once on " +
                 "their share of the cores (§3), " + join(groups, ", ");
-    return text + ", " + latency;
+    return text + ", " + latency + "; " + stateText(step);
 }
 
 /// Stage of each group: the stage of its first op (0 without stages).

@@ -16,6 +16,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
+
 using namespace stagecraft;
 using stagecraft::test::parsed;
 using stagecraft::test::readAll;
@@ -268,7 +270,8 @@ private slots:
         QVERIFY2(text.exitCode == 0, qPrintable(text.err));
         QVERIFY2(text.out.contains(s("IOS stages (IOS §3-4, Algorithm 1 per block), in order: ")) &&
                      text.out.contains(s("groups run at once on their share of the cores")) &&
-                     text.out.contains(s("\norder stages")),
+                     text.out.contains(s("\norder stages")) && text.out.contains(s("  search: ")) &&
+                     text.out.contains(s(" ms in the DP\n")),
                  qPrintable(text.out));
         QVERIFY(!text.out.contains(s("Algorithm 2, grouping")));
         QVERIFY(!text.out.contains(s("Algorithm 3, DFS order")));
@@ -278,9 +281,21 @@ private slots:
         QJsonArray stages = doc[s("trace")][s("ios")].toArray();
         QVERIFY(!stages.isEmpty());
         int kernels = 0, joining = 0;
+        double blockCost = 0;
+        int block = -1;
         for (const QJsonValue& stage : stages) {
             QVERIFY(stage[s("states")].toInt() >= 1);
             kernels += stage[s("merged")].toBool() ? 1 : stage[s("groups")].toArray().size();
+            // The DP's state each stage ends: cost[S] adds up the block's
+            // stages so far, and the stage is the cheapest of its endings.
+            if (stage[s("block")].toInt() != block)
+                blockCost = 0, block = stage[s("block")].toInt();
+            blockCost += stage[s("latency_ns")].toDouble();
+            QVERIFY(std::abs(stage[s("state_cost_ns")].toDouble() - blockCost) <= 1e-6 * blockCost);
+            QVERIFY(stage[s("endings")].toInt() >= 1 && stage[s("state_units")].toInt() >= 1);
+            double next = stage[s("runner_up_ns")].toDouble();
+            QVERIFY(next < 0 || next >= stage[s("state_cost_ns")].toDouble());
+            QVERIFY(stage[s("explanation")].toString().contains(s("endings")));
         }
         for (const QJsonValue& instance : doc[s("instances")].toArray())
             joining += instance[s("joins_stage")].toBool() ? 1 : 0;

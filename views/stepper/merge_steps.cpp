@@ -178,18 +178,17 @@ AlgorithmStep iosStep(const PipelineResult& result, const partition::IosStep& tr
     step.merged = traced.merged;
     step.highlights.groups = groupsOf(groups, traced.groups);
     QString first = QString::fromStdString(graph.op(traced.groups.front()).name);
-    step.title = traced.merged ? QStringLiteral("block %1: %2 merged into one operator")
-                                     .arg(traced.block + 1)
-                                     .arg(first)
-                 : traced.groups.size() == 1
-                     ? QStringLiteral("block %1: one group from %2 (%3 ops)")
-                           .arg(traced.block + 1)
-                           .arg(first)
-                           .arg(traced.groupSizes.front())
-                     : QStringLiteral("block %1: %2 groups at once from %3")
-                           .arg(traced.block + 1)
-                           .arg(traced.groups.size())
-                           .arg(first);
+    QString stage =
+        traced.merged ? QStringLiteral("%1 merged into one operator").arg(first)
+        : traced.groups.size() == 1
+            ? QStringLiteral("one group from %1 (%2 ops)").arg(first).arg(traced.groupSizes.front())
+            : QStringLiteral("%1 groups at once from %2").arg(traced.groups.size()).arg(first);
+    // The DP's state the stage ends, and how many endings it weighed there.
+    step.title = QStringLiteral("block %1, state of %2 units: %3, best of %4 endings")
+                     .arg(traced.block + 1)
+                     .arg(traced.stateUnits)
+                     .arg(stage)
+                     .arg(traced.endings);
     step.explanation = QString::fromStdString(traced.explanation);
     return step;
 }

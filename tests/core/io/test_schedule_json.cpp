@@ -205,6 +205,10 @@ TEST(TestScheduleJson, baselineStepsAndStagesRoundTripAndAreOptional) {
     ios.groups = {ir::OpId(1), ir::OpId(3)};
     ios.groupSizes = {2, 1};
     ios.latencyNs = 1250.5;
+    ios.stateUnits = 3;
+    ios.stateCostNs = 2500.25;
+    ios.endings = 4;
+    ios.runnerUpNs = 2600;
     ios.explanation = "IOS Algorithm 1, block 2: two groups at once";
     f.schedule.trace.ago = {ago};
     f.schedule.trace.dla = {dla};
@@ -232,6 +236,10 @@ TEST(TestScheduleJson, baselineStepsAndStagesRoundTripAndAreOptional) {
     EXPECT_EQ(t.ios[0].transitions, 7);
     EXPECT_DOUBLE_EQ(t.ios[0].latencyNs, 1250.5);
     EXPECT_FALSE(t.ios[0].merged);
+    EXPECT_EQ(t.ios[0].stateUnits, 3);
+    EXPECT_DOUBLE_EQ(t.ios[0].stateCostNs, 2500.25);
+    EXPECT_EQ(t.ios[0].endings, 4);
+    EXPECT_DOUBLE_EQ(t.ios[0].runnerUpNs, 2600);
     EXPECT_EQ(read->schedule.instances[schedule::InstanceId::at(1)].firstCore, 2);
     EXPECT_TRUE(read->schedule.instances[schedule::InstanceId::at(1)].joinsStage);
     EXPECT_FALSE(read->schedule.instances[schedule::InstanceId::at(0)].joinsStage);

@@ -167,6 +167,17 @@ TEST(TestIosScheduler, fig5VisitsSixStatesThroughTwelveTransitions) {
     EXPECT_EQ(stageGroups(s, 1), (Groups{{op(1)}}));
     EXPECT_FALSE(s.stages[0].merged);
     EXPECT_DOUBLE_EQ(s.stages[0].latency + s.stages[1].latency, s.latency);
+    // The states the stages end: {a, c} has 3 endings, {a}, {c} and both
+    // (3, against 2 + 1 + 3 for either alone); {a, b, c} has 5, {b} best
+    // (3 + 2), then {b, c} (3 + 3), {a, b, c} (7), {c} (5 + 3), {a, b} (3 + 7).
+    EXPECT_EQ(s.stages[0].stateUnits, 2);
+    EXPECT_DOUBLE_EQ(s.stages[0].stateCost, 3);
+    EXPECT_EQ(s.stages[0].endings, 3);
+    EXPECT_DOUBLE_EQ(s.stages[0].runnerUpCost, 6);
+    EXPECT_EQ(s.stages[1].stateUnits, 3);
+    EXPECT_DOUBLE_EQ(s.stages[1].stateCost, 5);
+    EXPECT_EQ(s.stages[1].endings, 5);
+    EXPECT_DOUBLE_EQ(s.stages[1].runnerUpCost, 6);
 }
 
 TEST(TestIosScheduler, independentChainsReachTheBoundOfSection4_2) {

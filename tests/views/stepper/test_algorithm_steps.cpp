@@ -202,6 +202,12 @@ private slots:
             QCOMPARE(stages[i]->highlights.groups.size(),
                      traced.merged ? size_t(1) : traced.groups.size());
             QCOMPARE(stages[i]->explanation, QString::fromStdString(traced.explanation));
+            // The title names the DP's state the stage ends and its endings.
+            QVERIFY2(stages[i]->title.contains(
+                         QStringLiteral("state of %1 units").arg(traced.stateUnits)) &&
+                         stages[i]->title.endsWith(
+                             QStringLiteral("best of %1 endings").arg(traced.endings)),
+                     qPrintable(stages[i]->title));
             lit.insert(lit.end(), stages[i]->highlights.groups.begin(),
                        stages[i]->highlights.groups.end());
         }
