@@ -136,6 +136,12 @@ Status lowerOp(Emitter& e, const OpCall& call) {
         return lowerPointwise(e, call);
     case Trilu:
         return lowerTrilu(e, call);
+    case CumSum:
+    case OneHot:
+    case GatherND:
+    case ScatterElements:
+    case ScatterND:
+        return lowerIndexed(e, call);
     case TopK:
     case Unknown:
         break;

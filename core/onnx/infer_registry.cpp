@@ -76,6 +76,12 @@ const std::map<std::string, InferRule>& rules() {
         t["Tile"] = inferTile;
         t["Gather"] = inferGather;
         t["GatherElements"] = inferGatherElements;
+        t["GatherND"] = inferGatherNd;
+        t["CumSum"] = inferCumSum;
+        t["OneHot"] = inferOneHot;
+        t["ScatterElements"] = inferScatterElements;
+        t["Scatter"] = inferScatterElements;
+        t["ScatterND"] = inferScatterNd;
         t["DepthToSpace"] = inferDepthToSpace;
         t["SpaceToDepth"] = inferSpaceToDepth;
         t["Shape"] = inferShape;

@@ -141,8 +141,10 @@ int64_t fixedElementwiseCount(ir::OpKind kind) {
     case DepthToSpace:
     case Expand:
     case Flatten:
+    case CumSum:
     case Gather:
     case GatherElements:
+    case GatherND:
     case Gemm:
     case GlobalAveragePool:
     case GlobalLpPool:
@@ -154,6 +156,7 @@ int64_t fixedElementwiseCount(ir::OpKind kind) {
     case LpPool:
     case MatMul:
     case MaxPool:
+    case OneHot:
     case Pad:
     case ReduceL1:
     case ReduceL2:
@@ -167,6 +170,8 @@ int64_t fixedElementwiseCount(ir::OpKind kind) {
     case ReduceSumSquare:
     case Reshape:
     case Resize:
+    case ScatterElements:
+    case ScatterND:
     case Slice:
     case Softmax:
     case SpaceToDepth:

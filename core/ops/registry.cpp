@@ -76,6 +76,11 @@ std::vector<OpInfo> registrations() {
                                   {SpaceToDepth, I, buildSpaceToDepth},
                                   {Gather, I, buildGather},
                                   {GatherElements, I, buildGatherElements},
+                                  {GatherND, I, buildGatherNd},
+                                  {CumSum, R, buildCumSum},
+                                  {OneHot, I, buildOneHot},
+                                  {ScatterElements, O, buildScatter},
+                                  {ScatterND, O, buildScatter},
                                   {Resize, I, buildResize},
                                   {TopK, O, buildTopK},
                               });

@@ -173,6 +173,8 @@ Status lowerConvTranspose(Emitter& e, const OpCall& call);
 Status lowerReduction(Emitter& e, const OpCall& call);
 Status lowerNormalization(Emitter& e, const OpCall& call);
 Status lowerResize(Emitter& e, const OpCall& call);
+/// CumSum, OneHot, GatherND, ScatterElements and ScatterND.
+Status lowerIndexed(Emitter& e, const OpCall& call);
 
 /// True when \p kind is computed elementwise from its inputs by scalarOp.
 bool isScalarOp(ir::OpKind kind);

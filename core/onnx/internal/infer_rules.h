@@ -20,6 +20,13 @@ Status inferBatchNorm(InferContext& ctx);
 Status inferDropout(InferContext& ctx);
 Status inferTrilu(InferContext& ctx);
 
+// infer_indexed.cpp
+Status inferCumSum(InferContext& ctx);
+Status inferOneHot(InferContext& ctx);
+Status inferGatherNd(InferContext& ctx);
+Status inferScatterElements(InferContext& ctx);
+Status inferScatterNd(InferContext& ctx);
+
 // infer_conv.cpp
 Status inferConv(InferContext& ctx);
 Status inferConvTranspose(InferContext& ctx);

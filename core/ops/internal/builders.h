@@ -61,6 +61,12 @@ Nests buildSpaceToDepth(const OpContext& ctx);
 Nests buildGather(const OpContext& ctx);
 Nests buildGatherElements(const OpContext& ctx);
 
+// indexed.cpp: CumSum, OneHot, GatherND, ScatterElements and ScatterND
+Nests buildCumSum(const OpContext& ctx);
+Nests buildOneHot(const OpContext& ctx);
+Nests buildGatherNd(const OpContext& ctx);
+Nests buildScatter(const OpContext& ctx);
+
 // resize.cpp
 Nests buildResize(const OpContext& ctx);
 
