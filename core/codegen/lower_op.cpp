@@ -142,6 +142,14 @@ Status lowerOp(Emitter& e, const OpCall& call) {
     case ScatterElements:
     case ScatterND:
         return lowerIndexed(e, call);
+    case QuantizeLinear:
+    case DequantizeLinear:
+        return lowerQuantize(e, call);
+    case ConvInteger:
+    case MatMulInteger:
+    case QLinearConv:
+    case QLinearMatMul:
+        return lowerIntegerContraction(e, call);
     case TopK:
     case Unknown:
         break;

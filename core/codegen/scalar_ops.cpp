@@ -160,28 +160,43 @@ std::pair<double, double> integerRange(ir::DType t) {
     return {std::max(-std::exp2(bits - 1), -9.2e18), std::min(std::exp2(bits - 1) - 1, 9.2e18)};
 }
 
+/// Clip's bound \p slot (1: min, 2: max) when computed at run time, else null.
+Value* runtimeBound(const Point& p, size_t slot) {
+    return p.args.size() > slot && p.args[slot] != nullptr ? p.arg(slot) : nullptr;
+}
+
+/// x clipped from below (\p lower) or above by \p bound.
+Value* clipBy(const Point& p, Value* x, Value* bound, bool lower) {
+    auto& b = p.b();
+    if (p.isFloat())
+        return lower ? p.maxOf(x, bound) : p.minOf(x, bound);
+    bool u = isUnsigned(p.out);
+    Value* beyond = lower ? (u ? b.CreateICmpUGT(bound, x) : b.CreateICmpSGT(bound, x))
+                          : (u ? b.CreateICmpULT(bound, x) : b.CreateICmpSLT(bound, x));
+    return b.CreateSelect(beyond, bound, x);
+}
+
+/// Clip: min first, then max (with min > max every value becomes max, as
+/// ONNX says). A bound is an attribute, or an input computed at run time.
 Value* clip(const Point& p) {
     double lo = p.attr("min", -std::numeric_limits<double>::infinity());
     double hi = p.attr("max", std::numeric_limits<double>::infinity());
     Value* x = p.arg(0);
-    // min first, then max: with min > max every value becomes max (ONNX).
-    if (p.isFloat())
-        return p.minOf(p.maxOf(x, p.c(lo)), p.c(hi));
-    // An integer clips only at bounds inside its type: the defaults (+-inf)
-    // clip nothing, and a constant outside the type would wrap.
+    Value* low = runtimeBound(p, 1);
+    Value* high = runtimeBound(p, 2);
+    if (p.isFloat()) {
+        x = clipBy(p, x, low ? low : p.c(lo), true);
+        return clipBy(p, x, high ? high : p.c(hi), false);
+    }
+    // An integer clips only at constant bounds inside its type: the defaults
+    // (+-inf) clip nothing, and a constant outside the type would wrap.
     auto [least, most] = integerRange(p.out);
     lo = std::min(lo, most);
     hi = std::max(hi, least);
-    auto& b = p.b();
-    bool u = isUnsigned(p.out);
-    if (lo > least) {
-        Value* low = p.c(std::ceil(lo));
-        x = b.CreateSelect(u ? b.CreateICmpUGT(low, x) : b.CreateICmpSGT(low, x), low, x);
-    }
-    if (hi < most) {
-        Value* high = p.c(std::floor(hi));
-        x = b.CreateSelect(u ? b.CreateICmpULT(high, x) : b.CreateICmpSLT(high, x), high, x);
-    }
+    if (low != nullptr || lo > least)
+        x = clipBy(p, x, low ? low : p.c(std::ceil(lo)), true);
+    if (high != nullptr || hi < most)
+        x = clipBy(p, x, high ? high : p.c(std::floor(hi)), false);
     return x;
 }
 

@@ -17,13 +17,13 @@
 #define STAGECRAFT_OP_KINDS(X) \
     X(Abs) X(Acos) X(Acosh) X(Add) X(And) X(ArgMax) X(ArgMin) X(Asin) X(Asinh) X(Atan) X(Atanh) \
     X(AveragePool) X(BatchNormalization) X(BitShift) X(BitwiseAnd) X(BitwiseNot) X(BitwiseOr) X(BitwiseXor) \
-    X(Cast) X(Ceil) X(Celu) X(Clip) X(Concat) X(Conv) X(ConvTranspose) X(Cos) X(Cosh) X(CumSum) \
-    X(DepthToSpace) X(Div) X(Dropout) X(Elu) X(Equal) X(Erf) X(Exp) X(Expand) X(Flatten) X(Floor) \
+    X(Cast) X(Ceil) X(Celu) X(Clip) X(Concat) X(Conv) X(ConvInteger) X(ConvTranspose) X(Cos) X(Cosh) X(CumSum) \
+    X(DepthToSpace) X(DequantizeLinear) X(Div) X(Dropout) X(Elu) X(Equal) X(Erf) X(Exp) X(Expand) X(Flatten) X(Floor) \
     X(Gather) X(GatherElements) X(GatherND) X(Gelu) X(Gemm) X(GlobalAveragePool) X(GlobalLpPool) \
     X(GlobalMaxPool) X(Greater) X(GreaterOrEqual) X(HardSigmoid) X(HardSwish) X(Hardmax) \
     X(Identity) X(InstanceNormalization) X(IsInf) X(IsNaN) X(LayerNormalization) X(LeakyRelu) \
-    X(Less) X(LessOrEqual) X(Log) X(LogSoftmax) X(LpPool) X(MatMul) X(Max) X(MaxPool) X(Mean) \
-    X(Min) X(Mish) X(Mod) X(Mul) X(Neg) X(Not) X(OneHot) X(Or) X(PRelu) X(Pad) X(Pow) X(Reciprocal) \
+    X(Less) X(LessOrEqual) X(Log) X(LogSoftmax) X(LpPool) X(MatMul) X(MatMulInteger) X(Max) X(MaxPool) X(Mean) \
+    X(Min) X(Mish) X(Mod) X(Mul) X(Neg) X(Not) X(OneHot) X(Or) X(PRelu) X(Pad) X(Pow) X(QLinearConv) X(QLinearMatMul) X(QuantizeLinear) X(Reciprocal) \
     X(ReduceL1) X(ReduceL2) X(ReduceLogSum) X(ReduceLogSumExp) X(ReduceMax) X(ReduceMean) \
     X(ReduceMin) X(ReduceProd) X(ReduceSum) X(ReduceSumSquare) X(Relu) X(Reshape) X(Resize) \
     X(Round) X(ScatterElements) X(ScatterND) X(Selu) X(Shrink) X(Sigmoid) X(Sign) X(Sin) X(Sinh) X(Slice) X(Softmax) X(Softplus) \

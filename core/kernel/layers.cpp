@@ -6,6 +6,7 @@
 
 #include "kernel/internal/layers.h"
 
+#include "ops/semantics.h"
 #include "support/divisors.h"
 
 #include <algorithm>
@@ -75,8 +76,7 @@ double bestRate(const arch::ComputeUnit& unit, ir::DType dtype) {
 }
 
 ir::DType dtypeOf(const ir::Graph& graph, ir::OpId op) {
-    const ir::Op& o = graph.op(op);
-    return o.outputs.empty() ? ir::DType::Float32 : graph.tensor(o.outputs.front()).dtype;
+    return ops::computeTypeOf(graph, op);
 }
 
 } // namespace

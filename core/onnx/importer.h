@@ -31,6 +31,9 @@ struct ImportOptions {
     std::map<std::string, ir::ConstTensor> inputValues;
     /// Fold BatchNormalization into a preceding Conv/ConvTranspose.
     bool foldBatchNorm = true;
+    /// Fold DequantizeLinear -> Conv or MatMul -> QuantizeLinear into
+    /// QLinearConv or QLinearMatMul (docs/onnx-import.md, "QDQ").
+    bool foldQdq = true;
     /// Drop Identity and Dropout.
     bool dropIdentity = true;
     /// Replace ops whose inputs are all constant by their (lazily computed) result.

@@ -91,6 +91,11 @@ void InferContext::keepInputs(int n) {
         inputs.resize(static_cast<size_t>(n));
 }
 
+void InferContext::dropInput(int i) {
+    if (hasInput(i))
+        session_.graph.setOpInput(id_, i, ir::kNoTensor);
+}
+
 Error InferContext::error(const std::string& message) const {
     return session_.error("op " + quote(op().name) + " (" + op().type + "): " + message);
 }

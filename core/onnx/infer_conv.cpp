@@ -98,9 +98,13 @@ Status requireRank(InferContext& ctx, int input, int64_t minRank, const char* wh
 } // namespace
 
 Status inferConv(InferContext& ctx) {
-    SC_RETURN_IF_ERROR(requireRank(ctx, 0, 3, "X"));
-    SC_RETURN_IF_ERROR(requireRank(ctx, 1, 3, "W"));
-    const ir::Shape x = ctx.shape(0), weight = ctx.shape(1);
+    return inferConvAt(ctx, 0, 1, 2, ctx.hasInput(0) ? ctx.dtype(0) : ir::DType::Float32);
+}
+
+Status inferConvAt(InferContext& ctx, int slotX, int slotW, int slotBias, ir::DType type) {
+    SC_RETURN_IF_ERROR(requireRank(ctx, slotX, 3, "X"));
+    SC_RETURN_IF_ERROR(requireRank(ctx, slotW, 3, "W"));
+    const ir::Shape x = ctx.shape(slotX), weight = ctx.shape(slotW);
     size_t spatial = x.size() - 2;
     if (weight.size() != x.size())
         return ctx.error("W " + ir::formatShape(weight) + " and X " + ir::formatShape(x) +
@@ -109,7 +113,7 @@ Status inferConv(InferContext& ctx) {
     if (group < 1 || x[1] != weight[1] * group || weight[0] % group != 0)
         return ctx.error("channels do not match: X " + ir::formatShape(x) + ", W " +
                          ir::formatShape(weight) + ", group " + std::to_string(group));
-    if (ctx.hasInput(2) && ctx.shape(2) != ir::Shape{weight[0]})
+    if (ctx.hasInput(slotBias) && ctx.shape(slotBias) != ir::Shape{weight[0]})
         return ctx.error("bias must have shape " + std::to_string(weight[0]));
     std::vector<int64_t> kernel =
         ctx.attrs().getInts("kernel_shape", {weight.begin() + 2, weight.end()});
@@ -124,7 +128,7 @@ Status inferConv(InferContext& ctx) {
     }
     writeWindow(ctx, w);
     ctx.attrs().set("group", group);
-    ctx.setOutput(0, ctx.dtype(0), out);
+    ctx.setOutput(0, type, out);
     return Status::success();
 }
 

@@ -81,6 +81,28 @@ Status inferWhere(InferContext& ctx) {
     return Status::success();
 }
 
+/// Clip's bound at input \p i: a constant becomes the attribute (\p bound)
+/// and the input is dropped; a value computed at run time (no shape depends
+/// on it) stays an input, a scalar of x's type.
+Status clipBound(InferContext& ctx, int i, const char* name, double& bound) {
+    if (!ctx.hasInput(i))
+        return Status::success();
+    if (const ir::ConstTensor* v = ctx.value(i)) {
+        std::vector<double> values = v->toDoubles();
+        if (values.size() != 1)
+            return ctx.error(std::string(name) + " must be a scalar");
+        bound = values[0];
+        ctx.dropInput(i);
+        return Status::success();
+    }
+    if (ir::elementCount(ctx.shape(i)) != 1 || ctx.dtype(i) != ctx.dtype(0))
+        return ctx.error(std::string(name) + " (input " + std::to_string(i) + ") is " +
+                         std::string(ir::dtypeName(ctx.dtype(i))) + " " +
+                         ir::formatShape(ctx.shape(i)) + ", expected a scalar of x's type " +
+                         std::string(ir::dtypeName(ctx.dtype(0))));
+    return Status::success();
+}
+
 Status inferClip(InferContext& ctx) {
     SC_RETURN_IF_ERROR(requireInputs(ctx, 1));
     double low = -std::numeric_limits<double>::infinity();
@@ -89,22 +111,12 @@ Status inferClip(InferContext& ctx) {
         low = ctx.attrs().getFloat("min", low);
         high = ctx.attrs().getFloat("max", high);
     } else {
-        if (ctx.hasInput(1)) {
-            SC_ASSIGN_OR_RETURN(auto v, ctx.floatsInput(1, "min"));
-            if (v.size() != 1)
-                return ctx.error("min must be a scalar");
-            low = v[0];
-        }
-        if (ctx.hasInput(2)) {
-            SC_ASSIGN_OR_RETURN(auto v, ctx.floatsInput(2, "max"));
-            if (v.size() != 1)
-                return ctx.error("max must be a scalar");
-            high = v[0];
-        }
+        SC_RETURN_IF_ERROR(clipBound(ctx, 1, "min", low));
+        SC_RETURN_IF_ERROR(clipBound(ctx, 2, "max", high));
     }
     ctx.attrs().set("min", low);
     ctx.attrs().set("max", high);
-    ctx.keepInputs(1);
+    ctx.keepInputs(ctx.hasInput(2) ? 3 : ctx.hasInput(1) ? 2 : 1);
     ctx.setOutput(0, ctx.dtype(0), ctx.shape(0));
     return Status::success();
 }

@@ -8,7 +8,11 @@ namespace stagecraft::onnxio {
 Status inferMatMul(InferContext& ctx) {
     if (!ctx.hasInput(0) || !ctx.hasInput(1))
         return ctx.error("needs two inputs");
-    ir::Shape a = ctx.shape(0), b = ctx.shape(1);
+    return inferMatMulAt(ctx, 0, 1, ctx.dtype(0));
+}
+
+Status inferMatMulAt(InferContext& ctx, int slotA, int slotB, ir::DType type) {
+    ir::Shape a = ctx.shape(slotA), b = ctx.shape(slotB);
     if (a.empty() || b.empty())
         return ctx.error("operands must not be scalars");
     bool vectorA = a.size() == 1, vectorB = b.size() == 1;
@@ -17,19 +21,19 @@ Status inferMatMul(InferContext& ctx) {
     if (vectorB)
         b.push_back(1);
     if (a.back() != b[b.size() - 2])
-        return ctx.error("inner dimensions differ: " + ir::formatShape(ctx.shape(0)) + " x " +
-                         ir::formatShape(ctx.shape(1)));
+        return ctx.error("inner dimensions differ: " + ir::formatShape(ctx.shape(slotA)) + " x " +
+                         ir::formatShape(ctx.shape(slotB)));
     auto batch =
         broadcastShapes(ir::Shape(a.begin(), a.end() - 2), ir::Shape(b.begin(), b.end() - 2));
     if (!batch)
-        return ctx.error("batch dimensions do not broadcast: " + ir::formatShape(ctx.shape(0)) +
-                         " x " + ir::formatShape(ctx.shape(1)));
+        return ctx.error("batch dimensions do not broadcast: " + ir::formatShape(ctx.shape(slotA)) +
+                         " x " + ir::formatShape(ctx.shape(slotB)));
     ir::Shape out = *batch;
     if (!vectorA)
         out.push_back(a[a.size() - 2]);
     if (!vectorB)
         out.push_back(b.back());
-    ctx.setOutput(0, ctx.dtype(0), out);
+    ctx.setOutput(0, type, out);
     return Status::success();
 }
 

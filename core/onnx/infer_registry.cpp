@@ -88,6 +88,12 @@ const std::map<std::string, InferRule>& rules() {
         t["Size"] = inferSize;
         t["ConstantOfShape"] = inferConstantOfShape;
         t["Range"] = inferRange;
+        t["QuantizeLinear"] = inferQuantizeLinear;
+        t["DequantizeLinear"] = inferDequantizeLinear;
+        t["ConvInteger"] = inferConvInteger;
+        t["QLinearConv"] = inferQLinearConv;
+        t["MatMulInteger"] = inferMatMulInteger;
+        t["QLinearMatMul"] = inferQLinearMatMul;
         return t;
     }();
     return table;

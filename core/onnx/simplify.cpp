@@ -205,6 +205,8 @@ Status removeDeadOps(ImportSession& session) {
 Status simplifyGraph(ImportSession& session) {
     if (session.options.foldBatchNorm)
         BatchNormFolder(session).run();
+    if (session.options.foldQdq)
+        foldQdq(session.graph);
     if (session.options.dropIdentity)
         dropIdentities(session.graph);
     SC_RETURN_IF_ERROR(removeDeadOps(session));

@@ -56,9 +56,9 @@ std::vector<LoopDim> convLoops(const ir::Shape& out, const Channels& c, const Wi
     return loops;
 }
 
-Status checkBias(const OpContext& ctx, int64_t channels) {
-    if (ctx.hasInput(2) && ctx.inputShape(2) != ir::Shape{channels})
-        return ctx.error("B has shape " + ir::formatShape(ctx.inputShape(2)) + ", expected " +
+Status checkBias(const OpContext& ctx, int64_t channels, int slot = 2) {
+    if (ctx.hasInput(slot) && ctx.inputShape(slot) != ir::Shape{channels})
+        return ctx.error("B has shape " + ir::formatShape(ctx.inputShape(slot)) + ", expected " +
                          str(channels));
     return Status::success();
 }
@@ -69,41 +69,45 @@ Status checkKernel(const OpContext& ctx, const Window& w, const ir::Shape& weigh
     return Status::success();
 }
 
-Status checkRanks(const OpContext& ctx) {
-    SC_RETURN_IF_ERROR(ctx.expectInputs(2, 3));
+Status checkRanks(const OpContext& ctx, ConvSlots slots = {}) {
     SC_RETURN_IF_ERROR(ctx.expectOutputs(1, 1));
-    SC_RETURN_IF_ERROR(ctx.expectRank(0, 3, kUnbounded, "X"));
-    if (ctx.inputRank(1) != ctx.inputRank(0))
-        return ctx.error("W " + ir::formatShape(ctx.inputShape(1)) + " and X " +
-                         ir::formatShape(ctx.inputShape(0)) + " differ in rank");
+    SC_RETURN_IF_ERROR(ctx.expectRank(slots.x, 3, kUnbounded, "X"));
+    if (ctx.inputRank(slots.w) != ctx.inputRank(slots.x))
+        return ctx.error("W " + ir::formatShape(ctx.inputShape(slots.w)) + " and X " +
+                         ir::formatShape(ctx.inputShape(slots.x)) + " differ in rank");
     return Status::success();
 }
 
-Error channelMismatch(const OpContext& ctx, int64_t group) {
-    return ctx.error("channels do not match: X " + ir::formatShape(ctx.inputShape(0)) + ", W " +
-                     ir::formatShape(ctx.inputShape(1)) + ", group " + str(group));
+Error channelMismatch(const OpContext& ctx, int64_t group, ConvSlots slots = {}) {
+    return ctx.error("channels do not match: X " + ir::formatShape(ctx.inputShape(slots.x)) +
+                     ", W " + ir::formatShape(ctx.inputShape(slots.w)) + ", group " + str(group));
 }
 
 /// The bias map [co], when there is a bias.
-void addBias(const OpContext& ctx, LoopNest& nest) {
-    if (ctx.hasInput(2))
-        nest.inputs.push_back({2, {loopIndex(1)}});
+void addBias(const OpContext& ctx, LoopNest& nest, int slot = 2) {
+    if (ctx.hasInput(slot))
+        nest.inputs.push_back({slot, {loopIndex(1)}});
 }
 
 } // namespace
 
 Nests buildConv(const OpContext& ctx) {
-    SC_RETURN_IF_ERROR(checkRanks(ctx));
-    const ir::Shape& x = ctx.inputShape(0);
-    const ir::Shape& weight = ctx.inputShape(1);
+    SC_RETURN_IF_ERROR(ctx.expectInputs(2, 3));
+    return buildConvAt(ctx, ConvSlots{});
+}
+
+Nests buildConvAt(const OpContext& ctx, ConvSlots slots) {
+    SC_RETURN_IF_ERROR(checkRanks(ctx, slots));
+    const ir::Shape& x = ctx.inputShape(slots.x);
+    const ir::Shape& weight = ctx.inputShape(slots.w);
     size_t spatial = x.size() - 2;
     SC_ASSIGN_OR_RETURN(int64_t group, ctx.intAttr("group"));
     Channels c{x[1], weight[0], group};
     if (group < 1 || weight[1] * group != c.in || c.out % group != 0)
-        return channelMismatch(ctx, group);
+        return channelMismatch(ctx, group, slots);
     SC_ASSIGN_OR_RETURN(Window w, readWindow(ctx, spatial));
     SC_RETURN_IF_ERROR(checkKernel(ctx, w, weight));
-    SC_RETURN_IF_ERROR(checkBias(ctx, c.out));
+    SC_RETURN_IF_ERROR(checkBias(ctx, c.out, slots.bias));
     ir::Shape out{x[0], c.out};
     for (size_t i = 0; i < spatial; ++i) {
         std::optional<int64_t> extent = windowOutput(w, i, x[i + 2]);
@@ -117,8 +121,8 @@ Nests buildConv(const OpContext& ctx) {
     nest.loops = convLoops(out, c, w);
     nest.outputRank = static_cast<int>(out.size());
     int ci = static_cast<int>(2 + spatial);
-    AccessMap input{0, {loopIndex(0), groupedChannel(c, 1, ci)}};
-    AccessMap filter{1, {loopIndex(1), loopIndex(ci)}};
+    AccessMap input{slots.x, {loopIndex(0), groupedChannel(c, 1, ci)}};
+    AccessMap filter{slots.w, {loopIndex(1), loopIndex(ci)}};
     for (size_t i = 0; i < spatial; ++i) {
         int o = static_cast<int>(2 + i), k = static_cast<int>(ci + 1 + i);
         IndexExpr index = affineIndex(o, w.strides[i], -w.padBegin(i));
@@ -128,11 +132,12 @@ Nests buildConv(const OpContext& ctx) {
     }
     nest.inputs.push_back(std::move(input));
     nest.inputs.push_back(std::move(filter));
-    addBias(ctx, nest);
+    addBias(ctx, nest, slots.bias);
     return std::vector<LoopNest>{std::move(nest)};
 }
 
 Nests buildConvTranspose(const OpContext& ctx) {
+    SC_RETURN_IF_ERROR(ctx.expectInputs(2, 3));
     SC_RETURN_IF_ERROR(checkRanks(ctx));
     const ir::Shape& x = ctx.inputShape(0);
     const ir::Shape& weight = ctx.inputShape(1);

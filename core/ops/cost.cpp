@@ -114,6 +114,10 @@ int64_t fixedElementwiseCount(ir::OpKind kind) {
         return 4; // multiply, add, min, max
     case BatchNormalization:
         return 4; // subtract mean, times 1/sqrt(var), times scale, add bias
+    case QuantizeLinear:
+        return 4; // divide, round, add the zero point, saturate
+    case DequantizeLinear:
+        return 2; // subtract the zero point, multiply
     case HardSwish:
         return 5; // HardSigmoid, multiply
     case Elu:
@@ -146,6 +150,10 @@ int64_t fixedElementwiseCount(ir::OpKind kind) {
     case GatherElements:
     case GatherND:
     case Gemm:
+    case ConvInteger:
+    case MatMulInteger:
+    case QLinearConv:
+    case QLinearMatMul:
     case GlobalAveragePool:
     case GlobalLpPool:
     case GlobalMaxPool:

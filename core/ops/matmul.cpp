@@ -30,11 +30,15 @@ std::vector<IndexExpr> batchIndices(const ir::Shape& in, const ir::Shape& batch)
 
 Nests buildMatMul(const OpContext& ctx) {
     SC_RETURN_IF_ERROR(ctx.expectInputs(2, 2));
+    return buildMatMulAt(ctx, 0, 1);
+}
+
+Nests buildMatMulAt(const OpContext& ctx, int slotA, int slotB) {
     SC_RETURN_IF_ERROR(ctx.expectOutputs(1, 1));
-    SC_RETURN_IF_ERROR(ctx.expectRank(0, 1, kUnbounded, "A"));
-    SC_RETURN_IF_ERROR(ctx.expectRank(1, 1, kUnbounded, "B"));
-    const ir::Shape& a = ctx.inputShape(0);
-    const ir::Shape& b = ctx.inputShape(1);
+    SC_RETURN_IF_ERROR(ctx.expectRank(slotA, 1, kUnbounded, "A"));
+    SC_RETURN_IF_ERROR(ctx.expectRank(slotB, 1, kUnbounded, "B"));
+    const ir::Shape& a = ctx.inputShape(slotA);
+    const ir::Shape& b = ctx.inputShape(slotB);
     bool aMatrix = a.size() >= 2, bMatrix = b.size() >= 2;
     int64_t k = a.back();
     if (k != (bMatrix ? b[b.size() - 2] : b[0]))
@@ -66,11 +70,11 @@ Nests buildMatMul(const OpContext& ctx) {
     nest.loops.push_back(reductionLoop("k", k));
     nest.outputRank = static_cast<int>(out.size());
 
-    AccessMap mapA{0, batchIndices(batchA, *batch)};
+    AccessMap mapA{slotA, batchIndices(batchA, *batch)};
     if (aMatrix)
         mapA.dims.push_back(loopIndex(m));
     mapA.dims.push_back(loopIndex(kLoop));
-    AccessMap mapB{1, batchIndices(batchB, *batch)};
+    AccessMap mapB{slotB, batchIndices(batchB, *batch)};
     mapB.dims.push_back(loopIndex(kLoop));
     if (bMatrix)
         mapB.dims.push_back(loopIndex(n));

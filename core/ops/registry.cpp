@@ -60,6 +60,12 @@ std::vector<OpInfo> registrations() {
                                   {Conv, C, buildConv},
                                   {ConvTranspose, C, buildConvTranspose},
                                   {MatMul, C, buildMatMul},
+                                  {ConvInteger, C, buildConvInteger},
+                                  {QLinearConv, C, buildQLinearConv},
+                                  {MatMulInteger, C, buildMatMulInteger},
+                                  {QLinearMatMul, C, buildQLinearMatMul},
+                                  {QuantizeLinear, E, buildQuantize},
+                                  {DequantizeLinear, E, buildQuantize},
                                   {Gemm, C, buildGemm},
                                   {ArgMax, R, buildArgReduce},
                                   {ArgMin, R, buildArgReduce},
@@ -138,9 +144,13 @@ std::span<const std::string_view> familyNames() {
 std::string_view familyOf(ir::OpKind kind, Category category) {
     switch (kind) {
     case Conv:
+    case ConvInteger:
     case ConvTranspose:
+    case QLinearConv:
         return "conv";
     case MatMul:
+    case MatMulInteger:
+    case QLinearMatMul:
     case Gemm:
         return "matmul";
     case Softmax:
@@ -176,6 +186,18 @@ std::string_view familyOf(ir::OpKind kind, Category category) {
     default:
         return categoryName(category);
     }
+}
+
+ir::DType computeTypeOf(const ir::Graph& graph, ir::OpId op) {
+    const ir::Op& o = graph.op(op);
+    if (o.outputs.empty())
+        return ir::DType::Float32;
+    bool integer = o.kind == ConvInteger || o.kind == MatMulInteger || o.kind == QLinearConv ||
+                   o.kind == QLinearMatMul;
+    if (!integer || o.inputs.empty())
+        return graph.tensor(o.outputs.front()).dtype;
+    ir::DType operand = graph.tensor(o.inputs.front()).dtype;
+    return operand == ir::DType::UInt8 ? ir::DType::Int8 : operand;
 }
 
 Category categoryOf(ir::OpKind kind) {

@@ -34,6 +34,12 @@ std::span<const std::string_view> familyNames();
 /// category's name for every other op.
 std::string_view familyOf(ir::OpKind kind, Category category);
 
+/// The dtype whose unit rate an op runs at: its first output's (f32 when it
+/// has none), but an integer contraction (ConvInteger, MatMulInteger,
+/// QLinearConv, QLinearMatMul) multiplies its 8-bit operands, u8 at the i8
+/// rate.
+ir::DType computeTypeOf(const ir::Graph& graph, ir::OpId op);
+
 /// Category of an op kind; Opaque for Unknown.
 Category categoryOf(ir::OpKind kind);
 /// Category of an op type in \p domain; Opaque when unknown.

@@ -8,6 +8,7 @@
 // alone starts that op's unit instead of ending the previous one, once the
 // previous unit has its complex op (Relu-SepConv, not SepConv-Relu).
 
+#include "ops/semantics.h"
 #include "partition/ios_scheduler.h"
 
 #include <algorithm>
@@ -17,8 +18,7 @@ namespace stagecraft::partition {
 namespace {
 
 bool isComplex(const ir::Op& op) {
-    return op.kind == ir::OpKind::Conv || op.kind == ir::OpKind::ConvTranspose ||
-           op.kind == ir::OpKind::MatMul || op.kind == ir::OpKind::Gemm;
+    return ops::categoryOf(op.kind) == ops::Category::Complex;
 }
 
 bool isDepthwise(const ir::Graph& graph, const ir::Op& op) {

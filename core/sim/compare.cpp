@@ -4,6 +4,7 @@
 #include "sim/compare.h"
 
 #include "ir/precision.h"
+#include "ops/semantics.h"
 #include "sim/internal/rates.h"
 #include "sim/ios_cost.h"
 #include "support/strings.h"
@@ -140,11 +141,9 @@ double clusterRate(const arch::Arch& arch, bool complex, ir::DType dtype) {
     return rate;
 }
 
-/// The element type an op computes in: its first output's (as the
-/// simulator's unit choice), f32 without outputs.
+/// The element type an op computes in, as the simulator's unit choice.
 ir::DType computeType(const ir::Graph& graph, ir::OpId op) {
-    const ir::Op& o = graph.op(op);
-    return o.outputs.empty() ? ir::DType::Float32 : graph.tensor(o.outputs.front()).dtype;
+    return ops::computeTypeOf(graph, op);
 }
 
 void addTraffic(const kernel::TaskGraph& tasks, double scale, Report& r) {

@@ -8,6 +8,8 @@
 // or, when INPUTS.json is a "stagecraft-tensors" file (docs/codegen.md), the
 // inputs are its tensors and OUTPUT.json is a stagecraft-tensors file too.
 // --time N: after the run, N more timed runs; prints {"median_ms": ...}.
+// STAGECRAFT_ORT_OPTIMIZATION: ONNX Runtime's graph optimization level
+// ('disabled' by default; 'all' fuses QDQ patterns into QLinear ops).
 'use strict';
 const fs = require('fs');
 const ort = require('onnxruntime-node');
@@ -65,7 +67,8 @@ async function main() {
     feeds[name] = new ort.Tensor(input.dtype, make(count, input.fill || 0), input.dims);
   }
   const session = await ort.InferenceSession.create(model, {
-    intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'disabled',
+    intraOpNumThreads: 1, interOpNumThreads: 1,
+    graphOptimizationLevel: process.env.STAGECRAFT_ORT_OPTIMIZATION || 'disabled',
   });
   const results = await session.run(feeds);
   if (flag === '--time') {

@@ -175,6 +175,10 @@ Status lowerNormalization(Emitter& e, const OpCall& call);
 Status lowerResize(Emitter& e, const OpCall& call);
 /// CumSum, OneHot, GatherND, ScatterElements and ScatterND.
 Status lowerIndexed(Emitter& e, const OpCall& call);
+/// QuantizeLinear and DequantizeLinear.
+Status lowerQuantize(Emitter& e, const OpCall& call);
+/// ConvInteger, MatMulInteger, QLinearConv and QLinearMatMul.
+Status lowerIntegerContraction(Emitter& e, const OpCall& call);
 
 /// True when \p kind is computed elementwise from its inputs by scalarOp.
 bool isScalarOp(ir::OpKind kind);

@@ -66,4 +66,8 @@ Status inferShapes(ImportSession& session);
 /// The simplifications of ImportOptions, then dead-code removal and compaction.
 Status simplifyGraph(ImportSession& session);
 
+/// Folds QDQ-wrapped Conv and MatMul into QLinearConv and QLinearMatMul
+/// (fold_qdq.cpp); returns how many were folded.
+int foldQdq(ir::Graph& graph);
+
 } // namespace stagecraft::onnxio

@@ -48,7 +48,7 @@ public:
     /// Input slots, omitted optional inputs included.
     int inputCount() const { return static_cast<int>(op().inputs.size()); }
     bool hasInput(int i) const {
-        return i < inputCount() && op().inputs[static_cast<size_t>(i)] != ir::kNoTensor;
+        return i >= 0 && i < inputCount() && op().inputs[static_cast<size_t>(i)] != ir::kNoTensor;
     }
     const ir::Tensor& input(int i) const {
         return session_.graph.tensor(op().inputs[static_cast<size_t>(i)]);
@@ -78,6 +78,8 @@ public:
     }
     /// Keeps only the first \p n inputs (the others became attributes).
     void keepInputs(int n);
+    /// Omits input \p i (it became an attribute); later slots keep their place.
+    void dropInput(int i);
 
     /// "<file>: op 'name' (Type): <message>".
     Error error(const std::string& message) const;

@@ -29,12 +29,24 @@ Status inferScatterNd(InferContext& ctx);
 
 // infer_conv.cpp
 Status inferConv(InferContext& ctx);
+/// Conv's rule with X, W and the bias at the given slots, the output of \p type.
+Status inferConvAt(InferContext& ctx, int slotX, int slotW, int slotBias, ir::DType type);
 Status inferConvTranspose(InferContext& ctx);
 Status inferPool(InferContext& ctx);
 Status inferGlobalPool(InferContext& ctx);
 
 // infer_linalg.cpp
 Status inferMatMul(InferContext& ctx);
+/// MatMul's rule with A and B at the given slots, the output of \p type.
+Status inferMatMulAt(InferContext& ctx, int slotA, int slotB, ir::DType type);
+
+// infer_quantized.cpp
+Status inferQuantizeLinear(InferContext& ctx);
+Status inferDequantizeLinear(InferContext& ctx);
+Status inferConvInteger(InferContext& ctx);
+Status inferQLinearConv(InferContext& ctx);
+Status inferMatMulInteger(InferContext& ctx);
+Status inferQLinearMatMul(InferContext& ctx);
 Status inferGemm(InferContext& ctx);
 
 // infer_reduce.cpp

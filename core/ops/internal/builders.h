@@ -19,7 +19,15 @@ Nests buildElementwise(const OpContext& ctx);
 Nests buildBatchNormalization(const OpContext& ctx);
 
 // conv.cpp
+/// The input slots of a convolution's operands (QLinearConv's differ).
+struct ConvSlots {
+    int x = 0;
+    int w = 1;
+    int bias = 2;
+};
 Nests buildConv(const OpContext& ctx);
+/// A Conv's nest with its operands at \p slots (input counts not checked).
+Nests buildConvAt(const OpContext& ctx, ConvSlots slots);
 Nests buildConvTranspose(const OpContext& ctx);
 
 // pool.cpp
@@ -28,7 +36,16 @@ Nests buildGlobalPool(const OpContext& ctx);
 
 // matmul.cpp
 Nests buildMatMul(const OpContext& ctx);
+/// A MatMul's nest with A and B at \p slotA and \p slotB (counts not checked).
+Nests buildMatMulAt(const OpContext& ctx, int slotA, int slotB);
 Nests buildGemm(const OpContext& ctx);
+
+// quantized.cpp: QuantizeLinear, DequantizeLinear and the integer contractions
+Nests buildQuantize(const OpContext& ctx);
+Nests buildConvInteger(const OpContext& ctx);
+Nests buildQLinearConv(const OpContext& ctx);
+Nests buildMatMulInteger(const OpContext& ctx);
+Nests buildQLinearMatMul(const OpContext& ctx);
 
 // reduce.cpp
 Nests buildReduce(const OpContext& ctx);

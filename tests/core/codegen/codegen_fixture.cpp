@@ -160,7 +160,7 @@ std::filesystem::path withExtraOutputs(const std::filesystem::path& model,
 }
 
 Expected<codegen::TensorSet> runOnnxRuntime(const std::filesystem::path& model,
-                                            const codegen::TensorSet& inputs) {
+                                            const codegen::TensorSet& inputs, bool optimized) {
     test::TempDir dir;
     std::string inPath = dir.filePath("inputs.json");
     std::string outPath = dir.filePath("outputs.json");
@@ -168,7 +168,8 @@ Expected<codegen::TensorSet> runOnnxRuntime(const std::filesystem::path& model,
     SC_RETURN_IF_ERROR(writeFileAtomic(inPath, codegen::writeTensorsJson(inputs)));
     // node with a 600 s bound, its stderr kept for the message.
     std::string script = (sourceDir() / "tests/oracle/run-model.js").string();
-    std::string command = "timeout 600 node " + shellQuoted(script) + " " +
+    std::string level = optimized ? "STAGECRAFT_ORT_OPTIMIZATION=all " : "";
+    std::string command = level + "timeout 600 node " + shellQuoted(script) + " " +
                           shellQuoted(model.string()) + " " + shellQuoted(inPath) + " " +
                           shellQuoted(outPath) + " 2>" + shellQuoted(errPath);
     if (std::system(command.c_str()) != 0) {

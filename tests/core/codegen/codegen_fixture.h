@@ -51,7 +51,9 @@ std::filesystem::path withExtraOutputs(const std::filesystem::path& model,
                                        const std::vector<std::string>& names);
 
 /// Runs ONNX Runtime on \p model with \p inputs; the error has its stderr.
+/// With \p optimized its graph optimizations run (QDQ fusion among them).
 Expected<codegen::TensorSet> runOnnxRuntime(const std::filesystem::path& model,
-                                            const codegen::TensorSet& inputs);
+                                            const codegen::TensorSet& inputs,
+                                            bool optimized = false);
 
 } // namespace stagecraft::test

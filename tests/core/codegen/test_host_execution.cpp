@@ -12,9 +12,8 @@
 // accurate to ~1e-7 absolute, so that map is held to 1e-6 absolute and its
 // logits to the usual 1e-4.
 
-#include "codegen/host_run.h"
-#include "codegen_fixture.h"
 #include "coretestsupport.h"
+#include "host_fixture.h"
 #include "suite_fixture.h"
 
 #include <gtest/gtest.h>
@@ -187,12 +186,7 @@ TEST_P(MatchesOnnxRuntimeRows, matchesOnnxRuntime) {
         ASSERT_TRUE(ort.ok()) << (ort.ok() ? "" : ort.error().message().c_str());
         reference_[c.name] = *ort;
     }
-    auto program = codegen::emitProgram(graph, *(*planned)->evaluation.schedule.semantics,
-                                        (*planned)->plan, {codegen::Target::Host, 2, 0, false});
-    ASSERT_TRUE(program.ok()) << (program.ok() ? "" : program.error().message().c_str());
-    auto host = codegen::HostProgram::load(graph, (*planned)->plan, *program);
-    ASSERT_TRUE(host.ok()) << (host.ok() ? "" : host.error().message().c_str());
-    auto outputs = (*host)->run(inputs);
+    auto outputs = runOnHost(**planned, inputs);
     ASSERT_TRUE(outputs.ok()) << (outputs.ok() ? "" : outputs.error().message().c_str());
     ASSERT_EQ(outputs->size(), graph.outputs().size());
     if (auto [it, fresh] = first_.emplace(c.name, *outputs); !fresh) {
@@ -247,13 +241,8 @@ TEST_P(F16ModelsMatchOnnxRuntimeRows, f16ModelsMatchOnnxRuntime) {
     ASSERT_TRUE(inputs.ok());
     auto ort = runOnnxRuntime(file.path, *inputs);
     ASSERT_TRUE(ort.ok()) << (ort.ok() ? "" : ort.error().message().c_str());
-    auto program = codegen::emitProgram(graph, *(*planned)->evaluation.schedule.semantics,
-                                        (*planned)->plan, {codegen::Target::Host, 2, 0, false});
-    ASSERT_TRUE(program.ok()) << (program.ok() ? "" : program.error().message().c_str());
-    auto host = codegen::HostProgram::load(graph, (*planned)->plan, *program);
-    ASSERT_TRUE(host.ok());
-    auto outputs = (*host)->run(*inputs);
-    ASSERT_TRUE(outputs.ok());
+    auto outputs = runOnHost(**planned, *inputs);
+    ASSERT_TRUE(outputs.ok()) << (outputs.ok() ? "" : outputs.error().message().c_str());
     for (const codegen::HostTensor& out : *outputs) {
         const codegen::HostTensor* expected = codegen::findTensor(*ort, out.name);
         ASSERT_TRUE(expected != nullptr) << out.name.c_str();

@@ -1,4 +1,5 @@
 // Exact maps of Conv (the group formula, halos), ConvTranspose, MatMul, Gemm,
+// the quantized ops (parameters per tensor or along their loop),
 // pools, reductions, normalizations and elementwise broadcasting.
 
 #include "map_cases.h"
@@ -86,6 +87,73 @@ std::vector<MapCase> computeMapCases() {
                  0,
                  "| k",
                  {{0, "k"}, {1, "k"}},
+                 ""});
+    // The quantized ops: parameters per tensor (index 0) or along their loop.
+    c.push_back({"QuantizeLinear per axis",
+                 OpBuilder("QuantizeLinear")
+                     .input({2, 3, 4})
+                     .input({3})
+                     .input({3}, ir::DType::Int8)
+                     .output({2, 3, 4}, ir::DType::Int8)
+                     .i("axis", 1)
+                     .build(),
+                 0,
+                 "d0 d1 d2",
+                 {{0, "d0, d1, d2"}, {1, "d1"}, {2, "d1"}},
+                 ""});
+    c.push_back({"DequantizeLinear per tensor",
+                 OpBuilder("DequantizeLinear")
+                     .input({2, 3}, ir::DType::UInt8)
+                     .input({})
+                     .input({1}, ir::DType::UInt8)
+                     .output({2, 3})
+                     .i("axis", 1)
+                     .build(),
+                 0,
+                 "d0 d1",
+                 {{0, "d0, d1"}, {1, ""}, {2, "0"}},
+                 ""});
+    c.push_back({"QLinearConv per channel",
+                 OpBuilder("QLinearConv")
+                     .input({1, 3, 5, 5}, ir::DType::UInt8)
+                     .input({})
+                     .input({}, ir::DType::UInt8)
+                     .input({4, 3, 3, 3}, ir::DType::Int8)
+                     .input({4})
+                     .input({4}, ir::DType::Int8)
+                     .input({})
+                     .input({}, ir::DType::UInt8)
+                     .input({4}, ir::DType::Int32)
+                     .output({1, 4, 5, 5}, ir::DType::UInt8)
+                     .ints("kernel_shape", {3, 3})
+                     .ints("strides", {1, 1})
+                     .ints("dilations", {1, 1})
+                     .ints("pads", {1, 1, 1, 1})
+                     .i("group", 1)
+                     .build(),
+                 0,
+                 "n co oh ow | ci kh kw",
+                 {{0, "n, ci, oh + kh - 1, ow + kw - 1"},
+                  {1, ""},
+                  {2, ""},
+                  {3, "co, ci, kh, kw"},
+                  {4, "co"},
+                  {5, "co"},
+                  {6, ""},
+                  {7, ""},
+                  {8, "co"}},
+                 ""});
+    c.push_back({"MatMulInteger per row and column",
+                 OpBuilder("MatMulInteger")
+                     .input({2, 3, 4}, ir::DType::UInt8)
+                     .input({4, 5}, ir::DType::Int8)
+                     .input({3}, ir::DType::UInt8)
+                     .input({5}, ir::DType::Int8)
+                     .output({2, 3, 5}, ir::DType::Int32)
+                     .build(),
+                 0,
+                 "b0 m n | k",
+                 {{0, "b0, m, k"}, {1, "k, n"}, {2, "m"}, {3, "n"}},
                  ""});
     c.push_back({"Gemm transposed",
                  OpBuilder("Gemm")

@@ -426,6 +426,27 @@ TEST(TestSimCases, weightsLargerThanTheReserveStreamPerTile) {
     }
 }
 
+// An integer contraction runs at its operands' rate (decisions.md): a
+// [64, 16] u8 by [16, 32] i8 MatMulInteger is 32,768 MACs, 512 ns at a matrix
+// unit of 64 i8 MACs per cycle. Its int32 output has no rate on the unit, so
+// rated by its output it would take the slowest listed rate, f32's 16: the
+// 2,048 ns that the same MatMul takes in f32.
+TEST(TestSimCases, integerContractionsRunAtTheirOperandsRate) {
+    arch::Arch a = handArch();
+    a.cluster.coreGroups[0].units[1].opsPerCycle[ir::DType::Int8] = 64;
+    ir::Graph g;
+    test::graphops::Builder b(g);
+    ir::TensorId x = b.input({64, 16});
+    ir::TensorId w = b.weight({16, 32});
+    ir::TensorId y = b.emit1("MatMulInteger", {x, w}, {64, 32});
+    b.finish();
+    g.mutableTensor(x).dtype = ir::DType::UInt8;
+    g.mutableTensor(w).dtype = ir::DType::Int8;
+    g.mutableTensor(y).dtype = ir::DType::Int32;
+    ASSERT_FUZZY_EQ(computeNs(runOn(a, g, "tvm")), 512.0);
+    ASSERT_FUZZY_EQ(computeNs(runOn(a, matmulBy(64, 32), "tvm")), 2048.0);
+}
+
 struct PrecisionChangesBytesAndRatesRow {
     std::string rowLabel;
     int dtype;

@@ -1,0 +1,368 @@
+// Ops against ONNX Runtime on small generated models. The quantization ops
+// (issue 23, item 1): QuantizeLinear per tensor and per axis (saturating),
+// DequantizeLinear per axis, DynamicQuantizeLinear (its ONNX function body,
+// with runtime scale and zero point), ConvInteger with padding, stride and
+// zero points, MatMulInteger with both zero points,
+// QLinearConv with per-channel weight scales and a bias, QLinearMatMul over a
+// batch, a Dequantize-Relu-Quantize chain, and the QDQ patterns the import
+// folds into QLinearConv (with a Relu and an int32 bias) and QLinearMatMul
+// (there ONNX Runtime runs with its graph optimizations, which fold them the
+// same way). Clip with bounds computed at run time (issue 23, item 2: the
+// log-mel floor max(x) - 80 of audio front ends). Each model is scheduled by
+// graphturbo on stcp920, emitted for the host and run on inputs that cover
+// the whole u8 range (and floats beyond the quantized range, so saturation
+// is exercised). Integer outputs must equal ONNX Runtime's exactly, float
+// outputs to 1e-4 relative (docs/codegen.md).
+
+#include "coretestsupport.h"
+#include "host_fixture.h"
+#include "ir/const_tensor.h"
+#include "onnx/model_builder.h"
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <gtest/gtest.h>
+
+using namespace stagecraft;
+using namespace stagecraft::test;
+
+namespace {
+
+using ir::DType;
+
+template <typename T>
+std::vector<std::byte> bytesOf(const std::vector<T>& values) {
+    std::vector<std::byte> bytes(values.size() * sizeof(T));
+    std::memcpy(bytes.data(), values.data(), bytes.size());
+    return bytes;
+}
+
+/// Deterministic values: floats in [-range, range], integers over [lo, hi].
+struct Seeded {
+    uint64_t state = 0x9E3779B97F4A7C15ULL;
+    uint64_t next() {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return state >> 33;
+    }
+    double unit() { return static_cast<double>(next() % 1000001) / 1000000.0; }
+    std::vector<float> floats(int64_t n, double range) {
+        std::vector<float> v;
+        for (int64_t i = 0; i < n; ++i)
+            v.push_back(static_cast<float>((2 * unit() - 1) * range));
+        return v;
+    }
+    template <typename T>
+    std::vector<T> ints(int64_t n, int64_t lo, int64_t hi) {
+        std::vector<T> v;
+        for (int64_t i = 0; i < n; ++i)
+            v.push_back(static_cast<T>(lo + static_cast<int64_t>(next() % (hi - lo + 1))));
+        return v;
+    }
+};
+
+/// One model: its graph input (x, f32 or u8) and a builder of the rest.
+struct Case {
+    const char* name;
+    DType inputType;
+    ir::Shape inputShape;
+    /// Floats in [-range, range]; integers over their whole range.
+    double range;
+    std::function<void(onnxio::ModelBuilder&, Seeded&)> body;
+    /// The integer op the import folds a QDQ pattern into (ONNX Runtime then
+    /// runs with its graph optimizations, which fold it too), or null.
+    const char* folded = nullptr;
+};
+
+void scalar(onnxio::ModelBuilder& m, const std::string& name, DType t, double value) {
+    std::vector<std::byte> bytes(static_cast<size_t>(ir::dtypeSize(t)));
+    ir::writeDouble(t, bytes, 0, value);
+    m.addInlineInitializer(name, t, {}, bytes);
+}
+
+void output(onnxio::ModelBuilder& m, const std::string& name, DType t, const ir::Shape& shape) {
+    std::vector<onnxio::Dim> dims(shape.begin(), shape.end());
+    m.addOutput(name, t, dims);
+}
+
+const std::vector<Case>& cases() {
+    static const std::vector<Case> all = {
+        {"quantize-per-tensor-u8",
+         DType::Float32,
+         {2, 3, 4, 5},
+         3.0,
+         [](onnxio::ModelBuilder& m, Seeded&) {
+             scalar(m, "s", DType::Float32, 0.02);
+             scalar(m, "z", DType::UInt8, 128);
+             m.addNode("QuantizeLinear", {"x", "s", "z"}, {"y"});
+             output(m, "y", DType::UInt8, {2, 3, 4, 5});
+         }},
+        {"quantize-per-axis-i8",
+         DType::Float32,
+         {2, 3, 4, 5},
+         2.0,
+         [](onnxio::ModelBuilder& m, Seeded&) {
+             m.addFloatInitializer("s", {3}, {0.01f, 0.02f, 0.05f});
+             m.addInlineInitializer("z", DType::Int8, {3}, bytesOf(std::vector<int8_t>{-3, 0, 7}));
+             m.addNode("QuantizeLinear", {"x", "s", "z"}, {"y"}).attr("axis", 1);
+             output(m, "y", DType::Int8, {2, 3, 4, 5});
+         }},
+        {"dequantize-per-axis",
+         DType::UInt8,
+         {2, 4, 3},
+         0,
+         [](onnxio::ModelBuilder& m, Seeded&) {
+             m.addFloatInitializer("s", {3}, {0.5f, 0.125f, 3.0f});
+             m.addInlineInitializer("z", DType::UInt8, {3},
+                                    bytesOf(std::vector<uint8_t>{0, 128, 255}));
+             m.addNode("DequantizeLinear", {"x", "s", "z"}, {"y"}).attr("axis", -1);
+             output(m, "y", DType::Float32, {2, 4, 3});
+         }},
+        {"dynamic-quantize",
+         DType::Float32,
+         {3, 7},
+         4.0,
+         [](onnxio::ModelBuilder& m, Seeded&) {
+             m.addNode("DynamicQuantizeLinear", {"x"}, {"y", "y_scale", "y_zero"});
+             output(m, "y", DType::UInt8, {3, 7});
+             output(m, "y_scale", DType::Float32, {});
+             output(m, "y_zero", DType::UInt8, {});
+         }},
+        {"conv-integer",
+         DType::UInt8,
+         {1, 4, 9, 9},
+         0,
+         [](onnxio::ModelBuilder& m, Seeded& r) {
+             m.addInlineInitializer("w", DType::UInt8, {6, 4, 3, 3},
+                                    bytesOf(r.ints<uint8_t>(6 * 4 * 9, 0, 255)));
+             scalar(m, "xz", DType::UInt8, 3);
+             scalar(m, "wz", DType::UInt8, 131); // ONNX Runtime: per tensor only
+             m.addNode("ConvInteger", {"x", "w", "xz", "wz"}, {"y"})
+                 .attr("pads", std::vector<int64_t>{1, 1, 1, 1})
+                 .attr("strides", std::vector<int64_t>{2, 2});
+             output(m, "y", DType::Int32, {1, 6, 5, 5});
+         }},
+        {"matmul-integer",
+         DType::UInt8,
+         {2, 5, 8},
+         0,
+         [](onnxio::ModelBuilder& m, Seeded& r) {
+             m.addInlineInitializer("b", DType::Int8, {8, 6},
+                                    bytesOf(r.ints<int8_t>(48, -128, 127)));
+             scalar(m, "az", DType::UInt8, 17);
+             m.addInlineInitializer("bz", DType::Int8, {6},
+                                    bytesOf(std::vector<int8_t>{0, 3, -3, 9, -9, 1}));
+             m.addNode("MatMulInteger", {"x", "b", "az", "bz"}, {"y"});
+             output(m, "y", DType::Int32, {2, 5, 6});
+         }},
+        {"qlinear-conv",
+         DType::UInt8,
+         {1, 3, 10, 10},
+         0,
+         [](onnxio::ModelBuilder& m, Seeded& r) {
+             scalar(m, "xs", DType::Float32, 0.05);
+             scalar(m, "xz", DType::UInt8, 120);
+             m.addInlineInitializer("w", DType::Int8, {8, 3, 3, 3},
+                                    bytesOf(r.ints<int8_t>(8 * 27, -127, 127)));
+             m.addFloatInitializer("ws", {8}, r.floats(8, 0.01));
+             m.addInlineInitializer("wz", DType::Int8, {8}, bytesOf(std::vector<int8_t>(8, 0)));
+             scalar(m, "ys", DType::Float32, 0.1);
+             scalar(m, "yz", DType::UInt8, 100);
+             m.addInlineInitializer("bias", DType::Int32, {8},
+                                    bytesOf(r.ints<int32_t>(8, -2000, 2000)));
+             m.addNode("QLinearConv", {"x", "xs", "xz", "w", "ws", "wz", "ys", "yz", "bias"}, {"y"})
+                 .attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+             output(m, "y", DType::UInt8, {1, 8, 10, 10});
+         }},
+        {"qlinear-matmul",
+         DType::UInt8,
+         {2, 4, 8},
+         0,
+         [](onnxio::ModelBuilder& m, Seeded& r) {
+             scalar(m, "as", DType::Float32, 0.02);
+             scalar(m, "az", DType::UInt8, 130);
+             m.addInlineInitializer("b", DType::UInt8, {8, 5},
+                                    bytesOf(r.ints<uint8_t>(40, 0, 255)));
+             scalar(m, "bs", DType::Float32, 0.03);
+             scalar(m, "bz", DType::UInt8, 125);
+             scalar(m, "ys", DType::Float32, 0.05);
+             scalar(m, "yz", DType::UInt8, 128);
+             m.addNode("QLinearMatMul", {"x", "as", "az", "b", "bs", "bz", "ys", "yz"}, {"y"});
+             output(m, "y", DType::UInt8, {2, 4, 5});
+         }},
+        {"dequantize-relu-quantize",
+         DType::Int8,
+         {2, 3, 6},
+         0,
+         [](onnxio::ModelBuilder& m, Seeded&) {
+             scalar(m, "s", DType::Float32, 0.1);
+             scalar(m, "z", DType::Int8, -5);
+             m.addNode("DequantizeLinear", {"x", "s", "z"}, {"d"});
+             m.addNode("Relu", {"d"}, {"r"});
+             scalar(m, "s2", DType::Float32, 0.07);
+             scalar(m, "z2", DType::Int8, -128);
+             m.addNode("QuantizeLinear", {"r", "s2", "z2"}, {"y"});
+             output(m, "y", DType::Int8, {2, 3, 6});
+         }},
+        {"clip-runtime-min",
+         DType::Float32,
+         {2, 3, 8},
+         2.0,
+         [](onnxio::ModelBuilder& m, Seeded&) {
+             // The log-mel floor of audio front ends: max(x) - 80, here - 1.
+             m.addNode("ReduceMax", {"x"}, {"top"}).attr("keepdims", 0);
+             scalar(m, "depth", DType::Float32, 1.0);
+             m.addNode("Sub", {"top", "depth"}, {"floor"});
+             scalar(m, "ceiling", DType::Float32, 1.5);
+             m.addNode("Clip", {"x", "floor", "ceiling"}, {"y"});
+             output(m, "y", DType::Float32, {2, 3, 8});
+         }},
+        {"clip-runtime-max-int32",
+         DType::Int32,
+         {20},
+         0,
+         [](onnxio::ModelBuilder& m, Seeded&) {
+             m.addInt64Initializer("first", {}, {0});
+             m.addNode("Gather", {"x", "first"}, {"head"});
+             scalar(m, "lift", DType::Int32, 50);
+             m.addNode("Add", {"head", "lift"}, {"bound"});
+             m.addNode("Clip", {"x", "", "bound"}, {"y"});
+             output(m, "y", DType::Int32, {20});
+         }},
+        {"qdq-conv-relu",
+         DType::UInt8,
+         {1, 3, 8, 8},
+         0,
+         [](onnxio::ModelBuilder& m, Seeded& r) {
+             const float xs = 0.04f;
+             std::vector<float> ws = r.floats(4, 0.02);
+             for (float& w : ws)
+                 w = std::abs(w) + 0.001f;
+             scalar(m, "xs", DType::Float32, xs);
+             scalar(m, "xz", DType::UInt8, 128);
+             m.addNode("DequantizeLinear", {"x", "xs", "xz"}, {"xf"});
+             m.addInlineInitializer("w", DType::Int8, {4, 3, 3, 3},
+                                    bytesOf(r.ints<int8_t>(4 * 27, -127, 127)));
+             m.addFloatInitializer("ws", {4}, ws);
+             m.addInlineInitializer("wz", DType::Int8, {4}, bytesOf(std::vector<int8_t>(4, 0)));
+             m.addNode("DequantizeLinear", {"w", "ws", "wz"}, {"wf"}).attr("axis", 0);
+             std::vector<float> bs;
+             for (float w : ws)
+                 bs.push_back(xs * w);
+             m.addInlineInitializer("b", DType::Int32, {4},
+                                    bytesOf(r.ints<int32_t>(4, -3000, 3000)));
+             m.addFloatInitializer("bs", {4}, bs);
+             m.addNode("DequantizeLinear", {"b", "bs"}, {"bf"}).attr("axis", 0);
+             m.addNode("Conv", {"xf", "wf", "bf"}, {"c"})
+                 .attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+             m.addNode("Relu", {"c"}, {"r"});
+             scalar(m, "ys", DType::Float32, 0.03);
+             scalar(m, "yz", DType::UInt8, 0);
+             m.addNode("QuantizeLinear", {"r", "ys", "yz"}, {"y"});
+             output(m, "y", DType::UInt8, {1, 4, 8, 8});
+         },
+         "QLinearConv"},
+        {"qdq-matmul",
+         DType::UInt8,
+         {3, 6},
+         0,
+         [](onnxio::ModelBuilder& m, Seeded& r) {
+             scalar(m, "as", DType::Float32, 0.02);
+             scalar(m, "az", DType::UInt8, 120);
+             m.addNode("DequantizeLinear", {"x", "as", "az"}, {"af"});
+             m.addInlineInitializer("b", DType::Int8, {6, 5},
+                                    bytesOf(r.ints<int8_t>(30, -127, 127)));
+             scalar(m, "bs", DType::Float32, 0.01);
+             scalar(m, "bz", DType::Int8, 0);
+             m.addNode("DequantizeLinear", {"b", "bs", "bz"}, {"bf"});
+             m.addNode("MatMul", {"af", "bf"}, {"c"});
+             scalar(m, "ys", DType::Float32, 0.015);
+             scalar(m, "yz", DType::Int8, 3);
+             m.addNode("QuantizeLinear", {"c", "ys", "yz"}, {"y"});
+             output(m, "y", DType::Int8, {3, 5});
+         },
+         "QLinearMatMul"},
+    };
+    return all;
+}
+
+int opsOfType(const ir::Graph& graph, const std::string& type) {
+    int count = 0;
+    for (ir::OpId id : graph.opIds())
+        count += graph.op(id).type == type ? 1 : 0;
+    return count;
+}
+
+/// The case's input: floats in [-range, range], integers over their range.
+codegen::HostTensor inputOf(const Case& c, Seeded& r) {
+    codegen::HostTensor t{"x", c.inputType, c.inputShape, {}};
+    int64_t n = ir::elementCount(c.inputShape);
+    t.data.resize(static_cast<size_t>(n * ir::dtypeSize(c.inputType)));
+    std::vector<float> floats = r.floats(n, c.range);
+    for (int64_t i = 0; i < n; ++i) {
+        if (c.inputType == DType::Float32)
+            ir::writeDouble(c.inputType, t.data, i, floats[static_cast<size_t>(i)]);
+        else if (c.inputType == DType::UInt8)
+            ir::writeInt64(c.inputType, t.data, i, static_cast<int64_t>(r.next() % 256));
+        else
+            ir::writeInt64(c.inputType, t.data, i, static_cast<int64_t>(r.next() % 256) - 128);
+    }
+    return t;
+}
+
+struct QuantizedRow {
+    std::string rowLabel;
+    size_t index;
+};
+
+std::vector<QuantizedRow> quantizedRows() {
+    std::vector<QuantizedRow> rows;
+    for (size_t i = 0; i < cases().size(); ++i)
+        rows.push_back({cases()[i].name, i});
+    return rows;
+}
+
+} // namespace
+
+class QuantizedOpsMatchOnnxRuntime : public ::testing::TestWithParam<QuantizedRow> {};
+
+TEST_P(QuantizedOpsMatchOnnxRuntime, quantizedOpsMatchOnnxRuntime) {
+    const Case& c = cases()[GetParam().index];
+    TempDir dir;
+    onnxio::ModelBuilder m(c.name, 13);
+    std::vector<onnxio::Dim> dims(c.inputShape.begin(), c.inputShape.end());
+    m.addInput("x", c.inputType, dims);
+    Seeded r;
+    c.body(m, r);
+    ModelFile file{dir.path() / "model.onnx", {}};
+    ASSERT_TRUE(m.save(file.path).ok());
+    auto planned = plan(file, "stcp920", "graphturbo");
+    ASSERT_TRUE(planned.ok()) << (planned.ok() ? "" : planned.error().message().c_str());
+    const ir::Graph& graph = (*planned)->graph;
+    if (c.folded != nullptr) {
+        EXPECT_EQ(opsOfType(graph, c.folded), 1) << "the QDQ pattern is not folded";
+        EXPECT_EQ(opsOfType(graph, "QuantizeLinear") + opsOfType(graph, "DequantizeLinear"), 0);
+    }
+    codegen::TensorSet inputs{inputOf(c, r)};
+    auto ort = runOnnxRuntime(file.path, inputs, c.folded != nullptr);
+    ASSERT_TRUE(ort.ok()) << (ort.ok() ? "" : ort.error().message().c_str());
+    auto outputs = runOnHost(**planned, inputs);
+    ASSERT_TRUE(outputs.ok()) << (outputs.ok() ? "" : outputs.error().message().c_str());
+    ASSERT_EQ(outputs->size(), graph.outputs().size());
+    for (const codegen::HostTensor& out : *outputs) {
+        const codegen::HostTensor* expected = codegen::findTensor(*ort, out.name);
+        ASSERT_TRUE(expected != nullptr) << out.name;
+        ASSERT_EQ(out.dtype, expected->dtype) << out.name;
+        codegen::Difference d = codegen::compareTensors(out, *expected);
+        ASSERT_TRUE(d.mismatch.empty()) << d.mismatch;
+        test::info("%s %s: max absolute error %.3g, relative %.3g", c.name, out.name.c_str(),
+                   d.maxAbsolute, d.relative);
+        if (ir::isFloatingPoint(out.dtype))
+            EXPECT_LE(d.relative, 1e-4) << out.name;
+        else
+            EXPECT_EQ(d.maxAbsolute, 0) << out.name << " differs at element " << d.worstIndex;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(TestQuantizedOps, QuantizedOpsMatchOnnxRuntime,
+                         ::testing::ValuesIn(quantizedRows()), test::RowName{});
