@@ -1,5 +1,6 @@
 #include "onnx/internal/infer_context.h"
 
+#include "onnx/internal/const_eval.h"
 #include "support/strings.h"
 
 namespace stagecraft::onnxio {
@@ -40,9 +41,38 @@ const ir::ConstTensor* ImportSession::suppliedValue(ir::TensorId id) {
 const ir::ConstTensor* InferContext::value(int i) {
     if (!hasInput(i))
         return nullptr;
-    ir::TensorId id = op().inputs[static_cast<size_t>(i)];
-    const ir::ConstTensor* v = values_.get(id);
-    return v != nullptr ? v : session_.suppliedValue(id);
+    return valueOf(op().inputs[static_cast<size_t>(i)], 0);
+}
+
+const ir::ConstTensor* InferContext::valueOf(ir::TensorId id, int depth) {
+    if (const ir::ConstTensor* v = values_.get(id))
+        return v;
+    if (const ir::ConstTensor* given = session_.suppliedValue(id))
+        return given;
+    // Computed from given input values (a window function's Range limit is
+    // Cast(size)): evaluated on demand, the result kept with the constants.
+    ir::OpId producer = session_.graph.tensor(id).producer;
+    constexpr int kMaxDepth = 16;
+    if (producer == ir::kNoOp || depth >= kMaxDepth || session_.options.inputValues.empty())
+        return nullptr;
+    const ir::Op& op = session_.graph.op(producer);
+    if (!op.domain.empty() || !canEvaluate(op.type))
+        return nullptr;
+    std::vector<const ir::ConstTensor*> inputs;
+    for (ir::TensorId in : op.inputs) {
+        inputs.push_back(in == ir::kNoTensor ? nullptr : valueOf(in, depth + 1));
+        if (in != ir::kNoTensor && inputs.back() == nullptr)
+            return nullptr;
+    }
+    std::vector<OutputType> types;
+    for (ir::TensorId out : op.outputs)
+        types.push_back({session_.graph.tensor(out).dtype, session_.graph.tensor(out).shape});
+    auto results = evaluateOp(op, inputs, types);
+    if (!results.ok())
+        return nullptr;
+    for (size_t k = 0; k < results->size(); ++k)
+        values_.set(op.outputs[k], std::move((*results)[k]));
+    return values_.get(id);
 }
 
 Error InferContext::notConstant(int i, const std::string& what) const {

@@ -38,6 +38,8 @@ std::vector<FetchedModelRow> fetchedModelRows() {
         {"ppocr-det", "ppocr/ch_PP-OCRv4_det_infer.onnx", "x:1x3x320x320"},
         {"ppocr-rec", "ppocr/ch_PP-OCRv4_rec_infer.onnx", "x:1x3x48x320"},
         {"ppocr-cls", "ppocr/ch_ppocr_mobile_v2.0_cls_infer.onnx", "x:1x3x48x192"},
+        {"audio-melspectrogram", "audio/melspectrogram.onnx", "input:1x1280"},
+        {"audio-embedding", "audio/embedding_model.onnx", "input_1:1x76x32x1"},
     };
     std::vector<std::string> wakeWords;
     std::error_code error;

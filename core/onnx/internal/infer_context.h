@@ -88,6 +88,9 @@ public:
     Expected<int64_t> normalizeAxis(int64_t axis, int64_t rank, const std::string& what) const;
 
 private:
+    /// The value of \p id: a constant, a given input value, or computed on
+    /// demand from those through evaluable ops (\p depth ops deep so far).
+    const ir::ConstTensor* valueOf(ir::TensorId id, int depth);
     /// Why input \p i is not the constant \p what needs: a graph input is
     /// named, with how to give its value.
     Error notConstant(int i, const std::string& what) const;
