@@ -3,8 +3,11 @@
 // the input as ONNX Runtime clamps. Linear mode interpolates between the two
 // neighbours of each resized dim with the coordinate computed in float as
 // ONNX Runtime computes it (coordinate clamped to the input, equal
-// neighbours weighted 1/2 each), so the numbers match to rounding.
-// Cubic mode is not supported by code generation.
+// neighbours weighted 1/2 each), so the numbers match to rounding. Cubic
+// mode weighs the four taps floor(x) - 1 .. floor(x) + 2 by Keys' cubic
+// convolution with coefficient A (cubic_coeff_a), s = x - floor(x), the
+// coordinate not clamped; a tap outside the input reads the border, or with
+// exclude_outside weighs 0 and the others are scaled to sum to 1 (ONNX).
 
 #include "codegen/internal/lowering.h"
 
@@ -64,39 +67,96 @@ Neighbours neighbours(Emitter& e, Value* coordinate, int64_t in) {
     return {low, high, b.CreateSelect(same, half, toHigh), b.CreateSelect(same, half, toLow)};
 }
 
-Status lowerLinear(Emitter& e, const OpCall& call) {
+/// The taps of one resized dim: input indices and their weights.
+struct Taps {
+    std::vector<Value*> index;
+    std::vector<Value*> weight;
+};
+
+Taps linearTaps(Emitter& e, Value* coordinate, int64_t in) {
+    Neighbours n = neighbours(e, coordinate, in);
+    return {{n.low, n.high}, {n.weightLow, n.weightHigh}};
+}
+
+/// Keys' cubic convolution weights of the taps at distances 1 + s, s, 1 - s
+/// and 2 - s from the coordinate, as ONNX Runtime computes them.
+Taps cubicTaps(Emitter& e, Value* coordinate, int64_t in, double a, bool excludeOutside) {
+    auto& b = e.b();
+    llvm::Type* f = b.getFloatTy();
+    auto c = [&](double v) {
+        return llvm::ConstantFP::get(f, v);
+    };
+    std::array<Value*, 1> arg{coordinate};
+    Value* floor = e.intrinsic(llvm::Intrinsic::floor, arg);
+    Value* s = b.CreateFSub(coordinate, floor);
+    Value* base = b.CreateFPToSI(floor, b.getInt64Ty());
+    // |d| in [1, 2]: ((A|d| - 5A)|d| + 8A)|d| - 4A; |d| <= 1: ((A+2)|d| - (A+3))|d|^2 + 1.
+    auto outer = [&](Value* d) {
+        Value* v = b.CreateFSub(b.CreateFMul(c(a), d), c(5 * a));
+        v = b.CreateFAdd(b.CreateFMul(v, d), c(8 * a));
+        return b.CreateFSub(b.CreateFMul(v, d), c(4 * a));
+    };
+    auto inner = [&](Value* d) {
+        Value* v = b.CreateFSub(b.CreateFMul(c(a + 2), d), c(a + 3));
+        return b.CreateFAdd(b.CreateFMul(b.CreateFMul(v, d), d), c(1));
+    };
+    Value* oneMinus = b.CreateFSub(c(1), s);
+    std::array<Value*, 4> weights{outer(b.CreateFAdd(s, c(1))), inner(s), inner(oneMinus),
+                                  outer(b.CreateFAdd(oneMinus, c(1)))};
+    Taps taps;
+    Value* total = c(0);
+    for (int64_t k = 0; k < 4; ++k) {
+        Value* at = b.CreateAdd(base, e.i64(k - 1));
+        Value* w = weights[static_cast<size_t>(k)];
+        if (excludeOutside)
+            w = b.CreateSelect(e.inBounds(at, in), w, c(0));
+        total = b.CreateFAdd(total, w);
+        taps.index.push_back(e.clamp(at, 0, in - 1));
+        taps.weight.push_back(w);
+    }
+    if (excludeOutside)
+        for (Value*& w : taps.weight)
+            w = b.CreateFDiv(w, total);
+    return taps;
+}
+
+/// Linear and cubic modes: the weighted sum over every combination of taps.
+Status lowerInterpolated(Emitter& e, const OpCall& call, bool cubic) {
     const ir::Attributes& attrs = call.op().attrs;
     std::string mode = attrs.getString("coordinate_transformation_mode", "half_pixel");
     if (mode == "tf_crop_and_resize" || attrs.getInt("antialias", 0) != 0)
         return call.error("code generation does not support " + mode +
                           (attrs.getInt("antialias", 0) != 0 ? " with antialias" : ""));
     std::vector<double> scales = attrs.getFloats("scales");
+    double a = attrs.getFloat("cubic_coeff_a", -0.75);
+    bool excludeOutside = attrs.getInt("exclude_outside", 0) != 0;
     const ir::Shape& in = call.inputs[0].shape;
     const ir::Shape& out = call.graph->tensor(call.op().outputs[0]).shape;
     ir::DType t = outputType(call, 0);
     e.forBox(call.regions[0], [&](const std::vector<Value*>& idx) {
-        std::vector<std::optional<Neighbours>> around(in.size());
-        for (size_t j = 0; j < in.size(); ++j)
-            if (in[j] != out[j] || scales[j] != 1.0)
-                around[j] = neighbours(
-                    e, originalCoordinate(e, mode, idx[j], scales[j], in[j], out[j]), in[j]);
+        std::vector<Taps> taps(in.size());
+        size_t combinations = 1;
+        for (size_t j = 0; j < in.size(); ++j) {
+            if (in[j] == out[j] && scales[j] == 1.0) {
+                taps[j] = {{idx[j]}, {nullptr}};
+                continue;
+            }
+            Value* x = originalCoordinate(e, mode, idx[j], scales[j], in[j], out[j]);
+            taps[j] = cubic ? cubicTaps(e, x, in[j], a, excludeOutside) : linearTaps(e, x, in[j]);
+            combinations *= taps[j].index.size();
+        }
         auto& b = e.b();
         Value* sum = llvm::ConstantFP::get(b.getFloatTy(), 0.0);
-        size_t resized = 0;
-        for (const auto& n : around)
-            resized += n.has_value() ? 1 : 0;
-        for (size_t corner = 0; corner < (size_t{1} << resized); ++corner) {
+        for (size_t combination = 0; combination < combinations; ++combination) {
             std::vector<Value*> index;
             Value* weight = llvm::ConstantFP::get(b.getFloatTy(), 1.0);
-            size_t bit = 0;
-            for (size_t j = 0; j < in.size(); ++j) {
-                if (!around[j]) {
-                    index.push_back(idx[j]);
-                    continue;
-                }
-                bool high = ((corner >> bit++) & 1) != 0;
-                index.push_back(high ? around[j]->high : around[j]->low);
-                weight = b.CreateFMul(weight, high ? around[j]->weightHigh : around[j]->weightLow);
+            size_t rest = combination;
+            for (const Taps& dim : taps) {
+                size_t k = rest % dim.index.size();
+                rest /= dim.index.size();
+                index.push_back(dim.index[k]);
+                if (dim.weight[k] != nullptr)
+                    weight = b.CreateFMul(weight, dim.weight[k]);
             }
             Value* x =
                 e.convert(e.load(call.inputs[0], index), inputType(call, 0), ir::DType::Float32);
@@ -130,8 +190,8 @@ Status lowerResize(Emitter& e, const OpCall& call) {
     std::string mode = call.op().attrs.getString("mode", "nearest");
     if (mode == "nearest")
         return lowerNearest(e, call);
-    if (mode == "linear" && ir::isFloatingPoint(outputType(call, 0)))
-        return lowerLinear(e, call);
+    if ((mode == "linear" || mode == "cubic") && ir::isFloatingPoint(outputType(call, 0)))
+        return lowerInterpolated(e, call, mode == "cubic");
     return call.error("code generation does not support Resize mode " + mode);
 }
 
