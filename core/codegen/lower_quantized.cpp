@@ -15,7 +15,6 @@
 #include <llvm/IR/Intrinsics.h>
 
 #include <array>
-#include <limits>
 
 namespace stagecraft::codegen::detail {
 
@@ -34,21 +33,6 @@ Slots slotsOf(ir::OpKind kind) {
     if (kind == ir::OpKind::QLinearConv || kind == ir::OpKind::QLinearMatMul)
         return {0, 1, 2, 3, 4, 5, 6, 7, kind == ir::OpKind::QLinearConv ? 8 : -1};
     return {};
-}
-
-std::pair<double, double> limitsOf(DType t) {
-    switch (t) {
-    case DType::Int8:
-        return {-128, 127};
-    case DType::UInt8:
-        return {0, 255};
-    case DType::Int16:
-        return {-32768, 32767};
-    case DType::UInt16:
-        return {0, 65535};
-    default:
-        return {std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()};
-    }
 }
 
 /// Input \p slot read through its map at \p loops and converted to \p to;
@@ -70,7 +54,7 @@ Value* roundEven(Emitter& e, Value* value) {
 /// before the shift, as ONNX defines it).
 Value* saturate(Emitter& e, Value* value, Value* zero, DType out) {
     Value* rounded = e.b().CreateFAdd(roundEven(e, value), zero);
-    auto [lo, hi] = limitsOf(out);
+    auto [lo, hi] = integerRange(out);
     Value* clamped = e.b().CreateMaxNum(rounded, e.constant(DType::Float32, lo));
     clamped = e.b().CreateMinNum(clamped, e.constant(DType::Float32, hi));
     return e.convert(clamped, DType::Float32, out);

@@ -151,15 +151,6 @@ Value* batchNorm(const Point& p) {
     return p.add(p.mul(p.mul(p.sub(x, mean), inv), scale), bias);
 }
 
-/// The values an integer type holds, as doubles (its ends rounded inward
-/// for 64 bits).
-std::pair<double, double> integerRange(ir::DType t) {
-    double bits = static_cast<double>(8 * ir::dtypeSize(t));
-    if (isUnsigned(t))
-        return {0.0, std::min(std::exp2(bits) - 1, 1.8e19)};
-    return {std::max(-std::exp2(bits - 1), -9.2e18), std::min(std::exp2(bits - 1) - 1, 9.2e18)};
-}
-
 /// Clip's bound \p slot (1: min, 2: max) when computed at run time, else null.
 Value* runtimeBound(const Point& p, size_t slot) {
     return p.args.size() > slot && p.args[slot] != nullptr ? p.arg(slot) : nullptr;
@@ -434,6 +425,13 @@ Expected<Value*> scalarOp(Emitter& e, const OpCall& call, std::span<Value* const
         return call.error("code generation does not support " + call.op().type + " on " +
                           std::string(ir::dtypeName(outType)));
     return result;
+}
+
+std::pair<double, double> integerRange(ir::DType t) {
+    double bits = static_cast<double>(8 * ir::dtypeSize(t));
+    if (isUnsigned(t))
+        return {0.0, std::min(std::exp2(bits) - 1, 1.8e19)};
+    return {std::max(-std::exp2(bits - 1), -9.2e18), std::min(std::exp2(bits - 1) - 1, 9.2e18)};
 }
 
 } // namespace stagecraft::codegen::detail

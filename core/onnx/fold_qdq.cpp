@@ -18,8 +18,6 @@
 
 #include "onnx/internal/import_session.h"
 
-#include <cmath>
-
 namespace stagecraft::onnxio {
 
 namespace {

@@ -15,6 +15,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace stagecraft::codegen::detail {
@@ -160,6 +161,9 @@ Status lowerOp(Emitter& e, const OpCall& call);
 
 /// Unsigned integers and bool: compared, extended and converted unsigned.
 bool isUnsigned(ir::DType t);
+/// The values an integer type holds, as doubles (its ends rounded inward
+/// for 64 bits).
+std::pair<double, double> integerRange(ir::DType t);
 
 // The families (each in its own file).
 Status lowerPointwise(Emitter& e, const OpCall& call);
