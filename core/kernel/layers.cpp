@@ -75,16 +75,12 @@ double bestRate(const arch::ComputeUnit& unit, ir::DType dtype) {
     return slowest;
 }
 
-ir::DType dtypeOf(const ir::Graph& graph, ir::OpId op) {
-    return ops::computeTypeOf(graph, op);
-}
-
 } // namespace
 
 Expected<int32_t> unitFor(const ir::Graph& graph, const arch::Arch& arch, ir::OpId op,
                           ops::Category category, bool onHost) {
     const auto& units = arch.cluster.coreGroups.front().units;
-    ir::DType dtype = dtypeOf(graph, op);
+    ir::DType dtype = ops::computeTypeOf(graph, op);
     int32_t best = kFallbackUnit;
     double bestOps = 0;
     bool listed = !onHost && arch::supportsOpKind(arch, graph.op(op).kind);
@@ -141,7 +137,8 @@ Expected<OpWork> opWork(const ir::Graph& graph, const arch::Arch& arch,
         const auto& unit = arch.cluster.coreGroups.front().units[static_cast<size_t>(work.unit)];
         double efficiency =
             unit.efficiencyFor(ops::familyOf(graph.op(op).kind, sem.category), sem.category);
-        work.unitNs = work.work / (bestRate(unit, dtypeOf(graph, op)) * arch.clockGhz * efficiency);
+        work.unitNs = work.work /
+                      (bestRate(unit, ops::computeTypeOf(graph, op)) * arch.clockGhz * efficiency);
     }
     return work;
 }

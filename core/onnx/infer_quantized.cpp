@@ -45,7 +45,7 @@ Status canonicalAxis(InferContext& ctx, int scaleSlot) {
     return Status::success();
 }
 
-/// The zero points of an integer contraction are of the quantized types.
+/// An integer contraction's operand \p slot (or its output's zero point) is 8-bit.
 Status checkOperand(InferContext& ctx, int slot, const char* what) {
     if (ctx.dtype(slot) != ir::DType::Int8 && ctx.dtype(slot) != ir::DType::UInt8)
         return ctx.error(std::string(what) + " is " + std::string(ir::dtypeName(ctx.dtype(slot))) +

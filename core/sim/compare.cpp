@@ -141,11 +141,6 @@ double clusterRate(const arch::Arch& arch, bool complex, ir::DType dtype) {
     return rate;
 }
 
-/// The element type an op computes in, as the simulator's unit choice.
-ir::DType computeType(const ir::Graph& graph, ir::OpId op) {
-    return ops::computeTypeOf(graph, op);
-}
-
 void addTraffic(const kernel::TaskGraph& tasks, double scale, Report& r) {
     PerLevel bytes{};
     for (const kernel::Task& t : tasks.tasks)
@@ -232,13 +227,15 @@ double rooflineUs(const ir::Graph& graph, const arch::Arch& arch,
     for (ir::OpId id : graph.opIds()) {
         const ops::OpSemantics& sem = semantics.of(id);
         if (sem.category == ops::Category::Complex) {
-            complexNs += timeOn(true, computeType(graph, id), static_cast<double>(sem.cost.macs));
+            complexNs +=
+                timeOn(true, ops::computeTypeOf(graph, id), static_cast<double>(sem.cost.macs));
             for (ir::TensorId in : graph.op(id).inputs)
                 if (in != ir::kNoTensor && graph.tensor(in).isConstant() &&
                     weights.insert(in).second)
                     weightBytes += static_cast<double>(graph.tensor(in).byteSize());
         } else {
-            otherNs += timeOn(false, computeType(graph, id), static_cast<double>(sem.cost.flops));
+            otherNs +=
+                timeOn(false, ops::computeTypeOf(graph, id), static_cast<double>(sem.cost.flops));
         }
     }
     for (ir::TensorId out : graph.outputs())
