@@ -47,6 +47,9 @@ ArgParser makeParser() {
     parser.addSwitch("csv", "print one CSV row per strategy");
     parser.addRepeatedOption("input", "NAME:SHAPE", "bind a whole input shape of a file");
     parser.addRepeatedOption("dim", "NAME=N", "bind a named dynamic dimension of a file");
+    parser.addRepeatedOption(
+        "value", "NAME=V[,V...]",
+        "bind a scalar or vector input's value, e.g. sr=16000; folds an If on it of a file");
     addPrecisionOption(parser);
     return parser;
 }
@@ -91,6 +94,9 @@ std::optional<std::string> readRequest(const ArgParser& parser, Request& r) {
             return s.error().message();
     for (const std::string& text : parser.values("dim"))
         if (Status s = onnxio::addDimBinding(r.model.import, text); !s.ok())
+            return s.error().message();
+    for (const std::string& text : parser.values("value"))
+        if (Status s = onnxio::addValueBinding(r.model.import, text); !s.ok())
             return s.error().message();
     if (auto problem = readPrecision(parser, r.model))
         return problem;

@@ -47,6 +47,9 @@ ArgParser makeParser() {
     parser.addOption("batch", "N", "batch of a zoo model (default: the model's)");
     parser.addRepeatedOption("input", "NAME:SHAPE", "bind a whole input shape of a file");
     parser.addRepeatedOption("dim", "NAME=N", "bind a named dynamic dimension of a file");
+    parser.addRepeatedOption(
+        "value", "NAME=V[,V...]",
+        "bind a scalar or vector input's value, e.g. sr=16000; folds an If on it of a file");
     addPrecisionOption(parser);
     return parser;
 }

@@ -21,6 +21,9 @@ ArgParser makeParser() {
     parser.addPositional("MODEL", "the .onnx file");
     parser.addRepeatedOption("input", "NAME:SHAPE", "bind a whole input shape, e.g. x:1x3x224x224");
     parser.addRepeatedOption("dim", "NAME=N", "bind a named dynamic dimension, e.g. batch=8");
+    parser.addRepeatedOption(
+        "value", "NAME=V[,V...]",
+        "bind a scalar or vector input's value, e.g. sr=16000; folds an If on it");
     parser.addOption("arch", "A", "architecture preset or file (default stcp920)");
     parser.addSwitch("json", "print a JSON document instead of text");
     parser.addSwitch("ops", "list every op with its loop nest and access maps");
@@ -35,6 +38,8 @@ Status readBindings(const ArgParser& parser, onnxio::ImportOptions& options) {
         SC_RETURN_IF_ERROR(onnxio::addInputBinding(options, text));
     for (const std::string& text : parser.values("dim"))
         SC_RETURN_IF_ERROR(onnxio::addDimBinding(options, text));
+    for (const std::string& text : parser.values("value"))
+        SC_RETURN_IF_ERROR(onnxio::addValueBinding(options, text));
     options.foldBatchNorm = !parser.has("no-fold-batchnorm");
     options.dropIdentity = !parser.has("keep-identity");
     options.foldConstants = !parser.has("no-fold-constants");

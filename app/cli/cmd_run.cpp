@@ -258,6 +258,7 @@ int runRun(const Args& args, std::ostream& out, std::ostream& err) {
     if (!inputs.ok())
         return fail(err, inputs.error());
     readBFloat16Bits(*inputs, graph, graph.inputs());
+    applyBoundValues(*inputs, build->model.boundValues);
     if (auto matched = codegen::matchInputs(graph, *inputs); !matched.ok())
         return fail(err, matched.error().withContext(*request.inputs));
     // Read before compiling: a bad reference file fails at once.

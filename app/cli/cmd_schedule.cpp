@@ -68,6 +68,9 @@ ArgParser makeParser() {
     parser.addOption("seq", "N", "sequence length of zoo:bert-* and zoo:conformer");
     parser.addRepeatedOption("input", "NAME:SHAPE", "bind a whole input shape of a file");
     parser.addRepeatedOption("dim", "NAME=N", "bind a named dynamic dimension of a file");
+    parser.addRepeatedOption(
+        "value", "NAME=V[,V...]",
+        "bind a scalar or vector input's value, e.g. sr=16000; folds an If on it of a file");
     addPrecisionOption(parser);
     return parser;
 }
@@ -149,14 +152,17 @@ std::optional<Refusal> readModel(const ArgParser& parser, Request& request) {
     if (seq && !zoo)
         return Refusal{kExitBadUsage, "--seq applies to zoo models; for a file use --dim"};
     model.seq = seq.value_or(0);
-    if (zoo && (parser.has("input") || parser.has("dim")))
-        return Refusal{kExitBadUsage, "--input and --dim apply to .onnx files; zoo models are "
-                                      "written with --per-cluster and --seq"};
+    if (zoo && (parser.has("input") || parser.has("dim") || parser.has("value")))
+        return Refusal{kExitBadUsage, "--input, --dim and --value apply to .onnx files; zoo "
+                                      "models are written with --per-cluster and --seq"};
     for (const std::string& text : parser.values("input"))
         if (Status status = onnxio::addInputBinding(model.import, text); !status.ok())
             return Refusal{kExitBadUsage, status.error().message()};
     for (const std::string& text : parser.values("dim"))
         if (Status status = onnxio::addDimBinding(model.import, text); !status.ok())
+            return Refusal{kExitBadUsage, status.error().message()};
+    for (const std::string& text : parser.values("value"))
+        if (Status status = onnxio::addValueBinding(model.import, text); !status.ok())
             return Refusal{kExitBadUsage, status.error().message()};
     if (auto problem = readPrecision(parser, model))
         return Refusal{kExitBadUsage, *problem};

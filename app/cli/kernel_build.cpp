@@ -74,13 +74,16 @@ std::optional<std::string> readModel(const ArgParser& parser, const std::string&
             return "--seq applies to zoo models; for a file use --dim";
         model.seq = *n;
     }
-    if (zoo && (parser.has("input") || parser.has("dim")))
-        return "--input and --dim apply to .onnx files";
+    if (zoo && (parser.has("input") || parser.has("dim") || parser.has("value")))
+        return "--input, --dim and --value apply to .onnx files";
     for (const std::string& binding : parser.values("input"))
         if (Status s = onnxio::addInputBinding(model.import, binding); !s.ok())
             return s.error().message();
     for (const std::string& binding : parser.values("dim"))
         if (Status s = onnxio::addDimBinding(model.import, binding); !s.ok())
+            return s.error().message();
+    for (const std::string& binding : parser.values("value"))
+        if (Status s = onnxio::addValueBinding(model.import, binding); !s.ok())
             return s.error().message();
     return std::nullopt;
 }
@@ -102,6 +105,8 @@ void applySession(const io::Session& session, KernelRequest& request, bool model
         request.model.import.inputShapes = session.inputShapes;
         request.model.import.dims = session.dims;
     }
+    if (request.model.import.values.empty())
+        request.model.import.values = session.values;
     if (!request.given.count("strategy"))
         request.strategy = session.strategy;
     if (!request.given.count("level"))
@@ -148,6 +153,9 @@ void addKernelOptions(ArgParser& parser, bool sessionOption) {
     parser.addOption("seq", "N", "sequence length of zoo:bert-* and zoo:conformer");
     parser.addRepeatedOption("input", "NAME:SHAPE", "bind a whole input shape of a file");
     parser.addRepeatedOption("dim", "NAME=N", "bind a named dynamic dimension of a file");
+    parser.addRepeatedOption(
+        "value", "NAME=V[,V...]",
+        "bind a scalar or vector input's value, e.g. sr=16000; folds an If on it of a file");
     addPrecisionOption(parser);
 }
 
@@ -164,8 +172,9 @@ std::optional<std::string> readKernelRequest(const ArgParser& parser, const std:
             return "give the session either as MODEL or with --session, not both";
         request.session = session;
     }
-    if (request.session && isSessionFile(model) && (parser.has("input") || parser.has("dim")))
-        return "--input and --dim come from the session";
+    if (request.session && isSessionFile(model) &&
+        (parser.has("input") || parser.has("dim") || parser.has("value")))
+        return "--input, --dim and --value come from the session";
     if (auto problem = readPrecision(parser, request.model))
         return problem;
     if (parser.has("precision"))

@@ -122,7 +122,8 @@ Expected<LoadedModel> importFile(const fs::path& path, const onnxio::ImportOptio
     if (precision) {
         SC_ASSIGN_OR_RETURN(imported.graph, ir::convertPrecision(imported.graph, *precision));
     }
-    return LoadedModel{std::move(imported.graph), std::move(imported.warnings), nullptr};
+    return LoadedModel{std::move(imported.graph), std::move(imported.warnings),
+                       std::move(imported.boundValues), nullptr};
 }
 
 Expected<LoadedModel> loadZoo(const ModelSpec& spec, int64_t perCluster) {

@@ -12,6 +12,7 @@
 #include "support/expected.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,6 +42,8 @@ struct ModelSpec {
 struct LoadedModel {
     ir::Graph graph;
     std::vector<std::string> warnings;
+    /// The --value values the kernels were compiled for, by input name.
+    std::map<std::string, ir::ConstTensor> boundValues;
     /// Keeps a zoo model's files (its lazily read weights) while the graph lives.
     std::shared_ptr<const void> files;
 };

@@ -97,6 +97,21 @@ void bindGivenInputs(KernelRequest& kernels, const codegen::TensorSet& given,
     }
 }
 
+void applyBoundValues(codegen::TensorSet& tensors,
+                      const std::map<std::string, ir::ConstTensor>& bound) {
+    for (const auto& [name, value] : bound) {
+        auto bytes = value.bytes();
+        codegen::HostTensor given{name, value.dtype(), value.shape(),
+                                  std::vector<std::byte>(bytes.begin(), bytes.end())};
+        auto it = std::find_if(tensors.begin(), tensors.end(),
+                               [&](const codegen::HostTensor& t) { return t.name == name; });
+        if (it == tensors.end())
+            tensors.push_back(std::move(given));
+        else
+            *it = std::move(given);
+    }
+}
+
 void readBFloat16Bits(codegen::TensorSet& tensors, const ir::Graph& graph,
                       const std::vector<ir::TensorId>& ids) {
     for (ir::TensorId id : ids) {

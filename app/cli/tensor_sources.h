@@ -4,9 +4,11 @@
 // store theirs (test_data_set_N/input_K.pb and output_K.pb).
 
 #include "codegen/tensors.h"
+#include "ir/const_tensor.h"
 #include "onnx/declared_inputs.h"
 #include "support/expected.h"
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +37,11 @@ std::vector<std::string> inputNames(const std::vector<onnxio::DeclaredInput>& de
 /// (onnxio::ImportOptions::inputValues).
 void bindGivenInputs(KernelRequest& kernels, const codegen::TensorSet& given,
                      const std::vector<onnxio::DeclaredInput>& declared);
+
+/// The inputs given by --value (\p bound) replace what \p tensors (seeded
+/// or read) hold for them: the kernels were compiled for those values.
+void applyBoundValues(codegen::TensorSet& tensors,
+                      const std::map<std::string, ir::ConstTensor>& bound);
 
 /// The ONNX backend tests store bfloat16 tensors as uint16 bit patterns
 /// (numpy has no bfloat16): a u16 tensor given for a bf16 tensor of \p ids

@@ -37,6 +37,7 @@ io::Session MainWindow::sessionFor(const QString& modelPath) const {
     session.overrides = {};
     session.dims = defaults_.dims;
     session.inputShapes = defaults_.inputShapes;
+    session.values = defaults_.values;
     return session;
 }
 

@@ -24,6 +24,8 @@ std::string loadKey(const io::Session& session) {
     }
     for (const auto& [name, value] : session.dims)
         key << '|' << name << '=' << value;
+    for (const auto& [name, text] : session.values)
+        key << "|value:" << name << '=' << text;
     if (session.precision)
         key << "|precision=" << ir::dtypeName(*session.precision);
     return key.str();
@@ -56,6 +58,7 @@ const PipelineWorker::Loaded* PipelineWorker::load(quint64 ticket, const io::Ses
     onnxio::ImportOptions options;
     options.inputShapes = session.inputShapes;
     options.dims = session.dims;
+    options.values = session.values;
     Expected<onnxio::ImportResult> imported = onnxio::importModel(session.modelPath, options);
     if (imported.ok() && session.precision) {
         Expected<ir::Graph> converted = ir::convertPrecision(imported->graph, *session.precision);

@@ -21,7 +21,8 @@ QString applyArch(const QString& name, io::Session& session) {
     return {};
 }
 
-QString applyBindings(const QStringList& inputs, const QStringList& dims, io::Session& session) {
+QString applyBindings(const QStringList& inputs, const QStringList& dims, const QStringList& values,
+                      io::Session& session) {
     onnxio::ImportOptions import;
     for (const QString& input : inputs) {
         Status added = onnxio::addInputBinding(import, input.toStdString());
@@ -33,8 +34,14 @@ QString applyBindings(const QStringList& inputs, const QStringList& dims, io::Se
         if (!added.ok())
             return QString::fromStdString(added.error().message());
     }
+    for (const QString& value : values) {
+        Status added = onnxio::addValueBinding(import, value.toStdString());
+        if (!added.ok())
+            return QString::fromStdString(added.error().message());
+    }
     session.dims = import.dims;
     session.inputShapes = import.inputShapes;
+    session.values = import.values;
     return {};
 }
 
@@ -85,6 +92,10 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
                              QStringLiteral("NAME:SHAPE"));
     QCommandLineOption dim(QStringLiteral("dim"), QStringLiteral("Bind a symbolic dimension."),
                            QStringLiteral("NAME=N"));
+    QCommandLineOption value(QStringLiteral("value"),
+                             QStringLiteral("Bind a scalar or vector input's value, e.g. "
+                                            "sr=16000 (folds an If on it)."),
+                             QStringLiteral("NAME=V"));
     QCommandLineOption select(QStringLiteral("select"),
                               QStringLiteral("Select an op (by name) or instance (by label)."),
                               QStringLiteral("NAME"));
@@ -115,8 +126,8 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
                                QStringLiteral("Show this profile (stagecraft run --profile) "
                                               "beside the simulated timeline."),
                                QStringLiteral("FILE"));
-    parser.addOptions({arch, session, strategy, level, input, dim, select, screenshot, view, size,
-                       show, diffWith, step, profile});
+    parser.addOptions({arch, session, strategy, level, input, dim, value, select, screenshot, view,
+                       size, show, diffWith, step, profile});
 
     ParsedOptions parsed;
     if (!parser.parse(arguments)) {
@@ -141,7 +152,8 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
     options.open = parser.isSet(session) ? parser.value(session) : positional.value(0);
     QString error = applyArch(parser.value(arch), options.defaults);
     if (error.isEmpty())
-        error = applyBindings(parser.values(input), parser.values(dim), options.defaults);
+        error = applyBindings(parser.values(input), parser.values(dim), parser.values(value),
+                              options.defaults);
     if (error.isEmpty() && !sim::findStrategy(parser.value(strategy).toStdString()))
         error = QStringLiteral("--strategy: ") + unknownStrategy(parser.value(strategy));
     options.defaults.strategy = parser.value(strategy).toStdString();

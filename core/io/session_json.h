@@ -34,6 +34,8 @@ struct Session {
     std::map<std::string, ir::Shape> inputShapes;
     /// Symbolic dims bound by the user (onnxio::ImportOptions::dims).
     std::map<std::string, int64_t> dims;
+    /// Input values bound by the user, as given (onnxio::ImportOptions::values).
+    std::map<std::string, std::string> values;
     /// The architecture, as edited (written with arch::toJson).
     arch::Arch arch;
     /// A name of sim::strategies().

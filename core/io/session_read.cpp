@@ -67,6 +67,19 @@ Status readDims(const Json& root, Session& session) {
     return {};
 }
 
+Status readValues(const Json& root, Session& session) {
+    const Json* values = json::optional(root, "values");
+    if (values == nullptr)
+        return {};
+    if (!values->is_object())
+        return json::mustBe("values", "an object of input name: \"V,V,...\"", *values);
+    for (const auto& [name, value] : values->items()) {
+        SC_ASSIGN_OR_RETURN(session.values[name],
+                            json::getString(value, json::child("values", name)));
+    }
+    return {};
+}
+
 /// parseArch's "<field path>: <reason>" (or a bare reason about its root) as
 /// an error at "arch.<field path>" (or "arch").
 Error underArch(std::string_view message) {
@@ -134,13 +147,15 @@ Expected<Session> readDocument(std::string_view text) {
         return Error("empty file, not a stagecraft session");
     SC_ASSIGN_OR_RETURN(Json root, json::parse(text));
     SC_RETURN_IF_ERROR(json::checkFormat(root, kSessionFormat, kSessionVersion));
-    SC_RETURN_IF_ERROR(json::checkObject(root, "",
-                                         {"format", "version", "model", "inputs", "dims", "arch",
-                                          "strategy", "level", "order", "precision", "overrides"}));
+    SC_RETURN_IF_ERROR(
+        json::checkObject(root, "",
+                          {"format", "version", "model", "inputs", "dims", "values", "arch",
+                           "strategy", "level", "order", "precision", "overrides"}));
     Session session;
     SC_RETURN_IF_ERROR(readModel(root, session));
     SC_RETURN_IF_ERROR(readInputs(root, session));
     SC_RETURN_IF_ERROR(readDims(root, session));
+    SC_RETURN_IF_ERROR(readValues(root, session));
     SC_RETURN_IF_ERROR(readArch(root, session));
     SC_RETURN_IF_ERROR(readChoices(root, session));
     if (const Json* overrides = json::optional(root, "overrides")) {

@@ -55,6 +55,11 @@ std::string writeSessionJson(const Session& session) {
     root["model"] = {{"path", session.modelPath}, {"sha256", session.modelSha256}};
     root["inputs"] = inputsJson(session.inputShapes);
     root["dims"] = dimsJson(session.dims);
+    if (!session.values.empty()) {
+        root["values"] = OrderedJson::object();
+        for (const auto& [name, text] : session.values)
+            root["values"][name] = text;
+    }
     root["arch"] = archJson(session.arch);
     root["strategy"] = session.strategy;
     root["level"] = schedule::levelChoiceName(session.level);

@@ -46,7 +46,9 @@ Expected<Shape> parseShape(std::string_view text) {
         if (c == ',')
             c = 'x';
     if (normalized.empty())
-        return Error("empty shape (expected dimensions like 1x3x224x224)");
+        return Error("empty shape (expected dimensions like 1x3x224x224, or scalar)");
+    if (normalized == "scalar")
+        return Shape{};
     Shape shape;
     for (const std::string& field : split(normalized, 'x')) {
         auto dim = parseInt(trim(field));

@@ -166,6 +166,10 @@ private:
                 return s_.error("input " + quote(input->name()) + " of shape " +
                                 ir::formatShape(shape) +
                                 " is larger than the 1 TiB a tensor may have");
+            if (s_.options.values.count(input->name())) {
+                SC_ASSIGN_OR_RETURN(s_.boundValues[input->name()],
+                                    readBoundValue(s_, input->name(), dtype, shape));
+            }
             SC_RETURN_IF_ERROR(defineTensor(input->name(), dtype, shape, nullptr, "a graph input"));
             ids.push_back(*g_.findTensor(input->name()));
         }
@@ -189,6 +193,7 @@ private:
             onnx::NodeProto& node = *proto.mutable_node(i);
             std::string name = uniqueOpName(node, i);
             names_.push_back(name);
+            s_.nodeOpNames.push_back(name);
             std::string label = opLabel(node, name);
             if (node.op_type() == "Constant" && node.domain().empty()) {
                 if (node.output_size() != 1)

@@ -1,7 +1,9 @@
 // Shapes for ops without a Stagecraft rule (custom domains, rare ONNX ops):
 // first the value_info/outputs the file declares (symbolic dims bound as the
 // inputs were), then libonnx's shape inference run once on the model with the
-// bound input shapes. Such ops stay in the graph as opaque ops.
+// bound input shapes and the shapes Stagecraft has inferred so far (run
+// again, a few times at most, when a later op needs it and more are known).
+// Such ops stay in the graph as opaque ops.
 
 #include "onnx/internal/fallback_shapes.h"
 
@@ -9,6 +11,8 @@
 #include "support/strings.h"
 
 #include <onnx/shape_inference/implementation.h>
+
+#include <set>
 
 namespace stagecraft::onnxio {
 
@@ -42,8 +46,27 @@ void FallbackShapes::collect(const onnx::GraphProto& graph,
         add(info);
 }
 
+void FallbackShapes::addKnownShapes(onnx::GraphProto& graph) const {
+    std::set<std::string> declared;
+    for (const auto& input : graph.input())
+        declared.insert(input.name());
+    for (ir::TensorId id : session_.graph.tensorIds()) {
+        const ir::Tensor& t = session_.graph.tensor(id);
+        if (t.dtype == ir::DType::Undefined || declared.count(t.name))
+            continue;
+        auto* info = graph.add_value_info();
+        info->set_name(t.name);
+        auto* type = info->mutable_type()->mutable_tensor_type();
+        type->set_elem_type(toOnnxType(t.dtype));
+        auto* shape = type->mutable_shape();
+        for (int64_t dim : t.shape)
+            shape->add_dim()->set_dim_value(dim);
+    }
+}
+
 void FallbackShapes::runOnnxInference() {
     inferred_.emplace();
+    knownWhenInferred_ = knownTensorCount();
     onnx::ModelProto model = session_.model;
     auto* graph = model.mutable_graph();
     graph->clear_value_info();
@@ -70,6 +93,7 @@ void FallbackShapes::runOnnxInference() {
         for (int64_t dim : session_.graph.tensor(*id).shape)
             shape->add_dim()->set_dim_value(dim);
     }
+    addKnownShapes(*graph);
     try {
         // Data propagation off: libonnx 1.12 dereferences a null pointer
         // propagating through some unknown ops (tests/data/fuzz/onnx).
@@ -81,6 +105,13 @@ void FallbackShapes::runOnnxInference() {
     collect(model.graph(), *inferred_);
 }
 
+size_t FallbackShapes::knownTensorCount() const {
+    size_t known = 0;
+    for (ir::TensorId id : session_.graph.tensorIds())
+        known += session_.graph.tensor(id).dtype != ir::DType::Undefined ? 1 : 0;
+    return known;
+}
+
 std::optional<FallbackShapes::Declared> FallbackShapes::lookup(const std::string& name) {
     if (!declared_) {
         declared_.emplace();
@@ -89,15 +120,18 @@ std::optional<FallbackShapes::Declared> FallbackShapes::lookup(const std::string
     if (auto it = declared_->find(name);
         it != declared_->end() && it->second.shape && it->second.dtype != ir::DType::Undefined)
         return it->second;
-    if (!inferred_)
+    constexpr int kMaxInferenceRuns = 8;
+    if (!inferred_ || (runs_ < kMaxInferenceRuns && knownTensorCount() > knownWhenInferred_)) {
+        ++runs_;
         runOnnxInference();
+    }
     if (auto it = inferred_->find(name);
         it != inferred_->end() && it->second.shape && it->second.dtype != ir::DType::Undefined)
         return it->second;
     return std::nullopt;
 }
 
-Status FallbackShapes::apply(ir::OpId id) {
+Status FallbackShapes::apply(ir::OpId id, const std::string& because, const std::string& remedy) {
     const ir::Op& op = session_.graph.op(id);
     std::string label =
         "op " + quote(op.name) + " (" + (op.domain.empty() ? "" : op.domain + ".") + op.type + ")";
@@ -106,13 +140,14 @@ Status FallbackShapes::apply(ir::OpId id) {
         auto declared = lookup(name);
         if (!declared)
             return session_.error(
-                label + " is unknown to Stagecraft and the shape of its output " + quote(name) +
+                label + " " + because + " and the shape of its output " + quote(name) +
                 " cannot be made static (the file declares none and ONNX shape inference "
-                "finds none)");
+                "finds none)" +
+                remedy);
         session_.graph.mutableTensor(out).dtype = declared->dtype;
         session_.graph.mutableTensor(out).shape = *declared->shape;
     }
-    session_.warn(label + " is unknown to Stagecraft: kept as an opaque op (a kernel of its own)");
+    session_.warn(label + " " + because + ": kept as an opaque op (a kernel of its own)" + remedy);
     return Status::success();
 }
 

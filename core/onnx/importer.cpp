@@ -6,6 +6,8 @@
 #include "onnx/internal/import_session.h"
 #include "onnx/internal/infer_context.h"
 
+#include <optional>
+
 namespace stagecraft::onnxio {
 
 namespace {
@@ -18,11 +20,38 @@ Error inFile(const ImportSession& session, const Error& error) {
     return error.withContext(session.source);
 }
 
+/// Builds the graph and infers its shapes; while inference finds nodes to
+/// rewrite (an If whose condition is known, a Loop to unroll, ...:
+/// node_rewrite.cpp), rewrites the model and starts again. Building moves
+/// weight bytes out of the model, so a model with such nodes is copied first.
+Status buildAndInfer(ImportSession& session) {
+    constexpr int kMaxRounds = 64;
+    for (int round = 0;; ++round) {
+        std::optional<onnx::ModelProto> unbuilt;
+        if (mayRewrite(session))
+            unbuilt = session.model;
+        size_t warningsBefore = session.warnings.size();
+        SC_RETURN_IF_ERROR(buildGraph(session));
+        SC_RETURN_IF_ERROR(inferShapes(session));
+        if (!session.rewritesPending())
+            return Status::success();
+        if (round == kMaxRounds)
+            return session.error("more than " + std::to_string(kMaxRounds) +
+                                 " rounds of rewriting control flow");
+        session.model = std::move(*unbuilt);
+        session.warnings.resize(warningsBefore);
+        SC_RETURN_IF_ERROR(spliceRewrites(session));
+        session.graph = ir::Graph();
+        session.nodeOpNames.clear();
+        session.boundValues.clear();
+        SC_RETURN_IF_ERROR(inlineFunctions(session));
+    }
+}
+
 Status runStages(ImportSession& session) {
     SC_RETURN_IF_ERROR(loadModelProto(session));
     SC_RETURN_IF_ERROR(inlineFunctions(session));
-    SC_RETURN_IF_ERROR(buildGraph(session));
-    SC_RETURN_IF_ERROR(inferShapes(session));
+    SC_RETURN_IF_ERROR(buildAndInfer(session));
     return simplifyGraph(session);
 }
 
@@ -36,7 +65,8 @@ Expected<ImportResult> importModel(const std::filesystem::path& path,
     session.model.Clear();
     if (auto valid = ir::validateGraph(session.graph); !valid.ok())
         return session.error("internal error after import: " + valid.error().message());
-    return ImportResult{std::move(session.graph), std::move(session.warnings)};
+    return ImportResult{std::move(session.graph), std::move(session.warnings),
+                        std::move(session.boundValues)};
 }
 
 std::vector<std::string> supportedOpTypes() {

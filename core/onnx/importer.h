@@ -19,7 +19,8 @@
 namespace stagecraft::onnxio {
 
 struct ImportOptions {
-    /// Whole input shapes, from `--input name:1x3x224x224`.
+    /// Whole input shapes, from `--input name:1x3x224x224` (`name:scalar`
+    /// for rank 0).
     std::map<std::string, ir::Shape> inputShapes;
     /// Symbolic dimension values, from `--dim batch=8`.
     std::map<std::string, int64_t> dims;
@@ -29,6 +30,12 @@ struct ImportOptions {
     /// such an input, its value is compiled in and the import warns so; the
     /// kernels then hold for that value only. Other inputs stay inputs.
     std::map<std::string, ir::ConstTensor> inputValues;
+    /// Values of graph inputs from `--value NAME=V[,V...]`, as text, read at
+    /// the input's element type (a scalar for one value, a vector for more,
+    /// unless the shape is bound otherwise). They fold what inputValues fold
+    /// and, before anything else, the conditions of If ops (docs/onnx-import.md,
+    /// "Control flow"); they win over inputValues.
+    std::map<std::string, std::string> values;
     /// Fold BatchNormalization into a preceding Conv/ConvTranspose.
     bool foldBatchNorm = true;
     /// Fold DequantizeLinear -> Conv or MatMul -> QuantizeLinear into
@@ -49,6 +56,9 @@ struct ImportResult {
     ir::Graph graph;
     /// Things the user should know that did not stop the import.
     std::vector<std::string> warnings;
+    /// The ImportOptions::values as tensors, for a runner to feed the inputs
+    /// the same values the kernels were compiled for.
+    std::map<std::string, ir::ConstTensor> boundValues;
 };
 
 /// Imports \p path. Errors name the file and, where it applies, the op,
@@ -64,5 +74,7 @@ std::vector<std::string> supportedOpTypes();
 Status addInputBinding(ImportOptions& options, const std::string& text);
 /// Parses `name=8` into \p options.dims.
 Status addDimBinding(ImportOptions& options, const std::string& text);
+/// Parses `name=16000` or `name=1,2,3` into \p options.values.
+Status addValueBinding(ImportOptions& options, const std::string& text);
 
 } // namespace stagecraft::onnxio

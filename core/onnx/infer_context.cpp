@@ -3,6 +3,8 @@
 #include "onnx/internal/const_eval.h"
 #include "support/strings.h"
 
+#include <set>
+
 namespace stagecraft::onnxio {
 
 const ir::ConstTensor* ValueTable::get(ir::TensorId id) {
@@ -30,12 +32,17 @@ bool ValueTable::isConstant(ir::TensorId id) const {
 
 const ir::ConstTensor* ImportSession::suppliedValue(ir::TensorId id) {
     const ir::Tensor& t = graph.tensor(id);
-    auto given = options.inputValues.find(t.name);
-    if (!graph.isGraphInput(id) || given == options.inputValues.end() ||
-        given->second.dtype() != t.dtype || given->second.shape() != t.shape)
+    if (!graph.isGraphInput(id))
+        return nullptr;
+    const ir::ConstTensor* given = nullptr;
+    if (auto bound = boundValues.find(t.name); bound != boundValues.end())
+        given = &bound->second;
+    else if (auto file = options.inputValues.find(t.name); file != options.inputValues.end())
+        given = &file->second;
+    if (given == nullptr || given->dtype() != t.dtype || given->shape() != t.shape)
         return nullptr;
     compiledIn_.insert(t.name);
-    return &given->second;
+    return given;
 }
 
 const ir::ConstTensor* InferContext::value(int i) {
@@ -53,7 +60,7 @@ const ir::ConstTensor* InferContext::valueOf(ir::TensorId id, int depth) {
     // Cast(size)): evaluated on demand, the result kept with the constants.
     ir::OpId producer = session_.graph.tensor(id).producer;
     constexpr int kMaxDepth = 16;
-    if (producer == ir::kNoOp || depth >= kMaxDepth || session_.options.inputValues.empty())
+    if (producer == ir::kNoOp || depth >= kMaxDepth || !session_.hasGivenValues())
         return nullptr;
     const ir::Op& op = session_.graph.op(producer);
     if (!op.domain.empty() || !canEvaluate(op.type))
@@ -75,12 +82,56 @@ const ir::ConstTensor* InferContext::valueOf(ir::TensorId id, int depth) {
     return values_.get(id);
 }
 
+std::vector<std::string> InferContext::graphInputsBehind(int i) const {
+    std::set<std::string> names;
+    std::vector<ir::TensorId> todo{op().inputs[static_cast<size_t>(i)]};
+    std::set<ir::TensorId> seen;
+    constexpr size_t kMaxVisited = 4096;
+    while (!todo.empty() && seen.size() < kMaxVisited) {
+        ir::TensorId id = todo.back();
+        todo.pop_back();
+        if (id == ir::kNoTensor || !seen.insert(id).second)
+            continue;
+        const ir::Tensor& t = session_.graph.tensor(id);
+        if (session_.graph.isGraphInput(id))
+            names.insert(t.name);
+        else if (t.producer != ir::kNoOp)
+            for (ir::TensorId in : session_.graph.op(t.producer).inputs)
+                todo.push_back(in);
+    }
+    return {names.begin(), names.end()};
+}
+
+namespace {
+
+std::string quotedList(const std::vector<std::string>& names) {
+    std::vector<std::string> quoted;
+    for (const std::string& name : names)
+        quoted.push_back(quote(name));
+    return join(quoted, ", ");
+}
+
+} // namespace
+
+std::string valueFlags(const std::vector<std::string>& inputs) {
+    std::vector<std::string> flags;
+    for (const std::string& name : inputs)
+        flags.push_back("--value " + name + "=V");
+    return join(flags, " ");
+}
+
 Error InferContext::notConstant(int i, const std::string& what) const {
     ir::TensorId id = op().inputs[static_cast<size_t>(i)];
     std::string head = what + " (input " + std::to_string(i) + ")";
     if (session_.graph.isGraphInput(id))
         return error(head + " is the graph input " + quote(session_.graph.tensor(id).name) +
-                     ", which must be a constant here: give its value in run's --inputs");
+                     ", which must be a constant here: give its value with --value " +
+                     session_.graph.tensor(id).name + "=V (or in run's --inputs)");
+    std::vector<std::string> behind = graphInputsBehind(i);
+    if (!behind.empty())
+        return error(head + " is computed at run time from input" +
+                     (behind.size() == 1 ? " " : "s ") + quotedList(behind) +
+                     " and must be a constant here: give " + valueFlags(behind));
     return error(head + " is not a constant: shapes must be static");
 }
 

@@ -9,6 +9,7 @@
 #include "onnx/internal/fallback_shapes.h"
 #include "onnx/internal/import_session.h"
 #include "onnx/internal/infer_context.h"
+#include "onnx/internal/node_rewrite.h"
 #include "support/strings.h"
 
 namespace stagecraft::onnxio {
@@ -186,10 +187,16 @@ Status inferShapes(ImportSession& session) {
         InferContext ctx(session, values, id);
         const ir::Op& op = session.graph.op(id);
         InferRule rule = op.domain.empty() ? findInferRule(op.type) : nullptr;
+        std::string because = "is unknown to Stagecraft", remedy;
+        if (Rewriter rewrite = op.domain.empty() ? findRewriter(op.type) : nullptr) {
+            SC_ASSIGN_OR_RETURN(bool rewritten, rewrite(ctx, because, remedy));
+            if (rewritten)
+                return Status::success(); // the import splices the rewrite in and starts again
+        }
         if (rule != nullptr)
             SC_RETURN_IF_ERROR(rule(ctx));
         else
-            SC_RETURN_IF_ERROR(fallback.apply(id));
+            SC_RETURN_IF_ERROR(fallback.apply(id, because, remedy));
         SC_RETURN_IF_ERROR(checkOutputs(session, id));
         SC_RETURN_IF_ERROR(folder.fold(id));
     }

@@ -5,6 +5,7 @@
 #include "support/file.h"
 
 #include <onnx/checker.h>
+#include <onnx/shape_inference/implementation.h>
 #include <onnx/version_converter/convert.h>
 
 #include <stdexcept>
@@ -52,9 +53,20 @@ Status checkOpset(ImportSession& session) {
     if (session.opset > kNewestTestedOpset)
         session.warn("opset " + std::to_string(session.opset) +
                      " is newer than the tested opsets 9-17; reading it anyway");
+    session.fileOpset = session.opset;
     if (session.opset >= kOldestOpset)
         return Status::success();
     int64_t original = session.opset;
+    try {
+        // The converter's adapters (Add's broadcasting from opset 6 to 7,
+        // Gemm's) assert that their inputs' shapes are known: ONNX shape
+        // inference records them first.
+        onnx::ShapeInferenceOptions options{false, 0, false};
+        onnx::shape_inference::InferShapes(session.model, onnx::OpSchemaRegistry::Instance(),
+                                           options);
+    } catch (const std::exception&) {
+        // the converter then reports what it lacks
+    }
     try {
         session.model = onnx::version_conversion::ConvertVersion(session.model, kOldestOpset);
     } catch (const std::exception& e) {
@@ -64,6 +76,7 @@ Status checkOpset(ImportSession& session) {
                              e.what());
     }
     session.opset = kOldestOpset;
+    session.fileOpset = original;
     session.warn("converted the model from opset " + std::to_string(original) + " to opset 9");
     return Status::success();
 }

@@ -306,6 +306,12 @@ NodeBuilder& NodeBuilder::attr(const std::string& name, int64_t value) {
     return *this;
 }
 
+NodeBuilder& NodeBuilder::attr(const std::string& name, const ModelBuilder& body) {
+    *newAttribute(SC_NODE, name, onnx::AttributeProto::GRAPH)->mutable_g() =
+        body.impl_->model.graph();
+    return *this;
+}
+
 NodeBuilder& NodeBuilder::attr(const std::string& name, float value) {
     newAttribute(SC_NODE, name, onnx::AttributeProto::FLOAT)->set_f(value);
     return *this;

@@ -117,6 +117,9 @@ public:
     }
     NodeBuilder& attr(const std::string& name, const std::vector<int64_t>& values);
     NodeBuilder& attr(const std::string& name, const std::vector<float>& values);
+    /// A graph attribute (an If's branch, a Loop's body): \p body's graph,
+    /// its inputs, outputs, nodes and inline initializers.
+    NodeBuilder& attr(const std::string& name, const ModelBuilder& body);
     NodeBuilder& domain(const std::string& domain);
 
 private:

@@ -217,6 +217,38 @@ private slots:
                            1, {QStringLiteral("arch.json"), field});
     }
 
+    void valueFoldsAnIfOnAScalarInput() {
+        // Silero VAD's whole network is an If on its sample-rate input.
+        auto path = test::fetchedModel("audio/silero_vad.onnx");
+        if (path.empty())
+            return;
+        QStringList base{QStringLiteral("inspect"), str(path),
+                         QStringLiteral("--dim"),   QStringLiteral("batch=1"),
+                         QStringLiteral("--dim"),   QStringLiteral("sequence=512")};
+        auto opaque = runCli(base);
+        QCOMPARE(opaque.exitCode, 0);
+        QVERIFY(opaque.out.contains(QStringLiteral("opaque ops   If_25 (If)")));
+        QVERIFY(opaque.err.contains(QStringLiteral("give --value sr=V to compile in one branch")));
+        auto folded =
+            runCli(base + QStringList{QStringLiteral("--value"), QStringLiteral("sr=16000"),
+                                      QStringLiteral("--json")});
+        QCOMPARE(folded.exitCode, 0);
+        QJsonObject doc = QJsonDocument::fromJson(folded.out.toUtf8()).object();
+        QCOMPARE(doc.value(QStringLiteral("opaque")).toArray().size(), 0); // LSTMs unrolled
+        QVERIFY(doc.value(QStringLiteral("macs")).toInteger() > 0);
+        QVERIFY(folded.err.contains(QStringLiteral("only its then branch is compiled in")));
+        expectOneLineError(
+            runCli(base + QStringList{QStringLiteral("--value"), QStringLiteral("sr=16k")}), 1,
+            {QStringLiteral("--value sr=16k"),
+             QStringLiteral("'16k' is not an integer (input 'sr' is i64)")});
+        expectOneLineError(
+            runCli(base + QStringList{QStringLiteral("--value"), QStringLiteral("rate=16000")}), 1,
+            {QStringLiteral("--value names 'rate', which is not an input")});
+        expectOneLineError(
+            runCli(base + QStringList{QStringLiteral("--value"), QStringLiteral("sr")}), 2,
+            {QStringLiteral("bad --value 'sr'")});
+    }
+
     void realModelWithBoundInput() {
         auto path = test::fetchedModel("ppocr/ch_PP-OCRv4_det_infer.onnx");
         if (path.empty())

@@ -480,7 +480,7 @@ private slots:
             << QStringList{s("schedule"), s("m.onnx"), s("--seq"), s("64")}
             << s("--seq applies to zoo models");
         QTest::newRow("dim for zoo")
-            << fig3({s("--dim"), s("N=2")}) << s("--input and --dim apply to .onnx files");
+            << fig3({s("--dim"), s("N=2")}) << s("--input, --dim and --value apply to .onnx files");
     }
     void badUsage() {
         QFETCH(QStringList, args);

@@ -41,6 +41,7 @@ public:
         , id_(id) {}
 
     const ir::Op& op() const { return session_.graph.op(id_); }
+    ImportSession& session() { return session_; }
     ir::OpId id() const { return id_; }
     ir::Attributes& attrs() { return session_.graph.mutableOp(id_).attrs; }
     int64_t opset() const { return session_.opset; }
@@ -81,6 +82,9 @@ public:
     /// Omits input \p i (it became an attribute); later slots keep their place.
     void dropInput(int i);
 
+    /// The graph inputs input \p i is computed from (itself if it is one), sorted.
+    std::vector<std::string> graphInputsBehind(int i) const;
+
     /// "<file>: op 'name' (Type): <message>".
     Error error(const std::string& message) const;
     void warn(const std::string& message);
@@ -108,6 +112,9 @@ InferRule findInferRule(const std::string& opType);
 
 /// Every op type with a rule, sorted.
 std::vector<std::string> inferRuleOpTypes();
+
+/// "--value a=V --value b=V" for \p inputs.
+std::string valueFlags(const std::vector<std::string>& inputs);
 
 /// Multidirectional (numpy) broadcasting of two shapes.
 std::optional<ir::Shape> broadcastShapes(const ir::Shape& a, const ir::Shape& b);

@@ -107,11 +107,40 @@ const std::vector<Case>& cases() {
          {},
          nullptr,
          "stcp920"},
+        // Silero VAD: an If on the sample rate, folded by --value sr=16000, and
+        // the LSTMs it then holds, unrolled (extraBindings).
+        {"silero-vad", nullptr, 0, "audio/silero_vad.onnx", nullptr, {}, {}, nullptr, "stcp920"},
         {"resnet-reduced", "resnet-reduced", 0, nullptr, nullptr, {}, {}, nullptr, "stcp920"},
         {"bert-2layer", "bert-2layer", 32, nullptr, nullptr, {}, {}, nullptr, "stcp920"},
         {"fig2-blocks-teaching", "fig2-blocks", 0, nullptr, nullptr, {}, {}, nullptr, "teaching"},
     };
     return all;
+}
+
+/// Bindings a case needs besides one input shape: --dim and --value.
+struct ExtraBindings {
+    std::vector<std::string> dims;
+    std::vector<std::string> values;
+};
+
+const ExtraBindings* extraBindingsOf(const std::string& name) {
+    static const std::map<std::string, ExtraBindings> all = {
+        {"silero-vad", {{"batch=1", "sequence=512"}, {"sr=16000"}}},
+    };
+    auto it = all.find(name);
+    return it == all.end() ? nullptr : &it->second;
+}
+
+/// The --value values of \p name's bindings replace the seeded inputs'
+/// (integer scalars: the kernels were compiled for them).
+void applyValues(const std::string& name, codegen::TensorSet& inputs) {
+    const ExtraBindings* extra = extraBindingsOf(name);
+    for (const std::string& value : extra ? extra->values : std::vector<std::string>{}) {
+        size_t eq = value.find('=');
+        for (codegen::HostTensor& t : inputs)
+            if (t.name == value.substr(0, eq))
+                ir::writeInt64(t.dtype, t.data, 0, std::stoll(value.substr(eq + 1)));
+    }
 }
 
 const Case& caseNamed(const std::string& name) {
@@ -149,6 +178,12 @@ protected:
             model.path = copy;
             if (c.input != nullptr)
                 model.import.inputShapes[c.input] = c.shape;
+            if (const ExtraBindings* extra = extraBindingsOf(c.name)) {
+                for (const std::string& dim : extra->dims)
+                    SC_ASSERT(onnxio::addDimBinding(model.import, dim).ok(), "a valid --dim");
+                for (const std::string& value : extra->values)
+                    SC_ASSERT(onnxio::addValueBinding(model.import, value).ok(), "a valid --value");
+            }
         }
         if (!c.probes.empty())
             model.path = withExtraOutputs(model.path, c.probes);
@@ -200,6 +235,7 @@ TEST_P(MatchesOnnxRuntimeRows, matchesOnnxRuntime) {
     ASSERT_TRUE(codegen::validateCodePlan(graph, (*planned)->plan).ok());
     auto seeded = codegen::seededInputs(graph);
     ASSERT_TRUE(seeded.ok());
+    applyValues(c.name, *seeded);
     const codegen::TensorSet& inputs = *seeded;
     if (reference_.count(c.name) == 0) {
         auto ort = runOnnxRuntime(file->path, inputs);
