@@ -63,12 +63,15 @@ bool MainWindow::openModel(const QString& path) {
             reportError(QString::fromStdString(declared.error().message()));
             return false;
         }
-        if (views::DimsDialog::needsBinding(*declared)) {
-            views::DimsDialog dialog(*declared, session.dims, session.inputShapes, this);
+        if (views::DimsDialog::needsBinding(*declared) ||
+            views::DimsDialog::offersValues(*declared)) {
+            views::DimsDialog dialog(*declared, session.dims, session.inputShapes, session.values,
+                                     this);
             if (dialog.exec() != QDialog::Accepted)
                 return false;
             session.dims = dialog.dims();
             session.inputShapes = dialog.inputShapes();
+            session.values = dialog.values();
         }
     }
     pending_.expectOpen({session, QString(), QString(), false});
@@ -210,11 +213,12 @@ void MainWindow::bindDims() {
         reportError(QString::fromStdString(declared.error().message()));
         return;
     }
-    views::DimsDialog dialog(*declared, next.dims, next.inputShapes, this);
+    views::DimsDialog dialog(*declared, next.dims, next.inputShapes, next.values, this);
     if (dialog.exec() != QDialog::Accepted)
         return;
     next.dims = dialog.dims();
     next.inputShapes = dialog.inputShapes();
+    next.values = dialog.values();
     tryChange(tr("Bind dimensions"), next);
 }
 

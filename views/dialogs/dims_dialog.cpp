@@ -12,6 +12,8 @@
 #include <QRegularExpressionValidator>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace stagecraft::views {
 
 using namespace Qt::StringLiterals;
@@ -63,6 +65,14 @@ DimsDialog::DimsDialog(std::vector<DeclaredInput> inputs,
 }
 
 DimsDialog::DimsDialog(std::vector<DeclaredInput> inputs,
+                       const std::map<std::string, int64_t>& dims,
+                       const std::map<std::string, ir::Shape>& inputShapes,
+                       const std::map<std::string, std::string>& values, QWidget* parent)
+    : QDialog(parent) {
+    build(std::move(inputs), dims, inputShapes, values);
+}
+
+DimsDialog::DimsDialog(std::vector<DeclaredInput> inputs,
                        const std::map<std::string, int64_t>& dims, QWidget* parent)
     : DimsDialog(std::move(inputs), dims, {}, parent) {}
 
@@ -75,11 +85,14 @@ DimsDialog::DimsDialog(const std::filesystem::path& model,
 
 void DimsDialog::build(Expected<std::vector<DeclaredInput>> inputs,
                        const std::map<std::string, int64_t>& dims,
-                       const std::map<std::string, ir::Shape>& inputShapes) {
+                       const std::map<std::string, ir::Shape>& inputShapes,
+                       const std::map<std::string, std::string>& values) {
     setObjectName(u"dimsDialog"_s);
     setWindowTitle(tr("Bind dimensions"));
     auto* layout = new QVBoxLayout(this);
-    auto* intro = new QLabel(tr("The model leaves some input dimensions open: give each a value."));
+    auto* intro = new QLabel(tr("Give each open input dimension a size. A value given to a "
+                                "scalar or vector input is compiled in: it folds an If on it "
+                                "(a sample rate, a mode flag) and the kernels hold for it only."));
     intro->setWordWrap(true);
     layout->addWidget(intro);
     grid_ = new QGridLayout;
@@ -96,6 +109,8 @@ void DimsDialog::build(Expected<std::vector<DeclaredInput>> inputs,
     if (inputs.ok()) {
         inputs_ = std::move(inputs).value();
         buildRows(dims, inputShapes);
+        for (size_t i = 0; i < inputs_.size(); ++i)
+            addValueEditor(static_cast<int>(i) + 1, i, values);
     } else {
         loadError_ = qs(inputs.error().message());
         status_->setStyleSheet(u"color: #c00000;"_s);
@@ -107,11 +122,24 @@ bool DimsDialog::needsBinding(const std::vector<DeclaredInput>& inputs) {
     return onnxio::needsBinding(inputs);
 }
 
+bool DimsDialog::offersValues(const std::vector<DeclaredInput>& inputs) {
+    for (const DeclaredInput& input : inputs)
+        if (!input.hasShape || input.dims.size() <= 1)
+            return true;
+    return false;
+}
+
 void DimsDialog::buildRows(const std::map<std::string, int64_t>& dims,
                            const std::map<std::string, ir::Shape>& inputShapes) {
     grid_->addWidget(new QLabel(tr("<b>Input</b>")), 0, 0);
     grid_->addWidget(new QLabel(tr("<b>Type</b>")), 0, 1);
     grid_->addWidget(new QLabel(tr("<b>Dimensions</b>")), 0, kFirstDimColumn);
+    size_t widest = 1;
+    for (const DeclaredInput& input : inputs_)
+        widest = std::max(widest, input.dims.size());
+    valueColumn_ = kFirstDimColumn + static_cast<int>(widest);
+    if (offersValues(inputs_))
+        grid_->addWidget(new QLabel(tr("<b>Value</b>")), 0, valueColumn_);
     // A whole shape given for another rank does not apply to the declaration.
     std::vector<const ir::Shape*> given(inputs_.size(), nullptr);
     for (size_t i = 0; i < inputs_.size(); ++i) {
@@ -200,10 +228,26 @@ QLineEdit* DimsDialog::addShapeEditor(int row, size_t input, const ir::Shape* gi
     edit->setObjectName(u"%1.shape"_s.arg(qs(inputs_[input].name)));
     edit->setPlaceholderText(u"1x3x224x224"_s);
     edit->setToolTip(tr("the model declares no shape for this input: give the whole shape"));
-    grid_->addWidget(edit, row, kFirstDimColumn, 1, -1);
+    grid_->addWidget(edit, row, kFirstDimColumn, 1, valueColumn_ - kFirstDimColumn);
     shapeEditors_[input] = edit;
     connect(edit, &QLineEdit::textChanged, this, &DimsDialog::updateState);
     return edit;
+}
+
+void DimsDialog::addValueEditor(int row, size_t input,
+                                const std::map<std::string, std::string>& values) {
+    const DeclaredInput& declared = inputs_[input];
+    if (declared.hasShape && declared.dims.size() > 1)
+        return;
+    auto given = values.find(declared.name);
+    auto* edit = new QLineEdit(given != values.end() ? qs(given->second) : QString());
+    edit->setObjectName(u"%1.value"_s.arg(qs(declared.name)));
+    edit->setPlaceholderText(tr("optional"));
+    edit->setToolTip(tr("a value for '%1' (V, or V,V,... for a vector), compiled in as "
+                        "--value %1=V does; empty: given at run time")
+                         .arg(qs(declared.name)));
+    grid_->addWidget(edit, row, valueColumn_);
+    valueEditors_[input] = edit;
 }
 
 } // namespace stagecraft::views

@@ -131,4 +131,14 @@ std::map<std::string, ir::Shape> DimsDialog::inputShapes() const {
     return shapes;
 }
 
+std::map<std::string, std::string> DimsDialog::values() const {
+    std::map<std::string, std::string> values;
+    for (const auto& [input, edit] : valueEditors_) {
+        QString text = edit->text().simplified().remove(u' ');
+        if (!text.isEmpty())
+            values[inputs_[input].name] = text.toStdString();
+    }
+    return values;
+}
+
 } // namespace stagecraft::views

@@ -146,6 +146,23 @@ private slots:
         QVERIFY(dialog.dims().empty());
     }
 
+    void scalarAndVectorInputsTakeValues() {
+        onnxio::DeclaredInput rate{"sr", "i64", true, {}};
+        onnxio::DeclaredInput audio{"input", "f32", true, {{std::nullopt, "batch"}, {512, ""}}};
+        QVERIFY(DimsDialog::offersValues({rate, audio}));
+        QVERIFY(!DimsDialog::offersValues({audio}));
+        DimsDialog dialog(std::vector{audio, rate}, {}, {}, {{"sr", "8000"}});
+        QVERIFY(dialog.findChild<QLineEdit*>(u"input.value"_s) == nullptr); // rank 2: no value
+        QLineEdit* value = editor(dialog, u"sr.value"_s);
+        QCOMPARE(value->text(), u"8000"_s);
+        retype(value, u"16000"_s);
+        const std::map<std::string, std::string> values{{"sr", "16000"}};
+        QVERIFY(dialog.values() == values);
+        retype(value, QString());
+        QVERIFY(dialog.values().empty()); // empty: the input is given at run time
+        QVERIFY(okButton(dialog)->isEnabled());
+    }
+
     void staticModelNeedsNothing() {
         onnxio::DeclaredInput fixed{"x", "f32", true, {{int64_t{1}, ""}, {int64_t{3}, ""}}};
         QVERIFY(!DimsDialog::needsBinding({fixed}));
