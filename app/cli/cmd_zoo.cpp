@@ -28,9 +28,10 @@ ArgParser makeParser() {
     parser.addOption("seq", "N", "sequence length of BERT (tokens) or the Conformer (frames)");
     parser.addOption("weights", "zeros|seeded",
                      "zero weights (a sparse file, default) or seeded random values");
-    parser.addOption("precision", "f32|f16|bf16",
+    parser.addOption("precision", "f32|f16|bf16|i8|i8-dynamic",
                      "store weights and activations at this width, inputs and outputs f32 "
-                     "(default f32)");
+                     "(default f32); i8: int8 QDQ (static scales), i8-dynamic: "
+                     "DynamicQuantizeLinear with ConvInteger/MatMulInteger");
     return parser;
 }
 
@@ -101,10 +102,15 @@ int runZoo(const Args& args, std::ostream& out, std::ostream& err) {
         return kExitBadUsage;
     }
     options.weights = fill == "seeded" ? onnxio::WeightFill::Seeded : onnxio::WeightFill::Zeros;
-    if (std::optional<std::string> text = parser.value("precision")) {
+    std::optional<std::string> precisionText = parser.value("precision");
+    if (precisionText == "i8" || precisionText == "i8-dynamic") {
+        options.quantization =
+            *precisionText == "i8" ? onnxio::Quantization::Static : onnxio::Quantization::Dynamic;
+    } else if (std::optional<std::string> text = precisionText) {
         Expected<ir::DType> precision = ir::parsePrecision(*text);
         if (!precision.ok()) {
-            err << "stagecraft zoo: --precision: " << precision.error().message() << "\n";
+            err << "stagecraft zoo: --precision: unknown precision " << quote(*text)
+                << " (expected f32, f16, bf16, i8 or i8-dynamic)\n";
             return kExitBadUsage;
         }
         options.precision = *precision;

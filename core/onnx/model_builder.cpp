@@ -57,6 +57,16 @@ Status writeSeeded(const ExternalWeight& weight, AtomicFile& out) {
     double low = weight.range == ValueRange::Positive ? 0.5 : -bound;
     double width = weight.range == ValueRange::Positive ? 1.0 : 2.0 * bound;
     bool floating = ir::isFloatingPoint(weight.dtype);
+    // Quantized weights (model_builder_quantize.cpp): uniform integers over
+    // the type's range (i8 and u8) or over +-1024 (i32 biases).
+    if (!floating) {
+        low = weight.dtype == ir::DType::UInt8  ? 0.0
+              : weight.dtype == ir::DType::Int8 ? -127.0
+                                                : -1024.0;
+        width = weight.dtype == ir::DType::UInt8  ? 256.0
+                : weight.dtype == ir::DType::Int8 ? 255.0
+                                                  : 2049.0;
+    }
     uint64_t state = fnv1a(weight.name);
     int64_t size = ir::dtypeSize(weight.dtype);
     constexpr int64_t kChunk = 1 << 16;
@@ -65,7 +75,8 @@ Status writeSeeded(const ExternalWeight& weight, AtomicFile& out) {
         int64_t n = std::min(kChunk, count - done);
         for (int64_t i = 0; i < n; ++i) {
             double unit = static_cast<double>(splitmix64(state) >> 11) * 0x1.0p-53; // [0,1)
-            ir::writeDouble(weight.dtype, bytes, i, floating ? low + unit * width : 0.0);
+            double value = low + unit * width;
+            ir::writeDouble(weight.dtype, bytes, i, floating ? value : std::floor(value));
         }
         SC_RETURN_IF_ERROR(out.write(std::string_view(reinterpret_cast<const char*>(bytes.data()),
                                                       static_cast<size_t>(n * size))));

@@ -40,6 +40,16 @@ enum class ValueRange {
 
 class NodeBuilder;
 
+/// How ModelBuilder::quantize writes a model as int8.
+enum class Quantization {
+    /// QDQ: QuantizeLinear/DequantizeLinear around Conv and MatMul (static
+    /// activation scales), as ONNX Runtime's quantize_static writes.
+    Static,
+    /// DynamicQuantizeLinear with ConvInteger/MatMulInteger, as
+    /// quantize_dynamic writes.
+    Dynamic,
+};
+
 class ModelBuilder {
 public:
     /// \p opset is the version of the default ONNX domain.
@@ -91,6 +101,10 @@ public:
     /// and cast at the boundary, as float16 converters do with "keep I/O
     /// types". Resize and Upsample scales stay f32, as ONNX requires.
     void convertFloats(ir::DType precision);
+    /// Stores the model as int8 (zoo --precision i8 and i8-dynamic; see
+    /// model_builder_quantize.cpp): BatchNormalization after a Conv folded
+    /// into its bias, weights seeded integers at the f32 weights' range.
+    void quantize(Quantization mode);
 
     /// Writes the model to \p path; external weights go to a file named
     /// \p externalDataName next to it (default "<stem>.weights").

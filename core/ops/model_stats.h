@@ -25,7 +25,8 @@ struct ModelStats {
     int64_t tensors = 0;
     /// Learned parameters: elements of floating-point constant tensors that
     /// ops read, except BatchNormalization's running mean and variance
-    /// (statistics, not parameters).
+    /// (statistics, not parameters) and quantization scales, plus the
+    /// integer weights and biases of quantized ops.
     int64_t params = 0;
     int64_t paramBytes = 0;
     /// Bytes of every constant tensor ops read (parameters, statistics, indices).

@@ -179,6 +179,8 @@ Expected<ZooWriteResult> writeZooModel(std::string_view name, const ZooOptions& 
     net.builder().setDocString(docString(*entry, config, options.weights));
     if (options.precision != ir::DType::Float32)
         net.builder().convertFloats(options.precision);
+    if (options.quantization)
+        net.builder().quantize(*options.quantization);
     SC_RETURN_IF_ERROR(net.builder().save(out, options.weights));
 
     ZooWriteResult result;

@@ -34,6 +34,9 @@ struct ZooOptions {
     /// f16 or bf16: weights and activations stored at that width, inputs and
     /// outputs f32 (ModelBuilder::convertFloats); f32 (the default) as built.
     ir::DType precision = ir::DType::Float32;
+    /// int8, static (QDQ) or dynamic (ModelBuilder::quantize); instead of
+    /// \ref precision.
+    std::optional<onnxio::Quantization> quantization;
 };
 
 /// The largest batch size the zoo accepts.

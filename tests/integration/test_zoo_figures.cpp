@@ -74,6 +74,57 @@ private slots:
         QVERIFY2(std::fabs(static_cast<double>(stats->macs) - macs) <= macsTolerance * macs,
                  "MACs off by more than the tolerance");
     }
+
+    // The int8 models (zoo --precision i8 and i8-dynamic) keep the published
+    // figures within 1 %: their integer weights count as parameters (their
+    // scales do not), BatchNorm folded into the convs' biases (ResNet-50:
+    // 25,557,032 less BatchNorm's 26,560 gammas), the MACs at the integer ops.
+    void quantizedFigures_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<int>("mode");
+        QTest::addColumn<double>("params");
+        QTest::addColumn<double>("macs");
+        const std::pair<const char*, std::pair<double, double>> models[] = {
+            {"resnet50", {25.557032e6, 4.09e9}},
+            {"mobilenet-v2", {3.504872e6, 0.30e9}},
+            {"bert-base", {110e6, 11.2e9}}};
+        for (const auto& [model, figures] : models) {
+            QTest::addRow("%s i8", model)
+                << QString::fromLatin1(model) << int(onnxio::Quantization::Static) << figures.first
+                << figures.second;
+            QTest::addRow("%s i8-dynamic", model)
+                << QString::fromLatin1(model) << int(onnxio::Quantization::Dynamic) << figures.first
+                << figures.second;
+        }
+    }
+    void quantizedFigures() {
+        QFETCH(QString, model);
+        QFETCH(int, mode);
+        QFETCH(double, params);
+        QFETCH(double, macs);
+        zoo::ZooOptions options;
+        options.quantization = static_cast<onnxio::Quantization>(mode);
+        auto path = std::filesystem::path(dir.path().toStdString()) /
+                    (model.toStdString() + "-" + std::to_string(mode) + ".onnx");
+        auto written = zoo::writeZooModel(model.toStdString(), options, path);
+        QVERIFY2(written.ok(), written.ok() ? "" : written.error().message().c_str());
+        auto imported = onnxio::importModel(path);
+        QVERIFY2(imported.ok(), imported.ok() ? "" : imported.error().message().c_str());
+        auto stats = ops::computeModelStats(imported->graph);
+        QVERIFY(stats.ok());
+        int integerOps = 0;
+        for (const ir::Op& op : imported->graph.ops())
+            integerOps +=
+                op.kind == ir::OpKind::QLinearConv || op.kind == ir::OpKind::QLinearMatMul ||
+                op.kind == ir::OpKind::ConvInteger || op.kind == ir::OpKind::MatMulInteger;
+        qInfo("%s: %lld params, %lld MACs, %d integer contractions", QTest::currentDataTag(),
+              static_cast<long long>(stats->params), static_cast<long long>(stats->macs),
+              integerOps);
+        QVERIFY(stats->opaqueOps.empty());
+        QVERIFY(integerOps >= 50); // every conv or matmul but the classifier's Gemm
+        QVERIFY(std::fabs(static_cast<double>(stats->params) - params) <= 0.01 * params);
+        QVERIFY(std::fabs(static_cast<double>(stats->macs) - macs) <= 0.01 * macs);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestZooFigures)

@@ -68,6 +68,18 @@ ModelFile writeZoo(const std::filesystem::path& dir, const std::string& name, in
     return {path, {}};
 }
 
+ModelFile writeQuantizedZoo(const std::filesystem::path& dir, const std::string& name,
+                            onnxio::Quantization mode) {
+    zoo::ZooOptions options;
+    options.weights = onnxio::WeightFill::Seeded;
+    options.quantization = mode;
+    std::filesystem::create_directories(dir);
+    std::filesystem::path path = dir / (name + ".onnx");
+    auto written = zoo::writeZooModel(name, options, path);
+    SC_ASSERT(written.ok(), "the zoo writes its quantized models");
+    return {path, {}};
+}
+
 Expected<std::unique_ptr<Planned>> plan(const ModelFile& model, const std::string& archName,
                                         const std::string& strategyName,
                                         const schedule::Overrides& overrides) {

@@ -7,6 +7,7 @@
 #include "codegen/code_plan.h"
 #include "codegen/tensors.h"
 #include "onnx/importer.h"
+#include "onnx/model_builder.h"
 #include "sim/compare.h"
 
 #include <filesystem>
@@ -27,6 +28,9 @@ struct ModelFile {
 /// missing; seq 0: the default), stored at \p precision.
 ModelFile writeZoo(const std::filesystem::path& dir, const std::string& name, int64_t seq = 0,
                    ir::DType precision = ir::DType::Float32);
+/// The zoo model \p name written as int8 (zoo --precision i8 or i8-dynamic).
+ModelFile writeQuantizedZoo(const std::filesystem::path& dir, const std::string& name,
+                            onnxio::Quantization mode);
 
 /// A model scheduled by a strategy and planned for code generation.
 struct Planned {
