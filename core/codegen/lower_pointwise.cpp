@@ -129,8 +129,11 @@ Status lowerPad(Emitter& e, const OpCall& call) {
     std::vector<int64_t> pads = op.attrs.getInts("pads");
     const ir::Shape& in = call.inputs[0].shape;
     ir::DType type = outputType(call, 0);
-    Value* padValue = e.constant(type, op.attrs.getFloat("value", 0.0));
     e.forBox(call.regions[0], [&](const std::vector<Value*>& idx) {
+        // constant_value computed at run time (slot 2), else the attribute
+        Value* padValue = call.hasInput(2)
+                              ? e.convert(loadMapped(e, call, 0, 2, idx), inputType(call, 2), type)
+                              : e.constant(type, op.attrs.getFloat("value", 0.0));
         std::vector<Value*> index, inside;
         for (size_t j = 0; j < in.size(); ++j) {
             Value* raw = e.b().CreateSub(idx[j], e.i64(pads[j]));

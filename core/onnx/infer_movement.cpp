@@ -176,11 +176,19 @@ Status inferPad(InferContext& ctx) {
     int64_t rank = ctx.rank(0);
     std::vector<int64_t> pads = ctx.attrs().getInts("pads");
     double value = ctx.attrs().getFloat("value", 0.0);
+    std::string mode = ctx.attrs().getString("mode", "constant");
+    // A constant_value computed at run time decides no shape: it stays an
+    // input (slot 2), read once by the kernel.
+    bool runtimeValue = false;
     if (ctx.opset() >= 11) {
         SC_ASSIGN_OR_RETURN(pads, ctx.intsInput(1, "pads"));
         if (ctx.hasInput(2)) {
-            SC_ASSIGN_OR_RETURN(auto v, ctx.floatsInput(2, "constant_value"));
-            value = v.empty() ? 0.0 : v[0];
+            const ir::ConstTensor* v = ctx.value(2);
+            if (v != nullptr && v->elementCount() > 0)
+                value = v->toDoubles()[0];
+            runtimeValue = v == nullptr && mode == "constant";
+            if (runtimeValue && ir::elementCount(ctx.shape(2)) != 1)
+                return ctx.error("constant_value (input 2) must have one element");
         }
         if (ctx.hasInput(3)) { // opset 18: pads cover only these axes
             SC_ASSIGN_OR_RETURN(auto axes, ctx.intsInput(3, "axes"));
@@ -202,10 +210,11 @@ Status inferPad(InferContext& ctx) {
         if (out[static_cast<size_t>(i)] < 0)
             return ctx.error("pads remove more than dimension " + std::to_string(i) + " holds");
     }
-    std::string mode = ctx.attrs().getString("mode", "constant");
     if (mode != "constant" && mode != "reflect" && mode != "edge" && mode != "wrap")
         return ctx.error("unknown mode " + mode);
-    ctx.keepInputs(1);
+    ctx.keepInputs(runtimeValue ? 3 : 1);
+    if (runtimeValue)
+        ctx.dropInput(1);
     ctx.attrs().erase("paddings");
     ctx.attrs().set("pads", pads);
     ctx.attrs().set("mode", mode);

@@ -51,7 +51,7 @@ Nests buildSlice(const OpContext& ctx) {
 }
 
 Nests buildPad(const OpContext& ctx) {
-    SC_RETURN_IF_ERROR(ctx.expectInputs(1, 1));
+    SC_RETURN_IF_ERROR(ctx.expectInputs(1, 3));
     SC_RETURN_IF_ERROR(ctx.expectOutputs(1, 1));
     const ir::Shape& in = ctx.inputShape(0);
     auto rank = static_cast<int64_t>(in.size());
@@ -77,6 +77,8 @@ Nests buildPad(const OpContext& ctx) {
             map.dims.push_back(affineIndex(static_cast<int>(i), 1, -pads[i]));
     }
     nest.inputs.push_back(std::move(map));
+    if (ctx.hasInput(2)) // constant_value computed at run time: one scalar read
+        nest.inputs.push_back(AccessMap{2, {}});
     return std::vector<LoopNest>{std::move(nest)};
 }
 

@@ -107,8 +107,9 @@ const std::vector<Case>& cases() {
          {},
          nullptr,
          "stcp920"},
-        // PP-OCRv4's recognizer (an SVTR neck): its kernels take ~40 s to
-        // compile, so it runs the graphturbo schedule only (compiledOnce).
+        // PP-OCRv4's recognizer (an SVTR neck): its kernels take 18 s to
+        // compile under tvm and 37 s under graphturbo (release build), so it
+        // runs the tvm schedule only (compiledOnce).
         {"ppocrv4-rec",
          nullptr,
          0,
@@ -217,7 +218,7 @@ std::vector<MatchesOnnxRuntimeRow> matchesOnnxRuntimeRows() {
     std::vector<MatchesOnnxRuntimeRow> rows;
     for (const Case& c : cases())
         for (const char* s : {"tvm", "graphturbo", "override"})
-            if (!compiledOnce(c.name) || std::string(s) == "graphturbo")
+            if (!compiledOnce(c.name) || std::string(s) == "tvm")
                 rows.push_back(
                     {test::rowName("%s/%s", c.name, s), std::string(c.name), std::string(s)});
     return rows;

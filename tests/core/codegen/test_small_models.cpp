@@ -8,7 +8,8 @@
 // folds into QLinearConv (with a Relu and an int32 bias) and QLinearMatMul
 // (there ONNX Runtime runs with its graph optimizations, which fold them the
 // same way). Clip with bounds computed at run time (issue 23, item 2: the
-// log-mel floor max(x) - 80 of audio front ends). Each model is scheduled by
+// log-mel floor max(x) - 80 of audio front ends) and a Pad whose value is
+// computed at run time. Each model is scheduled by
 // graphturbo on stcp920, emitted for the host and run on inputs that cover
 // the whole u8 range (and floats beyond the quantized range, so saturation
 // is exercised). Integer outputs must equal ONNX Runtime's exactly, float
@@ -228,6 +229,17 @@ const std::vector<Case>& cases() {
              m.addNode("Add", {"head", "lift"}, {"bound"});
              m.addNode("Clip", {"x", "", "bound"}, {"y"});
              output(m, "y", DType::Int32, {20});
+         }},
+        {"pad-runtime-value",
+         DType::Float32,
+         {2, 3, 5},
+         2.0,
+         [](onnxio::ModelBuilder& m, Seeded&) {
+             // The pad value, the input's mean, decides no shape: computed at run time.
+             m.addNode("ReduceMean", {"x"}, {"mean"}).attr("keepdims", 0);
+             m.addInt64Initializer("pads", {6}, {0, 1, 2, 0, 2, 1});
+             m.addNode("Pad", {"x", "pads", "mean"}, {"y"});
+             output(m, "y", DType::Float32, {2, 6, 8});
          }},
         {"qdq-conv-relu",
          DType::UInt8,
