@@ -19,6 +19,8 @@
 #include "onnx/internal/node_rewrite.h"
 #include "support/strings.h"
 
+#include <algorithm>
+
 namespace stagecraft::onnxio {
 
 namespace {

@@ -25,7 +25,7 @@ Error inFile(const ImportSession& session, const Error& error) {
 /// node_rewrite.cpp), rewrites the model and starts again. Building moves
 /// weight bytes out of the model, so a model with such nodes is copied first.
 Status buildAndInfer(ImportSession& session) {
-    constexpr int kMaxRounds = 64;
+    constexpr int kMaxRounds = 1024;
     for (int round = 0;; ++round) {
         std::optional<onnx::ModelProto> unbuilt;
         if (mayRewrite(session))

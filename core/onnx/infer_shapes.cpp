@@ -12,6 +12,9 @@
 #include "onnx/internal/node_rewrite.h"
 #include "support/strings.h"
 
+#include <algorithm>
+#include <set>
+
 namespace stagecraft::onnxio {
 
 namespace {
@@ -183,15 +186,30 @@ Status inferShapes(ImportSession& session) {
     ValueTable values(session.graph);
     Folder folder(session, values);
     FallbackShapes fallback(session);
+    // Outputs of ops rewritten this round (node_rewrite.h) and of the ops that
+    // read them: not inferred now; the import splices the rewrites in and
+    // starts again, so independent rewrites share a round.
+    std::set<ir::TensorId> pending;
+    auto skip = [&](const ir::Op& op) {
+        for (ir::TensorId out : op.outputs)
+            pending.insert(out);
+    };
     for (ir::OpId id : *order) {
         InferContext ctx(session, values, id);
         const ir::Op& op = session.graph.op(id);
+        if (std::any_of(op.inputs.begin(), op.inputs.end(),
+                        [&](ir::TensorId in) { return pending.count(in) > 0; })) {
+            skip(op);
+            continue;
+        }
         InferRule rule = op.domain.empty() ? findInferRule(op.type) : nullptr;
         std::string because = "is unknown to Stagecraft", remedy;
         if (Rewriter rewrite = op.domain.empty() ? findRewriter(op.type) : nullptr) {
             SC_ASSIGN_OR_RETURN(bool rewritten, rewrite(ctx, because, remedy));
-            if (rewritten)
-                return Status::success(); // the import splices the rewrite in and starts again
+            if (rewritten) {
+                skip(op);
+                continue;
+            }
         }
         if (rule != nullptr)
             SC_RETURN_IF_ERROR(rule(ctx));
@@ -200,6 +218,8 @@ Status inferShapes(ImportSession& session) {
         SC_RETURN_IF_ERROR(checkOutputs(session, id));
         SC_RETURN_IF_ERROR(folder.fold(id));
     }
+    if (session.rewritesPending())
+        return Status::success();
     for (const std::string& name : session.compiledInValues())
         session.warn("input " + quote(name) +
                      ": its given value is compiled in where a constant is needed (a shape "

@@ -19,9 +19,10 @@
 #include "onnx/onnx_types.h"
 #include "support/strings.h"
 
-#include <algorithm>
 #include <cctype>
 #include <optional>
+#include <tuple>
+#include <utility>
 
 namespace stagecraft::onnxio {
 
