@@ -122,7 +122,7 @@ void runTimeInput(InferContext& ctx, int i, const std::string& what, const std::
     because = "has " + what + " computed at run time";
     if (behind.empty())
         return;
-    because += " from input" + std::string(behind.size() == 1 ? " " : "s ") + quotedNames(behind);
+    because += " from " + inputsPhrase(behind);
     remedy = "; give " + valueFlags(behind) + " to " + result;
 }
 

@@ -102,16 +102,12 @@ std::vector<std::string> InferContext::graphInputsBehind(int i) const {
     return {names.begin(), names.end()};
 }
 
-namespace {
-
-std::string quotedList(const std::vector<std::string>& names) {
+std::string inputsPhrase(const std::vector<std::string>& names) {
     std::vector<std::string> quoted;
     for (const std::string& name : names)
         quoted.push_back(quote(name));
-    return join(quoted, ", ");
+    return (names.size() == 1 ? "input " : "inputs ") + join(quoted, ", ");
 }
-
-} // namespace
 
 std::string valueFlags(const std::vector<std::string>& inputs) {
     std::vector<std::string> flags;
@@ -129,8 +125,7 @@ Error InferContext::notConstant(int i, const std::string& what) const {
                      session_.graph.tensor(id).name + "=V (or in run's --inputs)");
     std::vector<std::string> behind = graphInputsBehind(i);
     if (!behind.empty())
-        return error(head + " is computed at run time from input" +
-                     (behind.size() == 1 ? " " : "s ") + quotedList(behind) +
+        return error(head + " is computed at run time from " + inputsPhrase(behind) +
                      " and must be a constant here: give " + valueFlags(behind));
     return error(head + " is not a constant: shapes must be static");
 }

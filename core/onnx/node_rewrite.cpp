@@ -6,8 +6,6 @@
 
 #include "onnx/internal/node_rewrite.h"
 
-#include "support/strings.h"
-
 namespace stagecraft::onnxio {
 
 namespace {
@@ -159,13 +157,6 @@ void addUnsqueeze(NodeRewrite& rewrite, int64_t opset, const std::string& input,
         setIntsAttribute(node, "axes", {axis});
     }
     rewrite.nodes.push_back(std::move(node));
-}
-
-std::string quotedNames(const std::vector<std::string>& names) {
-    std::vector<std::string> quoted;
-    for (const std::string& name : names)
-        quoted.push_back(quote(name));
-    return join(quoted, ", ");
 }
 
 } // namespace stagecraft::onnxio

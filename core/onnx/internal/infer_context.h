@@ -113,6 +113,9 @@ InferRule findInferRule(const std::string& opType);
 /// Every op type with a rule, sorted.
 std::vector<std::string> inferRuleOpTypes();
 
+/// "input 'a'" or "inputs 'a', 'b'" for \p names.
+std::string inputsPhrase(const std::vector<std::string>& names);
+
 /// "--value a=V --value b=V" for \p inputs.
 std::string valueFlags(const std::vector<std::string>& inputs);
 

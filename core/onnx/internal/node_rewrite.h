@@ -63,7 +63,4 @@ onnx::TensorProto intInitializer(const std::string& name, int32_t type,
 void addUnsqueeze(NodeRewrite& rewrite, int64_t opset, const std::string& input, int64_t axis,
                   const std::string& output);
 
-/// "'a', 'b'" for \p names.
-std::string quotedNames(const std::vector<std::string>& names);
-
 } // namespace stagecraft::onnxio
