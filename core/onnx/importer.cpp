@@ -38,6 +38,8 @@ Status buildAndInfer(ImportSession& session) {
         if (round == kMaxRounds)
             return session.error("more than " + std::to_string(kMaxRounds) +
                                  " rounds of rewriting control flow");
+        if (!unbuilt)
+            return session.error("internal error: a rewrite of a model thought to need none");
         session.model = std::move(*unbuilt);
         session.warnings.resize(warningsBefore);
         SC_RETURN_IF_ERROR(spliceRewrites(session));
