@@ -36,7 +36,7 @@ struct ZooOptions {
     ir::DType precision = ir::DType::Float32;
     /// int8, static (QDQ) or dynamic (ModelBuilder::quantize); instead of
     /// \ref precision.
-    std::optional<onnxio::Quantization> quantization;
+    std::optional<onnxio::Quantization> quantization = std::nullopt;
 };
 
 /// The largest batch size the zoo accepts.
