@@ -53,14 +53,10 @@ std::vector<partition::GroupId> groupsBySize(const schedule::Schedule& s) {
     return groups;
 }
 
-} // namespace
-
-ModelFile writeZoo(const std::filesystem::path& dir, const std::string& name, int64_t seq,
-                   ir::DType precision) {
-    zoo::ZooOptions options;
+/// The zoo model \p name written with seeded weights and \p options into \p dir.
+ModelFile writeSeededZoo(const std::filesystem::path& dir, const std::string& name,
+                         zoo::ZooOptions options) {
     options.weights = onnxio::WeightFill::Seeded;
-    options.seq = seq;
-    options.precision = precision;
     std::filesystem::create_directories(dir);
     std::filesystem::path path = dir / (name + ".onnx");
     auto written = zoo::writeZooModel(name, options, path);
@@ -68,16 +64,21 @@ ModelFile writeZoo(const std::filesystem::path& dir, const std::string& name, in
     return {path, {}};
 }
 
+} // namespace
+
+ModelFile writeZoo(const std::filesystem::path& dir, const std::string& name, int64_t seq,
+                   ir::DType precision) {
+    zoo::ZooOptions options;
+    options.seq = seq;
+    options.precision = precision;
+    return writeSeededZoo(dir, name, options);
+}
+
 ModelFile writeQuantizedZoo(const std::filesystem::path& dir, const std::string& name,
                             onnxio::Quantization mode) {
     zoo::ZooOptions options;
-    options.weights = onnxio::WeightFill::Seeded;
     options.quantization = mode;
-    std::filesystem::create_directories(dir);
-    std::filesystem::path path = dir / (name + ".onnx");
-    auto written = zoo::writeZooModel(name, options, path);
-    SC_ASSERT(written.ok(), "the zoo writes its quantized models");
-    return {path, {}};
+    return writeSeededZoo(dir, name, options);
 }
 
 Expected<std::unique_ptr<Planned>> plan(const ModelFile& model, const std::string& archName,
