@@ -420,4 +420,35 @@ Status validateAllocation(const Requests& requests, const Allocation& allocation
     return checkTotals(requests, allocation);
 }
 
+std::vector<int64_t> highWaterByTask(const Requests& requests, const Allocation& allocation,
+                                     PoolId pool, int32_t taskCount) {
+    // The allocation is the allocator's own: its spans are well formed.
+    auto byPool = collectSpans(requests, allocation);
+    std::vector<Span> spans =
+        byPool && inRange(allocation.pools, pool) ? (*byPool)[pool] : std::vector<Span>{};
+    std::stable_sort(spans.begin(), spans.end(),
+                     [](const Span& a, const Span& b) { return a.end > b.end; });
+    std::vector<int64_t> water(static_cast<size_t>(taskCount), 0);
+    // Highest spans first; each task takes the first span that covers it.
+    // `next[t]` leads to the first task at or after t not yet set.
+    std::vector<int32_t> next(static_cast<size_t>(taskCount) + 1);
+    for (int32_t t = 0; t <= taskCount; ++t)
+        next[static_cast<size_t>(t)] = t;
+    auto unset = [&](int32_t t) {
+        while (next[static_cast<size_t>(t)] != t) {
+            next[static_cast<size_t>(t)] = next[static_cast<size_t>(next[static_cast<size_t>(t)])];
+            t = next[static_cast<size_t>(t)];
+        }
+        return t;
+    };
+    for (const Span& span : spans) {
+        int32_t to = std::min(span.until, taskCount - 1);
+        for (int32_t t = unset(std::max(span.from, 0)); t <= to; t = unset(t)) {
+            water[static_cast<size_t>(t)] = span.end;
+            next[static_cast<size_t>(t)] = t + 1;
+        }
+    }
+    return water;
+}
+
 } // namespace stagecraft::kernel

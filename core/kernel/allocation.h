@@ -93,4 +93,10 @@ Expected<Allocation> allocate(const Pools& pools, const Requests& requests);
 /// error names the task, the pool and the two tensors.
 Status validateAllocation(const Requests& requests, const Allocation& allocation);
 
+/// The highest end offset in use in \p pool at each task of [0, taskCount)
+/// (0 where nothing is placed there), over the final placements: what a
+/// cache at the top of the pool must stay above.
+std::vector<int64_t> highWaterByTask(const Requests& requests, const Allocation& allocation,
+                                     PoolId pool, int32_t taskCount);
+
 } // namespace stagecraft::kernel

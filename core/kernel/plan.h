@@ -168,9 +168,10 @@ struct AllocationPass {
 
 struct Program {
     std::vector<Kernel> kernels;
-    /// GB bytes the activations never use (GB capacity minus the GB pass's
-    /// peak): the weight cache of the streams.
-    int64_t weightCacheBytes = 0;
+    /// GB bytes above the activations at each task (GB capacity minus the
+    /// highest offset the GB pass uses then): the weight cache of the
+    /// streams, which drops its least recently used weights as it shrinks.
+    std::vector<int64_t> weightCacheBytes;
     IdVector<BufferId, Buffer> buffers;
     int32_t taskCount = 0;
     /// How kernels launch. False: each is a barrier (it waits for the sync

@@ -484,8 +484,10 @@ private:
             pass.buffers.push_back(b);
         }
         SC_ASSIGN_OR_RETURN(pass.allocation, allocate(pools, pass.requests));
-        program_.weightCacheBytes = std::max<int64_t>(
-            pools[kPassLevel].capacityBytes - pass.allocation.peakBytes[kPassLevel], 0);
+        program_.weightCacheBytes =
+            highWaterByTask(pass.requests, pass.allocation, kPassLevel, program_.taskCount);
+        for (int64_t& bytes : program_.weightCacheBytes)
+            bytes = std::max<int64_t>(pools[kPassLevel].capacityBytes - bytes, 0);
         return Status::success();
     }
 

@@ -220,6 +220,8 @@ private:
     /// cache is fetched whole and kept; one that does not streams its slice,
     /// and so does a gather's table: only its rows are fetched.
     int64_t uncachedWeightBytes(const Layer& layer) {
+        int64_t capacity = cacheBytesAt(layer.task);
+        evictDownTo(capacity);
         int64_t fetched = 0;
         for (const Layer::WeightUse& w : layer.weights) {
             auto hit = std::find_if(cache_.begin(), cache_.end(),
@@ -228,19 +230,33 @@ private:
                 std::rotate(hit, hit + 1, cache_.end()); // most recent last
                 continue;
             }
-            if (w.gathered || w.wholeBytes > program_.weightCacheBytes) {
+            if (w.gathered || w.wholeBytes > capacity) {
                 fetched += w.readBytes; // streamed: the part (the rows) read only
                 continue;
             }
-            while (cached_ + w.wholeBytes > program_.weightCacheBytes) {
-                cached_ -= cache_.front().second;
-                cache_.erase(cache_.begin());
-            }
+            evictDownTo(capacity - w.wholeBytes);
             cache_.emplace_back(w.tensor, w.wholeBytes);
             cached_ += w.wholeBytes;
             fetched += w.wholeBytes;
         }
         return fetched;
+    }
+
+    /// The weight cache's bytes at \p task: the GB above its activations.
+    int64_t cacheBytesAt(int32_t task) const {
+        const auto& bytes = program_.weightCacheBytes;
+        return task >= 0 && static_cast<size_t>(task) < bytes.size()
+                   ? bytes[static_cast<size_t>(task)]
+                   : 0;
+    }
+
+    /// Drops the least recently used weights until at most \p bytes stay
+    /// cached (read-only copies: dropping one costs nothing).
+    void evictDownTo(int64_t bytes) {
+        while (cached_ > bytes && !cache_.empty()) {
+            cached_ -= cache_.front().second;
+            cache_.erase(cache_.begin());
+        }
     }
 
     TaskId weights(const Layer& layer, const Task& base) {

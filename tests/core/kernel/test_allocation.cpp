@@ -316,6 +316,22 @@ TEST(TestAllocation, validatorRefusesBrokenPlacements) {
                          "pool 'LB': 1 spills counted, the placements show 0"));
 }
 
+// The GB weight cache's room at each task (docs/simulator.md): the highest
+// end offset in use there. a [0, 60) over tasks 0-1 spills at task 2 to the
+// parent; b [60, 90) over tasks 1-3; c [0, 40) at task 4 only; task 5 empty.
+TEST(TestAllocation, highWaterFollowsPlacementsTaskByTask) {
+    Pools pools = {{"LB", 100, kDdrAbove}, {"DDR", 1000, kNoPool}};
+    Requests requests = {{"a", 60, 0, 3, kLb}, {"b", 30, 1, 3, kLb}, {"c", 40, 4, 4, kLb}};
+    Allocation a{pools,
+                 {{{{0, kLb, 0}, {2, kDdrAbove, 0}}}, {{{1, kLb, 60}}}, {{{4, kLb, 0}}}},
+                 {90, 60},
+                 {1, 0}};
+    ASSERT_TRUE(validateAllocation(requests, a).ok());
+    ASSERT_EQ(highWaterByTask(requests, a, kLb, 6), (std::vector<int64_t>{60, 90, 90, 90, 40, 0}));
+    ASSERT_EQ(highWaterByTask(requests, a, kDdrAbove, 6),
+              (std::vector<int64_t>{0, 0, 60, 60, 0, 0}));
+}
+
 TEST(TestAllocation, randomRequestSetsValidate) {
     int succeeded = 0, failed = 0, spills = 0;
     for (uint32_t seed = 1; seed <= 400; ++seed) {

@@ -116,6 +116,16 @@ inline ir::Graph sharedWeight() {
     return g;
 }
 
+/// x [1, 16] times the same 16x16 weight three times.
+inline ir::Graph threeUsesOfOneWeight() {
+    ir::Graph g;
+    Builder b(g);
+    TensorId w = b.weight({16, 16});
+    matmul(b, matmul(b, matmul(b, b.input({1, 16}), w), w), w);
+    b.finish();
+    return g;
+}
+
 /// A 64x16 f32 table (4096 B) gathered at 4 indices given at run time.
 inline ir::Graph gatheredTable() {
     ir::Graph g;
