@@ -306,6 +306,7 @@ Expected<KernelCode> planKernel(const ir::Graph& graph, const schedule::Schedule
     code.instance = kernel.instance;
     code.label = kernel.label;
     code.cores = std::max<int64_t>(kernel.cores, 1);
+    code.continuesLaunch = kernel.continuesLaunch;
     code.work = work;
     SC_ASSIGN_OR_RETURN(auto homes, planHomes(k, code.arenaBytes));
     for (const kernel::Layer& layer : kernel.layers) {

@@ -115,6 +115,8 @@ struct KernelCode {
     std::string label;
     /// Cores the instance is bound to; each runs the kernel with its core id.
     int64_t cores = 1;
+    /// Runs in the launch of the kernel before it (kernel::Kernel).
+    bool continuesLaunch = false;
     std::vector<LayerCode> layers;
     /// Bytes of the shared arena (stitched buffers, reused across layers).
     int64_t arenaBytes = 0;

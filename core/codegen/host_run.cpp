@@ -5,6 +5,8 @@
 // graph, activations zeroed), one arena and one scratch area sized for the
 // largest kernel. Kernels run one after the other in plan order; a kernel
 // bound to c cores runs on c threads of a pool made once per program.
+// Instances that share a launch (KernelCode::continuesLaunch) run in one
+// dispatch of the pool, their cores meeting at a barrier between them.
 
 #include "codegen/host_run.h"
 
@@ -173,6 +175,9 @@ struct HostProgram::Impl {
     Status link(const EmittedProgram& program);
     Status allocate();
     void runKernel(size_t index);
+    /// Runs kernels [first, last], which share a launch, in one dispatch;
+    /// appends each one's seconds (from the barrier before it, on core 0).
+    void runLaunch(size_t first, size_t last, std::vector<double>& seconds);
 };
 
 Status HostProgram::Impl::link(const EmittedProgram& program) {
@@ -307,6 +312,27 @@ void HostProgram::Impl::runKernel(size_t index) {
         threads);
 }
 
+void HostProgram::Impl::runLaunch(size_t first, size_t last, std::vector<double>& seconds) {
+    int64_t cores = plan->kernels[first].cores;
+    Barrier barrier(cores);
+    std::vector<double> ends(last - first + 1, 0.0);
+    auto start = std::chrono::steady_clock::now();
+    auto runCore = [&](int64_t core) {
+        for (size_t k = first; k <= last; ++k) {
+            kernels[k](table.data(), arena.data(), scratch.data(), core, cores, &barrier);
+            barrier.wait(); // the sync between instances
+            if (core == 0)
+                ends[k - first] = secondsSince(start);
+        }
+    };
+    if (cores == 1)
+        runCore(0);
+    else
+        pool->run(runCore, cores);
+    for (size_t i = 0; i < ends.size(); ++i)
+        seconds.push_back(ends[i] - (i > 0 ? ends[i - 1] : 0.0));
+}
+
 namespace {
 
 double medianOf(std::vector<double> values) {
@@ -385,7 +411,17 @@ Expected<TensorSet> HostProgram::run(const TensorSet& inputs, HostRunStats* stat
     }
     auto start = std::chrono::steady_clock::now();
     std::vector<double> perKernel;
+    const auto& codes = impl_->plan->kernels;
     for (size_t k = 0; k < impl_->kernels.size(); ++k) {
+        size_t last = k;
+        while (last + 1 < codes.size() && codes[last + 1].continuesLaunch &&
+               codes[last + 1].cores == codes[k].cores)
+            ++last;
+        if (last > k) {
+            impl_->runLaunch(k, last, perKernel);
+            k = last;
+            continue;
+        }
         auto kernelStart = std::chrono::steady_clock::now();
         impl_->runKernel(k);
         perKernel.push_back(secondsSince(kernelStart));

@@ -101,6 +101,7 @@ Json kernelJson(const ir::Graph& graph, const KernelCode& k, const EmittedKernel
             {"instance", k.label},
             {"slice", slice},
             {"cores", k.cores},
+            {"continues_launch", k.continuesLaunch},
             {"ir", k.symbol + ".ll"},
             {"object", k.symbol + ".o"},
             {"instructions", emitted.instructions},

@@ -114,6 +114,12 @@ struct Kernel {
     /// without it waits for all of them. Buffers the stage reads or writes
     /// stay allocated to its end, as its kernels run at once.
     bool joinsStage = false;
+    /// Runs in the launch of the kernel before it: the next instance of the
+    /// same group on the same cores, placed right after it. No launch of its
+    /// own; its cores meet the previous instance's at the sync (a barrier),
+    /// and its weights are promoted while that instance still computes
+    /// (docs/simulator.md, "Instances in one launch").
+    bool continuesLaunch = false;
     std::vector<Layer> layers;
 };
 

@@ -72,6 +72,18 @@ public:
     }
 
 private:
+    /// Whether \p kernel runs in the launch of the one before it: both
+    /// instances of one group on the same cores, neither in an IOS stage
+    /// nor launched on its inputs (DLA).
+    bool continuesLaunch(const Kernel& kernel) const {
+        if (program_.kernels.empty() || program_.launchOnDependencies || kernel.joinsStage)
+            return false;
+        const Kernel& before = program_.kernels.back();
+        return !before.joinsStage &&
+               s_.instances[before.instance].group == s_.instances[kernel.instance].group &&
+               before.cores == kernel.cores && before.firstCore == kernel.firstCore;
+    }
+
     Status lowerInstance(InstanceId id) {
         const schedule::Instance& inst = s_.instances[id];
         BoxMap slices = schedule::instanceSlices(graph_, s_, id);
@@ -87,6 +99,7 @@ private:
                          std::to_string(kernel.firstCore + kernel.cores - 1) +
                          " but a cluster of '" + arch_.name + "' has " +
                          std::to_string(clusterCores()));
+        kernel.continuesLaunch = continuesLaunch(kernel);
         int32_t kernelIndex = static_cast<int32_t>(program_.kernels.size());
         std::map<ir::TensorId, BufferId> local; // tensors written by this kernel
         for (const auto& layerOps :

@@ -147,13 +147,24 @@ private:
             stageBefore_ = last_;
             stageFirstKernel_ = k;
         }
+        // An instance that continues the launch before it starts at that
+        // instance's sync with no launch cost, and its weights may be
+        // promoted once that instance has loaded its inputs: its DMAs are
+        // issued in program order, after those loads.
+        bool continued = kern.continuesLaunch && !program_.launchOnDependencies &&
+                         !kern.joinsStage && runLaunch_ != kNoTask;
+        weightsAfter_ = continued ? lastLoad_ : kNoTask;
+        lastLoad_ = kNoTask;
         Task launch = base;
         launch.kind = TaskKind::Launch;
-        launch.durationNs = arch_.overheads.kernelLaunchNs;
+        launch.durationNs = continued ? 0 : arch_.overheads.kernelLaunchNs;
         launch_ = add(launch, stageStart_);
-        layerEnd_.clear();
-        hoists_.clear();
-        lastDma_ = kNoTask;
+        if (!continued) {
+            runLaunch_ = launch_;
+            layerEnd_.clear();
+            hoists_.clear();
+            lastDma_ = kNoTask;
+        }
         std::vector<TaskId> ends;
         for (const Layer& layer : kern.layers)
             ends.push_back(this->layer(kern, layer, base, ends));
@@ -218,15 +229,17 @@ private:
     /// Bytes of \p layer's weights that must come from DDR: those not in the
     /// GB weight cache (least recently used evicted). A weight that fits the
     /// cache is fetched whole and kept; one that does not streams its slice,
-    /// and so does a gather's table: only its rows are fetched.
-    int64_t uncachedWeightBytes(const Layer& layer) {
+    /// and so does a gather's table: only its rows are fetched. Appends to
+    /// \p fetches the DMAs that brought the weights found in the cache.
+    int64_t uncachedWeightBytes(const Layer& layer, std::vector<TaskId>& fetches) {
         int64_t capacity = cacheBytesAt(layer.task);
         evictDownTo(capacity);
         int64_t fetched = 0;
         for (const Layer::WeightUse& w : layer.weights) {
             auto hit = std::find_if(cache_.begin(), cache_.end(),
-                                    [&](const auto& c) { return c.first == w.tensor; });
+                                    [&](const Cached& c) { return c.tensor == w.tensor; });
             if (hit != cache_.end()) {
+                fetches.push_back(hit->fetch);
                 std::rotate(hit, hit + 1, cache_.end()); // most recent last
                 continue;
             }
@@ -235,7 +248,7 @@ private:
                 continue;
             }
             evictDownTo(capacity - w.wholeBytes);
-            cache_.emplace_back(w.tensor, w.wholeBytes);
+            cache_.push_back({w.tensor, w.wholeBytes, kNoTask}); // fetch: set by weights()
             cached_ += w.wholeBytes;
             fetched += w.wholeBytes;
         }
@@ -254,17 +267,25 @@ private:
     /// cached (read-only copies: dropping one costs nothing).
     void evictDownTo(int64_t bytes) {
         while (cached_ > bytes && !cache_.empty()) {
-            cached_ -= cache_.front().second;
+            cached_ -= cache_.front().bytes;
             cache_.erase(cache_.begin());
         }
     }
 
     TaskId weights(const Layer& layer, const Task& base) {
         TaskId dma = kNoTask;
+        // A weight found in the cache can be promoted once the DMA that
+        // brought it has ended (it may still run: a shared launch promotes
+        // early).
+        std::vector<TaskId> ready = {runLaunch_, weightsAfter_};
         if (arch_.cluster.globalBuffer)
-            if (int64_t bytes = uncachedWeightBytes(layer); bytes > 0)
+            if (int64_t bytes = uncachedWeightBytes(layer, ready); bytes > 0) {
                 dma = transfer(TaskKind::WeightDma, Memory::DDR, Memory::GB, bytes, base,
-                               {launch_, lastDma_});
+                               {runLaunch_, weightsAfter_, lastDma_});
+                for (Cached& c : cache_)
+                    if (c.fetch == kNoTask)
+                        c.fetch = dma;
+            }
         lastDma_ = dma != kNoTask ? dma : lastDma_;
         // The reserve holds two layers' weights: a hoist waits for the layer
         // two back to finish computing.
@@ -272,8 +293,10 @@ private:
         // Promoted weights sit in the GB, fetched now or found in its cache:
         // the hoist starts there whenever the architecture has a GB.
         Memory from = arch_.cluster.globalBuffer ? Memory::GB : Memory::DDR;
-        TaskId hoist = transfer(TaskKind::WeightHoist, from, Memory::LB, layer.hoistBytes, base,
-                                {launch_, dma, twoBack});
+        ready.push_back(dma);
+        ready.push_back(twoBack);
+        TaskId hoist =
+            transfer(TaskKind::WeightHoist, from, Memory::LB, layer.hoistBytes, base, ready);
         hoists_.push_back(hoist);
         return hoist;
     }
@@ -331,8 +354,9 @@ private:
             Task t = base;
             t.inserted = key.second;
             t.reloadBytes = source.reloadBytes;
-            ready.push_back(transfer(TaskKind::Load, memoryOf(key.first), Memory::LB, source.bytes,
-                                     t, std::move(source.deps)));
+            lastLoad_ = transfer(TaskKind::Load, memoryOf(key.first), Memory::LB, source.bytes, t,
+                                 std::move(source.deps));
+            ready.push_back(lastLoad_);
         }
     }
 
@@ -389,9 +413,22 @@ private:
     TaskId stageBefore_ = kNoTask;
     int32_t stageFirstKernel_ = 0;
     TaskId launch_ = kNoTask;
+    /// The launch of the run of instances the current kernel belongs to.
+    TaskId runLaunch_ = kNoTask;
+    /// The last input load of the kernel so far, and, in a kernel that
+    /// continues a launch, that of the kernel before it: its weights wait
+    /// for it.
+    TaskId lastLoad_ = kNoTask;
+    TaskId weightsAfter_ = kNoTask;
     TaskId lastDma_ = kNoTask;
-    /// The GB weight cache: (tensor, bytes), least recently used first.
-    std::vector<std::pair<ir::TensorId, int64_t>> cache_;
+    /// A weight in the GB cache and the DMA that brought it.
+    struct Cached {
+        ir::TensorId tensor;
+        int64_t bytes = 0;
+        TaskId fetch = kNoTask;
+    };
+    /// The GB weight cache, least recently used first.
+    std::vector<Cached> cache_;
     int64_t cached_ = 0;
 };
 

@@ -18,6 +18,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
+
 using namespace stagecraft;
 using stagecraft::test::readAll;
 using stagecraft::test::readJson;
@@ -36,6 +38,14 @@ class TestCliEmit : public QObject {
             more.contains(s("--level")) ? QStringList{} : QStringList{s("--level"), s("lb")};
         return runCli(QStringList{s("emit"), fig3_, s("--arch"), s("teaching"), s("--out"), out} +
                       level + more);
+    }
+
+    /// The group letters of a kernel's instance label ("b" of "b12").
+    static QString groupOf(const QJsonObject& kernel) {
+        QString label = kernel[QStringLiteral("instance")].toString();
+        while (!label.isEmpty() && label.back().isDigit())
+            label.chop(1);
+        return label;
     }
 
 private slots:
@@ -63,9 +73,17 @@ private slots:
         QCOMPARE(manifest[s("target")].toObject()[s("opt")].toInt(), 2);
         QJsonArray kernels = manifest[s("kernels")].toArray();
         QCOMPARE(kernels.size(), 15);
+        int continued = 0;
         for (int i = 0; i < kernels.size(); ++i) {
             QJsonObject k = kernels[i].toObject();
             QCOMPARE(k[s("order")].toInt(), i);
+            // The next instance of the group before it, on its cores,
+            // runs in that launch.
+            QJsonObject before = kernels[std::max(i - 1, 0)].toObject();
+            bool sameGroup = i > 0 && groupOf(before) == groupOf(k) &&
+                             before[s("cores")].toInt() == k[s("cores")].toInt();
+            QCOMPARE(k[s("continues_launch")].toBool(), sameGroup);
+            continued += sameGroup ? 1 : 0;
             QVERIFY(
                 readAll(out + QLatin1Char('/') + k[s("ir")].toString())
                     .contains(
@@ -76,6 +94,7 @@ private slots:
             QVERIFY(!k[s("layers")].toArray().isEmpty());
         }
         QVERIFY(!manifest[s("tensors")].toArray().isEmpty());
+        QVERIFY(continued > 0);
     }
 
     void reEmittingRemovesOnlyStaleKernels() {

@@ -352,6 +352,79 @@ TEST(TestSimCases, instanceSkipsOpsOutsideItsSlice) {
     ASSERT_TRUE(sim::validateTimeline(ev->tasks, ev->sim).ok());
 }
 
+// Instances of one group placed one after the other share a launch
+// (docs/simulator.md): split in two, Relu then Neg on [1, 1024] runs two
+// instances of 2048 B in and out, each DDR->GB 100 + 2048, GB->LB
+// 10 + 512, 2 x 512 ops at 4/cycle = 256, the same back, sync 50. The
+// second starts at the first's sync with no launch: 6646 + 5646 = 12292
+// ns, where a launch of its own took 1000 more.
+TEST(TestSimCases, instancesOfAGroupShareALaunch) {
+    using K = kernel::TaskKind;
+    schedule::ScheduleOptions options;
+    options.overrides.splits.push_back({"Neg_1", 1, 2});
+    auto ev =
+        sim::evaluate(twoElementwise(), handArch(), *sim::findStrategy("graphturbo"), {}, options);
+    ASSERT_TRUE(ev.ok()) << (ev.ok() ? "" : ev.error().message().c_str());
+    ASSERT_EQ(ev->program.kernels.size(), size_t{2});
+    ASSERT_TRUE(!ev->program.kernels[0].continuesLaunch);
+    ASSERT_TRUE(ev->program.kernels[1].continuesLaunch);
+    checkTimeline(*ev, {{K::Launch, 0, 1000},
+                        {K::Load, 1000, 3148},
+                        {K::Load, 3148, 3670},
+                        {K::Compute, 3670, 3926},
+                        {K::Store, 3926, 4448},
+                        {K::Store, 4448, 6596},
+                        {K::Sync, 6596, 6646},
+                        {K::Launch, 6646, 6646},
+                        {K::Load, 6646, 8794},
+                        {K::Load, 8794, 9316},
+                        {K::Compute, 9316, 9572},
+                        {K::Store, 9572, 10094},
+                        {K::Store, 10094, 12242},
+                        {K::Sync, 12242, 12292}});
+    // Launched apart, the second instance pays its launch.
+    ev->program.kernels[1].continuesLaunch = false;
+    kernel::TaskGraph apart = kernel::buildStreams(handArch(), ev->program);
+    auto result = sim::simulate(handArch(), ev->program, apart);
+    ASSERT_TRUE(result.ok());
+    ASSERT_FUZZY_EQ(result->makespanNs, 13292.0);
+}
+
+// A shared launch lets the next instance's weights be promoted while the
+// instance before it computes, as a kernel's later layers are (§4.4), once
+// that instance has loaded its inputs (DMAs issue in program order).
+// [2, 128, 16] x [16, 1024] runs as two one-batch instances; the 64 KB
+// weight, in the GB cache after the first fetch, is hoisted for the second
+// (10 + 65536 / 4 = 16394 ns) from the end of the first's last load, 85088,
+// well before its sync. Launched apart, the second instance would pay its
+// launch (1000) and the part of that hoist its own input's DDR->GB hop
+// (100 + 8192) hides not (16394 - 8292): it ends 9102 ns later.
+TEST(TestSimCases, sharedLaunchPromotesTheNextInstancesWeightsEarly) {
+    using K = kernel::TaskKind;
+    auto ev =
+        sim::evaluate(batchedMatmul(128, 1024), handArch(), *sim::findStrategy("graphturbo"), {});
+    ASSERT_TRUE(ev.ok());
+    ASSERT_EQ(ev->program.kernels.size(), size_t{2});
+    ASSERT_TRUE(ev->program.kernels[1].continuesLaunch);
+    double firstSync = 0, secondHoist = 0;
+    for (kernel::TaskId i : ev->tasks.tasks.ids()) {
+        const kernel::Task& t = ev->tasks.tasks[i];
+        if (t.kind == K::Sync && t.kernel == 0)
+            firstSync = ev->sim.events[i].start;
+        if (t.kind == K::WeightHoist && t.kernel == 1) {
+            secondHoist = ev->sim.events[i].start;
+            ASSERT_FUZZY_EQ(ev->sim.events[i].end - ev->sim.events[i].start, 16394.0);
+        }
+    }
+    ASSERT_FUZZY_EQ(secondHoist, 85088.0);
+    ASSERT_TRUE(secondHoist < firstSync);
+    ev->program.kernels[1].continuesLaunch = false;
+    kernel::TaskGraph apart = kernel::buildStreams(handArch(), ev->program);
+    auto result = sim::simulate(handArch(), ev->program, apart);
+    ASSERT_TRUE(result.ok());
+    ASSERT_FUZZY_EQ(result->makespanNs - ev->sim.makespanNs, 1000.0 + 16394.0 - 8292.0);
+}
+
 // Precision (docs/simulator.md): oneConv's 18432 MACs run at the matrix
 // unit's rate for the dtype (16, 64, 32 per cycle: 1152, 288, 576 ns);
 // its 8x4x3x3 weights are 1152 B in f32, 576 B in f16 and bf16; the
