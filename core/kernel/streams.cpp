@@ -151,8 +151,7 @@ private:
         // instance's sync with no launch cost, and its weights may be
         // promoted once that instance has loaded its inputs: its DMAs are
         // issued in program order, after those loads.
-        bool continued = kern.continuesLaunch && !program_.launchOnDependencies &&
-                         !kern.joinsStage && runLaunch_ != kNoTask;
+        bool continued = kern.continuesLaunch && runLaunch_ != kNoTask;
         weightsAfter_ = continued ? lastLoad_ : kNoTask;
         lastLoad_ = kNoTask;
         Task launch = base;
