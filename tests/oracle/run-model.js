@@ -10,6 +10,10 @@
 // --time N: after the run, N more timed runs; prints {"median_ms": ...}.
 // STAGECRAFT_ORT_OPTIMIZATION: ONNX Runtime's graph optimization level
 // ('disabled' by default; 'all' fuses QDQ patterns into QLinear ops).
+// session.x64quantprecision is on: on x86 CPUs without VNNI, ONNX Runtime's
+// u8 x s8 integer GEMMs sum pairs of products in int16 (vpmaddubsw), which
+// saturates for full-range weights; with the option, a graph optimization
+// (level 'all') turns them into exact u8 x u8 ones (onnxruntime PR 12088).
 'use strict';
 const fs = require('fs');
 const ort = require('onnxruntime-node');
@@ -69,6 +73,7 @@ async function main() {
   const session = await ort.InferenceSession.create(model, {
     intraOpNumThreads: 1, interOpNumThreads: 1,
     graphOptimizationLevel: process.env.STAGECRAFT_ORT_OPTIMIZATION || 'disabled',
+    extra: { session: { x64quantprecision: '1' } },
   });
   const results = await session.run(feeds);
   if (flag === '--time') {

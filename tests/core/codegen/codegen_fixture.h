@@ -55,7 +55,9 @@ std::filesystem::path withExtraOutputs(const std::filesystem::path& model,
                                        const std::vector<std::string>& names);
 
 /// Runs ONNX Runtime on \p model with \p inputs; the error has its stderr.
-/// With \p optimized its graph optimizations run (QDQ fusion among them).
+/// With \p optimized its graph optimizations run (QDQ fusion among them, and
+/// the rewrite that keeps its int8 GEMMs exact on CPUs without VNNI:
+/// tests/oracle/run-model.js); a model with integer contractions needs it.
 Expected<codegen::TensorSet> runOnnxRuntime(const std::filesystem::path& model,
                                             const codegen::TensorSet& inputs,
                                             bool optimized = false);
