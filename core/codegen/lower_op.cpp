@@ -27,6 +27,8 @@ Status lowerOp(Emitter& e, const OpCall& call) {
         return lowerGather(e, call);
     case Resize:
         return lowerResize(e, call);
+    case GridSample:
+        return lowerGridSample(e, call);
     case Softmax:
     case LogSoftmax:
     case Hardmax:

@@ -20,7 +20,7 @@
     X(Cast) X(Ceil) X(Celu) X(Clip) X(Concat) X(Conv) X(ConvInteger) X(ConvTranspose) X(Cos) X(Cosh) X(CumSum) \
     X(DepthToSpace) X(DequantizeLinear) X(Div) X(Dropout) X(Elu) X(Equal) X(Erf) X(Exp) X(Expand) X(Flatten) X(Floor) \
     X(Gather) X(GatherElements) X(GatherND) X(Gelu) X(Gemm) X(GlobalAveragePool) X(GlobalLpPool) \
-    X(GlobalMaxPool) X(Greater) X(GreaterOrEqual) X(HardSigmoid) X(HardSwish) X(Hardmax) \
+    X(GlobalMaxPool) X(Greater) X(GreaterOrEqual) X(GridSample) X(HardSigmoid) X(HardSwish) X(Hardmax) \
     X(Identity) X(InstanceNormalization) X(IsInf) X(IsNaN) X(LayerNormalization) X(LeakyRelu) \
     X(Less) X(LessOrEqual) X(Log) X(LogSoftmax) X(LpPool) X(MatMul) X(MatMulInteger) X(Max) X(MaxPool) X(Mean) \
     X(Min) X(Mish) X(Mod) X(Mul) X(Neg) X(Not) X(OneHot) X(Or) X(PRelu) X(Pad) X(Pow) X(QLinearConv) X(QLinearMatMul) X(QuantizeLinear) X(Reciprocal) \

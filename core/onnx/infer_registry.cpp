@@ -48,6 +48,7 @@ const std::map<std::string, InferRule>& rules() {
             t[op] = inferArgReduce;
         for (const char* op : {"Resize", "Upsample"})
             t[op] = inferResize;
+        t["GridSample"] = inferGridSample;
         t["Cast"] = inferCast;
         t["Where"] = inferWhere;
         t["Clip"] = inferClip;

@@ -150,6 +150,7 @@ int64_t fixedElementwiseCount(ir::OpKind kind) {
     case GatherElements:
     case GatherND:
     case Gemm:
+    case GridSample:
     case ConvInteger:
     case MatMulInteger:
     case QLinearConv:

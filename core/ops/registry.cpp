@@ -88,6 +88,7 @@ std::vector<OpInfo> registrations() {
                                   {ScatterElements, O, buildScatter},
                                   {ScatterND, O, buildScatter},
                                   {Resize, I, buildResize},
+                                  {GridSample, I, buildGridSample},
                                   {TopK, O, buildTopK},
                               });
     return table;

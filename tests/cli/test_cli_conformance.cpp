@@ -11,7 +11,8 @@
 // defined as ONNX functions (the losses, CastLike, MVN) run as their bodies,
 // and the ops added for the suite (Trilu, BitShift, EyeLike, the inverse and
 // hyperbolic functions, Shrink, integer Pow, CumSum, OneHot, GatherND,
-// ScatterElements, ScatterND, the quantization ops, Resize's cubic mode)
+// ScatterElements, ScatterND, the quantization ops, Resize's cubic mode,
+// GridSample in each mode and padding)
 // agree with the test data.
 // scripts/conformance runs the whole suite.
 
@@ -88,7 +89,9 @@ private slots:
               "node/test_convinteger_with_padding", "node/test_matmulinteger",
               "node/test_qlinearconv", "node/test_qlinearmatmul_3D",
               "node/test_resize_upsample_scales_cubic_A_n0p5_exclude_outside",
-              "node/test_resize_downsample_sizes_cubic",
+              "node/test_resize_downsample_sizes_cubic", "node/test_gridsample_bicubic",
+              "node/test_gridsample_reflection_padding", "node/test_gridsample_border_padding",
+              "node/test_gridsample_nearest", "node/test_gridsample_aligncorners_true",
               // the condition, a given input, folds the If; Loop and Scan unrolled
               "node/test_if", "node/test_loop11", "node/test_scan9_sum",
               "node/test_compress_default_axis", "node/test_einsum_batch_diagonal",

@@ -177,6 +177,7 @@ Status lowerConvTranspose(Emitter& e, const OpCall& call);
 Status lowerReduction(Emitter& e, const OpCall& call);
 Status lowerNormalization(Emitter& e, const OpCall& call);
 Status lowerResize(Emitter& e, const OpCall& call);
+Status lowerGridSample(Emitter& e, const OpCall& call);
 /// CumSum, OneHot, GatherND, ScatterElements and ScatterND.
 Status lowerIndexed(Emitter& e, const OpCall& call);
 /// QuantizeLinear and DequantizeLinear.

@@ -79,6 +79,9 @@ Status inferSpaceToDepth(InferContext& ctx);
 // infer_resize.cpp
 Status inferResize(InferContext& ctx);
 
+// infer_grid_sample.cpp
+Status inferGridSample(InferContext& ctx);
+
 // infer_constants.cpp: ops whose outputs are known at import time
 Status inferShape(InferContext& ctx);
 Status inferSize(InferContext& ctx);

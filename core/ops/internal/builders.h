@@ -87,6 +87,9 @@ Nests buildScatter(const OpContext& ctx);
 // resize.cpp
 Nests buildResize(const OpContext& ctx);
 
+// grid_sample.cpp
+Nests buildGridSample(const OpContext& ctx);
+
 // opaque.cpp
 Nests buildTopK(const OpContext& ctx);
 /// Unknown ops: output dims, not bindable, every input read whole.
