@@ -6,6 +6,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/kernel_build.h"
+#include "codegen/object_cache.h"
 #include "driver/emit.h"
 #include "support/strings.h"
 
@@ -34,6 +35,10 @@ ArgParser makeParser() {
                      "the DSA's RISC-V vector cores (default) or this host");
     parser.addOption("opt", "N", "LLVM optimization level 0-3 (default 2)");
     parser.addOption("threads", "N", "kernels compiled at once (default: one per hardware thread)");
+    parser.addSwitch("no-cache",
+                     "compile every kernel; else kernels compiled before are read from the "
+                     "object cache ($STAGECRAFT_CACHE_DIR, $XDG_CACHE_HOME/stagecraft or "
+                     "~/.cache/stagecraft)");
     addKernelOptions(parser, false);
     return parser;
 }
@@ -64,15 +69,18 @@ std::optional<std::string> readRequest(const ArgParser& parser, Request& request
     if (!threads || *threads < 0 || *threads > 256)
         return "--threads needs a whole number from 0 to 256";
     request.emit.threads = static_cast<int>(*threads);
+    if (!parser.has("no-cache"))
+        request.emit.cacheDir = codegen::defaultObjectCacheDir();
     return std::nullopt;
 }
 
 /// Reports progress on \p err about every tenth of the kernels.
 codegen::EmitProgress progressOn(std::ostream& err) {
-    return [&err, last = size_t{0}](size_t done, size_t total) mutable {
-        if (done == total || done * 10 / total != last * 10 / total)
-            err << kName << "compiled " << done << "/" << total << " kernels\n";
-        last = done;
+    return [&err, last = size_t{0}](const codegen::EmitCount& count) mutable {
+        if (count.done == count.total || count.done * 10 / count.total != last * 10 / count.total)
+            err << kName << "compiled " << count.done << "/" << count.total << " kernels ("
+                << count.cached << " from the object cache)\n";
+        last = count.done;
         return true;
     };
 }

@@ -89,7 +89,8 @@ Expected<std::unique_ptr<Prepared>> prepare(const KernelRequest& base, const std
     err << kName << strategy << ": compiling " << p->build.plan.kernels.size() << " kernels\n";
     SC_ASSIGN_OR_RETURN(codegen::EmittedProgram program,
                         codegen::emitProgram(graph, *p->build.evaluation.schedule.semantics,
-                                             p->build.plan, {codegen::Target::Host, 2, 0, false}));
+                                             p->build.plan,
+                                             {codegen::Target::Host, 2, 0, false, {}}));
     SC_ASSIGN_OR_RETURN(p->host, codegen::HostProgram::load(graph, p->build.plan, program));
     SC_ASSIGN_OR_RETURN(p->inputs, codegen::seededInputs(graph));
     return p;

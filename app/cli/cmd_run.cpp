@@ -10,6 +10,7 @@
 #include "cli/output_paths.h"
 #include "cli/tensor_sources.h"
 #include "codegen/host_run.h"
+#include "codegen/object_cache.h"
 #include "codegen/profile.h"
 #include "support/file.h"
 #include "support/strings.h"
@@ -49,6 +50,10 @@ ArgParser makeParser() {
                      "(as numpy.allclose; tolerance at least one ulp of an f16 or bf16 "
                      "reference; the ONNX backend tests use --tolerance 1e-3 --atol 1e-7)");
     parser.addOption("opt", "N", "LLVM optimization level 0-3 (default 2)");
+    parser.addSwitch("no-cache",
+                     "compile every kernel; else kernels compiled before are read from the "
+                     "object cache ($STAGECRAFT_CACHE_DIR, $XDG_CACHE_HOME/stagecraft or "
+                     "~/.cache/stagecraft)");
     parser.addOption("profile", "FILE",
                      "time every kernel (median of --repeat runs after --warmup runs) and write "
                      "a stagecraft-profile document, also a Chrome trace");
@@ -69,6 +74,7 @@ struct Request {
     double tolerance = 1e-4;
     std::optional<double> atol;
     int optLevel = 2;
+    bool cache = true;
     std::optional<std::string> profile;
     int repeat = 10;
     int warmup = 2;
@@ -107,6 +113,7 @@ std::optional<std::string> readRequest(const ArgParser& parser, Request& r) {
     if (!opt || *opt < 0 || *opt > 3)
         return std::string("--opt must be 0, 1, 2 or 3");
     r.optLevel = static_cast<int>(*opt);
+    r.cache = !parser.has("no-cache");
     r.profile = parser.value("profile");
     for (auto [name, slot, least] :
          {std::tuple{"repeat", &r.repeat, 1}, std::tuple{"warmup", &r.warmup, 0}}) {
@@ -280,11 +287,15 @@ int runRun(const Args& args, std::ostream& out, std::ostream& err) {
     emit.target = codegen::Target::Host;
     emit.optLevel = request.optLevel;
     emit.keepIr = false;
+    if (request.cache)
+        emit.cacheDir = codegen::defaultObjectCacheDir();
     err << kName << "compiling " << build->plan.kernels.size() << " kernels for the host\n";
+    auto compileStart = std::chrono::steady_clock::now();
     auto program =
         codegen::emitProgram(graph, *build->evaluation.schedule.semantics, build->plan, emit);
     if (!program.ok())
         return fail(err, inModel(build->spec, program.error()));
+    err << kName << compileSummary(*program, compileStart) << "\n";
     auto host = codegen::HostProgram::load(graph, build->plan, *program);
     if (!host.ok())
         return fail(err, inModel(build->spec, host.error()));

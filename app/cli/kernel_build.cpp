@@ -16,6 +16,7 @@
 #include "support/sha256.h"
 #include "support/strings.h"
 
+#include <cstdio>
 #include <filesystem>
 
 namespace stagecraft::cli {
@@ -226,6 +227,23 @@ Expected<KernelBuild> buildKernelPlan(const KernelRequest& given) {
         return inModel(request.model, plan.error());
     build.plan = std::move(plan).value();
     return build;
+}
+
+std::string compileSummary(const codegen::EmittedProgram& program,
+                           std::chrono::steady_clock::time_point start) {
+    size_t cached = 0;
+    double compiling = 0;
+    for (const codegen::EmittedKernel& k : program.kernels) {
+        cached += k.cached ? 1 : 0;
+        compiling += k.cached ? 0 : k.seconds;
+    }
+    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "compiled %zu kernels in %.2f s (%zu from the object cache, %.2f s compiling "
+                  "the others)",
+                  program.kernels.size(), wall, cached, compiling);
+    return text;
 }
 
 } // namespace stagecraft::cli

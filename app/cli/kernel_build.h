@@ -7,8 +7,10 @@
 #include "cli/args.h"
 #include "cli/schedule_model.h"
 #include "codegen/code_plan.h"
+#include "codegen/codegen.h"
 #include "sim/compare.h"
 
+#include <chrono>
 #include <optional>
 #include <set>
 #include <string>
@@ -56,5 +58,10 @@ std::optional<std::string> readKernelRequest(const ArgParser& parser, const std:
 /// Loads, schedules (the strategy's grouping, splits and scopes, with the
 /// user's overrides) and plans the code.
 Expected<KernelBuild> buildKernelPlan(const KernelRequest& request);
+
+/// "compiled N kernels in T s (K from the object cache, C s compiling)":
+/// the wall time since \p start and the kernels' own summed times.
+std::string compileSummary(const codegen::EmittedProgram& program,
+                           std::chrono::steady_clock::time_point start);
 
 } // namespace stagecraft::cli

@@ -1,9 +1,12 @@
 #include "studio/kernel_emitter.h"
 
+#include "codegen/object_cache.h"
 #include "driver/emit.h"
 #include "driver/pipeline.h"
 
 #include <QMetaObject>
+
+#include <algorithm>
 
 namespace stagecraft::studio {
 
@@ -20,6 +23,7 @@ Expected<QString> emitFiles(const KernelEmitter::Request& request,
     codegen::EmitOptions options;
     options.target = *target;
     options.optLevel = request.optLevel;
+    options.cacheDir = codegen::defaultObjectCacheDir();
     codegen::ManifestInfo info{request.model.toStdString(), r.arch.name, r.strategy};
     SC_ASSIGN_OR_RETURN(driver::Emitted emitted,
                         driver::emitKernels(request.directory.toStdString(), *r.graph,
@@ -27,11 +31,15 @@ Expected<QString> emitFiles(const KernelEmitter::Request& request,
                                             progress));
     const codegen::EmittedProgram& program = emitted.program;
     const std::vector<std::string>& notes = emitted.notes;
-    QString summary = QStringLiteral("Emitted %1 kernels for %2 (O%3) into %4")
+    auto cached = std::count_if(program.kernels.begin(), program.kernels.end(),
+                                [](const codegen::EmittedKernel& k) { return k.cached; });
+    QString summary = QStringLiteral("Emitted %1 kernels for %2 (O%3) into %4 (%5 from the "
+                                     "object cache)")
                           .arg(program.kernels.size())
                           .arg(request.target)
                           .arg(program.optLevel)
-                          .arg(request.directory);
+                          .arg(request.directory)
+                          .arg(cached);
     for (const std::string& note : notes)
         summary += QStringLiteral("; ") + QString::fromStdString(note);
     return summary;
@@ -69,10 +77,12 @@ void KernelEmitter::join() {
 
 void KernelEmitter::work(Request request) {
     auto cancelled = cancelled_;
-    auto onProgress = [this, cancelled](size_t done, size_t total) {
+    auto onProgress = [this, cancelled](const codegen::EmitCount& count) {
         QMetaObject::invokeMethod(
             this,
-            [this, done, total] { emit progress(static_cast<int>(done), static_cast<int>(total)); },
+            [this, done = count.done, total = count.total] {
+                emit progress(static_cast<int>(done), static_cast<int>(total));
+            },
             Qt::QueuedConnection);
         return !cancelled->load();
     };

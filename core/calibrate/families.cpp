@@ -150,7 +150,7 @@ Expected<FamilyKernel> measureOne(const Family& family, const arch::Arch& arch, 
     SC_ASSIGN_OR_RETURN(codegen::CodePlan plan, codegen::planCode(graph, ev.schedule, ev.program));
     SC_ASSIGN_OR_RETURN(codegen::EmittedProgram program,
                         codegen::emitProgram(graph, *ev.schedule.semantics, plan,
-                                             {codegen::Target::Host, 2, 0, false}));
+                                             {codegen::Target::Host, 2, 0, false, {}}));
     SC_ASSIGN_OR_RETURN(auto host, codegen::HostProgram::load(graph, plan, program));
     SC_ASSIGN_OR_RETURN(codegen::TensorSet inputs, codegen::seededInputs(graph));
     std::vector<double> times;

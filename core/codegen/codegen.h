@@ -12,6 +12,7 @@
 #include "support/expected.h"
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -44,6 +45,9 @@ struct EmitOptions {
     int threads = 0;
     /// Keep the optimized IR text of each kernel (the .ll files).
     bool keepIr = true;
+    /// The object cache's directory (object_cache.h): a kernel found there
+    /// is not compiled again, a compiled one is stored. Empty: no cache.
+    std::filesystem::path cacheDir;
 };
 
 struct EmittedKernel {
@@ -54,19 +58,32 @@ struct EmittedKernel {
     std::string object;
     /// Instructions in the optimized function, for reports.
     int64_t instructions = 0;
+    /// Whether the object came from the object cache, not the compiler.
+    bool cached = false;
+    /// Wall time of lowering, then compiling or reading the cache.
+    double seconds = 0;
 };
 
 struct EmittedProgram {
     Target target = Target::Host;
     TargetInfo machine;
     int optLevel = 2;
+    /// Whether an object cache was used (EmitOptions::cacheDir).
+    bool objectCache = false;
     /// In the order of the plan's kernels.
     std::vector<EmittedKernel> kernels;
 };
 
+/// Kernels done so far, of which \p cached came from the object cache.
+struct EmitCount {
+    size_t done = 0;
+    size_t total = 0;
+    size_t cached = 0;
+};
+
 /// Called after each kernel; returning false cancels (the result is then a
 /// "cancelled" error).
-using EmitProgress = std::function<bool(size_t done, size_t total)>;
+using EmitProgress = std::function<bool(const EmitCount& count)>;
 
 /// Lowers, verifies (llvm::verifyModule before and after optimizing),
 /// optimizes and compiles every kernel of \p plan. Output is deterministic:

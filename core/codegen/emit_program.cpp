@@ -4,10 +4,13 @@
 // vectorizers see the target's vector widths: RVV on riscv64, the host's
 // SIMD on the host) and compiled to an ELF object. Kernels are independent,
 // so they are compiled on several threads; each result lands in its slot,
-// which keeps the output identical whatever the thread count.
+// which keeps the output identical whatever the thread count. With an object
+// cache (object_cache.h) a kernel whose unoptimized IR, target and level
+// were compiled before is read back instead of compiled.
 
 #include "codegen/codegen.h"
 #include "codegen/internal/lowering.h"
+#include "codegen/object_cache.h"
 
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Verifier.h>
@@ -22,6 +25,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -128,27 +132,64 @@ Expected<std::unique_ptr<llvm::Module>> lowerModule(llvm::LLVMContext& ctx, cons
     return module;
 }
 
+std::string moduleText(const llvm::Module& module) {
+    std::string text;
+    llvm::raw_string_ostream out(text);
+    module.print(out, nullptr);
+    return text;
+}
+
+/// Optimizes and compiles \p module.
+Expected<CachedKernel> compileModule(llvm::Module& module, const std::string& symbol,
+                                     llvm::TargetMachine& machine, const EmitOptions& options,
+                                     bool wantIr) {
+    optimize(module, machine, options.optLevel);
+    std::string problems;
+    llvm::raw_string_ostream report(problems);
+    if (llvm::verifyModule(module, &report))
+        return Error("kernel " + symbol + ": the optimized IR does not verify");
+    CachedKernel compiled;
+    compiled.instructions = instructionCount(module);
+    if (wantIr)
+        compiled.ir = moduleText(module);
+    SC_ASSIGN_OR_RETURN(compiled.object, compileObject(module, machine));
+    return compiled;
+}
+
+/// Lowers \p kernel, then takes its object from the cache or compiles it
+/// (and stores it there). A cache that cannot be written costs the next
+/// run a compilation, never this one its result.
 Expected<EmittedKernel> emitKernel(const ir::Graph& graph,
                                    const partition::SemanticsCache& semantics,
                                    const KernelCode& kernel, llvm::TargetMachine& machine,
-                                   const EmitOptions& options) {
+                                   const TargetInfo& target, const EmitOptions& options) {
+    auto start = std::chrono::steady_clock::now();
     llvm::LLVMContext ctx;
     SC_ASSIGN_OR_RETURN(auto module, lowerModule(ctx, graph, semantics, kernel));
     module->setTargetTriple(machine.getTargetTriple().str());
     module->setDataLayout(machine.createDataLayout());
-    optimize(*module, machine, options.optLevel);
-    std::string problems;
-    llvm::raw_string_ostream report(problems);
-    if (llvm::verifyModule(*module, &report))
-        return Error("kernel " + kernel.symbol + ": the optimized IR does not verify");
+    std::optional<ObjectCache> cache;
+    std::string key;
+    if (!options.cacheDir.empty()) {
+        cache.emplace(options.cacheDir);
+        key = ObjectCache::keyOf(moduleText(*module), target, options.optLevel);
+    }
     EmittedKernel result;
     result.symbol = kernel.symbol;
-    result.instructions = instructionCount(*module);
-    if (options.keepIr) {
-        llvm::raw_string_ostream text(result.ir);
-        module->print(text, nullptr);
+    std::optional<CachedKernel> found = cache ? cache->load(key) : std::nullopt;
+    result.cached = found.has_value();
+    if (!found) {
+        SC_ASSIGN_OR_RETURN(found, compileModule(*module, kernel.symbol, machine, options,
+                                                 options.keepIr || cache.has_value()));
+        if (cache)
+            (void)cache->store(key, *found);
     }
-    SC_ASSIGN_OR_RETURN(result.object, compileObject(*module, machine));
+    result.instructions = found->instructions;
+    result.object = std::move(found->object);
+    if (options.keepIr)
+        result.ir = std::move(found->ir);
+    result.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
 }
 
@@ -182,8 +223,9 @@ public:
                 if (failed_)
                     break;
                 reported = done_;
+                EmitCount count{reported, total, cached_};
                 lock.unlock();
-                bool goOn = !progress || progress(reported, total);
+                bool goOn = !progress || progress(count);
                 lock.lock();
                 if (!goOn) {
                     cancelled = true;
@@ -223,11 +265,12 @@ private:
                     return;
             }
             Expected<EmittedKernel> result =
-                machine.ok()
-                    ? emitKernel(graph_, semantics_, plan_.kernels[index], **machine, options_)
-                    : Expected<EmittedKernel>(machine.error());
+                machine.ok() ? emitKernel(graph_, semantics_, plan_.kernels[index], **machine,
+                                          machine_, options_)
+                             : Expected<EmittedKernel>(machine.error());
             std::lock_guard lock(mutex_);
             failed_ = failed_ || !result.ok();
+            cached_ += result.ok() && result->cached ? 1 : 0;
             results_[index] = std::move(result);
             ++done_;
             changed_.notify_all();
@@ -245,6 +288,7 @@ private:
     std::mutex mutex_;
     std::condition_variable changed_;
     size_t done_ = 0;
+    size_t cached_ = 0;
     bool failed_ = false;
     bool stop_ = false;
 };
@@ -278,6 +322,7 @@ Expected<EmittedProgram> emitProgram(const ir::Graph& graph,
     program.target = options.target;
     program.machine = targetInfo(options.target);
     program.optLevel = std::clamp(options.optLevel, 0, 3);
+    program.objectCache = !options.cacheDir.empty();
     EmitOptions checked = options;
     checked.optLevel = program.optLevel;
     if (plan.kernels.empty())

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <map>
 #include <system_error>
 #include <vector>
@@ -20,8 +21,9 @@ using Json = nlohmann::ordered_json;
 namespace fs = std::filesystem;
 
 constexpr const char* kFormat = "stagecraft-kernels";
-/// Version 2 added "files": the SHA-256 of every file the emission wrote.
-constexpr int kVersion = 2;
+/// Version 2 added "files": the SHA-256 of every file the emission wrote;
+/// version 3 each kernel's "compile" (object cache hit or miss, seconds).
+constexpr int kVersion = 3;
 constexpr const char* kAbi =
     "void kernel(ptr tensors, ptr arena, ptr scratch, i64 core, i64 cores, ptr sync): tensors is "
     "the table of whole tensors by slot; arena is shared by the kernel's cores; each core uses "
@@ -85,8 +87,16 @@ Json layerJson(const ir::Graph& graph, const LayerCode& layer) {
     return json;
 }
 
+/// How the kernel's object was made: "hit" (read from the object cache),
+/// "miss" (compiled, then stored) or "off" (compiled, no cache), and the
+/// wall seconds it took. The one field that differs between two emissions.
+Json compileJson(const EmittedKernel& emitted, bool objectCache) {
+    const char* cache = !objectCache ? "off" : emitted.cached ? "hit" : "miss";
+    return {{"cache", cache}, {"seconds", std::round(emitted.seconds * 1e4) / 1e4}};
+}
+
 Json kernelJson(const ir::Graph& graph, const KernelCode& k, const EmittedKernel& emitted,
-                size_t order) {
+                size_t order, bool objectCache) {
     Json layers = Json::array();
     for (const LayerCode& layer : k.layers)
         layers.push_back(layerJson(graph, layer));
@@ -105,6 +115,7 @@ Json kernelJson(const ir::Graph& graph, const KernelCode& k, const EmittedKernel
             {"ir", k.symbol + ".ll"},
             {"object", k.symbol + ".o"},
             {"instructions", emitted.instructions},
+            {"compile", compileJson(emitted, objectCache)},
             {"reads", k.reads},
             {"writes", k.writes},
             {"arena_bytes", k.arenaBytes},
@@ -179,7 +190,7 @@ std::string writeManifestJson(const ir::Graph& graph, const CodePlan& plan,
     Json files = Json::object();
     for (size_t i = 0; i < plan.kernels.size() && i < program.kernels.size(); ++i) {
         const EmittedKernel& k = program.kernels[i];
-        kernels.push_back(kernelJson(graph, plan.kernels[i], k, i));
+        kernels.push_back(kernelJson(graph, plan.kernels[i], k, i, program.objectCache));
         files[k.symbol + ".ll"] = sha256Hex(std::string_view(k.ir));
         files[k.symbol + ".o"] = sha256Hex(std::string_view(k.object));
     }

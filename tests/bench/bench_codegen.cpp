@@ -69,7 +69,7 @@ bool timeEmission(const ir::Graph& graph, const char* strategy, codegen::Target 
         std::optional<Planned> p = planFor(graph, strategy);
         if (!p)
             return false;
-        codegen::EmitOptions options{target, 2, threads, false};
+        codegen::EmitOptions options{target, 2, threads, false, {}};
         auto program =
             codegen::emitProgram(graph, *p->evaluation.schedule.semantics, p->plan, options);
         if (!program.ok()) {
@@ -129,7 +129,7 @@ bool timeExecution(const std::filesystem::path& model, const char* strategy, int
     if (!p)
         return false;
     auto program = codegen::emitProgram(graph, *p->evaluation.schedule.semantics, p->plan,
-                                        {codegen::Target::Host, 2, 0, false});
+                                        {codegen::Target::Host, 2, 0, false, {}});
     if (!program.ok())
         return false;
     auto host = codegen::HostProgram::load(graph, p->plan, *program);

@@ -1,8 +1,10 @@
 // stagecraft emit and stagecraft run through the real binary: the files an
 // emission writes (a .ll and an ELF .o per kernel, manifest.json), re-emission
-// into the same directory, determinism, a studio session as input, host runs
-// with seeded inputs whose outputs do not depend on the schedule, comparison
-// with reference outputs, and the exit codes of bad usage and bad input.
+// into the same directory, determinism, the object cache (shared by
+// concurrent emissions, read back later, skipped with --no-cache), a studio
+// session as input, host runs with seeded inputs whose outputs do not depend
+// on the schedule, comparison with reference outputs, and the exit codes of
+// bad usage and bad input.
 
 #include "arch/presets.h"
 #include "cli_helpers.h"
@@ -15,10 +17,12 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <algorithm>
+#include <utility>
 
 using namespace stagecraft;
 using stagecraft::test::readAll;
@@ -112,12 +116,60 @@ private slots:
         QVERIFY(files.contains(s("notes.txt")));
     }
 
+    /// The manifest without each kernel's "compile" (cache and seconds).
+    static QJsonObject withoutCompileTimes(QJsonObject manifest) {
+        QJsonArray kernels = manifest[s("kernels")].toArray();
+        for (auto k : kernels) {
+            QJsonObject kernel = k.toObject();
+            kernel.remove(s("compile"));
+            k = kernel;
+        }
+        manifest[s("kernels")] = kernels;
+        return manifest;
+    }
+
+    /// The "cache" of every kernel's "compile" in \p dir's manifest.
+    QStringList cacheStates(const QString& dir) const {
+        QStringList states;
+        for (const auto& k : readJson(dir + s("/manifest.json"))[s("kernels")].toArray())
+            states << k.toObject()[s("compile")].toObject()[s("cache")].toString();
+        states.removeDuplicates();
+        return states;
+    }
+
     void outputIsDeterministic() {
         QVERIFY(emitFig3(path("one")).exitCode == 0);
         QVERIFY(emitFig3(path("two"), {s("--threads"), s("1")}).exitCode == 0);
-        QCOMPARE(readAll(path("one/manifest.json")), readAll(path("two/manifest.json")));
-        for (const QString& f : QDir(path("one")).entryList(QDir::Files))
+        QCOMPARE(withoutCompileTimes(readJson(path("one/manifest.json"))),
+                 withoutCompileTimes(readJson(path("two/manifest.json"))));
+        for (const QString& f : QDir(path("one")).entryList({s("*.o"), s("*.ll")}))
             QVERIFY2(readAll(path("one/") + f) == readAll(path("two/") + f), qPrintable(f));
+    }
+
+    // Two emissions at once into a fresh cache, then one that reads every
+    // kernel back; --no-cache compiles. STAGECRAFT_CACHE_DIR names the cache.
+    void theObjectCacheServesConcurrentAndLaterEmissions() {
+        QByteArray saved = qgetenv("STAGECRAFT_CACHE_DIR");
+        qputenv("STAGECRAFT_CACHE_DIR", path("cache").toUtf8());
+        QProcess a, b;
+        for (auto [process, out] : {std::pair{&a, "ca"}, std::pair{&b, "cb"}})
+            process->start(QString::fromLocal8Bit(qgetenv("STAGECRAFT_CLI")),
+                           {s("emit"), fig3_, s("--arch"), s("teaching"), s("--level"), s("lb"),
+                            s("--out"), path(out)});
+        QVERIFY(a.waitForFinished(120000) && b.waitForFinished(120000));
+        QCOMPARE(a.exitCode() + b.exitCode(), 0);
+        auto again = emitFig3(path("cc"));
+        auto uncached = emitFig3(path("cd"), {s("--no-cache")});
+        qputenv("STAGECRAFT_CACHE_DIR", saved);
+        QVERIFY2(again.exitCode == 0, qPrintable(again.err));
+        QVERIFY2(again.err.contains(s("compiled 15/15 kernels (15 from the object cache)")),
+                 qPrintable(again.err));
+        QCOMPARE(cacheStates(path("cc")), QStringList{s("hit")});
+        QCOMPARE(cacheStates(path("cd")), QStringList{s("off")});
+        for (const char* other : {"ca", "cb", "cd"})
+            for (const QString& f : QDir(path("cc")).entryList({s("*.o"), s("*.ll")}))
+                QVERIFY2(readAll(path("cc/") + f) == readAll(path(other) + QLatin1Char('/') + f),
+                         qPrintable(f));
     }
 
     void aSessionGivesItsSchedule() {

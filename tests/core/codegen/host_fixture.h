@@ -11,9 +11,9 @@ namespace stagecraft::test {
 /// and run on \p inputs; the error says which step failed.
 inline Expected<codegen::TensorSet> runOnHost(const Planned& planned,
                                               const codegen::TensorSet& inputs) {
-    SC_ASSIGN_OR_RETURN(auto program,
-                        codegen::emitProgram(planned.graph, *planned.evaluation.schedule.semantics,
-                                             planned.plan, {codegen::Target::Host, 2, 0, false}));
+    SC_ASSIGN_OR_RETURN(
+        auto program, codegen::emitProgram(planned.graph, *planned.evaluation.schedule.semantics,
+                                           planned.plan, {codegen::Target::Host, 2, 0, false, {}}));
     SC_ASSIGN_OR_RETURN(auto host,
                         codegen::HostProgram::load(planned.graph, planned.plan, program));
     return host->run(inputs);

@@ -163,7 +163,7 @@ TEST_F(TestDriver, emissionRefusesADirectoryBeforeCompiling) {
     std::string file = dir_->filePath(std::string("not-a-directory"));
     std::ofstream(file) << "x";
     int compiled = 0;
-    auto counting = [&](size_t, size_t) {
+    auto counting = [&](const codegen::EmitCount&) {
         ++compiled;
         return true;
     };

@@ -39,9 +39,13 @@ private slots:
         QVERIFY(!window.emitKernels(out, QStringLiteral("riscv64"))); // one at a time
         QVERIFY(emitted.wait(120000));
         size_t kernels = window.result()->eval.program.kernels.size();
-        QCOMPARE(
-            emitted.first().first().toString(),
-            QStringLiteral("Emitted %1 kernels for riscv64 (O2) into %2").arg(kernels).arg(out));
+        // The count from the object cache depends on what ran before.
+        QString summary = emitted.first().first().toString();
+        QVERIFY2(summary.startsWith(QStringLiteral("Emitted %1 kernels for riscv64 (O2) into %2 (")
+                                        .arg(kernels)
+                                        .arg(out)) &&
+                     summary.endsWith(QStringLiteral(" from the object cache)")),
+                 qPrintable(summary));
         QVERIFY(!progress.isEmpty());
         QCOMPARE(progress.last().at(0).toInt(), static_cast<int>(kernels));
         QFile file(out + QStringLiteral("/manifest.json"));

@@ -1,0 +1,178 @@
+// The object cache (codegen/object_cache.h, issue 18): a second emission of
+// a plan reads every kernel back, byte-identical to compiling it; after a
+// change to the schedule exactly the kernels whose IR changed are compiled;
+// a corrupt, truncated or foreign entry is compiled again and replaced,
+// never trusted; emissions on several threads sharing one cache leave only
+// intact entries.
+
+#include "codegen/codegen.h"
+#include "codegen/object_cache.h"
+#include "codegen_fixture.h"
+#include "coretestsupport.h"
+#include "support/file.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <set>
+#include <thread>
+
+using namespace stagecraft;
+using namespace stagecraft::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+class TestObjectCache : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ModelFile file = writeZoo(dir_.filePath("fig3"), "fig3-chain");
+        auto planned = plan(file, "teaching", "graphturbo");
+        ASSERT_TRUE(planned.ok()) << planned.error().message();
+        planned_ = std::move(planned).value();
+        changed_ = changedSplit(file, "teaching");
+        file_ = file;
+    }
+
+    Expected<codegen::EmittedProgram> emit(const Planned& p, const fs::path& cache,
+                                           int threads = 0) const {
+        codegen::EmitOptions options{codegen::Target::RiscV64, 2, threads, true, cache};
+        return codegen::emitProgram(p.graph, *p.evaluation.schedule.semantics, p.plan, options);
+    }
+
+    static size_t hits(const codegen::EmittedProgram& program) {
+        size_t n = 0;
+        for (const codegen::EmittedKernel& k : program.kernels)
+            n += k.cached ? 1 : 0;
+        return n;
+    }
+
+    static void expectSameBytes(const codegen::EmittedProgram& a,
+                                const codegen::EmittedProgram& b) {
+        ASSERT_EQ(a.kernels.size(), b.kernels.size());
+        for (size_t i = 0; i < a.kernels.size(); ++i) {
+            EXPECT_TRUE(a.kernels[i].object == b.kernels[i].object) << a.kernels[i].symbol;
+            EXPECT_TRUE(a.kernels[i].ir == b.kernels[i].ir) << a.kernels[i].symbol;
+            EXPECT_EQ(a.kernels[i].instructions, b.kernels[i].instructions);
+        }
+    }
+
+    /// Kernel \p i's unoptimized IR (what its key hashes, less the target).
+    static std::string lowered(const Planned& p, size_t i) {
+        auto text = codegen::lowerKernelText(p.graph, *p.evaluation.schedule.semantics, p.plan, i);
+        EXPECT_TRUE(text.ok());
+        return text.ok() ? *text : std::string();
+    }
+
+    /// The entry files under \p cache.
+    static std::vector<fs::path> entries(const fs::path& cache) {
+        std::vector<fs::path> found;
+        for (const auto& e : fs::recursive_directory_iterator(cache))
+            if (e.is_regular_file())
+                found.push_back(e.path());
+        std::sort(found.begin(), found.end());
+        return found;
+    }
+
+    TempDir dir_;
+    ModelFile file_;
+    std::unique_ptr<Planned> planned_;
+    std::optional<schedule::Overrides> changed_;
+};
+
+TEST_F(TestObjectCache, aSecondEmissionReadsEveryKernelBackByteIdentical) {
+    fs::path cache = dir_.filePath("cache");
+    auto plain = emit(*planned_, {});
+    auto first = emit(*planned_, cache);
+    auto second = emit(*planned_, cache);
+    ASSERT_TRUE(plain.ok() && first.ok() && second.ok());
+    EXPECT_FALSE(plain->objectCache);
+    EXPECT_EQ(hits(*first), 0u);
+    EXPECT_EQ(hits(*second), second->kernels.size());
+    expectSameBytes(*plain, *first);
+    expectSameBytes(*plain, *second);
+    EXPECT_EQ(entries(cache).size(), first->kernels.size());
+}
+
+TEST_F(TestObjectCache, onlyTheKernelsWhoseIrChangedAreCompiled) {
+    ASSERT_TRUE(changed_.has_value()) << "fig3-chain has a group whose split can change";
+    auto other = plan(file_, "teaching", "graphturbo", *changed_);
+    ASSERT_TRUE(other.ok()) << other.error().message();
+    fs::path cache = dir_.filePath("cache");
+    ASSERT_TRUE(emit(*planned_, cache).ok());
+    auto again = emit(**other, cache);
+    ASSERT_TRUE(again.ok());
+    std::set<std::string> before;
+    for (size_t i = 0; i < planned_->plan.kernels.size(); ++i)
+        before.insert(lowered(*planned_, i));
+    size_t changed = 0;
+    for (size_t i = 0; i < (*other)->plan.kernels.size(); ++i) {
+        std::string text = lowered(**other, i);
+        bool seen = before.count(text) > 0;
+        changed += seen ? 0 : 1;
+        EXPECT_EQ(again->kernels[i].cached, seen) << again->kernels[i].symbol;
+    }
+    EXPECT_GT(changed, 0u) << "the split changed some kernel";
+    EXPECT_GT(hits(*again), 0u) << "the groups the split left alone are read back";
+}
+
+TEST_F(TestObjectCache, aCorruptTruncatedOrForeignEntryIsCompiledAgain) {
+    fs::path cache = dir_.filePath("cache");
+    auto first = emit(*planned_, cache);
+    ASSERT_TRUE(first.ok());
+    std::vector<fs::path> files = entries(cache);
+    ASSERT_GE(files.size(), 3u);
+    {
+        auto read = readFile(files[0]);
+        ASSERT_TRUE(read.ok());
+        std::string bytes = *read;
+        bytes[bytes.size() - 10] = static_cast<char>(bytes[bytes.size() - 10] ^ 0x5a);
+        std::ofstream(files[0], std::ios::binary | std::ios::trunc) << bytes;
+    }
+    fs::resize_file(files[1], fs::file_size(files[1]) / 2);
+    std::ofstream(files[2], std::ios::binary | std::ios::trunc) << "not an entry\n\nat all";
+    auto second = emit(*planned_, cache);
+    ASSERT_TRUE(second.ok());
+    EXPECT_EQ(hits(*second), second->kernels.size() - 3);
+    expectSameBytes(*first, *second);
+    auto third = emit(*planned_, cache);
+    ASSERT_TRUE(third.ok());
+    EXPECT_EQ(hits(*third), third->kernels.size()) << "the bad entries were replaced";
+}
+
+TEST_F(TestObjectCache, theKeyFollowsTheIrTheTargetAndTheLevel) {
+    codegen::TargetInfo rv = codegen::targetInfo(codegen::Target::RiscV64);
+    codegen::TargetInfo host = codegen::targetInfo(codegen::Target::Host);
+    std::string key = codegen::ObjectCache::keyOf("define void @f() {}", rv, 2);
+    EXPECT_EQ(key.size(), 64u);
+    EXPECT_EQ(key, codegen::ObjectCache::keyOf("define void @f() {}", rv, 2));
+    EXPECT_NE(key, codegen::ObjectCache::keyOf("define void @g() {}", rv, 2));
+    EXPECT_NE(key, codegen::ObjectCache::keyOf("define void @f() {}", host, 2));
+    EXPECT_NE(key, codegen::ObjectCache::keyOf("define void @f() {}", rv, 3));
+}
+
+TEST_F(TestObjectCache, emissionsSharingTheCacheLeaveOnlyIntactEntries) {
+    fs::path cache = dir_.filePath("cache");
+    auto reference = emit(*planned_, {});
+    ASSERT_TRUE(reference.ok());
+    std::vector<Expected<codegen::EmittedProgram>> results(4, Error("not run"));
+    std::vector<std::thread> threads;
+    for (size_t t = 0; t < results.size(); ++t)
+        threads.emplace_back([&, t] { results[t] = emit(*planned_, cache, 1); });
+    for (std::thread& t : threads)
+        t.join();
+    for (const auto& r : results) {
+        ASSERT_TRUE(r.ok()) << r.error().message();
+        expectSameBytes(*reference, *r);
+    }
+    codegen::ObjectCache reader(cache);
+    for (const fs::path& entry : entries(cache))
+        EXPECT_TRUE(reader.load(entry.stem().string()).has_value()) << entry;
+    auto after = emit(*planned_, cache);
+    ASSERT_TRUE(after.ok());
+    EXPECT_EQ(hits(*after), after->kernels.size());
+    EXPECT_EQ(entries(cache).size(), reference->kernels.size()) << "no temporary file is left";
+}
+
+} // namespace
