@@ -13,6 +13,7 @@
 #include "codegen/object_cache.h"
 
 #include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/PassTimingInfo.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
@@ -27,6 +28,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -49,6 +51,10 @@ void detail::initializeTargets() {
         LLVMInitializeRISCVTarget();
         LLVMInitializeRISCVTargetMC();
         LLVMInitializeRISCVAsmPrinter();
+        // STAGECRAFT_TIME_PASSES set: LLVM's time per pass, of the
+        // optimization pipeline and of code generation, printed to stderr
+        // after each kernel (docs/codegen.md; meaningful on one thread).
+        llvm::TimePassesIsEnabled = std::getenv("STAGECRAFT_TIME_PASSES") != nullptr;
     });
 }
 
@@ -89,7 +95,10 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, int optLevel) 
     llvm::PipelineTuningOptions tuning;
     tuning.LoopVectorization = optLevel >= 2;
     tuning.SLPVectorization = optLevel >= 2;
-    llvm::PassBuilder builder(&machine, tuning);
+    llvm::PassInstrumentationCallbacks callbacks;
+    llvm::TimePassesHandler timer(llvm::TimePassesIsEnabled); // prints when destroyed
+    timer.registerCallbacks(callbacks);
+    llvm::PassBuilder builder(&machine, tuning, std::nullopt, &callbacks);
     builder.registerModuleAnalyses(mam);
     builder.registerCGSCCAnalyses(cgam);
     builder.registerFunctionAnalyses(fam);
@@ -111,6 +120,8 @@ Expected<std::string> compileObject(llvm::Module& module, llvm::TargetMachine& m
     if (machine.addPassesToEmitFile(passes, out, nullptr, llvm::CodeGenFileType::ObjectFile))
         return Error("target " + machine.getTargetTriple().str() + " cannot emit objects");
     passes.run(module);
+    if (llvm::TimePassesIsEnabled)
+        llvm::reportAndResetTimings(&llvm::errs());
     return std::string(buffer.begin(), buffer.end());
 }
 
