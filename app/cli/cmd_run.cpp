@@ -12,6 +12,7 @@
 #include "codegen/host_run.h"
 #include "codegen/object_cache.h"
 #include "codegen/profile.h"
+#include "codegen/riscv_run.h"
 #include "support/file.h"
 #include "support/strings.h"
 
@@ -29,10 +30,11 @@ constexpr const char* kName = "stagecraft run: ";
 ArgParser makeParser() {
     ArgParser parser(
         "stagecraft run MODEL (--inputs FILE | --seeded) --outputs FILE [options]",
-        "Runs a model on this host with the kernels Stagecraft emits for a schedule: the\n"
-        "kernels are compiled for the host, linked in process and run in schedule order\n"
-        "on the model's weights (zoo models get seeded weights), a kernel bound to c cores\n"
-        "on c threads. Inputs and outputs are stagecraft-tensors JSON files.");
+        "Runs a model with the kernels Stagecraft emits for a schedule: the kernels are\n"
+        "compiled for the host, linked in process and run in schedule order on the model's\n"
+        "weights (zoo models get seeded weights), a kernel bound to c cores on c threads;\n"
+        "with --target riscv64 the DSA's kernels run under qemu-riscv64 instead. Inputs\n"
+        "and outputs are stagecraft-tensors JSON files.");
     parser.addPositional("MODEL", "the .onnx file, zoo:NAME or a .stagecraft session");
     parser.addOption("inputs", "FILE",
                      "input tensors: stagecraft-tensors JSON, an ONNX TensorProto .pb, or a "
@@ -50,6 +52,10 @@ ArgParser makeParser() {
                      "(as numpy.allclose; tolerance at least one ulp of an f16 or bf16 "
                      "reference; the ONNX backend tests use --tolerance 1e-3 --atol 1e-7)");
     parser.addOption("opt", "N", "LLVM optimization level 0-3 (default 2)");
+    parser.addOption("target", "host|riscv64",
+                     "run on this host (default), or link the DSA's riscv64 kernels with Debian's "
+                     "cross compiler and run them under qemu-riscv64 with the vector extension");
+    parser.addOption("vlen", "BITS", "VLEN of the emulated RISC-V vector unit (default 256)");
     parser.addSwitch("no-cache",
                      "compile every kernel; else kernels compiled before are read from the "
                      "object cache ($STAGECRAFT_CACHE_DIR, $XDG_CACHE_HOME/stagecraft or "
@@ -75,6 +81,8 @@ struct Request {
     std::optional<double> atol;
     int optLevel = 2;
     bool cache = true;
+    codegen::Target target = codegen::Target::Host;
+    int vlen = 256;
     std::optional<std::string> profile;
     int repeat = 10;
     int warmup = 2;
@@ -114,7 +122,20 @@ std::optional<std::string> readRequest(const ArgParser& parser, Request& r) {
         return std::string("--opt must be 0, 1, 2 or 3");
     r.optLevel = static_cast<int>(*opt);
     r.cache = !parser.has("no-cache");
+    auto target = codegen::parseTarget(parser.value("target", "host"));
+    if (!target)
+        return "--target must be host or riscv64, got " + quote(parser.value("target", ""));
+    r.target = *target;
+    std::optional<int64_t> vlen = parseInt(parser.value("vlen", "256"));
+    if (!vlen || (*vlen != 128 && *vlen != 256 && *vlen != 512 && *vlen != 1024))
+        return std::string("--vlen must be 128, 256, 512 or 1024");
+    if (parser.has("vlen") && r.target != codegen::Target::RiscV64)
+        return std::string("--vlen goes with --target riscv64");
+    r.vlen = static_cast<int>(*vlen);
     r.profile = parser.value("profile");
+    if (r.profile && r.target == codegen::Target::RiscV64)
+        return std::string("--profile times the host's kernels: it does not go with --target "
+                           "riscv64");
     for (auto [name, slot, least] :
          {std::tuple{"repeat", &r.repeat, 1}, std::tuple{"warmup", &r.warmup, 0}}) {
         std::optional<int64_t> n = parseInt(parser.value(name, std::to_string(*slot)));
@@ -224,6 +245,30 @@ int fail(std::ostream& err, const Error& error) {
 
 } // namespace
 
+namespace {
+
+/// Runs the compiled kernels: linked in process on the host (profiled when
+/// asked), or under qemu-riscv64; \p stats gets the wall time.
+Expected<codegen::TensorSet> runCompiled(const Request& request, const KernelBuild& build,
+                                         const codegen::EmittedProgram& program,
+                                         const codegen::TensorSet& inputs,
+                                         codegen::HostRunStats& stats, std::ostream& err) {
+    const ir::Graph& graph = build.model.graph;
+    if (request.target == codegen::Target::RiscV64) {
+        err << kName << "linking and running under qemu-riscv64 (VLEN " << request.vlen << ")\n";
+        auto start = std::chrono::steady_clock::now();
+        auto outputs = codegen::runOnRiscv(graph, build.plan, program, inputs, {request.vlen});
+        stats.seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return outputs;
+    }
+    SC_ASSIGN_OR_RETURN(auto host, codegen::HostProgram::load(graph, build.plan, program));
+    return request.profile ? runProfiled(request, build, *host, inputs, err)
+                           : host->run(inputs, &stats);
+}
+
+} // namespace
+
 int runRun(const Args& args, std::ostream& out, std::ostream& err) {
     ArgParser parser = makeParser();
     if (!parser.parse(args)) {
@@ -283,25 +328,26 @@ int runRun(const Args& args, std::ostream& out, std::ostream& err) {
             return fail(err, s.error());
     if (Status memory = codegen::checkRunMemory(graph, build->plan); !memory.ok())
         return fail(err, inModel(build->spec, memory.error()));
+    bool riscv = request.target == codegen::Target::RiscV64;
+    if (riscv)
+        if (Status tools = codegen::checkRiscvTools(); !tools.ok())
+            return fail(err, tools.error());
     codegen::EmitOptions emit;
-    emit.target = codegen::Target::Host;
+    emit.target = request.target;
     emit.optLevel = request.optLevel;
     emit.keepIr = false;
     if (request.cache)
         emit.cacheDir = codegen::defaultObjectCacheDir();
-    err << kName << "compiling " << build->plan.kernels.size() << " kernels for the host\n";
+    err << kName << "compiling " << build->plan.kernels.size() << " kernels for "
+        << (riscv ? "riscv64" : "the host") << "\n";
     auto compileStart = std::chrono::steady_clock::now();
     auto program =
         codegen::emitProgram(graph, *build->evaluation.schedule.semantics, build->plan, emit);
     if (!program.ok())
         return fail(err, inModel(build->spec, program.error()));
     err << kName << compileSummary(*program, compileStart) << "\n";
-    auto host = codegen::HostProgram::load(graph, build->plan, *program);
-    if (!host.ok())
-        return fail(err, inModel(build->spec, host.error()));
     codegen::HostRunStats stats;
-    auto outputs = request.profile ? runProfiled(request, *build, **host, *inputs, err)
-                                   : (*host)->run(*inputs, &stats);
+    auto outputs = runCompiled(request, *build, *program, *inputs, stats, err);
     if (!outputs.ok())
         return fail(err, inModel(build->spec, outputs.error()));
     if (Status s = writeFileAtomic(request.outputs, codegen::writeTensorsJson(*outputs)); !s.ok())
@@ -313,8 +359,9 @@ int runRun(const Args& args, std::ostream& out, std::ostream& err) {
             << ") over " << request.repeat << " runs\nwrote " << request.outputs << " and "
             << *request.profile << "\n";
     else
-        out << "ran " << build->plan.kernels.size() << " kernels (" << build->strategy << ") in "
-            << time << "\nwrote " << request.outputs << "\n";
+        out << "ran " << build->plan.kernels.size() << " kernels (" << build->strategy << ") "
+            << (riscv ? "under qemu-riscv64 (VLEN " + std::to_string(request.vlen) + ") " : "")
+            << "in " << time << "\nwrote " << request.outputs << "\n";
     for (const std::string& note : build->notes)
         out << note << "\n";
     if (!reference)

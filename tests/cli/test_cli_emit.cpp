@@ -205,6 +205,18 @@ private slots:
         QVERIFY(tvm.out.contains(s("output: relative error 0 ")));
     }
 
+    // The DSA's kernels under qemu-riscv64 compute what the host's do.
+    void runsTheRiscvKernelsUnderQemu() {
+        auto r = runCli({s("run"), fig3_, s("--arch"), s("teaching"), s("--inputs"),
+                         path("in.json"), s("--target"), s("riscv64"), s("--vlen"), s("128"),
+                         s("--outputs"), path("rv.json"), s("--reference"), path("out.json"),
+                         s("--tolerance"), s("1e-5")},
+                        600000);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(s("under qemu-riscv64 (VLEN 128)")), qPrintable(r.out));
+        QVERIFY(r.out.contains(s("output: relative error ")));
+    }
+
     void runFailsAboveTheTolerance() {
         QJsonObject doc = readJson(path("out.json"));
         QJsonArray tensors = doc[s("tensors")].toArray();
@@ -239,6 +251,15 @@ private slots:
         QTest::newRow("run with both inputs")
             << QStringList{s("run"), s("zoo:fig3-chain"), s("--seeded"), s("--inputs"),
                            s("i"),   s("--outputs"),      s("o.json")};
+        QTest::newRow("run on an unknown target")
+            << QStringList{s("run"), s("zoo:fig3-chain"), s("--seeded"), s("--target"),
+                           s("arm"), s("--outputs"),      s("o.json")};
+        QTest::newRow("a VLEN for the host")
+            << QStringList{s("run"), s("zoo:fig3-chain"), s("--seeded"), s("--vlen"),
+                           s("128"), s("--outputs"),      s("o.json")};
+        QTest::newRow("a profile under qemu") << QStringList{
+            s("run"),       s("zoo:fig3-chain"), s("--seeded"),  s("--target"), s("riscv64"),
+            s("--profile"), s("p.json"),         s("--outputs"), s("o.json")};
     }
     void usageErrors() {
         QFETCH(QStringList, args);
