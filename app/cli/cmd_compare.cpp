@@ -6,6 +6,7 @@
 
 #include "arch/presets.h"
 #include "cli/args.h"
+#include "cli/batch_config.h"
 #include "cli/commands.h"
 #include "cli/compare_report.h"
 #include "cli/output_paths.h"
@@ -125,26 +126,6 @@ std::optional<std::string> readRequest(const ArgParser& parser, Request& r) {
     return std::nullopt;
 }
 
-/// The batch configuration: Table 2's row for zoo models unless overridden.
-Expected<sim::BatchConfig> configFor(const Request& r, const arch::Arch& arch) {
-    std::optional<sim::BatchConfig> row;
-    if (!r.model.zooName.empty() && !r.batch && !r.perCluster && arch.clusters == 4) {
-        int64_t seq = r.model.seq;
-        if (seq == 0 && r.model.zooName == "bert-base")
-            seq = 384;
-        row = sim::table2Config(r.model.zooName, seq);
-    }
-    if (row)
-        return *row;
-    int64_t k = 0;
-    if (r.perCluster) {
-        k = *r.perCluster;
-    } else {
-        SC_ASSIGN_OR_RETURN(k, defaultBatch(r.model));
-    }
-    return sim::BatchConfig{"", r.batch.value_or(arch.clusters * k), k, k};
-}
-
 /// A model loaded for one per-cluster batch, with its cluster plan.
 struct Workload {
     LoadedModel model;
@@ -180,7 +161,7 @@ Expected<sim::Evaluation> runOne(const Request& r, const arch::Arch& arch,
 }
 
 int compare(const Request& r, const arch::Arch& arch, std::ostream& out, std::ostream& err) {
-    auto config = configFor(r, arch);
+    auto config = batchConfigFor(r.model, r.batch, r.perCluster, arch);
     if (!config.ok()) {
         err << kName << config.error().message() << "\n";
         return kExitBadInput;

@@ -22,5 +22,6 @@ int runCompare(const Args& args, std::ostream& out, std::ostream& err);
 int runEmit(const Args& args, std::ostream& out, std::ostream& err);
 int runRun(const Args& args, std::ostream& out, std::ostream& err);
 int runFidelity(const Args& args, std::ostream& out, std::ostream& err);
+int runSweep(const Args& args, std::ostream& out, std::ostream& err);
 
 } // namespace stagecraft::cli

@@ -26,6 +26,7 @@ constexpr Command kCommands[] = {
     {"emit", runEmit, "emit the kernels through LLVM for the DSA's RISC-V cores or the host (§4)"},
     {"run", runRun, "run a model on this host with the emitted kernels"},
     {"fidelity", runFidelity, "compare simulated with measured kernel times on this host"},
+    {"sweep", runSweep, "schedule and simulate every point of a design-space sweep"},
 };
 
 void printUsage(std::ostream& out) {

@@ -1,0 +1,215 @@
+// Sweep records. A record is written in one write(2) to a file opened with
+// O_APPEND, so a killed sweep leaves whole lines and at most one torn last
+// line, which reading drops: that point runs again on resume. Every record
+// carries its point's key, so records of another spec are refused rather
+// than mixed in.
+
+#include "sweep/records.h"
+
+#include "json/fields.h"
+#include "support/file.h"
+#include "support/strings.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sstream>
+#include <unistd.h>
+
+namespace stagecraft::sweep {
+
+namespace {
+
+using OrderedJson = nlohmann::ordered_json;
+using json_fields::Json;
+
+/// The result columns after the point's own, in CSV order.
+constexpr const char* kResultColumns[] = {"status",           "level_used",
+                                          "total_batch",      "per_cluster_used",
+                                          "kernels",          "latency_ms",
+                                          "throughput",       "ddr_traffic_bytes",
+                                          "gb_traffic_bytes", "lb_traffic_bytes",
+                                          "spills",           "roofline_ms",
+                                          "efficiency",       "error"};
+
+OrderedJson pointJson(const SweepSpec& spec, const SweepPoint& point) {
+    OrderedJson j;
+    j["point"] = point.index;
+    j["key"] = pointKey(spec, point);
+    j["model"] = point.model.text;
+    j["seq"] = point.model.seq;
+    j["arch"] = spec.arch;
+    for (size_t i = 0; i < spec.axes.size() && i < point.archValues.size(); ++i)
+        j[spec.axes[i].field] = Json::parse(formatNumber(point.archValues[i]));
+    j["precision"] = point.precision;
+    j["batch"] = point.batch ? OrderedJson(*point.batch) : OrderedJson();
+    j["per_cluster"] = point.perCluster ? OrderedJson(*point.perCluster) : OrderedJson();
+    j["level"] = point.level;
+    j["strategy"] = point.strategy;
+    return j;
+}
+
+void addResult(OrderedJson& j, const PointResult& r) {
+    j["status"] = r.error.empty() ? "ok" : "error";
+    if (!r.error.empty()) {
+        j["error"] = r.error;
+        return;
+    }
+    j["level_used"] = r.levelUsed;
+    j["total_batch"] = r.totalBatch;
+    j["per_cluster_used"] = r.perCluster;
+    j["kernels"] = r.kernels;
+    j["latency_ms"] = r.latencyMs;
+    j["throughput"] = r.throughput;
+    j["ddr_traffic_bytes"] = r.trafficBytes[0];
+    j["gb_traffic_bytes"] = r.trafficBytes[1];
+    j["lb_traffic_bytes"] = r.trafficBytes[2];
+    j["spills"] = r.spills;
+    j["roofline_ms"] = r.rooflineMs;
+    j["efficiency"] = r.efficiency;
+}
+
+std::string csvField(const Json& value) {
+    if (value.is_null())
+        return "";
+    std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+    if (text.find_first_of(",\"\n\r") == std::string::npos)
+        return text;
+    std::string quoted = "\"";
+    for (char c : text)
+        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+}
+
+std::vector<std::string> csvColumns(const SweepSpec& spec) {
+    std::vector<std::string> columns{"point", "model", "seq", "arch"};
+    for (const ArchAxis& axis : spec.axes)
+        columns.push_back(axis.field);
+    for (const char* c : {"precision", "batch", "per_cluster", "level", "strategy"})
+        columns.emplace_back(c);
+    for (const char* c : kResultColumns)
+        columns.emplace_back(c);
+    return columns;
+}
+
+/// The point a line records, checked against the spec's points.
+Expected<int64_t> recordPoint(const std::string& line, const SweepSpec& spec,
+                              const std::vector<SweepPoint>& points) {
+    Expected<Json> j = json_fields::parse(line);
+    if (!j.ok())
+        return j.error();
+    if (!j->is_object() || !(*j).contains("point") || !(*j)["point"].is_number_integer() ||
+        !(*j).contains("key") || !(*j)["key"].is_string())
+        return Error("not a sweep record");
+    int64_t index = (*j)["point"].get<int64_t>();
+    if (index < 0 || index >= static_cast<int64_t>(points.size()) ||
+        (*j)["key"].get<std::string>() != pointKey(spec, points[static_cast<size_t>(index)]))
+        return Error("the record of another sweep spec (point " + std::to_string(index) + ")");
+    return index;
+}
+
+} // namespace
+
+std::string recordLine(const SweepSpec& spec, const SweepPoint& point, const PointResult& result) {
+    OrderedJson j = pointJson(spec, point);
+    addResult(j, result);
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+Status readRecords(const std::filesystem::path& file, const SweepSpec& spec,
+                   const std::vector<SweepPoint>& points, Records& records, int64_t& torn) {
+    std::error_code ec;
+    if (!std::filesystem::exists(file, ec))
+        return Status::success();
+    SC_ASSIGN_OR_RETURN(std::string text, readFile(file));
+    size_t start = 0;
+    for (int64_t lineNo = 1; start < text.size(); ++lineNo) {
+        size_t end = text.find('\n', start);
+        if (end == std::string::npos) {
+            ++torn; // killed mid-line: the point runs again
+            break;
+        }
+        std::string line = text.substr(start, end - start);
+        start = end + 1;
+        Expected<int64_t> index = recordPoint(line, spec, points);
+        if (!index.ok())
+            return Error(file.string() + ":" + std::to_string(lineNo) + ": " +
+                         index.error().message());
+        records[*index] = std::move(line);
+    }
+    return Status::success();
+}
+
+std::string recordsCsv(const SweepSpec& spec, const Records& records) {
+    std::vector<std::string> columns = csvColumns(spec);
+    std::ostringstream out;
+    out << join(columns, ",") << "\n";
+    for (const auto& [index, line] : records) {
+        Json j = Json::parse(line, nullptr, false);
+        std::vector<std::string> fields;
+        for (const std::string& column : columns)
+            fields.push_back(j.is_object() && j.contains(column) ? csvField(j[column]) : "");
+        out << join(fields, ",") << "\n";
+    }
+    return out.str();
+}
+
+std::string recordsJsonl(const Records& records) {
+    std::string text;
+    for (const auto& [index, line] : records)
+        text += line + "\n";
+    return text;
+}
+
+bool recordFailed(const std::string& line) {
+    Json j = Json::parse(line, nullptr, false);
+    return !j.is_object() || j.value("status", "") != "ok";
+}
+
+namespace {
+
+/// Cuts a torn last line (no newline: its writer was killed) off \p fd, so
+/// that the next record starts on a line of its own.
+Status dropTornTail(int fd, const std::filesystem::path& file) {
+    off_t size = ::lseek(fd, 0, SEEK_END);
+    off_t keep = size;
+    char c = '\n';
+    while (keep > 0 && ::pread(fd, &c, 1, keep - 1) == 1 && c != '\n')
+        --keep;
+    if (keep != size && ::ftruncate(fd, keep) != 0)
+        return Error(file.string() + ": cannot drop a torn last line: " + std::strerror(errno));
+    return Status::success();
+}
+
+} // namespace
+
+Expected<RecordAppender> RecordAppender::open(const std::filesystem::path& file) {
+    int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return Error(file.string() + ": cannot open for appending: " + std::strerror(errno));
+    RecordAppender appender(file, fd);
+    SC_RETURN_IF_ERROR(dropTornTail(fd, file));
+    return appender;
+}
+
+RecordAppender::RecordAppender(RecordAppender&& other) noexcept
+    : file_(std::move(other.file_))
+    , fd_(other.fd_) {
+    other.fd_ = -1;
+}
+
+RecordAppender::~RecordAppender() {
+    if (fd_ >= 0)
+        ::close(fd_);
+}
+
+Status RecordAppender::append(const std::string& line) {
+    std::string text = line + "\n";
+    ssize_t written = ::write(fd_, text.data(), text.size());
+    if (written != static_cast<ssize_t>(text.size()))
+        return Error(file_.string() + ": cannot append a record: " +
+                     (written < 0 ? std::strerror(errno) : "short write"));
+    return Status::success();
+}
+
+} // namespace stagecraft::sweep
