@@ -5,10 +5,12 @@
 #include "studio/main_window.h"
 #include "studio/screenshot.h"
 #include "studio/studio_options.h"
+#include "sweeps/sweep_window.h"
 
 #include <QApplication>
 #include <QFile>
 #include <QMessageBox>
+#include <QTimer>
 
 #include <cstdio>
 #include <cstdlib>
@@ -63,6 +65,22 @@ void offerRecovery(MainWindow& window) {
     }
 }
 
+/// --sweep DIR --screenshot FILE without a model: the sweep window, once
+/// laid out at --size.
+int shootSweep(QWidget* sweep, const stagecraft::studio::StudioOptions& options) {
+    sweep->resize(options.size);
+    QTimer::singleShot(200, sweep, [sweep, &options] {
+        if (!sweep->grab().save(options.screenshot, "PNG")) {
+            std::fprintf(stderr, "stagecraft-studio: %s: cannot write the screenshot\n",
+                         qPrintable(options.screenshot));
+            QCoreApplication::exit(1);
+            return;
+        }
+        QCoreApplication::exit(0);
+    });
+    return QApplication::exec();
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -105,5 +123,9 @@ int main(int argc, char** argv) {
         return 1;
     if (!options.open.isEmpty() && !window.openPath(options.open) && screenshot)
         return 1;
+    if (!options.sweep.isEmpty() && !window.openSweep(options.sweep) && screenshot)
+        return 1;
+    if (screenshot && options.open.isEmpty() && window.sweepWindow())
+        return shootSweep(window.sweepWindow(), options);
     return QApplication::exec();
 }

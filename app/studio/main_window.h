@@ -40,6 +40,7 @@ struct EditRequest;
 class HighlightModel;
 class ComparisonRunner;
 class StepperView;
+class SweepWindow;
 } // namespace stagecraft::views
 
 namespace stagecraft::studio {
@@ -71,6 +72,11 @@ public:
     /// beside the simulated kernels while it times the shown schedule's
     /// kernels. Returns false (with lastError()) when it cannot be read.
     bool openProfile(const QString& path);
+    /// Shows a finished sweep (stagecraft sweep --out DIR) in its own window:
+    /// scatter plot, Pareto front and table; a point opens here. Returns
+    /// false (with lastError()) when DIR holds no readable sweep.
+    bool openSweep(const QString& directory);
+    views::SweepWindow* sweepWindow() const;
     /// Opens an autosaved session as unsaved changes and removes the file
     /// once it loaded.
     bool recoverSession(const QString& autosavePath);
@@ -170,6 +176,9 @@ private:
     void exportDialog(const QString& kind);
     void emitKernelsDialog();
     void openProfileDialog();
+    void openSweepDialog();
+    /// Opens a sweep point's model with the point's session.
+    void openSweepPoint(const io::Session& session);
     void connectEmitter();
     void editArchitecture();
     void bindDims();
@@ -198,6 +207,7 @@ private:
     QToolButton* cancel_ = nullptr;
     KernelEmitter* emitter_ = nullptr;
     QPointer<QProgressDialog> emitProgress_;
+    QPointer<views::SweepWindow> sweepWindow_;
 
     views::ResultPtr result_;
     /// The report shown before the current one, for the deltas.

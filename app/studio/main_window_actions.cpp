@@ -104,6 +104,8 @@ void MainWindow::createFileMenu() {
     createExportMenu(file);
     file->addAction(tr("Open &Profile…"), this, &MainWindow::openProfileDialog)
         ->setShortcut(Qt::CTRL | Qt::ALT | Qt::Key_P);
+    file->addAction(tr("Open S&weep…"), this, &MainWindow::openSweepDialog)
+        ->setShortcut(Qt::CTRL | Qt::ALT | Qt::Key_W);
     file->addAction(tr("E&mit Kernels…"), this, &MainWindow::emitKernelsDialog)
         ->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_K);
     file->addSeparator();

@@ -126,8 +126,13 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
                                QStringLiteral("Show this profile (stagecraft run --profile) "
                                               "beside the simulated timeline."),
                                QStringLiteral("FILE"));
+    QCommandLineOption sweep(QStringLiteral("sweep"),
+                             QStringLiteral("Show a sweep's results (the --out DIR of stagecraft "
+                                            "sweep); with --screenshot and no model, render its "
+                                            "window."),
+                             QStringLiteral("DIR"));
     parser.addOptions({arch, session, strategy, level, input, dim, value, select, screenshot, view,
-                       size, show, diffWith, step, profile});
+                       size, show, diffWith, step, profile, sweep});
 
     ParsedOptions parsed;
     if (!parser.parse(arguments)) {
@@ -175,6 +180,7 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
             error = QStringLiteral("--show: unknown view '%1'").arg(name);
     options.diffWith = parser.value(diffWith);
     options.profile = parser.value(profile);
+    options.sweep = parser.value(sweep);
     if (error.isEmpty() && !options.diffWith.isEmpty() &&
         !sim::findStrategy(options.diffWith.toStdString()))
         error = QStringLiteral("--diff-with: ") + unknownStrategy(options.diffWith);
@@ -186,8 +192,9 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
                         .arg(parser.value(step));
     }
     options.screenshot = parser.value(screenshot);
-    if (error.isEmpty() && !options.screenshot.isEmpty() && options.open.isEmpty())
-        error = QStringLiteral("--screenshot needs a model or session to open");
+    if (error.isEmpty() && !options.screenshot.isEmpty() && options.open.isEmpty() &&
+        options.sweep.isEmpty())
+        error = QStringLiteral("--screenshot needs a model, a session or --sweep DIR to open");
     if (Status target = checkOutputPath(options.screenshot.toStdString());
         error.isEmpty() && !options.screenshot.isEmpty() && !target.ok())
         error = QString::fromStdString(target.error().message());

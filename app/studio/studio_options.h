@@ -3,7 +3,7 @@
 //   stagecraft-studio [MODEL|SESSION] [--arch A] [--session FILE] [--strategy S]
 //                     [--level auto|lb|gb] [--input NAME:SHAPE]... [--dim NAME=N]...
 //                     [--select NAME]
-//                     [--diff-with STRATEGY] [--step N]
+//                     [--diff-with STRATEGY] [--step N] [--sweep DIR]
 //                     [--screenshot FILE [--view NAME] [--show NAMES] [--size WxH]]
 
 #include "io/session_json.h"
@@ -34,6 +34,8 @@ struct StudioOptions {
     QString diffWith;
     /// A profile to show beside the simulated timeline, empty for none.
     QString profile;
+    /// A sweep's results directory to show, empty for none.
+    QString sweep;
     /// A step of the algorithm step-through to go to (from 1), 0 for none.
     int step = 0;
 };

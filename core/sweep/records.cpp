@@ -81,7 +81,9 @@ std::string csvField(const Json& value) {
     return quoted + "\"";
 }
 
-std::vector<std::string> csvColumns(const SweepSpec& spec) {
+} // namespace
+
+std::vector<std::string> recordColumns(const SweepSpec& spec) {
     std::vector<std::string> columns{"point", "model", "seq", "arch"};
     for (const ArchAxis& axis : spec.axes)
         columns.push_back(axis.field);
@@ -91,6 +93,8 @@ std::vector<std::string> csvColumns(const SweepSpec& spec) {
         columns.emplace_back(c);
     return columns;
 }
+
+namespace {
 
 /// The point a line records, checked against the spec's points.
 Expected<int64_t> recordPoint(const std::string& line, const SweepSpec& spec,
@@ -141,7 +145,7 @@ Status readRecords(const std::filesystem::path& file, const SweepSpec& spec,
 }
 
 std::string recordsCsv(const SweepSpec& spec, const Records& records) {
-    std::vector<std::string> columns = csvColumns(spec);
+    std::vector<std::string> columns = recordColumns(spec);
     std::ostringstream out;
     out << join(columns, ",") << "\n";
     for (const auto& [index, line] : records) {

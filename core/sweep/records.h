@@ -43,6 +43,11 @@ using Records = std::map<int64_t, std::string>;
 Status readRecords(const std::filesystem::path& file, const SweepSpec& spec,
                    const std::vector<SweepPoint>& points, Records& records, int64_t& torn);
 
+/// The columns of a record of \p spec, in CSV order: the point's own
+/// (point, model, seq, arch, the axes, precision, batch, per_cluster, level,
+/// strategy), then the results (status ... efficiency, error).
+std::vector<std::string> recordColumns(const SweepSpec& spec);
+
 /// The CSV of \p records in point order, one header line first.
 std::string recordsCsv(const SweepSpec& spec, const Records& records);
 
