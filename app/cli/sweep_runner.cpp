@@ -28,6 +28,14 @@ std::string clockText(double seconds) {
     return text;
 }
 
+/// "[#####.....]" for \p percent, on a terminal.
+std::string bar(int64_t percent) {
+    constexpr int64_t kWidth = 24;
+    int64_t filled = percent * kWidth / 100;
+    return "[" + std::string(static_cast<size_t>(filled), '#') +
+           std::string(static_cast<size_t>(kWidth - filled), '.') + "]";
+}
+
 /// The progress line, printed by whichever worker finishes a point.
 class Progress {
 public:
@@ -60,8 +68,17 @@ private:
         if (done_ < total_ && done_ > 0)
             line += ", eta " + clockText(elapsed / static_cast<double>(done_) *
                                          static_cast<double>(total_ - done_));
-        err_ << (tty_ ? "\r" + line + "\033[K" : line) << (tty_ && done_ < total_ ? "" : "\n");
+        if (!tty_) {
+            err_ << line << "\n";
+            err_.flush();
+            return;
+        }
+        // Straight to the terminal: the CLI's stderr escapes control bytes,
+        // and this line is ours (no names read from a model).
         err_.flush();
+        std::string text =
+            "\r" + bar(percent) + " " + line + "\033[K" + (done_ < total_ ? "" : "\n");
+        [[maybe_unused]] ssize_t written = ::write(STDERR_FILENO, text.data(), text.size());
     }
 
     std::ostream& err_;
