@@ -2,6 +2,7 @@
 
 #include "cli/sweep_point.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -91,11 +92,28 @@ private:
     int64_t failed_ = 0;
 };
 
+/// \p todo in the order workers take it: strategy by strategy. The points
+/// of one model, architecture, precision, batch and level share the level
+/// `auto` picks (computed once, by the first to ask); handed out side by
+/// side, the second worker would wait for the first's choice.
+std::vector<const sweep::SweepPoint*> dispatchOrder(const sweep::SweepSpec& spec,
+                                                    std::vector<const sweep::SweepPoint*> todo) {
+    auto rank = [&spec](const sweep::SweepPoint* p) {
+        return std::find(spec.strategies.begin(), spec.strategies.end(), p->strategy) -
+               spec.strategies.begin();
+    };
+    std::stable_sort(
+        todo.begin(), todo.end(),
+        [&](const sweep::SweepPoint* a, const sweep::SweepPoint* b) { return rank(a) < rank(b); });
+    return todo;
+}
+
 } // namespace
 
 Status runSweepPoints(const sweep::SweepSpec& spec, const arch::Arch& base,
-                      const std::vector<const sweep::SweepPoint*>& todo, int jobs,
+                      const std::vector<const sweep::SweepPoint*>& points, int jobs,
                       sweep::RecordAppender& appender, std::ostream& err) {
+    std::vector<const sweep::SweepPoint*> todo = dispatchOrder(spec, points);
     std::shared_ptr<PointCache> cache = makePointCache();
     Progress progress(err, static_cast<int64_t>(todo.size()));
     std::atomic<size_t> next{0};
