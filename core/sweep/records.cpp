@@ -11,6 +11,7 @@
 #include "support/strings.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fcntl.h>
 #include <sstream>
@@ -32,6 +33,14 @@ constexpr const char* kResultColumns[] = {"status",           "level_used",
                                           "spills",           "roofline_ms",
                                           "efficiency",       "error"};
 
+/// \p v as JSON: an integer when it is whole (bytes, counts), as formatNumber
+/// writes it in the point's key.
+OrderedJson numberJson(double v) {
+    if (v == std::floor(v) && std::fabs(v) < 1e15)
+        return static_cast<int64_t>(v);
+    return v;
+}
+
 OrderedJson pointJson(const SweepSpec& spec, const SweepPoint& point) {
     OrderedJson j;
     j["point"] = point.index;
@@ -40,7 +49,7 @@ OrderedJson pointJson(const SweepSpec& spec, const SweepPoint& point) {
     j["seq"] = point.model.seq;
     j["arch"] = spec.arch;
     for (size_t i = 0; i < spec.axes.size() && i < point.archValues.size(); ++i)
-        j[spec.axes[i].field] = Json::parse(formatNumber(point.archValues[i]));
+        j[spec.axes[i].field] = numberJson(point.archValues[i]);
     j["precision"] = point.precision;
     j["batch"] = point.batch ? OrderedJson(*point.batch) : OrderedJson();
     j["per_cluster"] = point.perCluster ? OrderedJson(*point.perCluster) : OrderedJson();
