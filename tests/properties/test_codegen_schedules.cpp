@@ -51,9 +51,10 @@ Expected<codegen::TensorSet> runWith(const ir::Graph& graph, const arch::Arch& a
                                                           clusters, options));
     SC_ASSIGN_OR_RETURN(codegen::CodePlan plan, codegen::planCode(graph, ev.schedule, ev.program));
     SC_RETURN_IF_ERROR(codegen::validateCodePlan(graph, plan));
-    SC_ASSIGN_OR_RETURN(codegen::EmittedProgram program,
-                        codegen::emitProgram(graph, *ev.schedule.semantics, plan,
-                                             {codegen::Target::Host, 1, 0, false, {}}));
+    SC_ASSIGN_OR_RETURN(
+        codegen::EmittedProgram program,
+        codegen::emitProgram(graph, *ev.schedule.semantics, plan,
+                             {codegen::Target::Host, 1, 0, false, test::processObjectCache()}));
     SC_ASSIGN_OR_RETURN(auto host, codegen::HostProgram::load(graph, plan, program));
     size_t instances = ev.schedule.instances.size();
     test::info("%s: %zu groups, %zu kernels", strategy, ev.schedule.groups.size(), instances);

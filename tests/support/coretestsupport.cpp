@@ -145,6 +145,11 @@ std::string TempDir::filePath(const std::string& name) const {
     return (path_ / name).string();
 }
 
+const std::filesystem::path& processObjectCache() {
+    static const TempDir dir;
+    return dir.path();
+}
+
 namespace {
 
 // Qt's floatingCompare (qtestcase.cpp) with qFuzzyCompare and qFuzzyIsNull.

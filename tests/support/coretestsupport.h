@@ -43,6 +43,13 @@ private:
     std::filesystem::path path_;
 };
 
+/// A kernel object cache (codegen/object_cache.h) of this test process
+/// alone, removed at exit: schedules of one model that emit the same kernel
+/// (tvm and graphturbo on a one-group model, a split override that leaves
+/// the other groups alone) compile it once. A hit gives the object the
+/// compiler gave (test_object_cache), so the suites check the same code.
+const std::filesystem::path& processObjectCache();
+
 /// QString's contains, count, replace and remove, on std::string as the
 /// suites' checks used them. countText counts overlapping occurrences, as
 /// QString::count did; replaceAll and removeAll act on every occurrence.
