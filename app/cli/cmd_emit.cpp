@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ostream>
+#include <string>
 
 namespace stagecraft::cli {
 
@@ -85,6 +86,18 @@ codegen::EmitProgress progressOn(std::ostream& err) {
     };
 }
 
+/// What follows "a .ll and .o per kernel" when some kernels have several
+/// parts (docs/codegen.md), or nothing.
+std::string partsNote(const codegen::EmittedProgram& program) {
+    size_t split = 0;
+    for (const codegen::EmittedKernel& k : program.kernels)
+        split += k.parts.size() > 1 ? 1 : 0;
+    if (split == 0)
+        return {};
+    return " part (" + std::to_string(split) + (split == 1 ? " kernel" : " kernels") +
+           " of many layers compiled in parts: <kernel>.partN)";
+}
+
 } // namespace
 
 int runEmit(const Args& args, std::ostream& out, std::ostream& err) {
@@ -132,7 +145,7 @@ int runEmit(const Args& args, std::ostream& out, std::ostream& err) {
         << build->arch.name << ") for " << codegen::targetName(program.target) << " ("
         << program.machine.triple << ", " << program.machine.cpu << ") at O" << program.optLevel
         << " in " << time << "\nwrote " << request.out
-        << "/manifest.json and a .ll and .o per kernel\n";
+        << "/manifest.json and a .ll and .o per kernel" << partsNote(program) << "\n";
     for (const std::string& note : build->notes)
         out << note << "\n";
     return kExitOk;

@@ -50,18 +50,34 @@ struct EmitOptions {
     std::filesystem::path cacheDir;
 };
 
-struct EmittedKernel {
-    std::string symbol;
+/// One module of a kernel, compiled on its own (docs/codegen.md, "Kernel
+/// parts"): the first holds the kernel's function and its first layers, the
+/// others the layers after them.
+struct EmittedPart {
     /// The optimized module as text.
     std::string ir;
     /// The relocatable ELF object.
     std::string object;
-    /// Instructions in the optimized function, for reports.
+    /// Instructions in the optimized functions, for reports.
     int64_t instructions = 0;
     /// Whether the object came from the object cache, not the compiler.
     bool cached = false;
     /// Wall time of lowering, then compiling or reading the cache.
     double seconds = 0;
+};
+
+struct EmittedKernel {
+    std::string symbol;
+    /// At least one; a kernel links all of its parts' objects.
+    std::vector<EmittedPart> parts;
+    /// Over the parts: instructions, whether every part came from the
+    /// cache, and the seconds they took (summed: the compile work).
+    int64_t instructions = 0;
+    bool cached = false;
+    double seconds = 0;
+
+    /// The file name stem of part \p part: the symbol, then ".part<N>".
+    std::string fileStem(size_t part) const;
 };
 
 struct EmittedProgram {

@@ -3,8 +3,10 @@
 // manager's O1/O2/O3 pipeline for a target machine (so the loop and SLP
 // vectorizers see the target's vector widths: RVV on riscv64, the host's
 // SIMD on the host) and compiled to an ELF object. Kernels are independent,
-// so they are compiled on several threads; each result lands in its slot,
-// which keeps the output identical whatever the thread count. With an object
+// so they are compiled on several threads, and a kernel of many layers in
+// parts (lower_kernel.cpp), each a module and an object of its own; each
+// result lands in its slot, which keeps the output identical whatever the
+// thread count. With an object
 // cache (object_cache.h) a kernel whose unoptimized IR, target and level
 // were compiled before is read back instead of compiled.
 
@@ -133,13 +135,16 @@ int64_t instructionCount(const llvm::Module& module) {
     return count;
 }
 
-/// Lowers kernel \p index into a fresh module of \p ctx.
+/// Lowers part \p part of \p kernel into a fresh module of \p ctx.
 Expected<std::unique_ptr<llvm::Module>> lowerModule(llvm::LLVMContext& ctx, const ir::Graph& graph,
                                                     const partition::SemanticsCache& semantics,
-                                                    const KernelCode& kernel) {
-    auto module = std::make_unique<llvm::Module>(kernel.symbol, ctx);
-    module->setSourceFileName(kernel.symbol);
-    SC_RETURN_IF_ERROR(detail::lowerKernel(*module, graph, semantics, kernel));
+                                                    const KernelCode& kernel,
+                                                    const std::vector<detail::KernelPart>& parts,
+                                                    size_t part) {
+    std::string name = part == 0 ? kernel.symbol : kernel.symbol + ".part" + std::to_string(part);
+    auto module = std::make_unique<llvm::Module>(name, ctx);
+    module->setSourceFileName(name);
+    SC_RETURN_IF_ERROR(detail::lowerKernelPart(*module, graph, semantics, kernel, parts, part));
     return module;
 }
 
@@ -167,16 +172,17 @@ Expected<CachedKernel> compileModule(llvm::Module& module, const std::string& sy
     return compiled;
 }
 
-/// Lowers \p kernel, then takes its object from the cache or compiles it
-/// (and stores it there). A cache that cannot be written costs the next
-/// run a compilation, never this one its result.
-Expected<EmittedKernel> emitKernel(const ir::Graph& graph,
-                                   const partition::SemanticsCache& semantics,
-                                   const KernelCode& kernel, llvm::TargetMachine& machine,
-                                   const TargetInfo& target, const EmitOptions& options) {
+/// Lowers part \p part of \p kernel, then takes its object from the cache
+/// or compiles it (and stores it there). A cache that cannot be written
+/// costs the next run a compilation, never this one its result.
+Expected<EmittedPart> emitPart(const ir::Graph& graph, const partition::SemanticsCache& semantics,
+                               const KernelCode& kernel,
+                               const std::vector<detail::KernelPart>& parts, size_t part,
+                               llvm::TargetMachine& machine, const TargetInfo& target,
+                               const EmitOptions& options) {
     auto start = std::chrono::steady_clock::now();
     llvm::LLVMContext ctx;
-    SC_ASSIGN_OR_RETURN(auto module, lowerModule(ctx, graph, semantics, kernel));
+    SC_ASSIGN_OR_RETURN(auto module, lowerModule(ctx, graph, semantics, kernel, parts, part));
     module->setTargetTriple(machine.getTargetTriple().str());
     module->setDataLayout(machine.createDataLayout());
     std::optional<ObjectCache> cache;
@@ -185,8 +191,7 @@ Expected<EmittedKernel> emitKernel(const ir::Graph& graph,
         cache.emplace(options.cacheDir);
         key = ObjectCache::keyOf(moduleText(*module), target, options.optLevel);
     }
-    EmittedKernel result;
-    result.symbol = kernel.symbol;
+    EmittedPart result;
     std::optional<CachedKernel> found = cache ? cache->load(key) : std::nullopt;
     result.cached = found.has_value();
     if (!found) {
@@ -204,8 +209,14 @@ Expected<EmittedKernel> emitKernel(const ir::Graph& graph,
     return result;
 }
 
-/// Compiles the kernels on worker threads; progress is reported on the
-/// calling thread.
+/// One module to compile: part \p part of kernel \p kernel.
+struct Unit {
+    size_t kernel = 0;
+    size_t part = 0;
+};
+
+/// Compiles the kernels' parts on worker threads; progress (kernels whose
+/// every part is done) is reported on the calling thread.
 class Compilation {
 public:
     Compilation(const ir::Graph& graph, const partition::SemanticsCache& semantics,
@@ -214,14 +225,23 @@ public:
         , semantics_(semantics)
         , plan_(plan)
         , options_(options)
-        , machine_(machine)
-        , results_(plan.kernels.size()) {}
+        , machine_(machine) {
+        for (size_t k = 0; k < plan.kernels.size(); ++k) {
+            parts_.push_back(detail::kernelParts(plan.kernels[k]));
+            for (size_t p = 0; p < parts_.back().size(); ++p)
+                units_.push_back({k, p});
+            results_.emplace_back(parts_.back().size());
+        }
+        for (const auto& parts : parts_)
+            partsLeft_.push_back(parts.size());
+        kernelCached_.assign(plan.kernels.size(), true);
+    }
 
     Status run(const EmitProgress& progress) {
         size_t total = plan_.kernels.size();
         unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
         size_t threads = options_.threads > 0 ? static_cast<size_t>(options_.threads) : hardware;
-        threads = std::max<size_t>(1, std::min(threads, total));
+        threads = std::max<size_t>(1, std::min(threads, units_.size()));
         std::vector<std::thread> workers;
         for (size_t i = 0; i < threads; ++i)
             workers.emplace_back([this] { work(); });
@@ -250,16 +270,28 @@ public:
             w.join();
         if (cancelled)
             return Error("cancelled");
-        for (auto& r : results_)
-            if (r && !r->ok())
-                return r->error();
+        for (const auto& kernel : results_)
+            for (const auto& r : kernel)
+                if (r && !r->ok())
+                    return r->error();
         return Status::success();
     }
 
     std::vector<EmittedKernel> take() {
         std::vector<EmittedKernel> kernels;
-        for (auto& r : results_)
-            kernels.push_back(std::move(*r).value());
+        for (size_t k = 0; k < results_.size(); ++k) {
+            EmittedKernel kernel;
+            kernel.symbol = plan_.kernels[k].symbol;
+            kernel.cached = true;
+            for (auto& r : results_[k]) {
+                EmittedPart part = std::move(*r).value();
+                kernel.instructions += part.instructions;
+                kernel.cached = kernel.cached && part.cached;
+                kernel.seconds += part.seconds;
+                kernel.parts.push_back(std::move(part));
+            }
+            kernels.push_back(std::move(kernel));
+        }
         return kernels;
     }
 
@@ -268,22 +300,28 @@ private:
         auto machine = makeMachine(machine_, options_.optLevel);
         while (true) {
             size_t index = next_.fetch_add(1);
-            if (index >= plan_.kernels.size())
+            if (index >= units_.size())
                 return;
             {
                 std::lock_guard lock(mutex_);
                 if (stop_)
                     return;
             }
-            Expected<EmittedKernel> result =
-                machine.ok() ? emitKernel(graph_, semantics_, plan_.kernels[index], **machine,
-                                          machine_, options_)
-                             : Expected<EmittedKernel>(machine.error());
+            Unit unit = units_[index];
+            Expected<EmittedPart> result =
+                machine.ok()
+                    ? emitPart(graph_, semantics_, plan_.kernels[unit.kernel], parts_[unit.kernel],
+                               unit.part, **machine, machine_, options_)
+                    : Expected<EmittedPart>(machine.error());
             std::lock_guard lock(mutex_);
             failed_ = failed_ || !result.ok();
-            cached_ += result.ok() && result->cached ? 1 : 0;
-            results_[index] = std::move(result);
-            ++done_;
+            bool cached = result.ok() && result->cached;
+            results_[unit.kernel][unit.part] = std::move(result);
+            kernelCached_[unit.kernel] = kernelCached_[unit.kernel] && cached;
+            if (--partsLeft_[unit.kernel] == 0) {
+                ++done_;
+                cached_ += kernelCached_[unit.kernel] ? 1 : 0;
+            }
             changed_.notify_all();
         }
     }
@@ -293,8 +331,14 @@ private:
     const CodePlan& plan_;
     const EmitOptions& options_;
     TargetInfo machine_;
-    /// Empty until compiled.
-    std::vector<std::optional<Expected<EmittedKernel>>> results_;
+    /// Per kernel: its parts.
+    std::vector<std::vector<detail::KernelPart>> parts_;
+    /// Every part of every kernel, in plan order.
+    std::vector<Unit> units_;
+    /// Per kernel, per part: empty until compiled.
+    std::vector<std::vector<std::optional<Expected<EmittedPart>>>> results_;
+    std::vector<size_t> partsLeft_;
+    std::vector<bool> kernelCached_;
     std::atomic<size_t> next_{0};
     std::mutex mutex_;
     std::condition_variable changed_;
@@ -305,6 +349,10 @@ private:
 };
 
 } // namespace
+
+std::string EmittedKernel::fileStem(size_t part) const {
+    return part == 0 ? symbol : symbol + ".part" + std::to_string(part);
+}
 
 std::string_view targetName(Target target) {
     return target == Target::RiscV64 ? "riscv64" : "host";
@@ -350,7 +398,9 @@ Expected<std::string> lowerKernelText(const ir::Graph& graph,
     if (index >= plan.kernels.size())
         return Error("kernel " + std::to_string(index) + " does not exist");
     llvm::LLVMContext ctx;
-    SC_ASSIGN_OR_RETURN(auto module, lowerModule(ctx, graph, semantics, plan.kernels[index]));
+    const KernelCode& kernel = plan.kernels[index];
+    SC_ASSIGN_OR_RETURN(auto module,
+                        lowerModule(ctx, graph, semantics, kernel, {{0, kernel.layers.size()}}, 0));
     std::string text;
     llvm::raw_string_ostream out(text);
     module->print(out, nullptr);

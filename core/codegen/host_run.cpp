@@ -198,11 +198,13 @@ Status HostProgram::Impl::link(const EmittedProgram& program) {
         llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
     if (llvm::Error e = dylib.define(llvm::orc::absoluteSymbols(std::move(runtime))))
         return Error("host runner: " + message(std::move(e)));
-    for (const EmittedKernel& k : program.kernels) {
-        auto buffer = llvm::MemoryBuffer::getMemBufferCopy(k.object, k.symbol + ".o");
-        if (llvm::Error e = jit->addObjectFile(std::move(buffer)))
-            return Error("host runner: kernel " + k.symbol + ": " + message(std::move(e)));
-    }
+    for (const EmittedKernel& k : program.kernels)
+        for (size_t p = 0; p < k.parts.size(); ++p) {
+            auto buffer =
+                llvm::MemoryBuffer::getMemBufferCopy(k.parts[p].object, k.fileStem(p) + ".o");
+            if (llvm::Error e = jit->addObjectFile(std::move(buffer)))
+                return Error("host runner: kernel " + k.symbol + ": " + message(std::move(e)));
+        }
     for (const EmittedKernel& k : program.kernels) {
         auto address = jit->lookup(k.symbol);
         if (!address)

@@ -20,6 +20,11 @@
 // ops 362 s. So the ops of a tile go in chunks of kOpsPerFunction into
 // functions of their own that the tile loop calls, which keeps compile time
 // linear; smaller layers are emitted as before.
+//
+// A kernel of many layers (most of ResNet-50 in one instance) is lowered in
+// parts of about kOpsPerPart ops (kernelParts), each a module that compiles
+// on its own thread: the first holds the kernel function and calls the later
+// parts' layer functions by their external symbols.
 
 #include "codegen/internal/lowering.h"
 
@@ -47,6 +52,10 @@ constexpr const char* kArgNames[] = {"tensors", "arena", "scratch", "core", "cor
 /// Ops of one tile lowered into one function; a layer with more gets
 /// functions of this many ops each.
 constexpr size_t kOpsPerFunction = 16;
+
+/// Ops of a kernel's layers in one module: a kernel with more is compiled
+/// as several modules, each ending at the first layer that reaches this many.
+constexpr size_t kOpsPerPart = 24;
 
 llvm::FunctionType* kernelType(llvm::LLVMContext& ctx) {
     llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
@@ -335,20 +344,51 @@ void buildKernelFunction(llvm::Module& module, const KernelCode& kernel,
 
 } // namespace
 
+std::vector<KernelPart> kernelParts(const KernelCode& kernel) {
+    std::vector<KernelPart> parts;
+    size_t first = 0;
+    size_t ops = 0;
+    for (size_t l = 0; l < kernel.layers.size(); ++l) {
+        ops += kernel.layers[l].ops.size();
+        if (ops >= kOpsPerPart && l + 1 < kernel.layers.size()) {
+            parts.push_back({first, l + 1});
+            first = l + 1;
+            ops = 0;
+        }
+    }
+    parts.push_back({first, kernel.layers.size()});
+    return parts;
+}
+
 Status lowerKernel(llvm::Module& module, const ir::Graph& graph,
                    const partition::SemanticsCache& semantics, const KernelCode& kernel) {
+    return lowerKernelPart(module, graph, semantics, kernel, {{0, kernel.layers.size()}}, 0);
+}
+
+Status lowerKernelPart(llvm::Module& module, const ir::Graph& graph,
+                       const partition::SemanticsCache& semantics, const KernelCode& kernel,
+                       const std::vector<KernelPart>& parts, size_t part) {
+    // The first part's layers are called from its kernel function alone; the
+    // others' are called across objects, so they are external.
+    auto linkage = part == 0 ? llvm::Function::InternalLinkage : llvm::Function::ExternalLinkage;
     std::vector<llvm::Function*> layers;
     for (size_t l = 0; l < kernel.layers.size(); ++l) {
-        llvm::Function* f =
-            llvm::Function::Create(kernelType(module.getContext()), llvm::Function::InternalLinkage,
-                                   kernel.symbol + ".layer" + std::to_string(l), module);
+        bool here = l >= parts[part].first && l < parts[part].last;
+        if (!here && part != 0)
+            continue;
+        llvm::Function* f = llvm::Function::Create(
+            kernelType(module.getContext()), here ? linkage : llvm::Function::ExternalLinkage,
+            kernel.symbol + ".layer" + std::to_string(l), module);
         f->setDoesNotThrow();
-        f->addFnAttr(llvm::Attribute::NoInline);
-        SC_RETURN_IF_ERROR(
-            LayerLowering(module, f, graph, semantics, kernel).run(kernel.layers[l], l));
+        if (here) {
+            f->addFnAttr(llvm::Attribute::NoInline);
+            SC_RETURN_IF_ERROR(
+                LayerLowering(module, f, graph, semantics, kernel).run(kernel.layers[l], l));
+        }
         layers.push_back(f);
     }
-    buildKernelFunction(module, kernel, layers);
+    if (part == 0)
+        buildKernelFunction(module, kernel, layers);
     std::string problems;
     llvm::raw_string_ostream out(problems);
     if (llvm::verifyModule(module, &out))

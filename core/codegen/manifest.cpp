@@ -22,8 +22,10 @@ namespace fs = std::filesystem;
 
 constexpr const char* kFormat = "stagecraft-kernels";
 /// Version 2 added "files": the SHA-256 of every file the emission wrote;
-/// version 3 each kernel's "compile" (object cache hit or miss, seconds).
-constexpr int kVersion = 3;
+/// version 3 each kernel's "compile" (object cache hit or miss, seconds);
+/// version 4 each kernel's "parts": the further objects a kernel of many
+/// layers is compiled into, linked with its "object".
+constexpr int kVersion = 4;
 constexpr const char* kAbi =
     "void kernel(ptr tensors, ptr arena, ptr scratch, i64 core, i64 cores, ptr sync): tensors is "
     "the table of whole tensors by slot; arena is shared by the kernel's cores; each core uses "
@@ -95,6 +97,15 @@ Json compileJson(const EmittedKernel& emitted, bool objectCache) {
     return {{"cache", cache}, {"seconds", std::round(emitted.seconds * 1e4) / 1e4}};
 }
 
+/// The files of a kernel's parts after the first (docs/codegen.md).
+Json partsJson(const EmittedKernel& emitted) {
+    Json parts = Json::array();
+    for (size_t p = 1; p < emitted.parts.size(); ++p)
+        parts.push_back(
+            {{"ir", emitted.fileStem(p) + ".ll"}, {"object", emitted.fileStem(p) + ".o"}});
+    return parts;
+}
+
 Json kernelJson(const ir::Graph& graph, const KernelCode& k, const EmittedKernel& emitted,
                 size_t order, bool objectCache) {
     Json layers = Json::array();
@@ -112,8 +123,9 @@ Json kernelJson(const ir::Graph& graph, const KernelCode& k, const EmittedKernel
             {"slice", slice},
             {"cores", k.cores},
             {"continues_launch", k.continuesLaunch},
-            {"ir", k.symbol + ".ll"},
-            {"object", k.symbol + ".o"},
+            {"ir", emitted.fileStem(0) + ".ll"},
+            {"object", emitted.fileStem(0) + ".o"},
+            {"parts", partsJson(emitted)},
             {"instructions", emitted.instructions},
             {"compile", compileJson(emitted, objectCache)},
             {"reads", k.reads},
@@ -191,8 +203,10 @@ std::string writeManifestJson(const ir::Graph& graph, const CodePlan& plan,
     for (size_t i = 0; i < plan.kernels.size() && i < program.kernels.size(); ++i) {
         const EmittedKernel& k = program.kernels[i];
         kernels.push_back(kernelJson(graph, plan.kernels[i], k, i, program.objectCache));
-        files[k.symbol + ".ll"] = sha256Hex(std::string_view(k.ir));
-        files[k.symbol + ".o"] = sha256Hex(std::string_view(k.object));
+        for (size_t p = 0; p < k.parts.size(); ++p) {
+            files[k.fileStem(p) + ".ll"] = sha256Hex(std::string_view(k.parts[p].ir));
+            files[k.fileStem(p) + ".o"] = sha256Hex(std::string_view(k.parts[p].object));
+        }
     }
     Json doc = {{"format", kFormat},
                 {"version", kVersion},
@@ -230,10 +244,13 @@ Expected<std::vector<std::string>> writeKernelFiles(const fs::path& dir, const i
     SC_ASSIGN_OR_RETURN(PreviousEmission previous, readPrevious(dir));
     std::map<std::string, std::string> written;
     for (const EmittedKernel& k : program.kernels) {
-        SC_RETURN_IF_ERROR(writeFileAtomic(dir / (k.symbol + ".ll"), k.ir));
-        SC_RETURN_IF_ERROR(writeFileAtomic(dir / (k.symbol + ".o"), k.object));
-        written[k.symbol + ".ll"] = "";
-        written[k.symbol + ".o"] = "";
+        for (size_t p = 0; p < k.parts.size(); ++p) {
+            std::string stem = k.fileStem(p);
+            SC_RETURN_IF_ERROR(writeFileAtomic(dir / (stem + ".ll"), k.parts[p].ir));
+            SC_RETURN_IF_ERROR(writeFileAtomic(dir / (stem + ".o"), k.parts[p].object));
+            written[stem + ".ll"] = "";
+            written[stem + ".o"] = "";
+        }
     }
     SC_RETURN_IF_ERROR(
         writeFileAtomic(dir / "manifest.json", writeManifestJson(graph, plan, program, info)));

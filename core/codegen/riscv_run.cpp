@@ -200,11 +200,12 @@ Expected<fs::path> linkRunner(const EmittedProgram& program, const fs::path& dir
                                      (dir / "runner").string(),
                                      (dir / "runtime.c").string(),
                                      (dir / "kernels.c").string()};
-    for (const EmittedKernel& k : program.kernels) {
-        fs::path object = dir / (k.symbol + ".o");
-        SC_RETURN_IF_ERROR(writeFileAtomic(object, k.object));
-        argv.push_back(object.string());
-    }
+    for (const EmittedKernel& k : program.kernels)
+        for (size_t p = 0; p < k.parts.size(); ++p) {
+            fs::path object = dir / (k.fileStem(p) + ".o");
+            SC_RETURN_IF_ERROR(writeFileAtomic(object, k.parts[p].object));
+            argv.push_back(object.string());
+        }
     argv.insert(argv.end(), {"-lm", "-lpthread"});
     SC_RETURN_IF_ERROR(runProcess(argv, dir / "link.log", "linking with " + argv[0]));
     return dir / "runner";

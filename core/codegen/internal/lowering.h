@@ -155,6 +155,25 @@ void initializeTargets();
 Status lowerKernel(llvm::Module& module, const ir::Graph& graph,
                    const partition::SemanticsCache& semantics, const KernelCode& kernel);
 
+/// Layers [first, last) of a kernel, compiled as one module of their own.
+struct KernelPart {
+    size_t first = 0;
+    size_t last = 0;
+};
+
+/// The parts of \p kernel: consecutive layers, a new part after the layer
+/// that brings the part to kOpsPerPart ops (lower_kernel.cpp); one part for
+/// most kernels. Decided by the kernel alone, so objects do not depend on
+/// the thread count.
+std::vector<KernelPart> kernelParts(const KernelCode& kernel);
+
+/// Builds part \p part of \p kernel in \p module and verifies it: its layer
+/// functions, and in part 0 the kernel's function, which calls the other
+/// parts' layers by their symbols (<kernel>.layer<N>, external there).
+Status lowerKernelPart(llvm::Module& module, const ir::Graph& graph,
+                       const partition::SemanticsCache& semantics, const KernelCode& kernel,
+                       const std::vector<KernelPart>& parts, size_t part);
+
 /// Lowers one op (dispatch on its type). Unsupported types are an error
 /// naming the op.
 Status lowerOp(Emitter& e, const OpCall& call);

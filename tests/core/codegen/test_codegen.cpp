@@ -11,6 +11,7 @@
 #include "codegen_fixture.h"
 #include "coretestsupport.h"
 #include "graph_ops.h"
+#include "host_fixture.h"
 #include "suite_fixture.h"
 
 #include <cstdio>
@@ -90,6 +91,14 @@ std::string disassemble(const std::string& object, const test::TempDir& dir) {
     return out;
 }
 
+/// The disassembly of every part of \p kernel, one after the other.
+std::string disassembleParts(const codegen::EmittedKernel& kernel, const test::TempDir& dir) {
+    std::string text;
+    for (const codegen::EmittedPart& part : kernel.parts)
+        text += disassemble(part.object, dir);
+    return text;
+}
+
 /// Matches of \p re in \p text, counted as QString::count(QRegularExpression)
 /// counted them: a search from each position after the previous match's start.
 int countMatches(const std::string& text, const std::regex& re) {
@@ -161,15 +170,19 @@ TEST_P(EveryKernelCompilesForBothTargetsRows, everyKernelCompilesForBothTargets)
         ASSERT_TRUE(program.ok()) << (program.ok() ? "" : program.error().message().c_str());
         ASSERT_EQ(program->kernels.size(), (*planned)->plan.kernels.size());
         for (const codegen::EmittedKernel& k : program->kernels) {
-            ASSERT_TRUE(k.object.size() > 64 && k.object.compare(0, 4,
+            ASSERT_FALSE(k.parts.empty()) << k.symbol;
+            for (const codegen::EmittedPart& part : k.parts) {
+                const std::string& object = part.object;
+                ASSERT_TRUE(object.size() > 64 && object.compare(0, 4,
                                                                  "\x7f"
                                                                  "ELF") == 0);
-            ASSERT_EQ(static_cast<unsigned char>(k.object[18]), machine); // e_machine
+                ASSERT_EQ(static_cast<unsigned char>(object[18]), machine); // e_machine
+            }
             std::regex abi("define void @" + k.symbol +
                            "\\(ptr [^%]*%tensors, "
                            "ptr [^%]*%arena, ptr [^%]*%scratch, "
                            "i64 %core, i64 %cores, ptr [^%]*%sync\\)");
-            ASSERT_TRUE(std::regex_search(k.ir, abi)) << k.symbol.c_str();
+            ASSERT_TRUE(std::regex_search(k.parts.front().ir, abi)) << k.symbol.c_str();
         }
     }
 }
@@ -200,7 +213,7 @@ TEST_P(RiscvObjectsUseTheVectorExtensionRows, riscvObjectsUseTheVectorExtension)
     auto program = compile(*planned, codegen::Target::RiscV64);
     ASSERT_TRUE(program.ok()) << (program.ok() ? "" : program.error().message().c_str());
     for (const codegen::EmittedKernel& k : program->kernels) {
-        std::string text = disassemble(k.object, *dir_);
+        std::string text = disassembleParts(k, *dir_);
         ASSERT_TRUE(test::containsText(text, "vsetvli")) << k.symbol.c_str();
     }
 }
@@ -222,10 +235,46 @@ TEST_F(TestCodegen, bertMatmulKernelsAreVectorized) {
         if (anchor != "MatMul" && anchor != "Gemm")
             continue;
         ++matmuls;
-        ASSERT_TRUE(test::containsText(disassemble(program->kernels[i].object, *dir_), "vsetvli"))
+        ASSERT_TRUE(test::containsText(disassembleParts(program->kernels[i], *dir_), "vsetvli"))
             << (program->kernels[i].symbol.c_str());
     }
     ASSERT_TRUE(matmuls >= 12); // 6 linears per layer, and the pooler
+}
+
+// A kernel of many layers compiles in parts (docs/codegen.md, "Kernel
+// parts"): each an object of its own, a part's layers defined there and
+// declared in the first part, whose kernel function calls them; linked
+// together they give the bits of tvm's kernels, one layer each.
+TEST_F(TestCodegen, aKernelOfManyLayersCompilesInParts) {
+    ModelFile file = writeZoo(dir_->filePath(std::string("resnet")), "resnet-reduced");
+    auto graphturbo = plan(file, "stcp920", "graphturbo");
+    auto tvm = plan(file, "stcp920", "tvm");
+    ASSERT_TRUE(graphturbo.ok() && tvm.ok());
+    auto program = compile(**graphturbo, codegen::Target::Host);
+    ASSERT_TRUE(program.ok()) << (program.ok() ? "" : program.error().message().c_str());
+    size_t split = 0;
+    for (const codegen::EmittedKernel& k : program->kernels) {
+        split += k.parts.size() > 1 ? 1 : 0;
+        for (size_t p = 1; p < k.parts.size(); ++p) {
+            std::regex defined("define void @" + k.symbol + "\\.layer(\\d+)\\(");
+            std::smatch layer;
+            ASSERT_TRUE(std::regex_search(k.parts[p].ir, layer, defined)) << k.fileStem(p);
+            EXPECT_TRUE(test::containsText(k.parts.front().ir, "declare void @" + k.symbol +
+                                                                   ".layer" + layer[1].str() + "("))
+                << k.fileStem(p) << " layer " << layer[1].str();
+            EXPECT_FALSE(test::containsText(k.parts[p].ir, "define void @" + k.symbol + "("));
+        }
+    }
+    ASSERT_GE(split, 1u) << "resnet-reduced's graphturbo kernel holds 21 layers, 38 ops";
+    auto inputs = codegen::seededInputs((*graphturbo)->graph);
+    ASSERT_TRUE(inputs.ok());
+    auto parts = runOnHost(**graphturbo, *inputs);
+    auto layers = runOnHost(**tvm, *inputs);
+    ASSERT_TRUE(parts.ok()) << parts.error().message();
+    ASSERT_TRUE(layers.ok()) << layers.error().message();
+    ASSERT_EQ(parts->size(), layers->size());
+    for (size_t i = 0; i < parts->size(); ++i)
+        EXPECT_TRUE((*parts)[i].data == (*layers)[i].data) << (*parts)[i].name;
 }
 
 TEST_F(TestCodegen, outputIsIdenticalWhateverTheThreads) {
@@ -236,8 +285,11 @@ TEST_F(TestCodegen, outputIsIdenticalWhateverTheThreads) {
     auto two = compile(**planned, codegen::Target::RiscV64, 2);
     ASSERT_TRUE(one.ok() && two.ok());
     for (size_t i = 0; i < one->kernels.size(); ++i) {
-        ASSERT_TRUE(one->kernels[i].ir == two->kernels[i].ir);
-        ASSERT_TRUE(one->kernels[i].object == two->kernels[i].object);
+        ASSERT_EQ(one->kernels[i].parts.size(), two->kernels[i].parts.size());
+        for (size_t p = 0; p < one->kernels[i].parts.size(); ++p) {
+            ASSERT_TRUE(one->kernels[i].parts[p].ir == two->kernels[i].parts[p].ir);
+            ASSERT_TRUE(one->kernels[i].parts[p].object == two->kernels[i].parts[p].object);
+        }
     }
     // The manifests agree but for the compile times they report.
     codegen::ManifestInfo info{"fig2-blocks", "teaching", "graphturbo"};
@@ -319,7 +371,10 @@ TEST_F(TestCodegen, stitchedLayersAreVectorized) {
     ASSERT_TRUE(program.ok()) << (program.ok() ? "" : messageOf(program.error()).c_str());
     int multiplying = 0;
     for (const codegen::EmittedKernel& k : program->kernels) {
-        std::vector<std::string> functions = splitKeepingEmpty(k.ir, "\ndefine ");
+        std::string ir;
+        for (const codegen::EmittedPart& part : k.parts)
+            ir += part.ir;
+        std::vector<std::string> functions = splitKeepingEmpty(ir, "\ndefine ");
         for (const std::string& f : functions) {
             if (!test::containsText(f, "@llvm.fmuladd"))
                 continue;

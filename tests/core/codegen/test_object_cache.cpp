@@ -52,8 +52,13 @@ protected:
                                 const codegen::EmittedProgram& b) {
         ASSERT_EQ(a.kernels.size(), b.kernels.size());
         for (size_t i = 0; i < a.kernels.size(); ++i) {
-            EXPECT_TRUE(a.kernels[i].object == b.kernels[i].object) << a.kernels[i].symbol;
-            EXPECT_TRUE(a.kernels[i].ir == b.kernels[i].ir) << a.kernels[i].symbol;
+            ASSERT_EQ(a.kernels[i].parts.size(), b.kernels[i].parts.size());
+            for (size_t p = 0; p < a.kernels[i].parts.size(); ++p) {
+                const codegen::EmittedPart& x = a.kernels[i].parts[p];
+                const codegen::EmittedPart& y = b.kernels[i].parts[p];
+                EXPECT_TRUE(x.object == y.object) << a.kernels[i].fileStem(p);
+                EXPECT_TRUE(x.ir == y.ir) << a.kernels[i].fileStem(p);
+            }
             EXPECT_EQ(a.kernels[i].instructions, b.kernels[i].instructions);
         }
     }
