@@ -360,11 +360,6 @@ std::vector<KernelPart> kernelParts(const KernelCode& kernel) {
     return parts;
 }
 
-Status lowerKernel(llvm::Module& module, const ir::Graph& graph,
-                   const partition::SemanticsCache& semantics, const KernelCode& kernel) {
-    return lowerKernelPart(module, graph, semantics, kernel, {{0, kernel.layers.size()}}, 0);
-}
-
 Status lowerKernelPart(llvm::Module& module, const ir::Graph& graph,
                        const partition::SemanticsCache& semantics, const KernelCode& kernel,
                        const std::vector<KernelPart>& parts, size_t part) {

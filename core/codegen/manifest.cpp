@@ -141,7 +141,8 @@ struct PreviousEmission {
     std::map<std::string, std::string> files;
 };
 
-/// A name emit gives its files: "sc_k<index>_<instance>.ll" or ".o", in the
+/// A name emit gives its files: "sc_k<index>_<instance>.ll" or ".o" (with
+/// ".part<N>" before the extension for a kernel's further parts), in the
 /// directory itself. Only such files are ever removed.
 bool isKernelFileName(const std::string& name) {
     fs::path path(name);

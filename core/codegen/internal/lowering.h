@@ -151,19 +151,16 @@ struct OpCall {
 /// Registers the host's and RISC-V's LLVM targets (once per process).
 void initializeTargets();
 
-/// Builds the function of \p kernel in \p module and verifies the module.
-Status lowerKernel(llvm::Module& module, const ir::Graph& graph,
-                   const partition::SemanticsCache& semantics, const KernelCode& kernel);
-
 /// Layers [first, last) of a kernel, compiled as one module of their own.
 struct KernelPart {
     size_t first = 0;
     size_t last = 0;
 };
 
-/// The parts of \p kernel: consecutive layers, a new part after the layer
-/// that brings the part to kOpsPerPart ops (lower_kernel.cpp); one part for
-/// most kernels. Decided by the kernel alone, so objects do not depend on
+/// The parts of \p kernel: consecutive layers, a new part after a layer
+/// that brings the part to kOpsPerPart ops unless it is the last
+/// (lower_kernel.cpp); one part for most kernels. {{0, layers}}: the whole
+/// kernel in one module (lowerKernelText). Decided by the kernel alone, so objects do not depend on
 /// the thread count.
 std::vector<KernelPart> kernelParts(const KernelCode& kernel);
 
