@@ -22,6 +22,83 @@ QString qs(const std::string& text) {
     return QString::fromStdString(text);
 }
 
+bool hasDigit(const QString& text) {
+    return std::any_of(text.begin(), text.end(), [](QChar c) { return c.isDigit(); });
+}
+
+/// One part of a hierarchical name and the separator ('/' or '.') before it.
+struct NamePart {
+    QString separator;
+    QString text;
+};
+
+/// "encoder.layer.11.attention/MatMul" → encoder, .layer.11, .attention,
+/// /MatMul: split at '/' and '.', an index ("11") kept with the part it
+/// numbers.
+std::vector<NamePart> nameParts(const QString& name) {
+    std::vector<NamePart> parts;
+    NamePart current;
+    auto finish = [&] {
+        bool index =
+            !current.text.isEmpty() && std::all_of(current.text.begin(), current.text.end(),
+                                                   [](QChar c) { return c.isDigit(); });
+        if (index && !parts.empty())
+            parts.back().text += current.separator + current.text;
+        else
+            parts.push_back(current);
+    };
+    for (QChar c : name) {
+        if (c == u'/' || c == u'.') {
+            finish();
+            current = {QString(c), QString()};
+        } else {
+            current.text += c;
+        }
+    }
+    finish();
+    return parts;
+}
+
+/// The longest end of \p parts after \p from, starting at a part, that
+/// fits \p room characters (without its leading separator); may be empty.
+QString fittingEnd(const std::vector<NamePart>& parts, size_t from, qsizetype room) {
+    QString best;
+    QString end;
+    for (size_t i = parts.size(); i-- > from;) {
+        end = parts[i].text + end;
+        if (end.size() > room)
+            break;
+        best = end;
+        end = parts[i].separator + end;
+    }
+    return best;
+}
+
+/// A hierarchical name shortened so that what tells its siblings apart
+/// stays: the first numbered part (a layer index, "layer.11") and as much of
+/// the end as fits, from a part boundary:
+/// "encoder.layer.11.attention.self.query/MatMul" →
+/// "…layer.11…self.query/MatMul". Empty when no such form fits.
+QString elidedName(const QString& text, int maxChars) {
+    std::vector<NamePart> parts = nameParts(text);
+    if (parts.size() < 2)
+        return {};
+    QString head;
+    size_t after = 0;
+    for (size_t i = 0; i + 1 < parts.size(); ++i)
+        if (hasDigit(parts[i].text)) {
+            head = (i == 0 ? QString() : u"…"_s) + parts[i].text;
+            after = i + 1;
+            break;
+        }
+    QString end = fittingEnd(parts, after, maxChars - head.size() - 1);
+    if (end.isEmpty() && !head.isEmpty()) {
+        head.clear();
+        end = fittingEnd(parts, 0, maxChars - 1);
+    }
+    return end.isEmpty() ? QString() : head + u"…"_s + end;
+}
+
 } // namespace
 
 QString groupName(partition::GroupId group) {
@@ -95,6 +172,9 @@ QString edgeToolTip(const ir::Graph& graph, const std::vector<ir::TensorId>& ten
 QString elided(const QString& text, int maxChars) {
     if (text.size() <= maxChars)
         return text;
+    QString name = elidedName(text, maxChars);
+    if (!name.isEmpty())
+        return name;
     qsizetype head = (maxChars - 1) / 2;
     qsizetype tail = maxChars - 1 - head;
     return text.left(head) % u"…"_s % text.right(tail);

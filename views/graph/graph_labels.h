@@ -43,7 +43,11 @@ QStringList clusterLines(const PipelineResult& result, partition::GroupId group)
 QString opToolTip(const ir::Graph& graph, ir::OpId op, partition::GroupId group);
 QString edgeToolTip(const ir::Graph& graph, const std::vector<ir::TensorId>& tensors);
 
-/// \p text with its middle replaced by "…" when longer than \p maxChars.
+/// \p text shortened to \p maxChars when longer. A hierarchical name
+/// ("encoder.layer.11.attention.self.query/MatMul") keeps its first
+/// numbered part and as much of its end as fits
+/// ("…layer.11…self.query/MatMul"), so siblings stay apart; other text
+/// loses its middle.
 QString elided(const QString& text, int maxChars = kMaxLabelChars);
 
 /// The box \p lines need with padding; \p reservedChars widens it for text

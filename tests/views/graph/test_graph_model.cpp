@@ -8,6 +8,7 @@
 #include "graph/graph_model.h"
 #include "graph_fixture.h"
 
+#include <QSet>
 #include <QtTest>
 
 #include <set>
@@ -208,6 +209,28 @@ private slots:
         QCOMPARE(shown.size(), 30);
         QVERIFY(shown.contains(u"…"_s));
         QCOMPARE(elided(u"short"_s, 30), u"short"_s);
+    }
+
+    // Issue 20: the twelve BERT layers' ops looked alike once their middle
+    // (the layer index) was elided.
+    void elidedNamesKeepTheLayerIndex() {
+        QSet<QString> shown;
+        for (int layer = 0; layer < 12; ++layer) {
+            QString name = u"encoder.layer.%1.attention.self.query/MatMul"_s.arg(layer);
+            QString text = elided(name, 30);
+            QVERIFY2(text.size() <= 30, qPrintable(text));
+            QVERIFY2(text.contains(u"layer.%1…"_s.arg(layer)), qPrintable(text));
+            QVERIFY2(text.endsWith(u"…self.query/MatMul"_s), qPrintable(text));
+            shown.insert(text);
+        }
+        QCOMPARE(shown.size(), 12);
+        QCOMPARE(elided(u"/encoder/layer.11/attention/self/query/MatMul"_s, 30),
+                 u"…layer.11…self/query/MatMul"_s);
+        QCOMPARE(elided(u"layer1.0.downsample.0.conv.weight.quantized/Conv"_s, 30),
+                 u"layer1.0…weight.quantized/Conv"_s);
+        // No numbered part: the end that fits, from a part boundary.
+        QCOMPARE(elided(u"backbone.neck.feature_pyramid.lateral/Conv"_s, 30),
+                 u"…feature_pyramid.lateral/Conv"_s);
     }
 
     void malformedRequestsAreRefused_data() {
