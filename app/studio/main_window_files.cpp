@@ -6,6 +6,7 @@
 #include "studio/autosave.h"
 #include "studio/main_window.h"
 #include "studio/session_document.h"
+#include "zoo/zoo.h"
 
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -42,6 +43,15 @@ io::Session MainWindow::sessionFor(const QString& modelPath) const {
 }
 
 bool MainWindow::openPath(const QString& path) {
+    if (path.startsWith(QLatin1String("zoo:"))) {
+        Expected<std::filesystem::path> file = zoo::cachedZooModel(path.mid(4).toStdString(), 0, 0);
+        if (!file.ok()) {
+            reportError(path + QStringLiteral(": ") +
+                        QString::fromStdString(file.error().message()));
+            return false;
+        }
+        return openModel(QString::fromStdString(file->string()));
+    }
     if (QFileInfo(path).isDir()) {
         reportError(tr("%1: is a directory, not a model or session").arg(path));
         return false;

@@ -71,7 +71,9 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("model"),
-                                 QStringLiteral("An ONNX model or a .stagecraft session to open."),
+                                 QStringLiteral("An ONNX model, zoo:NAME (a model of the zoo, "
+                                                "written once to the cache) or a .stagecraft "
+                                                "session to open."),
                                  QStringLiteral("[MODEL|SESSION]"));
     QCommandLineOption arch(QStringLiteral("arch"),
                             QStringLiteral("Architecture preset or JSON file (default stcp920)."),

@@ -15,13 +15,13 @@
 #include "codegen/object_cache.h"
 
 #include "codegen/codegen.h"
+#include "support/cache_dir.h"
 #include "support/file.h"
 #include "support/sha256.h"
 
 #include <llvm/Config/llvm-config.h>
 
 #include <charconv>
-#include <cstdlib>
 #include <map>
 
 namespace stagecraft::codegen {
@@ -73,13 +73,7 @@ std::optional<int64_t> number(const std::map<std::string, std::string, std::less
 } // namespace
 
 fs::path defaultObjectCacheDir() {
-    if (const char* dir = std::getenv("STAGECRAFT_CACHE_DIR"); dir != nullptr && *dir != '\0')
-        return fs::path(dir) / "objects";
-    if (const char* dir = std::getenv("XDG_CACHE_HOME"); dir != nullptr && *dir != '\0')
-        return fs::path(dir) / "stagecraft" / "objects";
-    const char* home = std::getenv("HOME");
-    return fs::path(home != nullptr && *home != '\0' ? home : "/tmp") / ".cache" / "stagecraft" /
-           "objects";
+    return userCacheDir() / "objects";
 }
 
 std::string ObjectCache::keyOf(std::string_view ir, const TargetInfo& target, int optLevel) {

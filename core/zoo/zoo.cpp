@@ -5,10 +5,13 @@
 
 #include "zoo/zoo.h"
 
+#include "support/cache_dir.h"
 #include "support/strings.h"
 #include "zoo/internal/models.h"
 
+#include <atomic>
 #include <system_error>
+#include <unistd.h>
 
 namespace stagecraft::zoo {
 
@@ -195,6 +198,41 @@ Expected<ZooWriteResult> writeZooModel(std::string_view name, const ZooOptions& 
         return Error(result.weightsPath.string() + ": " + error.message());
     result.weightBytes = static_cast<int64_t>(size);
     return result;
+}
+
+Expected<std::filesystem::path> cachedZooModel(std::string_view name, int64_t seq, int64_t batch) {
+    namespace fs = std::filesystem;
+    if (findEntry(name) == nullptr)
+        return Error("unknown model " + quote(name) + " (known: " + knownNames() + ")");
+    fs::path dir = userCacheDir() / "zoo";
+    std::string stem =
+        std::string(name) + "-seq" + std::to_string(seq) + "-b" + std::to_string(batch);
+    fs::path model = dir / (stem + ".onnx");
+    std::error_code error;
+    if (fs::is_regular_file(model, error))
+        return model;
+    static std::atomic<int> counter{0};
+    fs::path staging =
+        dir / (".writing-" + std::to_string(getpid()) + "-" + std::to_string(counter.fetch_add(1)));
+    fs::create_directories(staging, error);
+    if (error)
+        return Error(staging.string() + ": cannot create: " + error.message());
+    ZooOptions options;
+    options.seq = seq;
+    options.batch = batch;
+    Expected<ZooWriteResult> written = writeZooModel(name, options, staging / model.filename());
+    if (written.ok()) {
+        fs::rename(written->weightsPath, dir / written->weightsPath.filename(), error);
+        if (!error)
+            fs::rename(written->modelPath, model, error);
+    }
+    std::error_code ignored;
+    fs::remove_all(staging, ignored);
+    if (!written.ok())
+        return written.error();
+    if (error)
+        return Error(model.string() + ": cannot write: " + error.message());
+    return model;
 }
 
 } // namespace stagecraft::zoo

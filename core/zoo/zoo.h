@@ -80,4 +80,11 @@ struct ZooWriteResult {
 Expected<ZooWriteResult> writeZooModel(std::string_view name, const ZooOptions& options,
                                        const std::filesystem::path& out);
 
+/// The model \p name (zero weights) at sequence length \p seq and batch
+/// \p batch (0: the defaults), written once into userCacheDir()/zoo as
+/// "<name>-seq<S>-b<B>.onnx" and its weights, for programs that open files
+/// (Studio, sweep sessions). Written in a directory of its own and moved in,
+/// weights first, so a model file found there is whole.
+Expected<std::filesystem::path> cachedZooModel(std::string_view name, int64_t seq, int64_t batch);
+
 } // namespace stagecraft::zoo

@@ -11,7 +11,6 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QStandardPaths>
 
 namespace stagecraft::views {
 
@@ -36,24 +35,6 @@ void fillRows(SweepTable& table) {
         table.rows << row;
         table.rowPoints << point;
     }
-}
-
-/// A zoo model written once per name, sequence length and batch into the
-/// user's cache, so that a session can name it.
-Expected<std::string> zooModelFile(const std::string& name, int64_t seq, int64_t batch) {
-    QString cache = QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation) +
-                    QStringLiteral("/stagecraft/zoo");
-    if (!QDir().mkpath(cache))
-        return Error(cache.toStdString() + ": cannot create");
-    std::string file = cache.toStdString() + "/" + name + "-seq" + std::to_string(seq) + "-b" +
-                       std::to_string(batch) + ".onnx";
-    if (QFileInfo::exists(QString::fromStdString(file)))
-        return file;
-    zoo::ZooOptions options;
-    options.batch = batch;
-    options.seq = seq;
-    SC_RETURN_IF_ERROR(zoo::writeZooModel(name, options, file));
-    return file;
 }
 
 /// A file model of the spec, found next to the sweep directory or from the
@@ -138,7 +119,7 @@ Expected<io::Session> sessionForRow(const SweepTable& table, int row) {
     auto batch = static_cast<int64_t>(record.value(QStringLiteral("per_cluster_used")).toDouble());
     if (p.model.text.rfind("zoo:", 0) == 0) {
         SC_ASSIGN_OR_RETURN(session.modelPath,
-                            zooModelFile(p.model.text.substr(4), p.model.seq, batch));
+                            zoo::cachedZooModel(p.model.text.substr(4), p.model.seq, batch));
     } else {
         SC_ASSIGN_OR_RETURN(session.modelPath, fileModel(table, p.model.text));
     }

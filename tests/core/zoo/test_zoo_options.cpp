@@ -10,6 +10,8 @@
 
 #include <onnx/shape_inference/implementation.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <gtest/gtest.h>
@@ -240,3 +242,37 @@ TEST_P(ErrorsRows, errors) {
 
 INSTANTIATE_TEST_SUITE_P(TestZooOptions, ErrorsRows, ::testing::ValuesIn(errorsRows()),
                          test::RowName{});
+
+// zoo::cachedZooModel writes a model once into the cache's zoo/ (its weights
+// beside it, no staging directory left) and finds it there the next time;
+// an unknown name is an error listing the zoo and writes nothing.
+TEST(TestZooOptions, cachedModelsAreWrittenOnce) {
+    TempDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const char* previous = std::getenv("STAGECRAFT_CACHE_DIR");
+    std::string saved = previous != nullptr ? previous : "";
+    setenv("STAGECRAFT_CACHE_DIR", dir.path().c_str(), 1);
+    auto first = zoo::cachedZooModel("fig2-blocks", 0, 0);
+    ASSERT_TRUE(first.ok()) << first.error().message();
+    std::filesystem::path zooDir = dir.path() / "zoo";
+    EXPECT_EQ(*first, zooDir / "fig2-blocks-seq0-b0.onnx");
+    std::string hash = fileHash(*first);
+    auto written = std::filesystem::last_write_time(*first);
+    auto again = zoo::cachedZooModel("fig2-blocks", 0, 0);
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ(*again, *first);
+    EXPECT_EQ(std::filesystem::last_write_time(*again), written) << "not written again";
+    EXPECT_EQ(fileHash(*again), hash);
+    auto unknown = zoo::cachedZooModel("nosuch", 0, 0);
+    ASSERT_FALSE(unknown.ok());
+    EXPECT_TRUE(containsText(unknown.error().message(), "resnet50")) << unknown.error().message();
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(zooDir))
+        names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    EXPECT_EQ(joined(names, ' '), "fig2-blocks-seq0-b0.onnx fig2-blocks-seq0-b0.weights");
+    if (previous != nullptr)
+        setenv("STAGECRAFT_CACHE_DIR", saved.c_str(), 1);
+    else
+        unsetenv("STAGECRAFT_CACHE_DIR");
+}

@@ -6,6 +6,7 @@
 #include "studio_fixture.h"
 #include "testsupport.h"
 
+#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QProcess>
@@ -23,10 +24,13 @@ struct Run {
     QString err;
 };
 
-/// Runs stagecraft-studio (STAGECRAFT_STUDIO, set by CTest) without a display.
-Run runStudio(const QStringList& args) {
+/// Runs stagecraft-studio (STAGECRAFT_STUDIO, set by CTest) without a display,
+/// with \p cacheDir as its cache when given.
+Run runStudio(const QStringList& args, const QString& cacheDir = {}) {
     QProcess process;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    if (!cacheDir.isEmpty())
+        env.insert(QStringLiteral("STAGECRAFT_CACHE_DIR"), cacheDir);
     env.remove(QStringLiteral("DISPLAY"));
     env.remove(QStringLiteral("WAYLAND_DISPLAY"));
     env.remove(QStringLiteral("QT_QPA_PLATFORM"));
@@ -101,6 +105,30 @@ private slots:
         QCOMPARE(ourLines(run.err),
                  QStringList{QStringLiteral("stagecraft-studio: ") + dir_.path() +
                              QStringLiteral(": is a directory, not a model or session")});
+    }
+
+    // zoo:NAME is written once into the cache's zoo/ (no staging directory
+    // left) and opened; an unknown name is one line listing the zoo.
+    void zooModelIsWrittenToTheCacheAndOpened() {
+        QString cache = dir_.filePath(QStringLiteral("cache"));
+        QString png = dir_.filePath(QStringLiteral("zoo.png"));
+        Run run = runStudio({QStringLiteral("zoo:fig2-blocks"), QStringLiteral("--arch"),
+                             QStringLiteral("teaching"), QStringLiteral("--screenshot"), png},
+                            cache);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY(!QImage(png).isNull());
+        QDir zoo(cache + QStringLiteral("/zoo"));
+        QCOMPARE(zoo.entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+                 (QStringList{QStringLiteral("fig2-blocks-seq0-b0.onnx"),
+                              QStringLiteral("fig2-blocks-seq0-b0.weights")}));
+        Run unknown =
+            runStudio({QStringLiteral("zoo:nosuch"), QStringLiteral("--screenshot"), png}, cache);
+        QCOMPARE(unknown.exitCode, 1);
+        QStringList lines = ourLines(unknown.err);
+        QCOMPARE(lines.size(), 1);
+        QVERIFY2(lines[0].contains(QStringLiteral("zoo:nosuch: unknown model")) &&
+                     lines[0].contains(QStringLiteral("resnet50")),
+                 qPrintable(lines[0]));
     }
 
     void screenshotOfTheWindow() {
