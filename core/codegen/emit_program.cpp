@@ -231,10 +231,8 @@ public:
             for (size_t p = 0; p < parts_.back().size(); ++p)
                 units_.push_back({k, p});
             results_.emplace_back(parts_.back().size());
+            partsLeft_.push_back(parts_.back().size());
         }
-        for (const auto& parts : parts_)
-            partsLeft_.push_back(parts.size());
-        kernelCached_.assign(plan.kernels.size(), true);
     }
 
     Status run(const EmitProgress& progress) {
@@ -315,12 +313,14 @@ private:
                     : Expected<EmittedPart>(machine.error());
             std::lock_guard lock(mutex_);
             failed_ = failed_ || !result.ok();
-            bool cached = result.ok() && result->cached;
             results_[unit.kernel][unit.part] = std::move(result);
-            kernelCached_[unit.kernel] = kernelCached_[unit.kernel] && cached;
             if (--partsLeft_[unit.kernel] == 0) {
                 ++done_;
-                cached_ += kernelCached_[unit.kernel] ? 1 : 0;
+                const auto& parts = results_[unit.kernel];
+                cached_ += std::all_of(parts.begin(), parts.end(),
+                                       [](const auto& r) { return r->ok() && (*r)->cached; })
+                               ? 1
+                               : 0;
             }
             changed_.notify_all();
         }
@@ -337,8 +337,8 @@ private:
     std::vector<Unit> units_;
     /// Per kernel, per part: empty until compiled.
     std::vector<std::vector<std::optional<Expected<EmittedPart>>>> results_;
+    /// Per kernel: parts not yet compiled.
     std::vector<size_t> partsLeft_;
-    std::vector<bool> kernelCached_;
     std::atomic<size_t> next_{0};
     std::mutex mutex_;
     std::condition_variable changed_;
