@@ -105,26 +105,37 @@ Expected<std::unique_ptr<Planned>> plan(const ModelFile& model, const std::strin
 
 namespace {
 
+/// graphturbo's schedule of \p graph with \p overrides, not simulated: the
+/// search below only counts its groups and instances.
+Expected<schedule::Schedule> scheduleOf(const ir::Graph& graph, const arch::Arch& arch,
+                                        const schedule::Overrides& overrides) {
+    schedule::ScheduleOptions options;
+    options.overrides = overrides;
+    options.recordTrace = false;
+    options = sim::strategyOptions(*sim::findStrategy("graphturbo"), options);
+    options.clusters = clustersFor(graph, arch);
+    return schedule::buildSchedule(graph, arch, options);
+}
+
 /// A split of one group of \p base (with \p edits kept) that changes the
 /// number of instances, trying the largest groups first and the smallest
 /// other factor of each dim of their output.
-std::optional<schedule::Overrides> splitOf(const ModelFile& model, const std::string& arch,
-                                           const Planned& base, const schedule::Overrides& edits) {
-    const schedule::Schedule& s = base.evaluation.schedule;
-    for (partition::GroupId g : groupsBySize(s)) {
-        const schedule::Group& group = s.groups[g];
+std::optional<schedule::Overrides> splitOf(const ir::Graph& graph, const arch::Arch& arch,
+                                           const schedule::Schedule& base,
+                                           const schedule::Overrides& edits) {
+    for (partition::GroupId g : groupsBySize(base)) {
+        const schedule::Group& group = base.groups[g];
         int64_t current = group.split ? group.split->factor : 1;
-        const ir::Shape& out = base.graph.tensor(group.splitInfo.output).shape;
+        const ir::Shape& out = graph.tensor(group.splitInfo.output).shape;
         for (size_t d = 0; d < out.size(); ++d)
             for (int64_t f = 2; f <= out[d]; ++f) {
                 if (out[d] % f != 0 || f == current)
                     continue;
                 schedule::Overrides o = edits;
                 o.splits.push_back(
-                    {base.graph.op(s.partition.ops(g).front()).name, static_cast<int>(d), f});
-                auto changed = plan(model, arch, "graphturbo", o);
-                if (changed.ok() &&
-                    (*changed)->evaluation.schedule.instances.size() != s.instances.size())
+                    {graph.op(base.partition.ops(g).front()).name, static_cast<int>(d), f});
+                auto changed = scheduleOf(graph, arch, o);
+                if (changed.ok() && changed->instances.size() != base.instances.size())
                     return o;
                 break;
             }
@@ -134,24 +145,28 @@ std::optional<schedule::Overrides> splitOf(const ModelFile& model, const std::st
 
 } // namespace
 
-std::optional<schedule::Overrides> changedSplit(const ModelFile& model, const std::string& arch) {
-    auto base = plan(model, arch, "graphturbo");
+std::optional<schedule::Overrides> changedSplit(const ModelFile& model,
+                                                const std::string& archName) {
+    auto imported = onnxio::importModel(model.path, model.import);
+    auto arch = arch::resolveArch(archName);
+    if (!imported.ok() || !arch.ok())
+        return std::nullopt;
+    const ir::Graph& graph = imported->graph;
+    auto base = scheduleOf(graph, *arch, {});
     if (!base.ok())
         return std::nullopt;
-    if (auto split = splitOf(model, arch, **base, {}))
+    if (auto split = splitOf(graph, *arch, *base, {}))
         return split;
     // The whole model may be one group whose output has no dim to split (a
     // wake-word model's [1,1] score): ungroup it first, as a user would.
-    const schedule::Schedule& s = (*base)->evaluation.schedule;
-    for (partition::GroupId g : groupsBySize(s))
-        for (ir::OpId op : s.partition.ops(g)) {
+    for (partition::GroupId g : groupsBySize(*base))
+        for (ir::OpId op : base->partition.ops(g)) {
             schedule::Overrides ungroup;
-            ungroup.ungroups.push_back({(*base)->graph.op(op).name});
-            auto regrouped = plan(model, arch, "graphturbo", ungroup);
-            if (!regrouped.ok() ||
-                (*regrouped)->evaluation.schedule.groups.size() == s.groups.size())
+            ungroup.ungroups.push_back({graph.op(op).name});
+            auto regrouped = scheduleOf(graph, *arch, ungroup);
+            if (!regrouped.ok() || regrouped->groups.size() == base->groups.size())
                 continue;
-            if (auto split = splitOf(model, arch, **regrouped, ungroup))
+            if (auto split = splitOf(graph, *arch, *regrouped, ungroup))
                 return split;
         }
     return std::nullopt;
