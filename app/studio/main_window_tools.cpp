@@ -5,6 +5,8 @@
 
 #include "common/highlight.h"
 #include "common/selection.h"
+#include "graph/graph_canvas.h"
+#include "graph/graph_scene.h"
 #include "graph/graph_view.h"
 #include "inspector/inspector_widget.h"
 #include "instances/instance_view.h"
@@ -69,6 +71,19 @@ QWidget* MainWindow::view(StudioView view) const {
 
 void MainWindow::showView(StudioView view) {
     analysis_->show(view);
+}
+
+void MainWindow::enlargeView(StudioView which, QSize size) {
+    view(which)->resize(size);
+    if (which != StudioView::Graph)
+        return;
+    views::graphview::GraphCanvas* canvas = graphView_->canvas();
+    canvas->fitReadable();
+    const views::Selection& selected = selection_->current();
+    if (selected.kind != views::Selection::Kind::Op)
+        return;
+    if (QGraphicsItem* item = graphView_->scene()->opItem(ir::OpId(selected.id)))
+        canvas->centerOn(item);
 }
 
 void MainWindow::diffWith(const QString& strategy) {

@@ -23,6 +23,7 @@ Screenshot::Screenshot(MainWindow* window, const StudioOptions& options)
     , window_(window)
     , path_(options.screenshot)
     , view_(parseStudioView(options.view).value_or(StudioView::Window))
+    , size_(options.size)
     , select_(options.select) {
     // The options were checked when parsed: every name is a view.
     for (const QString& name : options.show)
@@ -54,6 +55,13 @@ void Screenshot::poll() {
 }
 
 void Screenshot::take() {
+    // A view is shot whole, at --size, not at the size of its dock.
+    if (view_ != StudioView::Window && !enlarged_) {
+        enlarged_ = true;
+        window_->enlargeView(view_, size_);
+        QTimer::singleShot(200, this, &Screenshot::take);
+        return;
+    }
     QWidget* widget = window_->view(view_);
     QPixmap pixmap = widget->grab();
     if (pixmap.isNull() || !pixmap.save(path_, "PNG"))

@@ -1,13 +1,15 @@
 #pragma once
-// `--screenshot FILE [--view NAME]`: once the first result is shown and every
-// view has settled (the graph layout arrived), the window or one view is
-// rendered to a PNG and the application exits: 0 on success, 1 with the
-// error on stderr when the model failed or the file cannot be written.
+// `--screenshot FILE [--view NAME] [--size WxH]`: once the first result is
+// shown and every view has settled (the graph layout arrived), the window or
+// one view, given the whole of --size, is rendered to a PNG and the
+// application exits: 0 on success, 1 with the error on stderr when the model
+// failed or the file cannot be written.
 
 #include "studio/studio_options.h"
 #include "studio/studio_view.h"
 
 #include <QObject>
+#include <QSize>
 #include <QString>
 #include <QTimer>
 
@@ -29,6 +31,8 @@ private:
     MainWindow* window_;
     QString path_;
     StudioView view_;
+    QSize size_;
+    bool enlarged_ = false;
     QString select_;
     QList<StudioView> show_;
     QTimer poll_;

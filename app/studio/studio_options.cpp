@@ -111,7 +111,8 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
                                            "time (the three time views), compare, diff or steps."),
                             QStringLiteral("NAME"), QStringLiteral("window"));
     QCommandLineOption size(QStringLiteral("size"),
-                            QStringLiteral("Window size for --screenshot (default 1400x900)."),
+                            QStringLiteral("Size of the window, or with --view of the view, "
+                                           "for --screenshot (default 1400x900)."),
                             QStringLiteral("WxH"), QStringLiteral("1400x900"));
     QCommandLineOption show(QStringLiteral("show"),
                             QStringLiteral("Raise these docks (comma-separated view names) "

@@ -59,6 +59,15 @@ QStringList ourLines(const QString& err) {
     return lines;
 }
 
+/// How many shades a sample of \p image's pixels has (a blank image has one).
+size_t shadesOf(const QImage& image) {
+    std::set<QRgb> shades;
+    for (int y = 0; y < image.height(); y += 3)
+        for (int x = 0; x < image.width(); x += 3)
+            shades.insert(image.pixel(x, y));
+    return shades.size();
+}
+
 } // namespace
 
 class TestStudioCli : public QObject {
@@ -148,11 +157,13 @@ private slots:
         QString png = dir_.filePath(QStringLiteral("graph.png"));
         Run run = runStudio({QString::fromStdString(model.string()), QStringLiteral("--input"),
                              QStringLiteral("x:1x3x320x320"), QStringLiteral("--view"),
-                             QStringLiteral("graph"), QStringLiteral("--screenshot"), png});
+                             QStringLiteral("graph"), QStringLiteral("--screenshot"), png,
+                             QStringLiteral("--size"), QStringLiteral("1200x800")});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QImage image(png);
-        QVERIFY(!image.isNull());
-        QVERIFY(image.width() < 1400); // the graph view, not the window
+        // The whole view at --size, not the graph's dock at its docked size.
+        QCOMPARE(image.size(), QSize(1200, 800));
+        QVERIFY(shadesOf(image) > 3);
     }
 
     void screenshotOfTheStepThroughAtAStep() {
@@ -161,17 +172,13 @@ private slots:
         Run run =
             runStudio({model_, QStringLiteral("--arch"), QStringLiteral("teaching"),
                        QStringLiteral("--step"), QStringLiteral("26"), QStringLiteral("--view"),
-                       QStringLiteral("steps"), QStringLiteral("--screenshot"), png});
+                       QStringLiteral("steps"), QStringLiteral("--screenshot"), png,
+                       QStringLiteral("--size"), QStringLiteral("900x600")});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QImage image(png);
-        QVERIFY(!image.isNull());
-        QVERIFY(image.width() < 1400 && image.height() < 900); // the panel, not the window
+        QCOMPARE(image.size(), QSize(900, 600));
         // Not a blank panel: text was drawn in more than one shade.
-        std::set<QRgb> shades;
-        for (int y = 0; y < image.height(); y += 3)
-            for (int x = 0; x < image.width(); x += 3)
-                shades.insert(image.pixel(x, y));
-        QVERIFY(shades.size() > 3);
+        QVERIFY(shadesOf(image) > 3);
     }
 
     void badModelExitsOneWithOneLine() {
