@@ -88,6 +88,7 @@ MemoryUsage lbUsage(const PipelineResult& result, int32_t core) {
         return usage;
     usage.memory = groups.front().localBuffer->name;
     usage.capacityBytes = groups.front().localBuffer->activationBytes();
+    usage.reservedBytes = groups.front().localBuffer->weightReserveBytes;
     return collect(result, std::move(usage));
 }
 

@@ -36,13 +36,16 @@ struct BytesPoint {
 };
 
 struct MemoryUsage {
-    /// The memory's name in the architecture ("LB", "GB").
+    /// The memory's name in the architecture ("L1", "LLB"; poolName(pool)
+    /// gives the paper's).
     std::string memory;
     kernel::PoolId pool = kernel::kLbPool;
     /// The core whose LB this is; -1 for the GB.
     int32_t core = -1;
     /// Bytes the allocator may fill (an LB's activation bytes, the GB's bytes).
     int64_t capacityBytes = 0;
+    /// Bytes held back for weights, not in capacityBytes (an LB's reserve).
+    int64_t reservedBytes = 0;
     /// Sorted by start, then offset.
     std::vector<OccupancyRect> rects;
     /// Total resident bytes over time, starting at (0, 0).

@@ -3,6 +3,7 @@
 // and the spill marks with labels where they fit.
 
 #include "common/group_colors.h"
+#include "usage/occupancy_labels.h"
 #include "usage/occupancy_plot.h"
 
 #include <QLineF>
@@ -89,7 +90,7 @@ void OccupancyPlot::paintCapacity(QPainter& painter) {
     painter.setPen(QPen(QColor(0xc0392b), 1.5, Qt::DashLine));
     painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
     painter.drawText(QRectF(plot.right() - 220, y - 16, 214, 14), Qt::AlignRight | Qt::AlignBottom,
-                     QStringLiteral("capacity %1").arg(formatBytes(usage_.capacityBytes)));
+                     QStringLiteral("capacity %1").arg(formatBufferBytes(usage_.capacityBytes)));
 }
 
 void OccupancyPlot::paintSpills(QPainter& painter) {
@@ -136,20 +137,13 @@ void OccupancyPlot::paintLabels(QPainter& painter) {
     QFont bold = font();
     bold.setBold(true);
     painter.setFont(bold);
-    const QString title = usage_.memory.empty()
-                              ? QStringLiteral("no memory")
-                              : QString::fromStdString(usage_.memory) +
-                                    (usage_.core >= 0 ? QStringLiteral(" core %1").arg(usage_.core)
-                                                      : QStringLiteral(" (cluster)"));
+    const QString title = memoryTitle(usage_);
     painter.drawText(QRect(6, plot.top(), kLabelWidth - 12, 18), Qt::AlignLeft, title);
     painter.setFont(font());
     const int64_t peak =
         std::accumulate(usage_.total.begin(), usage_.total.end(), int64_t{0},
                         [](int64_t m, const BytesPoint& p) { return std::max(m, p.bytes); });
-    const QString lines = QStringLiteral("capacity %1\npeak %2\n%3 tensors, %4 spills")
-                              .arg(formatBytes(usage_.capacityBytes), formatBytes(peak))
-                              .arg(usage_.rects.size())
-                              .arg(marks_.size());
+    const QString lines = memorySummary(usage_, peak, marks_);
     painter.drawText(QRect(6, plot.top() + 20, kLabelWidth - 12, plot.height() - 20),
                      Qt::AlignLeft | Qt::AlignTop, lines);
 }

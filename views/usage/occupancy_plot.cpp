@@ -3,6 +3,8 @@
 
 #include "usage/occupancy_plot.h"
 
+#include "usage/occupancy_labels.h"
+
 #include <QLocale>
 
 #include <algorithm>
@@ -108,14 +110,12 @@ int OccupancyPlot::markAt(const QPoint& pos) const {
 }
 
 QString OccupancyPlot::toolTipAt(const QPoint& pos) const {
-    const QString memory = QString::fromStdString(usage_.memory) +
-                           (usage_.core >= 0 ? QStringLiteral(" of core %1").arg(usage_.core)
-                                             : QStringLiteral(" of the cluster"));
+    const QString memory = memoryTitle(usage_);
     if (int m = markAt(pos); m >= 0) {
         const SpillMark& mark = marks_[static_cast<size_t>(m)];
         return QStringLiteral("spill %1 at %2\n%3 leave %4")
             .arg(QString::fromStdString(spillLabel(mark)), formatNs(mark.time),
-                 formatBytes(mark.bytes), memory);
+                 formatBufferBytes(mark.bytes), memory);
     }
     const int i = rectAt(pos);
     if (i < 0)
@@ -125,8 +125,8 @@ QString OccupancyPlot::toolTipAt(const QPoint& pos) const {
                         ? QString::fromStdString(partition::Partition::label(r.group))
                         : QStringLiteral("-");
     return QStringLiteral("%1\n%2 at offset %3\n[%4, %5)\n%6, group %7")
-        .arg(QString::fromStdString(r.tensorName), formatBytes(r.bytes), QString::number(r.offset),
-             formatNs(r.start), formatNs(r.end), memory, group);
+        .arg(QString::fromStdString(r.tensorName), formatBufferBytes(r.bytes),
+             QString::number(r.offset), formatNs(r.start), formatNs(r.end), memory, group);
 }
 
 void OccupancyPlot::clickedAt(const QPoint& pos) {

@@ -3,6 +3,7 @@
 // overlap in time x address, and the spill marks are the program's spills.
 
 #include "usage/occupancy_data.h"
+#include "usage/occupancy_labels.h"
 #include "usage/spill_marks.h"
 #include "usage_fixture.h"
 
@@ -111,6 +112,45 @@ private slots:
             const ir::OpId producer = result->graph->tensor(buffer.tensor).producer;
             QCOMPARE(r.group, result->eval.schedule.partition.groupOf(producer));
         }
+    }
+
+    void labelsNameTheLevelAndWhereSpillsWent() {
+        // STCP920's L1 and LLB are the paper's LB and GB: a plot says both,
+        // and an LB's capacity leaves the weight reserve out, said so.
+        const ResultPtr result = test::usageResult("resnet50", 1, "stcp920");
+        const MemoryUsage lb = lbUsage(*result, 0);
+        QCOMPARE(memoryTitle(lb), QStringLiteral("LB (L1), core 0"));
+        QCOMPARE(memoryTitle(gbUsage(*result)), QStringLiteral("GB (LLB), cluster"));
+        QCOMPARE(lb.capacityBytes + lb.reservedBytes, int64_t{65536});
+        const std::vector<SpillMark> all = spillMarks(*result);
+        std::vector<SpillMark> fromLb;
+        for (const SpillMark& mark : all)
+            if (mark.from == kernel::kLbPool)
+                fromLb.push_back(mark);
+        QVERIFY(!fromLb.empty());
+        const QString summary = memorySummary(lb, 1000, fromLb);
+        QVERIFY2(summary.startsWith(QStringLiteral("capacity 56 KiB\n(+ 8 KiB for weights)")),
+                 qPrintable(summary));
+        const auto toDdr = std::count_if(fromLb.begin(), fromLb.end(), [](const SpillMark& m) {
+            return m.to == kernel::kDdrPool;
+        });
+        const auto toGb = static_cast<int64_t>(fromLb.size()) - toDdr;
+        const QString spills = toDdr == 0  ? QStringLiteral("\n%1 spills to GB\n").arg(toGb)
+                               : toGb == 0 ? QStringLiteral("\n%1 spills to DDR\n").arg(toDdr)
+                                           : QStringLiteral("\n%1 spill%2 to GB\n%3 to DDR\n")
+                                                 .arg(toGb)
+                                                 .arg(toGb == 1 ? QString() : QStringLiteral("s"))
+                                                 .arg(toDdr);
+        QVERIFY2(summary.contains(spills), qPrintable(summary));
+        // Spills by destination: to GB, to DDR, or both counted apart.
+        std::vector<SpillMark> mixed(fromLb.begin(), fromLb.begin() + 1);
+        mixed.front().to = kernel::kGbPool;
+        mixed.push_back(fromLb.front());
+        mixed.back().to = kernel::kDdrPool;
+        QVERIFY2(
+            memorySummary(lb, 0, mixed).contains(QStringLiteral("\n1 spill to GB\n1 to DDR\n")),
+            qPrintable(memorySummary(lb, 0, mixed)));
+        QVERIFY(memorySummary(lb, 0, {}).contains(QStringLiteral("\nno spills\n")));
     }
 
     void laterCoresHoldFewerPieces() {

@@ -100,7 +100,7 @@ private slots:
         QCOMPARE(plot->rectAt(at), i);
         const QString tip = plot->toolTipAt(at);
         QVERIFY2(tip.startsWith(QString::fromStdString(r.tensorName)), qPrintable(tip));
-        QVERIFY(tip.contains(formatBytes(r.bytes)));
+        QVERIFY(tip.contains(formatBufferBytes(r.bytes)));
         QVERIFY(tip.contains(QString::fromStdString(plot->usage().memory)));
         QVERIFY(plot->toolTipAt(QPoint(5, 5)).isEmpty());
     }
