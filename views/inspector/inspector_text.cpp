@@ -2,6 +2,7 @@
 
 #include "inspector/inspector_text.h"
 
+#include "common/byte_text.h"
 #include "support/strings.h"
 
 namespace stagecraft::views::inspector {
@@ -17,7 +18,7 @@ QString shapeText(const ir::Shape& shape) {
 }
 
 QString bytesText(int64_t bytes) {
-    return QString::fromStdString(formatBytes(bytes));
+    return formatBufferBytes(bytes);
 }
 
 QString tensorTypeText(const ir::Tensor& tensor) {
@@ -35,6 +36,17 @@ QString bindingText(const schedule::Binding& binding) {
     for (int64_t factor : schedule::trimmed(binding))
         factors << QString::number(factor);
     return u'[' % factors.join(u',') % u']';
+}
+
+QString bindingGloss(const schedule::Binding& binding) {
+    QStringList dims;
+    for (size_t d = 0; d < binding.size(); ++d)
+        if (binding[d] > 1)
+            dims << u"dim %1 over %2"_s.arg(d).arg(binding[d]);
+    const int64_t cores = schedule::coresUsed(binding);
+    const QString used = cores == 1 ? u"1 core"_s : u"%1 cores"_s.arg(cores);
+    return bindingText(binding) % u": "_s % used %
+           (dims.isEmpty() ? QString() : u", output "_s % dims.join(u", "_s));
 }
 
 QString groupLabel(schedule::GroupId group) {

@@ -15,7 +15,8 @@ namespace stagecraft::views::inspector {
 QString toQString(std::string_view text);
 /// "8x16x16x16", "scalar".
 QString shapeText(const ir::Shape& shape);
-/// "16.38 kB".
+/// "16 KiB": sizes in memory in binary units, as buffers are given
+/// (common/byte_text.h).
 QString bytesText(int64_t bytes);
 /// "[8x16x16x16] float32".
 QString tensorTypeText(const ir::Tensor& tensor);
@@ -23,6 +24,9 @@ QString tensorTypeText(const ir::Tensor& tensor);
 QString splitText(const std::optional<partition::SplitCandidate>& split);
 /// "[1,4]": the binding without trailing 1s, as Fig. 9 prints it.
 QString bindingText(const schedule::Binding& binding);
+/// "[1,8]: 8 cores, output dim 1 over 8": the binding with what it means
+/// (§3.4: cores per dim of the instance's output).
+QString bindingGloss(const schedule::Binding& binding);
 /// "a", "b", … .
 QString groupLabel(schedule::GroupId group);
 /// "a3 (group a, #3)".

@@ -20,6 +20,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace stagecraft::views {
 
 using namespace Qt::StringLiterals;
@@ -118,6 +120,12 @@ void InspectorWidget::setSelectionModel(SelectionModel* selection) {
 void InspectorWidget::selectionChanged(const Selection& selection) {
     properties_->setSelection(selection);
     propertiesView_->expandToDepth(0);
+    // Names whole (a layer index sits anywhere in them), up to two thirds of
+    // the view; the tool tips have them whole in any case.
+    propertiesView_->resizeColumnToContents(PropertiesModel::PropertyColumn);
+    const int widest = std::max(140, propertiesView_->viewport()->width() * 2 / 3);
+    if (propertiesView_->columnWidth(PropertiesModel::PropertyColumn) > widest)
+        propertiesView_->setColumnWidth(PropertiesModel::PropertyColumn, widest);
     candidates_->setSelection(selection);
     edits_->setContext(result_, selection);
     showInOrder(selection);

@@ -75,6 +75,7 @@ std::unique_ptr<PropertyNode> buildProperties(const PipelineResult& result,
         addInstanceProperties(result, schedule::InstanceId(valid.id), *root);
         break;
     case Selection::Kind::None:
+        addOverviewProperties(result, *root);
         break;
     }
     return root;
@@ -88,6 +89,13 @@ void addOpProperties(const PipelineResult& result, ir::OpId op, PropertyNode& ro
     addTensorList(graph, node.inputs, root.add(u"Inputs"_s, QString::number(node.inputs.size())));
     addTensorList(graph, node.outputs,
                   root.add(u"Outputs"_s, QString::number(node.outputs.size())));
+    const auto& attrs = node.attrs.entries();
+    if (!attrs.empty()) {
+        PropertyNode& list = root.add(u"Attributes"_s, QString::number(attrs.size()));
+        for (const auto& [name, value] : attrs)
+            list.add(QString::fromStdString(name),
+                     QString::fromStdString(ir::formatAttrValue(value)));
+    }
     root.add(u"Group"_s, groupLabel(result.eval.schedule.partition.groupOf(op)));
     addCost(result, op, root);
 }

@@ -53,7 +53,7 @@ void addGroupProperties(const PipelineResult& result, schedule::GroupId group, P
     const ir::Tensor& output = graph.tensor(g.splitInfo.output);
     root.add(u"Output"_s, QString::fromStdString(output.name));
     root.add(u"Output shape"_s, shapeText(output.shape));
-    root.add(u"Peak footprint"_s, bytesText(g.splitInfo.peakBytes));
+    root.add(u"Peak footprint, unsplit"_s, bytesText(g.splitInfo.peakBytes));
     root.add(u"Split"_s, splitText(g.split) % splitSource(g));
     root.add(u"Instances"_s, QString::number(g.instances.size()));
     root.add(u"Split overridden"_s, yesNo(g.splitOverridden));
@@ -69,9 +69,14 @@ void addInstanceProperties(const PipelineResult& result, schedule::InstanceId in
     root.add(u"Group"_s, groupLabel(inst.group));
     root.add(u"Index"_s, u"%1 of %2"_s.arg(inst.index).arg(g.instances.size()));
     root.add(u"Shape"_s, shapeText(inst.shape));
-    root.add(u"Footprint"_s, bytesText(inst.footprintBytes));
-    root.add(u"Fits "_s % toQString(schedule::levelName(s.level)), yesNo(inst.fitsLocalBuffer));
-    root.add(u"Binding"_s, bindingText(inst.bind));
+    const int64_t cores = std::max<int64_t>(1, schedule::coresUsed(inst.bind));
+    root.add(u"Footprint, all its cores"_s, bytesText(inst.footprintBytes));
+    root.add(u"Footprint per core"_s,
+             u"%1 on each of %2 cores"_s.arg(bytesText((inst.footprintBytes + cores - 1) / cores))
+                 .arg(cores));
+    root.add(u"Level capacity"_s, levelCapacityText(result));
+    root.add(u"Fits the level"_s, yesNo(inst.fitsLocalBuffer));
+    root.add(u"Binding"_s, bindingGloss(inst.bind));
     root.add(u"Scope"_s, toQString(schedule::scopeName(inst.scope)));
     int position = orderPosition(s, instance);
     root.add(u"Position in order"_s,

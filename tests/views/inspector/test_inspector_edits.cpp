@@ -95,9 +95,9 @@ void TestInspectorEdits::splitCandidateIsForced() {
     inspector.selection.select({Selection::Kind::Group, 0});
     auto* split = inspector.child<QComboBox>(u"inspectorSplit"_s);
     QVERIFY(split->isEnabled());
-    QCOMPARE(split->currentText(), u"dim 0 × 2, 16.38 kB each"_s);
+    QCOMPARE(split->currentText(), u"dim 0 × 2, 16 KiB each"_s);
     auto* items = qobject_cast<QStandardItemModel*>(split->model());
-    QVERIFY(!items->item(0)->isEnabled()); // 32.77 kB whole, over the 28.67 kB LB
+    QVERIFY(!items->item(0)->isEnabled()); // 32 KiB whole, over the 28 KiB LB
     int dim2 = itemStartingWith(split, u"dim 2 × 2"_s);
     QVERIFY(dim2 > 0);
     split->setCurrentIndex(dim2);
@@ -126,7 +126,7 @@ void TestInspectorEdits::unsplitIsFactorOne() {
     Inspector inspector(resultWith(kFig3, forced));
     inspector.selection.select(test::opNamed(*test::fig3Chain(), "stage4.relu1"));
     auto* split = inspector.child<QComboBox>(u"inspectorSplit"_s);
-    QCOMPARE(split->currentText(), u"dim 0 × 2, 8.19 kB each"_s);
+    QCOMPARE(split->currentText(), u"dim 0 × 2, 8 KiB each"_s);
     QVERIFY(itemStartingWith(split, u"dim 0 × 4"_s) > 0);
     QVERIFY(itemStartingWith(split, u"dim 0 × 8"_s) > 0);
     QCOMPARE(itemStartingWith(split, u"dim 0 × 3"_s), -1);

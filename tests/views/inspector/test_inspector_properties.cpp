@@ -16,7 +16,7 @@ private slots:
     void propertiesOfOp();
     void propertiesOfInstance();
     void propertiesOfGroupAndTensor();
-    void propertiesEmptyForNoSelection();
+    void overviewForNoSelection();
 };
 
 // stage2.conv1: Conv 3x3 stride 2, 16 -> 32 channels with bias, on
@@ -38,6 +38,8 @@ void TestInspectorProperties::propertiesOfOp() {
              u"[32x16x3x3] f32, weight"_s);
     QCOMPARE(test::valueAt(model, {u"Outputs"_s, u"stage2.conv1_output_0"_s}).toString(),
              u"[8x32x8x8] f32"_s);
+    QCOMPARE(test::valueAt(model, {u"Attributes"_s, u"kernel_shape"_s}).toString(), u"[3,3]"_s);
+    QCOMPARE(test::valueAt(model, {u"Attributes"_s, u"strides"_s}).toString(), u"[2,2]"_s);
     QCOMPARE(test::valueAt(model, {u"Group"_s}).toString(), u"b"_s);
     QCOMPARE(test::valueAt(model, {u"MACs"_s}).toString(), u"2.36 M"_s);
     QCOMPARE(test::valueAt(model, {u"FLOPs"_s}).toString(), u"4.72 M"_s);
@@ -58,9 +60,16 @@ void TestInspectorProperties::propertiesOfInstance() {
     QCOMPARE(test::valueAt(model, {u"Group"_s}).toString(), u"a"_s);
     QCOMPARE(test::valueAt(model, {u"Index"_s}).toString(), u"3 of 8"_s);
     QCOMPARE(test::valueAt(model, {u"Shape"_s}).toString(), u"1x16x16x16"_s);
-    QCOMPARE(test::valueAt(model, {u"Footprint"_s}).toString(), u"16.38 kB"_s);
-    QCOMPARE(test::valueAt(model, {u"Fits LB"_s}).toString(), u"yes"_s);
-    QCOMPARE(test::valueAt(model, {u"Binding"_s}).toString(), u"[1,4]"_s);
+    // Footprint and capacity say what they count: the instance's 16 KiB are
+    // over its 4 cores, the capacity is the cluster's LB less the weights'.
+    QCOMPARE(test::valueAt(model, {u"Footprint, all its cores"_s}).toString(), u"16 KiB"_s);
+    QCOMPARE(test::valueAt(model, {u"Footprint per core"_s}).toString(),
+             u"4 KiB on each of 4 cores"_s);
+    QCOMPARE(test::valueAt(model, {u"Level capacity"_s}).toString(),
+             u"LB of the cluster: 28 KiB, 4 cores × 7 KiB (+ 1 KiB each for weights)"_s);
+    QCOMPARE(test::valueAt(model, {u"Fits the level"_s}).toString(), u"yes"_s);
+    QCOMPARE(test::valueAt(model, {u"Binding"_s}).toString(),
+             u"[1,4]: 4 cores, output dim 1 over 4"_s);
     QCOMPARE(test::valueAt(model, {u"Scope"_s}).toString(), u"LB"_s);
     QCOMPARE(test::valueAt(model, {u"Position in order"_s}).toString(), u"9 of 15"_s);
     QCOMPARE(test::valueAt(model, {u"Predecessors"_s}).toString(), u"0"_s);
@@ -81,7 +90,7 @@ void TestInspectorProperties::propertiesOfGroupAndTensor() {
         test::childNames(model, {u"Ops"_s}),
         QStringList({u"stage3.conv1"_s, u"stage3.relu1"_s, u"stage3.conv2"_s, u"stage3.relu2"_s}));
     QCOMPARE(test::valueAt(model, {u"Output shape"_s}).toString(), u"8x64x4x4"_s);
-    QCOMPARE(test::valueAt(model, {u"Peak footprint"_s}).toString(), u"32.77 kB"_s);
+    QCOMPARE(test::valueAt(model, {u"Peak footprint, unsplit"_s}).toString(), u"32 KiB"_s);
     QCOMPARE(test::valueAt(model, {u"Split"_s}).toString(), u"dim 0 × 2 (Algorithm 1)"_s);
     QCOMPARE(test::valueAt(model, {u"Instances"_s}).toString(), u"2"_s);
     QCOMPARE(test::valueAt(model, {u"Split overridden"_s}).toString(), u"no"_s);
@@ -89,7 +98,7 @@ void TestInspectorProperties::propertiesOfGroupAndTensor() {
     model.setSelection(test::tensorNamed(*result, "stage3.relu2_output_0"));
     QCOMPARE(test::valueAt(model, {u"Shape"_s}).toString(), u"8x64x4x4"_s);
     QCOMPARE(test::valueAt(model, {u"Dtype"_s}).toString(), u"f32"_s);
-    QCOMPARE(test::valueAt(model, {u"Bytes"_s}).toString(), u"32.77 kB"_s);
+    QCOMPARE(test::valueAt(model, {u"Bytes"_s}).toString(), u"32 KiB"_s);
     QCOMPARE(test::valueAt(model, {u"Producer"_s}).toString(), u"stage3.relu2"_s);
     QCOMPARE(test::childNames(model, {u"Consumers"_s}), QStringList({u"stage4.conv1"_s}));
     QCOMPARE(test::valueAt(model, {u"Output of group"_s}).toString(), u"c"_s);
@@ -99,13 +108,25 @@ void TestInspectorProperties::propertiesOfGroupAndTensor() {
     QVERIFY(test::valueAt(model, {u"Scope"_s}).isNull()); // inside the group: no scope
 }
 
-void TestInspectorProperties::propertiesEmptyForNoSelection() {
+// With nothing selected (or a selection the result no longer has) the tree
+// is the schedule's overview, not an empty table: fig3-chain's four stages
+// are four groups of 8, 4, 2 and 1 instances.
+void TestInspectorProperties::overviewForNoSelection() {
+    auto result = test::fig3Chain();
     views::PropertiesModel model;
-    model.setResult(test::fig3Chain());
-    model.setSelection({});
-    QCOMPARE(model.rowCount(), 0);
-    model.setSelection({Selection::Kind::Op, 1000});
-    QCOMPARE(model.rowCount(), 0);
+    model.setResult(result);
+    for (const Selection& none : {Selection{}, Selection{Selection::Kind::Op, 1000}}) {
+        model.setSelection(none);
+        QVERIFY(test::valueAt(model, {u"Selection"_s}).toString().startsWith(u"none: click"_s));
+        QCOMPARE(test::valueAt(model, {u"Architecture"_s}).toString(), u"teaching"_s);
+        QCOMPARE(test::valueAt(model, {u"Strategy"_s}).toString(), u"graphturbo"_s);
+        QCOMPARE(test::valueAt(model, {u"Groups"_s}).toString(), u"4"_s);
+        QCOMPARE(test::valueAt(model, {u"Instances"_s}).toString(), u"15"_s);
+        QCOMPARE(test::valueAt(model, {u"Level capacity"_s}).toString(),
+                 u"LB of the cluster: 28 KiB, 4 cores × 7 KiB (+ 1 KiB each for weights)"_s);
+        QCOMPARE(test::valueAt(model, {u"Kernels per cluster"_s}).toString(),
+                 QString::number(result->eval.report.kernels));
+    }
 }
 
 QTEST_MAIN(TestInspectorProperties)
