@@ -1,7 +1,9 @@
 #pragma once
-// The color of a group, the same in every view: a fixed cycle of twelve hues
-// (ColorBrewer "Set3", pastel, legible under black text) indexed by group id,
-// so group "a" has the same color in every run and every view.
+// The color of a group, the same in every view, indexed by group id so that
+// group "a" has the same color in every run and every view. The first twelve
+// are ColorBrewer "Set3" (pastel, legible under black text); each further
+// round of twelve turns those hues and darkens every other round, so that
+// ResNet-50's group "m" is not group "a" again.
 
 #include "partition/group_id.h"
 
