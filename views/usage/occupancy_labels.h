@@ -18,8 +18,8 @@ namespace stagecraft::views {
 QString memoryTitle(const MemoryUsage& usage);
 
 /// The lines under the title: the capacity (and the weight reserve it
-/// leaves out), the peak, the tensors and the spills by destination
-/// ("12 spills to GB, 3 to DDR").
+/// leaves out), the peak, the spills by destination ("12 spills to GB" and,
+/// on a line of its own, "3 to DDR") and the tensors.
 QString memorySummary(const MemoryUsage& usage, int64_t peakBytes,
                       std::span<const SpillMark> marks);
 
