@@ -3,6 +3,8 @@
 // ones) goes through the harness's LLVMFuzzerTestOneInput, without libFuzzer.
 // Each file runs in a child process (this executable with --replay FILE) so
 // that a crash fails the row naming the file and the other files still run.
+// The driver is one library for every harness: the harness is the suffix of
+// the executable's name, test_fuzz_<harness> (tests/fuzz/CMakeLists.txt).
 
 #include "fuzz_harness.h"
 #include "testsupport.h"
@@ -34,8 +36,15 @@ int replayFile(const char* path) {
     return LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
 }
 
+/// The harness this executable links: test_fuzz_<harness>.
+QString harnessName() {
+    const QLatin1String prefix("test_fuzz_");
+    QString name = QCoreApplication::applicationName();
+    return name.startsWith(prefix) ? name.mid(prefix.size()) : name;
+}
+
 QString inputDir() {
-    auto dir = stagecraft::test::sourceDir() / "tests/data/fuzz" / STAGECRAFT_FUZZ_HARNESS;
+    auto dir = stagecraft::test::sourceDir() / "tests/data/fuzz" / harnessName().toStdString();
     return QString::fromStdString(dir.string());
 }
 
