@@ -11,6 +11,11 @@
 
 namespace stagecraft::views {
 
+/// Width of the label column left of every time plot (the timeline, the
+/// occupancy and overlap plots, the utilization bars), so that their time
+/// axes line up; its right part holds the plots' value axes.
+inline constexpr int kTimeLabelWidth = 200;
+
 /// A closed pixel range [left, right] of an interval on screen; empty when the
 /// interval lies outside the plot.
 struct PixelSpan {

@@ -20,7 +20,7 @@ namespace stagecraft::views {
 
 /// Fixed sizes of the timeline's parts, in pixels.
 struct TimelineGeometry {
-    static constexpr int kLabelWidth = 160;
+    static constexpr int kLabelWidth = kTimeLabelWidth;
     static constexpr int kRulerHeight = 24;
     static constexpr int kLaneHeight = 20;
     /// Bars at least this wide carry their label.

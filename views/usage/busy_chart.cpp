@@ -1,5 +1,6 @@
 // Busy units per kind over time: lanes of per-column maxima, labelled with
-// the kind, its unit count and its whole-run utilization.
+// the kind, its unit count and its whole-run utilization, and a value axis
+// of units busy per lane.
 
 #include "usage/busy_chart.h"
 
@@ -39,6 +40,26 @@ QRectF BusyChart::laneRect(int kind) const {
     return QRectF(plot.left(), plot.top() + kind * height, plot.width(), height);
 }
 
+QRectF BusyChart::barsRect(int kind) const {
+    return laneRect(kind).adjusted(0, 3, 0, -1);
+}
+
+std::vector<ValueTick> BusyChart::valueTicks() const {
+    std::vector<ValueTick> ticks;
+    const double textHeight = fontMetrics().height();
+    for (size_t k = 0; k < data_.kinds.size(); ++k) {
+        const int units = data_.kinds[k].units;
+        const QRectF bars = barsRect(static_cast<int>(k));
+        ticks.push_back({bars.top(), QString::number(units)});
+        if (bars.height() >= 3 * textHeight && units % 2 == 0 && units > 0)
+            ticks.push_back({bars.center().y(), QString::number(units / 2)});
+        // A lane's 0 is next to the next lane's top: labelled on the last lane only.
+        const bool last = k + 1 == data_.kinds.size();
+        ticks.push_back({bars.bottom(), last ? QStringLiteral("0") : QString()});
+    }
+    return ticks;
+}
+
 int BusyChart::laneAt(const QPoint& pos) const {
     for (size_t k = 0; k < data_.kinds.size(); ++k)
         if (laneRect(static_cast<int>(k)).contains(pos))
@@ -50,7 +71,7 @@ void BusyChart::paintPlot(QPainter& painter) {
     const QRect plot = plotRect();
     for (size_t k = 0; k < data_.kinds.size(); ++k) {
         const UnitKindUsage& usage = data_.kinds[k];
-        const QRectF lane = laneRect(static_cast<int>(k)).adjusted(0, 3, 0, -1);
+        const QRectF lane = barsRect(static_cast<int>(k));
         const TimeAxis& axis = timeAxisModel()->axis();
         const std::vector<int32_t> maxima = columnMaxima(usage.busy, axis, plot.width());
         const std::vector<double> means = columnAverages(usage.busy, axis, plot.width());
@@ -84,16 +105,20 @@ void BusyChart::paintLabels(QPainter& painter) {
         painter.setPen(palette().color(QPalette::Text));
         // Two lines when the lane has room for them, else one.
         const bool twoLines = lane.height() >= 2 * painter.fontMetrics().height() + 4;
-        const QString format =
-            twoLines ? QStringLiteral("%1\n%2 units, %3%") : QStringLiteral("%1 ×%2, %3%");
-        painter.drawText(QRectF(22, lane.top() + 2, kLabelWidth - 28, lane.height() - 2),
-                         Qt::AlignLeft | Qt::AlignTop,
-                         format.arg(QString::fromStdString(usage.kind))
-                             .arg(usage.units)
-                             .arg(usage.utilization * 100, 0, 'f', 1));
+        const QString kind = QString::fromStdString(usage.kind);
+        const QString busy = QString::number(usage.utilization * 100, 'f', 1);
+        const QString text =
+            twoLines ? QStringLiteral("%1, %2 %3\nbusy %4%")
+                           .arg(kind)
+                           .arg(usage.units)
+                           .arg(usage.units == 1 ? QStringLiteral("unit") : QStringLiteral("units"),
+                                busy)
+                     : QStringLiteral("%1 ×%2, %3%").arg(kind).arg(usage.units).arg(busy);
+        painter.drawText(QRectF(22, lane.top() + 2, kLabelTextWidth - 16, lane.height() - 2),
+                         Qt::AlignLeft | Qt::AlignTop, text);
     }
     if (data_.kinds.empty())
-        painter.drawText(QRect(6, 6, kLabelWidth - 12, 20), Qt::AlignLeft,
+        painter.drawText(QRect(6, 6, kLabelTextWidth, 20), Qt::AlignLeft,
                          QStringLiteral("no compute units"));
 }
 

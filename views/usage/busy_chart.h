@@ -21,6 +21,9 @@ public:
     /// The lane of kind \p kind (index into data().kinds) in widget coordinates.
     QRectF laneRect(int kind) const;
     QString toolTipAt(const QPoint& pos) const override;
+    /// Units busy in each lane: its unit count at the top, half where the
+    /// lane has room for three labels, and 0 (labelled on the last lane).
+    std::vector<ValueTick> valueTicks() const override;
 
 protected:
     void paintPlot(QPainter& painter) override;
@@ -28,6 +31,8 @@ protected:
 
 private:
     int laneAt(const QPoint& pos) const;
+    /// The part of lane \p kind the bars fill: 0 units at its bottom.
+    QRectF barsRect(int kind) const;
 
     OverlapData data_;
 };

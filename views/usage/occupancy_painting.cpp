@@ -89,7 +89,10 @@ void OccupancyPlot::paintCapacity(QPainter& painter) {
     const double y = scale().toY(static_cast<double>(usage_.capacityBytes));
     painter.setPen(QPen(QColor(0xc0392b), 1.5, Qt::DashLine));
     painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
-    painter.drawText(QRectF(plot.right() - 220, y - 16, 214, 14), Qt::AlignRight | Qt::AlignBottom,
+    // Above the line, or below it where the plot's top would clip the label.
+    const double labelTop = y - 16 >= plot.top() ? y - 16 : y + 2;
+    painter.drawText(QRectF(plot.right() - 220, labelTop, 214, 14),
+                     Qt::AlignRight | Qt::AlignBottom,
                      QStringLiteral("capacity %1").arg(formatBufferBytes(usage_.capacityBytes)));
 }
 
@@ -138,13 +141,13 @@ void OccupancyPlot::paintLabels(QPainter& painter) {
     bold.setBold(true);
     painter.setFont(bold);
     const QString title = memoryTitle(usage_);
-    painter.drawText(QRect(6, plot.top(), kLabelWidth - 12, 18), Qt::AlignLeft, title);
+    painter.drawText(QRect(6, plot.top(), kLabelTextWidth, 18), Qt::AlignLeft, title);
     painter.setFont(font());
     const int64_t peak =
         std::accumulate(usage_.total.begin(), usage_.total.end(), int64_t{0},
                         [](int64_t m, const BytesPoint& p) { return std::max(m, p.bytes); });
     const QString lines = memorySummary(usage_, peak, marks_);
-    painter.drawText(QRect(6, plot.top() + 20, kLabelWidth - 12, plot.height() - 20),
+    painter.drawText(QRect(6, plot.top() + 20, kLabelTextWidth, plot.height() - 20),
                      Qt::AlignLeft | Qt::AlignTop, lines);
 }
 

@@ -75,6 +75,16 @@ AddressScale OccupancyPlot::scale() const {
                         std::max<int64_t>(top, 1)};
 }
 
+std::vector<ValueTick> OccupancyPlot::valueTicks() const {
+    const AddressScale s = scale();
+    const std::vector<int64_t> addresses = s.tickAddresses();
+    std::vector<ValueTick> ticks;
+    // Top to bottom, as TimePlot paints them.
+    for (auto it = addresses.rbegin(); it != addresses.rend(); ++it)
+        ticks.push_back({s.toY(static_cast<double>(*it)), formatBufferBytes(*it)});
+    return ticks;
+}
+
 QPointF OccupancyPlot::positionOf(double ns, double address) const {
     return QPointF(xOf(ns), scale().toY(address));
 }

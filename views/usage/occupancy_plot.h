@@ -41,6 +41,8 @@ public:
     /// The rectangle under \p pos (index into usage().rects), or -1.
     int rectAt(const QPoint& pos) const;
     QString toolTipAt(const QPoint& pos) const override;
+    /// Bytes from the bottom of the memory, in binary units.
+    std::vector<ValueTick> valueTicks() const override;
 
 protected:
     void paintPlot(QPainter& painter) override;

@@ -45,11 +45,14 @@ double TimePlot::timeAt(double x) const {
 void TimePlot::paintEvent(QPaintEvent*) {
     QPainter painter(this);
     painter.fillRect(rect(), palette().base());
+    const std::vector<ValueTick> ticks = valueTicks();
     painter.save();
     painter.setClipRect(plotRect());
+    paintValueGrid(painter, ticks);
     paintPlot(painter);
     painter.restore();
     paintTicks(painter);
+    paintValueTicks(painter, ticks);
     painter.setClipRect(QRect(0, 0, kLabelWidth, height()));
     paintLabels(painter);
 }
@@ -67,6 +70,36 @@ void TimePlot::paintTicks(QPainter& painter) {
         painter.drawLine(QPointF(x, plot.bottom()), QPointF(x, plot.bottom() + 4));
         painter.drawText(QRectF(x - 45, plot.bottom() + 4, 90, kTickHeight - 4), Qt::AlignCenter,
                          formatNs(t));
+    }
+}
+
+void TimePlot::paintValueGrid(QPainter& painter, const std::vector<ValueTick>& ticks) {
+    const QRect plot = plotRect();
+    QColor grid = palette().color(QPalette::Mid);
+    grid.setAlpha(70);
+    painter.setPen(QPen(grid, 0));
+    for (const ValueTick& tick : ticks)
+        painter.drawLine(QPointF(plot.left(), tick.y), QPointF(plot.right(), tick.y));
+}
+
+void TimePlot::paintValueTicks(QPainter& painter, const std::vector<ValueTick>& ticks) {
+    if (ticks.empty())
+        return;
+    const QRect plot = plotRect();
+    const int textHeight = painter.fontMetrics().height();
+    painter.setPen(palette().color(QPalette::Mid));
+    painter.drawLine(plot.topLeft(), plot.bottomLeft());
+    painter.setPen(palette().color(QPalette::Text));
+    // Top to bottom, a label only where it clears the one above.
+    double labelsBottom = -1e18;
+    for (const ValueTick& tick : ticks) {
+        painter.drawLine(QPointF(plot.left() - 4, tick.y), QPointF(plot.left(), tick.y));
+        const QRectF box(plot.left() - kValueAxisWidth - 6, tick.y - textHeight / 2.0,
+                         kValueAxisWidth, textHeight);
+        if (tick.label.isEmpty() || box.top() < labelsBottom)
+            continue;
+        painter.drawText(box, Qt::AlignRight | Qt::AlignVCenter, tick.label);
+        labelsBottom = box.bottom();
     }
 }
 

@@ -111,4 +111,16 @@ std::vector<double> columnAverages(const std::vector<BusyPoint>& series, const T
     return means;
 }
 
+std::vector<int64_t> AddressScale::tickAddresses(double minSpacingPx) const {
+    const int64_t highest = std::max<int64_t>(maxAddress, 1);
+    const double bytesPerPx = static_cast<double>(highest) / std::max(height, 1.0);
+    int64_t step = 1;
+    while (static_cast<double>(step) < minSpacingPx * bytesPerPx && step < (int64_t{1} << 61))
+        step *= 2;
+    std::vector<int64_t> ticks;
+    for (int64_t value = 0; value <= highest; value += step)
+        ticks.push_back(value);
+    return ticks;
+}
+
 } // namespace stagecraft::views

@@ -26,6 +26,9 @@ struct AddressScale {
         return top +
                height * (1.0 - address / static_cast<double>(std::max<int64_t>(maxAddress, 1)));
     }
+    /// The marks of its value axis: 0 and the multiples of the smallest power
+    /// of two bytes that leaves \p minSpacingPx between them, up to maxAddress.
+    std::vector<int64_t> tickAddresses(double minSpacingPx = 40) const;
     double toAddress(double y) const {
         return (1.0 - (y - top) / std::max(height, 1.0)) *
                static_cast<double>(std::max<int64_t>(maxAddress, 1));

@@ -5,6 +5,7 @@
 // row selects the group.
 
 #include "common/selection.h"
+#include "common/time_axis.h"
 #include "usage/overlap_data.h"
 
 #include <QPointer>
@@ -15,7 +16,7 @@ namespace stagecraft::views {
 class UtilizationBars : public QWidget {
     Q_OBJECT
 public:
-    static constexpr int kLabelWidth = 160;
+    static constexpr int kLabelWidth = kTimeLabelWidth;
     static constexpr int kBarHeight = 12;
 
     explicit UtilizationBars(QWidget* parent = nullptr);

@@ -1,7 +1,8 @@
 // The occupancy and overlap widgets as a user meets them: hover names the
 // tensor, a click selects it, the selection emphasizes its rectangles, the
 // core chooser switches the LB series, zooming one view moves the shared
-// axis, and both render without a result and with ResNet-50 at scale.
+// axis, the value axes read bytes and busy units, and both render without a
+// result and with ResNet-50 at scale.
 
 #include "usage/busy_chart.h"
 #include "usage/occupancy_plot.h"
@@ -14,7 +15,9 @@
 #include <QElapsedTimer>
 #include <QtTest>
 
+#include <cmath>
 #include <memory>
+#include <vector>
 
 using namespace stagecraft;
 using namespace stagecraft::views;
@@ -179,6 +182,56 @@ private slots:
         QTest::mouseRelease(chart, Qt::LeftButton, {}, from + QPoint(60, 0));
         QVERIFY(axis_.axis().startNs < start);
         QCOMPARE(plot->xOf(axis_.axis().startNs), double(plot->plotRect().left()));
+    }
+
+    void byteAxisStepsByPowersOfTwo() {
+        // 60 KiB over 600 px: 40 px need 4 KiB; over 100 px, 24 KiB: 32 KiB.
+        const std::vector<int64_t> tall = AddressScale{0, 600, 60 * 1024}.tickAddresses();
+        QCOMPARE(tall.size(), size_t{16});
+        QCOMPARE(tall[1], int64_t{4096});
+        QCOMPARE(tall.back(), int64_t{15 * 4096});
+        QCOMPARE(AddressScale({0, 100, 60 * 1024}).tickAddresses(),
+                 (std::vector<int64_t>{0, 32768}));
+    }
+
+    void occupancyAxisReadsBytes() {
+        OccupancyPlot* plot = occupancy_->lbPlot();
+        const std::vector<ValueTick> ticks = plot->valueTicks();
+        QVERIFY(ticks.size() >= 3);
+        const double zeroY = plot->positionOf(0, 0).y();
+        const double pxPerByte = zeroY - plot->positionOf(0, 1).y();
+        QCOMPARE(ticks.back().y, zeroY);
+        const double spacing = ticks[ticks.size() - 2].y - ticks.back().y;
+        const auto step = static_cast<int64_t>(std::llround(-spacing / pxPerByte));
+        QVERIFY2(step > 0 && (step & (step - 1)) == 0, qPrintable(QString::number(step)));
+        QVERIFY(-spacing >= 40);
+        for (size_t i = 0; i < ticks.size(); ++i) {
+            const auto value = static_cast<int64_t>(ticks.size() - 1 - i) * step;
+            QCOMPARE(ticks[i].label, formatBufferBytes(value));
+            QVERIFY(qAbs(ticks[i].y - plot->positionOf(0, static_cast<double>(value)).y()) < 1e-6);
+        }
+        // The labels are drawn: dark pixels left of the plot at the 0 mark.
+        const QImage image = plot->grab().toImage();
+        const int y = static_cast<int>(zeroY);
+        int dark = 0;
+        for (int x = plot->plotRect().left() - TimePlot::kValueAxisWidth;
+             x < plot->plotRect().left() - 6; ++x)
+            dark += qGray(image.pixel(x, y)) < 128 ? 1 : 0;
+        QVERIFY2(dark > 0, "no label at the 0 mark");
+    }
+
+    void busyAxisReadsUnitsPerLane() {
+        const BusyChart* chart = overlap_->busyChart();
+        const OverlapData& data = chart->data();
+        QVERIFY(!data.kinds.empty());
+        const std::vector<ValueTick> ticks = chart->valueTicks();
+        QCOMPARE(ticks.front().label, QString::number(data.kinds[0].units));
+        QCOMPARE(ticks.front().y, chart->laneRect(0).top() + 3);
+        QCOMPARE(ticks.back().label, QStringLiteral("0"));
+        QCOMPARE(ticks.back().y,
+                 chart->laneRect(static_cast<int>(data.kinds.size()) - 1).bottom() - 1);
+        for (size_t i = 1; i < ticks.size(); ++i)
+            QVERIFY(ticks[i].y >= ticks[i - 1].y);
     }
 
     void barsShowUtilizationAndSelectGroups() {
