@@ -20,6 +20,11 @@ QColor unitKindColor(const std::string& kind) {
     return QColor(0x7f7f7f);
 }
 
+QColor unitKindLightColor(const std::string& kind) {
+    const QColor color = unitKindColor(kind);
+    return QColor::fromHsvF(color.hsvHueF(), color.hsvSaturationF() * 0.35, 1.0);
+}
+
 BusyChart::BusyChart(QWidget* parent)
     : TimePlot(parent) {
     setObjectName(QStringLiteral("busyChart"));
@@ -79,7 +84,7 @@ void BusyChart::paintPlot(QPainter& painter) {
         // The maximum light, the mean solid: zoomed out, short bursts do not
         // look like a busy unit.
         const QColor color = unitKindColor(usage.kind);
-        const QColor light = QColor::fromHsvF(color.hsvHueF(), color.hsvSaturationF() * 0.35, 1.0);
+        const QColor light = unitKindLightColor(usage.kind);
         for (size_t c = 0; c < maxima.size(); ++c) {
             if (maxima[c] == 0)
                 continue;

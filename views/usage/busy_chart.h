@@ -39,5 +39,7 @@ private:
 
 /// The color of a unit kind ("matrix", "vector", "scalar", "fallback").
 QColor unitKindColor(const std::string& kind);
+/// Its light shade: the most units busy at once in a pixel column.
+QColor unitKindLightColor(const std::string& kind);
 
 } // namespace stagecraft::views

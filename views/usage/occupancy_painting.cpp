@@ -87,7 +87,7 @@ void OccupancyPlot::paintCapacity(QPainter& painter) {
         return;
     const QRect plot = plotRect();
     const double y = scale().toY(static_cast<double>(usage_.capacityBytes));
-    painter.setPen(QPen(QColor(0xc0392b), 1.5, Qt::DashLine));
+    painter.setPen(QPen(QColor(kOccupancyAlertRgb), 1.5, Qt::DashLine));
     painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
     // Above the line, or below it where the plot's top would clip the label.
     const double labelTop = y - 16 >= plot.top() ? y - 16 : y + 2;
@@ -111,8 +111,8 @@ void OccupancyPlot::paintSpills(QPainter& painter) {
         if (cells.insert({static_cast<int>(at.x()) / 6, static_cast<int>(at.y()) / 6}).second)
             shown.push_back(at);
     }
-    painter.setPen(QPen(QColor(0xc0392b), 1));
-    painter.setBrush(QColor(0xc0392b));
+    painter.setPen(QPen(QColor(kOccupancyAlertRgb), 1));
+    painter.setBrush(QColor(kOccupancyAlertRgb));
     for (const QPointF& at : shown) {
         const QPointF triangle[3] = {{at.x() - 4, at.y() - 6}, {at.x() + 4, at.y() - 6}, at};
         painter.drawPolygon(triangle, 3);

@@ -18,6 +18,9 @@
 
 namespace stagecraft::views {
 
+/// The colour of the capacity line and the spill marks.
+inline constexpr QRgb kOccupancyAlertRgb = 0xc0392b;
+
 class OccupancyPlot : public TimePlot {
     Q_OBJECT
 public:

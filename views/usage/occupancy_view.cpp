@@ -1,8 +1,9 @@
-// The occupancy view: a core chooser over two occupancy plots (the core's LB,
-// the cluster's GB) that share one time axis.
+// The occupancy view: a core chooser and the plots' legend over two occupancy
+// plots (the core's LB, the cluster's GB) that share one time axis.
 
 #include "usage/occupancy_view.h"
 
+#include "common/group_colors.h"
 #include "usage/occupancy_plot.h"
 
 #include <QComboBox>
@@ -26,6 +27,24 @@ std::vector<SpillMark> marksOutOf(const std::vector<SpillMark>& marks, kernel::P
     return kept;
 }
 
+/// What each mark of the plots means, in the colours they are drawn with.
+QLabel* legendLabel(QWidget* parent) {
+    auto* label = new QLabel(parent);
+    label->setObjectName(QStringLiteral("occupancyLegend"));
+    // A narrow dock clips it rather than growing to its width.
+    label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    label->setTextFormat(Qt::RichText);
+    label->setText(
+        QObject::tr("<span style='background:%1'>&nbsp;&nbsp;&nbsp;</span> a tensor at "
+                    "its address, coloured by its group (as in the graph) &nbsp;&nbsp; "
+                    "<b>&#x2014;</b> bytes in use &nbsp;&nbsp; "
+                    "<span style='color:%2'>- - -</span> capacity &nbsp;&nbsp; "
+                    "<span style='color:%2'>&#x25BC;</span> a spill out of this memory "
+                    "(at the top: a tensor it could not take)")
+            .arg(groupColor(partition::GroupId(0)).name(), QColor(kOccupancyAlertRgb).name()));
+    return label;
+}
+
 } // namespace
 
 OccupancyView::OccupancyView(QWidget* parent)
@@ -40,6 +59,8 @@ OccupancyView::OccupancyView(QWidget* parent)
     auto* chooserRow = new QHBoxLayout;
     chooserRow->addWidget(new QLabel(tr("Core"), this));
     chooserRow->addWidget(coreChooser_);
+    chooserRow->addSpacing(16);
+    chooserRow->addWidget(legendLabel(this));
     chooserRow->addStretch(1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

@@ -1,16 +1,39 @@
-// The overlap view: the busy-units chart above the utilization bars (in a
-// scroll area: ResNet-50 has dozens of groups).
+// The overlap view: a legend and the busy-units chart above the utilization
+// bars (in a scroll area: ResNet-50 has dozens of groups).
 
 #include "usage/overlap_view.h"
 
 #include "usage/busy_chart.h"
 #include "usage/utilization_bars.h"
 
+#include <QLabel>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
 
 namespace stagecraft::views {
+
+namespace {
+
+/// What the chart's two shades and the bars mean (matrix's colours).
+QLabel* legendLabel(QWidget* parent) {
+    auto* label = new QLabel(parent);
+    label->setObjectName(QStringLiteral("overlapLegend"));
+    // A narrow dock clips it rather than growing to its width.
+    label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    label->setContentsMargins(6, 2, 6, 2);
+    label->setTextFormat(Qt::RichText);
+    label->setText(
+        QObject::tr("<span style='background:%1'>&nbsp;&nbsp;&nbsp;</span> units busy on "
+                    "average over a pixel's time &nbsp;&nbsp; "
+                    "<span style='background:%2'>&nbsp;&nbsp;&nbsp;</span> the most "
+                    "busy at once in it &nbsp;&nbsp; bars below: each kind's busy "
+                    "share of the run and of each group")
+            .arg(unitKindColor("matrix").name(), unitKindLightColor("matrix").name()));
+    return label;
+}
+
+} // namespace
 
 OverlapView::OverlapView(QWidget* parent)
     : QWidget(parent)
@@ -28,6 +51,7 @@ OverlapView::OverlapView(QWidget* parent)
     splitter->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(legendLabel(this));
     layout->addWidget(splitter);
     setTimeAxisModel(nullptr);
 }

@@ -6,6 +6,7 @@
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QResizeEvent>
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -55,6 +56,17 @@ void TimePlot::paintEvent(QPaintEvent*) {
     paintValueTicks(painter, ticks);
     painter.setClipRect(QRect(0, 0, kLabelWidth, height()));
     paintLabels(painter);
+}
+
+void TimePlot::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    // A plot that showed the whole run keeps showing it, at its new width.
+    const double oldWidth = event->oldSize().width() - kLabelWidth - 8;
+    const double shown = model_->axis().nsPerPixel * oldWidth;
+    const double start = model_->rangeStart();
+    const double end = model_->rangeEnd();
+    if (end > start && (oldWidth <= 0 || shown >= (end - start) * (1 - 1e-9)))
+        model_->setRange(start, end, plotRect().width());
 }
 
 void TimePlot::paintTicks(QPainter& painter) {

@@ -4,6 +4,7 @@
 // axis, the value axes read bytes and busy units, and both render without a
 // result and with ResNet-50 at scale.
 
+#include "common/group_colors.h"
 #include "usage/busy_chart.h"
 #include "usage/occupancy_plot.h"
 #include "usage/occupancy_view.h"
@@ -13,6 +14,7 @@
 
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QLabel>
 #include <QtTest>
 
 #include <cmath>
@@ -92,6 +94,25 @@ private slots:
         QCOMPARE(axis_.rangeEnd(), result_->eval.sim.makespanNs);
         const OccupancyPlot* plot = occupancy_->lbPlot();
         QVERIFY(qAbs(plot->xOf(result_->eval.sim.makespanNs) - plot->plotRect().right()) < 2);
+    }
+
+    void resizedPlotsKeepShowingTheRun() {
+        // Screenshots enlarge a view after it was fitted (--view NAME --size).
+        for (int width : {1700, 600}) {
+            occupancy_->resize(width, 700);
+            const OccupancyPlot* plot = occupancy_->lbPlot();
+            QTRY_VERIFY(plot->width() > width - 20);
+            QVERIFY2(qAbs(plot->xOf(result_->eval.sim.makespanNs) - plot->plotRect().right()) < 2,
+                     qPrintable(QString::number(width)));
+        }
+        // Zoomed in, a resize keeps the zoom.
+        TimeAxis half = axis_.axis();
+        half.fit(0, result_->eval.sim.makespanNs / 2, occupancy_->lbPlot()->plotRect().width());
+        axis_.setAxis(half, occupancy_->lbPlot()->plotRect().width());
+        occupancy_->resize(1000, 700);
+        QTRY_VERIFY(occupancy_->lbPlot()->width() < 1010);
+        QCOMPARE(axis_.axis().nsPerPixel, half.nsPerPixel);
+        axis_.setRange(0, result_->eval.sim.makespanNs, occupancy_->lbPlot()->plotRect().width());
     }
 
     void hoverNamesTheTensor() {
@@ -232,6 +253,20 @@ private slots:
                  chart->laneRect(static_cast<int>(data.kinds.size()) - 1).bottom() - 1);
         for (size_t i = 1; i < ticks.size(); ++i)
             QVERIFY(ticks[i].y >= ticks[i - 1].y);
+    }
+
+    void legendsExplainEveryMark() {
+        const auto* occupancy = occupancy_->findChild<QLabel*>(QStringLiteral("occupancyLegend"));
+        QVERIFY(occupancy && occupancy->isVisible());
+        for (const char* mark : {"group", "bytes in use", "capacity", "spill"})
+            QVERIFY2(occupancy->text().contains(QLatin1String(mark)), mark);
+        // The marks in the colours the plots draw them with.
+        QVERIFY(occupancy->text().contains(QColor(kOccupancyAlertRgb).name()));
+        QVERIFY(occupancy->text().contains(groupColor(partition::GroupId(0)).name()));
+        const auto* overlap = overlap_->findChild<QLabel*>(QStringLiteral("overlapLegend"));
+        QVERIFY(overlap && overlap->isVisible());
+        QVERIFY(overlap->text().contains(unitKindColor("matrix").name()));
+        QVERIFY(overlap->text().contains(unitKindLightColor("matrix").name()));
     }
 
     void barsShowUtilizationAndSelectGroups() {
