@@ -1,8 +1,10 @@
 // Label text of the graph view. The reserved widths cover the longest split
-// ("dim 9 × 9999") and footprint ("999.99 MB") formatBytes can print.
+// ("dim 9 × 9999") and footprint ("1023.9 KiB") formatBufferBytes can print:
+// sizes in memory are in binary units, as in the inspector and the plots.
 
 #include "graph/graph_labels.h"
 
+#include "common/byte_text.h"
 #include "support/strings.h"
 
 #include <algorithm>
@@ -14,7 +16,7 @@ using namespace Qt::StringLiterals;
 namespace {
 
 constexpr int kReservedSplitChars = 12;
-constexpr int kReservedClusterChars = 24;
+constexpr int kReservedClusterChars = 25;
 constexpr double kPaddingX = 16;
 constexpr double kPaddingY = 8;
 
@@ -115,7 +117,7 @@ QString footprintText(const schedule::Schedule& schedule, partition::GroupId gro
     int64_t bytes = 0;
     for (schedule::InstanceId id : schedule.groups[group].instances)
         bytes = std::max(bytes, schedule.instances[id].footprintBytes);
-    return qs(formatBytes(bytes));
+    return formatBufferBytes(bytes);
 }
 
 QString opCountText(size_t ops) {
@@ -162,7 +164,7 @@ QString edgeToolTip(const ir::Graph& graph, const std::vector<ir::TensorId>& ten
     for (size_t i = 0; i < tensors.size() && i < kShown; ++i) {
         const ir::Tensor& t = graph.tensor(tensors[i]);
         lines << qs(t.name) % u" "_s % qs(ir::formatShape(t.shape)) % u", "_s %
-                     qs(formatBytes(t.byteSize()));
+                     formatBufferBytes(t.byteSize());
     }
     if (tensors.size() > kShown)
         lines << u"and %1 more"_s.arg(tensors.size() - kShown);

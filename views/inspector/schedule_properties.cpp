@@ -72,10 +72,17 @@ void addInstanceProperties(const PipelineResult& result, schedule::InstanceId in
     const int64_t cores = std::max<int64_t>(1, schedule::coresUsed(inst.bind));
     root.add(u"Footprint, all its cores"_s, bytesText(inst.footprintBytes));
     root.add(u"Footprint per core"_s,
-             u"%1 on each of %2 cores"_s.arg(bytesText((inst.footprintBytes + cores - 1) / cores))
-                 .arg(cores));
+             cores == 1 ? u"%1 on its one core"_s.arg(bytesText(inst.footprintBytes))
+                        : u"%1 on each of %2 cores"_s
+                              .arg(bytesText((inst.footprintBytes + cores - 1) / cores))
+                              .arg(cores));
     root.add(u"Level capacity"_s, levelCapacityText(result));
-    root.add(u"Fits the level"_s, yesNo(inst.fitsLocalBuffer));
+    // A footprint over the level's capacity moves the output a level out
+    // (applyScopeRules, core/schedule/binding.cpp).
+    root.add(u"Fits the level"_s, inst.fitsLocalBuffer
+                                      ? u"yes"_s
+                                      : u"no: its output is kept in the %1"_s.arg(
+                                            toQString(schedule::scopeName(inst.scope))));
     root.add(u"Binding"_s, bindingGloss(inst.bind));
     root.add(u"Scope"_s, toQString(schedule::scopeName(inst.scope)));
     int position = orderPosition(s, instance);

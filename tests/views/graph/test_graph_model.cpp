@@ -4,6 +4,7 @@
 // labels of collapsed groups; the same input always gives the same model and
 // key; malformed layout requests are refused with a reason.
 
+#include "common/byte_text.h"
 #include "graph/graph_labels.h"
 #include "graph/graph_model.h"
 #include "graph_fixture.h"
@@ -11,6 +12,7 @@
 #include <QSet>
 #include <QtTest>
 
+#include <algorithm>
 #include <set>
 #include <utility>
 
@@ -143,6 +145,12 @@ private slots:
         QCOMPARE(a.lines.at(1), u"4 ops"_s);
         QCOMPARE(a.lines.at(2), u"dim 0 × 8"_s);
         QCOMPARE(a.lines.at(3), footprintText(schedule, GroupId(0)));
+        // Its largest instance's footprint, in binary units as everywhere else.
+        int64_t largest = 0;
+        for (auto id : schedule.groups[GroupId(0)].instances)
+            largest = std::max(largest, schedule.instances[id].footprintBytes);
+        QCOMPARE(a.lines.at(3), formatBufferBytes(largest));
+        QVERIFY2(a.lines.at(3).endsWith(u"iB"_s), qPrintable(a.lines.at(3)));
         QCOMPARE(model.nodes[4].lines.at(2), u"unsplit"_s);
     }
 

@@ -6,6 +6,8 @@
 
 #include <QtTest>
 
+#include <memory>
+
 using namespace stagecraft;
 using namespace Qt::StringLiterals;
 using views::Selection;
@@ -15,6 +17,7 @@ class TestInspectorProperties : public QObject {
 private slots:
     void propertiesOfOp();
     void propertiesOfInstance();
+    void instanceOnOneCoreAndOverCapacity();
     void propertiesOfGroupAndTensor();
     void overviewForNoSelection();
 };
@@ -80,6 +83,24 @@ void TestInspectorProperties::propertiesOfInstance() {
 // Group c (stage 3): output [8,64,4,4] f32 = 32,768 B, over the 28,672 B LB,
 // so Algorithm 1 splits the batch in two. Its output feeds stage 4 only and
 // stays in LB.
+// The same instance a3 as if bound to one core and over the capacity: the
+// text follows the binding and says where the output then lives.
+void TestInspectorProperties::instanceOnOneCoreAndOverCapacity() {
+    auto changed = std::make_shared<views::PipelineResult>(*test::fig3Chain());
+    const Selection a3 = test::instanceLabelled(*changed, "a3");
+    schedule::Instance& inst = changed->eval.schedule.instances[schedule::InstanceId(a3.id)];
+    inst.bind = schedule::Binding{1, 1};
+    inst.fitsLocalBuffer = false;
+    inst.scope = schedule::Scope::GB;
+    views::PropertiesModel model;
+    model.setResult(changed);
+    model.setSelection(a3);
+    QCOMPARE(test::valueAt(model, {u"Footprint per core"_s}).toString(),
+             u"16 KiB on its one core"_s);
+    QCOMPARE(test::valueAt(model, {u"Fits the level"_s}).toString(),
+             u"no: its output is kept in the GB"_s);
+}
+
 void TestInspectorProperties::propertiesOfGroupAndTensor() {
     auto result = test::fig3Chain();
     views::PropertiesModel model;
