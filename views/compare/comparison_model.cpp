@@ -13,9 +13,23 @@ constexpr int kDdr = 0;
 constexpr int kGb = 1;
 constexpr int kLb = 2;
 
-const char* const kHeaders[] = {"Strategy",   "Speedup vs tvm", "Latency (µs)", "Throughput (/s)",
-                                "Kernels",    "DDR traffic",    "GB traffic",   "LB traffic",
-                                "LB tensors", "GB tensors",     "DDR tensors",  "Spills"};
+// In Column's order.
+const char* const kHeaders[] = {"Strategy",   "vs tvm",     "Latency µs", "DDR traffic",
+                                "Spills",     "Kernels",    "GB traffic", "LB traffic",
+                                "Per second", "LB tensors", "GB tensors", "DDR tensors"};
+const char* const kHeaderTips[] = {
+    "The scheduling strategy",
+    "Speedup over tvm's schedule of the same model on the same architecture",
+    "Simulated latency of one run, in microseconds",
+    "Bytes moved to and from DDR (SI units)",
+    "Spills out of the LB and out of the GB",
+    "Kernel launches",
+    "Bytes moved to and from the GB",
+    "Bytes moved to and from the LBs",
+    "Samples per second",
+    "Tensors declared in the LB (§3.4), graph outputs left out",
+    "Tensors declared in the GB (§3.4), graph outputs left out",
+    "Tensors declared in DDR (§3.4), graph outputs left out"};
 
 } // namespace
 
@@ -158,10 +172,13 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
-        section >= ColumnCount)
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);
-    return QString::fromUtf8(kHeaders[section]);
+    if (role == Qt::DisplayRole)
+        return QString::fromUtf8(kHeaders[section]);
+    if (role == Qt::ToolTipRole)
+        return QString::fromUtf8(kHeaderTips[section]);
+    return QAbstractTableModel::headerData(section, orientation, role);
 }
 
 } // namespace stagecraft::views

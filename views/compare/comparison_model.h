@@ -19,19 +19,21 @@ namespace stagecraft::views {
 class ComparisonModel : public QAbstractTableModel {
     Q_OBJECT
 public:
+    /// What a verdict needs first (speed, DDR traffic, spills), so that a
+    /// narrow dock shows it without scrolling.
     enum Column {
         Strategy,
         Speedup,
         Latency,
-        Throughput,
-        Kernels,
         DdrTraffic,
+        Spills,
+        Kernels,
         GbTraffic,
         LbTraffic,
+        Throughput,
         LbScopes,
         GbScopes,
         DdrScopes,
-        Spills,
         ColumnCount
     };
 

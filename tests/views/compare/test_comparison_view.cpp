@@ -13,6 +13,7 @@
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QHeaderView>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QtTest>
@@ -167,6 +168,27 @@ private slots:
         QCOMPARE(view.currentStrategy(), QStringLiteral("astitch"));
         QVERIFY(
             view.model()->data(view.model()->index(row, 0), Qt::FontRole).value<QFont>().bold());
+    }
+
+    void theVerdictFitsADockedTable() {
+        // The Compare dock at 1920x1200 is about 560 px wide: speedup,
+        // latency, DDR traffic and spills show without scrolling.
+        ComparisonView view;
+        view.setRunner(&runner);
+        view.resize(560, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QTableView* table = view.table();
+        const int spills =
+            table->horizontalHeader()->sectionViewportPosition(ComparisonModel::Spills) +
+            table->columnWidth(ComparisonModel::Spills);
+        QVERIFY2(spills <= table->viewport()->width(),
+                 qPrintable(QStringLiteral("%1 > %2").arg(spills).arg(table->viewport()->width())));
+        for (int column : {ComparisonModel::Speedup, ComparisonModel::Spills})
+            QVERIFY(!view.model()
+                         ->headerData(column, Qt::Horizontal, Qt::ToolTipRole)
+                         .toString()
+                         .isEmpty());
     }
 
     void theChartScalesToTheSpeedups() {
