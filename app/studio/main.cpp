@@ -65,12 +65,12 @@ void offerRecovery(MainWindow& window) {
     }
 }
 
-/// --sweep DIR --screenshot FILE without a model: the sweep window, once
-/// laid out at --size.
-int shootSweep(QWidget* sweep, const stagecraft::studio::StudioOptions& options) {
-    sweep->resize(options.size);
-    QTimer::singleShot(200, sweep, [sweep, &options] {
-        if (!sweep->grab().save(options.screenshot, "PNG")) {
+/// --screenshot FILE without a model: the sweep window of --sweep DIR, or the
+/// start page, once laid out at --size.
+int shootWithoutModel(QWidget* widget, const stagecraft::studio::StudioOptions& options) {
+    widget->resize(options.size);
+    QTimer::singleShot(200, widget, [widget, &options] {
+        if (!widget->grab().save(options.screenshot, "PNG")) {
             std::fprintf(stderr, "stagecraft-studio: %s: cannot write the screenshot\n",
                          qPrintable(options.screenshot));
             QCoreApplication::exit(1);
@@ -125,7 +125,8 @@ int main(int argc, char** argv) {
         return 1;
     if (!options.sweep.isEmpty() && !window.openSweep(options.sweep) && screenshot)
         return 1;
-    if (screenshot && options.open.isEmpty() && window.sweepWindow())
-        return shootSweep(window.sweepWindow(), options);
+    if (screenshot && options.open.isEmpty())
+        return shootWithoutModel(
+            window.sweepWindow() ? static_cast<QWidget*>(window.sweepWindow()) : &window, options);
     return QApplication::exec();
 }

@@ -17,6 +17,7 @@
 #include "studio/analysis_docks.h"
 #include "studio/autosave.h"
 #include "studio/session_document.h"
+#include "studio/start_page.h"
 #include "studio/status_figures.h"
 
 #include <QCloseEvent>
@@ -26,6 +27,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QSettings>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QToolButton>
 
@@ -65,7 +67,13 @@ MainWindow::~MainWindow() {
 void MainWindow::createViews() {
     graphView_ = new views::GraphView(this);
     graphView_->setSelectionModel(selection_);
-    setCentralWidget(graphView_);
+    startPage_ = new StartPage(this);
+    connect(startPage_, &StartPage::openRequested, this, &MainWindow::openDialog);
+    connect(startPage_, &StartPage::pathChosen, this, &MainWindow::openPath);
+    central_ = new QStackedWidget(this);
+    central_->addWidget(startPage_);
+    central_->addWidget(graphView_);
+    setCentralWidget(central_);
 
     instanceView_ = new views::InstanceView(this);
     instanceView_->setSelectionModel(selection_);
@@ -206,6 +214,7 @@ void MainWindow::showResult(views::ResultPtr result) {
         previousReport_.reset();
     result_ = std::move(result);
     keepValidSelection();
+    central_->setCurrentWidget(graphView_);
     graphView_->setResult(result_);
     instanceView_->setResult(result_);
     inspector_->setResult(result_);

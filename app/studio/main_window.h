@@ -1,5 +1,6 @@
 #pragma once
-// The main window of stagecraft-studio: the graph view in the middle, the
+// The main window of stagecraft-studio: the graph view in the middle (the
+// start page until a model is open), the
 // instance view and the inspector in docks, a strategy picker in the tool
 // bar, progress and the current schedule's figures in the status bar. It owns
 // the document, the pipeline runner and the one selection all views share.
@@ -22,6 +23,7 @@ class QLabel;
 class QMenu;
 class QProgressBar;
 class QProgressDialog;
+class QStackedWidget;
 class QToolButton;
 
 namespace stagecraft::codegen {
@@ -49,6 +51,7 @@ class SessionDocument;
 class Autosave;
 class KernelEmitter;
 class AnalysisDocks;
+class StartPage;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -192,6 +195,9 @@ private:
     Autosave* autosave_ = nullptr;
     views::SelectionModel* selection_ = nullptr;
     views::GraphView* graphView_ = nullptr;
+    /// The start page until a model is shown, then the graph view.
+    QStackedWidget* central_ = nullptr;
+    StartPage* startPage_ = nullptr;
     views::InstanceView* instanceView_ = nullptr;
     views::InspectorWidget* inspector_ = nullptr;
     views::StrategyPicker* strategyPicker_ = nullptr;

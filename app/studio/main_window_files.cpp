@@ -6,6 +6,7 @@
 #include "studio/autosave.h"
 #include "studio/main_window.h"
 #include "studio/session_document.h"
+#include "studio/start_page.h"
 #include "zoo/zoo.h"
 
 #include <QDragEnterEvent>
@@ -198,6 +199,7 @@ void MainWindow::updateRecentMenu() {
         recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] { openPath(path); })
             ->setToolTip(path);
     recentMenu_->setEnabled(!recent.isEmpty());
+    startPage_->setRecent(recent);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

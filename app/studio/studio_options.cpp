@@ -103,7 +103,8 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
                               QStringLiteral("NAME"));
     QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                   QStringLiteral("Render to a PNG once the result is shown, then "
-                                                 "exit (offscreen without a display)."),
+                                                 "exit (offscreen without a display); with "
+                                                 "nothing to open, the start page."),
                                   QStringLiteral("FILE"));
     QCommandLineOption view(QStringLiteral("view"),
                             QStringLiteral("What --screenshot renders: window (default), graph, "
@@ -196,8 +197,8 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
     }
     options.screenshot = parser.value(screenshot);
     if (error.isEmpty() && !options.screenshot.isEmpty() && options.open.isEmpty() &&
-        options.sweep.isEmpty())
-        error = QStringLiteral("--screenshot needs a model, a session or --sweep DIR to open");
+        options.sweep.isEmpty() && parseStudioView(options.view) != StudioView::Window)
+        error = QStringLiteral("--view %1 needs a model or a session to open").arg(options.view);
     if (Status target = checkOutputPath(options.screenshot.toStdString());
         error.isEmpty() && !options.screenshot.isEmpty() && !target.ok())
         error = QString::fromStdString(target.error().message());

@@ -31,6 +31,9 @@ Run runStudio(const QStringList& args, const QString& cacheDir = {}) {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     if (!cacheDir.isEmpty())
         env.insert(QStringLiteral("STAGECRAFT_CACHE_DIR"), cacheDir);
+    // Its settings (recent files) go to a directory of the suite's own.
+    static QTemporaryDir config;
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), config.path());
     env.remove(QStringLiteral("DISPLAY"));
     env.remove(QStringLiteral("WAYLAND_DISPLAY"));
     env.remove(QStringLiteral("QT_QPA_PLATFORM"));
@@ -149,6 +152,16 @@ private slots:
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QImage image(png);
         QCOMPARE(image.size(), QSize(1000, 700));
+    }
+
+    void screenshotWithoutAModelShowsTheStartPage() {
+        QString png = dir_.filePath(QStringLiteral("start.png"));
+        Run run = runStudio({QStringLiteral("--screenshot"), png, QStringLiteral("--size"),
+                             QStringLiteral("1200x800")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QImage image(png);
+        QCOMPARE(image.size(), QSize(1200, 800));
+        QVERIFY(shadesOf(image) > 3);
     }
 
     void screenshotOfOneViewOnPPOcr() {

@@ -1,9 +1,10 @@
-// The studio's services around the document: autosave and crash recovery,
-// every export kind (written, deterministic), the status-bar figures with
-// deltas and the command line's errors.
+// The studio's services around the document: the start page, autosave and
+// crash recovery, every export kind (written, deterministic), the status-bar
+// figures with deltas and the command line's errors.
 
 #include "studio/autosave.h"
 #include "studio/session_document.h"
+#include "studio/start_page.h"
 #include "studio/status_figures.h"
 #include "studio/studio_options.h"
 #include "studio_fixture.h"
@@ -11,6 +12,8 @@
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QPushButton>
+#include <QStackedWidget>
 #include <QStandardPaths>
 #include <QUndoStack>
 
@@ -36,6 +39,32 @@ private slots:
         QDir(studio::Autosave::directory()).removeRecursively();
         QVERIFY(dir_.isValid());
         model_ = test::writeZooModel(dir_, "fig3-chain");
+    }
+
+    // Before a model is open the window offers Open and the zoo; a click on a
+    // zoo model opens it and the graph takes the start page's place.
+    void theStartPageOpensAZooModel() {
+        studio::MainWindow window;
+        window.setInteractive(false);
+        window.setDefaults(test::testDefaults("teaching"));
+        window.resize(1200, 800);
+        window.show();
+        auto* central = qobject_cast<QStackedWidget*>(window.centralWidget());
+        QVERIFY(central);
+        auto* start = window.findChild<studio::StartPage*>();
+        QVERIFY(start);
+        QCOMPARE(central->currentWidget(), start);
+        QVERIFY(start->findChild<QPushButton*>(QStringLiteral("startOpen")));
+        for (const QString& path : studio::StartPage::suggestedModels()) {
+            auto* button = start->findChild<QPushButton*>(QStringLiteral("start-") + path.mid(4));
+            QVERIFY2(button && button->text().startsWith(path.mid(4)), qPrintable(path));
+        }
+        QTest::mouseClick(start->findChild<QPushButton*>(QStringLiteral("start-fig3-chain")),
+                          Qt::LeftButton);
+        QVERIFY(test::waitForResult(window));
+        QVERIFY(central->currentWidget() != start);
+        const std::string opened = window.document()->session().modelPath;
+        QVERIFY2(opened.find("fig3-chain") != std::string::npos, opened.c_str());
     }
 
     void autosaveAndRecovery() {
@@ -167,8 +196,9 @@ private slots:
         QTest::newRow("level") << args({"--level", "l3"}) << QStringLiteral("--level");
         QTest::newRow("view") << args({"m.onnx", "--view", "x"}) << QStringLiteral("--view");
         QTest::newRow("size") << args({"m.onnx", "--size", "9"}) << QStringLiteral("--size");
-        QTest::newRow("screenshot alone")
-            << args({"--screenshot", "a.png"}) << QStringLiteral("needs a model");
+        QTest::newRow("a view without a model")
+            << args({"--screenshot", "a.png", "--view", "graph"})
+            << QStringLiteral("--view graph needs a model");
         QTest::newRow("dim") << args({"--dim", "batch"}) << QStringLiteral("batch");
         QTest::newRow("two models") << args({"a.onnx", "b.onnx"}) << QStringLiteral("one model");
         QTest::newRow("show") << args({"m.onnx", "--show", "time,nope"})
