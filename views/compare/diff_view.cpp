@@ -95,7 +95,9 @@ void DiffView::rebuild() {
     const Highlights previous = std::exchange(all_, {});
     tree_->clear();
     if (!a_ || !b_) {
-        summary_->setText(tr("Choose two results to compare."));
+        summary_->setText(a_ ? tr("Computing the other strategies; the diff against tvm "
+                                  "follows, or choose one above.")
+                             : tr("Open a model to diff its schedule with another strategy's."));
     } else if (!sameGraph(*a_, *b_)) {
         summary_->setText(tr("%1 and %2 are not of the same model.").arg(labelA_, labelB_));
     } else {
@@ -162,6 +164,14 @@ void DiffView::refreshChoices() {
     compareWith_->setEnabled(compareWith_->count() > 0);
     int index = compareWith_->findText(labelB_);
     compareWith_->setCurrentIndex(index);
+    // Nothing chosen yet: the baseline, tvm (or graphturbo when tvm is shown),
+    // so that the tab is a diff as soon as it can be.
+    if (!b_ && a_) {
+        const QString baseline =
+            labelA_ == QLatin1String("tvm") ? QStringLiteral("graphturbo") : QStringLiteral("tvm");
+        if (const int found = compareWith_->findText(baseline); found >= 0)
+            chooseB(found);
+    }
 }
 
 void DiffView::chooseB(int index) {

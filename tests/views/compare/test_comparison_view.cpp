@@ -16,6 +16,7 @@
 #include <QHeaderView>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTreeWidget>
 #include <QtTest>
 
 using namespace stagecraft;
@@ -215,6 +216,22 @@ private slots:
         QTest::mouseClick(view.chart(), Qt::LeftButton, {}, view.chart()->slotRect(0).center());
         QCOMPARE(chosen.size(), 1);
         QCOMPARE(chosen.first().at(0).toString(), bars[0].strategy);
+    }
+
+    // With no B chosen the diff takes the baseline as soon as it is computed.
+    void theDiffStartsAgainstTvm() {
+        DiffView diff;
+        diff.setShownResult(runner.result(QStringLiteral("graphturbo")),
+                            QStringLiteral("graphturbo"));
+        QVERIFY(diff.summary().contains(QStringLiteral("Computing")));
+        diff.setRunner(&runner);
+        QCOMPARE(diff.compareWith()->currentText(), QStringLiteral("tvm"));
+        QVERIFY2(diff.summary().contains(QStringLiteral("tvm")), qPrintable(diff.summary()));
+        QVERIFY(diff.tree()->topLevelItemCount() > 0);
+        DiffView ofTvm;
+        ofTvm.setShownResult(runner.result(QStringLiteral("tvm")), QStringLiteral("tvm"));
+        ofTvm.setRunner(&runner);
+        QCOMPARE(ofTvm.compareWith()->currentText(), QStringLiteral("graphturbo"));
     }
 
     void switchingACachedRowIsImmediate() {
