@@ -60,8 +60,8 @@ OccupancyView::OccupancyView(QWidget* parent)
     chooserRow->addWidget(new QLabel(tr("Core"), this));
     chooserRow->addWidget(coreChooser_);
     chooserRow->addSpacing(16);
-    chooserRow->addWidget(legendLabel(this));
-    chooserRow->addStretch(1);
+    // The legend takes the rest of the row (its size policy ignores its hint).
+    chooserRow->addWidget(legendLabel(this), 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(chooserRow);

@@ -258,6 +258,9 @@ private slots:
     void legendsExplainEveryMark() {
         const auto* occupancy = occupancy_->findChild<QLabel*>(QStringLiteral("occupancyLegend"));
         QVERIFY(occupancy && occupancy->isVisible());
+        // Given room to be read: the row's width less the core chooser's.
+        QVERIFY2(occupancy->width() > occupancy_->width() / 2,
+                 qPrintable(QString::number(occupancy->width())));
         for (const char* mark : {"group", "bytes in use", "capacity", "spill"})
             QVERIFY2(occupancy->text().contains(QLatin1String(mark)), mark);
         // The marks in the colours the plots draw them with.
@@ -265,6 +268,7 @@ private slots:
         QVERIFY(occupancy->text().contains(groupColor(partition::GroupId(0)).name()));
         const auto* overlap = overlap_->findChild<QLabel*>(QStringLiteral("overlapLegend"));
         QVERIFY(overlap && overlap->isVisible());
+        QVERIFY(overlap->width() > overlap_->width() / 2);
         QVERIFY(overlap->text().contains(unitKindColor("matrix").name()));
         QVERIFY(overlap->text().contains(unitKindLightColor("matrix").name()));
     }
