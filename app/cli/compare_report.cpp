@@ -51,14 +51,6 @@ void printCauses(const sim::Breakdown& b, std::initializer_list<sim::Cause> caus
 }
 
 /// The cause with the most time in \p b.
-sim::Cause mainCause(const sim::Breakdown& b) {
-    size_t best = 0;
-    for (size_t c = 1; c < sim::kCauseCount; ++c)
-        if (b.ns[c] > b.ns[best])
-            best = c;
-    return static_cast<sim::Cause>(best);
-}
-
 void printBreakdownText(const sim::Attribution& a, std::ostream& out) {
     using sim::Cause;
     const sim::Breakdown& b = a.run;
@@ -92,7 +84,7 @@ void printBreakdownText(const sim::Attribution& a, std::ostream& out) {
         out << (i ? ", " : " ") << groups[i]->label << " "
             << fixed(100 * groups[i]->breakdown.totalNs / std::max(b.totalNs, 1e-9), 1) << "% ("
             << groups[i]->kernels << " kernels, mostly "
-            << sim::causeName(mainCause(groups[i]->breakdown)) << ")";
+            << sim::causeName(sim::dominantCause(groups[i]->breakdown)) << ")";
     out << "\n";
 }
 

@@ -14,6 +14,7 @@
 #include "compare/comparison_runner.h"
 #include "compare/comparison_view.h"
 #include "compare/diff_view.h"
+#include "costs/cost_table_view.h"
 #include "stepper/stepper_view.h"
 #include "studio/pipeline_runner.h"
 #include "timeline/timeline_view.h"
@@ -54,6 +55,8 @@ const char* dockNameOf(StudioView view) {
         return "diffDock";
     case StudioView::Steps:
         return "stepsDock";
+    case StudioView::Costs:
+        return "costsDock";
     case StudioView::Window:
     case StudioView::Graph:
         break;
@@ -107,6 +110,8 @@ void AnalysisDocks::createComparison() {
     diff_->setSelectionModel(selection_);
     stepper_ = new views::StepperView(window_);
     stepper_->setHighlightModel(highlights_);
+    costs_ = new views::CostTableView(window_);
+    costs_->setSelectionModel(selection_);
 
     auto* instances = window_->findChild<QDockWidget*>(QStringLiteral("instancesDock"));
     auto* inspector = window_->findChild<QDockWidget*>(QStringLiteral("inspectorDock"));
@@ -114,8 +119,10 @@ void AnalysisDocks::createComparison() {
     auto* compare = dockFor(window_, tr("Compare"), QStringLiteral("compareDock"), comparison_);
     auto* diff = dockFor(window_, tr("Diff"), QStringLiteral("diffDock"), diff_);
     auto* steps = dockFor(window_, tr("Steps"), QStringLiteral("stepsDock"), stepper_);
+    auto* costs = dockFor(window_, tr("Costs"), QStringLiteral("costsDock"), costs_);
     window_->tabifyDockWidget(instances, time);
-    followVisibility({time, compare, diff, steps});
+    window_->tabifyDockWidget(time, costs);
+    followVisibility({time, compare, diff, steps, costs});
     window_->tabifyDockWidget(inspector, compare);
     window_->tabifyDockWidget(compare, diff);
     window_->tabifyDockWidget(diff, steps);
@@ -172,6 +179,10 @@ void AnalysisDocks::refreshShown() {
         occupancy_->setResult(result_);
         overlap_->setResult(result_);
     }
+    if (shownDocks_.contains(QStringLiteral("costsDock")) && costsResult_ != result_) {
+        costsResult_ = result_;
+        costs_->setResult(result_);
+    }
     if (shownDocks_.contains(QStringLiteral("stepsDock")) && stepsResult_ != result_) {
         stepsResult_ = result_;
         stepper_->setResult(result_);
@@ -220,6 +231,8 @@ QWidget* AnalysisDocks::view(StudioView view) const {
         return diff_;
     case StudioView::Steps:
         return stepper_;
+    case StudioView::Costs:
+        return costs_;
     case StudioView::Window:
     case StudioView::Graph:
     case StudioView::Instances:

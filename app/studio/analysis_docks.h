@@ -33,6 +33,7 @@ class ComparisonRunner;
 class ComparisonView;
 class DiffView;
 class StepperView;
+class CostTableView;
 } // namespace stagecraft::views
 
 namespace stagecraft::studio {
@@ -99,6 +100,7 @@ private:
     views::ComparisonRunner* comparisonRunner_ = nullptr;
     views::DiffView* diff_ = nullptr;
     views::StepperView* stepper_ = nullptr;
+    views::CostTableView* costs_ = nullptr;
     PipelineRunner* sessionDiffRunner_ = nullptr;
     quint64 sessionDiffTicket_ = 0;
     QString sessionDiffLabel_;
@@ -109,6 +111,7 @@ private:
     /// given (they follow only while shown).
     views::ResultPtr timeResult_;
     views::ResultPtr stepsResult_;
+    views::ResultPtr costsResult_;
     views::ResultPtr comparedResult_;
     /// Object names of the docks whose tab is in front.
     QSet<QString> shownDocks_;

@@ -37,6 +37,10 @@ void MainWindow::createToolsMenu() {
     analyze->setObjectName(QStringLiteral("analyzeMenu"));
     analyze->addAction(tr("&Timeline"), this, [this] { showView(StudioView::Timeline); })
         ->setShortcut(Qt::CTRL | Qt::Key_L);
+    analyze
+        ->addAction(tr("C&osts of Groups and Kernels"), this,
+                    [this] { showView(StudioView::Costs); })
+        ->setShortcut(Qt::CTRL | Qt::Key_J);
     analyze->addAction(tr("&Compare Strategies"), this, [this] { showView(StudioView::Compare); })
         ->setShortcut(Qt::CTRL | Qt::Key_K);
     auto* diffMenu = analyze->addMenu(tr("&Diff With Strategy"));

@@ -64,6 +64,7 @@ QWidget* MainWindow::view(StudioView view) const {
     case StudioView::Compare:
     case StudioView::Diff:
     case StudioView::Steps:
+    case StudioView::Costs:
         return analysis_->view(view);
     }
     return nullptr;

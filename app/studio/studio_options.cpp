@@ -106,11 +106,12 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
                                                  "exit (offscreen without a display); with "
                                                  "nothing to open, the start page."),
                                   QStringLiteral("FILE"));
-    QCommandLineOption view(QStringLiteral("view"),
-                            QStringLiteral("What --screenshot renders: window (default), graph, "
-                                           "instances, inspector, timeline, occupancy, overlap, "
-                                           "time (the three time views), compare, diff or steps."),
-                            QStringLiteral("NAME"), QStringLiteral("window"));
+    QCommandLineOption view(
+        QStringLiteral("view"),
+        QStringLiteral("What --screenshot renders: window (default), graph, "
+                       "instances, inspector, timeline, occupancy, overlap, "
+                       "time (the three time views), compare, diff, steps or costs."),
+        QStringLiteral("NAME"), QStringLiteral("window"));
     QCommandLineOption size(QStringLiteral("size"),
                             QStringLiteral("Size of the window, or with --view of the view, "
                                            "for --screenshot (default 1400x900)."),

@@ -8,10 +8,10 @@ namespace {
 
 using enum StudioView;
 constexpr std::array kViews{Window,  Graph, Instances, Inspector, Timeline, Occupancy,
-                            Overlap, Time,  Compare,   Diff,      Steps};
+                            Overlap, Time,  Compare,   Diff,      Steps,    Costs};
 constexpr std::array<const char*, kViews.size()> kNames{
     "window",  "graph", "instances", "inspector", "timeline", "occupancy",
-    "overlap", "time",  "compare",   "diff",      "steps"};
+    "overlap", "time",  "compare",   "diff",      "steps",    "costs"};
 
 } // namespace
 

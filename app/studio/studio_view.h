@@ -24,13 +24,15 @@ enum class StudioView {
     Compare,
     Diff,
     Steps,
+    /// The sortable table of groups and kernels with their costs.
+    Costs,
 };
 
 /// Every view, in the order above.
 std::span<const StudioView> studioViews();
 
 /// "window", "graph", "instances", "inspector", "timeline", "occupancy",
-/// "overlap", "time", "compare", "diff", "steps".
+/// "overlap", "time", "compare", "diff", "steps", "costs".
 QString studioViewName(StudioView view);
 
 /// The names of studioViews(), in order.

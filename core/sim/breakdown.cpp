@@ -248,6 +248,14 @@ int64_t Breakdown::totalBytes() const {
     return std::accumulate(bytes.begin(), bytes.end(), int64_t{0});
 }
 
+Cause dominantCause(const Breakdown& b) {
+    size_t best = 0;
+    for (size_t c = 1; c < kCauseCount; ++c)
+        if (b.ns[c] > b.ns[best])
+            best = c;
+    return static_cast<Cause>(best);
+}
+
 Breakdown& Breakdown::operator+=(const Breakdown& other) {
     for (size_t c = 0; c < kCauseCount; ++c) {
         ns[c] += other.ns[c];

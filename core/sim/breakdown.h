@@ -65,6 +65,9 @@ struct Breakdown {
     Breakdown& operator+=(const Breakdown& other);
 };
 
+/// The cause that took most of \p b's time (the first of equals).
+Cause dominantCause(const Breakdown& b);
+
 struct KernelBreakdown {
     int32_t kernel = 0;
     /// The instance's label, e.g. "a3".

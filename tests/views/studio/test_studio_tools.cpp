@@ -11,6 +11,8 @@
 #include "compare/comparison_runner.h"
 #include "compare/comparison_view.h"
 #include "compare/diff_view.h"
+#include "costs/cost_table_model.h"
+#include "costs/cost_table_view.h"
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
 #include "inspector/schedule_queries.h"
@@ -100,7 +102,7 @@ private slots:
             names << name;
         }
         QCOMPARE(names, studio::studioViewNames());
-        QCOMPARE(names.size(), 11);
+        QCOMPARE(names.size(), 12);
         QCOMPARE(window_->view(studio::StudioView::Window), window_.get());
         QVERIFY(!studio::parseStudioView(QStringLiteral("Graph")));
         QVERIFY(!studio::parseStudioView(QString()));
@@ -243,6 +245,27 @@ private slots:
         QVERIFY(!window_->diffWithSession(bad));
         QVERIFY(window_->lastError().contains(QStringLiteral("bad.stagecraft")));
         QVERIFY(!window_->lastError().contains(QLatin1Char('\n')));
+    }
+
+    void costRowSelectsInTheOtherViews() {
+        open(fig3_, "teaching");
+        window_->showView(studio::StudioView::Costs);
+        auto* costs = viewOf<CostTableView>(*window_, studio::StudioView::Costs);
+        QVERIFY(costs);
+        QTRY_VERIFY(costs->isVisible() && costs->model()->rowCount() > 0);
+        costs->setGrain(CostGrain::Kernels);
+        QTableView* table = costs->table();
+        const QModelIndex first = table->model()->index(0, 0);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(first).center());
+        const Selection& selected = window_->selection()->current();
+        QCOMPARE(selected.kind, Selection::Kind::Instance);
+        const auto& schedule = window_->result()->eval.schedule;
+        QCOMPARE(
+            QString::fromStdString(schedule.instances[schedule::InstanceId{selected.id}].label),
+            first.data().toString());
+        auto* instances = viewOf<InstanceView>(*window_, studio::StudioView::Instances);
+        QCOMPARE(flagged(instances->canvas()->paintOptions().highlighted),
+                 std::vector<schedule::InstanceId>{schedule::InstanceId{selected.id}});
     }
 
     void stepThroughHighlightsReachTheGraph() {

@@ -1,0 +1,245 @@
+// The cost table on real results: its rows of either grain add up to the
+// run (time to the attribution, traffic per level and spills to the report,
+// kernels to the report's count), kernel rows to their group's row; headers
+// sort by the raw figures; the filter and the summary line agree; a row
+// click selects its group or instance, and a selection made elsewhere
+// selects the row standing for it.
+
+#include "costs/cost_rows.h"
+#include "costs/cost_table_model.h"
+#include "costs/cost_table_view.h"
+#include "result_fixture.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QTableView>
+#include <QtTest>
+
+#include <cmath>
+#include <map>
+
+using namespace stagecraft;
+using namespace stagecraft::views;
+
+namespace {
+
+ResultPtr resultOf(const std::string& zoo, const std::string& arch, schedule::Level level,
+                   const std::string& strategy = "graphturbo") {
+    test::ResultSpec spec;
+    spec.zoo = zoo;
+    spec.arch = arch;
+    spec.level = level;
+    spec.strategy = strategy;
+    return test::resultFor(spec);
+}
+
+/// On "teaching": fig3-chain (4 groups, 15 kernels, spills), resnet-reduced
+/// (8 groups, 28 spills), fig2-blocks under tvm.
+void addRows() {
+    QTest::addColumn<QString>("zoo");
+    QTest::addColumn<QString>("strategy");
+    QTest::addColumn<int>("level");
+    QTest::newRow("fig3-chain/graphturbo/LB")
+        << QStringLiteral("fig3-chain") << QStringLiteral("graphturbo") << int(schedule::Level::LB);
+    QTest::newRow("resnet-reduced/graphturbo/LB")
+        << QStringLiteral("resnet-reduced") << QStringLiteral("graphturbo")
+        << int(schedule::Level::LB);
+    QTest::newRow("fig2-blocks/tvm/GB")
+        << QStringLiteral("fig2-blocks") << QStringLiteral("tvm") << int(schedule::Level::GB);
+}
+
+ResultPtr rowResult() {
+    QFETCH(QString, zoo);
+    QFETCH(QString, strategy);
+    QFETCH(int, level);
+    return resultOf(zoo.toStdString(), "teaching", static_cast<schedule::Level>(level),
+                    strategy.toStdString());
+}
+
+bool near(double a, double b) {
+    return std::abs(a - b) <= 1e-9 * std::max({1.0, std::abs(a), std::abs(b)});
+}
+
+void clickRow(QTableView* table, int row) {
+    QRect cell = table->visualRect(table->model()->index(row, 0));
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
+}
+
+QString selectedLabel(QTableView* table) {
+    const QModelIndexList rows = table->selectionModel()->selectedRows(CostTableModel::Name);
+    return rows.size() == 1 ? rows.front().data().toString() : QString();
+}
+
+} // namespace
+
+class TestCostTable : public QObject {
+    Q_OBJECT
+
+private slots:
+    void rowsAddUpToTheRun_data() { addRows(); }
+    void rowsAddUpToTheRun() {
+        const ResultPtr result = rowResult();
+        const sim::Report& report = result->eval.report;
+        for (CostGrain grain : {CostGrain::Groups, CostGrain::Kernels}) {
+            const std::vector<CostRow> rows = costRows(*result, grain);
+            QVERIFY(!rows.empty());
+            double ns = 0;
+            sim::PerLevel traffic{};
+            int64_t spills = 0;
+            int64_t kernels = 0;
+            for (const CostRow& row : rows) {
+                ns += row.breakdown.totalNs;
+                for (size_t level = 0; level < traffic.size(); ++level)
+                    traffic[level] += row.traffic[level];
+                spills += row.spills;
+                kernels += row.kernels;
+                QVERIFY(row.computeShare() >= 0 && row.computeShare() <= 1 + 1e-12);
+            }
+            QVERIFY2(
+                near(ns, report.attribution.run.totalNs),
+                qPrintable(QStringLiteral("%1 vs %2").arg(ns).arg(report.attribution.run.totalNs)));
+            // Each row's bytes are rounded once after scaling to the batch.
+            for (size_t level = 0; level < traffic.size(); ++level)
+                QVERIFY(std::abs(traffic[level] - report.trafficBytes[level]) <=
+                        static_cast<int64_t>(rows.size()));
+            QCOMPARE(spills, report.spills);
+            QCOMPARE(kernels, report.kernels);
+        }
+    }
+
+    void kernelRowsAddUpToTheirGroup() {
+        const ResultPtr result = resultOf("fig3-chain", "teaching", schedule::Level::LB);
+        std::map<std::string, CostRow> sums;
+        for (const CostRow& k : costRows(*result, CostGrain::Kernels)) {
+            QCOMPARE(k.selection.kind, Selection::Kind::Instance);
+            const auto& instance =
+                result->eval.schedule.instances[schedule::InstanceId{k.selection.id}];
+            QCOMPARE(k.label, instance.label);
+            CostRow& sum = sums[k.group];
+            sum.kernels += 1;
+            sum.breakdown += k.breakdown;
+            sum.spills += k.spills;
+        }
+        const std::vector<CostRow> groups = costRows(*result, CostGrain::Groups);
+        QCOMPARE(groups.size(), sums.size());
+        QVERIFY(groups.size() > 1);
+        for (const CostRow& g : groups) {
+            QCOMPARE(g.selection.kind, Selection::Kind::Group);
+            const CostRow& sum = sums.at(g.label);
+            QCOMPARE(g.kernels, sum.kernels);
+            QCOMPARE(g.spills, sum.spills);
+            QVERIFY(near(g.breakdown.totalNs, sum.breakdown.totalNs));
+            QVERIFY(near(g.computeNs(), sum.computeNs()));
+        }
+    }
+
+    void modelPassesTheTester() {
+        CostTableModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const ResultPtr result = resultOf("fig3-chain", "teaching", schedule::Level::LB);
+        model.setRows(costRows(*result, CostGrain::Kernels),
+                      result->eval.report.attribution.run.totalNs);
+        QCOMPARE(model.rowCount(), static_cast<int>(result->eval.report.kernels));
+        for (int c = 0; c < CostTableModel::ColumnCount; ++c)
+            QVERIFY(!model.headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString().isEmpty());
+    }
+
+    void headersSortByTheFigures() {
+        CostTableView view;
+        view.setResult(resultOf("fig3-chain", "teaching", schedule::Level::LB));
+        view.setGrain(CostGrain::Kernels);
+        QTableView* table = view.table();
+        QAbstractItemModel* shown = table->model();
+        QVERIFY(shown->rowCount() > 2);
+        // Opens sorted by time, longest first.
+        for (int r = 1; r < shown->rowCount(); ++r)
+            QVERIFY(shown->index(r - 1, CostTableModel::Time).data(Qt::UserRole).toDouble() >=
+                    shown->index(r, CostTableModel::Time).data(Qt::UserRole).toDouble());
+        for (int column : {int(CostTableModel::DdrTraffic), int(CostTableModel::Computing),
+                           int(CostTableModel::Name)}) {
+            table->sortByColumn(column, Qt::AscendingOrder);
+            for (int r = 1; r < shown->rowCount(); ++r)
+                QVERIFY(shown->index(r - 1, column).data(Qt::UserRole).toDouble() <=
+                        shown->index(r, column).data(Qt::UserRole).toDouble());
+        }
+        // By name is execution order: the kernels' order in the program.
+        QCOMPARE(shown->index(0, CostTableModel::Name).data().toString(),
+                 QString::fromStdString(view.model()->rows().front().label));
+    }
+
+    void filterAndSummaryAgree() {
+        CostTableView view;
+        const ResultPtr result = resultOf("fig3-chain", "teaching", schedule::Level::LB);
+        view.setResult(result);
+        view.setGrain(CostGrain::Kernels);
+        auto* filter = view.findChild<QLineEdit*>(QStringLiteral("costFilter"));
+        auto* summary = view.findChild<QLabel*>(QStringLiteral("costSummary"));
+        QVERIFY(filter && summary);
+        const int all = view.table()->model()->rowCount();
+        QVERIFY2(summary->text().startsWith(QStringLiteral("%1 of %1 kernels").arg(all)),
+                 qPrintable(summary->text()));
+        QVERIFY(summary->text().contains(QStringLiteral("(100.0 % of the run)")));
+        const QString first = QString::fromStdString(result->eval.schedule.instances.front().label);
+        filter->setText(first);
+        const int shown = view.table()->model()->rowCount();
+        QVERIFY(shown >= 1 && shown < all);
+        for (int r = 0; r < shown; ++r)
+            QVERIFY(view.table()->model()->index(r, 0).data().toString().contains(first));
+        QVERIFY2(summary->text().startsWith(QStringLiteral("%1 of %2 kernels").arg(shown).arg(all)),
+                 qPrintable(summary->text()));
+    }
+
+    void aRowSelectsItsGroupOrInstance() {
+        SelectionModel selection;
+        CostTableView view;
+        view.setSelectionModel(&selection);
+        const ResultPtr result = resultOf("fig3-chain", "teaching", schedule::Level::LB);
+        view.setResult(result);
+        view.resize(1200, 600);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        clickRow(view.table(), 0);
+        QCOMPARE(selection.current().kind, Selection::Kind::Group);
+        QCOMPARE(QString::fromStdString(
+                     partition::Partition::label(schedule::GroupId{selection.current().id})),
+                 view.table()->model()->index(0, 0).data().toString());
+        view.findChild<QComboBox*>(QStringLiteral("costGrain"))->setCurrentIndex(1);
+        QCOMPARE(view.grain(), CostGrain::Kernels);
+        clickRow(view.table(), 1);
+        QCOMPARE(selection.current().kind, Selection::Kind::Instance);
+        QCOMPARE(QString::fromStdString(
+                     result->eval.schedule.instances[schedule::InstanceId{selection.current().id}]
+                         .label),
+                 view.table()->model()->index(1, 0).data().toString());
+    }
+
+    void followsSelectionsMadeElsewhere() {
+        SelectionModel selection;
+        CostTableView view;
+        const ResultPtr result = resultOf("fig3-chain", "teaching", schedule::Level::LB);
+        view.setResult(result);
+        view.setSelectionModel(&selection);
+        const schedule::Schedule& schedule = result->eval.schedule;
+        const schedule::InstanceId last{static_cast<int32_t>(schedule.instances.size() - 1)};
+        const std::string group = partition::Partition::label(schedule.instances[last].group);
+        selection.select({Selection::Kind::Instance, last.value(), -1});
+        QCOMPARE(selectedLabel(view.table()), QString::fromStdString(group));
+        view.setGrain(CostGrain::Kernels);
+        QCOMPARE(selectedLabel(view.table()),
+                 QString::fromStdString(schedule.instances[last].label));
+        // An op: its group, shown at this grain as the group's first kernel.
+        const ir::OpId op = schedule.partition.ops(schedule.instances[last].group).front();
+        view.setGrain(CostGrain::Groups);
+        selection.select({Selection::Kind::Op, op.value(), -1});
+        QCOMPARE(selectedLabel(view.table()), QString::fromStdString(group));
+        selection.clear();
+        QVERIFY(selectedLabel(view.table()).isEmpty());
+    }
+};
+
+QTEST_MAIN(TestCostTable)
+#include "test_cost_table.moc"
