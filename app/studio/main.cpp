@@ -1,6 +1,7 @@
 // stagecraft-studio: the desktop application. Parses the command line, offers
 // the recovery of sessions lost to a crash, opens what the user named.
 
+#include "graph/graph_view.h"
 #include "studio/autosave.h"
 #include "studio/main_window.h"
 #include "studio/screenshot.h"
@@ -115,6 +116,9 @@ int main(int argc, char** argv) {
         new stagecraft::studio::Screenshot(&window, options);
     }
     window.show();
+    if (auto* graph = qobject_cast<stagecraft::views::GraphView*>(
+            window.view(stagecraft::studio::StudioView::Graph)))
+        graph->setOverlay(*stagecraft::views::parseGroupOverlay(options.colorBy));
     applyToolOptions(window, options);
     if (!screenshot)
         offerRecovery(window);

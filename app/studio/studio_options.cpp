@@ -1,6 +1,7 @@
 #include "studio/studio_options.h"
 
 #include "arch/presets.h"
+#include "costs/group_overlay.h"
 #include "onnx/importer.h"
 #include "schedule/schedule.h"
 #include "sim/compare.h"
@@ -136,8 +137,12 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
                                             "sweep); with --screenshot and no model, render its "
                                             "window."),
                              QStringLiteral("DIR"));
+    QCommandLineOption colorBy(QStringLiteral("color-by"),
+                               QStringLiteral("Colour the graph's groups by: groups (their own "
+                                              "colours, default), time, ddr, spills or split."),
+                               QStringLiteral("NAME"), QStringLiteral("groups"));
     parser.addOptions({arch, session, strategy, level, input, dim, value, select, screenshot, view,
-                       size, show, diffWith, step, profile, sweep});
+                       size, show, diffWith, step, profile, sweep, colorBy});
 
     ParsedOptions parsed;
     if (!parser.parse(arguments)) {
@@ -183,6 +188,10 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
     for (const QString& name : std::as_const(options.show))
         if (error.isEmpty() && !parseStudioView(name))
             error = QStringLiteral("--show: unknown view '%1'").arg(name);
+    options.colorBy = parser.value(colorBy);
+    if (error.isEmpty() && !views::parseGroupOverlay(options.colorBy))
+        error = QStringLiteral("--color-by: expected one of %1 (got '%2')")
+                    .arg(views::groupOverlayNames().join(QStringLiteral(", ")), options.colorBy);
     options.diffWith = parser.value(diffWith);
     options.profile = parser.value(profile);
     options.sweep = parser.value(sweep);

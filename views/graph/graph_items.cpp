@@ -31,6 +31,13 @@ CanvasColors colorsOf(const QGraphicsItem* item) {
     return CanvasColors::paper();
 }
 
+/// The colour of \p group in \p item's scene (an overlay's, or the group's own).
+QColor baseOf(const QGraphicsItem* item, partition::GroupId group) {
+    if (const auto* scene = dynamic_cast<const GraphScene*>(item->scene()))
+        return scene->groupBase(group);
+    return groupColor(group);
+}
+
 double levelOfDetail(const QPainter* painter, const QStyleOptionGraphicsItem* option) {
     return option->levelOfDetailFromTransform(painter->worldTransform());
 }
@@ -125,7 +132,7 @@ QPainterPath NodeItem::shape() const {
 QColor NodeItem::fill() const {
     switch (ref_.kind) {
     case NodeRef::Kind::Group:
-        return groupColor(group_);
+        return baseOf(this, group_);
     case NodeRef::Kind::Op:
         return colorsOf(this).boxFill;
     case NodeRef::Kind::Input:
@@ -141,11 +148,11 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     if (marked_)
         drawHalo(painter, path);
     if (lod < kShapesOnly && !highlighted_) {
-        painter->fillPath(path, ref_.kind == NodeRef::Kind::Op ? groupColor(group_) : fill());
+        painter->fillPath(path, ref_.kind == NodeRef::Kind::Op ? baseOf(this, group_) : fill());
         return;
     }
     painter->setBrush(fill());
-    painter->setPen(outlinePen(groupStroke(group_), highlighted_));
+    painter->setPen(outlinePen(groupStroke(baseOf(this, group_)), highlighted_));
     painter->drawPath(path);
     if (lod < kNoText)
         return;
@@ -156,7 +163,7 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     else if (shape_ == NodeShape::InvHouse)
         textRect.setBottom(rect_.bottom() - roof);
     // Ops are drawn on the canvas's box fill, groups on their pastel color.
-    const QColor ink = ref_.kind == NodeRef::Kind::Op ? colorsOf(this).ink : QColor(Qt::black);
+    const QColor ink = ref_.kind == NodeRef::Kind::Op ? colorsOf(this).ink : inkOn(fill());
     drawLines(painter, textRect, lines_, ref_.kind == NodeRef::Kind::Group, ink);
 }
 
@@ -207,8 +214,9 @@ void ClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* optio
         halo.addRoundedRect(rect_, 6, 6);
         drawHalo(painter, halo);
     }
-    painter->setBrush(clusterFill(group_));
-    painter->setPen(outlinePen(groupStroke(group_), highlighted_));
+    const QColor base = baseOf(this, group_);
+    painter->setBrush(clusterFill(base));
+    painter->setPen(outlinePen(groupStroke(base), highlighted_));
     painter->drawRoundedRect(rect_, 6, 6);
     if (levelOfDetail(painter, option) >= kNoText)
         drawLines(painter, labelRect_, lines_, true, colorsOf(this).ink);

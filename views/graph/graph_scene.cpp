@@ -4,6 +4,7 @@
 #include "graph/graph_scene.h"
 
 #include "graph/graph_labels.h"
+#include "graph/group_palette.h"
 
 #include <algorithm>
 
@@ -26,6 +27,18 @@ QString toolTipFor(const ModelNode& node, const PipelineResult& result) {
 }
 
 } // namespace
+
+void GraphScene::setGroupColors(std::vector<QColor> colors) {
+    groupColors_ = std::move(colors);
+    update();
+}
+
+QColor GraphScene::groupBase(partition::GroupId group) const {
+    if (group != partition::kNoGroup && group.index() < groupColors_.size() &&
+        groupColors_[group.index()].isValid())
+        return groupColors_[group.index()];
+    return groupColor(group);
+}
 
 void GraphScene::clearDrawing() {
     highlighted_.clear();

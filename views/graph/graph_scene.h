@@ -44,6 +44,10 @@ public:
     /// Background and ink the items draw with (the canvas's palette; exports use paper).
     const CanvasColors& colors() const { return colors_; }
     void setColors(const CanvasColors& colors);
+    /// Colours groups by an overlay (by group id); empty: each group's own.
+    void setGroupColors(std::vector<QColor> colors);
+    /// The colour \p group is drawn in now.
+    QColor groupBase(partition::GroupId group) const;
 
     NodeItem* opItem(ir::OpId op) const;
     NodeItem* groupNodeItem(partition::GroupId group) const;
@@ -74,6 +78,7 @@ private:
     std::vector<QGraphicsItem*> highlighted_;
     std::vector<QGraphicsItem*> marked_;
     CanvasColors colors_ = CanvasColors::paper();
+    std::vector<QColor> groupColors_;
 };
 
 } // namespace stagecraft::views::graphview

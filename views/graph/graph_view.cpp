@@ -9,6 +9,7 @@
 #include "graph/graph_export.h"
 #include "graph/graph_scene.h"
 #include "graph/graphviz_layouter.h"
+#include "graph/overlay_legend.h"
 
 #include <QGridLayout>
 #include <QLabel>
@@ -26,6 +27,7 @@ GraphView::GraphView(QWidget* parent)
     , canvas_(new GraphCanvas(scene_, this))
     , layouter_(new GraphvizLayouter(this))
     , message_(new QLabel(this))
+    , legend_(new OverlayLegend(this))
     , opNames_(new QStringListModel(this)) {
     setObjectName(QStringLiteral("graphView"));
     message_->setObjectName(QStringLiteral("graphMessage"));
@@ -40,7 +42,9 @@ GraphView::GraphView(QWidget* parent)
     layout->addWidget(createToolBar(), 0, 0);
     layout->addWidget(canvas_, 1, 0);
     layout->addWidget(message_, 1, 0, Qt::AlignCenter);
+    layout->addWidget(legend_, 1, 0, Qt::AlignLeft | Qt::AlignBottom);
     message_->raise();
+    legend_->raise();
     connect(layouter_, &GraphvizLayouter::layoutReady, this, &GraphView::onLayoutReady);
     connect(layouter_, &GraphvizLayouter::layoutFailed, this, &GraphView::onLayoutFailed);
     connect(canvas_, &GraphCanvas::clicked, this, &GraphView::onClicked);
@@ -52,6 +56,7 @@ GraphView::~GraphView() = default;
 
 void GraphView::setResult(ResultPtr result) {
     ResultPtr previous = std::exchange(result_, std::move(result));
+    applyOverlay();
     if (result_ && previous && sameGrouping(*previous, *result_)) {
         refreshLabels();
         return;

@@ -10,6 +10,7 @@
 #include "common/highlight.h"
 #include "common/pipeline_result.h"
 #include "common/selection.h"
+#include "costs/group_overlay.h"
 #include "graph/graph_layout.h"
 #include "graph/graph_model.h"
 
@@ -18,6 +19,7 @@
 
 #include <optional>
 
+class QComboBox;
 class QGraphicsItem;
 class QLabel;
 class QLineEdit;
@@ -30,6 +32,7 @@ class GraphvizLayouter;
 namespace graphview {
 class GraphCanvas;
 class GraphScene;
+class OverlayLegend;
 } // namespace graphview
 
 class GraphView : public QWidget {
@@ -59,6 +62,12 @@ public:
     void fitToView();
     /// Puts the keyboard focus in the tool bar's find field.
     void focusFind();
+
+    /// Colours the groups by \p overlay (their own colours by default), with
+    /// its legend over the canvas.
+    void setOverlay(GroupOverlay overlay);
+    GroupOverlay overlay() const { return overlay_; }
+    graphview::OverlayLegend* legend() const { return legend_; }
 
     bool isLayingOut() const { return layoutPending_; }
     /// What the view shows instead of (or over) the graph: "laying out…",
@@ -93,6 +102,7 @@ private:
     void onDoubleClicked(QGraphicsItem* item);
     void onContextMenu(QGraphicsItem* item, const QPoint& globalPos);
     void exportInteractively();
+    void applyOverlay();
 
     graphview::GraphScene* scene_;
     graphview::GraphCanvas* canvas_;
@@ -101,6 +111,9 @@ private:
     QLineEdit* find_;
     QLabel* findStatus_;
     QLabel* markCaption_;
+    QComboBox* overlayBox_ = nullptr;
+    graphview::OverlayLegend* legend_;
+    GroupOverlay overlay_ = GroupOverlay::Groups;
     QStringListModel* opNames_;
     QPointer<SelectionModel> selection_;
     QPointer<HighlightModel> highlights_;

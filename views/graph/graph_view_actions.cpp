@@ -7,6 +7,7 @@
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
 
+#include <QComboBox>
 #include <QCompleter>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -80,6 +81,17 @@ QWidget* GraphView::createToolBar() {
     bar->addAction(tr("Collapse all"), this, &GraphView::collapseAll);
     bar->addAction(tr("Fit"), this, &GraphView::fitToView);
     bar->addAction(tr("Export…"), this, &GraphView::exportInteractively);
+    bar->addSeparator();
+    bar->addWidget(new QLabel(tr("Colour by "), bar));
+    overlayBox_ = new QComboBox(bar);
+    overlayBox_->setObjectName(u"graphOverlay"_s);
+    for (const QString& name : groupOverlayNames())
+        overlayBox_->addItem(groupOverlayTitle(*parseGroupOverlay(name)), name);
+    overlayBox_->setToolTip(tr("Colour the groups by their own colour or by a figure of the "
+                               "simulated run, with a legend"));
+    connect(overlayBox_, &QComboBox::currentIndexChanged, this,
+            [this](int index) { setOverlay(static_cast<GroupOverlay>(index)); });
+    bar->addWidget(overlayBox_);
     bar->addWidget(markCaption_);
     return bar;
 }

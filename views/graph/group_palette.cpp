@@ -4,14 +4,20 @@
 
 namespace stagecraft::views::graphview {
 
-QColor clusterFill(partition::GroupId group) {
-    QColor color = groupColor(group).lighter(108);
+QColor clusterFill(const QColor& base) {
+    QColor color = base.lighter(108);
     color.setAlpha(110);
     return color;
 }
 
-QColor groupStroke(partition::GroupId group) {
-    return groupColor(group).darker(170);
+QColor groupStroke(const QColor& base) {
+    return base.darker(170);
+}
+
+QColor inkOn(const QColor& fill) {
+    // Relative luminance (ITU-R BT.709 weights on sRGB, close enough here).
+    const double luminance = 0.2126 * fill.redF() + 0.7152 * fill.greenF() + 0.0722 * fill.blueF();
+    return luminance < 0.45 ? QColor(Qt::white) : QColor(Qt::black);
 }
 
 QColor highlightColor() {

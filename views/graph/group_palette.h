@@ -10,9 +10,11 @@ namespace stagecraft::views::graphview {
 
 using views::groupColor;
 /// Fill of a cluster: the base color, light and translucent.
-QColor clusterFill(partition::GroupId group);
-/// Borders and text accents of the group.
-QColor groupStroke(partition::GroupId group);
+QColor clusterFill(const QColor& base);
+/// Borders and text accents of a group of that base color.
+QColor groupStroke(const QColor& base);
+/// Black or white, whichever reads better on \p fill.
+QColor inkOn(const QColor& fill);
 /// The pen of whatever the selection highlights.
 QColor highlightColor();
 /// The halo of ops and groups a teaching or diff tool marks (common/highlight.h).

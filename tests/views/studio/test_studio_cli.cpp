@@ -98,6 +98,14 @@ private slots:
                      "astitch, dla, ago, ios, gt-gb, gt-lb, gt-instances or graphturbo)")});
     }
 
+    void unknownOverlayExitsTwoListingTheNames() {
+        Run run = runStudio({model_, QStringLiteral("--color-by"), QStringLiteral("heat")});
+        QCOMPARE(run.exitCode, 2);
+        QCOMPARE(ourLines(run.err),
+                 QStringList{QStringLiteral("stagecraft-studio: --color-by: expected one of "
+                                            "groups, time, ddr, spills, split (got 'heat')")});
+    }
+
     void unknownSelectionExitsOneNamingIt() {
         Run run =
             runStudio({model_, QStringLiteral("--arch"), QStringLiteral("teaching"),

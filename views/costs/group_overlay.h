@@ -1,0 +1,48 @@
+#pragma once
+// What the graph can colour its groups by (issue 20's overlays): their own
+// colour (the default), or a figure of each group — simulated time, DDR
+// traffic or spills (cost_rows.h, over the whole batch) or its split factor
+// (§3.1) — on one sequential scale from 0 to the largest group's figure.
+// The scale and its words are the legend's.
+
+#include "common/pipeline_result.h"
+
+#include <QColor>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+#include <vector>
+
+namespace stagecraft::views {
+
+enum class GroupOverlay { Groups, Time, DdrTraffic, Spills, SplitFactor };
+
+/// "groups", "time", "ddr", "spills", "split", in GroupOverlay's order.
+QStringList groupOverlayNames();
+std::optional<GroupOverlay> parseGroupOverlay(const QString& name);
+/// "Groups", "Simulated time", "DDR traffic"... for a menu.
+QString groupOverlayTitle(GroupOverlay overlay);
+
+struct GroupShading {
+    GroupOverlay overlay = GroupOverlay::Groups;
+    /// By group id; empty for GroupOverlay::Groups (each group's own colour).
+    /// A group without kernels gets the "no figure" grey.
+    std::vector<QColor> colors;
+    /// By group id, the figure shaded (0 without kernels).
+    std::vector<double> values;
+    double maxValue = 0;
+    /// "Simulated time per group (whole batch)", the low and high ends as text.
+    QString title;
+    QString lowText;
+    QString highText;
+};
+
+GroupShading groupShading(const PipelineResult& result, GroupOverlay overlay);
+
+/// The sequential scale at \p fraction (0..1): pale yellow to dark red.
+QColor shadeAt(double fraction);
+/// The colour of groups without a figure (no kernel: nothing simulated).
+QColor noFigureColor();
+
+} // namespace stagecraft::views

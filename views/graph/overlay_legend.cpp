@@ -1,0 +1,140 @@
+// The graph legend's painting: a title line, then the group swatches (up to
+// three rows of them) or the gradient bar with its two ends, then one line
+// for the selection and mark styles.
+
+#include "graph/overlay_legend.h"
+
+#include "graph/group_palette.h"
+
+#include <QPainter>
+
+#include <algorithm>
+
+namespace stagecraft::views::graphview {
+
+namespace {
+
+constexpr int kPad = 8;
+constexpr int kLine = 18;
+constexpr int kSwatch = 12;
+constexpr int kSwatchWidth = 44;
+constexpr int kSwatchesPerRow = 12;
+constexpr int kSwatchRows = 3;
+constexpr int kBarWidth = 260;
+
+QString marksText() {
+    return QStringLiteral("Red outline: selected · violet halo: marked by Diff or Steps");
+}
+
+} // namespace
+
+OverlayLegend::OverlayLegend(QWidget* parent)
+    : QWidget(parent) {
+    setObjectName(QStringLiteral("graphLegend"));
+    setAttribute(Qt::WA_TransparentForMouseEvents);
+}
+
+void OverlayLegend::setShading(const GroupShading& shading, std::vector<QString> groupLabels) {
+    shading_ = shading;
+    groupLabels_ = std::move(groupLabels);
+    updateGeometry();
+    adjustSize();
+    update();
+}
+
+int OverlayLegend::shownSwatches() const {
+    const int all = static_cast<int>(groupLabels_.size());
+    return all <= kSwatchesPerRow * kSwatchRows ? all : kSwatchesPerRow * kSwatchRows - 1;
+}
+
+int OverlayLegend::swatchRows() const {
+    const int all = static_cast<int>(groupLabels_.size());
+    const int cells = shownSwatches() + (shownSwatches() < all ? 1 : 0);
+    return std::max(1, (cells + kSwatchesPerRow - 1) / kSwatchesPerRow);
+}
+
+QStringList OverlayLegend::texts() const {
+    QStringList texts{shading_.title};
+    if (shading_.overlay == GroupOverlay::Groups) {
+        for (int i = 0; i < shownSwatches(); ++i)
+            texts << groupLabels_[static_cast<size_t>(i)];
+        if (shownSwatches() < static_cast<int>(groupLabels_.size()))
+            texts << tr("+%1 more").arg(static_cast<int>(groupLabels_.size()) - shownSwatches());
+    } else {
+        texts << shading_.lowText << shading_.highText;
+        if (std::count(shading_.colors.begin(), shading_.colors.end(), noFigureColor()) > 0)
+            texts << tr("no kernel");
+    }
+    texts << marksText();
+    return texts;
+}
+
+QSize OverlayLegend::sizeHint() const {
+    const QFontMetrics metrics(font());
+    int width =
+        std::max(metrics.horizontalAdvance(shading_.title), metrics.horizontalAdvance(marksText()));
+    if (shading_.overlay == GroupOverlay::Groups) {
+        const int columns = std::min(kSwatchesPerRow, shownSwatches() + 1);
+        width = std::max(width, columns * kSwatchWidth);
+    } else {
+        width = std::max(width, metrics.horizontalAdvance(shading_.lowText) + kBarWidth +
+                                    metrics.horizontalAdvance(shading_.highText) + 16 + kSwatch +
+                                    metrics.horizontalAdvance(tr("no kernel")) + 12);
+    }
+    const int rows = shading_.overlay == GroupOverlay::Groups ? swatchRows() : 1;
+    return {width + 2 * kPad, 2 * kPad + kLine * (2 + rows)};
+}
+
+void OverlayLegend::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(QColor(0x99, 0x99, 0x99));
+    p.setBrush(QColor(255, 255, 255, 230));
+    p.drawRoundedRect(rect().adjusted(0, 0, -1, -1), 4, 4);
+    p.setPen(Qt::black);
+    int y = kPad;
+    p.drawText(QRect(kPad, y, width() - 2 * kPad, kLine), Qt::AlignVCenter, shading_.title);
+    y += kLine;
+    if (shading_.overlay == GroupOverlay::Groups) {
+        const int shown = shownSwatches();
+        for (int i = 0; i < shown; ++i) {
+            const int x = kPad + (i % kSwatchesPerRow) * kSwatchWidth;
+            const int rowY = y + (i / kSwatchesPerRow) * kLine;
+            const QColor color = groupColor(partition::GroupId(i));
+            p.fillRect(QRect(x, rowY + (kLine - kSwatch) / 2, kSwatch, kSwatch), color);
+            p.setPen(groupStroke(color));
+            p.drawRect(QRect(x, rowY + (kLine - kSwatch) / 2, kSwatch, kSwatch));
+            p.setPen(Qt::black);
+            p.drawText(QRect(x + kSwatch + 3, rowY, kSwatchWidth - kSwatch - 3, kLine),
+                       Qt::AlignVCenter, groupLabels_[static_cast<size_t>(i)]);
+        }
+        const int all = static_cast<int>(groupLabels_.size());
+        if (shown < all)
+            p.drawText(QRect(kPad + (shown % kSwatchesPerRow) * kSwatchWidth,
+                             y + (shown / kSwatchesPerRow) * kLine, 2 * kSwatchWidth, kLine),
+                       Qt::AlignVCenter, tr("+%1 more").arg(all - shown));
+        y += kLine * swatchRows();
+    } else {
+        const QFontMetrics metrics(font());
+        const int lowWidth = metrics.horizontalAdvance(shading_.lowText) + 6;
+        const QRect bar(kPad + lowWidth, y + 3, kBarWidth, kLine - 6);
+        QLinearGradient gradient(bar.topLeft(), bar.topRight());
+        for (int stop = 0; stop <= 8; ++stop)
+            gradient.setColorAt(stop / 8.0, shadeAt(stop / 8.0));
+        p.fillRect(bar, gradient);
+        p.drawText(QRect(kPad, y, lowWidth, kLine), Qt::AlignVCenter, shading_.lowText);
+        int x = bar.right() + 6;
+        p.drawText(QRect(x, y, width() - x, kLine), Qt::AlignVCenter, shading_.highText);
+        x += metrics.horizontalAdvance(shading_.highText) + 16;
+        if (std::count(shading_.colors.begin(), shading_.colors.end(), noFigureColor()) > 0) {
+            p.fillRect(QRect(x, y + (kLine - kSwatch) / 2, kSwatch, kSwatch), noFigureColor());
+            p.drawText(QRect(x + kSwatch + 4, y, width() - x, kLine), Qt::AlignVCenter,
+                       tr("no kernel"));
+        }
+        y += kLine;
+    }
+    p.setPen(QColor(0x44, 0x44, 0x44));
+    p.drawText(QRect(kPad, y, width() - 2 * kPad, kLine), Qt::AlignVCenter, marksText());
+}
+
+} // namespace stagecraft::views::graphview

@@ -1,0 +1,42 @@
+#pragma once
+// The graph's legend, drawn over the canvas's bottom-left corner: what the
+// fills mean under the chosen overlay (each group's colour with its label, or
+// the scale of a figure from 0 to the largest group's with its ends named),
+// and the marks every view shares (the selection's red outline, the violet
+// halo of what Diff or Steps marks).
+
+#include "costs/group_overlay.h"
+
+#include <QWidget>
+
+#include <vector>
+
+namespace stagecraft::views::graphview {
+
+class OverlayLegend : public QWidget {
+    Q_OBJECT
+public:
+    explicit OverlayLegend(QWidget* parent = nullptr);
+
+    /// Shows \p shading; \p groupLabels (by group id) for the group swatches.
+    void setShading(const GroupShading& shading, std::vector<QString> groupLabels);
+    const GroupShading& shading() const { return shading_; }
+    /// The texts the legend draws, in order (for tests and accessibility).
+    QStringList texts() const;
+
+    QSize sizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+
+private:
+    /// Group swatches drawn before "+N more".
+    int shownSwatches() const;
+    /// Rows of swatches, "+N more" included.
+    int swatchRows() const;
+
+    GroupShading shading_;
+    std::vector<QString> groupLabels_;
+};
+
+} // namespace stagecraft::views::graphview
