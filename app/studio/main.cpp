@@ -117,8 +117,10 @@ int main(int argc, char** argv) {
     }
     window.show();
     if (auto* graph = qobject_cast<stagecraft::views::GraphView*>(
-            window.view(stagecraft::studio::StudioView::Graph)))
+            window.view(stagecraft::studio::StudioView::Graph))) {
         graph->setOverlay(*stagecraft::views::parseGroupOverlay(options.colorBy));
+        graph->setFindText(options.find);
+    }
     applyToolOptions(window, options);
     if (!screenshot)
         offerRecovery(window);

@@ -141,8 +141,12 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
                                QStringLiteral("Colour the graph's groups by: groups (their own "
                                               "colours, default), time, ddr, spills or split."),
                                QStringLiteral("NAME"), QStringLiteral("groups"));
+    QCommandLineOption find(QStringLiteral("find"),
+                            QStringLiteral("Mark every op of the graph whose name contains TEXT "
+                                           "(any case), as typing it in Find op does."),
+                            QStringLiteral("TEXT"));
     parser.addOptions({arch, session, strategy, level, input, dim, value, select, screenshot, view,
-                       size, show, diffWith, step, profile, sweep, colorBy});
+                       size, show, diffWith, step, profile, sweep, colorBy, find});
 
     ParsedOptions parsed;
     if (!parser.parse(arguments)) {
@@ -188,6 +192,7 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
     for (const QString& name : std::as_const(options.show))
         if (error.isEmpty() && !parseStudioView(name))
             error = QStringLiteral("--show: unknown view '%1'").arg(name);
+    options.find = parser.value(find);
     options.colorBy = parser.value(colorBy);
     if (error.isEmpty() && !views::parseGroupOverlay(options.colorBy))
         error = QStringLiteral("--color-by: expected one of %1 (got '%2')")

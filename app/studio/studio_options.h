@@ -2,7 +2,7 @@
 // The command line of stagecraft-studio:
 //   stagecraft-studio [MODEL|SESSION] [--arch A] [--session FILE] [--strategy S]
 //                     [--level auto|lb|gb] [--input NAME:SHAPE]... [--dim NAME=N]...
-//                     [--select NAME] [--color-by groups|time|ddr|spills|split]
+//                     [--select NAME] [--find TEXT] [--color-by groups|time|ddr|spills|split]
 //                     [--diff-with STRATEGY] [--step N] [--sweep DIR]
 //                     [--screenshot FILE [--view NAME] [--show NAMES] [--size WxH]]
 
@@ -36,6 +36,8 @@ struct StudioOptions {
     QString profile;
     /// A sweep's results directory to show, empty for none.
     QString sweep;
+    /// Text the graph's find field starts with: every op containing it is marked.
+    QString find;
     /// What the graph colours its groups by (costs/group_overlay.h names), checked.
     QString colorBy = QStringLiteral("groups");
     /// A step of the algorithm step-through to go to (from 1), 0 for none.

@@ -23,6 +23,8 @@ constexpr double kNoText = 0.45;
 constexpr double kHighlightWidth = 3;
 /// The halo of a marked item reaches this far outside it.
 constexpr double kMarkWidth = 8;
+/// The match halo's width on screen.
+constexpr double kMatchPixels = 5;
 
 /// The colors of the scene \p item is in (paper when it is in none).
 CanvasColors colorsOf(const QGraphicsItem* item) {
@@ -147,6 +149,13 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     QPainterPath path = outline();
     if (marked_)
         drawHalo(painter, path);
+    // Cosmetic (pixels, not scene units): matches stand out at any zoom,
+    // the whole of a big graph included.
+    if (matched_) {
+        QPen pen(matchColor(), kMatchPixels, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
+        pen.setCosmetic(true);
+        painter->strokePath(path, pen);
+    }
     if (lod < kShapesOnly && !highlighted_) {
         painter->fillPath(path, ref_.kind == NodeRef::Kind::Op ? baseOf(this, group_) : fill());
         return;
@@ -174,20 +183,30 @@ void NodeItem::setLines(const QStringList& lines) {
     update();
 }
 
+void NodeItem::raiseIfEmphasized() {
+    setZValue(highlighted_ || marked_ || matched_ ? 3 : 2);
+    update();
+}
+
 void NodeItem::setMarked(bool marked) {
     if (marked == marked_)
         return;
     marked_ = marked;
-    setZValue(marked || highlighted_ ? 3 : 2);
-    update();
+    raiseIfEmphasized();
+}
+
+void NodeItem::setMatched(bool matched) {
+    if (matched == matched_)
+        return;
+    matched_ = matched;
+    raiseIfEmphasized();
 }
 
 void NodeItem::setHighlighted(bool highlighted) {
     if (highlighted == highlighted_)
         return;
     highlighted_ = highlighted;
-    setZValue(highlighted || marked_ ? 3 : 2);
-    update();
+    raiseIfEmphasized();
 }
 
 // --- ClusterItem ---------------------------------------------------------

@@ -34,9 +34,13 @@ public:
     /// Marked by a teaching or diff tool: drawn with a halo.
     bool isMarked() const { return marked_; }
     void setMarked(bool marked);
+    /// Matches the find field's text (an op, or a collapsed group holding one).
+    bool isMatched() const { return matched_; }
+    void setMatched(bool matched);
 
 private:
     QColor fill() const;
+    void raiseIfEmphasized();
     QPainterPath outline() const;
 
     NodeRef ref_;
@@ -46,6 +50,7 @@ private:
     NodeShape shape_;
     bool highlighted_ = false;
     bool marked_ = false;
+    bool matched_ = false;
 };
 
 class ClusterItem : public QGraphicsItem {

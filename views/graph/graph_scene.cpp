@@ -43,6 +43,7 @@ QColor GraphScene::groupBase(partition::GroupId group) const {
 void GraphScene::clearDrawing() {
     highlighted_.clear();
     marked_.clear();
+    matched_.clear();
     nodes_.clear();
     clusters_.clear();
     edges_.clear();
@@ -183,6 +184,19 @@ QGraphicsItem* GraphScene::opOrGroupItem(ir::OpId op, const PipelineResult& resu
     if (result.graph->hasOp(op))
         return groupItem(result.eval.schedule.partition.groupOf(op));
     return nullptr;
+}
+
+void GraphScene::setMatches(const std::vector<ir::OpId>& ops, const PipelineResult& result) {
+    for (NodeItem* node : matched_)
+        node->setMatched(false);
+    matched_.clear();
+    for (ir::OpId op : ops) {
+        auto* node = qgraphicsitem_cast<NodeItem*>(opOrGroupItem(op, result));
+        if (node && !node->isMatched()) {
+            node->setMatched(true);
+            matched_.push_back(node);
+        }
+    }
 }
 
 void GraphScene::clearMarks() {

@@ -40,6 +40,10 @@ public:
     QGraphicsItem* mark(const Highlights& highlights, const PipelineResult& result);
     /// Items marked now.
     const std::vector<QGraphicsItem*>& markedItems() const { return marked_; }
+    /// Flags the nodes of \p ops (a collapsed group's node for an op it
+    /// hides) as matches of a search, clearing the previous ones.
+    void setMatches(const std::vector<ir::OpId>& ops, const PipelineResult& result);
+    const std::vector<NodeItem*>& matchedItems() const { return matched_; }
 
     /// Background and ink the items draw with (the canvas's palette; exports use paper).
     const CanvasColors& colors() const { return colors_; }
@@ -77,6 +81,7 @@ private:
     IdVector<partition::GroupId, ClusterItem*> clusterItems_;
     std::vector<QGraphicsItem*> highlighted_;
     std::vector<QGraphicsItem*> marked_;
+    std::vector<NodeItem*> matched_;
     CanvasColors colors_ = CanvasColors::paper();
     std::vector<QColor> groupColors_;
 };

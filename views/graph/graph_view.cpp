@@ -13,6 +13,7 @@
 
 #include <QGridLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QStringListModel>
 
 #include <utility>
@@ -67,8 +68,10 @@ void GraphView::setResult(ResultPtr result) {
     shownExpanded_.clear();
     centerOpAfterLayout_.reset();
     centerGroupAfterLayout_.reset();
-    if (!previous || !result_ || previous->graph != result_->graph)
+    if (!previous || !result_ || previous->graph != result_->graph) {
         updateCompleter();
+        findAll(find_->text());
+    }
     if (!result_) {
         expanded_.clear();
         showMessage({});
@@ -105,6 +108,7 @@ void GraphView::onLayoutReady(const LayoutKey& key, const LayoutPtr& layout) {
     shownModel_ = std::exchange(pendingModel_, {});
     shownExpanded_ = expanded_;
     scene_->build(shownModel_, *layout, *result_);
+    applyMatches();
     showMessage({});
     placeAfterLayout();
     // A selection made while the layout ran is scrolled to once it is drawn.

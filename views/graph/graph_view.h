@@ -54,12 +54,21 @@ public:
     /// Selects the op named \p name, expanding its group if needed, and
     /// centers it; false when the graph has no such op.
     bool findOp(const QString& name);
+    /// Marks every op whose name contains \p text (any case) with an amber
+    /// halo (a collapsed group's node for the ops it hides); "" clears them.
+    /// Returns the number of matching ops. The find field does this as one types.
+    int findAll(const QString& text);
+    const std::vector<ir::OpId>& matches() const { return matches_; }
+    /// Selects and centers the next match (after the last one, the first).
+    bool nextMatch();
 
     bool isGroupExpanded(partition::GroupId group) const { return expanded_.contains(group); }
     void setGroupExpanded(partition::GroupId group, bool expanded);
     void expandAll();
     void collapseAll();
     void fitToView();
+    /// Puts \p text in the find field (findAll follows, and again for each new graph).
+    void setFindText(const QString& text);
     /// Puts the keyboard focus in the tool bar's find field.
     void focusFind();
 
@@ -103,6 +112,7 @@ private:
     void onContextMenu(QGraphicsItem* item, const QPoint& globalPos);
     void exportInteractively();
     void applyOverlay();
+    void applyMatches();
 
     graphview::GraphScene* scene_;
     graphview::GraphCanvas* canvas_;
@@ -114,6 +124,8 @@ private:
     QComboBox* overlayBox_ = nullptr;
     graphview::OverlayLegend* legend_;
     GroupOverlay overlay_ = GroupOverlay::Groups;
+    std::vector<ir::OpId> matches_;
+    size_t nextMatch_ = 0;
     QStringListModel* opNames_;
     QPointer<SelectionModel> selection_;
     QPointer<HighlightModel> highlights_;

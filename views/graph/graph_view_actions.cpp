@@ -68,6 +68,7 @@ QWidget* GraphView::createToolBar() {
     completer->setFilterMode(Qt::MatchContains);
     find_->setCompleter(completer);
     connect(find_, &QLineEdit::returnPressed, this, &GraphView::findFromToolBar);
+    connect(find_, &QLineEdit::textChanged, this, &GraphView::findAll);
     connect(completer, qOverload<const QString&>(&QCompleter::activated), this,
             &GraphView::findFromToolBar);
     bar->addWidget(find_);
@@ -105,6 +106,10 @@ void GraphView::updateCompleter() {
     opNames_->setStringList(names);
 }
 
+void GraphView::setFindText(const QString& text) {
+    find_->setText(text);
+}
+
 void GraphView::focusFind() {
     find_->setFocus(Qt::ShortcutFocusReason);
     find_->selectAll();
@@ -114,7 +119,49 @@ void GraphView::findFromToolBar() {
     QString name = find_->text().trimmed();
     if (name.isEmpty())
         return;
-    findStatus_->setText(findOp(name) ? QString() : tr("no op named “%1”").arg(elided(name)));
+    // A whole name goes to its op; part of one steps through the matches.
+    if (result_ && result_->graph->findOp(name.toStdString())) {
+        findOp(name);
+        return;
+    }
+    const size_t shown = nextMatch_ % std::max<size_t>(matches_.size(), 1);
+    if (nextMatch())
+        findStatus_->setText(tr("match %1 of %2").arg(shown + 1).arg(matches_.size()));
+    else
+        findStatus_->setText(tr("no op matches “%1”").arg(elided(name)));
+}
+
+int GraphView::findAll(const QString& text) {
+    matches_.clear();
+    nextMatch_ = 0;
+    const QString wanted = text.trimmed();
+    if (result_ && !wanted.isEmpty())
+        for (ir::OpId op : result_->graph->opIds())
+            if (QString::fromStdString(result_->graph->op(op).name)
+                    .contains(wanted, Qt::CaseInsensitive))
+                matches_.push_back(op);
+    applyMatches();
+    // As a browser's find does: the first match comes into sight.
+    if (!layoutPending_ && !scene_->matchedItems().empty())
+        canvas_->ensureVisible(scene_->matchedItems().front(), 40, 40);
+    const int count = static_cast<int>(matches_.size());
+    findStatus_->setText(!result_ || wanted.isEmpty() ? QString()
+                         : count == 0 ? tr("no op matches “%1”").arg(elided(wanted))
+                         : count == 1 ? tr("1 match")
+                                      : tr("%1 matches; Enter for the next").arg(count));
+    return count;
+}
+
+bool GraphView::nextMatch() {
+    if (!result_ || matches_.empty())
+        return false;
+    const ir::OpId op = matches_[nextMatch_++ % matches_.size()];
+    return findOp(QString::fromStdString(result_->graph->op(op).name));
+}
+
+void GraphView::applyMatches() {
+    if (result_)
+        scene_->setMatches(matches_, *result_);
 }
 
 bool GraphView::findOp(const QString& name) {

@@ -24,6 +24,10 @@ QColor highlightColor() {
     return QColor(0xd6, 0x27, 0x28);
 }
 
+QColor matchColor() {
+    return QColor(0xff, 0xa0, 0x00, 200);
+}
+
 QColor markColor() {
     return QColor(0x9b, 0x30, 0xff, 150);
 }

@@ -19,5 +19,7 @@ QColor inkOn(const QColor& fill);
 QColor highlightColor();
 /// The halo of ops and groups a teaching or diff tool marks (common/highlight.h).
 QColor markColor();
+/// The halo of ops (or collapsed groups) that match the find field.
+QColor matchColor();
 
 } // namespace stagecraft::views::graphview

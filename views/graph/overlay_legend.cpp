@@ -23,7 +23,8 @@ constexpr int kSwatchRows = 3;
 constexpr int kBarWidth = 260;
 
 QString marksText() {
-    return QStringLiteral("Red outline: selected · violet halo: marked by Diff or Steps");
+    return QStringLiteral(
+        "Red outline: selected · violet halo: marked by Diff or Steps · amber: matches Find");
 }
 
 } // namespace
@@ -74,7 +75,9 @@ QSize OverlayLegend::sizeHint() const {
     int width =
         std::max(metrics.horizontalAdvance(shading_.title), metrics.horizontalAdvance(marksText()));
     if (shading_.overlay == GroupOverlay::Groups) {
-        const int columns = std::min(kSwatchesPerRow, shownSwatches() + 1);
+        const bool more = shownSwatches() < static_cast<int>(groupLabels_.size());
+        // "+N more" takes two cells, the last one past the swatch grid.
+        const int columns = std::min(kSwatchesPerRow, shownSwatches() + 1) + (more ? 1 : 0);
         width = std::max(width, columns * kSwatchWidth);
     } else {
         width = std::max(width, metrics.horizontalAdvance(shading_.lowText) + kBarWidth +
@@ -91,6 +94,7 @@ void OverlayLegend::paintEvent(QPaintEvent*) {
     p.setPen(QColor(0x99, 0x99, 0x99));
     p.setBrush(QColor(255, 255, 255, 230));
     p.drawRoundedRect(rect().adjusted(0, 0, -1, -1), 4, 4);
+    p.setBrush(Qt::NoBrush);
     p.setPen(Qt::black);
     int y = kPad;
     p.drawText(QRect(kPad, y, width() - 2 * kPad, kLine), Qt::AlignVCenter, shading_.title);

@@ -14,9 +14,12 @@
 #include <QFile>
 #include <QImage>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <set>
 
 using namespace stagecraft;
 using namespace stagecraft::views;
@@ -128,6 +131,41 @@ private slots:
 
         QVERIFY(!view.findOp(u"no such op"_s));
         QCOMPARE(selection.current(), (Selection{Selection::Kind::Op, op.value()}));
+    }
+
+    void findMarksEveryMatch() {
+        SelectionModel selection;
+        GraphView view;
+        openFig3(view, selection);
+        const ResultPtr result = view.result();
+        auto* find = view.findChild<QLineEdit*>(u"graphFind"_s);
+        QVERIFY(find);
+        find->setText(u"RELU"_s);
+        std::vector<ir::OpId> expected;
+        std::set<partition::GroupId> groups;
+        for (ir::OpId op : result->graph->opIds())
+            if (QString::fromStdString(result->graph->op(op).name).contains(u"relu"_s)) {
+                expected.push_back(op);
+                groups.insert(result->eval.schedule.partition.groupOf(op));
+            }
+        QVERIFY(expected.size() > 2 && groups.size() > 1);
+        QCOMPARE(view.matches(), expected);
+        QCOMPARE(view.scene()->matchedItems().size(), expected.size());
+        for (ir::OpId op : expected)
+            QVERIFY(view.scene()->opItem(op)->isMatched());
+        // Enter steps through the matches, selecting each.
+        QTest::keyClick(find, Qt::Key_Return);
+        QCOMPARE(selection.current(), (Selection{Selection::Kind::Op, expected[0].value()}));
+        QTest::keyClick(find, Qt::Key_Return);
+        QCOMPARE(selection.current(), (Selection{Selection::Kind::Op, expected[1].value()}));
+        // Collapsed, a group's node stands for the matches it hides.
+        view.collapseAll();
+        QVERIFY(waitForLayout(view));
+        QCOMPARE(view.scene()->matchedItems().size(), groups.size());
+        for (partition::GroupId g : groups)
+            QVERIFY(view.scene()->groupNodeItem(g)->isMatched());
+        find->clear();
+        QVERIFY(view.matches().empty() && view.scene()->matchedItems().empty());
     }
 
     void clicksSelect() {
