@@ -113,6 +113,8 @@ private:
     void exportInteractively();
     void applyOverlay();
     void applyMatches();
+    /// Scrolls \p item into sight, clear of the legend.
+    void bringIntoSight(QGraphicsItem* item);
 
     graphview::GraphScene* scene_;
     graphview::GraphCanvas* canvas_;

@@ -6,6 +6,7 @@
 #include "graph/graph_labels.h"
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
+#include "graph/overlay_legend.h"
 
 #include <QComboBox>
 #include <QCompleter>
@@ -143,7 +144,7 @@ int GraphView::findAll(const QString& text) {
     applyMatches();
     // As a browser's find does: the first match comes into sight.
     if (!layoutPending_ && !scene_->matchedItems().empty())
-        canvas_->ensureVisible(scene_->matchedItems().front(), 40, 40);
+        bringIntoSight(scene_->matchedItems().front());
     const int count = static_cast<int>(matches_.size());
     findStatus_->setText(!result_ || wanted.isEmpty() ? QString()
                          : count == 0 ? tr("no op matches “%1”").arg(elided(wanted))
@@ -157,6 +158,12 @@ bool GraphView::nextMatch() {
         return false;
     const ir::OpId op = matches_[nextMatch_++ % matches_.size()];
     return findOp(QString::fromStdString(result_->graph->op(op).name));
+}
+
+void GraphView::bringIntoSight(QGraphicsItem* item) {
+    // The legend covers the canvas's bottom-left corner: keep clear of it.
+    const int below = legend_->isVisible() ? legend_->height() + 20 : 40;
+    canvas_->ensureVisible(item, 40, below);
 }
 
 void GraphView::applyMatches() {
@@ -212,7 +219,7 @@ void GraphView::applyMarks(bool scroll) {
         return;
     QGraphicsItem* first = scene_->mark(marks, *result_);
     if (first && scroll)
-        canvas_->ensureVisible(first, 40, 40);
+        bringIntoSight(first);
 }
 
 void GraphView::select(const Selection& selection) {
@@ -228,7 +235,7 @@ void GraphView::applySelection(const Selection& selection, bool scroll) {
         return;
     QGraphicsItem* item = scene_->highlight(selection, *result_);
     if (item && scroll)
-        canvas_->ensureVisible(item, 40, 40);
+        bringIntoSight(item);
 }
 
 void GraphView::onClicked(QGraphicsItem* item) {
