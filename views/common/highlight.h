@@ -20,6 +20,10 @@ struct Highlights {
     std::vector<int32_t> groups;
     /// Instance indices of the result's schedule.
     std::vector<int32_t> instances;
+    /// A grouping to draw instead of the final one, by op id: ops with the
+    /// same value are one group (the step-through's groups so far); empty
+    /// for none.
+    std::vector<int32_t> opGrouping;
     /// Shown by the views while the highlights are on ("Step 4/17: …").
     QString caption;
 

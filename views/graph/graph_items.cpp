@@ -136,7 +136,7 @@ QColor NodeItem::fill() const {
     case NodeRef::Kind::Group:
         return baseOf(this, group_);
     case NodeRef::Kind::Op:
-        return colorsOf(this).boxFill;
+        return stepFill_.isValid() ? stepFill_ : colorsOf(this).boxFill;
     case NodeRef::Kind::Input:
     case NodeRef::Kind::Output:
         break;
@@ -157,7 +157,8 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         painter->strokePath(path, pen);
     }
     if (lod < kShapesOnly && !highlighted_) {
-        painter->fillPath(path, ref_.kind == NodeRef::Kind::Op ? baseOf(this, group_) : fill());
+        const bool ownFill = ref_.kind != NodeRef::Kind::Op || stepFill_.isValid();
+        painter->fillPath(path, ownFill ? fill() : baseOf(this, group_));
         return;
     }
     painter->setBrush(fill());
@@ -172,7 +173,8 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     else if (shape_ == NodeShape::InvHouse)
         textRect.setBottom(rect_.bottom() - roof);
     // Ops are drawn on the canvas's box fill, groups on their pastel color.
-    const QColor ink = ref_.kind == NodeRef::Kind::Op ? colorsOf(this).ink : inkOn(fill());
+    const bool onCanvas = ref_.kind == NodeRef::Kind::Op && !stepFill_.isValid();
+    const QColor ink = onCanvas ? colorsOf(this).ink : inkOn(fill());
     drawLines(painter, textRect, lines_, ref_.kind == NodeRef::Kind::Group, ink);
 }
 
@@ -193,6 +195,13 @@ void NodeItem::setMarked(bool marked) {
         return;
     marked_ = marked;
     raiseIfEmphasized();
+}
+
+void NodeItem::setStepFill(const QColor& fill) {
+    if (fill == stepFill_)
+        return;
+    stepFill_ = fill;
+    update();
 }
 
 void NodeItem::setMatched(bool matched) {

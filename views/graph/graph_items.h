@@ -37,6 +37,10 @@ public:
     /// Matches the find field's text (an op, or a collapsed group holding one).
     bool isMatched() const { return matched_; }
     void setMatched(bool matched);
+    /// An op's fill for a grouping other than the final one (the
+    /// step-through's); invalid: the canvas's box fill.
+    QColor stepFill() const { return stepFill_; }
+    void setStepFill(const QColor& fill);
 
 private:
     QColor fill() const;
@@ -51,6 +55,7 @@ private:
     bool highlighted_ = false;
     bool marked_ = false;
     bool matched_ = false;
+    QColor stepFill_;
 };
 
 class ClusterItem : public QGraphicsItem {

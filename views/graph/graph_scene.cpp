@@ -199,6 +199,30 @@ void GraphScene::setMatches(const std::vector<ir::OpId>& ops, const PipelineResu
     }
 }
 
+int GraphScene::setStepGrouping(const std::vector<int32_t>& grouping) {
+    std::vector<int32_t> size(grouping.size(), 0);
+    for (int32_t root : grouping)
+        if (root >= 0 && static_cast<size_t>(root) < size.size())
+            ++size[static_cast<size_t>(root)];
+    // Colour ranks by each group's smallest op: stable from step to step.
+    std::vector<int32_t> rank(grouping.size(), -1);
+    int32_t groups = 0;
+    for (size_t root = 0; root < size.size(); ++root)
+        if (size[root] > 1)
+            rank[root] = groups++;
+    for (ir::OpId op : opItems_.ids()) {
+        NodeItem* item = opItems_[op];
+        if (!item)
+            continue;
+        const size_t index = op.index();
+        const int32_t root = index < grouping.size() ? grouping[index] : -1;
+        const bool grouped = root >= 0 && rank[static_cast<size_t>(root)] >= 0;
+        item->setStepFill(grouped ? groupColor(partition::GroupId(rank[static_cast<size_t>(root)]))
+                                  : QColor());
+    }
+    return groups;
+}
+
 void GraphScene::clearMarks() {
     for (QGraphicsItem* item : marked_) {
         if (auto* node = qgraphicsitem_cast<NodeItem*>(item))
@@ -225,6 +249,7 @@ void GraphScene::markItem(QGraphicsItem* item) {
 
 QGraphicsItem* GraphScene::mark(const Highlights& highlights, const PipelineResult& result) {
     clearMarks();
+    setStepGrouping(highlights.opGrouping);
     const schedule::Schedule& schedule = result.eval.schedule;
     for (int32_t op : highlights.ops)
         markItem(opOrGroupItem(ir::OpId(op), result));

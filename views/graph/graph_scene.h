@@ -35,8 +35,9 @@ public:
     /// group, a tensor by its edges); returns the item to scroll to, or null.
     QGraphicsItem* highlight(const Selection& selection, const PipelineResult& result);
     /// Marks the ops, groups and instances (by their group) \p highlights
-    /// names; an op of a collapsed group marks the group. Returns the first
-    /// marked item, or null.
+    /// names; an op of a collapsed group marks the group; ops are filled by
+    /// the highlights' grouping (setStepGrouping). Returns the first marked
+    /// item, or null.
     QGraphicsItem* mark(const Highlights& highlights, const PipelineResult& result);
     /// Items marked now.
     const std::vector<QGraphicsItem*>& markedItems() const { return marked_; }
@@ -44,6 +45,11 @@ public:
     /// hides) as matches of a search, clearing the previous ones.
     void setMatches(const std::vector<ir::OpId>& ops, const PipelineResult& result);
     const std::vector<NodeItem*>& matchedItems() const { return matched_; }
+    /// Fills the op nodes by \p grouping (by op id, ops with one value are
+    /// one group): a group of several ops in a palette colour by the order
+    /// of its smallest op, an op alone in the canvas's box fill. Empty:
+    /// every op in the box fill. Returns the groups of several ops.
+    int setStepGrouping(const std::vector<int32_t>& grouping);
 
     /// Background and ink the items draw with (the canvas's palette; exports use paper).
     const CanvasColors& colors() const { return colors_; }

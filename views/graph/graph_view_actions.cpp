@@ -218,6 +218,10 @@ void GraphView::applyMarks(bool scroll) {
     if (!result_)
         return;
     QGraphicsItem* first = scene_->mark(marks, *result_);
+    legend_->setNote(marks.opGrouping.empty()
+                         ? QString()
+                         : tr("Op boxes: their group after this step, one colour each "
+                              "(white: still alone); clusters: the final groups"));
     if (first && scroll)
         bringIntoSight(first);
 }

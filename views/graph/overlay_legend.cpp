@@ -54,6 +54,15 @@ int OverlayLegend::swatchRows() const {
     return std::max(1, (cells + kSwatchesPerRow - 1) / kSwatchesPerRow);
 }
 
+void OverlayLegend::setNote(const QString& note) {
+    if (note == note_)
+        return;
+    note_ = note;
+    updateGeometry();
+    adjustSize();
+    update();
+}
+
 QStringList OverlayLegend::texts() const {
     QStringList texts{shading_.title};
     if (shading_.overlay == GroupOverlay::Groups) {
@@ -66,6 +75,8 @@ QStringList OverlayLegend::texts() const {
         if (std::count(shading_.colors.begin(), shading_.colors.end(), noFigureColor()) > 0)
             texts << tr("no kernel");
     }
+    if (!note_.isEmpty())
+        texts << note_;
     texts << marksText();
     return texts;
 }
@@ -73,7 +84,8 @@ QStringList OverlayLegend::texts() const {
 QSize OverlayLegend::sizeHint() const {
     const QFontMetrics metrics(font());
     int width =
-        std::max(metrics.horizontalAdvance(shading_.title), metrics.horizontalAdvance(marksText()));
+        std::max({metrics.horizontalAdvance(shading_.title), metrics.horizontalAdvance(marksText()),
+                  metrics.horizontalAdvance(note_)});
     if (shading_.overlay == GroupOverlay::Groups) {
         const bool more = shownSwatches() < static_cast<int>(groupLabels_.size());
         // "+N more" takes two cells, the last one past the swatch grid.
@@ -84,7 +96,8 @@ QSize OverlayLegend::sizeHint() const {
                                     metrics.horizontalAdvance(shading_.highText) + 16 + kSwatch +
                                     metrics.horizontalAdvance(tr("no kernel")) + 12);
     }
-    const int rows = shading_.overlay == GroupOverlay::Groups ? swatchRows() : 1;
+    const int rows =
+        (shading_.overlay == GroupOverlay::Groups ? swatchRows() : 1) + (note_.isEmpty() ? 0 : 1);
     return {width + 2 * kPad, 2 * kPad + kLine * (2 + rows)};
 }
 
@@ -138,6 +151,10 @@ void OverlayLegend::paintEvent(QPaintEvent*) {
         y += kLine;
     }
     p.setPen(QColor(0x44, 0x44, 0x44));
+    if (!note_.isEmpty()) {
+        p.drawText(QRect(kPad, y, width() - 2 * kPad, kLine), Qt::AlignVCenter, note_);
+        y += kLine;
+    }
     p.drawText(QRect(kPad, y, width() - 2 * kPad, kLine), Qt::AlignVCenter, marksText());
 }
 

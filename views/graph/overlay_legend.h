@@ -21,6 +21,8 @@ public:
     /// Shows \p shading; \p groupLabels (by group id) for the group swatches.
     void setShading(const GroupShading& shading, std::vector<QString> groupLabels);
     const GroupShading& shading() const { return shading_; }
+    /// One more line under the fills (the step-through's grouping); "" for none.
+    void setNote(const QString& note);
     /// The texts the legend draws, in order (for tests and accessibility).
     QStringList texts() const;
 
@@ -37,6 +39,7 @@ private:
 
     GroupShading shading_;
     std::vector<QString> groupLabels_;
+    QString note_;
 };
 
 } // namespace stagecraft::views::graphview

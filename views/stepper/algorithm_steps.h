@@ -64,6 +64,9 @@ struct AlgorithmStep {
     std::optional<SpillDecision> spill;
     /// Merge steps: whether the merge was accepted.
     bool merged = false;
+    /// Algorithm 2 and AGO merges that were accepted: the ops whose sets
+    /// unite (each standing for the set holding it), replayed by groupingAt.
+    std::vector<ir::OpId> unites;
     /// What the graph and instance views light up (caption left empty).
     Highlights highlights;
 };
@@ -74,6 +77,12 @@ std::vector<AlgorithmStep> buildSteps(const PipelineResult& result);
 /// The grouping steps alone: Algorithm 2's merges (§3.2), or the `ago`
 /// strategy's CLUSTER merges, or the `dla` strategy's extracted sub-graphs.
 std::vector<AlgorithmStep> mergeSteps(const PipelineResult& result);
+/// The grouping as it was after step \p position of \p steps (an index into
+/// them), by op id: the smallest op id of the op's set, every op alone before
+/// the first merge. Empty when that step is not an Algorithm 2 or AGO merge
+/// (the views then show the final groups).
+std::vector<int32_t> groupingAt(const std::vector<AlgorithmStep>& steps, size_t position,
+                                size_t opCount);
 /// The steps of §4.3 alone: per kernel, its liveness step then its spills.
 std::vector<AlgorithmStep> memorySteps(const PipelineResult& result);
 /// The spills of the program's allocation passes, in task order.

@@ -112,9 +112,11 @@ AlgorithmStep mergeStep(const ir::Graph& graph, const partition::MergeStep& trac
                            .arg(traced.round)
                            .arg(pattern, QString::fromStdString(traced.rule));
     step.explanation = mergeSentence(traced, parts);
-    if (traced.merged)
+    if (traced.merged) {
         for (size_t i = 1; i < traced.parts.size(); ++i)
             sets.unite(traced.parts[0], traced.parts[i]);
+        step.unites = traced.parts;
+    }
     return step;
 }
 
@@ -133,6 +135,7 @@ AlgorithmStep agoStep(const ir::Graph& graph, const partition::AgoStep& traced, 
     step.title = partText(graph, into) % QStringLiteral(" takes ") % partText(graph, taken);
     step.explanation = QString::fromStdString(traced.explanation);
     sets.unite(traced.into, traced.taken);
+    step.unites = {traced.into, traced.taken};
     return step;
 }
 
@@ -194,6 +197,35 @@ AlgorithmStep iosStep(const PipelineResult& result, const partition::IosStep& tr
 }
 
 } // namespace
+
+std::vector<int32_t> groupingAt(const std::vector<AlgorithmStep>& steps, size_t position,
+                                size_t opCount) {
+    if (position >= steps.size() || steps[position].kind != StepKind::Merge ||
+        (steps[position].algorithm != QLatin1String("Algorithm 2") &&
+         steps[position].algorithm != QLatin1String("AGO CLUSTER")))
+        return {};
+    // Replayed up to the step: a union-find whose root is its set's smallest op.
+    std::vector<int32_t> root(opCount);
+    for (size_t op = 0; op < opCount; ++op)
+        root[op] = static_cast<int32_t>(op);
+    auto find = [&root](int32_t op) {
+        while (root[static_cast<size_t>(op)] != op) {
+            root[static_cast<size_t>(op)] =
+                root[static_cast<size_t>(root[static_cast<size_t>(op)])];
+            op = root[static_cast<size_t>(op)];
+        }
+        return op;
+    };
+    for (size_t s = 0; s <= position; ++s)
+        for (size_t i = 1; i < steps[s].unites.size(); ++i) {
+            const int32_t a = find(steps[s].unites[0].value());
+            const int32_t b = find(steps[s].unites[i].value());
+            root[static_cast<size_t>(std::max(a, b))] = std::min(a, b);
+        }
+    for (size_t op = 0; op < opCount; ++op)
+        root[op] = find(static_cast<int32_t>(op));
+    return root;
+}
 
 std::vector<AlgorithmStep> mergeSteps(const PipelineResult& result) {
     std::vector<AlgorithmStep> steps;

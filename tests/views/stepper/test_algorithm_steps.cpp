@@ -137,6 +137,47 @@ private slots:
             QVERIFY(merged.count(groupOps(s, g)) == 1);
     }
 
+    void groupingAtTheLastMergeIsTheFinalGrouping() {
+        const schedule::Schedule& s = lb->eval.schedule;
+        const size_t ops = lb->graph->opCount();
+        auto merges = ofKind(steps, StepKind::Merge);
+        QVERIFY(!merges.empty());
+        const size_t last = static_cast<size_t>(merges.back() - steps.data());
+        const std::vector<int32_t> grouping = groupingAt(steps, last, ops);
+        QCOMPARE(grouping.size(), ops);
+        // Same value exactly when same final group; the value is the group's smallest op.
+        for (ir::OpId a : lb->graph->opIds()) {
+            QCOMPARE(grouping[a.index()], groupOps(s, s.partition.groupOf(a)).front());
+            for (ir::OpId b : lb->graph->opIds())
+                QCOMPARE(grouping[a.index()] == grouping[b.index()],
+                         s.partition.groupOf(a) == s.partition.groupOf(b));
+        }
+    }
+
+    void groupingGrowsOneAcceptedMergeAtATime() {
+        const size_t ops = lb->graph->opCount();
+        auto classes = [](const std::vector<int32_t>& grouping) {
+            return std::set<int32_t>(grouping.begin(), grouping.end()).size();
+        };
+        size_t before = ops;
+        for (size_t i = 0; i < steps.size() && steps[i].kind == StepKind::Merge; ++i) {
+            const std::vector<int32_t> grouping = groupingAt(steps, i, ops);
+            const size_t now = classes(grouping);
+            // An accepted merge of k parts leaves k - 1 fewer groups; a rejected one none.
+            const size_t parts = steps[i].merged ? steps[i].unites.size() : 1;
+            QCOMPARE(now, before - (parts - 1));
+            if (steps[i].merged)
+                for (int32_t op : steps[i].highlights.ops)
+                    QCOMPARE(grouping[static_cast<size_t>(op)],
+                             grouping[static_cast<size_t>(steps[i].highlights.ops.front())]);
+            before = now;
+        }
+        // Steps after the grouping draw the final groups: no grouping of their own.
+        auto orders = ofKind(steps, StepKind::Order);
+        QVERIFY(!orders.empty());
+        QVERIFY(groupingAt(steps, static_cast<size_t>(orders.front() - steps.data()), ops).empty());
+    }
+
     void rejectedMergesNameTheFailedRule() {
         int rejected = 0;
         const partition::Trace& trace = lb->eval.schedule.trace;

@@ -15,9 +15,11 @@
 #include "costs/cost_table_view.h"
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
+#include "graph/overlay_legend.h"
 #include "inspector/schedule_queries.h"
 #include "instances/instance_canvas.h"
 #include "instances/instance_view.h"
+#include "stepper/algorithm_steps.h"
 #include "stepper/stepper_view.h"
 #include "studio/session_document.h"
 #include "studio_fixture.h"
@@ -283,6 +285,45 @@ private slots:
         QVERIFY(!graph->scene()->markedItems().empty());
         stepper->stepForward();
         QVERIFY(caption->text().startsWith(QStringLiteral("Step 2/")));
+    }
+
+    void mergeStepsRedrawTheGroupingSoFar() {
+        open(fig3_, "teaching");
+        window_->showStep(0);
+        auto* stepper = viewOf<StepperView>(*window_, studio::StudioView::Steps);
+        QTRY_VERIFY(stepper->isVisible() && stepper->stepCount() > 1);
+        auto* graph = viewOf<GraphView>(*window_, studio::StudioView::Graph);
+        QTRY_VERIFY(!graph->isLayingOut());
+        const std::vector<AlgorithmStep>& steps = stepper->allSteps();
+        auto merged = std::find_if(steps.begin(), steps.end(),
+                                   [](const AlgorithmStep& s) { return s.merged; });
+        QVERIFY(merged != steps.end());
+        stepper->goToStep(static_cast<int>(merged - steps.begin()));
+        // The merged ops share one fill; an op no merge has reached yet has none.
+        const QColor fill =
+            graph->scene()->opItem(ir::OpId(merged->highlights.ops.front()))->stepFill();
+        QVERIFY(fill.isValid());
+        for (int32_t op : merged->highlights.ops)
+            QCOMPARE(graph->scene()->opItem(ir::OpId(op))->stepFill(), fill);
+        const std::vector<int32_t> grouping =
+            groupingAt(steps, static_cast<size_t>(merged - steps.begin()),
+                       window_->result()->graph->opCount());
+        int alone = 0;
+        for (ir::OpId op : window_->result()->graph->opIds())
+            if (std::count(grouping.begin(), grouping.end(), grouping[op.index()]) == 1) {
+                QVERIFY(!graph->scene()->opItem(op)->stepFill().isValid());
+                ++alone;
+            }
+        QVERIFY(alone > 0);
+        QVERIFY(graph->legend()->texts().join(u'\n').contains(QStringLiteral("after this step")));
+        // Past the grouping, the final groups: no step fills, no note.
+        auto order = std::find_if(steps.begin(), steps.end(),
+                                  [](const AlgorithmStep& s) { return s.kind == StepKind::Order; });
+        QVERIFY(order != steps.end());
+        stepper->goToStep(static_cast<int>(order - steps.begin()));
+        for (graphview::NodeItem* node : graph->scene()->nodes())
+            QVERIFY(!node->stepFill().isValid());
+        QVERIFY(!graph->legend()->texts().join(u'\n').contains(QStringLiteral("after this step")));
     }
 
     void hiddenToolsFollowOnceShown() {
