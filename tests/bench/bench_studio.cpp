@@ -183,14 +183,19 @@ void benchStalls(const QString& bert) {
                 window.lastError().isEmpty() ? "" : qPrintable(window.lastError()));
 }
 
-void benchStrategySwitch(const QString& resnet) {
-    studio::MainWindow window;
+/// Opens \p path in \p window, 1600x1000, and waits until every view has it.
+void openSettled(studio::MainWindow& window, const QString& path) {
     window.setInteractive(false);
     window.setDefaults(defaults());
     window.resize(1600, 1000);
     window.show();
-    window.openPath(resnet);
+    window.openPath(path);
     spinUntil([&] { return window.viewsSettled(); });
+}
+
+void benchStrategySwitch(const QString& resnet) {
+    studio::MainWindow window;
+    openSettled(window, resnet);
     window.showView(studio::StudioView::Compare);
     window.showView(studio::StudioView::Timeline); // the time views repaint too
     auto* compare = qobject_cast<views::ComparisonView*>(window.view(studio::StudioView::Compare));
@@ -227,12 +232,7 @@ void benchStrategySwitch(const QString& resnet) {
 /// grouping so far replayed and every op box refilled (issue 20's < 50 ms).
 void benchStepRedraw(const QString& resnet) {
     studio::MainWindow window;
-    window.setInteractive(false);
-    window.setDefaults(defaults());
-    window.resize(1600, 1000);
-    window.show();
-    window.openPath(resnet);
-    spinUntil([&] { return window.viewsSettled(); });
+    openSettled(window, resnet);
     window.showView(studio::StudioView::Steps);
     auto* stepper = qobject_cast<views::StepperView*>(window.view(studio::StudioView::Steps));
     spinUntil([&] { return stepper->stepCount() > 0; });
