@@ -24,6 +24,11 @@ struct Highlights {
     /// same value are one group (the step-through's groups so far); empty
     /// for none.
     std::vector<int32_t> opGrouping;
+    /// Algorithm 3's lists at a step, by instance id (empty for none): 0
+    /// untouched, 1 on the visit list, 2 ready, 3 ordered; and the position
+    /// in the order so far (from 1) of each ordered instance, 0 otherwise.
+    std::vector<int8_t> instanceStates;
+    std::vector<int32_t> instanceOrder;
     /// Shown by the views while the highlights are on ("Step 4/17: …").
     QString caption;
 

@@ -55,9 +55,10 @@ PaintStats InstancePainter::paint(QPainter& painter, const InstanceDrawing& draw
     paintGroups(painter, drawing, exposed, scale, stats);
     paintEdges(painter, drawing, options, exposed, stats);
     paintMoves(painter, drawing, exposed, scale, stats);
-    paintInstances(painter, drawing, exposed, scale, stats);
+    paintInstances(painter, drawing, options, exposed, scale, stats);
     if (scale < kLabelScale)
         paintGroupLetters(painter, drawing, exposed, scale);
+    paintOrderStates(painter, drawing, options, exposed);
     paintMarks(painter, drawing, options, exposed);
     paintHighlight(painter, drawing, options, exposed);
     painter.restore();
@@ -161,7 +162,8 @@ void InstancePainter::paintMoves(QPainter& painter, const InstanceDrawing& drawi
 }
 
 void InstancePainter::paintInstances(QPainter& painter, const InstanceDrawing& drawing,
-                                     const QRectF& exposed, double scale, PaintStats& stats) {
+                                     const PaintOptions& options, const QRectF& exposed,
+                                     double scale, PaintStats& stats) {
     const schedule::Schedule& s = drawing.schedule();
     if (s.instances.empty())
         return;
@@ -187,10 +189,29 @@ void InstancePainter::paintInstances(QPainter& painter, const InstanceDrawing& d
         return;
     painter.setRenderHint(QPainter::TextAntialiasing, true);
     painter.setRenderHint(QPainter::Antialiasing, true);
+    const bool stepping = options.stepOrder.size() == drawing.layout.instances.size();
     for (schedule::InstanceId id : drawing.layout.instances.ids()) {
         const QRectF& box = drawing.layout.instances[id];
         if (box.intersects(exposed))
-            drawInstanceText(painter, drawing, id, box, scale);
+            drawInstanceText(painter, drawing, id, box, scale,
+                             stepping ? options.stepOrder[id.index()] : drawing.orderPosition[id]);
+    }
+}
+
+void InstancePainter::paintOrderStates(QPainter& painter, const InstanceDrawing& drawing,
+                                       const PaintOptions& options, const QRectF& exposed) {
+    const InstanceLayout& layout = drawing.layout;
+    if (options.orderStates.size() != layout.instances.size())
+        return;
+    painter.setBrush(Qt::NoBrush);
+    for (int8_t state = 1; state <= 3; ++state) {
+        for (schedule::InstanceId id : layout.instances.ids())
+            if (options.orderStates[id.index()] == state &&
+                layout.instances[id].intersects(exposed))
+                rects_.append(layout.instances[id].adjusted(2, 2, -2, -2));
+        painter.setPen(paint::cosmeticPen(paint::orderStateColor(state), 4));
+        painter.drawRects(rects_);
+        rects_.clear();
     }
 }
 

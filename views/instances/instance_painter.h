@@ -28,6 +28,11 @@ struct PaintOptions {
     schedule::GroupId highlightedGroup = partition::kNoGroup;
     /// Marked by a teaching or diff tool (a halo) when non-zero.
     IdVector<schedule::InstanceId, char> marked;
+    /// Algorithm 3 at a step of the step-through (common/highlight.h), by
+    /// instance id: an outline per state, and the order so far in the
+    /// badges instead of the final order. Empty: not shown.
+    std::vector<int8_t> orderStates;
+    std::vector<int32_t> stepOrder;
     /// Background and ink; the widget takes them from its palette.
     CanvasColors colors = CanvasColors::paper();
 };
@@ -61,8 +66,11 @@ private:
                     const QRectF& exposed, PaintStats& stats);
     void paintMoves(QPainter& painter, const InstanceDrawing& drawing, const QRectF& exposed,
                     double scale, PaintStats& stats);
-    void paintInstances(QPainter& painter, const InstanceDrawing& drawing, const QRectF& exposed,
-                        double scale, PaintStats& stats);
+    void paintInstances(QPainter& painter, const InstanceDrawing& drawing,
+                        const PaintOptions& options, const QRectF& exposed, double scale,
+                        PaintStats& stats);
+    void paintOrderStates(QPainter& painter, const InstanceDrawing& drawing,
+                          const PaintOptions& options, const QRectF& exposed);
     void paintGroupLetters(QPainter& painter, const InstanceDrawing& drawing, const QRectF& exposed,
                            double scale);
     void paintMarks(QPainter& painter, const InstanceDrawing& drawing, const PaintOptions& options,

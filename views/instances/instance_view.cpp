@@ -9,6 +9,7 @@
 #include "instances/instance_export.h"
 
 #include <QAction>
+#include <QLabel>
 #include <QSignalBlocker>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -125,6 +126,15 @@ QToolBar* InstanceView::createToolBar() {
     fit->setObjectName(u"fitInstances"_s);
     fit->setToolTip(tr("Show all instances"));
     connect(fit, &QAction::triggered, this, &InstanceView::fitToView);
+    // Shown while the step-through is at an Algorithm 3 step.
+    auto* legend = new QLabel(
+        tr("  Algorithm 3 at this step: <span style='color:#1f77b4'><b>■</b> on the visit "
+           "list</span> · <span style='color:#d9a400'><b>■</b> ready</span> · "
+           "<span style='color:#2ca02c'><b>■</b> ordered</span>, numbered in the order so far"),
+        bar);
+    legend->setObjectName(u"instanceStepLegend"_s);
+    stepLegend_ = bar->addWidget(legend);
+    stepLegend_->setVisible(false);
     return bar;
 }
 
@@ -260,6 +270,10 @@ void InstanceView::setHighlightModel(HighlightModel* model) {
 void InstanceView::applyMarks(bool reveal) {
     PaintOptions options = canvas_->paintOptions();
     options.marked.clear();
+    options.orderStates =
+        highlights_ ? highlights_->current().instanceStates : std::vector<int8_t>{};
+    options.stepOrder = highlights_ ? highlights_->current().instanceOrder : std::vector<int32_t>{};
+    stepLegend_->setVisible(!options.orderStates.empty());
     const InstanceDrawing* drawing = canvas_->drawing();
     if (!drawing || !highlights_ || highlights_->current().empty()) {
         canvas_->setPaintOptions(std::move(options));

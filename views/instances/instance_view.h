@@ -72,6 +72,8 @@ private:
     InstanceCanvas* canvas_ = nullptr;
     QAction* redundantAction_ = nullptr;
     QAction* movesAction_ = nullptr;
+    /// The tool bar's legend of Algorithm 3's states (its action shows it).
+    QAction* stepLegend_ = nullptr;
     bool selecting_ = false;
 };
 

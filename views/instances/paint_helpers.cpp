@@ -37,6 +37,8 @@ void drawCenteredLines(QPainter& painter, const QRectF& rect, const QStringList&
 }
 
 void drawOrderBadge(QPainter& painter, const QRectF& box, int position) {
+    if (position <= 0)
+        return;
     const QString text = QString::number(position);
     painter.setFont(pixelFont(10, true));
     const double width = std::max(22.0, painter.fontMetrics().horizontalAdvance(text) + 8.0);
@@ -47,8 +49,19 @@ void drawOrderBadge(QPainter& painter, const QRectF& box, int position) {
     painter.drawText(badge, Qt::AlignCenter, text);
 }
 
+QColor orderStateColor(int state) {
+    switch (state) {
+    case 1:
+        return QColor(0x1f, 0x77, 0xb4);
+    case 2:
+        return QColor(0xd9, 0xa4, 0x00);
+    default:
+        return QColor(0x2c, 0xa0, 0x2c);
+    }
+}
+
 void drawInstanceText(QPainter& painter, const InstanceDrawing& drawing, schedule::InstanceId id,
-                      const QRectF& box, double scale) {
+                      const QRectF& box, double scale, int orderPosition) {
     painter.setPen(kText);
     if (scale < InstancePainter::kDetailScale) {
         // 13 px on screen when it fits; bold digits are about 0.62 em wide.
@@ -70,7 +83,7 @@ void drawInstanceText(QPainter& painter, const InstanceDrawing& drawing, schedul
         painter.drawText(QPointF(text.left(), y + 10), elided);
         y += 14;
     }
-    drawOrderBadge(painter, box, drawing.orderPosition[id]);
+    drawOrderBadge(painter, box, orderPosition);
 }
 
 } // namespace stagecraft::views::paint

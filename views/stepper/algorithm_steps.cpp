@@ -104,6 +104,29 @@ void append(std::vector<AlgorithmStep>& to, std::vector<AlgorithmStep> from) {
 
 } // namespace
 
+void setOrderStates(const OrderLists& lists, const schedule::Schedule& schedule,
+                    Highlights& marks) {
+    std::map<QString, int32_t> byLabel;
+    for (schedule::InstanceId id : schedule.instances.ids())
+        byLabel[QString::fromStdString(schedule.instances[id].label)] = id.value();
+    marks.instanceStates.assign(schedule.instances.size(), 0);
+    marks.instanceOrder.assign(schedule.instances.size(), 0);
+    auto mark = [&](const QStringList& labels, int8_t state) {
+        for (qsizetype i = 0; i < labels.size(); ++i) {
+            auto it = byLabel.find(labels[i]);
+            if (it == byLabel.end())
+                continue;
+            const auto id = static_cast<size_t>(it->second);
+            marks.instanceStates[id] = std::max(marks.instanceStates[id], state);
+            if (state == 3)
+                marks.instanceOrder[id] = static_cast<int32_t>(i + 1);
+        }
+    };
+    mark(lists.visit, 1);
+    mark(lists.ready, 2);
+    mark(lists.order, 3);
+}
+
 std::vector<AlgorithmStep> buildSteps(const PipelineResult& result) {
     InstanceIndex index(result.eval.schedule);
     std::vector<AlgorithmStep> steps = mergeSteps(result);

@@ -83,6 +83,10 @@ std::vector<AlgorithmStep> mergeSteps(const PipelineResult& result);
 /// (the views then show the final groups).
 std::vector<int32_t> groupingAt(const std::vector<AlgorithmStep>& steps, size_t position,
                                 size_t opCount);
+/// Fills \p marks' instanceStates and instanceOrder from \p lists (labels
+/// of \p schedule's instances); an instance in several lists takes the
+/// furthest state (ordered, then ready, then visited).
+void setOrderStates(const OrderLists& lists, const schedule::Schedule& schedule, Highlights& marks);
 /// The steps of §4.3 alone: per kernel, its liveness step then its spills.
 std::vector<AlgorithmStep> memorySteps(const PipelineResult& result);
 /// The spills of the program's allocation passes, in task order.

@@ -194,6 +194,8 @@ void StepperView::updateHighlights() {
     }
     Highlights marks = step->highlights;
     marks.caption = tr("Step %1/%2: %3").arg(current_ + 1).arg(stepCount()).arg(step->title);
+    if (step->lists && result_)
+        setOrderStates(*step->lists, result_->eval.schedule, marks);
     if (result_ && result_->graph)
         marks.opGrouping =
             groupingAt(steps_, static_cast<size_t>(visible_[static_cast<size_t>(current_)]),

@@ -178,6 +178,32 @@ private slots:
         QVERIFY(groupingAt(steps, static_cast<size_t>(orders.front() - steps.data()), ops).empty());
     }
 
+    void orderStatesFollowTheLists() {
+        const schedule::Schedule& s = lb->eval.schedule;
+        auto label = [&](size_t id) {
+            return QString::fromStdString(s.instances[schedule::InstanceId::at(id)].label);
+        };
+        for (const AlgorithmStep* step : ofKind(steps, StepKind::Order)) {
+            Highlights marks;
+            setOrderStates(*step->lists, s, marks);
+            QCOMPARE(marks.instanceStates.size(), s.instances.size());
+            for (size_t id = 0; id < s.instances.size(); ++id) {
+                const qsizetype position = step->lists->order.indexOf(label(id));
+                const int8_t expected = position >= 0                            ? 3
+                                        : step->lists->ready.contains(label(id)) ? 2
+                                        : step->lists->visit.contains(label(id)) ? 1
+                                                                                 : 0;
+                QCOMPARE(marks.instanceStates[id], expected);
+                QCOMPARE(marks.instanceOrder[id], static_cast<int32_t>(position + 1));
+            }
+        }
+        // The last step has every instance ordered, numbered as the schedule's order.
+        Highlights last;
+        setOrderStates(*ofKind(steps, StepKind::Order).back()->lists, s, last);
+        for (size_t i = 0; i < s.order.size(); ++i)
+            QCOMPARE(last.instanceOrder[s.order[i].index()], static_cast<int32_t>(i + 1));
+    }
+
     void rejectedMergesNameTheFailedRule() {
         int rejected = 0;
         const partition::Trace& trace = lb->eval.schedule.trace;

@@ -32,6 +32,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QTableView>
+#include <QToolBar>
 #include <QUndoStack>
 
 #include <set>
@@ -324,6 +325,25 @@ private slots:
         for (graphview::NodeItem* node : graph->scene()->nodes())
             QVERIFY(!node->stepFill().isValid());
         QVERIFY(!graph->legend()->texts().join(u'\n').contains(QStringLiteral("after this step")));
+        // Algorithm 3's states reach the instance view, with their legend.
+        auto* instances = viewOf<InstanceView>(*window_, studio::StudioView::Instances);
+        const PaintOptions& paint = instances->canvas()->paintOptions();
+        QCOMPARE(paint.orderStates.size(), window_->result()->eval.schedule.instances.size());
+        QVERIFY(std::count(paint.orderStates.begin(), paint.orderStates.end(), 2) > 0);
+        // (Through its tool bar action: a narrow bar moves the label into its overflow menu.)
+        auto* legend = instances->findChild<QLabel*>(QStringLiteral("instanceStepLegend"));
+        auto* bar = instances->findChild<QToolBar*>(QStringLiteral("instanceViewToolBar"));
+        QVERIFY(legend && bar);
+        auto legendShown = [&] {
+            const QList<QAction*> actions = bar->actions();
+            return std::any_of(actions.begin(), actions.end(), [&](QAction* action) {
+                return bar->widgetForAction(action) == legend && action->isVisible();
+            });
+        };
+        QVERIFY(legendShown());
+        stepper->goToStep(static_cast<int>(merged - steps.begin()));
+        QVERIFY(instances->canvas()->paintOptions().orderStates.empty());
+        QVERIFY(!legendShown());
     }
 
     void hiddenToolsFollowOnceShown() {

@@ -25,11 +25,15 @@ QFont pixelFont(double pixels, bool bold = false);
 /// Lines of text centered in \p rect, the first one bold.
 void drawCenteredLines(QPainter& painter, const QRectF& rect, const QStringList& lines,
                        double pixels);
-/// The order position in a small circle at the top right of \p box (Fig. 7f).
+/// The order position in a small circle at the top right of \p box (Fig.
+/// 7f); nothing for 0 (not ordered).
 void drawOrderBadge(QPainter& painter, const QRectF& box, int position);
-/// The label of instance \p id, with shape, binding, scope and order
-/// position from the detail zoom on.
+/// The label of instance \p id, with shape, binding, scope and its order
+/// position (\p orderPosition, 0 for no badge) from the detail zoom on.
 void drawInstanceText(QPainter& painter, const InstanceDrawing& drawing, schedule::InstanceId id,
-                      const QRectF& box, double scale);
+                      const QRectF& box, double scale, int orderPosition);
+/// Algorithm 3's states at a step (1 visited, 2 ready, 3 ordered): blue,
+/// gold, green; the instance view's legend names them.
+QColor orderStateColor(int state);
 
 } // namespace stagecraft::views::paint
