@@ -129,7 +129,9 @@ public:
     KernelEmitter* kernelEmitter() const { return emitter_; }
 
     /// Export by kind: "schedule", "dot", "graph-svg", "graph-png",
-    /// "instances-svg", "instances-png", "trace", "csv", "breakdown". Returns
+    /// "instances-svg", "instances-png", "trace", "csv", "breakdown", and
+    /// the docks as shown: "time-png", "costs-png", "compare-png",
+    /// "diff-png", "steps-png" (each brought to front first). Returns
     /// the error ("unknown export kind" for any other), empty on success.
     QString exportTo(const QString& kind, const QString& path);
 

@@ -1,7 +1,8 @@
 // Exports of the current result: the schedule document, DOT of the grouped
 // graph, SVG/PNG of the graph and instance views, the simulated timeline as
-// a Perfetto (Chrome trace) file and the report as CSV. Text files are
-// written atomically; the same result gives the same bytes.
+// a Perfetto (Chrome trace) file and the report as CSV, and the docks (time
+// views, costs, compare, diff, steps) as PNG images of what they show. Text
+// files are written atomically; the same result gives the same bytes.
 
 #include "graph/graph_view.h"
 #include "instances/instance_view.h"
@@ -11,6 +12,7 @@
 #include "io/schedule_json.h"
 #include "studio/main_window.h"
 #include "studio/session_document.h"
+#include "studio/studio_view.h"
 #include "support/file.h"
 
 #include <QFileDialog>
@@ -18,6 +20,7 @@
 #include <QMenu>
 #include <QStatusBar>
 
+#include <optional>
 #include <string>
 
 namespace stagecraft::studio {
@@ -36,6 +39,11 @@ enum class Export {
     Trace,
     Csv,
     Breakdown,
+    TimePng,
+    CostsPng,
+    ComparePng,
+    DiffPng,
+    StepsPng,
 };
 
 struct ExportKind {
@@ -58,7 +66,30 @@ constexpr ExportKind kExports[] = {
     {Export::Csv, "csv", "Report (CSV)…", "CSV (*.csv)", ".csv"},
     {Export::Breakdown, "breakdown", "Time breakdown per group and kernel (CSV)…", "CSV (*.csv)",
      ".csv"},
+    {Export::TimePng, "time-png", "Time views (PNG)…", "PNG (*.png)", ".png"},
+    {Export::CostsPng, "costs-png", "Costs table (PNG)…", "PNG (*.png)", ".png"},
+    {Export::ComparePng, "compare-png", "Comparison (PNG)…", "PNG (*.png)", ".png"},
+    {Export::DiffPng, "diff-png", "Diff (PNG)…", "PNG (*.png)", ".png"},
+    {Export::StepsPng, "steps-png", "Step-through (PNG)…", "PNG (*.png)", ".png"},
 };
+
+/// The dock an image export renders, or nullopt for the other kinds.
+std::optional<StudioView> dockOf(Export what) {
+    switch (what) {
+    case Export::TimePng:
+        return StudioView::Time;
+    case Export::CostsPng:
+        return StudioView::Costs;
+    case Export::ComparePng:
+        return StudioView::Compare;
+    case Export::DiffPng:
+        return StudioView::Diff;
+    case Export::StepsPng:
+        return StudioView::Steps;
+    default:
+        return std::nullopt;
+    }
+}
 
 const ExportKind* findExport(const QString& kind) {
     for (const ExportKind& e : kExports)
@@ -95,6 +126,11 @@ std::string exportText(Export what, const views::PipelineResult& r, const io::Se
     case Export::GraphPng:
     case Export::InstancesSvg:
     case Export::InstancesPng:
+    case Export::TimePng:
+    case Export::CostsPng:
+    case Export::ComparePng:
+    case Export::DiffPng:
+    case Export::StepsPng:
         break;
     }
     return {};
@@ -121,6 +157,12 @@ QString MainWindow::exportTo(const QString& kind, const QString& path) {
         return QString::fromStdString(target.error().message());
     QString error;
     bool ok = true;
+    if (std::optional<StudioView> dock = dockOf(e->what)) {
+        // Brought to front first: a dock behind a tab has not taken the result.
+        showView(*dock);
+        ok = view(*dock)->grab().save(path, "PNG");
+        return ok ? QString() : tr("%1: cannot write").arg(path);
+    }
     switch (e->what) {
     case Export::GraphSvg:
         ok = graphView_->exportSvg(path, &error);

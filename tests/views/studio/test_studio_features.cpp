@@ -23,6 +23,16 @@ using namespace stagecraft;
 
 namespace {
 
+/// One colour everywhere: nothing was drawn.
+bool isBlank(const QImage& image) {
+    const QRgb first = image.pixel(0, 0);
+    for (int y = 0; y < image.height(); y += 3)
+        for (int x = 0; x < image.width(); x += 3)
+            if (image.pixel(x, y) != first)
+                return false;
+    return true;
+}
+
 QByteArray fileBytes(const QString& path) {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
@@ -116,6 +126,8 @@ private slots:
         QTest::newRow("instances-svg") << QStringLiteral("instances-svg") << QByteArray("<?xml");
         QTest::newRow("graph-png") << QStringLiteral("graph-png") << QByteArray("\x89PNG");
         QTest::newRow("instances-png") << QStringLiteral("instances-png") << QByteArray("\x89PNG");
+        for (const char* dock : {"time-png", "costs-png", "compare-png", "diff-png", "steps-png"})
+            QTest::newRow(dock) << QString::fromLatin1(dock) << QByteArray("\x89PNG");
     }
 
     void everyExportIsWrittenAndDeterministic() {
@@ -136,7 +148,7 @@ private slots:
         if (!kind.endsWith(QLatin1String("png")))
             QCOMPARE(fileBytes(second), bytes);
         else
-            QVERIFY(!QImage(first).isNull());
+            QVERIFY(!QImage(first).isNull() && !isBlank(QImage(first)));
         QString error = window.exportTo(kind, QStringLiteral("/nonexistent-dir/x"));
         QVERIFY(!error.isEmpty());
         // A device is never replaced by an export (docs/limits.md).
