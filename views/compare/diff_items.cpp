@@ -4,6 +4,8 @@
 #include "compare/diff_items.h"
 
 #include <algorithm>
+#include <array>
+#include <map>
 
 namespace stagecraft::views {
 
@@ -146,7 +148,91 @@ DiffCategory order(const schedule::ScheduleDiff& diff, const PipelineResult& a,
     return c;
 }
 
+QString sharedText(const GroupMapping& m) {
+    QStringList parts;
+    for (const auto& [group, ops] : m.shared)
+        parts << QObject::tr("%1 (%2)").arg(groupName(group)).arg(ops);
+    return parts.join(QStringLiteral(", "));
+}
+
+QString mappingText(const GroupMapping& m, int64_t ops, const QString& labelB) {
+    const QString head = QObject::tr("group %1 (%2 ops): ").arg(groupName(m.a)).arg(ops);
+    switch (m.kind) {
+    case GroupMapping::Kind::Split:
+        return head %
+               QObject::tr("split across %1 groups in %2: ").arg(m.shared.size()).arg(labelB) %
+               sharedText(m);
+    case GroupMapping::Kind::Merged:
+        return head % QObject::tr("merged into %1 with other ops in %2")
+                          .arg(groupName(m.shared.front().first), labelB);
+    case GroupMapping::Kind::Regrouped:
+        return head % QObject::tr("regrouped in %1: ").arg(labelB) % sharedText(m);
+    case GroupMapping::Kind::Kept:
+        break;
+    }
+    return head % QObject::tr("kept as %1 in %2").arg(groupName(m.shared.front().first), labelB);
+}
+
+DiffCategory mapping(const PipelineResult& a, const PipelineResult& b, const QString& labelB) {
+    DiffCategory c;
+    for (const GroupMapping& m : mapGroups(a, b)) {
+        if (m.kind == GroupMapping::Kind::Kept)
+            continue;
+        const int64_t ops = static_cast<int64_t>(a.eval.schedule.partition.ops(m.a).size());
+        c.items.push_back({mappingText(m, ops, labelB),
+                           groupMarks(a, m.a),
+                           {Selection::Kind::Group, m.a.value(), -1}});
+    }
+    c.title = QObject::tr("Group mapping (%1 changed)").arg(c.items.size());
+    return c;
+}
+
 } // namespace
+
+std::vector<GroupMapping> mapGroups(const PipelineResult& a, const PipelineResult& b) {
+    const partition::Partition& pa = a.eval.schedule.partition;
+    const partition::Partition& pb = b.eval.schedule.partition;
+    std::vector<GroupMapping> out;
+    for (GroupId g : pa.groupIds()) {
+        GroupMapping m;
+        m.a = g;
+        std::map<GroupId, int64_t> shared;
+        for (ir::OpId op : pa.ops(g))
+            ++shared[pb.groupOf(op)];
+        m.shared.assign(shared.begin(), shared.end());
+        std::stable_sort(m.shared.begin(), m.shared.end(),
+                         [](const auto& x, const auto& y) { return x.second > y.second; });
+        const auto size = static_cast<int64_t>(pa.ops(g).size());
+        const bool onlyOurs = std::all_of(m.shared.begin(), m.shared.end(), [&](const auto& s) {
+            return static_cast<int64_t>(pb.ops(s.first).size()) == s.second;
+        });
+        if (m.shared.size() == 1)
+            m.kind = static_cast<int64_t>(pb.ops(m.shared.front().first).size()) == size
+                         ? GroupMapping::Kind::Kept
+                         : GroupMapping::Kind::Merged;
+        else
+            m.kind = onlyOurs ? GroupMapping::Kind::Split : GroupMapping::Kind::Regrouped;
+        out.push_back(std::move(m));
+    }
+    return out;
+}
+
+QString mappingSummary(const std::vector<GroupMapping>& mapping, int64_t groupsB,
+                       const QString& labelA, const QString& labelB) {
+    std::array<int64_t, 4> count{};
+    for (const GroupMapping& m : mapping)
+        ++count[static_cast<size_t>(m.kind)];
+    return QObject::tr("%1's %2 groups from %3's %4: %5 kept, %6 split, %7 merged into larger "
+                       "ones, %8 regrouped.")
+        .arg(labelB)
+        .arg(groupsB)
+        .arg(labelA)
+        .arg(mapping.size())
+        .arg(count[0])
+        .arg(count[1])
+        .arg(count[2])
+        .arg(count[3]);
+}
 
 Highlights unite(const std::vector<const Highlights*>& parts, const QString& caption) {
     Highlights all;
@@ -165,10 +251,13 @@ Highlights unite(const std::vector<const Highlights*>& parts, const QString& cap
 std::vector<DiffCategory> diffCategories(const schedule::ScheduleDiff& diff,
                                          const PipelineResult& a, const PipelineResult& b,
                                          const QString& labelA, const QString& labelB) {
-    std::vector<DiffCategory> all{
-        regrouped(diff, a, labelA, labelB), onlyInA(diff, a, labelA),
-        onlyInB(diff, a, b, labelB),        splits(diff, a, labelA, labelB),
-        counts(diff, a, labelA, labelB),    order(diff, a, b, labelA, labelB)};
+    std::vector<DiffCategory> all{regrouped(diff, a, labelA, labelB),
+                                  onlyInA(diff, a, labelA),
+                                  onlyInB(diff, a, b, labelB),
+                                  splits(diff, a, labelA, labelB),
+                                  counts(diff, a, labelA, labelB),
+                                  order(diff, a, b, labelA, labelB),
+                                  mapping(a, b, labelB)};
     for (DiffCategory& c : all) {
         std::vector<const Highlights*> parts;
         for (const DiffItem& item : c.items)

@@ -32,7 +32,25 @@ struct DiffCategory {
     Highlights marks;
 };
 
-/// The categories of \p diff between results \p a and \p b (same graph).
+/// How a group of A lies in B, by the ops they share: the same ops
+/// (kept), spread over several B groups that hold nothing else (split),
+/// inside one larger B group (merged), or neither (regrouped).
+struct GroupMapping {
+    enum class Kind { Kept, Split, Merged, Regrouped };
+    schedule::GroupId a;
+    Kind kind = Kind::Kept;
+    /// The B groups holding its ops, with how many each, most first.
+    std::vector<std::pair<schedule::GroupId, int64_t>> shared;
+};
+
+/// Every group of \p a mapped to \p b's groups (same graph), by A's group index.
+std::vector<GroupMapping> mapGroups(const PipelineResult& a, const PipelineResult& b);
+/// "tvm's 57 groups from graphturbo's 13: 2 kept, 9 split, 1 merged, 1 regrouped."
+QString mappingSummary(const std::vector<GroupMapping>& mapping, int64_t groupsB,
+                       const QString& labelA, const QString& labelB);
+
+/// The categories of \p diff between results \p a and \p b (same graph),
+/// the group mapping (mapGroups) last.
 std::vector<DiffCategory> diffCategories(const schedule::ScheduleDiff& diff,
                                          const PipelineResult& a, const PipelineResult& b,
                                          const QString& labelA, const QString& labelB);

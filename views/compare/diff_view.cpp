@@ -102,8 +102,10 @@ void DiffView::rebuild() {
         summary_->setText(tr("%1 and %2 are not of the same model.").arg(labelA_, labelB_));
     } else {
         diff_ = schedule::diffSchedules(*a_->graph, a_->eval.schedule, b_->eval.schedule);
-        summary_->setText(QString::fromStdString(
-            schedule::diffSummary(diff_, labelA_.toStdString(), labelB_.toStdString())));
+        summary_->setText(QString::fromStdString(schedule::diffSummary(diff_, labelA_.toStdString(),
+                                                                       labelB_.toStdString())) %
+                          QLatin1Char(' ') %
+                          mappingSummary(mapGroups(*a_, *b_), diff_.groupsB, labelA_, labelB_));
         categories_ = diffCategories(diff_, *a_, *b_, labelA_, labelB_);
         std::vector<const Highlights*> parts;
         for (const DiffCategory& c : categories_)

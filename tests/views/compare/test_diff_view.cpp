@@ -17,6 +17,7 @@
 #include <QTreeWidget>
 #include <QtTest>
 
+#include <array>
 #include <set>
 
 using namespace stagecraft;
@@ -80,6 +81,57 @@ private slots:
         view.setPair(gt, QStringLiteral("graphturbo"), tvm, QStringLiteral("tvm"));
         qInfo("diff graphturbo vs tvm on resnet50 (diff, tree, highlights): %.2f ms",
               static_cast<double>(timer.nsecsElapsed()) / 1e6);
+    }
+
+    void mapsEveryGroupByTheOpsItShares() {
+        const auto& pa = gt->eval.schedule.partition;
+        const auto& pb = tvm->eval.schedule.partition;
+        const std::vector<GroupMapping> mapping = mapGroups(*gt, *tvm);
+        QCOMPARE(mapping.size(), pa.groupCount());
+        std::set<partition::GroupId> reached;
+        std::array<int, 4> kinds{};
+        for (const GroupMapping& m : mapping) {
+            int64_t ops = 0;
+            for (const auto& [group, shared] : m.shared) {
+                ops += shared;
+                reached.insert(group);
+                QVERIFY(shared <= static_cast<int64_t>(pb.ops(group).size()));
+            }
+            QCOMPARE(ops, static_cast<int64_t>(pa.ops(m.a).size()));
+            QVERIFY(
+                std::is_sorted(m.shared.begin(), m.shared.end(),
+                               [](const auto& x, const auto& y) { return x.second > y.second; }));
+            const bool whole = static_cast<int64_t>(pb.ops(m.shared.front().first).size()) ==
+                               m.shared.front().second;
+            switch (m.kind) {
+            case GroupMapping::Kind::Kept:
+                QVERIFY(m.shared.size() == 1 && whole);
+                break;
+            case GroupMapping::Kind::Merged:
+                QVERIFY(m.shared.size() == 1 && !whole);
+                break;
+            case GroupMapping::Kind::Split:
+                QVERIFY(m.shared.size() > 1);
+                for (const auto& [group, shared] : m.shared)
+                    QCOMPARE(static_cast<int64_t>(pb.ops(group).size()), shared);
+                break;
+            case GroupMapping::Kind::Regrouped:
+                QVERIFY(m.shared.size() > 1);
+                break;
+            }
+            ++kinds[static_cast<size_t>(m.kind)];
+        }
+        QCOMPARE(reached.size(), pb.groupCount());
+        // tvm fuses less than graphturbo: most of graphturbo's groups split.
+        QVERIFY(kinds[static_cast<size_t>(GroupMapping::Kind::Split)] > 0);
+        const QString line = mappingSummary(mapping, static_cast<int64_t>(pb.groupCount()),
+                                            QStringLiteral("graphturbo"), QStringLiteral("tvm"));
+        QVERIFY2(view.summary().endsWith(line), qPrintable(view.summary()));
+        QVERIFY(line.contains(QStringLiteral("%1 split").arg(kinds[1])));
+        // The tree lists every group that changed, last.
+        QTreeWidgetItem* last = view.tree()->topLevelItem(view.tree()->topLevelItemCount() - 1);
+        QCOMPARE(last->childCount(), static_cast<int>(pa.groupCount()) - kinds[0]);
+        QVERIFY(last->text(0).startsWith(QStringLiteral("Group mapping")));
     }
 
     void listsTheRegroupedOps() {
