@@ -102,6 +102,7 @@ InstanceView::InstanceView(QWidget* parent)
     layout->setSpacing(0);
     layout->addWidget(createToolBar());
     layout->addWidget(canvas_, 1);
+    layout->addWidget(createLegend());
     connect(canvas_, &InstanceCanvas::clicked, this, &InstanceView::onCanvasClicked);
 }
 
@@ -136,6 +137,22 @@ QToolBar* InstanceView::createToolBar() {
     stepLegend_ = bar->addWidget(legend);
     stepLegend_->setVisible(false);
     return bar;
+}
+
+QLabel* InstanceView::createLegend() {
+    // What every mark means (Fig. 6, 7f and 9), in the colours drawn.
+    auto* legend = new QLabel(
+        tr("<b>Boxes</b>: instances in their group's colour, <b>○ n</b> their place in the order "
+           "· <b>ellipses</b>: inserted data movement (§3.5), white a concat, grey a copy or "
+           "redistribute · <b>dark lines</b>: needed dependencies, <span style='color:#999'>"
+           "<b>light</b></span>: redundant ones (§3.3) · <span style='color:#eb6e00'><b>orange"
+           "</b></span>: selected · <span style='color:#9b30ff'><b>violet</b></span>: marked by "
+           "Diff or Steps"),
+        this);
+    legend->setObjectName(u"instanceLegend"_s);
+    legend->setWordWrap(true);
+    legend->setContentsMargins(6, 2, 6, 2);
+    return legend;
 }
 
 void InstanceView::setResult(ResultPtr result) {

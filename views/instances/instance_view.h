@@ -18,6 +18,7 @@
 #include <memory>
 
 class QAction;
+class QLabel;
 class QToolBar;
 
 namespace stagecraft::views {
@@ -56,6 +57,7 @@ public slots:
 
 private:
     QToolBar* createToolBar();
+    QLabel* createLegend();
     std::shared_ptr<const InstanceDrawing> drawingFor(bool withMoves);
     void onCanvasClicked(const LayoutHit& hit);
     void followSelection(const Selection& selection);

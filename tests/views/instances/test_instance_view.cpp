@@ -9,6 +9,7 @@
 #include "instances/instance_view.h"
 #include "support/strings.h"
 
+#include <QLabel>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QToolTip>
@@ -70,6 +71,19 @@ private slots:
         QWidget parent;
         auto* view = new InstanceView(&parent);
         QCOMPARE(parent.findChild<InstanceView*>(u"instanceView"_s), view);
+    }
+
+    // Every mark the canvas draws is named under it: boxes and their order
+    // badges, the inserted ops by kind, needed and redundant edges, the
+    // selection and the marks of other tools.
+    void theLegendNamesEveryMark() {
+        auto* legend = view_->findChild<QLabel*>(u"instanceLegend"_s);
+        QVERIFY(legend && legend->isVisible());
+        const QString text = legend->text();
+        for (const char* word : {"Boxes", "order", "ellipses", "concat", "copy", "redistribute",
+                                 "needed", "redundant", "selected", "marked"})
+            QVERIFY2(text.contains(QLatin1String(word)), word);
+        QVERIFY(legend->height() < view_->height() / 6);
     }
 
     void drawsWhatTheScheduleHolds_data() {
