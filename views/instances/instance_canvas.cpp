@@ -51,6 +51,7 @@ QPointF InstanceCanvas::sceneCenter() const {
 
 void InstanceCanvas::fitAll() {
     following_ = true;
+    revealed_.reset();
     readableFit_ = false;
     if (drawing_)
         transform_.fit(drawing_->layout.bounds, size(), kFitMargin);
@@ -59,26 +60,39 @@ void InstanceCanvas::fitAll() {
 
 void InstanceCanvas::fitStart() {
     following_ = true;
+    revealed_.reset();
     readableFit_ = true;
     if (drawing_)
         transform_.fitReadable(drawing_->layout.bounds, size(), kFitMargin);
     update();
 }
 
-void InstanceCanvas::reveal(const QRectF& scene) {
+void InstanceCanvas::reveal(const QRectF& scene, const std::optional<QRectF>& whole) {
     following_ = false;
+    revealed_ = std::make_pair(scene, whole);
+    applyReveal();
+}
+
+void InstanceCanvas::applyReveal() {
     const QSizeF room(std::max(1.0, width() - 2 * kFitMargin),
                       std::max(1.0, height() - 2 * kFitMargin));
-    const double fitting = std::min(room.width() / std::max(1.0, scene.width()),
-                                    room.height() / std::max(1.0, scene.height()));
+    auto fittingOf = [&room](const QRectF& r) {
+        return std::min(room.width() / std::max(1.0, r.width()),
+                        room.height() / std::max(1.0, r.height()));
+    };
+    const auto& [scene, whole] = *revealed_;
+    const QRectF target =
+        whole && fittingOf(*whole) >= InstancePainter::kLabelScale ? *whole : scene;
+    const double fitting = fittingOf(target);
     if (fitting < transform_.scale)
         transform_.scale = std::max(ViewTransform::kMinScale, fitting);
-    transform_.centerOn(scene.center(), size());
+    transform_.centerOn(target.center(), size());
     update();
 }
 
 void InstanceCanvas::centerOn(QPointF scene) {
     following_ = false;
+    revealed_.reset();
     transform_.centerOn(scene, size());
     update();
 }
@@ -97,7 +111,9 @@ void InstanceCanvas::paintEvent(QPaintEvent* event) {
 
 void InstanceCanvas::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
-    if (following_ && readableFit_)
+    if (revealed_)
+        applyReveal();
+    else if (following_ && readableFit_)
         fitStart();
     else if (following_)
         fitAll();
@@ -105,6 +121,7 @@ void InstanceCanvas::resizeEvent(QResizeEvent* event) {
 
 void InstanceCanvas::wheelEvent(QWheelEvent* event) {
     following_ = false;
+    revealed_.reset();
     transform_.zoomAround(event->position(), std::pow(kWheelStep, event->angleDelta().y()));
     update();
     event->accept();
@@ -128,6 +145,7 @@ void InstanceCanvas::mouseMoveEvent(QMouseEvent* event) {
     }
     if (dragging_) {
         following_ = false;
+        revealed_.reset();
         const QPoint delta = pos - lastPos_;
         transform_.pan(delta);
         // Moves the pixels already drawn; only the uncovered strips repaint,

@@ -12,6 +12,8 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
+#include <utility>
 
 namespace stagecraft::views {
 
@@ -38,8 +40,11 @@ public:
     /// The first view of a drawing: ViewTransform::fitReadable.
     void fitStart();
     bool isFitted() const { return following_; }
-    /// Centers on \p scene, zooming out (never in) so that it fits.
-    void reveal(const QRectF& scene);
+    /// Centers on \p whole when it fits at a zoom where labels still show,
+    /// else on \p scene; zooms out (never in) so that it fits. Until the
+    /// user zooms or pans, a resize reveals it again (a dock gets its size
+    /// after the first result).
+    void reveal(const QRectF& scene, const std::optional<QRectF>& whole = std::nullopt);
     /// Centers on \p scene at the current zoom.
     void centerOn(QPointF scene);
 
@@ -67,7 +72,11 @@ private:
     ViewTransform transform_;
     InstancePainter painter_;
     PaintStats stats_;
-    bool following_ = true;    // fit on resize until the user zooms or pans
+    void applyReveal();
+
+    bool following_ = true; // fit on resize until the user zooms or pans
+    /// What reveal() showed, shown again on resize until the user zooms or pans.
+    std::optional<std::pair<QRectF, std::optional<QRectF>>> revealed_;
     bool readableFit_ = false; // following fitStart() rather than fitAll()
     bool pressed_ = false;
     bool dragging_ = false;

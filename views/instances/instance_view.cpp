@@ -297,14 +297,18 @@ void InstanceView::applyMarks(bool reveal) {
         return;
     }
     options.marked = markedInstances(*drawing->result, highlights_->current());
-    auto first = std::find(options.marked.begin(), options.marked.end(), 1);
-    std::optional<QRectF> target;
-    if (first != options.marked.end())
-        target = drawing->layout.instances[schedule::InstanceId::at(
-            static_cast<size_t>(first - options.marked.begin()))];
+    // The first marked instance, and all of them when they fit readably.
+    std::optional<QRectF> first;
+    std::optional<QRectF> all;
+    for (schedule::InstanceId id : drawing->layout.instances.ids())
+        if (options.marked[id]) {
+            const QRectF& box = drawing->layout.instances[id];
+            first = first ? first : box;
+            all = all ? all->united(box) : box;
+        }
     canvas_->setPaintOptions(std::move(options));
-    if (reveal && target)
-        canvas_->reveal(*target);
+    if (reveal && first)
+        canvas_->reveal(*first, all);
 }
 
 bool InstanceView::exportSvg(const QString& path, QString* error) const {

@@ -231,6 +231,37 @@ private slots:
         QVERIFY(view_->canvas()->paintOptions().marked.empty());
     }
 
+    // Marks come into sight together, centred, and stay so when the dock is
+    // resized before the user zooms or pans (Studio sizes its docks after
+    // the first result).
+    void marksAreRevealedTogetherAndStayCentredOnResize() {
+        HighlightModel marks;
+        view_->setHighlightModel(&marks);
+        auto result = test::resultOf("fig3-chain");
+        view_->setResult(result);
+        const auto& s = result->eval.schedule;
+        Highlights wanted;
+        for (schedule::GroupId g : {schedule::GroupId(0), schedule::GroupId(3)})
+            for (schedule::InstanceId id : s.groups[g].instances)
+                wanted.instances.push_back(id.value());
+        marks.set(wanted);
+        const InstanceCanvas* canvas = view_->canvas();
+        QRectF all;
+        for (int32_t id : wanted.instances)
+            all = all.united(canvas->drawing()->layout.instances[schedule::InstanceId(id)]);
+        auto centredAndInside = [&] {
+            const QRectF shown(canvas->mapFromScene(all.topLeft()),
+                               canvas->mapFromScene(all.bottomRight()));
+            const QPointF offCentre = shown.center() - QRectF(canvas->rect()).center();
+            return QRectF(canvas->rect()).contains(shown) && std::abs(offCentre.x()) < 2 &&
+                   std::abs(offCentre.y()) < 2;
+        };
+        QVERIFY(centredAndInside());
+        view_->resize(1300, 500);
+        QTRY_VERIFY(canvas->width() > 1000);
+        QVERIFY(centredAndInside());
+    }
+
     void followsADarkPalette() {
         view_->setResult(test::resultOf("fig3-chain"));
         QPalette dark;
