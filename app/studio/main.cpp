@@ -120,6 +120,7 @@ int main(int argc, char** argv) {
             window.view(stagecraft::studio::StudioView::Graph))) {
         graph->setOverlay(*stagecraft::views::parseGroupOverlay(options.colorBy));
         graph->setFindText(options.find);
+        graph->setFoldByName(options.drawByName);
     }
     applyToolOptions(window, options);
     if (!screenshot)

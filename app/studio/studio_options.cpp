@@ -145,8 +145,13 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
                             QStringLiteral("Mark every op of the graph whose name contains TEXT "
                                            "(any case), as typing it in Find op does."),
                             QStringLiteral("TEXT"));
+    QCommandLineOption drawBy(QStringLiteral("draw-by"),
+                              QStringLiteral("Draw the graph's ops by schedule group (groups, "
+                                             "default) or by the module scopes of their names "
+                                             "(names), folded to a readable size."),
+                              QStringLiteral("NAME"), QStringLiteral("groups"));
     parser.addOptions({arch, session, strategy, level, input, dim, value, select, screenshot, view,
-                       size, show, diffWith, step, profile, sweep, colorBy, find});
+                       size, show, diffWith, step, profile, sweep, colorBy, find, drawBy});
 
     ParsedOptions parsed;
     if (!parser.parse(arguments)) {
@@ -197,6 +202,10 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
     if (error.isEmpty() && !views::parseGroupOverlay(options.colorBy))
         error = QStringLiteral("--color-by: expected one of %1 (got '%2')")
                     .arg(views::groupOverlayNames().join(QStringLiteral(", ")), options.colorBy);
+    const QString drawByName = parser.value(drawBy);
+    options.drawByName = drawByName == QStringLiteral("names");
+    if (error.isEmpty() && !options.drawByName && drawByName != QStringLiteral("groups"))
+        error = QStringLiteral("--draw-by: expected groups or names (got '%1')").arg(drawByName);
     options.diffWith = parser.value(diffWith);
     options.profile = parser.value(profile);
     options.sweep = parser.value(sweep);

@@ -3,6 +3,7 @@
 //   stagecraft-studio [MODEL|SESSION] [--arch A] [--session FILE] [--strategy S]
 //                     [--level auto|lb|gb] [--input NAME:SHAPE]... [--dim NAME=N]...
 //                     [--select NAME] [--find TEXT] [--color-by groups|time|ddr|spills|split]
+//                     [--draw-by groups|names]
 //                     [--diff-with STRATEGY] [--step N] [--sweep DIR]
 //                     [--screenshot FILE [--view NAME] [--show NAMES] [--size WxH]]
 
@@ -40,6 +41,8 @@ struct StudioOptions {
     QString find;
     /// What the graph colours its groups by (costs/group_overlay.h names), checked.
     QString colorBy = QStringLiteral("groups");
+    /// The graph draws ops by schedule group or by name scope ("names").
+    bool drawByName = false;
     /// A step of the algorithm step-through to go to (from 1), 0 for none.
     int step = 0;
 };

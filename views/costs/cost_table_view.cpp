@@ -27,19 +27,34 @@ namespace {
 constexpr int kWidthSampleRows = 200;
 constexpr int kMaxNameWidth = 320;
 
+/// Keeps the rows whose name or first op contains the filter text.
+class NameOrOpFilter : public QSortFilterProxyModel {
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+
+protected:
+    bool filterAcceptsRow(int row, const QModelIndex& parent) const override {
+        for (int column : {int(CostTableModel::Name), int(CostTableModel::FirstOp)}) {
+            const QString text = sourceModel()->index(row, column, parent).data().toString();
+            if (text.contains(filterRegularExpression()))
+                return true;
+        }
+        return false;
+    }
+};
+
 } // namespace
 
 CostTableView::CostTableView(QWidget* parent)
     : QWidget(parent)
     , model_(new CostTableModel(this))
-    , proxy_(new QSortFilterProxyModel(this))
+    , proxy_(new NameOrOpFilter(this))
     , table_(new QTableView(this))
     , grainBox_(new QComboBox(this))
     , filter_(new QLineEdit(this))
     , summary_(new QLabel(this)) {
     proxy_->setSourceModel(model_);
     proxy_->setSortRole(Qt::UserRole);
-    proxy_->setFilterKeyColumn(CostTableModel::Name);
     proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
     table_->setObjectName(QStringLiteral("costTable"));
     table_->setModel(proxy_);
@@ -56,7 +71,7 @@ CostTableView::CostTableView(QWidget* parent)
     grainBox_->addItem(tr("Groups"));
     grainBox_->addItem(tr("Kernels"));
     filter_->setObjectName(QStringLiteral("costFilter"));
-    filter_->setPlaceholderText(tr("Filter names (a, a3…)"));
+    filter_->setPlaceholderText(tr("Filter by name or op (a3, layer.11…)"));
     filter_->setClearButtonEnabled(true);
     summary_->setObjectName(QStringLiteral("costSummary"));
     auto* bar = new QHBoxLayout;

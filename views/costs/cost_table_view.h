@@ -1,7 +1,7 @@
 #pragma once
 // The cost table: every group or every kernel of the shown result, sortable
 // by any column (time, bytes by level, spills, where the time goes), with a
-// filter on names and a line that sums what is shown. Selecting a row selects
+// filter on names and first ops and a line that sums what is shown. Selecting a row selects
 // its group or instance in every view; a selection made elsewhere selects its
 // row (an op's or instance's group, a group's first kernel).
 

@@ -25,6 +25,8 @@ constexpr double kHighlightWidth = 3;
 constexpr double kMarkWidth = 8;
 /// The match halo's width on screen.
 constexpr double kMatchPixels = 5;
+/// A folded name scope whose ops lie in several groups: no one group's colour.
+const QColor kMixedScopeFill(0xdd, 0xdd, 0xdd);
 
 /// The colors of the scene \p item is in (paper when it is in none).
 CanvasColors colorsOf(const QGraphicsItem* item) {
@@ -135,6 +137,8 @@ QColor NodeItem::fill() const {
     switch (ref_.kind) {
     case NodeRef::Kind::Group:
         return baseOf(this, group_);
+    case NodeRef::Kind::Scope:
+        return group_ == partition::kNoGroup ? kMixedScopeFill : baseOf(this, group_);
     case NodeRef::Kind::Op:
         return stepFill_.isValid() ? stepFill_ : colorsOf(this).boxFill;
     case NodeRef::Kind::Input:
@@ -175,7 +179,8 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     // Ops are drawn on the canvas's box fill, groups on their pastel color.
     const bool onCanvas = ref_.kind == NodeRef::Kind::Op && !stepFill_.isValid();
     const QColor ink = onCanvas ? colorsOf(this).ink : inkOn(fill());
-    drawLines(painter, textRect, lines_, ref_.kind == NodeRef::Kind::Group, ink);
+    drawLines(painter, textRect, lines_,
+              ref_.kind == NodeRef::Kind::Group || ref_.kind == NodeRef::Kind::Scope, ink);
 }
 
 void NodeItem::setLines(const QStringList& lines) {

@@ -143,6 +143,16 @@ QStringList groupNodeLines(const PipelineResult& result, partition::GroupId grou
             splitText(schedule.groups[group]), footprintText(schedule, group)};
 }
 
+QStringList scopeLines(const NameScope& scope, const std::set<partition::GroupId>& groups) {
+    QString where;
+    if (groups.size() == 1)
+        where = u"group "_s % groupName(*groups.begin());
+    else if (!groups.empty())
+        where = QString::number(groups.size()) % u" groups ("_s % groupName(*groups.begin()) %
+                u"…"_s % groupName(*groups.rbegin()) % u")"_s;
+    return {elided(qs(scope.name)), opCountText(scope.opCount), where};
+}
+
 QStringList clusterLines(const PipelineResult& result, partition::GroupId group) {
     const schedule::Schedule& schedule = result.eval.schedule;
     return {groupName(group) % u" · "_s % opCountText(schedule.partition.ops(group).size()),

@@ -6,11 +6,13 @@
 // room reserved for its longest form, so a new split needs no new layout.
 
 #include "common/pipeline_result.h"
+#include "graph/name_scopes.h"
 
 #include <QSizeF>
 #include <QString>
 #include <QStringList>
 
+#include <set>
 #include <vector>
 
 namespace stagecraft::views::graphview {
@@ -35,6 +37,8 @@ QStringList opLines(const ir::Graph& graph, ir::OpId op);
 QStringList terminalLines(const ir::Graph& graph, ir::TensorId tensor);
 /// Group name, op count, split, footprint: a collapsed group.
 QStringList groupNodeLines(const PipelineResult& result, partition::GroupId group);
+/// A folded name scope: its name, "61 ops", "group c" or "groups c–f".
+QStringList scopeLines(const NameScope& scope, const std::set<partition::GroupId>& groups);
 /// "a · 4 ops" and "dim 0 × 8 · 131.07 kB": the label of an expanded group.
 QStringList clusterLines(const PipelineResult& result, partition::GroupId group);
 

@@ -32,22 +32,30 @@ std::vector<ir::TensorId> activations(const ir::Graph& graph, std::vector<ir::Te
 
 class ModelBuilder {
 public:
-    ModelBuilder(const PipelineResult& result, const ExpandedGroups& expanded)
+    ModelBuilder(const PipelineResult& result, const ExpandedGroups& expanded,
+                 const NameFolding* names)
         : result_(result)
         , graph_(*result.graph)
         , partition_(result.eval.schedule.partition)
-        , expanded_(expanded) {}
+        , expanded_(expanded)
+        , names_(names) {}
 
     GraphModel build() {
         opNode_.assign(graph_.opCount(), -1);
         groupNode_.assign(partition_.groupCount(), -1);
         for (ir::TensorId t : activations(graph_, graph_.inputs()))
             inputNode_[t] = addTerminal(t, NodeRef::Kind::Input, NodeShape::InvHouse);
-        for (GroupId g : partition_.groupIds())
-            addGroup(g);
+        if (names_)
+            addByName();
+        else
+            for (GroupId g : partition_.groupIds())
+                addGroup(g);
         for (ir::TensorId t : activations(graph_, graph_.outputs()))
             outputNode_[t] = addTerminal(t, NodeRef::Kind::Output, NodeShape::House);
         addEdges();
+        model_.opNodes.assign(graph_.opCount(), -1);
+        for (ir::OpId op : graph_.opIds())
+            model_.opNodes[op] = nodeOfOp(op);
         return std::move(model_);
     }
 
@@ -83,6 +91,36 @@ private:
         }
         model_.layout.clusters.push_back(std::move(cluster));
         model_.clusters.push_back({g, clusterLines(result_, g)});
+    }
+
+    /// Ops in id order; a folded scope's node where its first op is.
+    void addByName() {
+        std::map<int, int> scopeNode;
+        for (ir::OpId op : graph_.opIds()) {
+            const int scope = foldedScopeOf(*names_->scopes, names_->folded, op);
+            if (scope < 0) {
+                QStringList lines = opLines(graph_, op);
+                opNode_[op] =
+                    addNode({{NodeRef::Kind::Op, op.value()}, partition_.groupOf(op), lines},
+                            textBlockSize(lines), NodeShape::Box);
+                continue;
+            }
+            auto [it, added] = scopeNode.try_emplace(scope, -1);
+            if (added)
+                it->second = addScope(scope);
+            opNode_[op] = it->second;
+        }
+    }
+
+    int addScope(int scope) {
+        const std::vector<ir::OpId> ops = names_->scopes->opsUnder(scope);
+        std::set<GroupId> groups;
+        for (ir::OpId op : ops)
+            groups.insert(partition_.groupOf(op));
+        const GroupId group = groups.size() == 1 ? *groups.begin() : partition::kNoGroup;
+        QStringList lines = scopeLines(names_->scopes->scopes[scope], groups);
+        return addNode({{NodeRef::Kind::Scope, scope}, group, lines}, textBlockSize(lines),
+                       NodeShape::Box);
     }
 
     int nodeOfOp(ir::OpId op) const {
@@ -130,6 +168,7 @@ private:
     const ir::Graph& graph_;
     const partition::Partition& partition_;
     const ExpandedGroups& expanded_;
+    const NameFolding* names_;
     GraphModel model_;
     IdVector<ir::OpId, int> opNode_;
     IdVector<GroupId, int> groupNode_;
@@ -193,8 +232,9 @@ uint64_t groupingFingerprint(const ir::Graph& graph, const partition::Partition&
 
 } // namespace
 
-GraphModel buildGraphModel(const PipelineResult& result, const ExpandedGroups& expanded) {
-    return ModelBuilder(result, expanded).build();
+GraphModel buildGraphModel(const PipelineResult& result, const ExpandedGroups& expanded,
+                           const NameFolding* names) {
+    return ModelBuilder(result, expanded, names).build();
 }
 
 ExpandedGroups allGroups(const PipelineResult& result) {
@@ -204,11 +244,19 @@ ExpandedGroups allGroups(const PipelineResult& result) {
     return groups;
 }
 
-LayoutKey layoutKeyFor(const PipelineResult& result, const ExpandedGroups& expanded) {
+LayoutKey layoutKeyFor(const PipelineResult& result, const ExpandedGroups& expanded,
+                       const NameFolding* names) {
     Fingerprint groups;
     groups.add(expanded.size());
     for (GroupId g : expanded)
         groups.add(static_cast<uint64_t>(g.value()));
+    if (names) {
+        // Apart from every group folding, whatever the scopes.
+        groups.add(std::string_view("names"));
+        groups.add(names->folded.size());
+        for (int scope : names->folded)
+            groups.add(static_cast<uint64_t>(scope));
+    }
     return {graphFingerprint(*result.graph),
             groupingFingerprint(*result.graph, result.eval.schedule.partition), groups.value()};
 }

@@ -9,6 +9,7 @@
 
 #include "common/pipeline_result.h"
 #include "graph/graph_layout.h"
+#include "graph/name_scopes.h"
 
 #include <QStringList>
 
@@ -20,10 +21,11 @@ namespace stagecraft::views::graphview {
 
 using ExpandedGroups = std::set<partition::GroupId>;
 
-/// What a drawn node stands for: an op, a collapsed group, or the tensor of
-/// a graph input or output.
+/// What a drawn node stands for: an op, a collapsed group, a folded name
+/// scope (id: its index in NameScopes), or the tensor of a graph input or
+/// output.
 struct NodeRef {
-    enum class Kind { Op, Group, Input, Output };
+    enum class Kind { Op, Group, Input, Output, Scope };
     Kind kind = Kind::Op;
     int32_t id = -1;
     bool operator==(const NodeRef&) const = default;
@@ -31,7 +33,8 @@ struct NodeRef {
 
 struct ModelNode {
     NodeRef ref;
-    /// The group the node shows or belongs to; kNoGroup for inputs and outputs.
+    /// The group the node shows or belongs to; kNoGroup for inputs and
+    /// outputs, and for a scope whose ops lie in several groups.
     partition::GroupId group = partition::kNoGroup;
     QStringList lines;
 };
@@ -52,18 +55,30 @@ struct GraphModel {
     std::vector<ModelNode> nodes;
     std::vector<ModelEdge> edges;
     std::vector<ModelCluster> clusters;
+    /// The node that draws each op: its own, its collapsed group's or its
+    /// folded scope's.
+    IdVector<ir::OpId, int> opNodes;
+};
+
+/// Drawing by name scope instead of by group: no clusters; the folded
+/// scopes one node each, filled by their group when they have only one.
+struct NameFolding {
+    const NameScopes* scopes = nullptr;
+    FoldedScopes folded;
 };
 
 /// The drawing of \p result with the groups in \p expanded as clusters and
-/// every other group as one node.
-GraphModel buildGraphModel(const PipelineResult& result, const ExpandedGroups& expanded);
+/// every other group as one node; with \p names, by name scope instead.
+GraphModel buildGraphModel(const PipelineResult& result, const ExpandedGroups& expanded,
+                           const NameFolding* names = nullptr);
 
 /// Every group of \p result.
 ExpandedGroups allGroups(const PipelineResult& result);
 
-/// The cache key of buildGraphModel(result, expanded).layout: equal keys
-/// give equal layout requests.
-LayoutKey layoutKeyFor(const PipelineResult& result, const ExpandedGroups& expanded);
+/// The cache key of buildGraphModel(result, expanded, names).layout: equal
+/// keys give equal layout requests.
+LayoutKey layoutKeyFor(const PipelineResult& result, const ExpandedGroups& expanded,
+                       const NameFolding* names = nullptr);
 
 /// Same graph object and same partition: the drawing keeps its layout and
 /// only labels change.

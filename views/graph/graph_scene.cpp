@@ -48,6 +48,7 @@ void GraphScene::clearDrawing() {
     clusters_.clear();
     edges_.clear();
     opItems_.clear();
+    opCarriers_.clear();
     groupNodeItems_.clear();
     clusterItems_.clear();
     clear();
@@ -57,6 +58,7 @@ void GraphScene::build(const GraphModel& model, const GraphLayout& layout,
                        const PipelineResult& result) {
     clearDrawing();
     opItems_.assign(result.graph->opCount(), nullptr);
+    opCarriers_.assign(result.graph->opCount(), nullptr);
     groupNodeItems_.assign(result.eval.schedule.partition.groupCount(), nullptr);
     clusterItems_.assign(result.eval.schedule.partition.groupCount(), nullptr);
     for (size_t c = 0; c < model.clusters.size(); ++c) {
@@ -78,6 +80,9 @@ void GraphScene::build(const GraphModel& model, const GraphLayout& layout,
         addItem(item);
         index(item);
     }
+    for (ir::OpId op : result.graph->opIds())
+        if (model.opNodes.contains(op) && model.opNodes[op] >= 0)
+            opCarriers_[op] = nodes_[model.opNodes[op]];
     setSceneRect(layout.bounds.adjusted(-kSceneMargin, -kSceneMargin, kSceneMargin, kSceneMargin));
 }
 
@@ -179,7 +184,7 @@ QGraphicsItem* GraphScene::highlight(const Selection& selection, const PipelineR
 }
 
 QGraphicsItem* GraphScene::opOrGroupItem(ir::OpId op, const PipelineResult& result) const {
-    if (NodeItem* item = opItem(op))
+    if (NodeItem* item = at(opCarriers_, op))
         return item;
     if (result.graph->hasOp(op))
         return groupItem(result.eval.schedule.partition.groupOf(op));

@@ -60,6 +60,9 @@ public:
     QColor groupBase(partition::GroupId group) const;
 
     NodeItem* opItem(ir::OpId op) const;
+    /// The node drawing \p op: its own, its folded scope's or its collapsed
+    /// group's; else its group's cluster.
+    QGraphicsItem* opOrGroupItem(ir::OpId op, const PipelineResult& result) const;
     NodeItem* groupNodeItem(partition::GroupId group) const;
     ClusterItem* clusterItem(partition::GroupId group) const;
     /// The collapsed node or the cluster of \p group.
@@ -74,8 +77,6 @@ private:
     void clearHighlight();
     void clearMarks();
     void markItem(QGraphicsItem* item);
-    /// The op's own node, or its group's when the op is not drawn.
-    QGraphicsItem* opOrGroupItem(ir::OpId op, const PipelineResult& result) const;
     QGraphicsItem* highlightTensor(ir::TensorId tensor);
     QGraphicsItem* mark(QGraphicsItem* item);
 
@@ -83,6 +84,8 @@ private:
     std::vector<ClusterItem*> clusters_;
     std::vector<EdgeItem*> edges_;
     IdVector<ir::OpId, NodeItem*> opItems_;
+    /// The node drawing each op: its own, its group's or its scope's.
+    IdVector<ir::OpId, NodeItem*> opCarriers_;
     IdVector<partition::GroupId, NodeItem*> groupNodeItems_;
     IdVector<partition::GroupId, ClusterItem*> clusterItems_;
     std::vector<QGraphicsItem*> highlighted_;

@@ -7,6 +7,7 @@
 
 #include "graph/graph_canvas.h"
 #include "graph/graph_export.h"
+#include "graph/graph_minimap.h"
 #include "graph/graph_scene.h"
 #include "graph/graphviz_layouter.h"
 #include "graph/overlay_legend.h"
@@ -14,6 +15,7 @@
 #include <QGridLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QStringListModel>
 
 #include <utility>
@@ -29,6 +31,7 @@ GraphView::GraphView(QWidget* parent)
     , layouter_(new GraphvizLayouter(this))
     , message_(new QLabel(this))
     , legend_(new OverlayLegend(this))
+    , minimap_(new GraphMinimap(canvas_))
     , opNames_(new QStringListModel(this)) {
     setObjectName(QStringLiteral("graphView"));
     message_->setObjectName(QStringLiteral("graphMessage"));
@@ -46,6 +49,14 @@ GraphView::GraphView(QWidget* parent)
     layout->addWidget(legend_, 1, 0, Qt::AlignLeft | Qt::AlignBottom);
     message_->raise();
     legend_->raise();
+    // The frame follows every scroll and zoom; the picture, every new drawing.
+    // Slots of the minimap itself: nothing here captures this view, which
+    // the scroll bars outlive while it is destroyed.
+    for (QScrollBar* bar : {canvas_->horizontalScrollBar(), canvas_->verticalScrollBar()}) {
+        connect(bar, &QScrollBar::valueChanged, minimap_, qOverload<>(&QWidget::update));
+        connect(bar, &QScrollBar::rangeChanged, minimap_, &GraphMinimap::refresh);
+    }
+    connect(scene_, &QGraphicsScene::changed, minimap_, &GraphMinimap::scheduleRefresh);
     connect(layouter_, &GraphvizLayouter::layoutReady, this, &GraphView::onLayoutReady);
     connect(layouter_, &GraphvizLayouter::layoutFailed, this, &GraphView::onLayoutFailed);
     connect(canvas_, &GraphCanvas::clicked, this, &GraphView::onClicked);
@@ -53,7 +64,11 @@ GraphView::GraphView(QWidget* parent)
     connect(canvas_, &GraphCanvas::contextMenuRequested, this, &GraphView::onContextMenu);
 }
 
-GraphView::~GraphView() = default;
+GraphView::~GraphView() {
+    // The scene goes first among the children and resizes the canvas as it
+    // goes: the minimap must not redraw from a half-destroyed view.
+    delete minimap_;
+}
 
 void GraphView::setResult(ResultPtr result) {
     ResultPtr previous = std::exchange(result_, std::move(result));
@@ -66,6 +81,8 @@ void GraphView::setResult(ResultPtr result) {
     scene_->clearDrawing();
     shownModel_ = {};
     shownExpanded_.clear();
+    shownFolded_.clear();
+    resetNameFolding(previous);
     centerOpAfterLayout_.reset();
     centerGroupAfterLayout_.reset();
     if (!previous || !result_ || previous->graph != result_->graph) {
@@ -84,9 +101,9 @@ void GraphView::setResult(ResultPtr result) {
 
 void GraphView::refreshLabels() {
     if (layoutPending_)
-        pendingModel_ = buildGraphModel(*result_, expanded_);
+        pendingModel_ = buildModel(false);
     if (!scene_->isEmpty()) {
-        shownModel_ = buildGraphModel(*result_, shownExpanded_);
+        shownModel_ = buildModel(true);
         scene_->updateLabels(shownModel_);
     }
     applySelection(selection_ ? selection_->current() : localSelection_, false);
@@ -94,8 +111,9 @@ void GraphView::refreshLabels() {
 }
 
 void GraphView::requestLayout() {
-    pendingModel_ = buildGraphModel(*result_, expanded_);
-    pendingKey_ = layoutKeyFor(*result_, expanded_);
+    pendingModel_ = buildModel(false);
+    const NameFolding names{&scopes_, folded_};
+    pendingKey_ = layoutKeyFor(*result_, expanded_, byName_ ? &names : nullptr);
     layoutPending_ = true;
     showMessage(tr("laying out…"));
     layouter_->request(pendingKey_, pendingModel_.layout);
@@ -107,6 +125,7 @@ void GraphView::onLayoutReady(const LayoutKey& key, const LayoutPtr& layout) {
     layoutPending_ = false;
     shownModel_ = std::exchange(pendingModel_, {});
     shownExpanded_ = expanded_;
+    shownFolded_ = folded_;
     scene_->build(shownModel_, *layout, *result_);
     applyMatches();
     showMessage({});
@@ -115,6 +134,9 @@ void GraphView::onLayoutReady(const LayoutKey& key, const LayoutPtr& layout) {
     const Selection& current = selection_ ? selection_->current() : localSelection_;
     applySelection(current, current.kind != Selection::Kind::None);
     applyMarks(current.kind == Selection::Kind::None);
+    if (std::exchange(revealMatchAfterLayout_, false) && current.kind == Selection::Kind::None &&
+        scene_->markedItems().empty() && !scene_->matchedItems().empty())
+        bringIntoSight(scene_->matchedItems().front());
     emit layoutFinished();
 }
 
@@ -124,6 +146,7 @@ void GraphView::onLayoutFailed(const LayoutKey& key, const QString& message) {
     layoutPending_ = false;
     pendingModel_ = {};
     expanded_ = shownExpanded_;
+    folded_ = shownFolded_;
     showMessage(tr("layout failed: %1").arg(message));
     emit layoutFailed(message);
 }
@@ -133,7 +156,7 @@ void GraphView::placeAfterLayout() {
         canvas_->fitReadable();
     QGraphicsItem* target = nullptr;
     if (centerOpAfterLayout_)
-        target = scene_->opItem(*centerOpAfterLayout_);
+        target = scene_->opOrGroupItem(*centerOpAfterLayout_, *result_);
     else if (centerGroupAfterLayout_)
         target = scene_->groupItem(*centerGroupAfterLayout_);
     if (target)
@@ -155,6 +178,14 @@ void GraphView::setGroupExpanded(partition::GroupId group, bool expanded) {
 }
 
 void GraphView::expandAll() {
+    if (byName_) {
+        if (result_ && !folded_.empty()) {
+            folded_.clear();
+            fitAfterLayout_ = true;
+            requestLayout();
+        }
+        return;
+    }
     if (!result_ || expanded_ == allGroups(*result_))
         return;
     expanded_ = allGroups(*result_);
@@ -163,6 +194,14 @@ void GraphView::expandAll() {
 }
 
 void GraphView::collapseAll() {
+    if (byName_) {
+        if (result_ && folded_ != coarsestFolding(scopes_)) {
+            folded_ = coarsestFolding(scopes_);
+            fitAfterLayout_ = true;
+            requestLayout();
+        }
+        return;
+    }
     if (!result_ || expanded_.empty())
         return;
     expanded_.clear();

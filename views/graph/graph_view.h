@@ -22,6 +22,7 @@
 class QComboBox;
 class QGraphicsItem;
 class QLabel;
+class QMenu;
 class QLineEdit;
 class QStringListModel;
 
@@ -32,6 +33,7 @@ class GraphvizLayouter;
 namespace graphview {
 class GraphCanvas;
 class GraphScene;
+class GraphMinimap;
 class OverlayLegend;
 } // namespace graphview
 
@@ -64,8 +66,20 @@ public:
 
     bool isGroupExpanded(partition::GroupId group) const { return expanded_.contains(group); }
     void setGroupExpanded(partition::GroupId group, bool expanded);
+    /// Expands every group, or in the name drawing unfolds every scope.
     void expandAll();
+    /// Collapses every group, or folds the name drawing to its top scopes.
     void collapseAll();
+
+    /// Draws ops by the name scopes of their names ("encoder.layer.3"),
+    /// folded to at most kOpeningScopeNodes nodes, instead of by group.
+    void setFoldByName(bool byName);
+    bool foldsByName() const { return byName_; }
+    const graphview::NameScopes& nameScopes() const { return scopes_; }
+    const graphview::FoldedScopes& foldedScopes() const { return folded_; }
+    /// Folds \p scope into one node, or unfolds it into its children.
+    void setScopeFolded(int scope, bool folded);
+    static constexpr size_t kOpeningScopeNodes = 60;
     void fitToView();
     /// Puts \p text in the find field (findAll follows, and again for each new graph).
     void setFindText(const QString& text);
@@ -77,6 +91,7 @@ public:
     void setOverlay(GroupOverlay overlay);
     GroupOverlay overlay() const { return overlay_; }
     graphview::OverlayLegend* legend() const { return legend_; }
+    graphview::GraphMinimap* minimap() const { return minimap_; }
 
     bool isLayingOut() const { return layoutPending_; }
     /// What the view shows instead of (or over) the graph: "laying out…",
@@ -97,6 +112,11 @@ signals:
 private:
     QWidget* createToolBar();
     void requestLayout();
+    /// The model of the current folding (\p shown: the one on screen).
+    graphview::GraphModel buildModel(bool shown) const;
+    void resetNameFolding(const ResultPtr& previous);
+    /// The fold and unfold actions the context menu offers for \p item.
+    void addScopeActions(QMenu& menu, const QGraphicsItem* item);
     void onLayoutReady(const graphview::LayoutKey& key, const graphview::LayoutPtr& layout);
     void onLayoutFailed(const graphview::LayoutKey& key, const QString& message);
     void placeAfterLayout();
@@ -112,6 +132,8 @@ private:
     void onContextMenu(QGraphicsItem* item, const QPoint& globalPos);
     void exportInteractively();
     void applyOverlay();
+    /// The legend's extra line: the step-through's, or the name drawing's.
+    void updateLegendNote();
     void applyMatches();
     /// Scrolls \p item into sight, clear of the legend.
     void bringIntoSight(QGraphicsItem* item);
@@ -125,6 +147,7 @@ private:
     QLabel* markCaption_;
     QComboBox* overlayBox_ = nullptr;
     graphview::OverlayLegend* legend_;
+    graphview::GraphMinimap* minimap_;
     GroupOverlay overlay_ = GroupOverlay::Groups;
     std::vector<ir::OpId> matches_;
     size_t nextMatch_ = 0;
@@ -136,11 +159,19 @@ private:
     ResultPtr result_;
     graphview::ExpandedGroups expanded_;
     graphview::ExpandedGroups shownExpanded_;
+    bool byName_ = false;
+    graphview::NameScopes scopes_;
+    graphview::FoldedScopes folded_;
+    graphview::FoldedScopes shownFolded_;
+    QComboBox* foldBox_ = nullptr;
+    QString stepNote_;
     graphview::GraphModel shownModel_;
     graphview::GraphModel pendingModel_;
     graphview::LayoutKey pendingKey_;
     bool layoutPending_ = false;
     bool fitAfterLayout_ = false;
+    /// Find ran while a layout was pending: its first match comes into sight after.
+    bool revealMatchAfterLayout_ = false;
     std::optional<ir::OpId> centerOpAfterLayout_;
     std::optional<partition::GroupId> centerGroupAfterLayout_;
 };

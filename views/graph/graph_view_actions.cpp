@@ -48,6 +48,8 @@ Selection selectionOf(const QGraphicsItem* item) {
         return {Selection::Kind::Op, node->ref().id};
     case NodeRef::Kind::Group:
         return {Selection::Kind::Group, node->ref().id};
+    case NodeRef::Kind::Scope:
+        return {Selection::Kind::Group, node->group().value()};
     case NodeRef::Kind::Input:
     case NodeRef::Kind::Output:
         break;
@@ -82,6 +84,17 @@ QWidget* GraphView::createToolBar() {
     bar->addAction(tr("Expand all"), this, &GraphView::expandAll);
     bar->addAction(tr("Collapse all"), this, &GraphView::collapseAll);
     bar->addAction(tr("Fit"), this, &GraphView::fitToView);
+    bar->addWidget(new QLabel(tr(" Draw by "), bar));
+    foldBox_ = new QComboBox(bar);
+    foldBox_->setObjectName(u"graphFold"_s);
+    foldBox_->addItem(tr("Groups"));
+    foldBox_->addItem(tr("Name scopes"));
+    foldBox_->setToolTip(tr("Draw the ops by schedule group, or by the module scopes of their "
+                            "names (encoder.layer.3…), folded to a readable size; double-click "
+                            "a scope to unfold it"));
+    connect(foldBox_, &QComboBox::currentIndexChanged, this,
+            [this](int index) { setFoldByName(index == 1); });
+    bar->addWidget(foldBox_);
     bar->addAction(tr("Export…"), this, &GraphView::exportInteractively);
     bar->addSeparator();
     bar->addWidget(new QLabel(tr("Colour by "), bar));
@@ -143,6 +156,8 @@ int GraphView::findAll(const QString& text) {
                 matches_.push_back(op);
     applyMatches();
     // As a browser's find does: the first match comes into sight.
+    // (once the graph is drawn, if it is being laid out).
+    revealMatchAfterLayout_ = (layoutPending_ || scene_->isEmpty()) && !matches_.empty();
     if (!layoutPending_ && !scene_->matchedItems().empty())
         bringIntoSight(scene_->matchedItems().front());
     const int count = static_cast<int>(matches_.size());
@@ -179,7 +194,13 @@ bool GraphView::findOp(const QString& name) {
         return false;
     select({Selection::Kind::Op, op->value()});
     partition::GroupId group = result_->eval.schedule.partition.groupOf(*op);
-    if (!expanded_.contains(group)) {
+    if (byName_ && foldedScopeOf(scopes_, folded_, *op) >= 0) {
+        for (int s = foldedScopeOf(scopes_, folded_, *op); s >= 0;
+             s = foldedScopeOf(scopes_, folded_, *op))
+            folded_ = unfold(scopes_, folded_, s);
+        centerOpAfterLayout_ = *op;
+        requestLayout();
+    } else if (!byName_ && !expanded_.contains(group)) {
         setGroupExpanded(group, true);
         centerGroupAfterLayout_.reset();
         centerOpAfterLayout_ = *op;
@@ -218,10 +239,11 @@ void GraphView::applyMarks(bool scroll) {
     if (!result_)
         return;
     QGraphicsItem* first = scene_->mark(marks, *result_);
-    legend_->setNote(marks.opGrouping.empty()
-                         ? QString()
-                         : tr("Op boxes: their group after this step, one colour each "
-                              "(white: still alone); clusters: the final groups"));
+    stepNote_ = marks.opGrouping.empty()
+                    ? QString()
+                    : tr("Op boxes: their group after this step, one colour each "
+                         "(white: still alone); clusters: the final groups");
+    updateLegendNote();
     if (first && scroll)
         bringIntoSight(first);
 }
@@ -243,6 +265,12 @@ void GraphView::applySelection(const Selection& selection, bool scroll) {
 }
 
 void GraphView::onClicked(QGraphicsItem* item) {
+    // A scope of one group selects the group; of several, its first op.
+    const auto* node = qgraphicsitem_cast<const NodeItem*>(item);
+    if (node && node->ref().kind == NodeRef::Kind::Scope && node->group() == partition::kNoGroup) {
+        select({Selection::Kind::Op, scopes_.opsUnder(node->ref().id).front().value()});
+        return;
+    }
     select(selectionOf(item));
 }
 
@@ -250,6 +278,8 @@ void GraphView::onDoubleClicked(QGraphicsItem* item) {
     if (const auto* node = qgraphicsitem_cast<const NodeItem*>(item)) {
         if (node->ref().kind == NodeRef::Kind::Group)
             setGroupExpanded(node->group(), true);
+        else if (node->ref().kind == NodeRef::Kind::Scope)
+            setScopeFolded(node->ref().id, false);
     } else if (const auto* cluster = qgraphicsitem_cast<const ClusterItem*>(item)) {
         setGroupExpanded(cluster->group(), false);
     }
@@ -258,7 +288,9 @@ void GraphView::onDoubleClicked(QGraphicsItem* item) {
 void GraphView::onContextMenu(QGraphicsItem* item, const QPoint& globalPos) {
     QMenu menu(this);
     partition::GroupId group = groupOfItem(item);
-    if (group != partition::kNoGroup) {
+    if (byName_)
+        addScopeActions(menu, item);
+    else if (group != partition::kNoGroup) {
         bool expanded = expanded_.contains(group);
         QString text = expanded ? tr("Collapse group %1") : tr("Expand group %1");
         menu.addAction(text.arg(groupName(group)), this,

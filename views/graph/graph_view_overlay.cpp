@@ -37,4 +37,15 @@ void GraphView::applyOverlay() {
     legend_->show();
 }
 
+void GraphView::updateLegendNote() {
+    // The step-through's note matters more while one steps.
+    if (!stepNote_.isEmpty())
+        legend_->setNote(stepNote_);
+    else if (byName_)
+        legend_->setNote(tr("Bold boxes: name scopes in their group's colour (grey: ops of "
+                            "several groups); double-click one to unfold it"));
+    else
+        legend_->setNote({});
+}
+
 } // namespace stagecraft::views

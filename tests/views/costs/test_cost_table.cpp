@@ -191,6 +191,13 @@ private slots:
             QVERIFY(view.table()->model()->index(r, 0).data().toString().contains(first));
         QVERIFY2(summary->text().startsWith(QStringLiteral("%1 of %2 kernels").arg(shown).arg(all)),
                  qPrintable(summary->text()));
+        // An op's name finds the rows of its group, in any case.
+        const QString op = QString::fromStdString(view.model()->rows().back().firstOp);
+        filter->setText(op.toUpper());
+        const QAbstractItemModel* table = view.table()->model();
+        QVERIFY(table->rowCount() >= 1 && table->rowCount() < all);
+        for (int r = 0; r < table->rowCount(); ++r)
+            QVERIFY(table->index(r, CostTableModel::FirstOp).data().toString().contains(op));
     }
 
     void aRowSelectsItsGroupOrInstance() {

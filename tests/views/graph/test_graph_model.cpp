@@ -13,6 +13,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <utility>
 
@@ -209,6 +210,79 @@ private slots:
         QVERIFY(layoutKeyFor(*result, some) != layoutKeyFor(*result, {}));
         auto fig3 = test::resultOf("fig3-chain");
         QVERIFY(layoutKeyFor(*result, {}).graph != layoutKeyFor(*fig3, {}).graph);
+    }
+
+    void namePartsKeepLayerIndices() {
+        using Parts = std::vector<std::string>;
+        QCOMPARE(nameParts("/encoder/layer.3/attention/self/query/MatMul"),
+                 (Parts{"encoder", "layer.3", "attention", "self", "query", "MatMul"}));
+        QCOMPARE(nameParts("encoder.layer.11.output/Add"),
+                 (Parts{"encoder", "layer.11", "output", "Add"}));
+        QCOMPARE(nameParts("layer2.0.conv1"), (Parts{"layer2.0", "conv1"}));
+        QCOMPARE(nameParts("Conv_0"), (Parts{"Conv_0"}));
+        QCOMPARE(nameParts("7//x"), (Parts{"7", "x"}));
+        QVERIFY(nameParts("").empty());
+    }
+
+    void bertFoldsByLayer() {
+        auto result = test::resultOf("bert-2layer");
+        const ir::Graph& graph = *result->graph;
+        const NameScopes scopes = nameScopes(graph);
+        QCOMPARE(scopes.scopes.front().opCount, graph.opCount());
+        const NameFolding names{&scopes, openingFolding(scopes, 60)};
+        GraphModel model = buildGraphModel(*result, {}, &names);
+        checkAligned(model);
+        QCOMPARE(model.clusters.size(), size_t(0));
+        QVERIFY(model.nodes.size() <= 60 + terminalCount(graph));
+        QCOMPARE(model.nodes.size(), nodeCount(scopes, names.folded) + terminalCount(graph));
+        // Every op is drawn by one node: its own, or its folded scope's.
+        for (ir::OpId op : graph.opIds()) {
+            const ModelNode& node = model.nodes[model.opNodes[op]];
+            const int scope = foldedScopeOf(scopes, names.folded, op);
+            QCOMPARE(node.ref.kind, scope < 0 ? NodeRef::Kind::Op : NodeRef::Kind::Scope);
+            QCOMPARE(node.ref.id, scope < 0 ? op.value() : scope);
+        }
+        QCOMPARE(model.edges.size(),
+                 expectedEdges(graph, [&](ir::OpId op) { return model.opNodes[op]; }));
+        // Both layers fold alike: the same scopes with the same op counts.
+        std::map<QString, size_t> layer0;
+        std::map<QString, size_t> layer1;
+        for (const ModelNode& node : model.nodes) {
+            if (node.ref.kind != NodeRef::Kind::Scope)
+                continue;
+            const NameScope& scope = scopes.scopes[node.ref.id];
+            QString name = QString::fromStdString(scope.name);
+            QCOMPARE(node.lines.front(), elided(name));
+            if (name.startsWith(u"encoder.layer.0."_s))
+                layer0[name.mid(16)] = scope.opCount;
+            else if (name.startsWith(u"encoder.layer.1."_s))
+                layer1[name.mid(16)] = scope.opCount;
+        }
+        QVERIFY(!layer0.empty());
+        QVERIFY(layer0 == layer1);
+    }
+
+    void foldAndUnfoldAreInverse() {
+        auto result = test::resultOf("bert-2layer");
+        const NameScopes scopes = nameScopes(*result->graph);
+        const FoldedScopes coarse = coarsestFolding(scopes);
+        QVERIFY(!coarse.empty());
+        // The coarsest drawing shows "encoder" or its layers, not one node.
+        QVERIFY(nodeCount(scopes, coarse) > 1);
+        for (int scope : coarse) {
+            if (scopes.scopes[scope].children.empty())
+                continue;
+            FoldedScopes open = unfold(scopes, coarse, scope);
+            QVERIFY(!open.contains(scope));
+            QVERIFY(nodeCount(scopes, open) > nodeCount(scopes, coarse));
+            QCOMPARE(fold(scopes, open, scope), coarse);
+        }
+        // Folding the root's first scope hides whatever was unfolded inside it.
+        const FoldedScopes none;
+        const int first = coarse.empty() ? 1 : *coarse.begin();
+        const FoldedScopes one = fold(scopes, unfold(scopes, coarse, first), first);
+        QCOMPARE(one, coarse);
+        QCOMPARE(nodeCount(scopes, none), result->graph->opCount());
     }
 
     void elidesLongNames() {

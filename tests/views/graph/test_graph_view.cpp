@@ -6,9 +6,12 @@
 // that load.
 
 #include "graph/graph_canvas.h"
+#include "graph/graph_items.h"
+#include "graph/graph_minimap.h"
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
 #include "graph/graphviz_layouter.h"
+#include "graph/overlay_legend.h"
 #include "graph_fixture.h"
 
 #include <QFile>
@@ -166,6 +169,79 @@ private slots:
             QVERIFY(view.scene()->groupNodeItem(g)->isMatched());
         find->clear();
         QVERIFY(view.matches().empty() && view.scene()->matchedItems().empty());
+    }
+
+    void theMinimapFramesTheViewAndMovesIt() {
+        SelectionModel selection;
+        GraphView view;
+        openFig3(view, selection);
+        view.canvas()->zoomBy(4); // far from fitting: the minimap shows
+        GraphMinimap* minimap = view.minimap();
+        QTRY_VERIFY(minimap->isVisible());
+        QVERIFY(minimap->width() <= GraphMinimap::kMaxWidth + 2 &&
+                minimap->height() <= GraphMinimap::kMaxHeight + 2);
+        // Zoomed in, the frame is a part of the picture's height (a narrow
+        // graph may be narrower than the view).
+        QVERIFY(minimap->frame().intersects(QRectF(minimap->rect())));
+        QVERIFY(minimap->frame().height() < minimap->height() / 2.0);
+        // A click near the bottom brings the graph's bottom into view.
+        const QPoint bottom(minimap->width() / 2, minimap->height() - 4);
+        QTest::mouseClick(minimap, Qt::LeftButton, {}, bottom);
+        const QRectF shown =
+            view.canvas()->mapToScene(view.canvas()->viewport()->rect()).boundingRect();
+        const QRectF scene = view.canvas()->sceneRect();
+        QVERIFY2(shown.bottom() > scene.bottom() - scene.height() / 4,
+                 qPrintable(QStringLiteral("%1 of %2").arg(shown.bottom()).arg(scene.bottom())));
+        QVERIFY(minimap->frame().center().y() > minimap->height() / 2.0);
+        // Fitted whole, there is nothing to navigate: it hides.
+        view.fitToView();
+        QTRY_VERIFY(!minimap->isVisible());
+    }
+
+    void drawsByNameScopesAndUnfoldsThem() {
+        GraphView view;
+        view.resize(1200, 900);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setResult(test::resultOf("bert-2layer"));
+        QVERIFY(waitForLayout(view));
+        QVERIFY(!view.scene()->clusters().empty());
+        view.setFoldByName(true);
+        QVERIFY(waitForLayout(view));
+        QVERIFY(view.scene()->clusters().empty());
+        std::vector<const NodeItem*> scopeNodes;
+        for (const NodeItem* node : view.scene()->nodes())
+            if (node->ref().kind == NodeRef::Kind::Scope)
+                scopeNodes.push_back(node);
+        QVERIFY(!scopeNodes.empty());
+        QVERIFY(view.legend()->texts().join(u'\n').contains(u"name scopes"_s));
+        // Find marks the scope nodes that hold matching ops.
+        QVERIFY(view.findAll(u"layer.1.attention"_s) > 0);
+        for (const NodeItem* node : view.scene()->matchedItems())
+            QVERIFY(node->ref().kind != NodeRef::Kind::Scope ||
+                    QString::fromStdString(view.nameScopes().scopes[node->ref().id].name)
+                        .startsWith(u"encoder.layer.1"_s));
+        // Going to an op inside a folded scope unfolds it and draws the op.
+        const NameScopes& scopes = view.nameScopes();
+        const int scope = scopeNodes.front()->ref().id;
+        const ir::OpId op = scopes.opsUnder(scope).front();
+        QVERIFY(!view.scene()->opItem(op));
+        QVERIFY(view.findOp(QString::fromStdString(view.result()->graph->op(op).name)));
+        QVERIFY(waitForLayout(view));
+        QVERIFY(view.scene()->opItem(op));
+        QCOMPARE(foldedScopeOf(scopes, view.foldedScopes(), op), -1);
+        // Folding it again draws one node for the scope.
+        view.setScopeFolded(scopes.scopeOfOp[op], true);
+        QVERIFY(waitForLayout(view));
+        QVERIFY(!view.scene()->opItem(op));
+        const auto* carrier =
+            qgraphicsitem_cast<const NodeItem*>(view.scene()->opOrGroupItem(op, *view.result()));
+        QVERIFY(carrier && carrier->ref().kind == NodeRef::Kind::Scope);
+        // Back to groups: clusters again.
+        view.setFoldByName(false);
+        QVERIFY(waitForLayout(view));
+        QVERIFY(!view.scene()->clusters().empty());
+        QVERIFY(view.scene()->opItem(op));
     }
 
     void clicksSelect() {

@@ -106,6 +106,14 @@ private slots:
                                             "groups, time, ddr, spills, split (got 'heat')")});
     }
 
+    void unknownDrawingExitsTwoListingTheNames() {
+        Run run = runStudio({model_, QStringLiteral("--draw-by"), QStringLiteral("layers")});
+        QCOMPARE(run.exitCode, 2);
+        QCOMPARE(ourLines(run.err),
+                 QStringList{QStringLiteral(
+                     "stagecraft-studio: --draw-by: expected groups or names (got 'layers')")});
+    }
+
     void unknownSelectionExitsOneNamingIt() {
         Run run =
             runStudio({model_, QStringLiteral("--arch"), QStringLiteral("teaching"),
