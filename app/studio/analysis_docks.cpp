@@ -14,6 +14,7 @@
 #include "compare/comparison_runner.h"
 #include "compare/comparison_view.h"
 #include "compare/diff_view.h"
+#include "compare/side_by_side.h"
 #include "costs/cost_table_view.h"
 #include "stepper/stepper_view.h"
 #include "studio/pipeline_runner.h"
@@ -57,6 +58,8 @@ const char* dockNameOf(StudioView view) {
         return "stepsDock";
     case StudioView::Costs:
         return "costsDock";
+    case StudioView::SideBySide:
+        return "diffDock";
     case StudioView::Window:
     case StudioView::Graph:
         break;
@@ -233,6 +236,8 @@ QWidget* AnalysisDocks::view(StudioView view) const {
         return stepper_;
     case StudioView::Costs:
         return costs_;
+    case StudioView::SideBySide:
+        return diff_->sideBySide();
     case StudioView::Window:
     case StudioView::Graph:
     case StudioView::Instances:
@@ -254,6 +259,8 @@ void AnalysisDocks::show(StudioView view) {
             view == StudioView::Overlap || view == StudioView::Time)
             window_->resizeDocks({dock}, {window_->height() * 3 / 5}, Qt::Vertical);
     }
+    if (view == StudioView::SideBySide)
+        diff_->setSideBySide(true);
     refreshShown();
 }
 
@@ -306,7 +313,7 @@ void AnalysisDocks::fitTimeline() {
 
 bool AnalysisDocks::settled() const {
     const bool needed = comparisonShown() || !diffWith_.isEmpty();
-    return !needed || !comparisonRunner_->isBusy();
+    return (!needed || !comparisonRunner_->isBusy()) && !diff_->isLayingOut();
 }
 
 } // namespace stagecraft::studio

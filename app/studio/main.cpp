@@ -122,6 +122,8 @@ int main(int argc, char** argv) {
         graph->setFindText(options.find);
         graph->setFoldByName(options.drawByName);
     }
+    if (options.sideBySide)
+        window.showView(stagecraft::studio::StudioView::SideBySide);
     applyToolOptions(window, options);
     if (!screenshot)
         offerRecovery(window);

@@ -65,6 +65,7 @@ QWidget* MainWindow::view(StudioView view) const {
     case StudioView::Diff:
     case StudioView::Steps:
     case StudioView::Costs:
+    case StudioView::SideBySide:
         return analysis_->view(view);
     }
     return nullptr;

@@ -150,8 +150,13 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
                                              "default) or by the module scopes of their names "
                                              "(names), folded to a readable size."),
                               QStringLiteral("NAME"), QStringLiteral("groups"));
-    parser.addOptions({arch, session, strategy, level, input, dim, value, select, screenshot, view,
-                       size, show, diffWith, step, profile, sweep, colorBy, find, drawBy});
+    QCommandLineOption sideBySide(QStringLiteral("side-by-side"),
+                                  QStringLiteral("Show the diff's two schedules side by side, "
+                                                 "their graphs with synchronized selection "
+                                                 "(with --diff-with: that strategy's)."));
+    parser.addOptions({arch,    session,    strategy, level, input,  dim,       value,
+                       select,  screenshot, view,     size,  show,   diffWith,  step,
+                       profile, sweep,      colorBy,  find,  drawBy, sideBySide});
 
     ParsedOptions parsed;
     if (!parser.parse(arguments)) {
@@ -202,6 +207,7 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
     if (error.isEmpty() && !views::parseGroupOverlay(options.colorBy))
         error = QStringLiteral("--color-by: expected one of %1 (got '%2')")
                     .arg(views::groupOverlayNames().join(QStringLiteral(", ")), options.colorBy);
+    options.sideBySide = parser.isSet(sideBySide);
     const QString drawByName = parser.value(drawBy);
     options.drawByName = drawByName == QStringLiteral("names");
     if (error.isEmpty() && !options.drawByName && drawByName != QStringLiteral("groups"))

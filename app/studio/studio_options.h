@@ -3,7 +3,7 @@
 //   stagecraft-studio [MODEL|SESSION] [--arch A] [--session FILE] [--strategy S]
 //                     [--level auto|lb|gb] [--input NAME:SHAPE]... [--dim NAME=N]...
 //                     [--select NAME] [--find TEXT] [--color-by groups|time|ddr|spills|split]
-//                     [--draw-by groups|names]
+//                     [--draw-by groups|names] [--side-by-side]
 //                     [--diff-with STRATEGY] [--step N] [--sweep DIR]
 //                     [--screenshot FILE [--view NAME] [--show NAMES] [--size WxH]]
 
@@ -43,6 +43,8 @@ struct StudioOptions {
     QString colorBy = QStringLiteral("groups");
     /// The graph draws ops by schedule group or by name scope ("names").
     bool drawByName = false;
+    /// The diff shows both schedules' graphs side by side.
+    bool sideBySide = false;
     /// A step of the algorithm step-through to go to (from 1), 0 for none.
     int step = 0;
 };

@@ -26,6 +26,8 @@ enum class StudioView {
     Steps,
     /// The sortable table of groups and kernels with their costs.
     Costs,
+    /// The diff's two schedules side by side (a window of its own).
+    SideBySide,
 };
 
 /// Every view, in the order above.

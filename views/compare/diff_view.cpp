@@ -5,11 +5,14 @@
 
 #include "compare/comparison_runner.h"
 #include "compare/diff_items.h"
+#include "compare/side_by_side.h"
+#include "graph/graph_view.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -21,6 +24,7 @@ namespace {
 
 constexpr int kCategoryRole = Qt::UserRole;
 constexpr int kItemRole = Qt::UserRole + 1;
+constexpr QSize kSideBySideSize(1600, 1000);
 
 bool sameGraph(const PipelineResult& a, const PipelineResult& b) {
     return a.graph == b.graph || (a.graph && b.graph && a.graph->opCount() == b.graph->opCount() &&
@@ -33,7 +37,8 @@ DiffView::DiffView(QWidget* parent)
     : QWidget(parent)
     , summary_(new QLabel(this))
     , compareWith_(new QComboBox(this))
-    , tree_(new QTreeWidget(this)) {
+    , tree_(new QTreeWidget(this))
+    , sideBySideButton_(new QPushButton(tr("Side by side"), this)) {
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     tree_->setHeaderHidden(true);
@@ -42,10 +47,17 @@ DiffView::DiffView(QWidget* parent)
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Compare with:"), this));
     top->addWidget(compareWith_, 1);
+    sideBySideButton_->setObjectName(QStringLiteral("diffSideBySide"));
+    sideBySideButton_->setCheckable(true);
+    sideBySideButton_->setToolTip(tr("Both schedules' graphs beside the tree, each grouped its "
+                                     "own way; a selection in one selects the same op, or the "
+                                     "group sharing most ops, in the other"));
+    top->addWidget(sideBySideButton_);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(summary_);
     layout->addWidget(tree_, 1);
+    connect(sideBySideButton_, &QPushButton::toggled, this, &DiffView::setSideBySide);
     connect(tree_, &QTreeWidget::itemClicked, this, &DiffView::onItemClicked);
     connect(compareWith_, &QComboBox::activated, this, &DiffView::chooseB);
 }
@@ -83,6 +95,55 @@ void DiffView::setHighlightModel(HighlightModel* model) {
 
 void DiffView::setSelectionModel(SelectionModel* model) {
     selection_ = model;
+    if (sideBySide_)
+        sideBySide_->setSelectionModel(model);
+}
+
+void DiffView::setSideBySide(bool on) {
+    // The button's toggled() comes back here.
+    if (sideBySideButton_->isChecked() != on) {
+        sideBySideButton_->setChecked(on);
+        return;
+    }
+    if (on && !sideBySide_) {
+        // A window of its own: two graphs need the width of a screen.
+        sideBySide_ = new SideBySideDiff(this);
+        sideBySide_->setWindowFlag(Qt::Window);
+        sideBySide_->resize(kSideBySideSize);
+        sideBySide_->setSelectionModel(selection_);
+        connect(sideBySide_, &SideBySideDiff::hidden, this, [this] { setSideBySide(false); });
+        updateSideBySide();
+    }
+    if (sideBySide_ && on) {
+        sideBySide_->show();
+        sideBySide_->raise();
+    } else if (sideBySide_) {
+        sideBySide_->hide();
+    }
+}
+
+bool DiffView::isLayingOut() const {
+    return sideBySide_ && sideBySide_->isVisible() &&
+           (sideBySide_->graphA()->isLayingOut() || sideBySide_->graphB()->isLayingOut());
+}
+
+void DiffView::updateSideBySide() {
+    if (!sideBySide_)
+        return;
+    // Categories exist only for two results of one graph.
+    const bool paired = !categories_.empty();
+    sideBySide_->setPair(paired ? a_ : nullptr, labelA_, paired ? b_ : nullptr, labelB_);
+    sideBySide_->setWindowTitle(
+        paired ? tr("Diff side by side: %1 and %2 — Stagecraft Studio").arg(labelA_, labelB_)
+               : tr("Diff side by side — Stagecraft Studio"));
+    sideBySide_->setMarks(all_);
+}
+
+void DiffView::mark(const Highlights& marks) {
+    if (highlights_)
+        highlights_->set(marks);
+    if (sideBySide_)
+        sideBySide_->setMarks(marks);
 }
 
 QString DiffView::summary() const {
@@ -117,6 +178,7 @@ void DiffView::rebuild() {
     // diff to show; this view's own old ones are replaced.
     if (highlights_ && (!all_.empty() || highlights_->current() == previous))
         highlights_->set(all_);
+    updateSideBySide();
     int index = compareWith_->findText(labelB_);
     if (index >= 0)
         compareWith_->setCurrentIndex(index);
@@ -144,15 +206,13 @@ void DiffView::onItemClicked(QTreeWidgetItem* item) {
         return;
     const DiffCategory& category = categories_[static_cast<size_t>(c)];
     if (i < 0) {
-        if (highlights_)
-            highlights_->set(category.marks);
+        mark(category.marks);
         return;
     }
     const DiffItem& entry = category.items[static_cast<size_t>(i)];
     Highlights marks = entry.marks;
     marks.caption = labelA_ + QStringLiteral(" vs ") + labelB_ + QStringLiteral(": ") + entry.text;
-    if (highlights_)
-        highlights_->set(marks);
+    mark(marks);
     if (selection_)
         selection_->select(entry.selection);
 }

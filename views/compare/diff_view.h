@@ -5,7 +5,8 @@
 // changes). A is the result the other views show: the highlights index A's
 // graph and schedule. On setPair every difference is highlighted; clicking a
 // tree item narrows the highlights to that item and selects it (an op, group
-// or instance of A) in the shared selection.
+// or instance of A) in the shared selection. "Side by side" adds the two
+// graphs in a window (side_by_side.h).
 
 #include "common/highlight.h"
 #include "common/pipeline_result.h"
@@ -19,12 +20,14 @@
 
 class QComboBox;
 class QLabel;
+class QPushButton;
 class QTreeWidget;
 class QTreeWidgetItem;
 
 namespace stagecraft::views {
 
 class ComparisonRunner;
+class SideBySideDiff;
 struct DiffCategory;
 
 class DiffView : public QWidget {
@@ -52,12 +55,24 @@ public:
     /// The highlights of the whole diff (what setPair sets).
     const Highlights& allMarks() const { return all_; }
 
+    /// Shows the two schedules' graphs side by side in a window of their
+    /// own, with synchronized selection (built on first use); the "Side by
+    /// side" button, checked while the window is open.
+    void setSideBySide(bool on);
+    /// Null until first shown.
+    SideBySideDiff* sideBySide() const { return sideBySide_; }
+    /// The side-by-side graphs are shown and one is still being laid out.
+    bool isLayingOut() const;
+
 private:
     void rebuild();
     void fillTree();
     void onItemClicked(QTreeWidgetItem* item);
     void refreshChoices();
     void chooseB(int index);
+    /// Sets the highlights (the model's and the side-by-side graphs').
+    void mark(const Highlights& marks);
+    void updateSideBySide();
 
     ResultPtr a_;
     ResultPtr b_;
@@ -72,6 +87,8 @@ private:
     QLabel* summary_ = nullptr;
     QComboBox* compareWith_ = nullptr;
     QTreeWidget* tree_ = nullptr;
+    QPushButton* sideBySideButton_ = nullptr;
+    SideBySideDiff* sideBySide_ = nullptr;
 };
 
 } // namespace stagecraft::views

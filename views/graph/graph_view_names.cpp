@@ -27,7 +27,7 @@ void GraphView::resetNameFolding(const ResultPtr& previous) {
     if (previous && result_ && previous->graph == result_->graph)
         return;
     scopes_ = result_ ? graphview::nameScopes(*result_->graph) : NameScopes{};
-    folded_ = openingFolding(scopes_, kOpeningScopeNodes);
+    folded_ = result_ ? openingFolding(scopes_, kOpeningScopeNodes) : FoldedScopes{};
 }
 
 void GraphView::setFoldByName(bool byName) {

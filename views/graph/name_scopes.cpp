@@ -143,6 +143,8 @@ size_t nodeCount(const NameScopes& scopes, const FoldedScopes& folded) {
 }
 
 FoldedScopes coarsestFolding(const NameScopes& scopes) {
+    if (scopes.scopes.empty())
+        return {};
     const std::vector<int> top = settledChildren(scopes, settle(scopes, 0));
     return FoldedScopes(top.begin(), top.end());
 }

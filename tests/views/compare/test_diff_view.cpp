@@ -8,6 +8,11 @@
 #include "compare/comparison_view.h"
 #include "compare/diff_items.h"
 #include "compare/diff_view.h"
+#include "compare/side_by_side.h"
+#include "graph/graph_canvas.h"
+#include "graph/graph_items.h"
+#include "graph/graph_scene.h"
+#include "graph/graph_view.h"
 #include "result_fixture.h"
 
 #include <QComboBox>
@@ -18,10 +23,12 @@
 #include <QtTest>
 
 #include <array>
+#include <map>
 #include <set>
 
 using namespace stagecraft;
 using namespace stagecraft::views;
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -194,6 +201,61 @@ private slots:
     void clickingACategoryHighlightsItsItems() {
         click(view, category(view, 0));
         QCOMPARE(highlights.current().ops, coMembershipDiffers(*gt, *tvm));
+    }
+
+    void sideBySideSynchronizesSelection() {
+        view.resize(1400, 900);
+        view.setSideBySide(true);
+        SideBySideDiff* pair = view.sideBySide();
+        QVERIFY(pair && pair->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(!pair->graphA()->isLayingOut() && !pair->graphB()->isLayingOut() &&
+                                     !pair->graphB()->scene()->isEmpty(),
+                                 120000);
+        QVERIFY(pair->headingA().contains(u"A: graphturbo"_s));
+        QVERIFY(pair->headingB().contains(u"B: tvm"_s));
+        QVERIFY(pair->headingB().contains(
+            QString::number(tvm->eval.schedule.partition.groupCount()) + u" groups"_s));
+        // B marks the ops the diff marks in A.
+        QCOMPARE(pair->graphB()->scene()->markedItems().empty(), highlights.current().ops.empty());
+        const auto& pa = gt->eval.schedule.partition;
+        const auto& pb = tvm->eval.schedule.partition;
+        // An op is the same op on both sides.
+        const ir::OpId op(static_cast<int32_t>(gt->graph->opCount()) - 1);
+        selection.select({Selection::Kind::Op, op.value()});
+        QCOMPARE(pair->selectionB()->current(), selection.current());
+        // A group of B selects the group of A holding most of its ops.
+        const partition::GroupId b = pb.groupOf(op);
+        std::map<partition::GroupId, int> inA;
+        for (ir::OpId x : pb.ops(b))
+            ++inA[pa.groupOf(x)];
+        int most = 0;
+        for (const auto& [group, count] : inA)
+            most = std::max(most, count);
+        pair->selectionB()->select({Selection::Kind::Group, b.value()});
+        QCOMPARE(selection.current().kind, Selection::Kind::Group);
+        QCOMPARE(inA[partition::GroupId(selection.current().id)], most);
+        // Which is passed back to B as the group of B sharing most of it.
+        const Selection back = pair->selectionB()->current();
+        QCOMPARE(back.kind, Selection::Kind::Group);
+        QVERIFY(pb.hasGroup(partition::GroupId(back.id)));
+        // A click on an op in B's graph selects it everywhere.
+        const ir::OpId first(0);
+        graphview::NodeItem* item = pair->graphB()->scene()->opItem(first);
+        QVERIFY(item);
+        pair->graphB()->canvas()->centerOn(item);
+        const QPoint at =
+            pair->graphB()->canvas()->mapFromScene(item->sceneBoundingRect().center());
+        QTest::mouseClick(pair->graphB()->canvas()->viewport(), Qt::LeftButton, {}, at);
+        QCOMPARE(selection.current(), (Selection{Selection::Kind::Op, first.value()}));
+        // An instance follows its op, or without one its group's counterpart.
+        const Selection instance =
+            translateSelection({Selection::Kind::Instance, 0, -1}, *gt, mapGroups(*gt, *tvm));
+        QCOMPARE(instance.kind, Selection::Kind::Group);
+        QCOMPARE(translateSelection({Selection::Kind::Instance, 0, first.value()}, *gt, {}),
+                 (Selection{Selection::Kind::Op, first.value()}));
+        view.setSideBySide(false);
+        QVERIFY(!pair->isVisible());
+        view.resize(700, 900);
     }
 
     void aResultAgainstItselfHasNoDifference() {

@@ -283,6 +283,8 @@ private slots:
         const FoldedScopes one = fold(scopes, unfold(scopes, coarse, first), first);
         QCOMPARE(one, coarse);
         QCOMPARE(nodeCount(scopes, none), result->graph->opCount());
+        // No graph, no scopes: nothing to fold (a view without a result).
+        QVERIFY(openingFolding(NameScopes{}, 60).empty());
     }
 
     void elidesLongNames() {

@@ -101,11 +101,18 @@ private slots:
         for (studio::StudioView view : studio::studioViews()) {
             const QString name = studio::studioViewName(view);
             QCOMPARE(studio::parseStudioView(name), std::optional(view));
+            // The side-by-side window is made when first shown.
+            if (view == studio::StudioView::SideBySide) {
+                QVERIFY(!window_->view(view));
+                window_->showView(view);
+                QVERIFY(window_->view(view) && window_->view(view)->isWindow());
+                window_->view(view)->close();
+            }
             QVERIFY2(window_->view(view) != nullptr, qPrintable(name));
             names << name;
         }
         QCOMPARE(names, studio::studioViewNames());
-        QCOMPARE(names.size(), 12);
+        QCOMPARE(names.size(), 13);
         QCOMPARE(window_->view(studio::StudioView::Window), window_.get());
         QVERIFY(!studio::parseStudioView(QStringLiteral("Graph")));
         QVERIFY(!studio::parseStudioView(QString()));
