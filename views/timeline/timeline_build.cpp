@@ -143,10 +143,65 @@ double kernelLanes(const PipelineResult& result, const codegen::Profile& profile
     return at;
 }
 
+/// The cores a unit lane's tasks may run on: from its resource's first
+/// core to the end of the core group; empty for a lane of one core.
+std::pair<int32_t, int32_t> coresOf(const PipelineResult& result, const TimelineLane& lane) {
+    const auto& groups = result.arch.cluster.coreGroups;
+    if (lane.kind != LaneKind::Unit || lane.resource < 0 || groups.empty())
+        return {0, 0};
+    const sim::Resource& resource = result.eval.sim.resources[static_cast<size_t>(lane.resource)];
+    if (resource.index == kernel::kFallbackUnit)
+        return {0, 0};
+    const auto count = static_cast<int32_t>(groups.front().count);
+    return count - resource.firstCore > 1 ? std::pair{resource.firstCore, count} : std::pair{0, 0};
+}
+
+std::string coreLaneName(const PipelineResult& result, const TimelineLane& lane, int32_t core) {
+    const arch::CoreGroup& group = result.arch.cluster.coreGroups.front();
+    const sim::Resource& resource = result.eval.sim.resources[static_cast<size_t>(lane.resource)];
+    return "  " + group.name + " " + std::to_string(core) + " " +
+           group.units[static_cast<size_t>(resource.index)].name;
+}
+
+/// \p lanes with a lane per core after each expanded unit lane, holding the
+/// unit's bars whose task runs on that core.
+std::vector<TimelineLane> withCoreLanes(const PipelineResult& result,
+                                        std::vector<TimelineLane> lanes,
+                                        const std::set<int32_t>& expanded) {
+    std::vector<TimelineLane> out;
+    for (TimelineLane& lane : lanes) {
+        const auto [first, end] = coresOf(result, lane);
+        lane.expandable = end > first;
+        const bool open = lane.expandable && expanded.contains(lane.resource);
+        out.push_back(std::move(lane));
+        if (!open)
+            continue;
+        const TimelineLane& unit = out.back();
+        std::vector<TimelineLane> cores;
+        for (int32_t core = first; core < end; ++core)
+            cores.push_back({coreLaneName(result, unit, core),
+                             LaneKind::Unit,
+                             unit.resource,
+                             unit.slot,
+                             {},
+                             core,
+                             false});
+        for (const TimelineBar& bar : unit.bars) {
+            const kernel::Task& task = result.eval.tasks.tasks[bar.task];
+            for (int32_t core = std::max(first, task.firstCore);
+                 core < std::min(end, task.firstCore + task.cores); ++core)
+                cores[static_cast<size_t>(core - first)].bars.push_back(bar);
+        }
+        for (TimelineLane& core : cores)
+            out.push_back(std::move(core));
+    }
+    return out;
+}
+
 } // namespace
 
-TimelineData TimelineData::fromResult(const PipelineResult& result,
-                                      const codegen::Profile* profile) {
+TimelineData TimelineData::fromResult(const PipelineResult& result, const codegen::Profile* profile,
+                                      const std::set<int32_t>& expanded) {
     std::vector<std::vector<int32_t>> laneOfSlot;
     std::vector<TimelineLane> lanes = emptyLanes(result, laneOfSlot);
     for (const sim::Event& event : result.eval.sim.events) {
@@ -154,6 +209,7 @@ TimelineData TimelineData::fromResult(const PipelineResult& result,
             laneOfSlot[static_cast<size_t>(event.resource)][static_cast<size_t>(event.slot)];
         lanes[static_cast<size_t>(lane)].bars.push_back(barOf(result, event));
     }
+    lanes = withCoreLanes(result, std::move(lanes), expanded);
     double end = result.eval.sim.makespanNs;
     if (profile != nullptr && profileMatches(result, *profile))
         end = std::max(end, kernelLanes(result, *profile, lanes));

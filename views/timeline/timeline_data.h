@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,11 @@ struct TimelineLane {
     int32_t slot = 0;
     /// Sorted by start.
     std::vector<TimelineBar> bars;
+    /// A lane of one core under an expanded unit lane ("core 3 MME"): the
+    /// unit's tasks whose cores include it; -1 for every other lane.
+    int32_t core = -1;
+    /// A unit lane shared by several cores, which can expand into a lane per core.
+    bool expandable = false;
 };
 
 /// Where a bar is: lane and index in its bars.
@@ -69,9 +75,12 @@ public:
 
     /// The timeline of \p result's simulation. With \p profile (measured
     /// on this host for the same kernels) two lanes come first: each kernel
-    /// as simulated, and as measured, laid end to end at its median.
+    /// as simulated, and as measured, laid end to end at its median. Each
+    /// expandable unit lane whose resource is in \p expanded is followed by
+    /// a lane per core.
     static TimelineData fromResult(const PipelineResult& result,
-                                   const codegen::Profile* profile = nullptr);
+                                   const codegen::Profile* profile = nullptr,
+                                   const std::set<int32_t>& expanded = {});
 
     const std::vector<TimelineLane>& lanes() const { return lanes_; }
     int32_t laneCount() const { return static_cast<int32_t>(lanes_.size()); }

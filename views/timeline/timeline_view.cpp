@@ -29,13 +29,17 @@ TimelineView::TimelineView(QWidget* parent)
     verticalScrollBar()->setSingleStep(Geometry::kLaneHeight);
     setMinimumSize(Geometry::kLabelWidth + 100, Geometry::kRulerHeight + 3 * Geometry::kLaneHeight);
     setTimeAxisModel(nullptr);
+    setFocusPolicy(Qt::ClickFocus);
 }
 
 TimelineView::~TimelineView() = default;
 
 void TimelineView::setResult(ResultPtr result) {
+    // Task ids belong to one result.
+    if (result != result_)
+        pin(kernel::kNoTask);
     auto timeline = result ? std::make_shared<const TimelineData>(
-                                 TimelineData::fromResult(*result, profile_.get()))
+                                 TimelineData::fromResult(*result, profile_.get(), expanded_))
                            : std::shared_ptr<const TimelineData>();
     setTimeline(std::move(timeline), std::move(result));
 }
@@ -49,6 +53,9 @@ void TimelineView::setProfile(std::shared_ptr<const codegen::Profile> profile) {
 void TimelineView::setTimeline(std::shared_ptr<const TimelineData> timeline, ResultPtr result) {
     data_ = std::move(timeline);
     result_ = std::move(result);
+    indexTaskBars();
+    if (range_)
+        setRange(range_->startNs, range_->endNs);
     updateScrollBar();
     if (data_ && (axis_->rangeStart() != 0 || axis_->rangeEnd() != data_->makespanNs()))
         fitToView();
@@ -162,7 +169,9 @@ void TimelineView::paintTimeline(QPainter& painter, const QSize& size, int scrol
         if (emphasized_)
             lanes.paintLane(*emphasized_, lane, row, BarStyle::Emphasized, labeler);
     }
+    paintArrows(painter, scrollY);
     painter.restore();
+    paintRange(painter, size);
     painter.save();
     painter.setClipRect(QRect(Geometry::kLabelWidth, 0, size.width(), Geometry::kRulerHeight));
     lanes.paintRuler(QRectF(Geometry::kLabelWidth, 0, width, Geometry::kRulerHeight));
@@ -181,7 +190,10 @@ void TimelineView::paintLabels(QPainter& painter, const QSize& size, int scrollY
         if (top + Geometry::kLaneHeight < Geometry::kRulerHeight || top > size.height())
             continue;
         const QRect box(6, top, Geometry::kLabelWidth - 10, Geometry::kLaneHeight);
-        const QString name = QString::fromStdString(data_->lane(lane).name);
+        const TimelineLane& shown = data_->lane(lane);
+        QString name = QString::fromStdString(shown.name);
+        if (shown.expandable)
+            name = (expanded_.contains(shown.resource) ? u"▾ "_s : u"▸ "_s) + name;
         painter.drawText(box, Qt::AlignVCenter | Qt::AlignLeft,
                          metrics.elidedText(name, Qt::ElideRight, box.width()));
     }

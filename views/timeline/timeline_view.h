@@ -4,7 +4,11 @@
 // its instance's group. Wheel zooms around the cursor and dragging pans the
 // shared TimeAxisModel (the occupancy and overlap views follow); hovering
 // shows the task, clicking selects its instance and op, and the shared
-// selection's bars are emphasized over the dimmed others.
+// selection's bars are emphasized over the dimmed others. As in Perfetto:
+// the clicked task is outlined with arrows from the tasks it waits for and
+// to the tasks waiting for it; a unit lane shared by the cores expands into
+// a lane per core (click its label); Shift+drag selects a time range, which
+// is summed up (timeline_range.h) until Esc.
 // objectName "timelineView".
 
 #include "common/pipeline_result.h"
@@ -12,12 +16,15 @@
 #include "common/time_axis.h"
 #include "timeline/timeline_data.h"
 #include "timeline/timeline_painter.h"
+#include "timeline/timeline_range.h"
 
 #include <QAbstractScrollArea>
 #include <QPointer>
 
 #include <memory>
 #include <optional>
+#include <set>
+#include <vector>
 
 namespace stagecraft::views {
 
@@ -58,6 +65,20 @@ public:
     size_t emphasizedBarCount() const;
     const TimelinePaintStats& lastPaintStats() const { return stats_; }
 
+    /// The task a click pinned (outlined, with its dependency arrows).
+    kernel::TaskId pinnedTask() const { return pinned_; }
+    /// The tasks the pinned one waits for, and those that wait for it.
+    const std::vector<kernel::TaskId>& pinnedDeps() const { return deps_; }
+    const std::vector<kernel::TaskId>& pinnedSuccessors() const { return successors_; }
+    /// Expands the unit lane of sim resource \p resource into a lane per
+    /// core, or folds it back.
+    void setLaneExpanded(int32_t resource, bool expanded);
+    bool isLaneExpanded(int32_t resource) const { return expanded_.contains(resource); }
+    /// A selected time range and its summary; nullopt when none.
+    void setRange(double t0, double t1);
+    void clearRange();
+    const std::optional<RangeSummary>& range() const { return range_; }
+
     /// Every lane at the current zoom as PNG on white; false with \p error.
     bool exportPng(const QString& path, QString* error) const;
 
@@ -72,6 +93,7 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
     bool viewportEvent(QEvent* event) override;
 
 private:
@@ -81,6 +103,14 @@ private:
     void updateScrollBar();
     void followSelection();
     void clickAt(const QPoint& pos);
+    void pin(kernel::TaskId task);
+    void rebuild();
+    void indexTaskBars();
+    /// The bar showing \p task (its unit's lane, not a core's), if any.
+    std::optional<BarRef> barOfTask(kernel::TaskId task) const;
+    void paintArrows(QPainter& painter, int scrollY) const;
+    void paintRange(QPainter& painter, const QSize& size) const;
+    double plotX(double timeNs) const;
 
     ResultPtr result_;
     std::shared_ptr<const codegen::Profile> profile_;
@@ -94,6 +124,15 @@ private:
     std::optional<QPoint> pressAt_;
     TimeAxis pressAxis_;
     bool dragging_ = false;
+    /// Shift+drag: the range's anchor time.
+    std::optional<double> rangeAnchor_;
+    std::optional<RangeSummary> range_;
+    std::set<int32_t> expanded_;
+    /// Per task, its bar on a lane of the whole unit or channel.
+    std::vector<BarRef> taskBars_;
+    kernel::TaskId pinned_ = kernel::kNoTask;
+    std::vector<kernel::TaskId> deps_;
+    std::vector<kernel::TaskId> successors_;
 };
 
 } // namespace stagecraft::views

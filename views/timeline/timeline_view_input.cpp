@@ -1,10 +1,13 @@
 // The timeline's input: wheel zoom around the cursor, drag to pan, click to
-// select, hover tool tips. Zoom and pan go to the shared TimeAxisModel.
+// select and pin a task, Shift+drag to select a range, a click on an
+// expandable lane's label to expand it, Esc to clear, hover tool tips. Zoom and pan go to the
+// shared TimeAxisModel.
 
 #include "timeline/timeline_text.h"
 #include "timeline/timeline_view.h"
 
 #include <QHelpEvent>
+#include <QKeyEvent>
 #include <QMouseEvent>
 #include <QScrollBar>
 #include <QToolTip>
@@ -43,9 +46,11 @@ QString TimelineView::toolTipAt(const QPoint& pos) const {
 }
 
 void TimelineView::clickAt(const QPoint& pos) {
+    const std::optional<BarRef> hit = barAt(pos);
+    const bool task = hit && !data_->bar(*hit).kernelSpan;
+    pin(task ? data_->bar(*hit).task : kernel::kNoTask);
     if (!selection_)
         return;
-    const std::optional<BarRef> hit = barAt(pos);
     if (!hit || data_->bar(*hit).instance == schedule::kNoInstance) {
         selection_->clear();
         return;
@@ -75,14 +80,32 @@ void TimelineView::wheelEvent(QWheelEvent* event) {
 }
 
 void TimelineView::mousePressEvent(QMouseEvent* event) {
-    if (event->button() != Qt::LeftButton)
+    if (event->button() != Qt::LeftButton || !data_)
         return;
-    pressAt_ = event->position().toPoint();
+    const QPoint at = event->position().toPoint();
+    if (at.x() < TimelineGeometry::kLabelWidth) {
+        const int32_t lane = laneAt(at.y());
+        if (lane >= 0 && data_->lane(lane).expandable)
+            setLaneExpanded(data_->lane(lane).resource,
+                            !expanded_.contains(data_->lane(lane).resource));
+        return;
+    }
+    if (event->modifiers() & Qt::ShiftModifier) {
+        rangeAnchor_ = axis_->axis().toTime(at.x() - TimelineGeometry::kLabelWidth);
+        setRange(*rangeAnchor_, *rangeAnchor_);
+        return;
+    }
+    pressAt_ = at;
     pressAxis_ = axis_->axis();
     dragging_ = false;
 }
 
 void TimelineView::mouseMoveEvent(QMouseEvent* event) {
+    if (rangeAnchor_) {
+        const double x = event->position().x() - TimelineGeometry::kLabelWidth;
+        setRange(*rangeAnchor_, axis_->axis().toTime(std::clamp(x, 0.0, plotWidth())));
+        return;
+    }
     if (!pressAt_)
         return;
     const QPoint moved = event->position().toPoint() - *pressAt_;
@@ -95,12 +118,27 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
+    if (event->button() == Qt::LeftButton && rangeAnchor_) {
+        rangeAnchor_.reset();
+        if (range_ && range_->durationNs() <= 0)
+            clearRange();
+        return;
+    }
     if (event->button() != Qt::LeftButton || !pressAt_)
         return;
     if (!dragging_)
         clickAt(event->position().toPoint());
     pressAt_.reset();
     dragging_ = false;
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* event) {
+    if (event->key() != Qt::Key_Escape) {
+        QAbstractScrollArea::keyPressEvent(event);
+        return;
+    }
+    clearRange();
+    pin(kernel::kNoTask);
 }
 
 bool TimelineView::viewportEvent(QEvent* event) {

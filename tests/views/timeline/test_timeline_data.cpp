@@ -4,6 +4,7 @@
 // force (also on a synthetic lane with overlapping bars).
 
 #include "timeline/timeline_data.h"
+#include "timeline/timeline_range.h"
 #include "timeline_fixture.h"
 
 #include <QtTest>
@@ -14,6 +15,7 @@
 
 using namespace stagecraft;
 using namespace stagecraft::views;
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -168,6 +170,35 @@ private slots:
         }
         QVERIFY(!data.hitTest(-1, 0).has_value());
         QVERIFY(!data.hitTest(data.laneCount(), 0).has_value());
+    }
+
+    void aRangeSumsBusyTimeAndProratedBytes() {
+        TimelineLane unit{"unit", LaneKind::Unit, 0, 0, {}};
+        TimelineLane channel{"dma", LaneKind::Channel, 1, 0, {}};
+        TimelineLane core{"core 0 unit", LaneKind::Unit, 0, 0, {}, 0};
+        const auto bar = [](double start, double end, int64_t bytes) {
+            TimelineBar b;
+            b.start = start;
+            b.end = end;
+            b.bytes = bytes;
+            return b;
+        };
+        unit.bars = {bar(0, 10, 0), bar(20, 30, 0), bar(40, 50, 0)};
+        core.bars = unit.bars; // a core's lane repeats its unit's bars
+        channel.bars = {bar(5, 15, 100)};
+        const TimelineData data({unit, core, channel}, 60);
+        const RangeSummary s = summarizeRange(data, 22, 8);
+        QCOMPARE(s.startNs, 8.0);
+        QCOMPARE(s.endNs, 22.0);
+        QCOMPARE(s.tasks, size_t(3));
+        QCOMPARE(s.computeNs, 4.0); // 8-10 and 20-22
+        QCOMPARE(s.computeLanes, 1);
+        QCOMPARE(s.dmaNs, 7.0); // 8-15
+        QCOMPARE(s.dmaBytes, int64_t(70));
+        QVERIFY(rangeText(s).contains(u"3 tasks"_s));
+        const RangeSummary none = summarizeRange(data, 31, 39);
+        QCOMPARE(none.tasks, size_t(0));
+        QCOMPARE(none.computeNs, 0.0);
     }
 
     void hitTestToleranceReachesThinBars() {

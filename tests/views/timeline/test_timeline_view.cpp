@@ -1,7 +1,9 @@
 // The timeline view as a user meets it: hovering a bar names its op and
-// instance, clicking selects them, clicking empty space clears, a selection
-// made elsewhere repaints the emphasized bars, wheel zoom keeps the time
-// under the cursor on the shared axis, and two views on one axis follow.
+// instance, clicking selects them and pins the task with its dependency
+// arrows, a unit lane's label expands it into a lane per core, Shift+drag
+// sums a range, clicking empty space clears, a selection made elsewhere
+// repaints the emphasized bars, wheel zoom keeps the time under the cursor
+// on the shared axis, and two views on one axis follow.
 
 #include "timeline/timeline_view.h"
 #include "timeline_fixture.h"
@@ -116,6 +118,97 @@ private slots:
         QTest::mouseClick(view_->viewport(), Qt::LeftButton, {}, target.pos);
         QCOMPARE(selection_.current(),
                  (Selection{Selection::Kind::Instance, instance.value(), task.op.value()}));
+    }
+
+    void clickPinsATaskWithItsDependencyArrows() {
+        const Target target = widestBar(*view_);
+        const kernel::TaskId task = view_->timeline()->bar(target.ref).task;
+        const QImage before = view_->grab().toImage();
+        QTest::mouseClick(view_->viewport(), Qt::LeftButton, {}, target.pos);
+        QCOMPARE(view_->pinnedTask(), task);
+        // The arrows are the task graph's edges at the pinned task, both ways.
+        const kernel::TaskGraph& graph = result_->eval.tasks;
+        std::vector<kernel::TaskId> deps;
+        std::vector<kernel::TaskId> successors;
+        for (kernel::TaskId t : graph.tasks.ids())
+            for (int32_t d = graph.tasks[t].depBegin; d < graph.tasks[t].depEnd; ++d) {
+                if (t == task)
+                    deps.push_back(graph.deps[static_cast<size_t>(d)]);
+                if (graph.deps[static_cast<size_t>(d)] == task)
+                    successors.push_back(t);
+            }
+        QCOMPARE(view_->pinnedDeps(), deps);
+        QCOMPARE(view_->pinnedSuccessors(), successors);
+        QVERIFY(!deps.empty() || !successors.empty());
+        QVERIFY(view_->grab().toImage() != before);
+        QTest::keyClick(view_.get(), Qt::Key_Escape);
+        QCOMPARE(view_->pinnedTask(), kernel::kNoTask);
+        QVERIFY(view_->pinnedDeps().empty() && view_->pinnedSuccessors().empty());
+    }
+
+    void aUnitLaneExpandsIntoALanePerCore() {
+        const TimelineData& before = *view_->timeline();
+        int32_t unit = -1;
+        for (int32_t l = 0; l < before.laneCount() && unit < 0; ++l)
+            if (before.lane(l).expandable && !before.lane(l).bars.empty())
+                unit = l;
+        QVERIFY(unit >= 0);
+        const TimelineLane lane = before.lane(unit);
+        const int32_t lanes = before.laneCount();
+        QTest::mouseClick(view_->viewport(), Qt::LeftButton, {},
+                          QPoint(20, view_->laneRect(unit).center().y()));
+        QVERIFY(view_->isLaneExpanded(lane.resource));
+        const TimelineData& after = *view_->timeline();
+        const int32_t cores = static_cast<int32_t>(result_->arch.cluster.coreGroups[0].count);
+        QCOMPARE(after.laneCount(), lanes + cores);
+        // Core c's lane holds the unit's bars whose task runs on core c;
+        // together they hold every bar of the unit.
+        size_t placed = 0;
+        for (int32_t c = 0; c < cores; ++c) {
+            const TimelineLane& core = after.lane(unit + 1 + c);
+            QCOMPARE(core.core, c);
+            QVERIFY(QString::fromStdString(core.name).contains(u"core %1 "_s.arg(c)));
+            size_t expected = 0;
+            for (const TimelineBar& bar : lane.bars) {
+                const kernel::Task& task = result_->eval.tasks.tasks[bar.task];
+                expected += task.firstCore <= c && c < task.firstCore + task.cores ? 1 : 0;
+            }
+            QCOMPARE(core.bars.size(), expected);
+            placed += core.bars.size();
+        }
+        QVERIFY(placed >= lane.bars.size());
+        view_->setLaneExpanded(lane.resource, false);
+        QCOMPARE(view_->timeline()->laneCount(), lanes);
+    }
+
+    void shiftDragSumsARange() {
+        const int left = TimelineGeometry::kLabelWidth + static_cast<int>(view_->plotWidth() / 4);
+        const int right =
+            TimelineGeometry::kLabelWidth + static_cast<int>(view_->plotWidth() * 3 / 4);
+        const int y = view_->laneRect(0).center().y();
+        QTest::mousePress(view_->viewport(), Qt::LeftButton, Qt::ShiftModifier, QPoint(left, y));
+        QMouseEvent move(QEvent::MouseMove, QPointF(right, y),
+                         view_->viewport()->mapToGlobal(QPointF(right, y)), Qt::NoButton,
+                         Qt::LeftButton, Qt::ShiftModifier);
+        QApplication::sendEvent(view_->viewport(), &move);
+        QTest::mouseRelease(view_->viewport(), Qt::LeftButton, Qt::ShiftModifier, QPoint(right, y));
+        QVERIFY(view_->range().has_value());
+        const RangeSummary& range = *view_->range();
+        const TimeAxis& axis = view_->timeAxisModel()->axis();
+        QVERIFY(qAbs(range.startNs - axis.toTime(left - TimelineGeometry::kLabelWidth)) < 1e-6);
+        QVERIFY(qAbs(range.endNs - axis.toTime(right - TimelineGeometry::kLabelWidth)) < 1e-6);
+        // Compute time in the range, summed by brute force over the unit lanes.
+        double compute = 0;
+        for (const TimelineLane& lane : view_->timeline()->lanes())
+            if (lane.kind == LaneKind::Unit)
+                for (const TimelineBar& bar : lane.bars)
+                    compute += std::max(0.0, std::min(bar.end, range.endNs) -
+                                                 std::max(bar.start, range.startNs));
+        QVERIFY(compute > 0);
+        QVERIFY(qAbs(range.computeNs - compute) < 1e-6 * compute);
+        QVERIFY(range.tasks > 0);
+        QTest::keyClick(view_.get(), Qt::Key_Escape);
+        QVERIFY(!view_->range().has_value());
     }
 
     void clickOnEmptySpaceClears() {
