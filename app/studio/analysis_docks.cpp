@@ -89,6 +89,7 @@ void AnalysisDocks::createTimeViews() {
     overlap_->setTimeAxisModel(timeAxis_);
     timeline_->setSelectionModel(selection_);
     occupancy_->setSelectionModel(selection_);
+    occupancy_->setHighlightModel(highlights_);
     overlap_->setSelectionModel(selection_);
     timeViews_ = new QSplitter(Qt::Vertical, window_);
     timeViews_->setObjectName(QStringLiteral("timeViews"));

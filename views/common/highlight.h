@@ -13,6 +13,16 @@
 
 namespace stagecraft::views {
 
+/// A spill of §4.3 as the step-through decided it: buffer \p buffer (a
+/// kernel::BufferId) leaving memory level \p from (0 LB, 1 GB, 2 DDR, as
+/// schedule::Scope) at computation task \p task.
+struct SpillRef {
+    int32_t buffer = -1;
+    int32_t task = -1;
+    int8_t from = 0;
+    bool operator==(const SpillRef&) const = default;
+};
+
 struct Highlights {
     /// Op ids of the result's graph.
     std::vector<int32_t> ops;
@@ -29,6 +39,12 @@ struct Highlights {
     /// in the order so far (from 1) of each ordered instance, 0 otherwise.
     std::vector<int8_t> instanceStates;
     std::vector<int32_t> instanceOrder;
+    /// At a §4.3 step of the step-through (spillStepping): the spills
+    /// decided up to it, in order; the last one is the step's own when
+    /// spillIsCurrent. The occupancy plots then show these alone.
+    bool spillStepping = false;
+    std::vector<SpillRef> spillsSoFar;
+    bool spillIsCurrent = false;
     /// Shown by the views while the highlights are on ("Step 4/17: …").
     QString caption;
 

@@ -1,6 +1,7 @@
 // The §4.3 steps (memory reuse, longest-liveness spilling, Fig. 12): per
 // kernel in execution order, one step with the tensors live while it runs,
-// then the spills made at its computation tasks.
+// then the spills made at its computation tasks; each step carries the
+// spills decided so far for the occupancy plots.
 
 #include "stepper/algorithm_steps.h"
 
@@ -151,6 +152,20 @@ AlgorithmStep spillStep(const PipelineResult& result, const SpillDecision& decis
     return step;
 }
 
+/// Each step's highlights list the spills decided up to it, so that the
+/// occupancy plots show spills appearing as the steps go.
+void markSpillsSoFar(std::vector<AlgorithmStep>& steps) {
+    std::vector<SpillRef> soFar;
+    for (AlgorithmStep& step : steps) {
+        if (step.spill)
+            soFar.push_back({step.spill->buffer.value(), step.spill->task,
+                             static_cast<int8_t>(step.spill->from)});
+        step.highlights.spillStepping = true;
+        step.highlights.spillsSoFar = soFar;
+        step.highlights.spillIsCurrent = step.spill.has_value();
+    }
+}
+
 } // namespace
 
 std::vector<AlgorithmStep> memorySteps(const PipelineResult& result) {
@@ -172,6 +187,7 @@ std::vector<AlgorithmStep> memorySteps(const PipelineResult& result) {
     for (size_t s = 0; s < spills.size(); ++s) // tasks outside every kernel (none expected)
         if (!shown[s])
             steps.push_back(spillStep(result, spills[s]));
+    markSpillsSoFar(steps);
     return steps;
 }
 

@@ -132,6 +132,39 @@ void OccupancyPlot::paintSpills(QPainter& painter) {
         labelsEnd = x + 6 + width + 8;
         ++lastPaintedLabels_;
     }
+    paintCurrentSpill(painter);
+}
+
+void OccupancyPlot::paintCurrentSpill(QPainter& painter) {
+    if (currentMark_ < 0)
+        return;
+    const SpillMark& mark = marks_[static_cast<size_t>(currentMark_)];
+    const QRect plot = plotRect();
+    const QPointF at(xOf(mark.time), markY(mark));
+    if (at.x() < plot.left() || at.x() > plot.right())
+        return;
+    const QColor ink = palette().color(QPalette::Text);
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setPen(QPen(ink, 1, Qt::DashLine));
+    painter.drawLine(QPointF(at.x(), plot.top()), QPointF(at.x(), plot.bottom()));
+    painter.setPen(QPen(ink, 1.5));
+    painter.setBrush(QColor(kOccupancyAlertRgb));
+    const QPointF triangle[3] = {{at.x() - 8, at.y() - 12}, {at.x() + 8, at.y() - 12}, at};
+    painter.drawPolygon(triangle, 3);
+    QFont bold = font();
+    bold.setBold(true);
+    painter.setFont(bold);
+    const QString label = tr("this step: %1").arg(QString::fromStdString(spillLabel(mark)));
+    const QFontMetrics metrics(bold);
+    const double width = metrics.horizontalAdvance(label) + 8;
+    // Right of the mark, or left of it near the plot's right edge.
+    const double left = at.x() + 10 + width < plot.right() ? at.x() + 10 : at.x() - 10 - width;
+    const QRectF box(left, plot.top() + 2, width, metrics.height() + 2);
+    painter.fillRect(box, QColor(255, 255, 255, 230));
+    painter.setPen(ink);
+    painter.drawText(box, Qt::AlignCenter, label);
+    painter.restore();
 }
 
 void OccupancyPlot::paintLabels(QPainter& painter) {

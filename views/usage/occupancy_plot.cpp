@@ -38,10 +38,46 @@ OccupancyPlot::OccupancyPlot(QWidget* parent)
 void OccupancyPlot::setUsage(ResultPtr result, MemoryUsage usage, std::vector<SpillMark> marks) {
     result_ = std::move(result);
     usage_ = std::move(usage);
-    marks_ = std::move(marks);
-    std::stable_sort(marks_.begin(), marks_.end(),
+    allMarks_ = std::move(marks);
+    std::stable_sort(allMarks_.begin(), allMarks_.end(),
                      [](const SpillMark& a, const SpillMark& b) { return a.time < b.time; });
+    filterMarks();
     updateEmphasis();
+}
+
+void OccupancyPlot::setStepSpills(const Highlights& step) {
+    stepping_ = step.spillStepping;
+    stepSpills_ = step.spillsSoFar;
+    stepHasCurrent_ = step.spillIsCurrent;
+    filterMarks();
+    update();
+}
+
+namespace {
+
+bool sameSpill(const SpillMark& mark, const SpillRef& ref) {
+    return mark.buffer.value() == ref.buffer && mark.task == ref.task &&
+           mark.from.value() == ref.from;
+}
+
+} // namespace
+
+void OccupancyPlot::filterMarks() {
+    currentMark_ = -1;
+    if (!stepping_) {
+        marks_ = allMarks_;
+        return;
+    }
+    marks_.clear();
+    for (const SpillMark& mark : allMarks_) {
+        const bool decided = std::any_of(stepSpills_.begin(), stepSpills_.end(),
+                                         [&](const SpillRef& ref) { return sameSpill(mark, ref); });
+        if (!decided)
+            continue;
+        if (stepHasCurrent_ && sameSpill(mark, stepSpills_.back()))
+            currentMark_ = static_cast<int>(marks_.size());
+        marks_.push_back(mark);
+    }
 }
 
 void OccupancyPlot::setSelectionModel(SelectionModel* model) {

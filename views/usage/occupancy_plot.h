@@ -5,6 +5,7 @@
 // selects it.
 
 #include "common/byte_text.h"
+#include "common/highlight.h"
 #include "common/pipeline_result.h"
 #include "common/selection.h"
 #include "usage/occupancy_data.h"
@@ -31,8 +32,14 @@ public:
     void setSelectionModel(SelectionModel* model);
 
     const MemoryUsage& usage() const { return usage_; }
-    /// The spill marks out of this memory, by time.
+    /// The spill marks out of this memory shown, by time: all of them, or
+    /// during the step-through's §4.3 steps those decided so far.
     const std::vector<SpillMark>& marks() const { return marks_; }
+    /// Follows the step-through: at a §4.3 step only the spills decided so
+    /// far are marked, the step's own emphasized with its time; elsewhere all.
+    void setStepSpills(const Highlights& step);
+    /// The step's own spill among marks(), or -1.
+    int currentMark() const { return currentMark_; }
     /// The rectangles emphasized by the current selection (indices into usage().rects).
     const std::vector<int32_t>& emphasized() const { return emphasized_; }
     /// What the last paint drew: rectangles after level of detail, spill labels.
@@ -61,11 +68,18 @@ private:
     void paintCapacity(QPainter& painter);
     void paintSpills(QPainter& painter);
     int markAt(const QPoint& pos) const;
+    void filterMarks();
+    void paintCurrentSpill(QPainter& painter);
     double markY(const SpillMark& mark) const;
 
     ResultPtr result_;
     MemoryUsage usage_;
     std::vector<SpillMark> marks_;
+    std::vector<SpillMark> allMarks_;
+    bool stepping_ = false;
+    std::vector<SpillRef> stepSpills_;
+    bool stepHasCurrent_ = false;
+    int currentMark_ = -1;
     QPointer<SelectionModel> selection_;
     std::vector<int32_t> emphasized_;
     std::vector<bool> isEmphasized_;

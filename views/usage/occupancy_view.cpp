@@ -101,6 +101,7 @@ void OccupancyView::setResult(ResultPtr result) {
         gbPlot_->setUsage(nullptr, {}, {});
     showCore(0);
     fitAxisToResult();
+    followStep();
 }
 
 int OccupancyView::core() const {
@@ -118,6 +119,43 @@ void OccupancyView::showCore(int core) {
     }
     lbPlot_->setUsage(result_, lbUsage(*result_, core),
                       marksOutOf(spillMarks(*result_), kernel::kLbPool, core));
+}
+
+void OccupancyView::setHighlightModel(HighlightModel* model) {
+    if (highlights_)
+        disconnect(highlights_, nullptr, this, nullptr);
+    highlights_ = model;
+    if (highlights_)
+        connect(highlights_, &HighlightModel::changed, this, &OccupancyView::followStep);
+    followStep();
+}
+
+void OccupancyView::followStep() {
+    const Highlights none;
+    const Highlights& step = highlights_ ? highlights_->current() : none;
+    // A spill out of the LB of cores the chooser does not show: show its first.
+    if (step.spillIsCurrent && !step.spillsSoFar.empty() && result_ &&
+        step.spillsSoFar.back().from == 0) {
+        for (const SpillMark& mark : spillMarks(*result_))
+            if (mark.buffer.value() == step.spillsSoFar.back().buffer &&
+                (core() < mark.firstCore || core() >= mark.firstCore + mark.cores))
+                setCore(mark.firstCore);
+    }
+    lbPlot_->setStepSpills(step);
+    gbPlot_->setStepSpills(step);
+    for (OccupancyPlot* plot : {lbPlot_, gbPlot_}) {
+        if (plot->currentMark() < 0)
+            continue;
+        // Off screen: centre the shared axis on it, at the same zoom.
+        const double time = plot->marks()[static_cast<size_t>(plot->currentMark())].time;
+        TimeAxisModel* axis = plot->timeAxisModel();
+        const double width = plot->plotRect().width();
+        TimeAxis shown = axis->axis();
+        if (time < shown.startNs || time > shown.endNs(width)) {
+            shown.startNs = time - shown.nsPerPixel * width / 2;
+            axis->setAxis(shown, width);
+        }
+    }
 }
 
 void OccupancyView::fitAxisToResult() {

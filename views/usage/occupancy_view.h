@@ -4,6 +4,7 @@
 // with the capacity line and the spills. Shares the timeline's time axis and
 // the selection.
 
+#include "common/highlight.h"
 #include "common/pipeline_result.h"
 #include "common/selection.h"
 #include "common/time_axis.h"
@@ -25,6 +26,10 @@ public:
     void setSelectionModel(SelectionModel* model);
     /// Shares \p model's axis (nullptr: the view's own).
     void setTimeAxisModel(TimeAxisModel* model);
+    /// Follows the step-through's §4.3 steps (not owned): the plots mark
+    /// the spills decided so far; the step's own spill is brought into
+    /// sight, on its core.
+    void setHighlightModel(HighlightModel* model);
 
     /// The core whose LB is shown.
     int core() const;
@@ -37,9 +42,11 @@ public:
 private:
     void showCore(int core);
     void fitAxisToResult();
+    void followStep();
 
     ResultPtr result_;
     TimeAxisModel* ownAxis_ = nullptr;
+    HighlightModel* highlights_ = nullptr;
     QComboBox* coreChooser_;
     OccupancyPlot* lbPlot_;
     OccupancyPlot* gbPlot_;

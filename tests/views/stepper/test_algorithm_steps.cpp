@@ -319,6 +319,21 @@ private slots:
                 QCOMPARE(d.liveness, int64_t{buffer.lastTask} - buffer.firstTask + 1);
         }
         QCOMPARE(shown, spillsOfBuffers(program));
+        // Every §4.3 step lists the spills decided up to it, its own last.
+        size_t decided = 0;
+        for (const AlgorithmStep& step : memorySteps(*result)) {
+            QVERIFY(step.highlights.spillStepping);
+            decided += step.spill ? 1 : 0;
+            QCOMPARE(step.highlights.spillsSoFar.size(), decided);
+            QCOMPARE(step.highlights.spillIsCurrent, step.spill.has_value());
+            if (step.spill) {
+                const SpillRef& last = step.highlights.spillsSoFar.back();
+                QCOMPARE(last.buffer, step.spill->buffer.value());
+                QCOMPARE(last.task, step.spill->task);
+                QCOMPARE(int(last.from), int(step.spill->from));
+            }
+        }
+        QCOMPARE(decided, spills.size());
     }
 };
 

@@ -5,6 +5,7 @@
 // result and with ResNet-50 at scale.
 
 #include "common/group_colors.h"
+#include "stepper/algorithm_steps.h"
 #include "usage/busy_chart.h"
 #include "usage/occupancy_plot.h"
 #include "usage/occupancy_view.h"
@@ -17,6 +18,7 @@
 #include <QLabel>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <vector>
@@ -289,6 +291,54 @@ private slots:
         const QString tip =
             overlap_->busyChart()->toolTipAt(overlap_->busyChart()->laneRect(0).center().toPoint());
         QVERIFY(tip.startsWith(QString::fromStdString(data.kinds[0].kind)));
+    }
+
+    void spillsAppearStepByStep() {
+        HighlightModel steps;
+        occupancy_->setHighlightModel(&steps);
+        OccupancyPlot* lb = occupancy_->lbPlot();
+        OccupancyPlot* gb = occupancy_->gbPlot();
+        const size_t allGb = gb->marks().size();
+        std::vector<const AlgorithmStep*> spills;
+        const std::vector<AlgorithmStep> memory = memorySteps(*result_);
+        for (const AlgorithmStep& step : memory)
+            if (step.spill)
+                spills.push_back(&step);
+        QVERIFY(spills.size() >= 2);
+        const auto decided = [](const SpillMark& mark, const Highlights& h) {
+            return std::any_of(h.spillsSoFar.begin(), h.spillsSoFar.end(), [&](const SpillRef& r) {
+                return r.buffer == mark.buffer.value() && r.task == mark.task &&
+                       r.from == mark.from.value();
+            });
+        };
+        for (const AlgorithmStep* step : {spills.front(), spills.back()}) {
+            steps.set(step->highlights);
+            // Only spills decided so far are marked; the step's own is the current mark,
+            // in the plot of the memory it leaves, on a core that holds it.
+            for (OccupancyPlot* plot : {lb, gb})
+                for (const SpillMark& mark : plot->marks())
+                    QVERIFY(decided(mark, step->highlights));
+            OccupancyPlot* own = step->spill->from == schedule::Scope::LB ? lb : gb;
+            QVERIFY(own->currentMark() >= 0);
+            const SpillMark& current = own->marks()[static_cast<size_t>(own->currentMark())];
+            QCOMPARE(current.buffer, step->spill->buffer);
+            QCOMPARE(current.task, step->spill->task);
+            // Its time is on screen.
+            const TimeAxis& axis = own->timeAxisModel()->axis();
+            QVERIFY(current.time >= axis.startNs &&
+                    current.time <= axis.endNs(own->plotRect().width()));
+        }
+        QVERIFY(gb->marks().size() <= allGb);
+        // A liveness step before any spill: nothing is marked yet.
+        steps.set(memory.front().highlights);
+        if (memory.front().highlights.spillsSoFar.empty()) {
+            QVERIFY(lb->marks().empty());
+            QVERIFY(gb->marks().empty());
+        }
+        // Off the step-through, every spill again.
+        steps.clear();
+        QCOMPARE(gb->marks().size(), allGb);
+        QCOMPARE(lb->currentMark(), -1);
     }
 
     void rendersWithoutAResult() {
