@@ -39,6 +39,11 @@ struct Highlights {
     /// in the order so far (from 1) of each ordered instance, 0 otherwise.
     std::vector<int8_t> instanceStates;
     std::vector<int32_t> instanceOrder;
+    /// Algorithm 4 at a step of the step-through, by instance id: the
+    /// binding ("[1,8]") and scope ("LB") decided so far, empty for an
+    /// instance not bound yet. Empty vectors: not shown.
+    std::vector<QString> stepBinds;
+    std::vector<QString> stepScopes;
     /// At a §4.3 step of the step-through (spillStepping): the spills
     /// decided up to it, in order; the last one is the step's own when
     /// spillIsCurrent. The occupancy plots then show these alone.

@@ -170,31 +170,47 @@ void InstancePainter::paintInstances(QPainter& painter, const InstanceDrawing& d
     // Outlines only where a box is a few pixels tall; below that they would be all there is.
     const bool outlined = scale * drawing.layout.instances.front().height() >= 4;
     painter.setRenderHint(QPainter::Antialiasing, false);
+    // Algorithm 4 at a step: instances not bound yet are pale.
+    const bool binding = options.stepBinds.size() == drawing.layout.instances.size();
     for (partition::GroupId g : s.groups.ids()) {
         if (!drawing.layout.groups[g].rect.intersects(exposed))
             continue;
         const QColor color = groupColor(g);
-        for (schedule::InstanceId id : s.groups[g].instances) {
-            const QRectF& box = drawing.layout.instances[id];
-            if (box.intersects(exposed))
-                rects_.append(box);
+        for (bool pale : {false, true}) {
+            for (schedule::InstanceId id : s.groups[g].instances) {
+                const QRectF& box = drawing.layout.instances[id];
+                const bool unbound = binding && options.stepBinds[id.index()].isEmpty();
+                if (unbound == pale && box.intersects(exposed))
+                    rects_.append(box);
+            }
+            stats.instances += static_cast<int>(rects_.size());
+            QColor fill = color;
+            if (pale)
+                fill.setAlpha(60);
+            painter.setPen(outlined ? cosmeticPen(pale ? fill : color.darker(170))
+                                    : QPen(Qt::NoPen));
+            painter.setBrush(fill);
+            painter.drawRects(rects_);
+            rects_.clear();
         }
-        stats.instances += static_cast<int>(rects_.size());
-        painter.setPen(outlined ? cosmeticPen(color.darker(170)) : QPen(Qt::NoPen));
-        painter.setBrush(color);
-        painter.drawRects(rects_);
-        rects_.clear();
     }
     if (scale < kLabelScale)
         return;
     painter.setRenderHint(QPainter::TextAntialiasing, true);
     painter.setRenderHint(QPainter::Antialiasing, true);
     const bool stepping = options.stepOrder.size() == drawing.layout.instances.size();
+    const bool withScopes = binding && options.stepScopes.size() == options.stepBinds.size();
     for (schedule::InstanceId id : drawing.layout.instances.ids()) {
         const QRectF& box = drawing.layout.instances[id];
-        if (box.intersects(exposed))
-            drawInstanceText(painter, drawing, id, box, scale,
-                             stepping ? options.stepOrder[id.index()] : drawing.orderPosition[id]);
+        if (!box.intersects(exposed))
+            continue;
+        const paint::StepBinding step = binding
+                                            ? paint::StepBinding{&options.stepBinds[id.index()],
+                                                                 &options.stepScopes[id.index()]}
+                                            : paint::StepBinding{};
+        drawInstanceText(painter, drawing, id, box, scale,
+                         stepping ? options.stepOrder[id.index()] : drawing.orderPosition[id],
+                         step);
     }
 }
 

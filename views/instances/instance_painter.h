@@ -33,6 +33,10 @@ struct PaintOptions {
     /// badges instead of the final order. Empty: not shown.
     std::vector<int8_t> orderStates;
     std::vector<int32_t> stepOrder;
+    /// Algorithm 4 at a step (common/highlight.h), by instance id: the
+    /// binding and scope so far, "" before; empty: the final ones.
+    std::vector<QString> stepBinds;
+    std::vector<QString> stepScopes;
     /// Background and ink; the widget takes them from its palette.
     CanvasColors colors = CanvasColors::paper();
 };

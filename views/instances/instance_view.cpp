@@ -136,6 +136,14 @@ QToolBar* InstanceView::createToolBar() {
     legend->setObjectName(u"instanceStepLegend"_s);
     stepLegend_ = bar->addWidget(legend);
     stepLegend_->setVisible(false);
+    // Shown while the step-through is at an Algorithm 4 step.
+    auto* bindLegend = new QLabel(tr("  Algorithm 4 so far: pale boxes are not bound yet "
+                                     "(bind=? scope=?); the others show the binding and "
+                                     "scope decided up to this step"),
+                                  bar);
+    bindLegend->setObjectName(u"instanceBindLegend"_s);
+    bindLegend_ = bar->addWidget(bindLegend);
+    bindLegend_->setVisible(false);
     return bar;
 }
 
@@ -290,7 +298,10 @@ void InstanceView::applyMarks(bool reveal) {
     options.orderStates =
         highlights_ ? highlights_->current().instanceStates : std::vector<int8_t>{};
     options.stepOrder = highlights_ ? highlights_->current().instanceOrder : std::vector<int32_t>{};
+    options.stepBinds = highlights_ ? highlights_->current().stepBinds : std::vector<QString>{};
+    options.stepScopes = highlights_ ? highlights_->current().stepScopes : std::vector<QString>{};
     stepLegend_->setVisible(!options.orderStates.empty());
+    bindLegend_->setVisible(!options.stepBinds.empty());
     const InstanceDrawing* drawing = canvas_->drawing();
     if (!drawing || !highlights_ || highlights_->current().empty()) {
         canvas_->setPaintOptions(std::move(options));

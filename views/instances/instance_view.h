@@ -76,6 +76,7 @@ private:
     QAction* movesAction_ = nullptr;
     /// The tool bar's legend of Algorithm 3's states (its action shows it).
     QAction* stepLegend_ = nullptr;
+    QAction* bindLegend_ = nullptr;
     bool selecting_ = false;
 };
 

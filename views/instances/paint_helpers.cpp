@@ -61,7 +61,7 @@ QColor orderStateColor(int state) {
 }
 
 void drawInstanceText(QPainter& painter, const InstanceDrawing& drawing, schedule::InstanceId id,
-                      const QRectF& box, double scale, int orderPosition) {
+                      const QRectF& box, double scale, int orderPosition, StepBinding step) {
     painter.setPen(kText);
     if (scale < InstancePainter::kDetailScale) {
         // 13 px on screen when it fits; bold digits are about 0.62 em wide.
@@ -75,14 +75,23 @@ void drawInstanceText(QPainter& painter, const InstanceDrawing& drawing, schedul
     painter.setFont(pixelFont(14, true));
     painter.drawText(text, Qt::AlignLeft | Qt::AlignTop, drawing.labels[id]);
     painter.setFont(pixelFont(10));
-    const QStringList details = instanceDetails(drawing.schedule().instances[id]);
+    QStringList details = instanceDetails(drawing.schedule().instances[id]);
+    // Algorithm 4 so far: "bind=?" until the instance is bound.
+    const bool unbound = step.bind && step.bind->isEmpty();
+    if (step.bind && details.size() >= 3) {
+        const QString unknown = QStringLiteral("?");
+        details[1] = QStringLiteral("bind=") + (unbound ? unknown : *step.bind);
+        details[2] = QStringLiteral("scope=") + (unbound ? unknown : *step.scope);
+    }
     double y = text.top() + 22;
-    for (const QString& line : details) {
-        const QString elided =
-            painter.fontMetrics().elidedText(line, Qt::ElideRight, static_cast<int>(text.width()));
+    for (qsizetype i = 0; i < details.size(); ++i) {
+        painter.setPen(unbound && i > 0 ? kUnboundText : kText);
+        const QString elided = painter.fontMetrics().elidedText(details[i], Qt::ElideRight,
+                                                                static_cast<int>(text.width()));
         painter.drawText(QPointF(text.left(), y + 10), elided);
         y += 14;
     }
+    painter.setPen(kText);
     drawOrderBadge(painter, box, orderPosition);
 }
 

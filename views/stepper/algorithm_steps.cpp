@@ -83,9 +83,26 @@ QString actionTitle(const std::string& action) {
     return QString::fromStdString(action);
 }
 
+QString bindText(const std::vector<int64_t>& bind) {
+    QStringList parts;
+    for (int64_t value : schedule::trimmed(bind))
+        parts << QString::number(value);
+    return u'[' % parts.join(u',') % u']';
+}
+
 std::vector<AlgorithmStep> bindSteps(const PipelineResult& result, const InstanceIndex& index) {
     std::vector<AlgorithmStep> steps;
+    // The bindings and scopes decided so far, replayed step by step.
+    const size_t instances = result.eval.schedule.instances.size();
+    std::vector<QString> binds(instances);
+    std::vector<QString> scopes(instances);
     for (const partition::BindStep& traced : result.eval.schedule.trace.binding) {
+        std::vector<int32_t> ids;
+        index.addTo(ids, QString::fromStdString(traced.instance));
+        for (int32_t id : ids) {
+            binds[static_cast<size_t>(id)] = bindText(traced.bind);
+            scopes[static_cast<size_t>(id)] = QString::fromStdString(traced.scope);
+        }
         AlgorithmStep step;
         step.kind = StepKind::Bind;
         step.algorithm = QStringLiteral("Algorithm 4");
@@ -93,6 +110,8 @@ std::vector<AlgorithmStep> bindSteps(const PipelineResult& result, const Instanc
                      actionTitle(traced.action);
         step.explanation = QString::fromStdString(traced.explanation);
         index.addTo(step.highlights.instances, QString::fromStdString(traced.instance));
+        step.highlights.stepBinds = binds;
+        step.highlights.stepScopes = scopes;
         steps.push_back(std::move(step));
     }
     return steps;

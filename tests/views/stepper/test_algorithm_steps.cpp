@@ -204,6 +204,35 @@ private slots:
             QCOMPARE(last.instanceOrder[s.order[i].index()], static_cast<int32_t>(i + 1));
     }
 
+    void bindStepsReplayTheBindingsSoFar() {
+        ResultPtr result = fig3Chain(schedule::Level::LB);
+        const schedule::Schedule& s = result->eval.schedule;
+        const std::vector<AlgorithmStep> all = buildSteps(*result);
+        auto binds = ofKind(all, StepKind::Bind);
+        QCOMPARE(binds.size(), s.trace.binding.size());
+        QVERIFY(!binds.empty());
+        qsizetype decided = 0;
+        for (size_t k = 0; k < binds.size(); ++k) {
+            const Highlights& h = binds[k]->highlights;
+            QCOMPARE(h.stepBinds.size(), s.instances.size());
+            QCOMPARE(h.stepScopes.size(), s.instances.size());
+            const qsizetype now = std::count_if(h.stepBinds.begin(), h.stepBinds.end(),
+                                                [](const QString& b) { return !b.isEmpty(); });
+            QVERIFY(now >= decided);
+            decided = now;
+            // The step's own instance shows what the step decided.
+            const partition::BindStep& traced = s.trace.binding[k];
+            QCOMPARE(h.instances.size(), size_t(1));
+            const auto id = static_cast<size_t>(h.instances.front());
+            QCOMPARE(h.stepScopes[id], QString::fromStdString(traced.scope));
+            QVERIFY(h.stepBinds[id].startsWith(u'[') && h.stepBinds[id].endsWith(u']'));
+        }
+        // By the last step every instance Algorithm 4 visited is bound.
+        QVERIFY(decided > 0);
+        QVERIFY(binds.front()->highlights.stepBinds != binds.back()->highlights.stepBinds ||
+                binds.size() == 1);
+    }
+
     void rejectedMergesNameTheFailedRule() {
         int rejected = 0;
         const partition::Trace& trace = lb->eval.schedule.trace;

@@ -351,6 +351,21 @@ private slots:
         stepper->goToStep(static_cast<int>(merged - steps.begin()));
         QVERIFY(instances->canvas()->paintOptions().orderStates.empty());
         QVERIFY(!legendShown());
+        // Algorithm 4: the bindings decided so far reach the instance view,
+        // and the picture shows "bind=?" for the others.
+        auto bind = std::find_if(steps.begin(), steps.end(),
+                                 [](const AlgorithmStep& s) { return s.kind == StepKind::Bind; });
+        QVERIFY(bind != steps.end());
+        stepper->goToStep(static_cast<int>(bind - steps.begin()));
+        const PaintOptions& bound = instances->canvas()->paintOptions();
+        QCOMPARE(bound.stepBinds, bind->highlights.stepBinds);
+        QVERIFY(std::count(bound.stepBinds.begin(), bound.stepBinds.end(), QString()) > 0);
+        const QImage first = instances->canvas()->grab().toImage();
+        auto last = std::find_if(steps.rbegin(), steps.rend(),
+                                 [](const AlgorithmStep& s) { return s.kind == StepKind::Bind; });
+        stepper->goToStep(static_cast<int>(steps.rend() - last - 1));
+        QVERIFY(instances->canvas()->paintOptions().stepBinds.size() == bound.stepBinds.size());
+        QVERIFY(instances->canvas()->grab().toImage() != first);
     }
 
     void hiddenToolsFollowOnceShown() {
