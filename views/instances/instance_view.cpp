@@ -123,10 +123,17 @@ QToolBar* InstanceView::createToolBar() {
     movesAction_->setCheckable(true);
     movesAction_->setChecked(true);
     connect(movesAction_, &QAction::toggled, this, &InstanceView::setShowDataMovement);
+    // Once the user chooses, a new result keeps the choice.
+    for (QAction* action : {redundantAction_, movesAction_})
+        connect(action, &QAction::toggled, this, [this] { userChoseView_ = true; });
     QAction* fit = bar->addAction(tr("Fit"));
     fit->setObjectName(u"fitInstances"_s);
     fit->setToolTip(tr("Show all instances"));
     connect(fit, &QAction::triggered, this, &InstanceView::fitToView);
+    busyLabel_ = new QLabel(bar);
+    busyLabel_->setObjectName(u"instanceBusyNote"_s);
+    busyNote_ = bar->addWidget(busyLabel_);
+    busyNote_->setVisible(false);
     // Shown while the step-through is at an Algorithm 3 step.
     auto* legend = new QLabel(
         tr("  Algorithm 3 at this step: <span style='color:#1f77b4'><b>■</b> on the visit "
@@ -168,6 +175,7 @@ void InstanceView::setResult(ResultPtr result) {
     const bool keepView = result_ && result && !canvas_->isFitted();
     result_ = std::move(result);
     drawings_ = {};
+    openUncluttered();
     canvas_->setDrawing(result_ ? drawingFor(showsDataMovement()) : nullptr, keepView);
     highlight(selection_ ? selection_->current() : Selection{}, false);
     applyMarks(false);
@@ -180,6 +188,24 @@ void InstanceView::setSelectionModel(SelectionModel* model) {
     if (selection_)
         connect(selection_, &SelectionModel::changed, this, &InstanceView::followSelection);
     highlight(selection_ ? selection_->current() : Selection{}, false);
+}
+
+void InstanceView::openUncluttered() {
+    const size_t moves = result_ ? result_->eval.schedule.moves.size() : 0;
+    const bool busy = moves > kBusyMoves;
+    busyNote_->setVisible(busy && !userChoseView_);
+    if (userChoseView_ || !result_)
+        return;
+    // A real model's hundreds of redistributes and concats hide its
+    // instances: they open hidden, and the note says how to show them.
+    busyLabel_->setText(tr("  %1 inserted data-movement ops and the redundant edges are hidden "
+                           "on a schedule this size; the buttons show them")
+                            .arg(moves));
+    {
+        const QSignalBlocker blocker(movesAction_);
+        movesAction_->setChecked(!busy);
+    }
+    setShowRedundantEdges(!busy);
 }
 
 bool InstanceView::showsRedundantEdges() const {

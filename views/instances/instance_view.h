@@ -50,12 +50,17 @@ public:
     /// The drawing shown now (none before a result).
     const InstanceDrawing* drawing() const;
 
+    /// A schedule with more inserted data-movement ops opens with them and
+    /// the redundant edges hidden, until the user shows them.
+    static constexpr size_t kBusyMoves = 48;
+
 public slots:
     void setShowRedundantEdges(bool show);
     void setShowDataMovement(bool show);
     void fitToView();
 
 private:
+    void openUncluttered();
     QToolBar* createToolBar();
     QLabel* createLegend();
     std::shared_ptr<const InstanceDrawing> drawingFor(bool withMoves);
@@ -77,6 +82,10 @@ private:
     /// The tool bar's legend of Algorithm 3's states (its action shows it).
     QAction* stepLegend_ = nullptr;
     QAction* bindLegend_ = nullptr;
+    /// "312 inserted data-movement ops … are hidden": a busy schedule opened uncluttered.
+    QAction* busyNote_ = nullptr;
+    QLabel* busyLabel_ = nullptr;
+    bool userChoseView_ = false;
     bool selecting_ = false;
 };
 

@@ -9,6 +9,7 @@
 #include "instances/instance_view.h"
 #include "support/strings.h"
 
+#include <QAction>
 #include <QLabel>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
@@ -276,6 +277,23 @@ private slots:
         view_->setPalette(QPalette());
         view_->canvas()->grab();
         QVERIFY(!view_->canvas()->paintOptions().colors.dark);
+    }
+
+    void aSmallScheduleShowsItsDataMovementUntilTheUserChooses() {
+        ResultPtr fig3 = test::resultOf("fig3-chain");
+        QVERIFY(fig3->eval.schedule.moves.size() <= InstanceView::kBusyMoves);
+        view_->setResult(fig3);
+        QVERIFY(view_->showsDataMovement() && view_->showsRedundantEdges());
+        auto* note = view_->findChild<QLabel*>(QStringLiteral("instanceBusyNote"));
+        QVERIFY(note && !note->isVisible());
+        // The user hides the data movement: a new result keeps that.
+        auto* moves = view_->findChild<QAction*>(QStringLiteral("showDataMovement"));
+        QVERIFY(moves);
+        moves->trigger();
+        QVERIFY(!view_->showsDataMovement());
+        view_->setResult(test::resultOf("fig3-chain"));
+        QVERIFY(!view_->showsDataMovement());
+        QCOMPARE(view_->canvas()->drawing()->layout.moves.size(), size_t{0});
     }
 
     void selectionSurvivesANewResult() {
