@@ -35,7 +35,8 @@ void UtilizationBars::setSelectionModel(SelectionModel* model) {
 }
 
 int UtilizationBars::rowHeight() const {
-    return static_cast<int>(std::max<size_t>(data_.kinds.size(), 1)) * (kBarHeight + 2) + 8;
+    // One line per row, the kinds side by side: a dock shows many groups.
+    return kBarHeight + 6;
 }
 
 QRect UtilizationBars::rowRect(int row) const {
@@ -79,26 +80,32 @@ void UtilizationBars::paintRow(QPainter& painter, int row) {
     if (selected)
         painter.fillRect(box, palette().highlight().color().lighter(170));
     painter.setPen(palette().color(QPalette::Text));
+    const QRect line(0, box.top() + 2, width(), kBarHeight + 2);
     if (row == 0) {
-        painter.drawText(QRect(6, box.top() + 4, kLabelWidth - 12, 16), Qt::AlignLeft,
-                         tr("whole run"));
+        painter.drawText(line.adjusted(6, 0, 0, 0).intersected(QRect(0, 0, kLabelWidth, height())),
+                         Qt::AlignLeft | Qt::AlignVCenter, tr("whole run"));
     } else {
         const GroupUtilization& g = data_.groups[row - 1];
-        painter.fillRect(QRect(6, box.top() + 6, 10, 10), groupColor(g.group));
+        painter.fillRect(QRect(6, line.top() + 2, 10, 10), groupColor(g.group));
         painter.drawText(
-            QRect(22, box.top() + 4, kLabelWidth - 28, 16), Qt::AlignLeft,
+            QRect(22, line.top(), kLabelWidth - 28, line.height()),
+            Qt::AlignLeft | Qt::AlignVCenter,
             tr("group %1, %2").arg(QString::fromStdString(g.label), formatNs(g.end - g.start)));
     }
-    const int barsWidth = std::max(1, width() - kLabelWidth - 110);
-    for (size_t k = 0; k < data_.kinds.size(); ++k) {
-        const int top = box.top() + 4 + static_cast<int>(k) * (kBarHeight + 2);
-        const double value = std::clamp(utilization(row, static_cast<int>(k)), 0.0, 1.0);
-        painter.fillRect(QRectF(kLabelWidth, top, barsWidth, kBarHeight),
+    // A column per kind: its bar, then its label.
+    const int kinds = static_cast<int>(std::max<size_t>(data_.kinds.size(), 1));
+    const int column = std::max(1, (width() - kLabelWidth - 8) / kinds);
+    const int barsWidth = std::max(1, column - kKindLabelWidth);
+    for (int k = 0; k < static_cast<int>(data_.kinds.size()); ++k) {
+        const int left = kLabelWidth + k * column;
+        const int top = line.top() + 1;
+        const double value = std::clamp(utilization(row, k), 0.0, 1.0);
+        painter.fillRect(QRectF(left, top, barsWidth, kBarHeight),
                          palette().color(QPalette::AlternateBase));
-        painter.fillRect(QRectF(kLabelWidth, top, value * barsWidth, kBarHeight),
-                         unitKindColor(data_.kinds[k].kind));
-        painter.drawText(QRect(kLabelWidth + barsWidth + 6, top - 1, 104, kBarHeight + 2),
-                         Qt::AlignLeft | Qt::AlignVCenter, barLabel(row, static_cast<int>(k)));
+        painter.fillRect(QRectF(left, top, value * barsWidth, kBarHeight),
+                         unitKindColor(data_.kinds[static_cast<size_t>(k)].kind));
+        painter.drawText(QRect(left + barsWidth + 6, top - 1, kKindLabelWidth - 10, kBarHeight + 2),
+                         Qt::AlignLeft | Qt::AlignVCenter, barLabel(row, k));
     }
     painter.setPen(palette().color(QPalette::Midlight));
     painter.drawLine(box.bottomLeft(), box.bottomRight());

@@ -18,6 +18,8 @@ class UtilizationBars : public QWidget {
 public:
     static constexpr int kLabelWidth = kTimeLabelWidth;
     static constexpr int kBarHeight = 12;
+    /// Room right of each kind's bar for its label ("matrix 15.1%").
+    static constexpr int kKindLabelWidth = 110;
 
     explicit UtilizationBars(QWidget* parent = nullptr);
 
