@@ -137,10 +137,11 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
                                             "sweep); with --screenshot and no model, render its "
                                             "window."),
                              QStringLiteral("DIR"));
-    QCommandLineOption colorBy(QStringLiteral("color-by"),
-                               QStringLiteral("Colour the graph's groups by: groups (their own "
-                                              "colours, default), time, ddr, spills or split."),
-                               QStringLiteral("NAME"), QStringLiteral("groups"));
+    QCommandLineOption colorBy(
+        QStringLiteral("color-by"),
+        QStringLiteral("Colour the graph's groups by: groups (their own "
+                       "colours, default), time, ddr, spills, split or unit."),
+        QStringLiteral("NAME"), QStringLiteral("groups"));
     QCommandLineOption find(QStringLiteral("find"),
                             QStringLiteral("Mark every op of the graph whose name contains TEXT "
                                            "(any case), as typing it in Find op does."),

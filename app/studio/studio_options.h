@@ -2,7 +2,7 @@
 // The command line of stagecraft-studio:
 //   stagecraft-studio [MODEL|SESSION] [--arch A] [--session FILE] [--strategy S]
 //                     [--level auto|lb|gb] [--input NAME:SHAPE]... [--dim NAME=N]...
-//                     [--select NAME] [--find TEXT] [--color-by groups|time|ddr|spills|split]
+//                     [--select NAME] [--find TEXT] [--color-by groups|time|ddr|spills|split|unit]
 //                     [--draw-by groups|names] [--side-by-side]
 //                     [--diff-with STRATEGY] [--step N] [--sweep DIR]
 //                     [--screenshot FILE [--view NAME] [--show NAMES] [--size WxH]]

@@ -7,15 +7,19 @@
 
 #include "common/byte_text.h"
 #include "costs/cost_rows.h"
+#include "usage/busy_chart.h"
 
 #include <algorithm>
 #include <array>
+#include <map>
+#include <set>
+#include <string>
 
 namespace stagecraft::views {
 
 namespace {
 
-constexpr std::array kNames{"groups", "time", "ddr", "spills", "split"};
+constexpr std::array kNames{"groups", "time", "ddr", "spills", "split", "unit"};
 constexpr std::array kStops{0xffffb2U, 0xfecc5cU, 0xfd8d3cU, 0xf03b20U, 0xbd0026U};
 
 std::vector<double> figures(const PipelineResult& result, GroupOverlay overlay) {
@@ -46,6 +50,7 @@ QString figureText(GroupOverlay overlay, double value) {
     case GroupOverlay::SplitFactor:
         return QStringLiteral("×") + QString::number(static_cast<int64_t>(value));
     case GroupOverlay::Groups:
+    case GroupOverlay::Unit:
         break;
     }
     return {};
@@ -61,10 +66,57 @@ QString titleOf(GroupOverlay overlay) {
         return QStringLiteral("Spills made while each group runs");
     case GroupOverlay::SplitFactor:
         return QStringLiteral("Split factor of each group (instances, §3.1)");
+    case GroupOverlay::Unit:
+        return QStringLiteral("The compute unit that computes longest in each group");
     case GroupOverlay::Groups:
         break;
     }
     return QStringLiteral("Groups: each its own colour, its label on its box");
+}
+
+/// "matrix", "vector"... of a compute task's unit; "fallback" for the fallback CPU.
+std::string unitKindOf(const PipelineResult& result, const kernel::Task& task) {
+    const auto& groups = result.arch.cluster.coreGroups;
+    if (task.unit == kernel::kFallbackUnit || groups.empty() || task.unit < 0 ||
+        static_cast<size_t>(task.unit) >= groups.front().units.size())
+        return "fallback";
+    return std::string(
+        arch::unitKindName(groups.front().units[static_cast<size_t>(task.unit)].kind));
+}
+
+/// Each group coloured by the unit kind with the most compute time (task
+/// time on the unit, summed over the group's kernels); groups without a
+/// compute task in the no-figure grey.
+GroupShading unitShading(const PipelineResult& result, GroupShading shading) {
+    const schedule::Schedule& schedule = result.eval.schedule;
+    const auto& kernels = result.eval.program.kernels;
+    std::vector<std::map<std::string, double>> perGroup(schedule.groups.size());
+    for (const sim::Event& event : result.eval.sim.events) {
+        const kernel::Task& task = result.eval.tasks.tasks[event.task];
+        if (task.kind != kernel::TaskKind::Compute || task.kernel < 0 ||
+            static_cast<size_t>(task.kernel) >= kernels.size())
+            continue;
+        const schedule::GroupId g =
+            schedule.instances[kernels[static_cast<size_t>(task.kernel)].instance].group;
+        perGroup[g.index()][unitKindOf(result, task)] += event.end - event.start;
+    }
+    std::set<std::string> used;
+    for (const auto& times : perGroup) {
+        if (times.empty()) {
+            shading.colors.push_back(noFigureColor());
+            shading.values.push_back(0);
+            continue;
+        }
+        auto longest =
+            std::max_element(times.begin(), times.end(),
+                             [](const auto& a, const auto& b) { return a.second < b.second; });
+        used.insert(longest->first);
+        shading.colors.push_back(unitKindColor(longest->first));
+        shading.values.push_back(longest->second);
+    }
+    for (const std::string& kind : used)
+        shading.categories.push_back({QString::fromStdString(kind), unitKindColor(kind)});
+    return shading;
 }
 
 } // namespace
@@ -93,6 +145,8 @@ QString groupOverlayTitle(GroupOverlay overlay) {
         return QStringLiteral("Spills");
     case GroupOverlay::SplitFactor:
         return QStringLiteral("Split factor");
+    case GroupOverlay::Unit:
+        return QStringLiteral("Compute unit");
     case GroupOverlay::Groups:
         break;
     }
@@ -121,6 +175,8 @@ GroupShading groupShading(const PipelineResult& result, GroupOverlay overlay) {
     shading.title = titleOf(overlay);
     if (overlay == GroupOverlay::Groups)
         return shading;
+    if (overlay == GroupOverlay::Unit)
+        return unitShading(result, std::move(shading));
     shading.values = figures(result, overlay);
     shading.maxValue = shading.values.empty()
                            ? 0.0

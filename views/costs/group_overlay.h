@@ -2,8 +2,10 @@
 // What the graph can colour its groups by (issue 20's overlays): their own
 // colour (the default), or a figure of each group — simulated time, DDR
 // traffic or spills (cost_rows.h, over the whole batch) or its split factor
-// (§3.1) — on one sequential scale from 0 to the largest group's figure.
-// The scale and its words are the legend's.
+// (§3.1) — on one sequential scale from 0 to the largest group's figure;
+// or by category: the kind of compute unit (matrix, vector, fallback) that
+// computes longest in the group. The scale or the categories and their
+// words are the legend's.
 
 #include "common/pipeline_result.h"
 
@@ -12,13 +14,14 @@
 #include <QStringList>
 
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace stagecraft::views {
 
-enum class GroupOverlay { Groups, Time, DdrTraffic, Spills, SplitFactor };
+enum class GroupOverlay { Groups, Time, DdrTraffic, Spills, SplitFactor, Unit };
 
-/// "groups", "time", "ddr", "spills", "split", in GroupOverlay's order.
+/// "groups", "time", "ddr", "spills", "split", "unit", in GroupOverlay's order.
 QStringList groupOverlayNames();
 std::optional<GroupOverlay> parseGroupOverlay(const QString& name);
 /// "Groups", "Simulated time", "DDR traffic"... for a menu.
@@ -36,6 +39,9 @@ struct GroupShading {
     QString title;
     QString lowText;
     QString highText;
+    /// A categorical overlay (Unit): each category's name and colour, in
+    /// the order shown; empty for the scales.
+    std::vector<std::pair<QString, QColor>> categories;
 };
 
 GroupShading groupShading(const PipelineResult& result, GroupOverlay overlay);

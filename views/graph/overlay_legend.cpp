@@ -63,6 +63,34 @@ void OverlayLegend::setNote(const QString& note) {
     update();
 }
 
+bool OverlayLegend::hasGreyGroups() const {
+    return std::count(shading_.colors.begin(), shading_.colors.end(), noFigureColor()) > 0;
+}
+
+/// A swatch and a name per category, then the grey of groups without one.
+int OverlayLegend::categoriesWidth(const QFontMetrics& metrics) const {
+    int width = 0;
+    for (const auto& [name, color] : shading_.categories)
+        width += kSwatch + 4 + metrics.horizontalAdvance(name) + 16;
+    if (hasGreyGroups())
+        width += kSwatch + 4 + metrics.horizontalAdvance(tr("no compute"));
+    return width;
+}
+
+void OverlayLegend::paintCategories(QPainter& p, int y) const {
+    const QFontMetrics metrics(font());
+    int x = kPad;
+    auto swatch = [&](const QString& name, const QColor& color) {
+        p.fillRect(QRect(x, y + (kLine - kSwatch) / 2, kSwatch, kSwatch), color);
+        p.drawText(QRect(x + kSwatch + 4, y, width() - x, kLine), Qt::AlignVCenter, name);
+        x += kSwatch + 4 + metrics.horizontalAdvance(name) + 16;
+    };
+    for (const auto& [name, color] : shading_.categories)
+        swatch(name, color);
+    if (hasGreyGroups())
+        swatch(tr("no compute"), noFigureColor());
+}
+
 QStringList OverlayLegend::texts() const {
     QStringList texts{shading_.title};
     if (shading_.overlay == GroupOverlay::Groups) {
@@ -70,9 +98,14 @@ QStringList OverlayLegend::texts() const {
             texts << groupLabels_[static_cast<size_t>(i)];
         if (shownSwatches() < static_cast<int>(groupLabels_.size()))
             texts << tr("+%1 more").arg(static_cast<int>(groupLabels_.size()) - shownSwatches());
+    } else if (!shading_.categories.empty()) {
+        for (const auto& [name, color] : shading_.categories)
+            texts << name;
+        if (hasGreyGroups())
+            texts << tr("no compute");
     } else {
         texts << shading_.lowText << shading_.highText;
-        if (std::count(shading_.colors.begin(), shading_.colors.end(), noFigureColor()) > 0)
+        if (hasGreyGroups())
             texts << tr("no kernel");
     }
     if (!note_.isEmpty())
@@ -91,6 +124,8 @@ QSize OverlayLegend::sizeHint() const {
         // "+N more" takes two cells, the last one past the swatch grid.
         const int columns = std::min(kSwatchesPerRow, shownSwatches() + 1) + (more ? 1 : 0);
         width = std::max(width, columns * kSwatchWidth);
+    } else if (!shading_.categories.empty()) {
+        width = std::max(width, categoriesWidth(metrics));
     } else {
         width = std::max(width, metrics.horizontalAdvance(shading_.lowText) + kBarWidth +
                                     metrics.horizontalAdvance(shading_.highText) + 16 + kSwatch +
@@ -131,6 +166,9 @@ void OverlayLegend::paintEvent(QPaintEvent*) {
                              y + (shown / kSwatchesPerRow) * kLine, 2 * kSwatchWidth, kLine),
                        Qt::AlignVCenter, tr("+%1 more").arg(all - shown));
         y += kLine * swatchRows();
+    } else if (!shading_.categories.empty()) {
+        paintCategories(p, y);
+        y += kLine;
     } else {
         const QFontMetrics metrics(font());
         const int lowWidth = metrics.horizontalAdvance(shading_.lowText) + 6;
@@ -143,7 +181,7 @@ void OverlayLegend::paintEvent(QPaintEvent*) {
         int x = bar.right() + 6;
         p.drawText(QRect(x, y, width() - x, kLine), Qt::AlignVCenter, shading_.highText);
         x += metrics.horizontalAdvance(shading_.highText) + 16;
-        if (std::count(shading_.colors.begin(), shading_.colors.end(), noFigureColor()) > 0) {
+        if (hasGreyGroups()) {
             p.fillRect(QRect(x, y + (kLine - kSwatch) / 2, kSwatch, kSwatch), noFigureColor());
             p.drawText(QRect(x + kSwatch + 4, y, width() - x, kLine), Qt::AlignVCenter,
                        tr("no kernel"));

@@ -9,6 +9,9 @@
 
 #include <QWidget>
 
+class QFontMetrics;
+class QPainter;
+
 #include <vector>
 
 namespace stagecraft::views::graphview {
@@ -36,6 +39,9 @@ private:
     int shownSwatches() const;
     /// Rows of swatches, "+N more" included.
     int swatchRows() const;
+    bool hasGreyGroups() const;
+    int categoriesWidth(const QFontMetrics& metrics) const;
+    void paintCategories(QPainter& p, int y) const;
 
     GroupShading shading_;
     std::vector<QString> groupLabels_;

@@ -11,6 +11,7 @@
 #include "graph/graph_view.h"
 #include "graph/overlay_legend.h"
 #include "graph_fixture.h"
+#include "usage/busy_chart.h"
 
 #include <QComboBox>
 #include <QImage>
@@ -19,6 +20,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <map>
 
 using namespace stagecraft;
 using namespace stagecraft::views;
@@ -99,6 +101,50 @@ private slots:
             QCOMPARE(split.values[g.index()],
                      static_cast<double>(result->eval.schedule.groups[g].instances.size()));
         QVERIFY(groupShading(*result, GroupOverlay::Groups).colors.empty());
+    }
+
+    void unitsColourByTheLongestComputingKind() {
+        const ResultPtr result = test::resultOf("fig3-chain");
+        const GroupShading units = groupShading(*result, GroupOverlay::Unit);
+        const auto& schedule = result->eval.schedule;
+        QCOMPARE(units.colors.size(), schedule.groups.size());
+        // Brute force: compute time per (group, unit index) from the events.
+        std::map<std::pair<size_t, int32_t>, double> times;
+        for (const sim::Event& e : result->eval.sim.events) {
+            const kernel::Task& task = result->eval.tasks.tasks[e.task];
+            if (task.kind != kernel::TaskKind::Compute || task.kernel < 0)
+                continue;
+            const auto& k = result->eval.program.kernels[static_cast<size_t>(task.kernel)];
+            times[{schedule.instances[k.instance].group.index(), task.unit}] += e.end - e.start;
+        }
+        const auto& units0 = result->arch.cluster.coreGroups.front().units;
+        QStringList shown;
+        for (const auto& [name, color] : units.categories)
+            shown << name;
+        // fig3-chain's convs run on the matrix unit.
+        QVERIFY(shown.contains(QStringLiteral("matrix")));
+        for (schedule::GroupId g : schedule.groups.ids()) {
+            int32_t best = -2;
+            double longest = -1;
+            for (const auto& [key, t] : times)
+                if (key.first == g.index() && t > longest) {
+                    longest = t;
+                    best = key.second;
+                }
+            if (best == -2) {
+                QCOMPARE(units.colors[g.index()], noFigureColor());
+                continue;
+            }
+            const std::string kind =
+                best < 0 ? "fallback"
+                         : std::string(arch::unitKindName(units0[static_cast<size_t>(best)].kind));
+            QCOMPARE(units.colors[g.index()], unitKindColor(kind));
+        }
+        // The legend names the kinds.
+        OverlayLegend legend;
+        legend.setShading(units, {});
+        for (const QString& name : shown)
+            QVERIFY(legend.texts().contains(name));
     }
 
     void theSceneDrawsTheShadingAndTheBoxSwitchesIt() {

@@ -101,9 +101,9 @@ private slots:
     void unknownOverlayExitsTwoListingTheNames() {
         Run run = runStudio({model_, QStringLiteral("--color-by"), QStringLiteral("heat")});
         QCOMPARE(run.exitCode, 2);
-        QCOMPARE(ourLines(run.err),
-                 QStringList{QStringLiteral("stagecraft-studio: --color-by: expected one of "
-                                            "groups, time, ddr, spills, split (got 'heat')")});
+        QCOMPARE(ourLines(run.err), QStringList{QStringLiteral(
+                                        "stagecraft-studio: --color-by: expected one of "
+                                        "groups, time, ddr, spills, split, unit (got 'heat')")});
     }
 
     void unknownDrawingExitsTwoListingTheNames() {
