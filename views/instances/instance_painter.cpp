@@ -204,7 +204,7 @@ void InstancePainter::paintInstances(QPainter& painter, const InstanceDrawing& d
         const QRectF& box = drawing.layout.instances[id];
         if (!box.intersects(exposed))
             continue;
-        const paint::StepBinding step = binding
+        const paint::StepBinding step = withScopes
                                             ? paint::StepBinding{&options.stepBinds[id.index()],
                                                                  &options.stepScopes[id.index()]}
                                             : paint::StepBinding{};
