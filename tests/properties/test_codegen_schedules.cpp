@@ -8,7 +8,8 @@
 // on the accelerator, the rest on the host CPU) or ios; each
 // schedule's code plan must validate and its host kernels must give
 // bit-identical outputs. A wrong halo, tile, stitched buffer, promotion or
-// layer order changes some bits.
+// layer order changes some bits. The test command runs one seed per kind;
+// scripts/test-every-row runs all three (test::everyRow).
 
 #include "arch/presets.h"
 #include "codegen/host_run.h"
@@ -68,13 +69,22 @@ struct GraphRow {
     uint64_t seed;
 };
 
+/// Seeds 1 to 3 of every kind with test::everyRow(); otherwise one seed per
+/// kind, taken in turn so that the seeds (and with them ago, dla and ios,
+/// chosen by seed) all run. The turn starts at seed 2: mix seed 2, whose
+/// graphturbo schedules emit 128 and 171 distinct kernels (half the full
+/// matrix's time under asan), stays in scripts/test-every-row.
 std::vector<GraphRow> graphRows() {
     std::vector<GraphRow> rows;
-    for (test::GraphKind kind : test::graphKinds())
+    uint64_t turn = 1;
+    for (test::GraphKind kind : test::graphKinds()) {
         for (uint64_t seed = 1; seed <= 3; ++seed)
-            rows.push_back({test::rowName("%s seed %llu", test::graphKindName(kind).data(),
-                                          static_cast<unsigned long long>(seed)),
-                            kind, seed});
+            if (test::everyRow() || seed == turn % 3 + 1)
+                rows.push_back({test::rowName("%s seed %llu", test::graphKindName(kind).data(),
+                                              static_cast<unsigned long long>(seed)),
+                                kind, seed});
+        ++turn;
+    }
     return rows;
 }
 

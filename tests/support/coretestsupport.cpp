@@ -150,6 +150,11 @@ const std::filesystem::path& processObjectCache() {
     return dir.path();
 }
 
+bool everyRow() {
+    const char* value = std::getenv("STAGECRAFT_EVERY_ROW");
+    return value != nullptr && std::string_view(value) == "1";
+}
+
 namespace {
 
 // Qt's floatingCompare (qtestcase.cpp) with qFuzzyCompare and qFuzzyIsNull.

@@ -50,6 +50,13 @@ private:
 /// compiler gave (test_object_cache), so the suites check the same code.
 const std::filesystem::path& processObjectCache();
 
+/// Whether the suites that sample a slow matrix run every row of it
+/// (STAGECRAFT_EVERY_ROW=1, set by scripts/test-every-row): every model
+/// under every schedule against ONNX Runtime, every seed of every random
+/// graph kind. Unset (the test command), they run a sample that still
+/// covers each model, kind and schedule once.
+bool everyRow();
+
 /// QString's contains, count, replace and remove, on std::string as the
 /// suites' checks used them. countText counts overlapping occurrences, as
 /// QString::count did; replaceAll and removeAll act on every occurrence.
