@@ -1,11 +1,13 @@
 // The graph legend's painting: a title line, then the group swatches (up to
 // three rows of them) or the gradient bar with its two ends, then one line
-// for the selection and mark styles.
+// for the selection and mark styles. Folded, the title line alone, with a
+// triangle that says a click unfolds it.
 
 #include "graph/overlay_legend.h"
 
 #include "graph/group_palette.h"
 
+#include <QMouseEvent>
 #include <QPainter>
 
 #include <algorithm>
@@ -22,6 +24,11 @@ constexpr int kSwatchesPerRow = 12;
 constexpr int kSwatchRows = 3;
 constexpr int kBarWidth = 260;
 
+/// The title line's triangle: pointing down while unfolded, right while folded.
+QString foldMark(bool folded) {
+    return folded ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ");
+}
+
 QString marksText() {
     return QStringLiteral(
         "Red outline: selected · violet halo: marked by Diff or Steps · amber: matches Find");
@@ -32,7 +39,26 @@ QString marksText() {
 OverlayLegend::OverlayLegend(QWidget* parent)
     : QWidget(parent) {
     setObjectName(QStringLiteral("graphLegend"));
-    setAttribute(Qt::WA_TransparentForMouseEvents);
+    setCursor(Qt::PointingHandCursor);
+    setToolTip(tr("Click to fold the legend to its title line"));
+}
+
+void OverlayLegend::setFolded(bool folded) {
+    if (folded == folded_)
+        return;
+    folded_ = folded;
+    setToolTip(folded ? tr("Click to show the whole legend")
+                      : tr("Click to fold the legend to its title line"));
+    updateGeometry();
+    adjustSize();
+    update();
+}
+
+void OverlayLegend::mousePressEvent(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton)
+        return QWidget::mousePressEvent(event);
+    setFolded(!folded_);
+    event->accept();
 }
 
 void OverlayLegend::setShading(const GroupShading& shading, std::vector<QString> groupLabels) {
@@ -93,6 +119,8 @@ void OverlayLegend::paintCategories(QPainter& p, int y) const {
 
 QStringList OverlayLegend::texts() const {
     QStringList texts{shading_.title};
+    if (folded_)
+        return texts;
     if (shading_.overlay == GroupOverlay::Groups) {
         for (int i = 0; i < shownSwatches(); ++i)
             texts << groupLabels_[static_cast<size_t>(i)];
@@ -116,9 +144,11 @@ QStringList OverlayLegend::texts() const {
 
 QSize OverlayLegend::sizeHint() const {
     const QFontMetrics metrics(font());
-    int width =
-        std::max({metrics.horizontalAdvance(shading_.title), metrics.horizontalAdvance(marksText()),
-                  metrics.horizontalAdvance(note_)});
+    const int titleWidth = metrics.horizontalAdvance(foldMark(folded_) + shading_.title);
+    if (folded_)
+        return {titleWidth + 2 * kPad, 2 * kPad + kLine};
+    int width = std::max(
+        {titleWidth, metrics.horizontalAdvance(marksText()), metrics.horizontalAdvance(note_)});
     if (shading_.overlay == GroupOverlay::Groups) {
         const bool more = shownSwatches() < static_cast<int>(groupLabels_.size());
         // "+N more" takes two cells, the last one past the swatch grid.
@@ -145,7 +175,10 @@ void OverlayLegend::paintEvent(QPaintEvent*) {
     p.setBrush(Qt::NoBrush);
     p.setPen(Qt::black);
     int y = kPad;
-    p.drawText(QRect(kPad, y, width() - 2 * kPad, kLine), Qt::AlignVCenter, shading_.title);
+    p.drawText(QRect(kPad, y, width() - 2 * kPad, kLine), Qt::AlignVCenter,
+               foldMark(folded_) + shading_.title);
+    if (folded_)
+        return;
     y += kLine;
     if (shading_.overlay == GroupOverlay::Groups) {
         const int shown = shownSwatches();

@@ -3,7 +3,8 @@
 // fills mean under the chosen overlay (each group's colour with its label, or
 // the scale of a figure from 0 to the largest group's with its ends named),
 // and the marks every view shares (the selection's red outline, the violet
-// halo of what Diff or Steps marks).
+// halo of what Diff or Steps marks). A click folds it to its title line (a
+// short docked graph keeps its corner) and another unfolds it.
 
 #include "costs/group_overlay.h"
 
@@ -28,11 +29,15 @@ public:
     void setNote(const QString& note);
     /// The texts the legend draws, in order (for tests and accessibility).
     QStringList texts() const;
+    /// Folded, the legend draws its title line only.
+    void setFolded(bool folded);
+    bool isFolded() const { return folded_; }
 
     QSize sizeHint() const override;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
 
 private:
     /// Group swatches drawn before "+N more".
@@ -46,6 +51,7 @@ private:
     GroupShading shading_;
     std::vector<QString> groupLabels_;
     QString note_;
+    bool folded_ = false;
 };
 
 } // namespace stagecraft::views::graphview

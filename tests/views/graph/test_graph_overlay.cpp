@@ -183,6 +183,32 @@ private slots:
                 QString::fromStdString(partition::Partition::label(g))));
     }
 
+    void aClickFoldsTheLegendToItsTitleAndAnotherUnfoldsIt() {
+        GraphView view;
+        view.resize(1000, 800);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setResult(test::resultOf("fig3-chain"));
+        QVERIFY(waitForLayout(view));
+        OverlayLegend* legend = view.legend();
+        QVERIFY(legend->isVisible());
+        const int unfolded = legend->height();
+        const QStringList all = legend->texts();
+        QVERIFY(all.size() > 2);
+        QTest::mouseClick(legend, Qt::LeftButton, {}, QPoint(20, 12));
+        QVERIFY(legend->isFolded());
+        QCOMPARE(legend->texts(), QStringList{all.front()});
+        QTRY_VERIFY(legend->height() < unfolded / 2);
+        // Folded stays folded when the overlay changes.
+        view.setOverlay(GroupOverlay::Time);
+        QVERIFY(legend->isFolded());
+        QCOMPARE(legend->texts().size(), 1);
+        QTest::mouseClick(legend, Qt::LeftButton, {}, QPoint(20, 12));
+        QVERIFY(!legend->isFolded());
+        QVERIFY(legend->texts().size() > 2);
+        QTRY_VERIFY(legend->height() > unfolded / 2);
+    }
+
     void theNamesParse() {
         for (const QString& name : groupOverlayNames())
             QVERIFY(parseGroupOverlay(name));
