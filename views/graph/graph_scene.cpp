@@ -161,6 +161,25 @@ QGraphicsItem* GraphScene::highlightTensor(ir::TensorId tensor) {
     return first;
 }
 
+QGraphicsItem* GraphScene::highlightGroup(partition::GroupId group, const PipelineResult& result) {
+    if (QGraphicsItem* box = groupItem(group))
+        return mark(box);
+    const partition::Partition& partition = result.eval.schedule.partition;
+    if (!partition.hasGroup(group))
+        return nullptr;
+    QGraphicsItem* first = nullptr;
+    for (ir::OpId op : partition.ops(group)) {
+        QGraphicsItem* item = opOrGroupItem(op, result);
+        if (!item ||
+            std::find(highlighted_.begin(), highlighted_.end(), item) != highlighted_.end())
+            continue;
+        mark(item);
+        if (!first)
+            first = item;
+    }
+    return first;
+}
+
 QGraphicsItem* GraphScene::highlight(const Selection& selection, const PipelineResult& result) {
     clearHighlight();
     const schedule::Schedule& schedule = result.eval.schedule;
@@ -168,12 +187,12 @@ QGraphicsItem* GraphScene::highlight(const Selection& selection, const PipelineR
     case Selection::Kind::Op:
         return mark(opOrGroupItem(ir::OpId(selection.id), result));
     case Selection::Kind::Group:
-        return mark(groupItem(partition::GroupId(selection.id)));
+        return highlightGroup(partition::GroupId(selection.id), result);
     case Selection::Kind::Instance:
         if (selection.op >= 0)
             return mark(opOrGroupItem(ir::OpId(selection.op), result));
         if (const schedule::InstanceId id(selection.id); schedule.instances.contains(id))
-            return mark(groupItem(schedule.instances[id].group));
+            return highlightGroup(schedule.instances[id].group, result);
         return nullptr;
     case Selection::Kind::Tensor:
         return highlightTensor(ir::TensorId(selection.id));

@@ -78,6 +78,9 @@ private:
     void clearMarks();
     void markItem(QGraphicsItem* item);
     QGraphicsItem* highlightTensor(ir::TensorId tensor);
+    /// The group's box, or (drawn by name scopes, where groups have no box)
+    /// every node that draws one of its ops; the first.
+    QGraphicsItem* highlightGroup(partition::GroupId group, const PipelineResult& result);
     QGraphicsItem* mark(QGraphicsItem* item);
 
     std::vector<NodeItem*> nodes_;

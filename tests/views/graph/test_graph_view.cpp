@@ -237,6 +237,17 @@ private slots:
         const auto* carrier =
             qgraphicsitem_cast<const NodeItem*>(view.scene()->opOrGroupItem(op, *view.result()));
         QVERIFY(carrier && carrier->ref().kind == NodeRef::Kind::Scope);
+        // Groups have no box here: selecting one outlines what draws its ops.
+        SelectionModel selection;
+        view.setSelectionModel(&selection);
+        const partition::GroupId group = view.result()->eval.schedule.partition.groupOf(op);
+        selection.select({Selection::Kind::Group, group.value()});
+        QVERIFY(carrier->isHighlighted());
+        for (const NodeItem* node : view.scene()->nodes())
+            if (node->ref().kind == NodeRef::Kind::Op)
+                QCOMPARE(node->isHighlighted(), view.result()->eval.schedule.partition.groupOf(
+                                                    ir::OpId(node->ref().id)) == group);
+        view.setSelectionModel(nullptr);
         // Back to groups: clusters again.
         view.setFoldByName(false);
         QVERIFY(waitForLayout(view));
