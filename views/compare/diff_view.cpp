@@ -49,9 +49,9 @@ DiffView::DiffView(QWidget* parent)
     top->addWidget(compareWith_, 1);
     sideBySideButton_->setObjectName(QStringLiteral("diffSideBySide"));
     sideBySideButton_->setCheckable(true);
-    sideBySideButton_->setToolTip(tr("Both schedules' graphs beside the tree, each grouped its "
-                                     "own way; a selection in one selects the same op, or the "
-                                     "group sharing most ops, in the other"));
+    sideBySideButton_->setToolTip(tr("Both schedules' graphs in a window of their own, each "
+                                     "grouped its own way; a selection in one selects the same "
+                                     "op, or the group sharing most ops, in the other"));
     top->addWidget(sideBySideButton_);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
@@ -111,12 +111,13 @@ void DiffView::setSideBySide(bool on) {
         sideBySide_->setWindowFlag(Qt::Window);
         sideBySide_->resize(kSideBySideSize);
         sideBySide_->setSelectionModel(selection_);
-        connect(sideBySide_, &SideBySideDiff::hidden, this, [this] { setSideBySide(false); });
-        updateSideBySide();
+        connect(sideBySide_, &SideBySideDiff::closed, this, [this] { setSideBySide(false); });
     }
     if (sideBySide_ && on) {
         sideBySide_->show();
         sideBySide_->raise();
+        if (sideBySideStale_)
+            updateSideBySide();
     } else if (sideBySide_) {
         sideBySide_->hide();
     }
@@ -128,7 +129,9 @@ bool DiffView::isLayingOut() const {
 }
 
 void DiffView::updateSideBySide() {
-    if (!sideBySide_)
+    // A hidden window is laid out when it shows again.
+    sideBySideStale_ = !sideBySide_ || !sideBySide_->isVisible();
+    if (sideBySideStale_)
         return;
     // Categories exist only for two results of one graph.
     const bool paired = !categories_.empty();

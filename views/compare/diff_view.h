@@ -89,6 +89,9 @@ private:
     QTreeWidget* tree_ = nullptr;
     QPushButton* sideBySideButton_ = nullptr;
     SideBySideDiff* sideBySide_ = nullptr;
+    /// The pair changed while the side-by-side window was hidden (or before
+    /// it existed): it lays out when shown.
+    bool sideBySideStale_ = true;
 };
 
 } // namespace stagecraft::views

@@ -137,9 +137,9 @@ QString SideBySideDiff::headingB() const {
     return headingB_->text();
 }
 
-void SideBySideDiff::hideEvent(QHideEvent* event) {
-    QWidget::hideEvent(event);
-    emit hidden();
+void SideBySideDiff::closeEvent(QCloseEvent* event) {
+    QWidget::closeEvent(event);
+    emit closed();
 }
 
 void SideBySideDiff::followA(const Selection& selection) {

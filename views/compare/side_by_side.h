@@ -49,11 +49,11 @@ public:
     QString headingB() const;
 
 signals:
-    /// The window was closed or hidden.
-    void hidden();
+    /// The user closed the window (minimizing it is not closing it).
+    void closed();
 
 protected:
-    void hideEvent(QHideEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
 
 private:
     void followA(const Selection& selection);

@@ -17,6 +17,7 @@
 
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTreeWidget>
@@ -253,6 +254,21 @@ private slots:
         QCOMPARE(instance.kind, Selection::Kind::Group);
         QCOMPARE(translateSelection({Selection::Kind::Instance, 0, first.value()}, *gt, {}),
                  (Selection{Selection::Kind::Op, first.value()}));
+        // Closing the window unchecks the button; while hidden, a new pair
+        // waits for the window to show again before it is drawn.
+        auto* button = view.findChild<QPushButton*>(u"diffSideBySide"_s);
+        QVERIFY(button && button->isChecked());
+        pair->close();
+        QVERIFY(!button->isChecked());
+        QVERIFY(!pair->isVisible());
+        view.setPair(tvm, u"tvm"_s, gt, u"graphturbo"_s);
+        QCOMPARE(pair->graphA()->result(), gt);
+        view.setSideBySide(true);
+        QCOMPARE(pair->graphA()->result(), tvm);
+        QVERIFY(pair->headingA().contains(u"A: tvm"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(!pair->graphA()->isLayingOut() && !pair->graphB()->isLayingOut(),
+                                 120000);
+        view.setPair(gt, u"graphturbo"_s, tvm, u"tvm"_s);
         view.setSideBySide(false);
         QVERIFY(!pair->isVisible());
         view.resize(700, 900);
