@@ -5,13 +5,16 @@
 #include "costs/cost_table_view.h"
 
 #include "common/byte_text.h"
+#include "costs/cost_columns.h"
 #include "costs/cost_table_model.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -67,6 +70,11 @@ CostTableView::CostTableView(QWidget* parent)
     // Rows as tall as a line of text: a thousand kernels read as a list.
     table_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     table_->horizontalHeader()->setResizeContentsPrecision(kWidthSampleRows);
+    table_->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(table_->horizontalHeader(), &QWidget::customContextMenuRequested, this,
+            &CostTableView::showColumnMenu);
+    chosenColumns_.resize(CostTableModel::ColumnCount);
+    table_->viewport()->installEventFilter(this);
     grainBox_->setObjectName(QStringLiteral("costGrain"));
     grainBox_->addItem(tr("Groups"));
     grainBox_->addItem(tr("Kernels"));
@@ -124,13 +132,71 @@ void CostTableView::rebuild() {
         runNs = result_->eval.report.attribution.run.totalNs;
     }
     model_->setRows(std::move(rows), runNs);
+    for (int column = 0; column < CostTableModel::ColumnCount; ++column)
+        table_->setColumnHidden(column, false);
     table_->resizeColumnsToContents();
     // Long op names elide; the inspector has the whole name once the row is selected.
     table_->setColumnWidth(CostTableModel::FirstOp,
                            std::min(table_->columnWidth(CostTableModel::FirstOp), kMaxNameWidth));
-    updateSummary();
+    naturalWidths_.assign(CostTableModel::ColumnCount, 0);
+    for (int column = 0; column < CostTableModel::ColumnCount; ++column)
+        naturalWidths_[static_cast<size_t>(column)] = table_->columnWidth(column);
+    applyColumns();
     if (selection_)
         follow(selection_->current());
+}
+
+bool CostTableView::eventFilter(QObject* watched, QEvent* event) {
+    // The viewport's width is what the columns share.
+    if (watched == table_->viewport() && event->type() == QEvent::Resize)
+        applyColumns();
+    return QWidget::eventFilter(watched, event);
+}
+
+void CostTableView::applyColumns() {
+    if (!naturalWidths_.empty()) {
+        const std::vector<bool> shown =
+            fittedColumns(naturalWidths_, table_->viewport()->width(), chosenColumns_);
+        for (int column = 0; column < CostTableModel::ColumnCount; ++column) {
+            const bool show = shown[static_cast<size_t>(column)];
+            table_->setColumnHidden(column, !show);
+            // A column hidden at its natural width shows at it again.
+            if (show && table_->columnWidth(column) == 0)
+                table_->setColumnWidth(column, naturalWidths_[static_cast<size_t>(column)]);
+        }
+    }
+    updateSummary();
+}
+
+void CostTableView::setColumnShown(int column, bool shown) {
+    if (column <= CostTableModel::Name || column >= CostTableModel::ColumnCount)
+        return;
+    chosenColumns_[static_cast<size_t>(column)] = shown;
+    applyColumns();
+}
+
+bool CostTableView::isColumnShown(int column) const {
+    return !table_->isColumnHidden(column);
+}
+
+void CostTableView::fitColumnsToWidth() {
+    chosenColumns_.assign(CostTableModel::ColumnCount, std::nullopt);
+    applyColumns();
+}
+
+void CostTableView::showColumnMenu(const QPoint& pos) {
+    QMenu menu(this);
+    for (int column = CostTableModel::Name + 1; column < CostTableModel::ColumnCount; ++column) {
+        QAction* action =
+            menu.addAction(model_->headerData(column, Qt::Horizontal, Qt::DisplayRole).toString());
+        action->setCheckable(true);
+        action->setChecked(isColumnShown(column));
+        connect(action, &QAction::toggled, this,
+                [this, column](bool on) { setColumnShown(column, on); });
+    }
+    menu.addSeparator();
+    menu.addAction(tr("Fit columns to the width"), this, &CostTableView::fitColumnsToWidth);
+    menu.exec(table_->horizontalHeader()->mapToGlobal(pos));
 }
 
 void CostTableView::updateSummary() {
@@ -149,6 +215,13 @@ void CostTableView::updateSummary() {
         spills += row.spills;
     }
     const QString unit = grain_ == CostGrain::Groups ? tr("groups") : tr("kernels");
+    int hidden = 0;
+    for (int column = 0; column < CostTableModel::ColumnCount; ++column)
+        hidden += table_->isColumnHidden(column) ? 1 : 0;
+    const QString columns =
+        hidden == 0   ? QString()
+        : hidden == 1 ? tr(" 1 column hidden: right-click a header to show it.")
+                      : tr(" %1 columns hidden: right-click a header to show them.").arg(hidden);
     summary_->setText(
         tr("%1 of %2 %3: %4 µs (%5 % of the run), DDR %6, %7 spills. "
            "Click a header to sort, a row to select it in every view.")
@@ -158,7 +231,8 @@ void CostTableView::updateSummary() {
             .arg(QString::number(ns / 1000.0, 'f', 1))
             .arg(QString::number(model_->runNs() > 0 ? 100.0 * ns / model_->runNs() : 0.0, 'f', 1))
             .arg(formatBytes(ddr))
-            .arg(spills));
+            .arg(spills) +
+        columns);
 }
 
 void CostTableView::chooseRow(const QModelIndex& proxyIndex) {

@@ -3,8 +3,10 @@
 // kernels to the report's count), kernel rows to their group's row; headers
 // sort by the raw figures; the filter and the summary line agree; a row
 // click selects its group or instance, and a selection made elsewhere
-// selects the row standing for it.
+// selects the row standing for it. Columns fit the width in reading order,
+// and a column the user shows or hides stays so.
 
+#include "costs/cost_columns.h"
 #include "costs/cost_rows.h"
 #include "costs/cost_table_model.h"
 #include "costs/cost_table_view.h"
@@ -18,11 +20,13 @@
 #include <QTableView>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
 using namespace stagecraft;
 using namespace stagecraft::views;
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -198,6 +202,60 @@ private slots:
         QVERIFY(table->rowCount() >= 1 && table->rowCount() < all);
         for (int r = 0; r < table->rowCount(); ++r)
             QVERIFY(table->index(r, CostTableModel::FirstOp).data().toString().contains(op));
+    }
+
+    void columnsFitInReadingOrder() {
+        const std::vector<int>& order = costColumnPriority();
+        QCOMPARE(static_cast<int>(order.size()), static_cast<int>(CostTableModel::ColumnCount));
+        const std::vector<int> widths(CostTableModel::ColumnCount, 100);
+        const std::vector<std::optional<bool>> none(CostTableModel::ColumnCount);
+        std::vector<bool> shown = fittedColumns(widths, 350, none);
+        for (size_t i = 0; i < order.size(); ++i)
+            QCOMPARE(shown[static_cast<size_t>(order[i])], i < 3);
+        // The name shows however narrow; a chosen column takes its room first.
+        QVERIFY(fittedColumns(widths, 10, none)[CostTableModel::Name]);
+        std::vector<std::optional<bool>> chosen = none;
+        chosen[CostTableModel::WeightBytes] = true;
+        chosen[CostTableModel::Time] = false;
+        shown = fittedColumns(widths, 350, chosen);
+        QVERIFY(shown[CostTableModel::WeightBytes] && !shown[CostTableModel::Time]);
+        QVERIFY(shown[CostTableModel::Name] && shown[static_cast<size_t>(order[2])]);
+        QCOMPARE(std::count(shown.begin(), shown.end(), true), 3);
+    }
+
+    void aNarrowTableKeepsTheVerdictAndTheMenuOverrides() {
+        CostTableView view;
+        view.setResult(resultOf("resnet-reduced", "teaching", schedule::Level::LB));
+        view.resize(1900, 600);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        auto* summary = view.findChild<QLabel*>(QStringLiteral("costSummary"));
+        for (int column = 0; column < CostTableModel::ColumnCount; ++column)
+            QVERIFY(view.isColumnShown(column));
+        QVERIFY(!summary->text().contains(u"hidden"_s));
+        view.resize(520, 600);
+        QTRY_VERIFY(!view.isColumnShown(CostTableModel::WeightBytes));
+        QVERIFY(view.isColumnShown(CostTableModel::Name) &&
+                view.isColumnShown(CostTableModel::Time));
+        // The shown columns lead the reading order, with no gap.
+        bool gap = false;
+        for (int column : costColumnPriority()) {
+            QVERIFY(!(gap && view.isColumnShown(column)));
+            gap = gap || !view.isColumnShown(column);
+        }
+        QVERIFY2(summary->text().contains(u"columns hidden"_s), qPrintable(summary->text()));
+        // No sideways scrolling.
+        QVERIFY(view.table()->horizontalHeader()->length() <= view.table()->viewport()->width());
+        // A column shown from the menu stays at any width, and so does one hidden.
+        view.setColumnShown(CostTableModel::WeightBytes, true);
+        QVERIFY(view.isColumnShown(CostTableModel::WeightBytes));
+        QVERIFY(view.table()->columnWidth(CostTableModel::WeightBytes) > 0);
+        view.resize(1900, 600);
+        view.setColumnShown(CostTableModel::Share, false);
+        QTRY_VERIFY(view.isColumnShown(CostTableModel::LbTraffic));
+        QVERIFY(!view.isColumnShown(CostTableModel::Share));
+        view.fitColumnsToWidth();
+        QVERIFY(view.isColumnShown(CostTableModel::Share));
     }
 
     void aRowSelectsItsGroupOrInstance() {
