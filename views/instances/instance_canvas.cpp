@@ -200,6 +200,9 @@ QString InstanceCanvas::toolTipAt(QPointF widgetPoint) const {
     }
     case LayoutHit::Kind::Move:
         return moveToolTip(s, s.moves[static_cast<size_t>(hit.id)]);
+    case LayoutHit::Kind::Bundle:
+        return bundleToolTip(s, *drawing_->result->graph,
+                             drawing_->layout.bundles[static_cast<size_t>(hit.id)]);
     case LayoutHit::Kind::Group:
         return groupToolTip(s, schedule::GroupId(hit.id));
     case LayoutHit::Kind::None:

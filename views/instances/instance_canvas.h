@@ -31,6 +31,8 @@ public:
 
     const ViewTransform& viewTransform() const { return transform_; }
     QPointF mapFromScene(QPointF scene) const { return transform_.toWidget(scene); }
+    /// The tooltip at a widget point: what lies there, or "" for nothing.
+    QString toolTipAt(QPointF widgetPoint) const;
     QPointF mapToScene(QPointF widget) const { return transform_.toScene(widget); }
     /// The scene point at the middle of the widget.
     QPointF sceneCenter() const;
@@ -65,8 +67,6 @@ protected:
     bool event(QEvent* event) override;
 
 private:
-    QString toolTipAt(QPointF widgetPoint) const;
-
     std::shared_ptr<const InstanceDrawing> drawing_;
     PaintOptions options_;
     ViewTransform transform_;

@@ -190,12 +190,26 @@ void placeMoves(const Schedule& s, const detail::MoveGraph& graph, const Placeme
     layout.moveLinks = detail::moveLinks(s, graph, layout);
 }
 
+void placeBundles(std::vector<MoveBundle> bundles, const Placement& p, const LayoutOptions& o,
+                  InstanceLayout& layout) {
+    layout.bundles = std::move(bundles);
+    for (GroupId g : p.bands.ids()) {
+        const detail::MoveBand& band = p.bands[g];
+        for (size_t k = 0; k < band.moves.size(); ++k)
+            layout.bundles[static_cast<size_t>(band.moves[k])].rect =
+                QRectF(p.bandOrigins[g] + band.offsets[k], QSizeF(o.bundleWidth, o.moveHeight));
+    }
+    layout.moveLinks = detail::bundleLinks(layout);
+}
+
 QRectF boundsOf(const InstanceLayout& layout) {
     QRectF bounds;
     for (const GroupBox& group : layout.groups)
         bounds = bounds.united(group.rect);
     for (const MoveBox& move : layout.moves)
         bounds = bounds.united(move.rect);
+    for (const MoveBundle& bundle : layout.bundles)
+        bounds = bounds.united(bundle.rect);
     return bounds;
 }
 
@@ -209,19 +223,27 @@ InstanceLayout layoutInstances(const PipelineResult& result, const LayoutOptions
     for (const schedule::Group& group : s.groups)
         placement.boxes.push_back(groupBoxSize(group.instances.size(), options));
     std::optional<detail::MoveGraph> moves;
+    std::vector<MoveBundle> bundles;
     if (options.showMoves) {
         moves = detail::buildMoveGraph(s);
         IdVector<GroupId, double> widths;
         for (const QSizeF& box : placement.boxes)
             widths.push_back(box.width());
-        placement.bands = detail::moveBands(s, *moves, options, widths);
+        if (options.bundleMoves) {
+            bundles = detail::bundleMoves(s);
+            placement.bands = detail::bundleBands(s, bundles, options, widths);
+        } else {
+            placement.bands = detail::moveBands(s, *moves, options, widths);
+        }
     }
     InstanceLayout layout;
     placeGroups(producers, longestPathLayers(producers), options, placement, layout);
     placeInstances(s, options, layout);
     layout.needed = edgeLines(s.edges, layout, moves ? &*moves : nullptr);
     layout.redundant = edgeLines(redundant, layout, nullptr);
-    if (moves)
+    if (moves && options.bundleMoves)
+        placeBundles(std::move(bundles), placement, options, layout);
+    else if (moves)
         placeMoves(s, *moves, placement, options, layout);
     layout.bounds = boundsOf(layout);
     return layout;
@@ -238,6 +260,9 @@ LayoutHit hitTest(const InstanceLayout& layout, QPointF point) {
         if ((d.x() * d.x()) / (rx * rx) + (d.y() * d.y()) / (ry * ry) <= 1)
             return {LayoutHit::Kind::Move, static_cast<int32_t>(m)};
     }
+    for (size_t b = 0; b < layout.bundles.size(); ++b)
+        if (layout.bundles[b].rect.contains(point))
+            return {LayoutHit::Kind::Bundle, static_cast<int32_t>(b)};
     for (GroupId g : layout.groups.ids())
         if (layout.groups[g].rect.contains(point))
             return {LayoutHit::Kind::Group, g.value()};

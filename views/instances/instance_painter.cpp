@@ -2,7 +2,8 @@
 // their bounding box and drawn in one drawLines batch per color, antialiased
 // only when few show; what remains costs pixels, not bookkeeping. Needed
 // edges are dark, redundant ones light gray (Fig. 6); inserted ops are
-// ellipses, gray for copy and redistribute (Fig. 9).
+// ellipses, gray for copy and redistribute (Fig. 9); a bundle of the ops
+// between two groups is a stack of cards.
 
 #include "instances/instance_painter.h"
 
@@ -21,6 +22,7 @@ namespace {
 
 using namespace paint;
 using schedule::DataMove;
+using namespace Qt::StringLiterals;
 
 const QColor kMoveLink(90, 90, 90);
 const QColor kHighlight(235, 110, 0);
@@ -55,6 +57,7 @@ PaintStats InstancePainter::paint(QPainter& painter, const InstanceDrawing& draw
     paintGroups(painter, drawing, exposed, scale, stats);
     paintEdges(painter, drawing, options, exposed, stats);
     paintMoves(painter, drawing, exposed, scale, stats);
+    paintBundles(painter, drawing, exposed, scale, stats);
     paintInstances(painter, drawing, options, exposed, scale, stats);
     if (scale < kLabelScale)
         paintGroupLetters(painter, drawing, exposed, scale);
@@ -158,6 +161,48 @@ void InstancePainter::paintMoves(QPainter& painter, const InstanceDrawing& drawi
                               std::min(24.0, 13 / scale));
         else
             drawCenteredLines(painter, rect, QStringList{moveTitle(move)} << moveDetails(move), 11);
+    }
+}
+
+void InstancePainter::paintBundles(QPainter& painter, const InstanceDrawing& drawing,
+                                   const QRectF& exposed, double scale, PaintStats& stats) {
+    painter.setRenderHint(QPainter::Antialiasing, scale >= kLabelScale);
+    const double radius = 10;
+    for (const MoveBundle& bundle : drawing.layout.bundles) {
+        const QRectF& rect = bundle.rect;
+        if (!rect.intersects(exposed))
+            continue;
+        ++stats.bundles;
+        // Two cards behind the front one: several ops in one node.
+        painter.setPen(scale < kLabelScale ? QPen(Qt::NoPen) : cosmeticPen(moveLinkColor()));
+        for (double shift : {8.0, 4.0}) {
+            painter.setBrush(moveFill(DataMove::Kind::Copy).darker(110));
+            painter.drawRoundedRect(rect.adjusted(shift, -shift, shift, -shift), radius, radius);
+        }
+        painter.setBrush(moveFill(DataMove::Kind::Copy));
+        painter.drawRoundedRect(rect, radius, radius);
+        // Few and wide: labelled from the zoom on which instances are, at
+        // about 11 device pixels; where two lines do not fit, one.
+        if (scale < kLabelScale)
+            continue;
+        painter.setPen(kText);
+        const QStringList details = bundleDetails(drawing.schedule(), bundle);
+        const double wanted = 11 / scale;
+        QStringList lines{bundleTitle(bundle)};
+        if (wanted * 1.25 * 2 > rect.height())
+            lines.front() += u" \u00b7 "_s + details.front();
+        else
+            lines << details.front();
+        if (scale >= kDetailScale && wanted * 1.25 * 3 <= rect.height())
+            lines << details.back();
+        double pixels = std::min(wanted, rect.height() / (1.25 * double(lines.size())));
+        painter.setFont(pixelFont(pixels, true));
+        double widest = 0;
+        for (const QString& line : lines)
+            widest = std::max(widest, double(painter.fontMetrics().horizontalAdvance(line)));
+        if (widest > rect.width() - 16)
+            pixels *= (rect.width() - 16) / widest;
+        drawCenteredLines(painter, rect, lines, pixels);
     }
 }
 

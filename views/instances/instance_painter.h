@@ -49,6 +49,8 @@ struct PaintStats {
     int neededEdges = 0;
     int redundantEdges = 0;
     int moves = 0;
+    /// Bundles of moves between two groups.
+    int bundles = 0;
     int moveLinks = 0;
 };
 
@@ -70,6 +72,8 @@ private:
                     const QRectF& exposed, PaintStats& stats);
     void paintMoves(QPainter& painter, const InstanceDrawing& drawing, const QRectF& exposed,
                     double scale, PaintStats& stats);
+    void paintBundles(QPainter& painter, const InstanceDrawing& drawing, const QRectF& exposed,
+                      double scale, PaintStats& stats);
     void paintInstances(QPainter& painter, const InstanceDrawing& drawing,
                         const PaintOptions& options, const QRectF& exposed, double scale,
                         PaintStats& stats);

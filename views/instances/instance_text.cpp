@@ -4,9 +4,13 @@
 
 #include "instances/instance_text.h"
 
+#include "ir/graph.h"
 #include "support/strings.h"
 
 #include <QStringView>
+
+#include <algorithm>
+#include <array>
 
 namespace stagecraft::views {
 
@@ -60,6 +64,45 @@ QString moveTitle(const schedule::DataMove& move) {
 QStringList moveDetails(const schedule::DataMove& move) {
     return {u"shape="_s + bracketed(move.shape), u"scope="_s + scopeText(move.scope),
             u"bind="_s + bracketed(schedule::trimmed(move.bind))};
+}
+
+QString bundleTitle(const MoveBundle& bundle) {
+    const QString from =
+        bundle.from == partition::kNoGroup ? u"inputs"_s : groupLetter(bundle.from);
+    return from + u" \u2192 "_s + groupLetter(bundle.to);
+}
+
+QStringList bundleDetails(const schedule::Schedule& schedule, const MoveBundle& bundle) {
+    std::array<int, 3> byKind{};
+    for (int32_t m : bundle.moves)
+        ++byKind[static_cast<size_t>(schedule.moves[static_cast<size_t>(m)].kind)];
+    QStringList kinds;
+    for (auto kind : {schedule::DataMove::Kind::Copy, schedule::DataMove::Kind::Redistribute,
+                      schedule::DataMove::Kind::Concat})
+        if (const int n = byKind[static_cast<size_t>(kind)]; n > 0)
+            kinds << QString::number(n) + u' ' + QString::fromUtf8(schedule::moveKindName(kind));
+    const auto ops = static_cast<int>(bundle.moves.size());
+    return {ops == 1 ? u"1 op"_s : QString::number(ops) + u" ops"_s, kinds.join(u" \u00b7 "_s)};
+}
+
+QString bundleToolTip(const schedule::Schedule& schedule, const ir::Graph& graph,
+                      const MoveBundle& bundle) {
+    std::vector<ir::TensorId> tensors;
+    int64_t bytes = 0;
+    for (int32_t m : bundle.moves) {
+        const schedule::DataMove& move = schedule.moves[static_cast<size_t>(m)];
+        if (std::find(tensors.begin(), tensors.end(), move.tensor) == tensors.end())
+            tensors.push_back(move.tensor);
+        if (graph.hasTensor(move.tensor))
+            bytes += ir::elementCount(move.shape) * ir::dtypeSize(graph.tensor(move.tensor).dtype);
+    }
+    QStringList names;
+    for (ir::TensorId t : tensors)
+        names << (graph.hasTensor(t) ? QString::fromStdString(graph.tensor(t).name) : u"?"_s);
+    return bundleTitle(bundle) + u": data movement inserted between the groups\n"_s +
+           bundleDetails(schedule, bundle).join(u", "_s) + u", writing "_s +
+           QString::fromStdString(formatBytes(bytes)) + u"\ntensors: "_s + names.join(u", "_s) +
+           u"\nTurn off Bundle to see each op"_s;
 }
 
 QString instanceToolTip(const schedule::Instance& instance, int orderPosition) {

@@ -1,6 +1,7 @@
 // The instance view: a toolbar over an InstanceCanvas, wired to the shared
-// selection. Clicks select (an ellipse selects the tensor it moves); a
-// selection made elsewhere lights up its instances and scrolls to them.
+// selection. Clicks select (an ellipse selects the tensor it moves, a bundle
+// the first of its tensors); a selection made elsewhere lights up its
+// instances and scrolls to them.
 
 #include "instances/instance_view.h"
 
@@ -123,8 +124,14 @@ QToolBar* InstanceView::createToolBar() {
     movesAction_->setCheckable(true);
     movesAction_->setChecked(true);
     connect(movesAction_, &QAction::toggled, this, &InstanceView::setShowDataMovement);
+    bundleAction_ = bar->addAction(tr("Bundle"));
+    bundleAction_->setObjectName(u"bundleDataMovement"_s);
+    bundleAction_->setToolTip(tr("Draw the data movement between two groups as one node (its op "
+                                 "count and kinds) instead of one ellipse per op"));
+    bundleAction_->setCheckable(true);
+    connect(bundleAction_, &QAction::toggled, this, &InstanceView::setBundleDataMovement);
     // Once the user chooses, a new result keeps the choice.
-    for (QAction* action : {redundantAction_, movesAction_})
+    for (QAction* action : {redundantAction_, movesAction_, bundleAction_})
         connect(action, &QAction::toggled, this, [this] { userChoseView_ = true; });
     QAction* fit = bar->addAction(tr("Fit"));
     fit->setObjectName(u"fitInstances"_s);
@@ -159,7 +166,8 @@ QLabel* InstanceView::createLegend() {
     auto* legend = new QLabel(
         tr("<b>Boxes</b>: instances in their group's colour, <b>○ n</b> their place in the order "
            "· <b>ellipses</b>: inserted data movement (§3.5), white a concat, grey a copy or "
-           "redistribute · <b>dark lines</b>: needed dependencies, <span style='color:#999'>"
+           "redistribute; <b>stacked cards</b>: all of it between two groups (Bundle) "
+           "· <b>dark lines</b>: needed dependencies, <span style='color:#999'>"
            "<b>light</b></span>: redundant ones (§3.3) · <span style='color:#eb6e00'><b>orange"
            "</b></span>: selected · <span style='color:#9b30ff'><b>violet</b></span>: marked by "
            "Diff or Steps"),
@@ -176,7 +184,9 @@ void InstanceView::setResult(ResultPtr result) {
     result_ = std::move(result);
     drawings_ = {};
     openUncluttered();
-    canvas_->setDrawing(result_ ? drawingFor(showsDataMovement()) : nullptr, keepView);
+    bundleAction_->setEnabled(showsDataMovement());
+    canvas_->setDrawing(result_ ? drawingFor(showsDataMovement(), bundlesDataMovement()) : nullptr,
+                        keepView);
     highlight(selection_ ? selection_->current() : Selection{}, false);
     applyMarks(false);
 }
@@ -197,13 +207,19 @@ void InstanceView::openUncluttered() {
     if (userChoseView_ || !result_)
         return;
     // A real model's hundreds of redistributes and concats hide its
-    // instances: they open hidden, and the note says how to show them.
-    busyLabel_->setText(tr("  %1 inserted data-movement ops and the redundant edges are hidden "
-                           "on a schedule this size; the buttons show them")
+    // instances: they open bundled by pair of groups, the redundant edges
+    // hidden, and the note says how to see each.
+    busyLabel_->setText(tr("  %1 inserted data-movement ops are bundled by pair of groups and "
+                           "the redundant edges hidden on a schedule this size; the buttons "
+                           "show each")
                             .arg(moves));
     {
         const QSignalBlocker blocker(movesAction_);
-        movesAction_->setChecked(!busy);
+        movesAction_->setChecked(true);
+    }
+    {
+        const QSignalBlocker blocker(bundleAction_);
+        bundleAction_->setChecked(busy);
     }
     setShowRedundantEdges(!busy);
 }
@@ -216,15 +232,20 @@ bool InstanceView::showsDataMovement() const {
     return movesAction_->isChecked();
 }
 
+bool InstanceView::bundlesDataMovement() const {
+    return bundleAction_->isChecked();
+}
+
 const InstanceDrawing* InstanceView::drawing() const {
     return canvas_->drawing();
 }
 
-std::shared_ptr<const InstanceDrawing> InstanceView::drawingFor(bool withMoves) {
-    auto& slot = drawings_[withMoves ? 1 : 0];
+std::shared_ptr<const InstanceDrawing> InstanceView::drawingFor(bool withMoves, bool bundled) {
+    auto& slot = drawings_[!withMoves ? 0 : bundled ? 2 : 1];
     if (!slot && result_) {
         LayoutOptions options;
         options.showMoves = withMoves;
+        options.bundleMoves = bundled;
         slot = makeInstanceDrawing(result_, options);
     }
     return slot;
@@ -241,13 +262,28 @@ void InstanceView::setShowRedundantEdges(bool show) {
 void InstanceView::setShowDataMovement(bool show) {
     const QSignalBlocker blocker(movesAction_);
     movesAction_->setChecked(show);
+    showChosenDrawing();
+}
+
+void InstanceView::setBundleDataMovement(bool bundle) {
+    const QSignalBlocker blocker(bundleAction_);
+    bundleAction_->setChecked(bundle);
+    showChosenDrawing();
+}
+
+void InstanceView::showChosenDrawing() {
+    bundleAction_->setEnabled(showsDataMovement());
     const InstanceDrawing* old = canvas_->drawing();
-    if (!old || old->showsMoves() == show)
+    if (!old || !result_)
+        return;
+    std::shared_ptr<const InstanceDrawing> chosen =
+        drawingFor(showsDataMovement(), bundlesDataMovement());
+    if (chosen.get() == old)
         return;
     // The bands of ops move everything: keep the instance in the middle there.
     const bool fitted = canvas_->isFitted();
     const schedule::InstanceId anchor = nearestInstance(old->layout, canvas_->sceneCenter());
-    canvas_->setDrawing(drawingFor(show), !fitted);
+    canvas_->setDrawing(std::move(chosen), !fitted);
     if (!fitted && anchor != schedule::kNoInstance)
         canvas_->centerOn(canvas_->drawing()->layout.instances[anchor].center());
 }
@@ -271,6 +307,13 @@ void InstanceView::onCanvasClicked(const LayoutHit& hit) {
         selection = {Selection::Kind::Tensor,
                      result_->eval.schedule.moves[static_cast<size_t>(hit.id)].tensor.value()};
         break;
+    case LayoutHit::Kind::Bundle: {
+        // The first tensor it moves: the graph shows where that runs.
+        const MoveBundle& bundle = canvas_->drawing()->layout.bundles[static_cast<size_t>(hit.id)];
+        const auto first = static_cast<size_t>(bundle.moves.front());
+        selection = {Selection::Kind::Tensor, result_->eval.schedule.moves[first].tensor.value()};
+        break;
+    }
     case LayoutHit::Kind::None:
         break;
     }

@@ -41,6 +41,8 @@ public:
 
     bool showsRedundantEdges() const;
     bool showsDataMovement() const;
+    /// The data movement drawn as one node per pair of groups.
+    bool bundlesDataMovement() const;
 
     /// The whole drawing as SVG, or as PNG on white; false with \p error when it fails.
     bool exportSvg(const QString& path, QString* error) const;
@@ -50,20 +52,24 @@ public:
     /// The drawing shown now (none before a result).
     const InstanceDrawing* drawing() const;
 
-    /// A schedule with more inserted data-movement ops opens with them and
-    /// the redundant edges hidden, until the user shows them.
+    /// A schedule with more inserted data-movement ops opens with them
+    /// bundled by pair of groups and the redundant edges hidden, until the
+    /// user chooses otherwise.
     static constexpr size_t kBusyMoves = 48;
 
 public slots:
     void setShowRedundantEdges(bool show);
     void setShowDataMovement(bool show);
+    void setBundleDataMovement(bool bundle);
     void fitToView();
 
 private:
     void openUncluttered();
     QToolBar* createToolBar();
     QLabel* createLegend();
-    std::shared_ptr<const InstanceDrawing> drawingFor(bool withMoves);
+    std::shared_ptr<const InstanceDrawing> drawingFor(bool withMoves, bool bundled);
+    /// Shows the drawing of the buttons' choice, the same instance in the middle.
+    void showChosenDrawing();
     void onCanvasClicked(const LayoutHit& hit);
     void followSelection(const Selection& selection);
     void highlight(const Selection& selection, bool reveal);
@@ -72,17 +78,19 @@ private:
     bool exportWith(Exporter exporter, const QString& path, QString* error) const;
 
     ResultPtr result_;
-    /// Without and with data-movement ops, each laid out when first shown.
-    std::array<std::shared_ptr<const InstanceDrawing>, 2> drawings_;
+    /// Without data-movement ops, with each, with them bundled: each laid
+    /// out when first shown.
+    std::array<std::shared_ptr<const InstanceDrawing>, 3> drawings_;
     QPointer<SelectionModel> selection_;
     QPointer<HighlightModel> highlights_;
     InstanceCanvas* canvas_ = nullptr;
     QAction* redundantAction_ = nullptr;
     QAction* movesAction_ = nullptr;
+    QAction* bundleAction_ = nullptr;
     /// The tool bar's legend of Algorithm 3's states (its action shows it).
     QAction* stepLegend_ = nullptr;
     QAction* bindLegend_ = nullptr;
-    /// "312 inserted data-movement ops … are hidden": a busy schedule opened uncluttered.
+    /// "312 inserted data-movement ops … bundled": a busy schedule opened uncluttered.
     QAction* busyNote_ = nullptr;
     QLabel* busyLabel_ = nullptr;
     bool userChoseView_ = false;

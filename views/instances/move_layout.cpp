@@ -4,11 +4,14 @@
 // Schedule::moves; chaining them back gives the paths of Fig. 9. Each group
 // gets a band above its box: one block of rows per chain depth, so that every
 // link points down, and at least the box's width so the band stays compact.
+// Bundled, a group's band holds one node per producer group it reads from,
+// linked from that group's box to its own.
 
 #include "instances/internal/move_layout.h"
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace stagecraft::views::detail {
 
@@ -34,11 +37,13 @@ bool startsRun(const std::vector<DataMove>& moves, size_t m) {
            moves[m].tensor != moves[m - 1].tensor;
 }
 
-void placeBand(MoveBand& band, const MoveGraph& graph, const LayoutOptions& options,
-               double boxWidth) {
+/// Places band.moves, each \p nodeWidth wide, in rows, one block of rows per
+/// depth (\p depth by the indexes band.moves holds).
+void placeBand(MoveBand& band, const std::vector<int>& depth, const LayoutOptions& options,
+               double boxWidth, double nodeWidth) {
     if (band.moves.empty())
         return;
-    const double stepX = options.moveWidth + options.spacing;
+    const double stepX = nodeWidth + options.spacing;
     const double stepY = options.moveHeight + options.spacing;
     const auto count = band.moves.size();
     const auto fit = static_cast<size_t>(std::max(1.0, (boxWidth + options.spacing) / stepX));
@@ -47,9 +52,9 @@ void placeBand(MoveBand& band, const MoveGraph& graph, const LayoutOptions& opti
     band.width = static_cast<double>(columns) * stepX - options.spacing;
     double y = 0;
     for (size_t start = 0; start < count;) {
-        const int depth = graph.depth[static_cast<size_t>(band.moves[start])];
+        const int level = depth[static_cast<size_t>(band.moves[start])];
         size_t end = start;
-        while (end < count && graph.depth[static_cast<size_t>(band.moves[end])] == depth)
+        while (end < count && depth[static_cast<size_t>(band.moves[end])] == level)
             ++end;
         for (size_t k = 0; k < end - start; ++k) {
             const size_t row = k / columns;
@@ -114,7 +119,7 @@ moveBands(const schedule::Schedule& schedule, const MoveGraph& graph, const Layo
             const int db = graph.depth[static_cast<size_t>(b)];
             return da != db ? da < db : consumerOf(a).index < consumerOf(b).index;
         });
-        placeBand(bands[g], graph, options, boxWidths[g]);
+        placeBand(bands[g], graph.depth, options, boxWidths[g], options.moveWidth);
     }
     return bands;
 }
@@ -133,6 +138,48 @@ std::vector<QLineF> moveLinks(const schedule::Schedule& schedule, const MoveGrap
             links.emplace_back(bottomCenter(rect),
                                topCenter(layout.instances[schedule.moves[m].consumer]));
         }
+    }
+    return links;
+}
+
+std::vector<MoveBundle> bundleMoves(const schedule::Schedule& schedule) {
+    using schedule::GroupId;
+    std::map<std::pair<GroupId, GroupId>, std::vector<int32_t>> byPair;
+    for (size_t m = 0; m < schedule.moves.size(); ++m) {
+        const DataMove& move = schedule.moves[m];
+        const GroupId from = move.sources.empty() ? partition::kNoGroup
+                                                  : schedule.instances[move.sources.front()].group;
+        const GroupId to = schedule.instances[move.consumer].group;
+        byPair[{to, from}].push_back(static_cast<int32_t>(m));
+    }
+    std::vector<MoveBundle> bundles;
+    bundles.reserve(byPair.size());
+    for (auto& [pair, moves] : byPair)
+        bundles.push_back({QRectF(), pair.second, pair.first, std::move(moves)});
+    return bundles;
+}
+
+IdVector<schedule::GroupId, MoveBand>
+bundleBands(const schedule::Schedule& schedule, const std::vector<MoveBundle>& bundles,
+            const LayoutOptions& options, const IdVector<schedule::GroupId, double>& boxWidths) {
+    IdVector<schedule::GroupId, MoveBand> bands(schedule.groups.size());
+    for (size_t b = 0; b < bundles.size(); ++b)
+        bands[bundles[b].to].moves.push_back(static_cast<int32_t>(b));
+    const std::vector<int> oneDepth(bundles.size(), 0);
+    for (schedule::GroupId g : bands.ids())
+        // The cards stacked behind a bundle stick out to its right.
+        placeBand(bands[g], oneDepth, options, boxWidths[g], options.bundleWidth + options.spacing);
+    return bands;
+}
+
+std::vector<QLineF> bundleLinks(const InstanceLayout& layout) {
+    std::vector<QLineF> links;
+    for (const MoveBundle& bundle : layout.bundles) {
+        // Moves within a group would point up to the band above it.
+        if (bundle.from != partition::kNoGroup && bundle.from != bundle.to)
+            links.emplace_back(bottomCenter(layout.groups[bundle.from].rect),
+                               topCenter(bundle.rect));
+        links.emplace_back(bottomCenter(bundle.rect), topCenter(layout.groups[bundle.to].rect));
     }
     return links;
 }

@@ -58,6 +58,8 @@ std::vector<QRectF> separateBoxes(const InstanceLayout& layout) {
         boxes.push_back(group.rect);
     for (const views::MoveBox& move : layout.moves)
         boxes.push_back(move.rect);
+    for (const views::MoveBundle& bundle : layout.bundles)
+        boxes.push_back(bundle.rect);
     return boxes;
 }
 
@@ -113,12 +115,17 @@ bool sameLayout(const InstanceLayout& a, const InstanceLayout& b) {
     auto sameMoves = std::equal(
         a.moves.begin(), a.moves.end(), b.moves.begin(), b.moves.end(),
         [](const auto& x, const auto& y) { return x.depth == y.depth && exact(x.rect, y.rect); });
+    auto sameBundles = std::equal(a.bundles.begin(), a.bundles.end(), b.bundles.begin(),
+                                  b.bundles.end(), [](const auto& x, const auto& y) {
+                                      return x.from == y.from && x.to == y.to &&
+                                             x.moves == y.moves && exact(x.rect, y.rect);
+                                  });
     auto sameLinks =
         std::equal(a.moveLinks.begin(), a.moveLinks.end(), b.moveLinks.begin(), b.moveLinks.end(),
                    [](const QLineF& x, const QLineF& y) { return exact(x, y); });
     return sameRects(a.instances.values(), b.instances.values()) && sameGroups &&
            a.layers == b.layers && sameEdges(a.needed, b.needed) &&
-           sameEdges(a.redundant, b.redundant) && sameMoves && sameLinks &&
+           sameEdges(a.redundant, b.redundant) && sameMoves && sameBundles && sameLinks &&
            exact(a.bounds, b.bounds);
 }
 

@@ -3,7 +3,8 @@
 // on fig2-blocks. The rule for edges: every instance edge joins a group of a
 // strictly lower layer to one of a higher layer and points down (the
 // producer box lies entirely above the consumer box); no edge stays within
-// a layer. Data-movement links point down as well.
+// a layer. Data-movement links point down as well, one by one or bundled by
+// pair of groups.
 
 #include "instance_fixture.h"
 #include "instances/instance_layout.h"
@@ -11,6 +12,9 @@
 #include "layout_checks.h"
 
 #include <QtTest>
+
+#include <algorithm>
+#include <set>
 
 using namespace stagecraft;
 using namespace stagecraft::views;
@@ -106,6 +110,55 @@ private slots:
                     return move.consumer == edge.to &&
                            std::count(move.sources.begin(), move.sources.end(), edge.from) > 0;
                 }));
+    }
+
+    void bundlesHoldEveryMoveOnceBetweenTheirGroups_data() {
+        QTest::addColumn<QString>("zoo");
+        QTest::newRow("fig3-chain") << u"fig3-chain"_s;
+        QTest::newRow("resnet-reduced") << u"resnet-reduced"_s;
+    }
+    void bundlesHoldEveryMoveOnceBetweenTheirGroups() {
+        QFETCH(QString, zoo);
+        auto result = resultNamed(zoo);
+        const auto& s = result->eval.schedule;
+        QVERIFY(!s.moves.empty());
+        InstanceLayout layout = layoutInstances(*result, {.bundleMoves = true});
+        QVERIFY(layout.moves.empty());
+        QVERIFY(!layout.bundles.empty() && layout.bundles.size() <= s.moves.size());
+        std::vector<int> seen(s.moves.size(), 0);
+        for (const MoveBundle& bundle : layout.bundles) {
+            const QRectF& consumerBox = layout.groups[bundle.to].rect;
+            QVERIFY(bundle.rect.bottom() < consumerBox.top());
+            if (bundle.from != partition::kNoGroup && bundle.from != bundle.to)
+                QVERIFY(layout.groups[bundle.from].rect.bottom() < bundle.rect.top());
+            for (int32_t m : bundle.moves) {
+                const schedule::DataMove& move = s.moves[static_cast<size_t>(m)];
+                ++seen[static_cast<size_t>(m)];
+                QCOMPARE(s.instances[move.consumer].group, bundle.to);
+                QCOMPARE(move.sources.empty() ? partition::kNoGroup
+                                              : s.instances[move.sources.front()].group,
+                         bundle.from);
+            }
+        }
+        QVERIFY(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
+        // One pair, one bundle.
+        std::set<std::pair<int32_t, int32_t>> pairs;
+        for (const MoveBundle& bundle : layout.bundles)
+            QVERIFY(pairs.emplace(bundle.from.value(), bundle.to.value()).second);
+        // The edges run through them as through the ops, every link down,
+        // nothing overlaps, and a bundle is hit where it is drawn.
+        InstanceLayout each = layoutInstances(*result, {});
+        for (size_t e = 0; e < layout.needed.size(); ++e)
+            QCOMPARE(layout.needed[e].viaMoves, each.needed[e].viaMoves);
+        QVERIFY(!layout.moveLinks.empty());
+        const std::string upward = test::firstUpwardEdge(s, layout);
+        QVERIFY2(upward.empty(), upward.c_str());
+        const std::string overlap = test::firstOverlap(test::separateBoxes(layout));
+        QVERIFY2(overlap.empty(), overlap.c_str());
+        QCOMPARE(
+            hitTest(layout, layout.bundles.back().rect.center()),
+            (LayoutHit{LayoutHit::Kind::Bundle, static_cast<int32_t>(layout.bundles.size() - 1)}));
+        QVERIFY(test::sameLayout(layout, layoutInstances(*result, {.bundleMoves = true})));
     }
 
     void withoutMovesNoBandsAndNoDetours() {

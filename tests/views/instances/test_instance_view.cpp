@@ -123,12 +123,40 @@ private slots:
         QCOMPARE(stats.neededEdges, static_cast<int>(s.edges.size()));
         QCOMPARE(stats.instances, static_cast<int>(s.instances.size()));
 
+        auto* bundle = view_->findChild<QAction*>(u"bundleDataMovement"_s);
+        QVERIFY(bundle && !bundle->isEnabled());
         view_->setShowRedundantEdges(true);
         view_->setShowDataMovement(true);
         QVERIFY(view_->findChild<QAction*>(u"showRedundantEdges"_s)->isChecked());
         stats = paintAll(*view_);
         QCOMPARE(stats.redundantEdges, redundant);
         QCOMPARE(stats.moves, static_cast<int>(s.moves.size()));
+        QCOMPARE(stats.bundles, 0);
+
+        // Bundled: one node per pair of groups, the same edges.
+        QVERIFY(bundle->isEnabled());
+        bundle->trigger();
+        QVERIFY(view_->bundlesDataMovement());
+        stats = paintAll(*view_);
+        QCOMPARE(stats.moves, 0);
+        QCOMPARE(stats.bundles, static_cast<int>(view_->drawing()->layout.bundles.size()));
+        QCOMPARE(stats.bundles > 0, !s.moves.empty());
+        QVERIFY(stats.bundles <= static_cast<int>(s.moves.size()));
+        QCOMPARE(stats.neededEdges, static_cast<int>(s.edges.size()));
+        QCOMPARE(stats.moveLinks > 0, withEdges);
+        if (!s.moves.empty()) {
+            // Hovering one says what it holds; clicking it selects its first tensor.
+            const MoveBundle& first = view_->drawing()->layout.bundles.front();
+            const QPointF at = view_->canvas()->viewTransform().toWidget(first.rect.center());
+            const QString tip = view_->canvas()->toolTipAt(at);
+            QVERIFY2(tip.contains(u"ops"_s) || tip.contains(u"1 op"_s), qPrintable(tip));
+            QTest::mouseClick(view_->canvas(), Qt::LeftButton, {}, at.toPoint());
+            QCOMPARE(selection_.current().kind, Selection::Kind::Tensor);
+            QCOMPARE(selection_.current().id,
+                     s.moves[static_cast<size_t>(first.moves.front())].tensor.value());
+        }
+        view_->setBundleDataMovement(false);
+        QCOMPARE(paintAll(*view_).moves, static_cast<int>(s.moves.size()));
     }
 
     void zoomingInDrawsOnlyWhatIsInView() {
@@ -284,6 +312,7 @@ private slots:
         QVERIFY(fig3->eval.schedule.moves.size() <= InstanceView::kBusyMoves);
         view_->setResult(fig3);
         QVERIFY(view_->showsDataMovement() && view_->showsRedundantEdges());
+        QVERIFY(!view_->bundlesDataMovement());
         auto* note = view_->findChild<QLabel*>(QStringLiteral("instanceBusyNote"));
         QVERIFY(note && !note->isVisible());
         // The user hides the data movement: a new result keeps that.

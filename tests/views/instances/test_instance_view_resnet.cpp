@@ -1,8 +1,9 @@
 // The instance view at scale: ResNet-50 with 16 samples per cluster on
 // stcp920 at the LB level (~1,400 instances, ~52,000 instance edges, ~6,000
 // data-movement ops). The layout must finish without overlaps and the whole
-// drawing must paint; the times are reported, not asserted. It opens
-// without the data movement, as every schedule of more than kBusyMoves.
+// drawing must paint; the times are reported, not asserted. It opens with
+// the data movement bundled by pair of groups, as every schedule of more
+// than kBusyMoves.
 
 #include "instance_fixture.h"
 #include "instances/instance_canvas.h"
@@ -32,19 +33,26 @@ private slots:
 
     void layoutFinishesWithoutOverlaps_data() {
         QTest::addColumn<bool>("moves");
-        QTest::newRow("with data movement") << true;
-        QTest::newRow("without data movement") << false;
+        QTest::addColumn<bool>("bundled");
+        QTest::newRow("with data movement") << true << false;
+        QTest::newRow("with data movement bundled") << true << true;
+        QTest::newRow("without data movement") << false << false;
     }
     void layoutFinishesWithoutOverlaps() {
         QFETCH(bool, moves);
+        QFETCH(bool, bundled);
         QElapsedTimer timer;
         timer.start();
-        InstanceLayout layout = layoutInstances(*result_, {.showMoves = moves});
+        InstanceLayout layout =
+            layoutInstances(*result_, {.showMoves = moves, .bundleMoves = bundled});
         qInfo("layout: %lld ms (%zu layers, bounds %.0f x %.0f)", timer.elapsed(),
               layout.layers.size(), layout.bounds.width(), layout.bounds.height());
         const auto& s = result_->eval.schedule;
         QCOMPARE(layout.instances.size(), s.instances.size());
-        QCOMPARE(layout.moves.size(), moves ? s.moves.size() : size_t{0});
+        QCOMPARE(layout.moves.size(), moves && !bundled ? s.moves.size() : size_t{0});
+        QCOMPARE(layout.bundles.empty(), !bundled);
+        if (bundled)
+            qInfo("%zu moves in %zu bundles", s.moves.size(), layout.bundles.size());
         const std::string overlap = test::firstOverlap(test::separateBoxes(layout));
         QVERIFY2(overlap.empty(), overlap.c_str());
         const std::string misplaced = test::firstMisplacedInstance(s, layout);
@@ -61,16 +69,19 @@ private slots:
         timer.start();
         view.setResult(result_);
         qInfo("setResult (layout and labels): %lld ms", timer.elapsed());
-        // Thousands of data-movement ops: it opens without them and the
-        // redundant edges, and says so.
+        // Thousands of data-movement ops: it opens with them bundled by
+        // pair of groups and without the redundant edges, and says so.
         const auto& moves = result_->eval.schedule.moves;
         QVERIFY(moves.size() > InstanceView::kBusyMoves);
-        QVERIFY(!view.showsDataMovement() && !view.showsRedundantEdges());
+        QVERIFY(view.showsDataMovement() && view.bundlesDataMovement());
+        QVERIFY(!view.showsRedundantEdges());
         QCOMPARE(view.canvas()->drawing()->layout.moves.size(), size_t{0});
+        const size_t bundles = view.canvas()->drawing()->layout.bundles.size();
+        QVERIFY(bundles > 0 && bundles < moves.size() / 4);
         auto* note = view.findChild<QLabel*>(QStringLiteral("instanceBusyNote"));
         QVERIFY(note && note->text().contains(QString::number(moves.size())));
-        // Shown, they all paint.
-        view.setShowDataMovement(true);
+        // One by one, they all paint.
+        view.setBundleDataMovement(false);
         view.setShowRedundantEdges(true);
         view.fitToView(); // a first result opens at a readable zoom, not whole
         timer.restart();

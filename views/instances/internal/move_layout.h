@@ -1,7 +1,8 @@
 #pragma once
 // Internal to the instance layout: how the data-movement ops of §3.5 chain
 // (copy → redistribute → concat → consumer, Fig. 9) and where they sit in
-// the band above their consumer's group.
+// the band above their consumer's group, one by one or bundled by pair of
+// groups.
 
 #include "instances/instance_layout.h"
 
@@ -52,5 +53,18 @@ moveBands(const schedule::Schedule& schedule, const MoveGraph& graph, const Layo
 /// The links of \p graph between the placed instances and moves of \p layout.
 std::vector<QLineF> moveLinks(const schedule::Schedule& schedule, const MoveGraph& graph,
                               const InstanceLayout& layout);
+
+/// \p schedule's moves by pair of groups (rects unset): ordered by consumer
+/// group, then producer group.
+std::vector<MoveBundle> bundleMoves(const schedule::Schedule& schedule);
+
+/// One band per group holding the bundles its instances read, in one depth
+/// (bundles read groups, not each other); MoveBand::moves index \p bundles.
+IdVector<schedule::GroupId, MoveBand>
+bundleBands(const schedule::Schedule& schedule, const std::vector<MoveBundle>& bundles,
+            const LayoutOptions& options, const IdVector<schedule::GroupId, double>& boxWidths);
+
+/// Producer group box → bundle → consumer group box, for the placed bundles.
+std::vector<QLineF> bundleLinks(const InstanceLayout& layout);
 
 } // namespace stagecraft::views::detail
