@@ -169,7 +169,7 @@ void TimelineView::paintTimeline(QPainter& painter, const QSize& size, int scrol
         if (emphasized_)
             lanes.paintLane(*emphasized_, lane, row, BarStyle::Emphasized, labeler);
     }
-    paintArrows(painter, scrollY);
+    paintArrows(painter, scrollY, size.height());
     painter.restore();
     paintRange(painter, size);
     painter.save();

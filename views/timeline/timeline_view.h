@@ -108,7 +108,9 @@ private:
     void indexTaskBars();
     /// The bar showing \p task (its unit's lane, not a core's), if any.
     std::optional<BarRef> barOfTask(kernel::TaskId task) const;
-    void paintArrows(QPainter& painter, int scrollY) const;
+    /// The pinned task's dependency arrows; an end in a lane scrolled out of
+    /// the \p height tall viewport stops at the edge it lies beyond.
+    void paintArrows(QPainter& painter, int scrollY, int height) const;
     void paintRange(QPainter& painter, const QSize& size) const;
     double plotX(double timeNs) const;
 

@@ -90,13 +90,19 @@ void TimelineView::pin(kernel::TaskId task) {
     viewport()->update();
 }
 
-void TimelineView::paintArrows(QPainter& painter, int scrollY) const {
+void TimelineView::paintArrows(QPainter& painter, int scrollY, int height) const {
     const std::optional<BarRef> pinned = barOfTask(pinned_);
     if (!pinned)
         return;
-    const auto centreY = [&](int32_t lane) {
+    const auto laneY = [&](int32_t lane) {
         return Geometry::kRulerHeight + lane * Geometry::kLaneHeight - scrollY +
                Geometry::kLaneHeight / 2.0;
+    };
+    // A lane scrolled out of view: its arrows end at the edge it lies beyond.
+    const double top = Geometry::kRulerHeight + 4.0;
+    const double bottom = std::max(top, height - 4.0);
+    const auto centreY = [&](int32_t lane) {
+        return std::clamp(laneY(lane), top, bottom);
     };
     const TimelineBar& bar = data_->bar(*pinned);
     painter.save();
@@ -105,7 +111,7 @@ void TimelineView::paintArrows(QPainter& painter, int scrollY) const {
     const double x1 = std::max(plotX(bar.end), x0 + 2);
     painter.setPen(QPen(Qt::black, 2));
     painter.setBrush(Qt::NoBrush);
-    painter.drawRect(QRectF(x0, centreY(pinned->lane) - Geometry::kLaneHeight / 2.0 + 1, x1 - x0,
+    painter.drawRect(QRectF(x0, laneY(pinned->lane) - Geometry::kLaneHeight / 2.0 + 1, x1 - x0,
                             Geometry::kLaneHeight - 2));
     for (size_t i = 0; i < deps_.size() && i < kMaxArrows; ++i)
         if (const std::optional<BarRef> from = barOfTask(deps_[i]))
