@@ -81,6 +81,10 @@ CostTableView::CostTableView(QWidget* parent)
     filter_->setObjectName(QStringLiteral("costFilter"));
     filter_->setPlaceholderText(tr("Filter by name or op (a3, layer.11…)"));
     filter_->setClearButtonEnabled(true);
+    // The summary wraps rather than squeezing the filter to a few letters.
+    filter_->setMinimumWidth(filter_->fontMetrics().horizontalAdvance(filter_->placeholderText()) +
+                             40);
+    summary_->setWordWrap(true);
     summary_->setObjectName(QStringLiteral("costSummary"));
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("One row per"), this));
