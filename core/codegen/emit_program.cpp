@@ -135,15 +135,17 @@ int64_t instructionCount(const llvm::Module& module) {
     return count;
 }
 
-/// Lowers part \p part of \p kernel into a fresh module of \p ctx.
+/// Lowers part \p part of \p kernel into a fresh module of \p ctx for
+/// \p triple (the lowerings may choose by target; "" is the host's).
 Expected<std::unique_ptr<llvm::Module>> lowerModule(llvm::LLVMContext& ctx, const ir::Graph& graph,
                                                     const partition::SemanticsCache& semantics,
                                                     const KernelCode& kernel,
                                                     const std::vector<detail::KernelPart>& parts,
-                                                    size_t part) {
+                                                    size_t part, const std::string& triple) {
     std::string name = part == 0 ? kernel.symbol : kernel.symbol + ".part" + std::to_string(part);
     auto module = std::make_unique<llvm::Module>(name, ctx);
     module->setSourceFileName(name);
+    module->setTargetTriple(triple);
     SC_RETURN_IF_ERROR(detail::lowerKernelPart(*module, graph, semantics, kernel, parts, part));
     return module;
 }
@@ -182,8 +184,8 @@ Expected<EmittedPart> emitPart(const ir::Graph& graph, const partition::Semantic
                                const EmitOptions& options) {
     auto start = std::chrono::steady_clock::now();
     llvm::LLVMContext ctx;
-    SC_ASSIGN_OR_RETURN(auto module, lowerModule(ctx, graph, semantics, kernel, parts, part));
-    module->setTargetTriple(machine.getTargetTriple().str());
+    SC_ASSIGN_OR_RETURN(auto module, lowerModule(ctx, graph, semantics, kernel, parts, part,
+                                                 machine.getTargetTriple().str()));
     module->setDataLayout(machine.createDataLayout());
     std::optional<ObjectCache> cache;
     std::string key;
@@ -399,8 +401,8 @@ Expected<std::string> lowerKernelText(const ir::Graph& graph,
         return Error("kernel " + std::to_string(index) + " does not exist");
     llvm::LLVMContext ctx;
     const KernelCode& kernel = plan.kernels[index];
-    SC_ASSIGN_OR_RETURN(auto module,
-                        lowerModule(ctx, graph, semantics, kernel, {{0, kernel.layers.size()}}, 0));
+    SC_ASSIGN_OR_RETURN(auto module, lowerModule(ctx, graph, semantics, kernel,
+                                                 {{0, kernel.layers.size()}}, 0, std::string()));
     std::string text;
     llvm::raw_string_ostream out(text);
     module->print(out, nullptr);
