@@ -22,8 +22,6 @@ struct InstanceDrawing {
     IdVector<schedule::InstanceId, QString> labels;
 
     const schedule::Schedule& schedule() const { return result->eval.schedule; }
-    bool showsMoves() const { return !layout.moves.empty() || !layout.bundles.empty(); }
-    bool bundlesMoves() const { return !layout.bundles.empty(); }
 };
 
 std::shared_ptr<const InstanceDrawing> makeInstanceDrawing(ResultPtr result,
