@@ -201,6 +201,22 @@ void Emitter::store(const Access& access, std::span<Value* const> index, Value* 
                  access);
 }
 
+Value* Emitter::loadVector(const Access& access, std::span<Value* const> index, unsigned count) {
+    llvm::Type* word = memoryType(access.dtype);
+    llvm::LoadInst* value = builder_.CreateAlignedLoad(
+        llvm::FixedVectorType::get(word, count), elementPtr(access, index),
+        module_.getDataLayout().getABITypeAlign(word));
+    markAliasing(value, access);
+    return value;
+}
+
+void Emitter::storeVector(const Access& access, std::span<Value* const> index, Value* vector) {
+    llvm::Type* word = memoryType(access.dtype);
+    markAliasing(builder_.CreateAlignedStore(vector, elementPtr(access, index),
+                                             module_.getDataLayout().getABITypeAlign(word)),
+                 access);
+}
+
 Value* Emitter::floorDiv(Value* a, int64_t b) {
     if (b == 1)
         return a;

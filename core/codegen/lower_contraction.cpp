@@ -288,6 +288,8 @@ Status lowerContraction(Emitter& e, const OpCall& call) {
     std::vector<Range> reductions;
     for (size_t l = static_cast<size_t>(rank); l < nest.loops.size(); ++l)
         reductions.push_back({e.i64(0), e.i64(nest.loops[l].extent)});
+    if (lowerBlockedContraction(e, call))
+        return call.op().kind == ir::OpKind::Gemm ? finalizeGemm(e, call) : Status::success();
     if (std::optional<int64_t> width = registerRowWidth(e, call.regions[0].back())) {
         accumulateRowInRegisters(e, call, *width, outer, reductions);
         return call.op().kind == ir::OpKind::Gemm ? finalizeGemm(e, call) : Status::success();

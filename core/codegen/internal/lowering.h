@@ -105,6 +105,11 @@ public:
     Value* elementPtr(const Access& access, std::span<Value* const> index);
     Value* load(const Access& access, std::span<Value* const> index);
     void store(const Access& access, std::span<Value* const> index, Value* value);
+    /// \p count elements that follow each other in memory from \p index on,
+    /// as one vector (a type whose memory word is its register value: f32, f64).
+    Value* loadVector(const Access& access, std::span<Value* const> index, unsigned count);
+    /// Stores the lanes of \p vector in the elements that follow \p index.
+    void storeVector(const Access& access, std::span<Value* const> index, Value* vector);
 
     /// The index of \p expr at loop values \p loops (floor division and modulo).
     Value* evalIndex(const ops::IndexExpr& expr, std::span<Value* const> loops);
@@ -189,6 +194,9 @@ Status lowerPad(Emitter& e, const OpCall& call);
 Status lowerTrilu(Emitter& e, const OpCall& call);
 Status lowerGather(Emitter& e, const OpCall& call);
 Status lowerContraction(Emitter& e, const OpCall& call);
+/// The register-blocked lowering of a Conv, MatMul or Gemm on the host
+/// (lower_blocked.cpp); false, with nothing emitted, where it does not apply.
+bool lowerBlockedContraction(Emitter& e, const OpCall& call);
 Status lowerConvTranspose(Emitter& e, const OpCall& call);
 Status lowerReduction(Emitter& e, const OpCall& call);
 Status lowerNormalization(Emitter& e, const OpCall& call);

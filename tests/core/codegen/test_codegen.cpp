@@ -242,6 +242,30 @@ TEST_F(TestCodegen, bertMatmulKernelsAreVectorized) {
     ASSERT_TRUE(matmuls >= 12); // 6 linears per layer, and the pooler
 }
 
+// On the host, Conv and MatMul take the register-blocked lowering
+// (lower_blocked.cpp): their unoptimized IR already multiplies whole vectors
+// of the row factor by broadcast scalars of the column factor.
+TEST_F(TestCodegen, hostContractionsAreRegisterBlocked) {
+    ModelFile file = writeZoo(dir_->filePath(std::string("fig2")), "fig2-blocks");
+    auto planned = plan(file, "stcp920", "tvm");
+    ASSERT_TRUE(planned.ok());
+    const std::regex vectorFma("call <\\d+ x float> @llvm\\.fmuladd\\.v\\d+f32\\(");
+    int contractions = 0;
+    for (size_t i = 0; i < (*planned)->plan.kernels.size(); ++i) {
+        const codegen::KernelCode& k = (*planned)->plan.kernels[i];
+        const std::string& anchor = (*planned)->graph.op(k.layers.front().anchor).type;
+        if (anchor != "Conv")
+            continue;
+        ++contractions;
+        auto text = codegen::lowerKernelText(
+            (*planned)->graph, *(*planned)->evaluation.schedule.semantics, (*planned)->plan, i);
+        ASSERT_TRUE(text.ok());
+        EXPECT_GT(countMatches(*text, vectorFma), 0) << k.symbol;
+        EXPECT_TRUE(test::containsText(*text, "shufflevector")) << k.symbol;
+    }
+    ASSERT_GE(contractions, 4);
+}
+
 // A kernel of many layers compiles in parts (docs/codegen.md, "Kernel
 // parts"): each an object of its own, a part's layers defined there and
 // declared in the first part, whose kernel function calls them; linked

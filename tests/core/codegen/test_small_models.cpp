@@ -11,14 +11,17 @@
 // log-mel floor max(x) - 80 of audio front ends) and a Pad whose value is
 // computed at run time. GridSample (issue 23, item 5) in each mode and
 // padding, with and without align_corners, in 2 and 3 spatial dims, at grid
-// points reaching past [-1, 1] so that the padding decides. Each model is
-// scheduled by
-// graphturbo on stcp920, emitted for the host and run on inputs that cover
-// the whole u8 range (and floats beyond the quantized range, so saturation
-// is exercised). Integer outputs must equal ONNX Runtime's exactly, float
-// outputs to 1e-4 relative (docs/codegen.md). ONNX Runtime runs with its
-// graph optimizations: on CPUs without VNNI its u8 x s8 kernels saturate
-// int16 sums unless a graph optimization makes them u8 x u8
+// points reaching past [-1, 1] so that the padding decides. And the float
+// contractions of the register-blocked lowering (lower_blocked.cpp, issue
+// 18): Conv with padding, stride, dilation, groups and rows wider than a
+// segment, depthwise, MatMul over a batch with a block that leaves a
+// remainder, Gemm with transposed operands; under tvm and graphturbo, whose
+// tiles differ. Each model is scheduled by
+// graphturbo on stcp920 (the contractions also by tvm), emitted for the host and run on inputs that
+// cover the whole u8 range (and floats beyond the quantized range, so saturation is exercised).
+// Integer outputs must equal ONNX Runtime's exactly, float outputs to 1e-4 relative
+// (docs/codegen.md). ONNX Runtime runs with its graph optimizations: on CPUs without VNNI its u8 x
+// s8 kernels saturate int16 sums unless a graph optimization makes them u8 x u8
 // (tests/oracle/run-model.js), and it folds QDQ patterns as the import does.
 
 #include "coretestsupport.h"
@@ -346,6 +349,75 @@ const std::vector<Case>& cases() {
     return all;
 }
 
+/// A Conv on x (1 x \p channels x ...) with seeded weights and bias;
+/// \p set adds its attributes.
+Case convCase(const char* name, ir::Shape x, ir::Shape w, ir::Shape y, bool bias,
+              std::function<void(onnxio::NodeBuilder&)> set) {
+    return {name, DType::Float32, x, 2.0, [=](onnxio::ModelBuilder& m, Seeded& r) {
+                m.addFloatInitializer("w", w, r.floats(ir::elementCount(w), 0.5));
+                std::vector<std::string> in{"x", "w"};
+                if (bias) {
+                    m.addFloatInitializer("b", {w[0]}, r.floats(w[0], 1.0));
+                    in.push_back("b");
+                }
+                onnxio::NodeBuilder node = m.addNode("Conv", in, {"y"});
+                set(node);
+                output(m, "y", DType::Float32, y);
+            }};
+}
+
+const std::vector<Case>& contractionCases() {
+    static const std::vector<Case> all = {
+        convCase("conv-3x3-wide-rows", {1, 5, 6, 150}, {13, 5, 3, 3}, {1, 13, 6, 150}, true,
+                 [](onnxio::NodeBuilder& n) {
+                     n.attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+                 }),
+        convCase("conv-7x7-stride-2", {2, 3, 23, 23}, {9, 3, 7, 7}, {2, 9, 12, 12}, false,
+                 [](onnxio::NodeBuilder& n) {
+                     n.attr("pads", std::vector<int64_t>{3, 3, 3, 3})
+                         .attr("strides", std::vector<int64_t>{2, 2});
+                 }),
+        convCase("conv-dilated-asymmetric", {1, 4, 9, 21}, {6, 4, 3, 3}, {1, 6, 6, 19}, true,
+                 [](onnxio::NodeBuilder& n) {
+                     n.attr("pads", std::vector<int64_t>{0, 1, 1, 2})
+                         .attr("dilations", std::vector<int64_t>{2, 2});
+                 }),
+        convCase("conv-grouped", {1, 8, 7, 7}, {6, 4, 3, 3}, {1, 6, 7, 7}, true,
+                 [](onnxio::NodeBuilder& n) {
+                     n.attr("pads", std::vector<int64_t>{1, 1, 1, 1}).attr("group", 2);
+                 }),
+        convCase("conv-depthwise", {1, 6, 10, 33}, {6, 1, 3, 3}, {1, 6, 10, 33}, true,
+                 [](onnxio::NodeBuilder& n) {
+                     n.attr("pads", std::vector<int64_t>{1, 1, 1, 1}).attr("group", 6);
+                 }),
+        convCase("conv-1x1", {1, 16, 7, 7}, {24, 16, 1, 1}, {1, 24, 7, 7}, false,
+                 [](onnxio::NodeBuilder&) {}),
+        {"matmul-batched",
+         DType::Float32,
+         {2, 3, 37, 19},
+         2.0,
+         [](onnxio::ModelBuilder& m, Seeded& r) {
+             m.addFloatInitializer("b", {2, 3, 19, 150}, r.floats(2 * 3 * 19 * 150, 0.5));
+             m.addNode("MatMul", {"x", "b"}, {"y"});
+             output(m, "y", DType::Float32, {2, 3, 37, 150});
+         }},
+        {"gemm-transposed",
+         DType::Float32,
+         {11, 20},
+         2.0,
+         [](onnxio::ModelBuilder& m, Seeded& r) {
+             m.addFloatInitializer("b", {70, 20}, r.floats(70 * 20, 0.5));
+             m.addFloatInitializer("c", {70}, r.floats(70, 1.0));
+             m.addNode("Gemm", {"x", "b", "c"}, {"y"})
+                 .attr("transB", 1)
+                 .attr("alpha", 0.5f)
+                 .attr("beta", 2.0f);
+             output(m, "y", DType::Float32, {11, 70});
+         }},
+    };
+    return all;
+}
+
 int opsOfType(const ir::Graph& graph, const std::string& type) {
     int count = 0;
     for (ir::OpId id : graph.opIds())
@@ -382,12 +454,9 @@ std::vector<QuantizedRow> quantizedRows() {
     return rows;
 }
 
-} // namespace
-
-class QuantizedOpsMatchOnnxRuntime : public ::testing::TestWithParam<QuantizedRow> {};
-
-TEST_P(QuantizedOpsMatchOnnxRuntime, quantizedOpsMatchOnnxRuntime) {
-    const Case& c = cases()[GetParam().index];
+/// Runs case \p c scheduled by \p strategy on the host and compares its
+/// outputs with ONNX Runtime's.
+void expectMatchesOnnxRuntime(const Case& c, const char* strategy) {
     TempDir dir;
     onnxio::ModelBuilder m(c.name, c.opset);
     std::vector<onnxio::Dim> dims(c.inputShape.begin(), c.inputShape.end());
@@ -396,7 +465,7 @@ TEST_P(QuantizedOpsMatchOnnxRuntime, quantizedOpsMatchOnnxRuntime) {
     c.body(m, r);
     ModelFile file{dir.path() / "model.onnx", {}};
     ASSERT_TRUE(m.save(file.path).ok());
-    auto planned = plan(file, "stcp920", "graphturbo");
+    auto planned = plan(file, "stcp920", strategy);
     ASSERT_TRUE(planned.ok()) << (planned.ok() ? "" : planned.error().message().c_str());
     const ir::Graph& graph = (*planned)->graph;
     if (c.folded != nullptr) {
@@ -415,8 +484,8 @@ TEST_P(QuantizedOpsMatchOnnxRuntime, quantizedOpsMatchOnnxRuntime) {
         ASSERT_EQ(out.dtype, expected->dtype) << out.name;
         codegen::Difference d = codegen::compareTensors(out, *expected);
         ASSERT_TRUE(d.mismatch.empty()) << d.mismatch;
-        test::info("%s %s: max absolute error %.3g, relative %.3g", c.name, out.name.c_str(),
-                   d.maxAbsolute, d.relative);
+        test::info("%s %s %s: max absolute error %.3g, relative %.3g", c.name, strategy,
+                   out.name.c_str(), d.maxAbsolute, d.relative);
         if (ir::isFloatingPoint(out.dtype))
             EXPECT_LE(d.relative, 1e-4) << out.name;
         else
@@ -424,5 +493,36 @@ TEST_P(QuantizedOpsMatchOnnxRuntime, quantizedOpsMatchOnnxRuntime) {
     }
 }
 
+} // namespace
+
+class QuantizedOpsMatchOnnxRuntime : public ::testing::TestWithParam<QuantizedRow> {};
+
+TEST_P(QuantizedOpsMatchOnnxRuntime, quantizedOpsMatchOnnxRuntime) {
+    expectMatchesOnnxRuntime(cases()[GetParam().index], "graphturbo");
+}
+
 INSTANTIATE_TEST_SUITE_P(TestQuantizedOps, QuantizedOpsMatchOnnxRuntime,
                          ::testing::ValuesIn(quantizedRows()), test::RowName{});
+
+struct ContractionRow {
+    std::string rowLabel;
+    size_t index;
+    const char* strategy;
+};
+
+std::vector<ContractionRow> contractionRows() {
+    std::vector<ContractionRow> rows;
+    for (const char* strategy : {"tvm", "graphturbo"})
+        for (size_t i = 0; i < contractionCases().size(); ++i)
+            rows.push_back({std::string(contractionCases()[i].name) + "-" + strategy, i, strategy});
+    return rows;
+}
+
+class ContractionsMatchOnnxRuntime : public ::testing::TestWithParam<ContractionRow> {};
+
+TEST_P(ContractionsMatchOnnxRuntime, contractionsMatchOnnxRuntime) {
+    expectMatchesOnnxRuntime(contractionCases()[GetParam().index], GetParam().strategy);
+}
+
+INSTANTIATE_TEST_SUITE_P(TestContractions, ContractionsMatchOnnxRuntime,
+                         ::testing::ValuesIn(contractionRows()), test::RowName{});

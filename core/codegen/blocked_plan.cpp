@@ -1,0 +1,231 @@
+// The plan of the register-blocked contraction (lower_blocked.cpp): which
+// input is the row factor and which the column factor, the blocked output
+// loop, the reduction loops to unroll (those that move the row factor along
+// the row) and the dims to test per step, all read off the loop nest and the
+// access maps; then the vector width, the segment and the tile sized from
+// the host's vector registers. Nothing applies on RISC-V, to a non-float
+// nest, or where a factor's read is not affine in the way the emitter needs.
+
+#include "codegen/internal/blocked_plan.h"
+
+#include <llvm/TargetParser/Host.h>
+#include <llvm/TargetParser/Triple.h>
+
+#include <algorithm>
+
+namespace stagecraft::codegen::detail {
+
+namespace {
+
+/// Multiply-add steps of unrolled reduction loops at most.
+constexpr int64_t kMaxUnrolledSteps = 16;
+/// Vectors of one segment at most.
+constexpr int64_t kMaxChunks = 4;
+/// Block positions of one tile at most.
+constexpr int64_t kMaxBlock = 12;
+/// Lanes a row factor's span load may cover per vector lane (stride).
+constexpr int64_t kMaxSpanPerLane = 4;
+
+/// The host's vector registers: lanes of \p bytes-wide elements and count.
+struct VectorRegisters {
+    int64_t lanes = 4;
+    int64_t count = 16;
+};
+
+VectorRegisters hostVectorRegisters(int64_t bytes) {
+    static const int bits = [] {
+        llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+        if (features.lookup("avx512f"))
+            return 512;
+        return features.lookup("avx") ? 256 : 128;
+    }();
+    const llvm::Triple host(llvm::sys::getProcessTriple());
+    const int64_t count = (host.isX86() && bits < 512) ? 16 : 32;
+    return {bits / 8 / bytes, count};
+}
+
+int64_t nextPowerOfTwo(int64_t n) {
+    int64_t p = 1;
+    while (p < n)
+        p *= 2;
+    return p;
+}
+
+bool isPlain(const ops::IndexExpr& expr) {
+    if (expr.full || expr.div != 1 || expr.mod != 0)
+        return false;
+    return std::all_of(expr.terms.begin(), expr.terms.end(),
+                       [](const ops::IndexTerm& t) { return t.div == 1 && t.mod == 0; });
+}
+
+/// True when \p expr stays in [0, extent) over every loop's whole extent.
+bool alwaysInside(const ops::LoopNest& nest, const ops::IndexExpr& expr, int64_t extent) {
+    if (!isPlain(expr))
+        return false;
+    int64_t lo = expr.offset, hi = expr.offset;
+    for (const ops::IndexTerm& t : expr.terms) {
+        const int64_t last = t.coeff * (nest.loops[static_cast<size_t>(t.loop)].extent - 1);
+        lo += std::min<int64_t>(0, last);
+        hi += std::max<int64_t>(0, last);
+    }
+    return lo >= 0 && hi < extent;
+}
+
+/// Decides the row factor, the block loop and the unrolled loops; nullopt
+/// when the nest is not a product of a row and a column factor.
+std::optional<BlockedPlan> planFactors(const OpCall& call) {
+    const ops::LoopNest& nest = call.semantics->nests[0];
+    BlockedPlan plan;
+    plan.row = nest.outputRank - 1;
+    const ops::AccessMap* maps[2] = {nest.accessFor(0), nest.accessFor(1)};
+    const auto readsRow = [&](int slot) {
+        const auto& dims = maps[slot]->dims;
+        return std::count_if(dims.begin(), dims.end(),
+                             [&](const ops::IndexExpr& d) { return readsLoop(d, plan.row); });
+    };
+    if (readsRow(0) + readsRow(1) != 1)
+        return std::nullopt;
+    plan.rowSlot = readsRow(0) == 1 ? 0 : 1;
+    plan.colSlot = 1 - plan.rowSlot;
+    const ops::AccessMap& rowMap = *maps[plan.rowSlot];
+    const ops::AccessMap& colMap = *maps[plan.colSlot];
+    const ir::Shape& rowShape = call.inputs[static_cast<size_t>(plan.rowSlot)].shape;
+    const ir::Shape& colShape = call.inputs[static_cast<size_t>(plan.colSlot)].shape;
+    for (size_t d = 0; d < rowMap.dims.size(); ++d)
+        if (readsLoop(rowMap.dims[d], plan.row))
+            plan.rowDim = static_cast<int>(d);
+    const ops::IndexExpr& along = rowMap.dims[static_cast<size_t>(plan.rowDim)];
+    if (!isPlain(along))
+        return std::nullopt;
+    int64_t steps = 1;
+    for (const ops::IndexTerm& t : along.terms) {
+        if (t.loop == plan.row)
+            continue;
+        if (t.loop < nest.outputRank)
+            return std::nullopt;
+        plan.taps.push_back(t.loop);
+        steps *= nest.loops[static_cast<size_t>(t.loop)].extent;
+    }
+    std::sort(plan.taps.begin(), plan.taps.end());
+    const int loops = static_cast<int>(nest.loops.size());
+    const int firstTap = loops - static_cast<int>(plan.taps.size());
+    for (size_t i = 0; i < plan.taps.size(); ++i)
+        if (plan.taps[i] != firstTap + static_cast<int>(i))
+            return std::nullopt;
+    if (steps > kMaxUnrolledSteps)
+        return std::nullopt;
+    for (int l = nest.outputRank; l < firstTap; ++l)
+        plan.reductions.push_back(l);
+    for (size_t d = 0; d < rowMap.dims.size(); ++d) {
+        if (static_cast<int>(d) == plan.rowDim)
+            continue;
+        for (int tap : plan.taps)
+            if (readsLoop(rowMap.dims[d], tap))
+                return std::nullopt;
+        if (!alwaysInside(nest, rowMap.dims[d], rowShape[d]))
+            plan.testedDims.push_back(static_cast<int>(d));
+    }
+    for (size_t d = 0; d < colMap.dims.size(); ++d)
+        if (!alwaysInside(nest, colMap.dims[d], colShape[d]))
+            return std::nullopt;
+    const auto readBy = [&](const ops::AccessMap& map, int loop) {
+        return std::any_of(map.dims.begin(), map.dims.end(),
+                           [&](const ops::IndexExpr& d) { return readsLoop(d, loop); });
+    };
+    for (int l = 0; l < plan.row; ++l) {
+        const bool byRow = readBy(rowMap, l), byCol = readBy(colMap, l);
+        if (byCol && !byRow &&
+            (plan.block < 0 || nest.loops[static_cast<size_t>(l)].extent >=
+                                   nest.loops[static_cast<size_t>(plan.block)].extent))
+            plan.block = l;
+    }
+    for (int l = 0; l < plan.row; ++l) {
+        if (l == plan.block)
+            continue;
+        (readBy(rowMap, l) && readBy(colMap, l) ? plan.shared : plan.rest).push_back(l);
+    }
+    return plan;
+}
+
+} // namespace
+
+bool readsLoop(const ops::IndexExpr& expr, int loop) {
+    return std::any_of(expr.terms.begin(), expr.terms.end(),
+                       [&](const ops::IndexTerm& t) { return t.loop == loop; });
+}
+
+int64_t constantIndex(const ops::IndexExpr& expr, const std::vector<int64_t>& loops) {
+    int64_t sum = expr.offset;
+    for (const ops::IndexTerm& t : expr.terms)
+        sum += t.coeff * loops[static_cast<size_t>(t.loop)];
+    return sum;
+}
+
+std::optional<int64_t> constantOf(Value* v) {
+    if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(v))
+        return c->getSExtValue();
+    return std::nullopt;
+}
+
+std::optional<int64_t> constantExtent(const Range& range) {
+    std::optional<int64_t> lo = constantOf(range.lo), hi = constantOf(range.hi);
+    if (lo && hi)
+        return *hi - *lo;
+    auto* add = llvm::dyn_cast<llvm::BinaryOperator>(range.hi);
+    if (add != nullptr && add->getOpcode() == llvm::Instruction::Add &&
+        add->getOperand(0) == range.lo)
+        return constantOf(add->getOperand(1));
+    return std::nullopt;
+}
+
+/// The full plan: factors, then the tile and segment sized to the host's
+/// vector registers; nullopt where the lowering does not apply.
+std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
+    if (llvm::Triple(e.module().getTargetTriple()).isRISCV())
+        return std::nullopt;
+    const ops::LoopNest& nest = call.semantics->nests[0];
+    if (nest.outputRank < 1 || call.regions[0].empty())
+        return std::nullopt;
+    const ir::DType t = outputType(call, 0);
+    if (t != ir::DType::Float32 && t != ir::DType::Float64)
+        return std::nullopt;
+    for (int slot = 0; slot < 2; ++slot)
+        if (inputType(call, slot) != t)
+            return std::nullopt;
+    std::optional<BlockedPlan> plan = planFactors(call);
+    if (!plan)
+        return std::nullopt;
+    const Access& out = call.outputs[0];
+    const Access& rows = call.inputs[static_cast<size_t>(plan->rowSlot)];
+    if (out.strides[static_cast<size_t>(plan->row)] != 1 ||
+        rows.strides[static_cast<size_t>(plan->rowDim)] == 0)
+        return std::nullopt;
+    const ops::IndexExpr& along =
+        nest.accessFor(plan->rowSlot)->dims[static_cast<size_t>(plan->rowDim)];
+    for (const ops::IndexTerm& term : along.terms)
+        if (term.loop == plan->row)
+            plan->rowStride = term.coeff * rows.strides[static_cast<size_t>(plan->rowDim)];
+    if (plan->rowStride <= 0 || plan->rowStride > kMaxSpanPerLane)
+        return std::nullopt;
+    const Range& row = call.regions[0].back();
+    std::optional<int64_t> first = constantOf(row.lo), last = constantOf(row.hi);
+    if (!first || !last || *last <= *first)
+        return std::nullopt;
+    plan->first = *first;
+    plan->width = *last - *first;
+    const VectorRegisters registers = hostVectorRegisters(t == ir::DType::Float32 ? 4 : 8);
+    plan->lanes = std::min(registers.lanes, nextPowerOfTwo(plan->width));
+    plan->chunks = std::min(kMaxChunks, (plan->width + plan->lanes - 1) / plan->lanes);
+    const int64_t budget = registers.count * 3 / 4;
+    plan->tile = std::clamp<int64_t>(budget / plan->chunks, 1, kMaxBlock);
+    if (plan->block < 0)
+        plan->tile = 1;
+    else if (std::optional<int64_t> extent =
+                 constantExtent(call.regions[0][static_cast<size_t>(plan->block)]))
+        plan->tile = std::min(plan->tile, std::max<int64_t>(*extent, 1));
+    else
+        plan->tile = 1;
+    return plan;
+}
+
+} // namespace stagecraft::codegen::detail

@@ -1,0 +1,54 @@
+#pragma once
+// Internal to core/codegen: what the register-blocked contraction lowering
+// decides before it emits (blocked_plan.cpp) and the constant helpers its
+// emitter shares (lower_blocked.cpp).
+
+#include "codegen/internal/lowering.h"
+
+#include <optional>
+#include <vector>
+
+namespace stagecraft::codegen::detail {
+
+/// What the lowering decided for one contraction.
+struct BlockedPlan {
+    int rowSlot = 0;
+    int colSlot = 1;
+    /// The row loop (the output's last) and the row factor's dim it moves.
+    int row = 0;
+    int rowDim = 0;
+    int64_t rowStride = 1;
+    /// The blocked output loop, or -1 (each tile one position of every loop).
+    int block = -1;
+    /// Unrolled reduction loops (a suffix of the reductions) and the rest.
+    std::vector<int> taps;
+    std::vector<int> reductions;
+    /// Output loops read by both factors (outside the segments), the others.
+    std::vector<int> shared;
+    std::vector<int> rest;
+    /// Row factor dims tested per reduction step.
+    std::vector<int> testedDims;
+    /// The row's first position and width (constants), the lanes of a
+    /// vector, the vectors of a segment and the block positions of a tile.
+    int64_t first = 0;
+    int64_t width = 0;
+    int64_t lanes = 1;
+    int64_t chunks = 1;
+    int64_t tile = 1;
+    int64_t segment() const { return lanes * chunks; }
+};
+
+/// The plan of \p call: the factors, then the tile and segment sized to the
+/// host's vector registers; nullopt where the lowering does not apply.
+std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call);
+
+/// Whether \p expr has a term of loop \p loop.
+bool readsLoop(const ops::IndexExpr& expr, int loop);
+/// The value of a plain \p expr (no division, no modulo) at constant loop values.
+int64_t constantIndex(const ops::IndexExpr& expr, const std::vector<int64_t>& loops);
+/// The value of \p v when it is an integer constant.
+std::optional<int64_t> constantOf(Value* v);
+/// hi - lo when it is a constant: both constants, or hi built as lo + c.
+std::optional<int64_t> constantExtent(const Range& range);
+
+} // namespace stagecraft::codegen::detail

@@ -1,0 +1,342 @@
+// The register-blocked contraction: the micro-kernel lowering of Conv,
+// MatMul and Gemm on the host, chosen from the loop nest and access maps
+// (no op is named). Of the two factors, the "row" factor is the one whose
+// map reads along the output's last loop (the row: Conv's ow, MatMul's n)
+// and the "column" factor reads along another output loop, the block (Conv's
+// oc, MatMul's m), that the row factor does not read. A tile of R block
+// positions by a segment of the row is kept in vector registers over every
+// reduction step: each step loads the row factor's vectors once and
+// multiplies them by R broadcast scalars of the column factor, so a loaded
+// vector feeds R vector multiply-adds instead of one. R, the vector width
+// and the segment's vectors are sized from the host's vector registers.
+//
+// The reduction loops that move the row factor's read along the row (Conv's
+// kw) are unrolled: a lane's index is then a constant, and padding lanes are
+// decided when the kernel is compiled. Segments whose every lane is inside
+// the input for every such step run in one loop at a runtime offset; the
+// others are emitted with their lanes known. Each output element sums the
+// same products in the same order as lower_contraction.cpp's loops, with the
+// same fused multiply-add, so the bits agree with the other lowerings.
+
+#include "codegen/internal/blocked_plan.h"
+
+#include <llvm/IR/Intrinsics.h>
+
+#include <algorithm>
+#include <array>
+
+namespace stagecraft::codegen::detail {
+
+namespace {
+
+/// Emits the tiles of one contraction from its plan.
+class BlockedEmitter {
+public:
+    BlockedEmitter(Emitter& e, const OpCall& call, const BlockedPlan& plan)
+        : e_(e)
+        , call_(call)
+        , plan_(plan)
+        , nest_(call.semantics->nests[0])
+        , type_(outputType(call, 0))
+        , vector_(
+              llvm::FixedVectorType::get(e.valueType(type_), static_cast<unsigned>(plan.lanes))) {}
+
+    void emit() {
+        std::vector<Range> shared;
+        for (int l : plan_.shared)
+            shared.push_back(region(l));
+        e_.forBox(shared, [&](const std::vector<Value*>& idx) {
+            loops_.assign(nest_.loops.size(), nullptr);
+            for (size_t i = 0; i < idx.size(); ++i)
+                loops_[static_cast<size_t>(plan_.shared[i])] = idx[i];
+            emitSegments();
+        });
+    }
+
+private:
+    /// One segment of the row: its first lane (constant when \p known) and width.
+    struct Segment {
+        Value* first = nullptr;
+        int64_t width = 0;
+        bool known = false;
+    };
+
+    Range region(int loop) const { return call_.regions[0][static_cast<size_t>(loop)]; }
+
+    const ops::IndexExpr& along() const {
+        return nest_.accessFor(plan_.rowSlot)->dims[static_cast<size_t>(plan_.rowDim)];
+    }
+
+    /// Whether row lane \p lane reads inside the row factor at tap values \p taps.
+    bool laneInside(int64_t lane, const std::vector<int64_t>& taps) const {
+        std::vector<int64_t> values(nest_.loops.size(), 0);
+        values[static_cast<size_t>(plan_.row)] = lane;
+        for (size_t i = 0; i < plan_.taps.size(); ++i)
+            values[static_cast<size_t>(plan_.taps[i])] = taps[i];
+        const int64_t index = constantIndex(along(), values);
+        const ir::Shape& shape = call_.inputs[static_cast<size_t>(plan_.rowSlot)].shape;
+        return index >= 0 && index < shape[static_cast<size_t>(plan_.rowDim)];
+    }
+
+    /// Every combination of the unrolled loops' values, in loop order.
+    std::vector<std::vector<int64_t>> tapSteps() const {
+        std::vector<std::vector<int64_t>> steps{{}};
+        for (int tap : plan_.taps) {
+            std::vector<std::vector<int64_t>> next;
+            for (const std::vector<int64_t>& s : steps)
+                for (int64_t v = 0; v < nest_.loops[static_cast<size_t>(tap)].extent; ++v) {
+                    next.push_back(s);
+                    next.back().push_back(v);
+                }
+            steps = std::move(next);
+        }
+        return steps;
+    }
+
+    bool segmentInside(int64_t first, int64_t width) const {
+        for (const std::vector<int64_t>& taps : tapSteps())
+            for (int64_t lane = first; lane < first + width; ++lane)
+                if (!laneInside(lane, taps))
+                    return false;
+        return true;
+    }
+
+    /// Full segments inside the input for every tap run in one loop; the
+    /// others, and a shorter last segment, are emitted with known lanes.
+    void emitSegments() {
+        const int64_t length = plan_.segment();
+        int64_t start = plan_.first;
+        const int64_t end = plan_.first + plan_.width;
+        while (start < end) {
+            int64_t stop = start;
+            while (stop + length <= end && segmentInside(stop, length))
+                stop += length;
+            if (stop - start > length) {
+                e_.forRange(
+                    {e_.i64(start), e_.i64(stop)},
+                    [&](Value* first) {
+                        emitBlocks({first, length, false});
+                    },
+                    length);
+                start = stop;
+                continue;
+            }
+            const int64_t width = std::min(length, end - start);
+            emitBlocks({e_.i64(start), width, true});
+            start += width;
+        }
+    }
+
+    /// The block loop in tiles of plan_.tile positions and a last shorter tile.
+    void emitBlocks(const Segment& segment) {
+        if (plan_.block < 0) {
+            emitRest(segment, nullptr, 1);
+            return;
+        }
+        const Range range = region(plan_.block);
+        const int64_t extent = plan_.tile == 1 ? 0 : *constantExtent(range);
+        if (plan_.tile == 1) {
+            e_.forRange(range, [&](Value* b) { emitRest(segment, b, 1); });
+            return;
+        }
+        const int64_t whole = extent / plan_.tile * plan_.tile;
+        Value* end = e_.b().CreateAdd(range.lo, e_.i64(whole));
+        e_.forRange(
+            {range.lo, end}, [&](Value* b) { emitRest(segment, b, plan_.tile); }, plan_.tile);
+        if (extent > whole)
+            emitRest(segment, end, extent - whole);
+    }
+
+    void emitRest(const Segment& segment, Value* block, int64_t tile) {
+        std::vector<Range> rest;
+        for (int l : plan_.rest)
+            rest.push_back(region(l));
+        e_.forBox(rest, [&](const std::vector<Value*>& idx) {
+            for (size_t i = 0; i < idx.size(); ++i)
+                loops_[static_cast<size_t>(plan_.rest[i])] = idx[i];
+            emitTile(segment, block, tile);
+        });
+    }
+
+    /// loops_ with the block at position \p r of the tile and the row at lane \p lane.
+    std::vector<Value*> at(Value* block, int64_t r, Value* lane) {
+        std::vector<Value*> loops(loops_);
+        if (block != nullptr)
+            loops[static_cast<size_t>(plan_.block)] = e_.b().CreateAdd(block, e_.i64(r));
+        loops[static_cast<size_t>(plan_.row)] = lane;
+        return loops;
+    }
+
+    Value* laneOf(const Segment& s, int64_t offset) {
+        return e_.b().CreateAdd(s.first, e_.i64(offset));
+    }
+
+    int64_t lanesIn(const Segment& s, int64_t chunk) const {
+        return std::min(plan_.lanes, s.width - chunk * plan_.lanes);
+    }
+
+    int64_t chunksOf(const Segment& s) const { return (s.width + plan_.lanes - 1) / plan_.lanes; }
+
+    /// A tile's accumulators start at the output's initial values (Conv's bias).
+    Value* initialVector(const Segment& s, Value* block, int64_t r, int64_t chunk) {
+        const ir::OpKind kind = call_.op().kind;
+        if (kind != ir::OpKind::Conv || !call_.hasInput(2))
+            return llvm::Constant::getNullValue(vector_);
+        const ops::AccessMap* bias = nest_.accessFor(2);
+        const bool perLane =
+            std::any_of(bias->dims.begin(), bias->dims.end(),
+                        [&](const ops::IndexExpr& d) { return readsLoop(d, plan_.row); });
+        if (!perLane)
+            return e_.b().CreateVectorSplat(static_cast<unsigned>(plan_.lanes),
+                                            loadMapped(e_, call_, 0, 2, at(block, r, s.first)));
+        Value* v = llvm::PoisonValue::get(vector_);
+        for (int64_t k = 0; k < lanesIn(s, chunk); ++k) {
+            Value* x =
+                loadMapped(e_, call_, 0, 2, at(block, r, laneOf(s, chunk * plan_.lanes + k)));
+            v = e_.b().CreateInsertElement(v, x, static_cast<uint64_t>(k));
+        }
+        return v;
+    }
+
+    /// The row factor's vector of chunk \p chunk at the current step, lanes
+    /// outside the input poison (and \p inside false); null when no lane is inside.
+    Value* rowVector(const Segment& s, int64_t chunk, const std::vector<int64_t>& taps,
+                     std::vector<bool>& inside) {
+        const int64_t count = lanesIn(s, chunk);
+        inside.assign(static_cast<size_t>(plan_.lanes), false);
+        int64_t lo = -1, hi = -1;
+        for (int64_t k = 0; k < count; ++k) {
+            const bool in =
+                !s.known || laneInside(*constantOf(s.first) + chunk * plan_.lanes + k, taps);
+            inside[static_cast<size_t>(k)] = in;
+            if (in) {
+                lo = lo < 0 ? k : lo;
+                hi = k;
+            }
+        }
+        if (lo < 0)
+            return nullptr;
+        std::vector<Value*> loops = at(nullptr, 0, laneOf(s, chunk * plan_.lanes + lo));
+        for (size_t i = 0; i < plan_.taps.size(); ++i)
+            loops[static_cast<size_t>(plan_.taps[i])] = e_.i64(taps[i]);
+        const Access& rows = call_.inputs[static_cast<size_t>(plan_.rowSlot)];
+        const ops::AccessMap* map = nest_.accessFor(plan_.rowSlot);
+        std::vector<Value*> index;
+        for (const ops::IndexExpr& d : map->dims)
+            index.push_back(e_.evalIndex(d, loops));
+        const int64_t span = (hi - lo) * plan_.rowStride + 1;
+        Value* loaded = e_.loadVector(rows, index, static_cast<unsigned>(span));
+        std::vector<int> lanes(static_cast<size_t>(plan_.lanes), -1);
+        for (int64_t k = lo; k <= hi; ++k)
+            if (inside[static_cast<size_t>(k)])
+                lanes[static_cast<size_t>(k)] = static_cast<int>((k - lo) * plan_.rowStride);
+        return e_.b().CreateShuffleVector(loaded, lanes);
+    }
+
+    /// One reduction step of the tile at the unrolled loops' values \p taps.
+    void emitStep(const Segment& s, Value* block, int64_t tile, const std::vector<int64_t>& taps,
+                  std::vector<std::vector<Value*>>& acc) {
+        std::vector<Value*> rows;
+        std::vector<std::vector<bool>> inside(static_cast<size_t>(chunksOf(s)));
+        for (int64_t c = 0; c < chunksOf(s); ++c)
+            rows.push_back(rowVector(s, c, taps, inside[static_cast<size_t>(c)]));
+        if (std::all_of(rows.begin(), rows.end(), [](Value* v) { return v == nullptr; }))
+            return;
+        for (int64_t r = 0; r < tile; ++r) {
+            std::vector<Value*> loops = at(block, r, s.first);
+            for (size_t i = 0; i < plan_.taps.size(); ++i)
+                loops[static_cast<size_t>(plan_.taps[i])] = e_.i64(taps[i]);
+            Value* w = loadMapped(e_, call_, 0, plan_.colSlot, loops);
+            Value* splat = e_.b().CreateVectorSplat(static_cast<unsigned>(plan_.lanes), w);
+            for (int64_t c = 0; c < chunksOf(s); ++c) {
+                if (rows[static_cast<size_t>(c)] == nullptr)
+                    continue;
+                Value* slot = acc[static_cast<size_t>(r)][static_cast<size_t>(c)];
+                Value* old = e_.b().CreateLoad(vector_, slot);
+                std::array<Value*, 3> args{rows[static_cast<size_t>(c)], splat, old};
+                Value* sum = e_.intrinsic(llvm::Intrinsic::fmuladd, args);
+                const std::vector<bool>& in = inside[static_cast<size_t>(c)];
+                if (!std::all_of(in.begin(), in.end(), [](bool b) { return b; })) {
+                    std::vector<llvm::Constant*> mask;
+                    for (bool b : in)
+                        mask.push_back(e_.b().getInt1(b));
+                    sum = e_.b().CreateSelect(llvm::ConstantVector::get(mask), sum, old);
+                }
+                e_.b().CreateStore(sum, slot);
+            }
+        }
+    }
+
+    /// The reduction steps' test that the row factor's other dims are inside.
+    Value* rowsInside(const std::vector<Value*>& loops) {
+        const ops::AccessMap* map = nest_.accessFor(plan_.rowSlot);
+        const ir::Shape& shape = call_.inputs[static_cast<size_t>(plan_.rowSlot)].shape;
+        std::vector<Value*> tests;
+        for (int d : plan_.testedDims)
+            tests.push_back(e_.inBounds(e_.evalIndex(map->dims[static_cast<size_t>(d)], loops),
+                                        shape[static_cast<size_t>(d)]));
+        return e_.all(tests);
+    }
+
+    void emitTile(const Segment& s, Value* block, int64_t tile) {
+        std::vector<std::vector<Value*>> acc(static_cast<size_t>(tile));
+        for (int64_t r = 0; r < tile; ++r)
+            for (int64_t c = 0; c < chunksOf(s); ++c)
+                acc[static_cast<size_t>(r)].push_back(
+                    e_.slot(vector_, initialVector(s, block, r, c)));
+        std::vector<Range> reductions;
+        for (int l : plan_.reductions)
+            reductions.push_back({e_.i64(0), e_.i64(nest_.loops[static_cast<size_t>(l)].extent)});
+        const std::vector<std::vector<int64_t>> steps = tapSteps();
+        e_.forBox(reductions, [&](const std::vector<Value*>& red) {
+            for (size_t i = 0; i < red.size(); ++i)
+                loops_[static_cast<size_t>(plan_.reductions[i])] = red[i];
+            auto body = [&] {
+                for (const std::vector<int64_t>& taps : steps)
+                    emitStep(s, block, tile, taps, acc);
+            };
+            if (plan_.testedDims.empty())
+                body();
+            else
+                e_.ifThen(rowsInside(at(block, 0, s.first)), body);
+        });
+        for (int64_t r = 0; r < tile; ++r)
+            for (int64_t c = 0; c < chunksOf(s); ++c)
+                storeChunk(s, block, r, c, acc[static_cast<size_t>(r)][static_cast<size_t>(c)]);
+    }
+
+    void storeChunk(const Segment& s, Value* block, int64_t r, int64_t chunk, Value* slot) {
+        Value* sum = e_.b().CreateLoad(vector_, slot);
+        const int64_t count = lanesIn(s, chunk);
+        if (count < plan_.lanes) {
+            std::vector<int> lanes;
+            for (int k = 0; k < count; ++k)
+                lanes.push_back(k);
+            sum = e_.b().CreateShuffleVector(sum, lanes);
+        }
+        std::vector<Value*> loops = at(block, r, laneOf(s, chunk * plan_.lanes));
+        e_.storeVector(call_.outputs[0],
+                       std::vector<Value*>(loops.begin(), loops.begin() + nest_.outputRank), sum);
+    }
+
+    Emitter& e_;
+    const OpCall& call_;
+    const BlockedPlan& plan_;
+    const ops::LoopNest& nest_;
+    ir::DType type_;
+    llvm::FixedVectorType* vector_;
+    /// Current values of the nest's loops (null where not yet set).
+    std::vector<Value*> loops_;
+};
+
+} // namespace
+
+bool lowerBlockedContraction(Emitter& e, const OpCall& call) {
+    std::optional<BlockedPlan> plan = planBlocked(e, call);
+    if (!plan)
+        return false;
+    BlockedEmitter(e, call, *plan).emit();
+    return true;
+}
+
+} // namespace stagecraft::codegen::detail
