@@ -158,6 +158,14 @@ struct CodePlan {
 Expected<CodePlan> planCode(const ir::Graph& graph, const schedule::Schedule& schedule,
                             const kernel::Program& program);
 
+/// Layer \p layer of a kernel bound to \p cores cores as the host target
+/// runs it (host_layer.cpp): promoted weights read in place, and
+/// consecutive tiles of its last tile loop run as one where its storage
+/// allows. Same elements, same sums, same bits as the plan's layer.
+LayerCode hostLayer(const ir::Graph& graph, const LayerCode& layer, int64_t cores);
+/// Bytes of each core's scratch when \p kernel runs on the host.
+int64_t hostScratchBytes(const ir::Graph& graph, const KernelCode& kernel);
+
 /// Checks a plan's invariants: every view inside its tensor, local views
 /// inside their memory, every op's inputs and outputs viewed, live stitched
 /// buffers disjoint. The error names the kernel and the tensor.

@@ -235,7 +235,7 @@ Status checkRunMemory(const ir::Graph& graph, const CodePlan& plan) {
     int64_t arena = 0, scratch = 0;
     for (const KernelCode& k : plan.kernels) {
         arena = std::max(arena, k.arenaBytes);
-        int64_t cores = checkedProduct(k.scratchBytes, k.cores);
+        int64_t cores = checkedProduct(hostScratchBytes(graph, k), k.cores);
         scratch = cores < 0 || scratch < 0 ? -1 : std::max(scratch, cores);
     }
     add(arena, "the arena");
@@ -272,7 +272,7 @@ Status HostProgram::Impl::allocate() {
     int64_t arenaBytes = 1, scratchBytes = 1;
     for (const KernelCode& k : plan->kernels) {
         arenaBytes = std::max(arenaBytes, k.arenaBytes);
-        scratchBytes = std::max(scratchBytes, k.scratchBytes * k.cores);
+        scratchBytes = std::max(scratchBytes, hostScratchBytes(*graph, k) * k.cores);
     }
     arena.assign(static_cast<size_t>(arenaBytes), std::byte{0});
     scratch.assign(static_cast<size_t>(scratchBytes), std::byte{0});

@@ -30,6 +30,7 @@
 
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/TargetParser/Triple.h>
 
 #include <algorithm>
 #include <map>
@@ -77,13 +78,16 @@ llvm::FunctionType* chunkType(llvm::LLVMContext& ctx) {
 /// the number of layers of a large instance (they are not inlined back).
 class LayerLowering {
 public:
+    /// \p scratchBytes: of each core's scratch (the plan's, or the host's).
     LayerLowering(llvm::Module& module, llvm::Function* f, const ir::Graph& graph,
-                  const partition::SemanticsCache& semantics, const KernelCode& kernel)
+                  const partition::SemanticsCache& semantics, const KernelCode& kernel,
+                  int64_t scratchBytes)
         : e_(module, f)
         , f_(f)
         , graph_(graph)
         , semantics_(semantics)
-        , k_(kernel) {
+        , k_(kernel)
+        , scratchBytes_(scratchBytes) {
         auto arg = f->arg_begin();
         tensors_ = &*arg++;
         arena_ = &*arg++;
@@ -126,7 +130,7 @@ private:
         e_.b().SetInsertPoint(body);
         coreScratch_ = e_.b().CreateInBoundsGEP(
             e_.b().getInt8Ty(), scratch_,
-            e_.b().CreateMul(core_, e_.i64(k_.scratchBytes), "", true, true), "core_scratch");
+            e_.b().CreateMul(core_, e_.i64(scratchBytes_), "", true, true), "core_scratch");
     }
 
     /// The ops of one tile: inline, or calls of chunk functions when many.
@@ -146,7 +150,7 @@ private:
                 module);
             chunk->setDoesNotThrow();
             chunk->addFnAttr(llvm::Attribute::NoInline);
-            LayerLowering lowering(module, chunk, graph_, semantics_, k_);
+            LayerLowering lowering(module, chunk, graph_, semantics_, k_, scratchBytes_);
             SC_RETURN_IF_ERROR(lowering.runChunk(
                 layer, steps.subspan(first, std::min(kOpsPerFunction, steps.size() - first))));
             e_.b().CreateCall(chunk, {tensors_, arena_, scratch_, core_, cores_, tile});
@@ -307,6 +311,7 @@ private:
     const ir::Graph& graph_;
     const partition::SemanticsCache& semantics_;
     const KernelCode& k_;
+    int64_t scratchBytes_;
     Value* tensors_ = nullptr;
     Value* arena_ = nullptr;
     Value* scratch_ = nullptr;
@@ -366,6 +371,9 @@ Status lowerKernelPart(llvm::Module& module, const ir::Graph& graph,
     // The first part's layers are called from its kernel function alone; the
     // others' are called across objects, so they are external.
     auto linkage = part == 0 ? llvm::Function::InternalLinkage : llvm::Function::ExternalLinkage;
+    // The host runs the layers as hostLayer makes them (host_layer.cpp).
+    const bool host = !llvm::Triple(module.getTargetTriple()).isRISCV();
+    const int64_t scratch = host ? hostScratchBytes(graph, kernel) : kernel.scratchBytes;
     std::vector<llvm::Function*> layers;
     for (size_t l = 0; l < kernel.layers.size(); ++l) {
         bool here = l >= parts[part].first && l < parts[part].last;
@@ -377,8 +385,10 @@ Status lowerKernelPart(llvm::Module& module, const ir::Graph& graph,
         f->setDoesNotThrow();
         if (here) {
             f->addFnAttr(llvm::Attribute::NoInline);
+            const LayerCode& planned = kernel.layers[l];
             SC_RETURN_IF_ERROR(
-                LayerLowering(module, f, graph, semantics, kernel).run(kernel.layers[l], l));
+                LayerLowering(module, f, graph, semantics, kernel, scratch)
+                    .run(host ? hostLayer(graph, planned, kernel.cores) : planned, l));
         }
         layers.push_back(f);
     }

@@ -106,11 +106,14 @@ Json partsJson(const EmittedKernel& emitted) {
     return parts;
 }
 
+/// Kernel \p k as its object runs it: host objects run the host's layers
+/// (host_layer.cpp).
 Json kernelJson(const ir::Graph& graph, const KernelCode& k, const EmittedKernel& emitted,
-                size_t order, bool objectCache) {
+                size_t order, const EmittedProgram& program) {
+    const bool host = program.target == Target::Host;
     Json layers = Json::array();
     for (const LayerCode& layer : k.layers)
-        layers.push_back(layerJson(graph, layer));
+        layers.push_back(layerJson(graph, host ? hostLayer(graph, layer, k.cores) : layer));
     Json slice = nullptr;
     if (k.splitDim >= 0)
         slice = {{"tensor", graph.tensor(k.splitTensor).name},
@@ -127,11 +130,11 @@ Json kernelJson(const ir::Graph& graph, const KernelCode& k, const EmittedKernel
             {"object", emitted.fileStem(0) + ".o"},
             {"parts", partsJson(emitted)},
             {"instructions", emitted.instructions},
-            {"compile", compileJson(emitted, objectCache)},
+            {"compile", compileJson(emitted, program.objectCache)},
             {"reads", k.reads},
             {"writes", k.writes},
             {"arena_bytes", k.arenaBytes},
-            {"scratch_bytes_per_core", k.scratchBytes},
+            {"scratch_bytes_per_core", host ? hostScratchBytes(graph, k) : k.scratchBytes},
             {"layers", layers}};
 }
 
@@ -203,7 +206,7 @@ std::string writeManifestJson(const ir::Graph& graph, const CodePlan& plan,
     Json files = Json::object();
     for (size_t i = 0; i < plan.kernels.size() && i < program.kernels.size(); ++i) {
         const EmittedKernel& k = program.kernels[i];
-        kernels.push_back(kernelJson(graph, plan.kernels[i], k, i, program.objectCache));
+        kernels.push_back(kernelJson(graph, plan.kernels[i], k, i, program));
         for (size_t p = 0; p < k.parts.size(); ++p) {
             files[k.fileStem(p) + ".ll"] = sha256Hex(std::string_view(k.parts[p].ir));
             files[k.fileStem(p) + ".o"] = sha256Hex(std::string_view(k.parts[p].object));

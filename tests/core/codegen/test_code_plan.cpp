@@ -291,3 +291,43 @@ TEST_F(TestCodePlan, theValidatorFindsMissingViews) {
     ASSERT_TRUE(valid.error().message().rfind("kernel " + broken.kernels.front().symbol, 0) == 0)
         << (valid.error().message().c_str());
 }
+
+// The host runs a layer's consecutive tiles of its last tile loop as one
+// (host_layer.cpp): each core keeps a tile, promoted weights are read in
+// place, and the scratch views, scaled with the tiles, stay disjoint and
+// inside the host's scratch.
+TEST_F(TestCodePlan, hostLayersMergeTilesAndKeepScratchDisjoint) {
+    auto p = plan(zoo("resnet-reduced"), "stcp920", "graphturbo");
+    ASSERT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message().c_str());
+    const ir::Graph& g = (*p)->graph;
+    int merged = 0;
+    for (const codegen::KernelCode& k : (*p)->plan.kernels) {
+        const int64_t scratch = codegen::hostScratchBytes(g, k);
+        ASSERT_GE(scratch, k.scratchBytes);
+        for (const codegen::LayerCode& layer : k.layers) {
+            codegen::LayerCode host = codegen::hostLayer(g, layer, k.cores);
+            ASSERT_TRUE(host.promotions.empty());
+            ASSERT_EQ(host.views.size(), layer.views.size());
+            ASSERT_GE(host.tileCount(), std::min(layer.tileCount(), k.cores));
+            for (const codegen::TileLoop& t : host.tiles)
+                ASSERT_EQ(t.extent % t.tile, 0);
+            merged += host.tileCount() < layer.tileCount() ? 1 : 0;
+            std::vector<std::pair<int64_t, int64_t>> ranges;
+            for (size_t i = 0; i < host.views.size(); ++i) {
+                const codegen::View& v = host.views[i];
+                if (layer.views[i].home == codegen::Home::Promoted) {
+                    ASSERT_EQ(v.home, codegen::Home::Global) << g.tensor(v.tensor).name;
+                }
+                if (v.home != codegen::Home::Fused)
+                    continue;
+                int64_t end = v.offset + v.storageBytes(g, host.tileSizes());
+                ASSERT_LE(end, scratch) << g.tensor(v.tensor).name;
+                ranges.emplace_back(v.offset, end);
+            }
+            std::sort(ranges.begin(), ranges.end());
+            for (size_t i = 1; i < ranges.size(); ++i)
+                ASSERT_LE(ranges[i - 1].second, ranges[i].first);
+        }
+    }
+    ASSERT_GT(merged, 0);
+}
