@@ -13,6 +13,8 @@
 
 #include <llvm/IR/Intrinsics.h>
 
+#include <algorithm>
+
 namespace stagecraft::codegen::detail {
 
 Emitter::Emitter(llvm::Module& module, llvm::Function* function)
@@ -206,6 +208,28 @@ Value* Emitter::loadVector(const Access& access, std::span<Value* const> index, 
     llvm::LoadInst* value = builder_.CreateAlignedLoad(
         llvm::FixedVectorType::get(word, count), elementPtr(access, index),
         module_.getDataLayout().getABITypeAlign(word));
+    markAliasing(value, access);
+    return value;
+}
+
+Value* Emitter::loadMasked(const Access& access, std::span<Value* const> index, int64_t shift,
+                           const std::vector<bool>& read) {
+    llvm::Type* word = memoryType(access.dtype);
+    Value* at = elementPtr(access, index);
+    if (shift != 0) // not inbounds: the first lanes may lie before the tensor
+        at = builder_.CreateGEP(word, at, i64(shift));
+    auto* type = llvm::FixedVectorType::get(word, static_cast<unsigned>(read.size()));
+    const llvm::Align align = module_.getDataLayout().getABITypeAlign(word);
+    llvm::Instruction* value = nullptr;
+    if (std::all_of(read.begin(), read.end(), [](bool b) { return b; })) {
+        value = builder_.CreateAlignedLoad(type, at, align);
+    } else {
+        std::vector<llvm::Constant*> mask;
+        for (bool b : read)
+            mask.push_back(builder_.getInt1(b));
+        value = builder_.CreateMaskedLoad(type, at, align, llvm::ConstantVector::get(mask),
+                                          llvm::PoisonValue::get(type));
+    }
     markAliasing(value, access);
     return value;
 }

@@ -198,38 +198,41 @@ private:
         return v;
     }
 
-    /// The row factor's vector of chunk \p chunk at the current step, lanes
-    /// outside the input poison (and \p inside false); null when no lane is inside.
+    /// The row factor's vector of chunk \p chunk at the current step: one
+    /// masked load from lane 0's element that reads the lanes inside the
+    /// input (the others poison), and for a strided row a shuffle. \p keep
+    /// says which lanes' sums count: the lanes inside, and those past the
+    /// segment's end (never stored). Null when no lane is inside.
     Value* rowVector(const Segment& s, int64_t chunk, const std::vector<int64_t>& taps,
-                     std::vector<bool>& inside) {
+                     std::vector<bool>& keep) {
         const int64_t count = lanesIn(s, chunk);
-        inside.assign(static_cast<size_t>(plan_.lanes), false);
-        int64_t lo = -1, hi = -1;
+        const int64_t stride = plan_.rowStride;
+        keep.assign(static_cast<size_t>(plan_.lanes), true);
+        std::vector<bool> read(static_cast<size_t>((plan_.lanes - 1) * stride + 1), false);
+        int64_t first = -1;
         for (int64_t k = 0; k < count; ++k) {
             const bool in =
                 !s.known || laneInside(*constantOf(s.first) + chunk * plan_.lanes + k, taps);
-            inside[static_cast<size_t>(k)] = in;
-            if (in) {
-                lo = lo < 0 ? k : lo;
-                hi = k;
-            }
+            keep[static_cast<size_t>(k)] = in;
+            read[static_cast<size_t>(k * stride)] = in;
+            first = (in && first < 0) ? k : first;
         }
-        if (lo < 0)
+        if (first < 0)
             return nullptr;
-        std::vector<Value*> loops = at(nullptr, 0, laneOf(s, chunk * plan_.lanes + lo));
+        std::vector<Value*> loops = at(nullptr, 0, laneOf(s, chunk * plan_.lanes + first));
         for (size_t i = 0; i < plan_.taps.size(); ++i)
             loops[static_cast<size_t>(plan_.taps[i])] = e_.i64(taps[i]);
-        const Access& rows = call_.inputs[static_cast<size_t>(plan_.rowSlot)];
         const ops::AccessMap* map = nest_.accessFor(plan_.rowSlot);
         std::vector<Value*> index;
         for (const ops::IndexExpr& d : map->dims)
             index.push_back(e_.evalIndex(d, loops));
-        const int64_t span = (hi - lo) * plan_.rowStride + 1;
-        Value* loaded = e_.loadVector(rows, index, static_cast<unsigned>(span));
-        std::vector<int> lanes(static_cast<size_t>(plan_.lanes), -1);
-        for (int64_t k = lo; k <= hi; ++k)
-            if (inside[static_cast<size_t>(k)])
-                lanes[static_cast<size_t>(k)] = static_cast<int>((k - lo) * plan_.rowStride);
+        Value* loaded = e_.loadMasked(call_.inputs[static_cast<size_t>(plan_.rowSlot)], index,
+                                      -first * stride, read);
+        if (stride == 1)
+            return loaded;
+        std::vector<int> lanes;
+        for (int64_t k = 0; k < plan_.lanes; ++k)
+            lanes.push_back(static_cast<int>(k * stride));
         return e_.b().CreateShuffleVector(loaded, lanes);
     }
 
@@ -237,9 +240,9 @@ private:
     void emitStep(const Segment& s, Value* block, int64_t tile, const std::vector<int64_t>& taps,
                   std::vector<std::vector<Value*>>& acc) {
         std::vector<Value*> rows;
-        std::vector<std::vector<bool>> inside(static_cast<size_t>(chunksOf(s)));
+        std::vector<std::vector<bool>> keep(static_cast<size_t>(chunksOf(s)));
         for (int64_t c = 0; c < chunksOf(s); ++c)
-            rows.push_back(rowVector(s, c, taps, inside[static_cast<size_t>(c)]));
+            rows.push_back(rowVector(s, c, taps, keep[static_cast<size_t>(c)]));
         if (std::all_of(rows.begin(), rows.end(), [](Value* v) { return v == nullptr; }))
             return;
         for (int64_t r = 0; r < tile; ++r) {
@@ -255,10 +258,10 @@ private:
                 Value* old = e_.b().CreateLoad(vector_, slot);
                 std::array<Value*, 3> args{rows[static_cast<size_t>(c)], splat, old};
                 Value* sum = e_.intrinsic(llvm::Intrinsic::fmuladd, args);
-                const std::vector<bool>& in = inside[static_cast<size_t>(c)];
-                if (!std::all_of(in.begin(), in.end(), [](bool b) { return b; })) {
+                const std::vector<bool>& kept = keep[static_cast<size_t>(c)];
+                if (!std::all_of(kept.begin(), kept.end(), [](bool b) { return b; })) {
                     std::vector<llvm::Constant*> mask;
-                    for (bool b : in)
+                    for (bool b : kept)
                         mask.push_back(e_.b().getInt1(b));
                     sum = e_.b().CreateSelect(llvm::ConstantVector::get(mask), sum, old);
                 }

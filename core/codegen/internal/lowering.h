@@ -108,6 +108,11 @@ public:
     /// \p count elements that follow each other in memory from \p index on,
     /// as one vector (a type whose memory word is its register value: f32, f64).
     Value* loadVector(const Access& access, std::span<Value* const> index, unsigned count);
+    /// Lane i of the vector is the element \p shift + i elements after
+    /// \p index's where \p read[i] is set, else poison; unset lanes are not
+    /// read, so they may lie outside the tensor (f32, f64 as loadVector).
+    Value* loadMasked(const Access& access, std::span<Value* const> index, int64_t shift,
+                      const std::vector<bool>& read);
     /// Stores the lanes of \p vector in the elements that follow \p index.
     void storeVector(const Access& access, std::span<Value* const> index, Value* vector);
 
