@@ -164,45 +164,102 @@ Status finalizeGemm(Emitter& e, const OpCall& call) {
     return Status::success();
 }
 
+/// One reduction step of accumulateInRegister at \p loops: acc += x * w
+/// where every read is inside (and, with \p exact, every division exact).
+void accumulateStep(Emitter& e, const OpCall& call, bool exact, const std::vector<Value*>& loops,
+                    Value* acc) {
+    const ops::LoopNest& nest = call.semantics->nests[0];
+    const ir::DType t = outputType(call, 0);
+    std::vector<Value*> ok;
+    std::vector<std::vector<Value*>> indices(kProductSlots);
+    for (int slot = 0; slot < kProductSlots; ++slot) {
+        const ops::AccessMap* map = nest.accessFor(slot);
+        const ir::Shape& shape = call.inputs[static_cast<size_t>(slot)].shape;
+        for (size_t j = 0; j < map->dims.size(); ++j) {
+            ops::IndexExpr expr = map->dims[j];
+            if (exact && expr.div > 1) {
+                ops::IndexExpr numerator = expr;
+                numerator.div = 1;
+                numerator.mod = 0;
+                Value* num = e.evalIndex(numerator, loops);
+                ok.push_back(e.b().CreateICmpEQ(e.floorMod(num, expr.div), e.i64(0)));
+            }
+            Value* i = e.evalIndex(expr, loops);
+            ok.push_back(e.inBounds(i, shape[j]));
+            indices[static_cast<size_t>(slot)].push_back(i);
+        }
+    }
+    e.ifThen(e.all(ok), [&] {
+        Value* x = e.load(call.inputs[0], indices[0]);
+        Value* w = e.load(call.inputs[1], indices[1]);
+        Value* sum = multiplyAdd(e, x, w, e.b().CreateLoad(e.valueType(t), acc));
+        e.b().CreateStore(sum, acc);
+    });
+}
+
+/// For ConvTranspose: the input dim whose floor division decides the
+/// reduction loop \p loop's exact steps, when \p loop has coefficient +-1
+/// there and every other term is a loop before it: then only every div-th
+/// value of the loop divides exactly, from a start the outer loops give.
+const ops::IndexExpr* steppingDim(const OpCall& call, int loop) {
+    for (int slot = 0; slot < kProductSlots; ++slot)
+        for (const ops::IndexExpr& expr : call.semantics->nests[0].accessFor(slot)->dims) {
+            if (expr.div <= 1 || expr.mod != 0 || !references(expr, loop))
+                continue;
+            const bool plain =
+                std::all_of(expr.terms.begin(), expr.terms.end(), [&](const auto& t) {
+                    return t.div == 1 && t.mod == 0 &&
+                           (t.loop < loop || (t.loop == loop && (t.coeff == 1 || t.coeff == -1)));
+                });
+            return plain ? &expr : nullptr;
+        }
+    return nullptr;
+}
+
+/// The reduction loop \p loop from its first exact value in steps of the
+/// division (every other value would be skipped by the exactness test), or
+/// over its whole extent.
+void forReduction(Emitter& e, const OpCall& call, int loop, std::vector<Value*>& loops,
+                  const std::function<void(Value*)>& body) {
+    const int64_t extent = call.semantics->nests[0].loops[static_cast<size_t>(loop)].extent;
+    const ops::IndexExpr* expr = steppingDim(call, loop);
+    if (expr == nullptr) {
+        e.forRange({e.i64(0), e.i64(extent)}, body);
+        return;
+    }
+    ops::IndexExpr rest = without(*expr, loop);
+    rest.div = 1;
+    Value* value = e.evalIndex(rest, loops);
+    if (coeffOf(*expr, loop) == 1)
+        value = e.b().CreateNeg(value);
+    e.forRange({e.floorMod(value, expr->div), e.i64(extent)}, body, expr->div);
+}
+
 /// Register accumulation per output element; with \p exact, a read through
-/// a floor division happens only when the division is exact (ConvTranspose).
+/// a floor division happens only when the division is exact (ConvTranspose),
+/// its reduction loops stepped over the exact values where they can be.
 void accumulateInRegister(Emitter& e, const OpCall& call, bool exact) {
     const ops::LoopNest& nest = call.semantics->nests[0];
     ir::DType t = outputType(call, 0);
-    std::vector<Range> reductions;
-    for (size_t l = static_cast<size_t>(nest.outputRank); l < nest.loops.size(); ++l)
-        reductions.push_back({e.i64(0), e.i64(nest.loops[l].extent)});
     e.forBox(call.regions[0], [&](const std::vector<Value*>& idx) {
         Value* acc = e.slot(e.valueType(t), initialValue(e, call, idx));
-        e.forBox(reductions, [&](const std::vector<Value*>& red) {
-            std::vector<Value*> loops(idx);
-            loops.insert(loops.end(), red.begin(), red.end());
-            std::vector<Value*> ok;
-            std::vector<std::vector<Value*>> indices(kProductSlots);
-            for (int slot = 0; slot < kProductSlots; ++slot) {
-                const ops::AccessMap* map = nest.accessFor(slot);
-                const ir::Shape& shape = call.inputs[static_cast<size_t>(slot)].shape;
-                for (size_t j = 0; j < map->dims.size(); ++j) {
-                    ops::IndexExpr expr = map->dims[j];
-                    if (exact && expr.div > 1) {
-                        ops::IndexExpr numerator = expr;
-                        numerator.div = 1;
-                        numerator.mod = 0;
-                        Value* num = e.evalIndex(numerator, loops);
-                        ok.push_back(e.b().CreateICmpEQ(e.floorMod(num, expr.div), e.i64(0)));
-                    }
-                    Value* i = e.evalIndex(expr, loops);
-                    ok.push_back(e.inBounds(i, shape[j]));
-                    indices[static_cast<size_t>(slot)].push_back(i);
-                }
+        std::vector<Value*> loops(idx);
+        loops.resize(nest.loops.size(), nullptr);
+        std::function<void(size_t)> level = [&](size_t l) {
+            if (l < nest.loops.size()) {
+                auto body = [&](Value* v) {
+                    loops[l] = v;
+                    level(l + 1);
+                };
+                if (exact)
+                    forReduction(e, call, static_cast<int>(l), loops, body);
+                else
+                    e.forRange({e.i64(0), e.i64(nest.loops[l].extent)}, body);
+                return;
             }
-            e.ifThen(e.all(ok), [&] {
-                Value* x = e.load(call.inputs[0], indices[0]);
-                Value* w = e.load(call.inputs[1], indices[1]);
-                Value* sum = multiplyAdd(e, x, w, e.b().CreateLoad(e.valueType(t), acc));
-                e.b().CreateStore(sum, acc);
-            });
-        });
+            accumulateStep(e, call, exact, loops, acc);
+        };
+        level(static_cast<size_t>(nest.outputRank));
         e.store(call.outputs[0], idx, e.b().CreateLoad(e.valueType(t), acc));
     });
 }

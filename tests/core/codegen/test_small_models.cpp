@@ -352,15 +352,15 @@ const std::vector<Case>& cases() {
 /// A Conv on x (1 x \p channels x ...) with seeded weights and bias;
 /// \p set adds its attributes.
 Case convCase(const char* name, ir::Shape x, ir::Shape w, ir::Shape y, bool bias,
-              std::function<void(onnxio::NodeBuilder&)> set) {
+              std::function<void(onnxio::NodeBuilder&)> set, const char* type = "Conv") {
     return {name, DType::Float32, x, 2.0, [=](onnxio::ModelBuilder& m, Seeded& r) {
                 m.addFloatInitializer("w", w, r.floats(ir::elementCount(w), 0.5));
                 std::vector<std::string> in{"x", "w"};
                 if (bias) {
-                    m.addFloatInitializer("b", {w[0]}, r.floats(w[0], 1.0));
+                    m.addFloatInitializer("b", {y[1]}, r.floats(y[1], 1.0));
                     in.push_back("b");
                 }
-                onnxio::NodeBuilder node = m.addNode("Conv", in, {"y"});
+                onnxio::NodeBuilder node = m.addNode(type, in, {"y"});
                 set(node);
                 output(m, "y", DType::Float32, y);
             }};
@@ -392,6 +392,28 @@ const std::vector<Case>& contractionCases() {
                  }),
         convCase("conv-1x1", {1, 16, 7, 7}, {24, 16, 1, 1}, {1, 24, 7, 7}, false,
                  [](onnxio::NodeBuilder&) {}),
+        convCase(
+            "conv-transpose-2x2-stride-2", {1, 6, 5, 7}, {6, 4, 2, 2}, {1, 4, 10, 14}, true,
+            [](onnxio::NodeBuilder& n) {
+                n.attr("strides", std::vector<int64_t>{2, 2});
+            },
+            "ConvTranspose"),
+        convCase(
+            "conv-transpose-3x3-stride-2-padded", {1, 3, 6, 5}, {3, 5, 3, 3}, {1, 5, 12, 10}, false,
+            [](onnxio::NodeBuilder& n) {
+                n.attr("strides", std::vector<int64_t>{2, 2})
+                    .attr("pads", std::vector<int64_t>{1, 1, 1, 1})
+                    .attr("output_padding", std::vector<int64_t>{1, 1});
+            },
+            "ConvTranspose"),
+        convCase(
+            "conv-transpose-dilated-grouped", {1, 4, 5, 5}, {4, 3, 3, 3}, {1, 6, 13, 13}, true,
+            [](onnxio::NodeBuilder& n) {
+                n.attr("strides", std::vector<int64_t>{2, 2})
+                    .attr("dilations", std::vector<int64_t>{2, 2})
+                    .attr("group", 2);
+            },
+            "ConvTranspose"),
         {"matmul-batched",
          DType::Float32,
          {2, 3, 37, 19},
