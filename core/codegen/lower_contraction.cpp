@@ -14,7 +14,9 @@
 // same order, so their bits agree.
 // Gemm scales by alpha and adds beta*C afterwards, as ONNX defines it.
 // ConvTranspose reads its input through a floor division that must be exact,
-// and accumulates in a register per output element instead.
+// and accumulates in a register per output element instead; a tap loop of
+// coefficient +-1 in such an index runs over its exact values only (from
+// the first, in steps of the stride), skipping what the test would skip.
 
 #include "codegen/internal/lowering.h"
 
