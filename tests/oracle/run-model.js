@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Runs an ONNX model with ONNX Runtime (single thread) and writes what came out.
+// Runs an ONNX model with ONNX Runtime (one thread unless
+// STAGECRAFT_ORT_THREADS says otherwise) and writes what came out.
 //
 //   node run-model.js MODEL INPUTS.json OUTPUT.json [--dims-only | --time N]
 //
@@ -71,7 +72,7 @@ async function main() {
     feeds[name] = new ort.Tensor(input.dtype, make(count, input.fill || 0), input.dims);
   }
   const session = await ort.InferenceSession.create(model, {
-    intraOpNumThreads: 1, interOpNumThreads: 1,
+    intraOpNumThreads: Number(process.env.STAGECRAFT_ORT_THREADS || 1), interOpNumThreads: 1,
     graphOptimizationLevel: process.env.STAGECRAFT_ORT_OPTIMIZATION || 'disabled',
     extra: { session: { x64quantprecision: '1' } },
   });
