@@ -71,79 +71,113 @@ bool alwaysInside(const ops::LoopNest& nest, const ops::IndexExpr& expr, int64_t
     return lo >= 0 && hi < extent;
 }
 
+bool readBy(const ops::AccessMap& map, int loop) {
+    return std::any_of(map.dims.begin(), map.dims.end(),
+                       [&](const ops::IndexExpr& d) { return readsLoop(d, loop); });
+}
+
+/// The input that reads along the row (exactly one dim of exactly one
+/// factor must), and its dim; false when there is no such one.
+bool chooseRowFactor(const ops::LoopNest& nest, BlockedPlan& plan) {
+    const auto readsRow = [&](int slot) {
+        const auto& dims = nest.accessFor(slot)->dims;
+        return std::count_if(dims.begin(), dims.end(),
+                             [&](const ops::IndexExpr& d) { return readsLoop(d, plan.row); });
+    };
+    if (readsRow(0) + readsRow(1) != 1)
+        return false;
+    plan.rowSlot = readsRow(0) == 1 ? 0 : 1;
+    plan.colSlot = 1 - plan.rowSlot;
+    const ops::AccessMap& rowMap = *nest.accessFor(plan.rowSlot);
+    for (size_t d = 0; d < rowMap.dims.size(); ++d)
+        if (readsLoop(rowMap.dims[d], plan.row))
+            plan.rowDim = static_cast<int>(d);
+    return isPlain(rowMap.dims[static_cast<size_t>(plan.rowDim)]);
+}
+
+/// The reduction loops the row's index also moves with (Conv's kw): a
+/// suffix of the reductions, few enough steps to unroll; false otherwise.
+bool chooseTaps(const ops::LoopNest& nest, BlockedPlan& plan) {
+    const ops::IndexExpr& along =
+        nest.accessFor(plan.rowSlot)->dims[static_cast<size_t>(plan.rowDim)];
+    int64_t steps = 1;
+    for (const ops::IndexTerm& t : along.terms) {
+        if (t.loop == plan.row)
+            continue;
+        if (t.loop < nest.outputRank)
+            return false;
+        plan.taps.push_back(t.loop);
+        steps *= nest.loops[static_cast<size_t>(t.loop)].extent;
+    }
+    std::sort(plan.taps.begin(), plan.taps.end());
+    const int firstTap = static_cast<int>(nest.loops.size() - plan.taps.size());
+    for (size_t i = 0; i < plan.taps.size(); ++i)
+        if (plan.taps[i] != firstTap + static_cast<int>(i))
+            return false;
+    for (int l = nest.outputRank; l < firstTap; ++l)
+        plan.reductions.push_back(l);
+    return steps <= kMaxUnrolledSteps;
+}
+
+/// The row factor's other dims to test per step (those not always inside);
+/// false when one moves with a tap or a column factor dim may leave its input.
+bool chooseTests(const OpCall& call, BlockedPlan& plan) {
+    const ops::LoopNest& nest = call.semantics->nests[0];
+    const ops::AccessMap& rowMap = *nest.accessFor(plan.rowSlot);
+    const ir::Shape& rowShape = call.inputs[static_cast<size_t>(plan.rowSlot)].shape;
+    for (size_t d = 0; d < rowMap.dims.size(); ++d) {
+        if (static_cast<int>(d) == plan.rowDim)
+            continue;
+        for (int tap : plan.taps)
+            if (readsLoop(rowMap.dims[d], tap))
+                return false;
+        if (!alwaysInside(nest, rowMap.dims[d], rowShape[d]))
+            plan.testedDims.push_back(static_cast<int>(d));
+    }
+    const ops::AccessMap& colMap = *nest.accessFor(plan.colSlot);
+    const ir::Shape& colShape = call.inputs[static_cast<size_t>(plan.colSlot)].shape;
+    for (size_t d = 0; d < colMap.dims.size(); ++d)
+        if (!alwaysInside(nest, colMap.dims[d], colShape[d]))
+            return false;
+    return true;
+}
+
+/// The largest output loop before the row that \p map reads and \p other
+/// does not, or -1.
+int largestLoopOnlyIn(const ops::LoopNest& nest, int row, const ops::AccessMap& map,
+                      const ops::AccessMap& other) {
+    int best = -1;
+    for (int l = 0; l < row; ++l)
+        if (readBy(map, l) && !readBy(other, l) &&
+            (best < 0 || nest.loops[static_cast<size_t>(l)].extent >=
+                             nest.loops[static_cast<size_t>(best)].extent))
+            best = l;
+    return best;
+}
+
+/// The block, a loop only the column factor reads (Conv's oc, MatMul's m),
+/// or -1 (a depthwise Conv reads its channel in both factors); then the
+/// other output loops, those both factors read apart.
+void chooseBlock(const ops::LoopNest& nest, BlockedPlan& plan) {
+    const ops::AccessMap& rowMap = *nest.accessFor(plan.rowSlot);
+    const ops::AccessMap& colMap = *nest.accessFor(plan.colSlot);
+    plan.block = largestLoopOnlyIn(nest, plan.row, colMap, rowMap);
+    for (int l = 0; l < plan.row; ++l) {
+        if (l == plan.block)
+            continue;
+        (readBy(rowMap, l) && readBy(colMap, l) ? plan.shared : plan.rest).push_back(l);
+    }
+}
+
 /// Decides the row factor, the block loop and the unrolled loops; nullopt
 /// when the nest is not a product of a row and a column factor.
 std::optional<BlockedPlan> planFactors(const OpCall& call) {
     const ops::LoopNest& nest = call.semantics->nests[0];
     BlockedPlan plan;
     plan.row = nest.outputRank - 1;
-    const ops::AccessMap* maps[2] = {nest.accessFor(0), nest.accessFor(1)};
-    const auto readsRow = [&](int slot) {
-        const auto& dims = maps[slot]->dims;
-        return std::count_if(dims.begin(), dims.end(),
-                             [&](const ops::IndexExpr& d) { return readsLoop(d, plan.row); });
-    };
-    if (readsRow(0) + readsRow(1) != 1)
+    if (!chooseRowFactor(nest, plan) || !chooseTaps(nest, plan) || !chooseTests(call, plan))
         return std::nullopt;
-    plan.rowSlot = readsRow(0) == 1 ? 0 : 1;
-    plan.colSlot = 1 - plan.rowSlot;
-    const ops::AccessMap& rowMap = *maps[plan.rowSlot];
-    const ops::AccessMap& colMap = *maps[plan.colSlot];
-    const ir::Shape& rowShape = call.inputs[static_cast<size_t>(plan.rowSlot)].shape;
-    const ir::Shape& colShape = call.inputs[static_cast<size_t>(plan.colSlot)].shape;
-    for (size_t d = 0; d < rowMap.dims.size(); ++d)
-        if (readsLoop(rowMap.dims[d], plan.row))
-            plan.rowDim = static_cast<int>(d);
-    const ops::IndexExpr& along = rowMap.dims[static_cast<size_t>(plan.rowDim)];
-    if (!isPlain(along))
-        return std::nullopt;
-    int64_t steps = 1;
-    for (const ops::IndexTerm& t : along.terms) {
-        if (t.loop == plan.row)
-            continue;
-        if (t.loop < nest.outputRank)
-            return std::nullopt;
-        plan.taps.push_back(t.loop);
-        steps *= nest.loops[static_cast<size_t>(t.loop)].extent;
-    }
-    std::sort(plan.taps.begin(), plan.taps.end());
-    const int loops = static_cast<int>(nest.loops.size());
-    const int firstTap = loops - static_cast<int>(plan.taps.size());
-    for (size_t i = 0; i < plan.taps.size(); ++i)
-        if (plan.taps[i] != firstTap + static_cast<int>(i))
-            return std::nullopt;
-    if (steps > kMaxUnrolledSteps)
-        return std::nullopt;
-    for (int l = nest.outputRank; l < firstTap; ++l)
-        plan.reductions.push_back(l);
-    for (size_t d = 0; d < rowMap.dims.size(); ++d) {
-        if (static_cast<int>(d) == plan.rowDim)
-            continue;
-        for (int tap : plan.taps)
-            if (readsLoop(rowMap.dims[d], tap))
-                return std::nullopt;
-        if (!alwaysInside(nest, rowMap.dims[d], rowShape[d]))
-            plan.testedDims.push_back(static_cast<int>(d));
-    }
-    for (size_t d = 0; d < colMap.dims.size(); ++d)
-        if (!alwaysInside(nest, colMap.dims[d], colShape[d]))
-            return std::nullopt;
-    const auto readBy = [&](const ops::AccessMap& map, int loop) {
-        return std::any_of(map.dims.begin(), map.dims.end(),
-                           [&](const ops::IndexExpr& d) { return readsLoop(d, loop); });
-    };
-    for (int l = 0; l < plan.row; ++l) {
-        const bool byRow = readBy(rowMap, l), byCol = readBy(colMap, l);
-        if (byCol && !byRow &&
-            (plan.block < 0 || nest.loops[static_cast<size_t>(l)].extent >=
-                                   nest.loops[static_cast<size_t>(plan.block)].extent))
-            plan.block = l;
-    }
-    for (int l = 0; l < plan.row; ++l) {
-        if (l == plan.block)
-            continue;
-        (readBy(rowMap, l) && readBy(colMap, l) ? plan.shared : plan.rest).push_back(l);
-    }
+    chooseBlock(nest, plan);
     return plan;
 }
 
