@@ -98,14 +98,13 @@ private:
         Value* m = get(max);
         Value* sum = e_.slot(e_.valueType(t_), f(0));
         accumulate(outer, sum, [&](Value* s, Value* v) {
-            return b.CreateFAdd(s, call1(llvm::Intrinsic::exp, b.CreateFSub(v, m)));
+            return b.CreateFAdd(s, expOf(e_, b.CreateFSub(v, m)));
         });
         Value* s = get(sum);
         Value* logSum = logarithm ? call1(llvm::Intrinsic::log, s) : nullptr;
         write(outer, [&](const std::vector<Value*>&, Value* v) {
             Value* shifted = b.CreateFSub(v, m);
-            return logarithm ? b.CreateFSub(shifted, logSum)
-                             : b.CreateFDiv(call1(llvm::Intrinsic::exp, shifted), s);
+            return logarithm ? b.CreateFSub(shifted, logSum) : b.CreateFDiv(expOf(e_, shifted), s);
         });
     }
 

@@ -80,7 +80,7 @@ Value* combine(Emitter& e, Combine c, Value* acc, Value* x, double p) {
     case Combine::SquareSum:
         return b.CreateFAdd(acc, b.CreateFMul(x, x));
     case Combine::ExpSum:
-        return b.CreateFAdd(acc, e.intrinsic(llvm::Intrinsic::exp, one));
+        return b.CreateFAdd(acc, expOf(e, x));
     case Combine::PowSum: {
         std::array<Value*, 2> args{e.intrinsic(llvm::Intrinsic::fabs, one),
                                    llvm::ConstantFP::get(x->getType(), p)};

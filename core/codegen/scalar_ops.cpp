@@ -57,7 +57,10 @@ struct Point {
         std::array<Value*, 1> a{x};
         return e.callMath(f32, f64, a);
     }
-    Value* exp(Value* x) const { return call1(llvm::Intrinsic::exp, x); }
+    Value* exp(Value* x) const { return expOf(e, x); }
+    Value* erf(Value* x) const {
+        return x->getType()->isFloatTy() ? erfF32(e, x) : math("erff", "erf", x);
+    }
     Value* log(Value* x) const { return call1(llvm::Intrinsic::log, x); }
     Value* select(Value* cond, Value* a, Value* bb) const { return b().CreateSelect(cond, a, bb); }
     Value* gt(Value* x, Value* y) const {
@@ -256,7 +259,7 @@ Value* activation(const Point& p, ir::OpKind kind) {
     if (kind == Tanh)
         return p.math("tanhf", "tanh", x);
     if (kind == Erf)
-        return p.math("erff", "erf", x);
+        return p.erf(x);
     if (kind == Exp)
         return p.exp(x);
     if (kind == Log)
@@ -312,7 +315,7 @@ Value* activation(const Point& p, ir::OpKind kind) {
                                  p.add(x, p.mul(p.c(0.044715), p.mul(x, p.mul(x, x)))));
             return p.mul(p.mul(p.c(0.5), x), p.add(p.c(1), p.math("tanhf", "tanh", inner)));
         }
-        Value* erf = p.math("erff", "erf", p.mul(x, p.c(0.7071067811865476)));
+        Value* erf = p.erf(p.mul(x, p.c(0.7071067811865476)));
         return p.mul(p.mul(p.c(0.5), x), p.add(p.c(1), erf));
     }
     return nullptr;

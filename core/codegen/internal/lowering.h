@@ -214,6 +214,12 @@ Status lowerQuantize(Emitter& e, const OpCall& call);
 /// ConvInteger, MatMulInteger, QLinearConv and QLinearMatMul.
 Status lowerIntegerContraction(Emitter& e, const OpCall& call);
 
+/// exp and erf of f32 values (scalar or vector) as inline IR (math_f32.cpp).
+Value* expF32(Emitter& e, Value* x);
+Value* erfF32(Emitter& e, Value* x);
+/// exp of \p x: expF32 for f32, LLVM's exp (libm) otherwise.
+Value* expOf(Emitter& e, Value* x);
+
 /// True when \p kind is computed elementwise from its inputs by scalarOp.
 bool isScalarOp(ir::OpKind kind);
 /// The value of an elementwise op at one point, from its loaded inputs

@@ -9,20 +9,20 @@
 // (there ONNX Runtime runs with its graph optimizations, which fold them the
 // same way). Clip with bounds computed at run time (issue 23, item 2: the
 // log-mel floor max(x) - 80 of audio front ends) and a Pad whose value is
-// computed at run time. GridSample (issue 23, item 5) in each mode and
+// computed at run time. Exp and Erf, computed inline in f32 (math_f32.cpp),
+// over [-6, 6] and [-4.5, 4.5]. GridSample (issue 23, item 5) in each mode and
 // padding, with and without align_corners, in 2 and 3 spatial dims, at grid
 // points reaching past [-1, 1] so that the padding decides. And the float
 // contractions of the register-blocked lowering (lower_blocked.cpp, issue
 // 18): Conv with padding, stride, dilation, groups and rows wider than a
-// segment, depthwise, MatMul over a batch with a block that leaves a
-// remainder, Gemm with transposed operands; under tvm and graphturbo, whose
-// tiles differ. Each model is scheduled by
-// graphturbo on stcp920 (the contractions also by tvm), emitted for the host and run on inputs that
-// cover the whole u8 range (and floats beyond the quantized range, so saturation is exercised).
-// Integer outputs must equal ONNX Runtime's exactly, float outputs to 1e-4 relative
-// (docs/codegen.md). ONNX Runtime runs with its graph optimizations: on CPUs without VNNI its u8 x
-// s8 kernels saturate int16 sums unless a graph optimization makes them u8 x u8
-// (tests/oracle/run-model.js), and it folds QDQ patterns as the import does.
+// segment, depthwise with and without stride, MatMul over a batch with a block
+// that leaves a remainder, Gemm with transposed operands; under tvm and graphturbo, whose tiles
+// differ. Each model is scheduled by graphturbo on stcp920 (the contractions also by tvm), emitted
+// for the host and run on inputs that cover the whole u8 range (and floats beyond the quantized
+// range, so saturation is exercised). Integer outputs must equal ONNX Runtime's exactly, float
+// outputs to 1e-4 relative (docs/codegen.md). ONNX Runtime runs with its graph optimizations: on
+// CPUs without VNNI its u8 x s8 kernels saturate int16 sums unless a graph optimization makes them
+// u8 x u8 (tests/oracle/run-model.js), and it folds QDQ patterns as the import does.
 
 #include "coretestsupport.h"
 #include "host_fixture.h"
@@ -345,6 +345,22 @@ const std::vector<Case>& cases() {
                        "bicubic", "reflection", 1),
         gridSampleCase("grid-sample-volumetric-linear", {1, 2, 3, 4, 5}, {1, 2, 3, 4, 3}, "linear",
                        "zeros", 0, 20),
+        {"exp",
+         DType::Float32,
+         {3, 500},
+         6.0,
+         [](onnxio::ModelBuilder& m, Seeded&) {
+             m.addNode("Exp", {"x"}, {"y"});
+             output(m, "y", DType::Float32, {3, 500});
+         }},
+        {"erf",
+         DType::Float32,
+         {3, 500},
+         4.5,
+         [](onnxio::ModelBuilder& m, Seeded&) {
+             m.addNode("Erf", {"x"}, {"y"});
+             output(m, "y", DType::Float32, {3, 500});
+         }},
     };
     return all;
 }
@@ -389,6 +405,12 @@ const std::vector<Case>& contractionCases() {
         convCase("conv-depthwise", {1, 6, 10, 33}, {6, 1, 3, 3}, {1, 6, 10, 33}, true,
                  [](onnxio::NodeBuilder& n) {
                      n.attr("pads", std::vector<int64_t>{1, 1, 1, 1}).attr("group", 6);
+                 }),
+        convCase("conv-depthwise-stride-2", {2, 8, 11, 20}, {8, 1, 3, 3}, {2, 8, 6, 10}, false,
+                 [](onnxio::NodeBuilder& n) {
+                     n.attr("pads", std::vector<int64_t>{1, 1, 1, 1})
+                         .attr("strides", std::vector<int64_t>{2, 2})
+                         .attr("group", 8);
                  }),
         convCase("conv-1x1", {1, 16, 7, 7}, {24, 16, 1, 1}, {1, 24, 7, 7}, false,
                  [](onnxio::NodeBuilder&) {}),
