@@ -58,9 +58,7 @@ struct Point {
         return e.callMath(f32, f64, a);
     }
     Value* exp(Value* x) const { return expOf(e, x); }
-    Value* erf(Value* x) const {
-        return x->getType()->isFloatTy() ? erfF32(e, x) : math("erff", "erf", x);
-    }
+    Value* erf(Value* x) const { return erfOf(e, x); }
     Value* log(Value* x) const { return call1(llvm::Intrinsic::log, x); }
     Value* select(Value* cond, Value* a, Value* bb) const { return b().CreateSelect(cond, a, bb); }
     Value* gt(Value* x, Value* y) const {

@@ -217,8 +217,10 @@ Status lowerIntegerContraction(Emitter& e, const OpCall& call);
 /// exp and erf of f32 values (scalar or vector) as inline IR (math_f32.cpp).
 Value* expF32(Emitter& e, Value* x);
 Value* erfF32(Emitter& e, Value* x);
-/// exp of \p x: expF32 for f32, LLVM's exp (libm) otherwise.
+/// exp and erf of \p x: expF32 and erfF32 for f32 on the host, libm
+/// otherwise (f64, riscv64).
 Value* expOf(Emitter& e, Value* x);
+Value* erfOf(Emitter& e, Value* x);
 
 /// True when \p kind is computed elementwise from its inputs by scalarOp.
 bool isScalarOp(ir::OpKind kind);
