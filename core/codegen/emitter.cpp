@@ -203,15 +203,6 @@ void Emitter::store(const Access& access, std::span<Value* const> index, Value* 
                  access);
 }
 
-Value* Emitter::loadVector(const Access& access, std::span<Value* const> index, unsigned count) {
-    llvm::Type* word = memoryType(access.dtype);
-    llvm::LoadInst* value = builder_.CreateAlignedLoad(
-        llvm::FixedVectorType::get(word, count), elementPtr(access, index),
-        module_.getDataLayout().getABITypeAlign(word));
-    markAliasing(value, access);
-    return value;
-}
-
 Value* Emitter::loadMasked(const Access& access, std::span<Value* const> index, int64_t shift,
                            const std::vector<bool>& read) {
     llvm::Type* word = memoryType(access.dtype);

@@ -105,12 +105,10 @@ public:
     Value* elementPtr(const Access& access, std::span<Value* const> index);
     Value* load(const Access& access, std::span<Value* const> index);
     void store(const Access& access, std::span<Value* const> index, Value* value);
-    /// \p count elements that follow each other in memory from \p index on,
-    /// as one vector (a type whose memory word is its register value: f32, f64).
-    Value* loadVector(const Access& access, std::span<Value* const> index, unsigned count);
     /// Lane i of the vector is the element \p shift + i elements after
     /// \p index's where \p read[i] is set, else poison; unset lanes are not
-    /// read, so they may lie outside the tensor (f32, f64 as loadVector).
+    /// read, so they may lie outside the tensor. For types whose memory word is
+    /// their register value (f32, f64).
     Value* loadMasked(const Access& access, std::span<Value* const> index, int64_t shift,
                       const std::vector<bool>& read);
     /// Stores the lanes of \p vector in the elements that follow \p index.
