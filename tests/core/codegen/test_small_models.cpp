@@ -537,17 +537,6 @@ void expectMatchesOnnxRuntime(const Case& c, const char* strategy) {
     }
 }
 
-} // namespace
-
-class QuantizedOpsMatchOnnxRuntime : public ::testing::TestWithParam<QuantizedRow> {};
-
-TEST_P(QuantizedOpsMatchOnnxRuntime, quantizedOpsMatchOnnxRuntime) {
-    expectMatchesOnnxRuntime(cases()[GetParam().index], "graphturbo");
-}
-
-INSTANTIATE_TEST_SUITE_P(TestQuantizedOps, QuantizedOpsMatchOnnxRuntime,
-                         ::testing::ValuesIn(quantizedRows()), test::RowName{});
-
 struct ContractionRow {
     std::string rowLabel;
     size_t index;
@@ -561,6 +550,17 @@ std::vector<ContractionRow> contractionRows() {
             rows.push_back({std::string(contractionCases()[i].name) + "-" + strategy, i, strategy});
     return rows;
 }
+
+} // namespace
+
+class QuantizedOpsMatchOnnxRuntime : public ::testing::TestWithParam<QuantizedRow> {};
+
+TEST_P(QuantizedOpsMatchOnnxRuntime, quantizedOpsMatchOnnxRuntime) {
+    expectMatchesOnnxRuntime(cases()[GetParam().index], "graphturbo");
+}
+
+INSTANTIATE_TEST_SUITE_P(TestQuantizedOps, QuantizedOpsMatchOnnxRuntime,
+                         ::testing::ValuesIn(quantizedRows()), test::RowName{});
 
 class ContractionsMatchOnnxRuntime : public ::testing::TestWithParam<ContractionRow> {};
 
