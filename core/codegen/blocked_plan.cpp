@@ -25,6 +25,8 @@ constexpr int64_t kMaxChunks = 4;
 constexpr int64_t kMaxBlock = 12;
 /// Lanes a row factor's span load may cover per vector lane (stride).
 constexpr int64_t kMaxSpanPerLane = 4;
+/// Segments of a flattened row at most (each emitted with its lanes known).
+constexpr int64_t kMaxFlatSegments = 4;
 
 /// The host's vector registers: lanes of \p bytes-wide elements and count.
 struct VectorRegisters {
@@ -95,27 +97,56 @@ bool chooseRowFactor(const ops::LoopNest& nest, BlockedPlan& plan) {
     return isPlain(rowMap.dims[static_cast<size_t>(plan.rowDim)]);
 }
 
-/// The reduction loops the row's index also moves with (Conv's kw): a
-/// suffix of the reductions, few enough steps to unroll; false otherwise.
-bool chooseTaps(const ops::LoopNest& nest, BlockedPlan& plan) {
-    const ops::IndexExpr& along =
-        nest.accessFor(plan.rowSlot)->dims[static_cast<size_t>(plan.rowDim)];
-    int64_t steps = 1;
-    for (const ops::IndexTerm& t : along.terms) {
-        if (t.loop == plan.row)
+/// The row factor's dims a lane's position moves: the row's and, when
+/// flattened, the outer loop's.
+std::vector<int> movedDims(const BlockedPlan& plan) {
+    std::vector<int> dims{plan.rowDim};
+    dims.insert(dims.end(), plan.outerDims.begin(), plan.outerDims.end());
+    return dims;
+}
+
+/// The outer loop's dims of the row factor (Conv's ih for oh): plain, apart
+/// from the row's, and the column factor reads no such loop; false otherwise.
+bool chooseOuter(const ops::LoopNest& nest, BlockedPlan& plan) {
+    plan.outer = plan.row - 1;
+    if (plan.outer < 0 || readBy(*nest.accessFor(plan.colSlot), plan.outer))
+        return false;
+    const ops::AccessMap& rowMap = *nest.accessFor(plan.rowSlot);
+    for (size_t d = 0; d < rowMap.dims.size(); ++d) {
+        if (!readsLoop(rowMap.dims[d], plan.outer))
             continue;
-        if (t.loop < nest.outputRank)
+        if (static_cast<int>(d) == plan.rowDim || !isPlain(rowMap.dims[d]))
             return false;
-        plan.taps.push_back(t.loop);
-        steps *= nest.loops[static_cast<size_t>(t.loop)].extent;
+        plan.outerDims.push_back(static_cast<int>(d));
     }
+    return !plan.outerDims.empty();
+}
+
+/// The reduction loops the moved dims also move with (Conv's kw, and kh
+/// when flattened): a suffix of the reductions, few enough steps to unroll;
+/// false otherwise.
+bool chooseTaps(const ops::LoopNest& nest, BlockedPlan& plan) {
+    const ops::AccessMap& rowMap = *nest.accessFor(plan.rowSlot);
+    for (int d : movedDims(plan))
+        for (const ops::IndexTerm& t : rowMap.dims[static_cast<size_t>(d)].terms) {
+            if (t.loop == plan.row || t.loop == plan.outer)
+                continue;
+            if (t.loop < nest.outputRank)
+                return false;
+            if (std::find(plan.taps.begin(), plan.taps.end(), t.loop) == plan.taps.end())
+                plan.taps.push_back(t.loop);
+        }
     std::sort(plan.taps.begin(), plan.taps.end());
+    int64_t steps = 1;
+    for (int tap : plan.taps)
+        steps *= nest.loops[static_cast<size_t>(tap)].extent;
     const int firstTap = static_cast<int>(nest.loops.size() - plan.taps.size());
     for (size_t i = 0; i < plan.taps.size(); ++i)
         if (plan.taps[i] != firstTap + static_cast<int>(i))
             return false;
     for (int l = nest.outputRank; l < firstTap; ++l)
         plan.reductions.push_back(l);
+    plan.restOutside = steps == 1;
     return steps <= kMaxUnrolledSteps;
 }
 
@@ -125,8 +156,9 @@ bool chooseTests(const OpCall& call, BlockedPlan& plan) {
     const ops::LoopNest& nest = call.semantics->nests[0];
     const ops::AccessMap& rowMap = *nest.accessFor(plan.rowSlot);
     const ir::Shape& rowShape = call.inputs[static_cast<size_t>(plan.rowSlot)].shape;
+    const std::vector<int> moved = movedDims(plan);
     for (size_t d = 0; d < rowMap.dims.size(); ++d) {
-        if (static_cast<int>(d) == plan.rowDim)
+        if (std::find(moved.begin(), moved.end(), static_cast<int>(d)) != moved.end())
             continue;
         for (int tap : plan.taps)
             if (readsLoop(rowMap.dims[d], tap))
@@ -163,19 +195,21 @@ void chooseBlock(const ops::LoopNest& nest, BlockedPlan& plan) {
     const ops::AccessMap& colMap = *nest.accessFor(plan.colSlot);
     plan.block = largestLoopOnlyIn(nest, plan.row, colMap, rowMap);
     for (int l = 0; l < plan.row; ++l) {
-        if (l == plan.block)
+        if (l == plan.block || l == plan.outer)
             continue;
         (readBy(rowMap, l) && readBy(colMap, l) ? plan.shared : plan.rest).push_back(l);
     }
 }
 
-/// Decides the row factor, the block loop and the unrolled loops; nullopt
-/// when the nest is not a product of a row and a column factor.
-std::optional<BlockedPlan> planFactors(const OpCall& call) {
+/// Decides the row factor, the block loop and the unrolled loops, the row
+/// flattened with the loop before it when \p flatten; nullopt when the nest
+/// is not a product of a row and a column factor.
+std::optional<BlockedPlan> planFactors(const OpCall& call, bool flatten) {
     const ops::LoopNest& nest = call.semantics->nests[0];
     BlockedPlan plan;
     plan.row = nest.outputRank - 1;
-    if (!chooseRowFactor(nest, plan) || !chooseTaps(nest, plan) || !chooseTests(call, plan))
+    if (!chooseRowFactor(nest, plan) || (flatten && !chooseOuter(nest, plan)) ||
+        !chooseTaps(nest, plan) || !chooseTests(call, plan))
         return std::nullopt;
     chooseBlock(nest, plan);
     return plan;
@@ -212,23 +246,15 @@ std::optional<int64_t> constantExtent(const Range& range) {
     return std::nullopt;
 }
 
-/// The full plan: factors, then the tile and segment sized to the host's
-/// vector registers; nullopt where the lowering does not apply.
-std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
-    if (llvm::Triple(e.module().getTargetTriple()).isRISCV())
-        return std::nullopt;
-    const ops::LoopNest& nest = call.semantics->nests[0];
-    if (nest.outputRank < 1 || call.regions[0].empty())
-        return std::nullopt;
-    const ir::DType t = outputType(call, 0);
-    if (t != ir::DType::Float32 && t != ir::DType::Float64)
-        return std::nullopt;
-    for (int slot = 0; slot < 2; ++slot)
-        if (inputType(call, slot) != t)
-            return std::nullopt;
-    std::optional<BlockedPlan> plan = planFactors(call);
+namespace {
+
+/// The factors and the row's stride and range; nullopt where the emitter
+/// cannot read the row factor along the row.
+std::optional<BlockedPlan> planRow(const OpCall& call, bool flatten) {
+    std::optional<BlockedPlan> plan = planFactors(call, flatten);
     if (!plan)
         return std::nullopt;
+    const ops::LoopNest& nest = call.semantics->nests[0];
     const Access& out = call.outputs[0];
     const Access& rows = call.inputs[static_cast<size_t>(plan->rowSlot)];
     if (out.strides[static_cast<size_t>(plan->row)] != 1 ||
@@ -247,9 +273,61 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
         return std::nullopt;
     plan->first = *first;
     plan->width = *last - *first;
+    return plan;
+}
+
+/// Whether \p plan's positions may run along the row and then the outer
+/// loop: the outer range constant, the output and the row factor both at
+/// addresses linear in the position, and few enough positions to unroll.
+bool flattens(const OpCall& call, BlockedPlan& plan, int64_t lanes) {
+    const Range& range = call.regions[0][static_cast<size_t>(plan.outer)];
+    std::optional<int64_t> first = constantOf(range.lo), last = constantOf(range.hi);
+    if (!first || !last || *last <= *first)
+        return false;
+    plan.outerFirst = *first;
+    plan.outerCount = *last - *first;
+    if (call.outputs[0].strides[static_cast<size_t>(plan.outer)] != plan.width)
+        return false;
+    const ops::AccessMap& rowMap = *call.semantics->nests[0].accessFor(plan.rowSlot);
+    const Access& rows = call.inputs[static_cast<size_t>(plan.rowSlot)];
+    int64_t outerStep = 0;
+    for (int d : plan.outerDims)
+        for (const ops::IndexTerm& t : rowMap.dims[static_cast<size_t>(d)].terms)
+            if (t.loop == plan.outer)
+                outerStep += t.coeff * rows.strides[static_cast<size_t>(d)];
+    return outerStep == plan.width * plan.rowStride &&
+           plan.positions() <= kMaxFlatSegments * kMaxChunks * lanes;
+}
+
+} // namespace
+
+/// The full plan: factors, then the tile and segment sized to the host's
+/// vector registers; nullopt where the lowering does not apply. A row that
+/// fills at most half a vector is flattened with the loop before it where
+/// the addresses allow (ResNet-50's 7 x 7 stage).
+std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
+    if (llvm::Triple(e.module().getTargetTriple()).isRISCV())
+        return std::nullopt;
+    const ops::LoopNest& nest = call.semantics->nests[0];
+    if (nest.outputRank < 1 || call.regions[0].empty())
+        return std::nullopt;
+    const ir::DType t = outputType(call, 0);
+    if (t != ir::DType::Float32 && t != ir::DType::Float64)
+        return std::nullopt;
+    for (int slot = 0; slot < 2; ++slot)
+        if (inputType(call, slot) != t)
+            return std::nullopt;
+    std::optional<BlockedPlan> plan = planRow(call, false);
+    if (!plan)
+        return std::nullopt;
     const VectorRegisters registers = hostVectorRegisters(t == ir::DType::Float32 ? 4 : 8);
-    plan->lanes = std::min(registers.lanes, nextPowerOfTwo(plan->width));
-    plan->chunks = std::min(kMaxChunks, (plan->width + plan->lanes - 1) / plan->lanes);
+    if (plan->width * 2 <= registers.lanes) {
+        std::optional<BlockedPlan> flat = planRow(call, true);
+        if (flat && flattens(call, *flat, registers.lanes))
+            plan = std::move(flat);
+    }
+    plan->lanes = std::min(registers.lanes, nextPowerOfTwo(plan->positions()));
+    plan->chunks = std::min(kMaxChunks, (plan->positions() + plan->lanes - 1) / plan->lanes);
     const int64_t budget = registers.count * 3 / 4;
     plan->tile = std::clamp<int64_t>(budget / plan->chunks, 1, kMaxBlock);
     if (plan->block < 0)

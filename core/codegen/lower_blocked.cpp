@@ -14,9 +14,16 @@
 // kw) are unrolled: a lane's index is then a constant, and padding lanes are
 // decided when the kernel is compiled. Segments whose every lane is inside
 // the input for every such step run in one loop at a runtime offset; the
-// others are emitted with their lanes known. Each output element sums the
-// same products in the same order as lower_contraction.cpp's loops, with the
-// same fused multiply-add, so the bits agree with the other lowerings.
+// others are emitted with their lanes known. A row that fills at most half
+// a vector (ResNet-50's 7 x 7 stage) runs flattened with the output loop
+// before it when the addresses of both are linear in the position: its
+// lanes span rows, the reduction loops that move either are unrolled, and
+// every lane is known. Without taps (1 x 1 Conv, MatMul) the other output
+// loops go outside the block's tiles, so that a row factor row is reused by
+// every tile while in cache; with taps, inside, so that a tile's weights
+// are. Each output element sums the same products in the same order as
+// lower_contraction.cpp's loops, with the same fused multiply-add, so the
+// bits agree with the other lowerings.
 
 #include "codegen/internal/blocked_plan.h"
 
@@ -24,6 +31,7 @@
 
 #include <algorithm>
 #include <array>
+#include <utility>
 
 namespace stagecraft::codegen::detail {
 
@@ -49,7 +57,18 @@ public:
             loops_.assign(nest_.loops.size(), nullptr);
             for (size_t i = 0; i < idx.size(); ++i)
                 loops_[static_cast<size_t>(plan_.shared[i])] = idx[i];
-            emitSegments();
+            if (!plan_.restOutside) {
+                emitSegments();
+                return;
+            }
+            std::vector<Range> rest;
+            for (int l : plan_.rest)
+                rest.push_back(region(l));
+            e_.forBox(rest, [&](const std::vector<Value*>& r) {
+                for (size_t i = 0; i < r.size(); ++i)
+                    loops_[static_cast<size_t>(plan_.rest[i])] = r[i];
+                emitSegments();
+            });
         });
     }
 
@@ -63,19 +82,31 @@ private:
 
     Range region(int loop) const { return call_.regions[0][static_cast<size_t>(loop)]; }
 
-    const ops::IndexExpr& along() const {
-        return nest_.accessFor(plan_.rowSlot)->dims[static_cast<size_t>(plan_.rowDim)];
+    /// The outer loop's and the row's values at \p position (a row value
+    /// when the row is not flattened).
+    std::pair<int64_t, int64_t> positionValues(int64_t position) const {
+        if (plan_.outer < 0)
+            return {0, position};
+        return {plan_.outerFirst + position / plan_.width, plan_.first + position % plan_.width};
     }
 
-    /// Whether row lane \p lane reads inside the row factor at tap values \p taps.
-    bool laneInside(int64_t lane, const std::vector<int64_t>& taps) const {
+    /// Whether the lane at \p position reads inside the row factor at tap values \p taps.
+    bool laneInside(int64_t position, const std::vector<int64_t>& taps) const {
         std::vector<int64_t> values(nest_.loops.size(), 0);
-        values[static_cast<size_t>(plan_.row)] = lane;
+        const auto [outer, row] = positionValues(position);
+        values[static_cast<size_t>(plan_.row)] = row;
+        if (plan_.outer >= 0)
+            values[static_cast<size_t>(plan_.outer)] = outer;
         for (size_t i = 0; i < plan_.taps.size(); ++i)
             values[static_cast<size_t>(plan_.taps[i])] = taps[i];
-        const int64_t index = constantIndex(along(), values);
+        const ops::AccessMap& map = *nest_.accessFor(plan_.rowSlot);
         const ir::Shape& shape = call_.inputs[static_cast<size_t>(plan_.rowSlot)].shape;
-        return index >= 0 && index < shape[static_cast<size_t>(plan_.rowDim)];
+        std::vector<int> dims{plan_.rowDim};
+        dims.insert(dims.end(), plan_.outerDims.begin(), plan_.outerDims.end());
+        return std::all_of(dims.begin(), dims.end(), [&](int d) {
+            const int64_t index = constantIndex(map.dims[static_cast<size_t>(d)], values);
+            return index >= 0 && index < shape[static_cast<size_t>(d)];
+        });
     }
 
     /// Every combination of the unrolled loops' values, in loop order.
@@ -102,16 +133,17 @@ private:
     }
 
     /// Full segments inside the input for every tap run in one loop; the
-    /// others, and a shorter last segment, are emitted with known lanes.
+    /// others, a shorter last segment and a flattened row's segments are
+    /// emitted with known lanes.
     void emitSegments() {
         const int64_t length = plan_.segment();
-        int64_t start = plan_.first;
-        const int64_t end = plan_.first + plan_.width;
+        int64_t start = plan_.outer < 0 ? plan_.first : 0;
+        const int64_t end = start + plan_.positions();
         while (start < end) {
             int64_t stop = start;
             while (stop + length <= end && segmentInside(stop, length))
                 stop += length;
-            if (stop - start > length) {
+            if (plan_.outer < 0 && stop - start > length) {
                 e_.forRange(
                     {e_.i64(start), e_.i64(stop)},
                     [&](Value* first) {
@@ -148,6 +180,10 @@ private:
     }
 
     void emitRest(const Segment& segment, Value* block, int64_t tile) {
+        if (plan_.restOutside) {
+            emitTile(segment, block, tile);
+            return;
+        }
         std::vector<Range> rest;
         for (int l : plan_.rest)
             rest.push_back(region(l));
@@ -158,12 +194,19 @@ private:
         });
     }
 
-    /// loops_ with the block at position \p r of the tile and the row at lane \p lane.
+    /// loops_ with the block at position \p r of the tile and the row (and
+    /// the outer loop) at position \p lane, a constant when flattened.
     std::vector<Value*> at(Value* block, int64_t r, Value* lane) {
         std::vector<Value*> loops(loops_);
         if (block != nullptr)
             loops[static_cast<size_t>(plan_.block)] = e_.b().CreateAdd(block, e_.i64(r));
-        loops[static_cast<size_t>(plan_.row)] = lane;
+        if (plan_.outer < 0) {
+            loops[static_cast<size_t>(plan_.row)] = lane;
+            return loops;
+        }
+        const auto [outer, row] = positionValues(*constantOf(lane));
+        loops[static_cast<size_t>(plan_.outer)] = e_.i64(outer);
+        loops[static_cast<size_t>(plan_.row)] = e_.i64(row);
         return loops;
     }
 

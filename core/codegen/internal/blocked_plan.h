@@ -18,6 +18,13 @@ struct BlockedPlan {
     int row = 0;
     int rowDim = 0;
     int64_t rowStride = 1;
+    /// A narrow row flattened with the output loop before it, or -1: position
+    /// p is outer = outerFirst + p / width, row = first + p % width, and the
+    /// row factor's dims that outer moves are tested per lane like rowDim.
+    int outer = -1;
+    std::vector<int> outerDims;
+    int64_t outerFirst = 0;
+    int64_t outerCount = 1;
     /// The blocked output loop, or -1 (each tile one position of every loop).
     int block = -1;
     /// Unrolled reduction loops (a suffix of the reductions) and the rest.
@@ -26,6 +33,12 @@ struct BlockedPlan {
     /// Output loops read by both factors (outside the segments), the others.
     std::vector<int> shared;
     std::vector<int> rest;
+    /// The rest loops go outside the segments and block tiles, not inside:
+    /// without taps (a 1 x 1 Conv, a MatMul) a row factor element feeds one
+    /// position per block index, so its only reuse is across the block's
+    /// tiles; with taps, consecutive rows share input rows, and a block
+    /// tile's weights stay in cache over all rows.
+    bool restOutside = false;
     /// Row factor dims tested per reduction step.
     std::vector<int> testedDims;
     /// The row's first position and width (constants), the lanes of a
@@ -36,6 +49,8 @@ struct BlockedPlan {
     int64_t chunks = 1;
     int64_t tile = 1;
     int64_t segment() const { return lanes * chunks; }
+    /// Positions along the (flattened) row.
+    int64_t positions() const { return width * outerCount; }
 };
 
 /// The plan of \p call: the factors, then the tile and segment sized to the

@@ -414,6 +414,12 @@ const std::vector<Case>& contractionCases() {
                  }),
         convCase("conv-1x1", {1, 16, 7, 7}, {24, 16, 1, 1}, {1, 24, 7, 7}, false,
                  [](onnxio::NodeBuilder&) {}),
+        // Rows of 6 run flattened with the rows above: 54 positions, padded
+        // rows and columns decided per lane.
+        convCase("conv-3x3-narrow-rows", {2, 5, 9, 6}, {7, 5, 3, 3}, {2, 7, 9, 6}, true,
+                 [](onnxio::NodeBuilder& n) {
+                     n.attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+                 }),
         convCase(
             "conv-transpose-2x2-stride-2", {1, 6, 5, 7}, {6, 4, 2, 2}, {1, 4, 10, 14}, true,
             [](onnxio::NodeBuilder& n) {
