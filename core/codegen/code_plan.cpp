@@ -325,6 +325,9 @@ Expected<KernelCode> planKernel(const ir::Graph& graph, const schedule::Schedule
         code.layers.push_back(std::move(lc));
     }
     addSlots(graph, code);
+    for (int32_t slot : code.reads)
+        if (plan.globals[static_cast<size_t>(slot)].hostTransposed)
+            code.hostTransposed.push_back(slot);
     addSlice(graph, s, code);
     return code;
 }
@@ -480,6 +483,7 @@ Expected<CodePlan> planCode(const ir::Graph& graph, const schedule::Schedule& sc
                             const kernel::Program& program) {
     CodePlan plan;
     plan.globals = tableOf(graph, schedule);
+    markHostTransposed(graph, *schedule.semantics, plan.globals);
     for (size_t i = 0; i < program.kernels.size(); ++i) {
         SC_ASSIGN_OR_RETURN(KernelCode code,
                             planKernel(graph, schedule, program.kernels[i], i, plan));

@@ -134,6 +134,8 @@ struct KernelCode {
     /// Table slots the kernel reads and writes, ascending.
     std::vector<int32_t> reads;
     std::vector<int32_t> writes;
+    /// Of reads, the weights the host stores transposed (GlobalTensor::hostTransposed).
+    std::vector<int32_t> hostTransposed;
 };
 
 enum class TensorRole : uint8_t { Input, Weight, Activation, Output };
@@ -144,6 +146,11 @@ struct GlobalTensor {
     ir::TensorId tensor = ir::kNoTensor;
     TensorRole role = TensorRole::Activation;
     int64_t bytes = 0;
+    /// A 2-D weight the host target stores transposed, packed once when the
+    /// program is set up (host_layer.cpp): every reader reads its dim 0 along
+    /// the output's last loop, as Gemm's B with transB, so the host's vector
+    /// loads need dim 0 contiguous. The DSA's objects read it as stored.
+    bool hostTransposed = false;
 };
 
 struct CodePlan {
@@ -165,6 +172,11 @@ Expected<CodePlan> planCode(const ir::Graph& graph, const schedule::Schedule& sc
 LayerCode hostLayer(const ir::Graph& graph, const LayerCode& layer, int64_t cores);
 /// Bytes of each core's scratch when \p kernel runs on the host.
 int64_t hostScratchBytes(const ir::Graph& graph, const KernelCode& kernel);
+/// Sets GlobalTensor::hostTransposed on the weights of \p globals whose
+/// every reader reads dim 0 along its output's last loop and dim 1 along
+/// reductions only (host_layer.cpp).
+void markHostTransposed(const ir::Graph& graph, const partition::SemanticsCache& semantics,
+                        std::vector<GlobalTensor>& globals);
 
 /// Checks a plan's invariants: every view inside its tensor, local views
 /// inside their memory, every op's inputs and outputs viewed, live stitched

@@ -11,11 +11,15 @@
 //   core's scratch follows that loop. The fused intermediates in the scratch
 //   grow with the tile, so every scratch offset, and the layer's scratch,
 //   are scaled by the same factor (disjoint ranges stay disjoint).
+// - a 2-D weight read along its dim 0 by the output's last loop (Gemm's B
+//   with transB) is stored transposed, packed once when the program is set
+//   up, so that the contraction lowering loads it as vectors.
 // Which elements each op computes, and in which order it sums, do not
 // change, so neither do the bits. The riscv64 objects keep the plan's
-// layers.
+// layers and the weights as stored.
 
 #include "codegen/code_plan.h"
+#include "ops/semantics.h"
 #include "partition/slices.h"
 
 #include <algorithm>
@@ -41,7 +45,37 @@ int64_t mergedTiles(const LayerCode& layer, int64_t cores) {
     return 1;
 }
 
+/// Whether \p nest reads its input \p slot's dim 0 as the output's last loop
+/// and its dim 1 along reduction loops alone.
+bool readsTransposed(const ops::LoopNest& nest, int slot) {
+    const ops::AccessMap* map = nest.accessFor(slot);
+    if (map == nullptr || map->dims.size() != 2 || nest.outputRank < 1)
+        return false;
+    const ops::IndexExpr& along = map->dims[0];
+    const ops::IndexExpr& reduced = map->dims[1];
+    const ops::IndexTerm row{nest.outputRank - 1, 1, 1, 0};
+    if (along.full || reduced.full || along.terms != std::vector<ops::IndexTerm>{row} ||
+        along.div != 1 || along.mod != 0 || reduced.terms.empty())
+        return false;
+    return std::all_of(reduced.terms.begin(), reduced.terms.end(),
+                       [&](const ops::IndexTerm& t) { return t.loop >= nest.outputRank; });
+}
+
 } // namespace
+
+void markHostTransposed(const ir::Graph& graph, const partition::SemanticsCache& semantics,
+                        std::vector<GlobalTensor>& globals) {
+    for (GlobalTensor& g : globals) {
+        const ir::Tensor& t = graph.tensor(g.tensor);
+        if (g.role != TensorRole::Weight || t.shape.size() != 2 || t.uses.empty() ||
+            (t.dtype != ir::DType::Float32 && t.dtype != ir::DType::Float64))
+            continue;
+        g.hostTransposed = std::all_of(t.uses.begin(), t.uses.end(), [&](const ir::Use& use) {
+            const ops::OpSemantics& op = semantics.of(use.op);
+            return op.nests.size() == 1 && readsTransposed(op.nests[0], use.slot);
+        });
+    }
+}
 
 LayerCode hostLayer(const ir::Graph& graph, const LayerCode& layer, int64_t cores) {
     LayerCode host = layer;

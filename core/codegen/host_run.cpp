@@ -214,6 +214,18 @@ Status HostProgram::Impl::link(const EmittedProgram& program) {
     return Status::success();
 }
 
+/// The \p rows x cols matrix of \p size-byte elements in \p bytes, transposed.
+std::vector<std::byte> transposed(std::span<const std::byte> bytes, const ir::Shape& shape,
+                                  int64_t size) {
+    const auto rows = static_cast<size_t>(shape[0]), cols = static_cast<size_t>(shape[1]);
+    const auto width = static_cast<size_t>(size);
+    std::vector<std::byte> out(bytes.size());
+    for (size_t r = 0; r < rows; ++r)
+        for (size_t c = 0; c < cols; ++c)
+            std::memcpy(&out[(c * rows + r) * width], &bytes[(r * cols + c) * width], width);
+    return out;
+}
+
 Status checkRunMemory(const ir::Graph& graph, const CodePlan& plan) {
     int64_t total = 0;
     int64_t largest = 0;
@@ -227,7 +239,7 @@ Status checkRunMemory(const ir::Graph& graph, const CodePlan& plan) {
     };
     for (const GlobalTensor& g : plan.globals) {
         const ir::Tensor& t = graph.tensor(g.tensor);
-        if (g.role != TensorRole::Weight)
+        if (g.role != TensorRole::Weight || g.hostTransposed)
             add(g.bytes, "tensor " + quote(t.name));
         else if (t.data && t.data->storage() == ir::WeightStorage::Derived)
             add(checkedProduct(t.data->byteSize(), 2), "weight " + quote(t.name));
@@ -256,6 +268,10 @@ Status HostProgram::Impl::allocate() {
             if (!bytes.ok())
                 return Error("weight '" + t.name + "': " + bytes.error().message());
             table[slot] = const_cast<std::byte*>(bytes->data());
+            if (g.hostTransposed) {
+                buffers[slot] = transposed(*bytes, t.shape, ir::dtypeSize(t.dtype));
+                table[slot] = buffers[slot].data();
+            }
             continue;
         }
         buffers[slot].assign(static_cast<size_t>(std::max<int64_t>(g.bytes, 1)), std::byte{0});

@@ -158,6 +158,14 @@ private:
         return Status::success();
     }
 
+    /// Whether the host stores the weight of table \p slot transposed
+    /// (GlobalTensor::hostTransposed); the riscv64 objects read it as stored.
+    bool storedTransposed(int64_t slot) {
+        return !llvm::Triple(e_.module().getTargetTriple()).isRISCV() &&
+               std::find(k_.hostTransposed.begin(), k_.hostTransposed.end(), slot) !=
+                   k_.hostTransposed.end();
+    }
+
     /// The table entry of \p slot, loaded once in the entry block.
     Value* tablePointer(int64_t slot) {
         auto it = table_.find(slot);
@@ -200,6 +208,10 @@ private:
         for (size_t d = extents.size(); d-- > 0;) {
             a.strides[d] = extents[d] == 1 ? 0 : stride;
             stride *= extents[d];
+        }
+        if (v.home == Home::Global && storedTransposed(v.offset)) {
+            a.strides[0] = extents[0] == 1 ? 0 : 1;
+            a.strides[1] = extents[1] == 1 ? 0 : extents[0];
         }
         return a;
     }

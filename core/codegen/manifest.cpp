@@ -39,7 +39,9 @@ Json boxJson(const partition::Box& box) {
     return dims;
 }
 
-Json tensorsJson(const ir::Graph& graph, const CodePlan& plan) {
+/// The tensor table; on the host, a weight the kernels read transposed
+/// (GlobalTensor::hostTransposed) says so: its slot holds it packed so.
+Json tensorsJson(const ir::Graph& graph, const CodePlan& plan, bool host) {
     Json table = Json::array();
     for (size_t slot = 0; slot < plan.globals.size(); ++slot) {
         const GlobalTensor& g = plan.globals[slot];
@@ -50,6 +52,8 @@ Json tensorsJson(const ir::Graph& graph, const CodePlan& plan) {
                          {"dtype", ir::dtypeName(t.dtype)},
                          {"shape", t.shape},
                          {"bytes", g.bytes}});
+        if (host && g.hostTransposed)
+            table.back()["layout"] = "transposed";
     }
     return table;
 }
@@ -224,7 +228,7 @@ std::string writeManifestJson(const ir::Graph& graph, const CodePlan& plan,
                   {"features", program.machine.features},
                   {"opt", program.optLevel}}},
                 {"abi", kAbi},
-                {"tensors", tensorsJson(graph, plan)},
+                {"tensors", tensorsJson(graph, plan, program.target == Target::Host)},
                 {"kernels", kernels},
                 {"files", files}};
     return doc.dump(2) + "\n";

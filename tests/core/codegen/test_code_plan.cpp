@@ -292,6 +292,45 @@ TEST_F(TestCodePlan, theValidatorFindsMissingViews) {
         << (valid.error().message().c_str());
 }
 
+// The host stores a 2-D weight transposed when every reader reads its dim 0
+// along the output's last loop (host_layer.cpp): resnet-reduced's fc (Gemm
+// with transB), not the Conv weights; the kernels that read it list it.
+TEST_F(TestCodePlan, hostTransposesWeightsReadAlongTheRow) {
+    auto p = plan(zoo("resnet-reduced"), "stcp920", "graphturbo");
+    ASSERT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message().c_str());
+    const ir::Graph& g = (*p)->graph;
+    const codegen::CodePlan& code = (*p)->plan;
+    std::set<int32_t> transposed;
+    for (size_t slot = 0; slot < code.globals.size(); ++slot) {
+        const codegen::GlobalTensor& global = code.globals[slot];
+        const ir::Tensor& t = g.tensor(global.tensor);
+        if (!global.hostTransposed)
+            continue;
+        transposed.insert(static_cast<int32_t>(slot));
+        ASSERT_EQ(global.role, codegen::TensorRole::Weight) << t.name;
+        ASSERT_EQ(t.shape.size(), 2u) << t.name;
+        for (const ir::Use& use : t.uses) {
+            const ir::Op& op = g.op(use.op);
+            EXPECT_EQ(op.type, "Gemm") << t.name;
+            EXPECT_EQ(use.slot, 1) << t.name;
+            EXPECT_EQ(op.attrs.getInt("transB", 0), 1) << t.name;
+        }
+    }
+    ASSERT_EQ(transposed.size(), 1u);
+    int readers = 0;
+    for (const codegen::KernelCode& k : code.kernels) {
+        std::set<int32_t> reads(k.reads.begin(), k.reads.end());
+        for (int32_t slot : k.hostTransposed)
+            ASSERT_TRUE(transposed.count(slot) == 1 && reads.count(slot) == 1) << k.symbol;
+        for (int32_t slot : transposed)
+            readers += reads.count(slot) == 1 ? 1 : 0;
+        EXPECT_EQ(k.hostTransposed.size(),
+                  std::count_if(k.reads.begin(), k.reads.end(),
+                                [&](int32_t s) { return transposed.count(s) == 1; }));
+    }
+    ASSERT_GE(readers, 1);
+}
+
 // The host runs a layer's consecutive tiles of its last tile loop as one
 // (host_layer.cpp): each core keeps a tile, promoted weights are read in
 // place, and the scratch views, scaled with the tiles, stay disjoint and
