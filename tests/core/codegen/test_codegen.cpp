@@ -329,6 +329,23 @@ TEST_F(TestCodegen, outputIsIdenticalWhateverTheThreads) {
     ASSERT_EQ(manifestOf(*one), manifestOf(*two));
 }
 
+// A host emission's table says which weight its kernels read transposed
+// (resnet-reduced's fc, GlobalTensor::hostTransposed); the riscv64 objects
+// read every weight as stored, and their manifest says nothing of it.
+TEST_F(TestCodegen, hostManifestNamesTheTransposedWeight) {
+    ModelFile file = writeZoo(dir_->filePath(std::string("resnet-t")), "resnet-reduced");
+    auto planned = plan(file, "stcp920", "tvm");
+    ASSERT_TRUE(planned.ok());
+    codegen::ManifestInfo info{"resnet-reduced", "stcp920", "tvm"};
+    auto manifestFor = [&](codegen::Target target) {
+        codegen::EmittedProgram program;
+        program.target = target;
+        return codegen::writeManifestJson((*planned)->graph, (*planned)->plan, program, info);
+    };
+    EXPECT_EQ(test::countText(manifestFor(codegen::Target::Host), "\"layout\": \"transposed\""), 1);
+    EXPECT_EQ(test::countText(manifestFor(codegen::Target::RiscV64), "\"layout\""), 0);
+}
+
 TEST_F(TestCodegen, multiCoreKernelsMeetBetweenLayers) {
     ModelFile file = writeZoo(dir_->filePath(std::string("fig2b")), "fig2-blocks");
     auto planned = plan(file, "stcp920", "gt-gb");
