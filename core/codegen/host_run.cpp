@@ -1,8 +1,9 @@
 // The host runner: ORC's LLJIT links the emitted host objects (the same
 // bytes `stagecraft emit --target host` writes), resolving libm from the
-// process and sc_barrier to a condition-variable barrier. Memory: one
-// buffer per table slot (inputs copied in, weights read in place from the
-// graph, activations zeroed), one arena and one scratch area sized for the
+// process and sc_barrier to a futex barrier. Memory: one buffer per table
+// slot (inputs copied in, weights read in place from the graph or packed
+// transposed once where the plan says so, activations zeroed), one arena
+// and one scratch area sized for the
 // largest kernel. Kernels run one after the other in plan order; a kernel
 // bound to c cores runs on c threads of a pool made once per program.
 // Instances that share a launch (KernelCode::continuesLaunch) run in one
@@ -24,11 +25,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
-#include <mutex>
 #include <semaphore>
 #include <thread>
 
@@ -39,29 +38,29 @@ namespace {
 using KernelFn = void (*)(void** tensors, void* arena, void* scratch, int64_t core, int64_t cores,
                           void* sync);
 
-/// A reusable barrier for the cores of one kernel.
+/// A reusable barrier for the cores of one kernel: the last core to arrive
+/// starts the next generation and wakes the others, who wait on the
+/// generation's word (a futex) with no lock to contend for afterwards.
 class Barrier {
 public:
     explicit Barrier(int64_t count)
         : count_(count) {}
     void wait() {
-        std::unique_lock lock(mutex_);
-        int64_t generation = generation_;
-        if (++waiting_ == count_) {
-            waiting_ = 0;
-            ++generation_;
-            released_.notify_all();
+        const uint32_t generation = generation_.load(std::memory_order_acquire);
+        if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == count_) {
+            arrived_.store(0, std::memory_order_relaxed);
+            generation_.fetch_add(1, std::memory_order_release);
+            generation_.notify_all();
             return;
         }
-        released_.wait(lock, [&] { return generation_ != generation; });
+        while (generation_.load(std::memory_order_acquire) == generation)
+            generation_.wait(generation, std::memory_order_acquire);
     }
 
 private:
-    std::mutex mutex_;
-    std::condition_variable released_;
+    std::atomic<int64_t> arrived_{0};
+    std::atomic<uint32_t> generation_{0};
     int64_t count_;
-    int64_t waiting_ = 0;
-    int64_t generation_ = 0;
 };
 
 extern "C" void stagecraftHostBarrier(void* sync) {
@@ -93,15 +92,13 @@ public:
     /// Runs job(0) .. job(count - 1) at once; count - 1 <= helpers.
     void run(const std::function<void(int64_t)>& job, int64_t count) {
         job_ = &job;
-        {
-            std::lock_guard lock(mutex_);
-            running_ = count - 1;
-        }
+        running_.store(static_cast<int32_t>(count - 1), std::memory_order_release);
         for (int64_t i = 1; i < count; ++i)
             helpers_[static_cast<size_t>(i - 1)].wake.release();
         job(0);
-        std::unique_lock lock(mutex_);
-        done_.wait(lock, [&] { return running_ == 0; });
+        for (int32_t left = running_.load(std::memory_order_acquire); left != 0;
+             left = running_.load(std::memory_order_acquire))
+            running_.wait(left, std::memory_order_acquire);
     }
 
 private:
@@ -116,17 +113,15 @@ private:
             if (stop_)
                 return;
             (*job_)(static_cast<int64_t>(index) + 1);
-            std::lock_guard lock(mutex_);
-            if (--running_ == 0)
-                done_.notify_one();
+            if (running_.fetch_sub(1, std::memory_order_acq_rel) == 1)
+                running_.notify_one();
         }
     }
 
     std::vector<Helper> helpers_;
-    std::mutex mutex_;
-    std::condition_variable done_;
     const std::function<void(int64_t)>* job_ = nullptr;
-    int64_t running_ = 0;
+    /// Helpers still running the job (a futex word).
+    std::atomic<int32_t> running_{0};
     std::atomic<bool> stop_{false};
 };
 
