@@ -8,8 +8,10 @@
 #include "codegen/internal/lowering.h"
 
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/TargetParser/Triple.h>
 
 #include <array>
+#include <utility>
 
 namespace stagecraft::codegen::detail {
 
@@ -90,17 +92,91 @@ private:
         });
     }
 
-    void softmax(const std::vector<Value*>& outer, bool logarithm) {
+    /// On the host, a row that is one contiguous f32 or f64 dim is folded in
+    /// vector lanes (a fixed order, whatever the schedule: a row is never
+    /// split), then across the lanes.
+    bool foldsInLanes() const {
+        if (dims_.normalized.size() != 1 || inputType(call_, 0) != t_ ||
+            (t_ != ir::DType::Float32 && t_ != ir::DType::Float64) ||
+            llvm::Triple(e_.module().getTargetTriple()).isRISCV())
+            return false;
+        return call_.inputs[0].strides[dims_.normalized[0]] == 1;
+    }
+
+    /// The row folded with \p step, lane by lane from \p identity (lanes past
+    /// the row's end keep it), then across the lanes in halves with \p combine.
+    Value* foldRow(const std::vector<Value*>& outer, double identity,
+                   const std::function<Value*(Value* acc, Value* x)>& step,
+                   const std::function<Value*(Value* a, Value* b)>& combine) {
         auto& b = e_.b();
+        const int64_t lanes = 64 / ir::dtypeSize(t_);
+        const int64_t n = call_.inputs[0].shape[dims_.normalized[0]];
+        const int64_t whole = n / lanes * lanes;
+        auto* type = llvm::FixedVectorType::get(e_.valueType(t_), static_cast<unsigned>(lanes));
+        Value* acc = e_.slot(type, b.CreateVectorSplat(static_cast<unsigned>(lanes), f(identity)));
+        e_.forRange(
+            {e_.i64(0), e_.i64(whole)},
+            [&](Value* k) {
+                std::vector<bool> all(static_cast<size_t>(lanes), true);
+                Value* x = e_.loadMasked(call_.inputs[0], joinIndex(dims_, outer, {k}), 0, all);
+                b.CreateStore(step(b.CreateLoad(type, acc), x), acc);
+            },
+            lanes);
+        if (n > whole) {
+            std::vector<bool> read(static_cast<size_t>(lanes), false);
+            std::vector<llvm::Constant*> mask;
+            for (int64_t k = 0; k < lanes; ++k) {
+                read[static_cast<size_t>(k)] = k < n - whole;
+                mask.push_back(b.getInt1(k < n - whole));
+            }
+            Value* x =
+                e_.loadMasked(call_.inputs[0], joinIndex(dims_, outer, {e_.i64(whole)}), 0, read);
+            Value* old = b.CreateLoad(type, acc);
+            b.CreateStore(b.CreateSelect(llvm::ConstantVector::get(mask), step(old, x), old), acc);
+        }
+        Value* v = b.CreateLoad(type, acc);
+        for (int64_t width = lanes / 2; width >= 1; width /= 2) {
+            std::vector<int> low, high;
+            for (int k = 0; k < width; ++k) {
+                low.push_back(k);
+                high.push_back(static_cast<int>(width) + k);
+            }
+            v = combine(b.CreateShuffleVector(v, low), b.CreateShuffleVector(v, high));
+        }
+        return b.CreateExtractElement(v, uint64_t{0});
+    }
+
+    /// The row's largest element and its sum of exp(x - max).
+    std::pair<Value*, Value*> softmaxStatistics(const std::vector<Value*>& outer) {
+        auto& b = e_.b();
+        auto larger = [&](Value* m, Value* v) {
+            return b.CreateSelect(b.CreateFCmpOGT(v, m), v, m);
+        };
+        auto add = [&](Value* x, Value* y) {
+            return b.CreateFAdd(x, y);
+        };
+        if (foldsInLanes()) {
+            Value* m = foldRow(outer, -1e300, larger, larger);
+            auto exps = [&](Value* acc, Value* v) {
+                const auto* type = llvm::cast<llvm::FixedVectorType>(v->getType());
+                Value* shift = b.CreateVectorSplat(type->getNumElements(), m);
+                return b.CreateFAdd(acc, expOf(e_, b.CreateFSub(v, shift)));
+            };
+            return {m, foldRow(outer, 0, exps, add)};
+        }
         Value* max = e_.slot(e_.valueType(t_), f(-1e300));
-        accumulate(outer, max,
-                   [&](Value* m, Value* v) { return b.CreateSelect(b.CreateFCmpOGT(v, m), v, m); });
+        accumulate(outer, max, larger);
         Value* m = get(max);
         Value* sum = e_.slot(e_.valueType(t_), f(0));
         accumulate(outer, sum, [&](Value* s, Value* v) {
             return b.CreateFAdd(s, expOf(e_, b.CreateFSub(v, m)));
         });
-        Value* s = get(sum);
+        return {m, get(sum)};
+    }
+
+    void softmax(const std::vector<Value*>& outer, bool logarithm) {
+        auto& b = e_.b();
+        const auto [m, s] = softmaxStatistics(outer);
         Value* logSum = logarithm ? call1(llvm::Intrinsic::log, s) : nullptr;
         write(outer, [&](const std::vector<Value*>&, Value* v) {
             Value* shifted = b.CreateFSub(v, m);

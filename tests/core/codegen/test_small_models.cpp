@@ -361,6 +361,23 @@ const std::vector<Case>& cases() {
              m.addNode("Erf", {"x"}, {"y"});
              output(m, "y", DType::Float32, {3, 500});
          }},
+        // Rows folded in vector lanes: a last partial vector, then whole ones.
+        {"softmax-rows-with-a-tail",
+         DType::Float32,
+         {2, 5, 37},
+         30.0,
+         [](onnxio::ModelBuilder& m, Seeded&) {
+             m.addNode("Softmax", {"x"}, {"y"}).attr("axis", -1);
+             output(m, "y", DType::Float32, {2, 5, 37});
+         }},
+        {"log-softmax-whole-vectors",
+         DType::Float32,
+         {3, 48},
+         30.0,
+         [](onnxio::ModelBuilder& m, Seeded&) {
+             m.addNode("LogSoftmax", {"x"}, {"y"}).attr("axis", 1);
+             output(m, "y", DType::Float32, {3, 48});
+         }},
     };
     return all;
 }
