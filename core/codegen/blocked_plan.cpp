@@ -53,6 +53,15 @@ int64_t nextPowerOfTwo(int64_t n) {
     return p;
 }
 
+/// Plain terms over a whole that may be divided exactly (ConvTranspose's
+/// (ow - kw) / stride): the lanes where the division is not exact read nothing.
+bool isDividedPlain(const ops::IndexExpr& expr) {
+    if (expr.full || expr.mod != 0 || expr.div < 1)
+        return false;
+    return std::all_of(expr.terms.begin(), expr.terms.end(),
+                       [](const ops::IndexTerm& t) { return t.div == 1 && t.mod == 0; });
+}
+
 bool isPlain(const ops::IndexExpr& expr) {
     if (expr.full || expr.div != 1 || expr.mod != 0)
         return false;
@@ -94,7 +103,7 @@ bool chooseRowFactor(const ops::LoopNest& nest, BlockedPlan& plan) {
     for (size_t d = 0; d < rowMap.dims.size(); ++d)
         if (readsLoop(rowMap.dims[d], plan.row))
             plan.rowDim = static_cast<int>(d);
-    return isPlain(rowMap.dims[static_cast<size_t>(plan.rowDim)]);
+    return isDividedPlain(rowMap.dims[static_cast<size_t>(plan.rowDim)]);
 }
 
 /// The row factor's dims a lane's position moves: the row's and, when
@@ -229,6 +238,13 @@ int64_t constantIndex(const ops::IndexExpr& expr, const std::vector<int64_t>& lo
     return sum;
 }
 
+std::optional<int64_t> exactIndex(const ops::IndexExpr& expr, const std::vector<int64_t>& loops) {
+    const int64_t sum = constantIndex(expr, loops);
+    if (sum % expr.div != 0)
+        return std::nullopt;
+    return sum / expr.div;
+}
+
 std::optional<int64_t> constantOf(Value* v) {
     if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(v))
         return c->getSExtValue();
@@ -265,7 +281,8 @@ std::optional<BlockedPlan> planRow(const OpCall& call, bool flatten) {
     for (const ops::IndexTerm& term : along.terms)
         if (term.loop == plan->row)
             plan->rowStride = term.coeff * rows.strides[static_cast<size_t>(plan->rowDim)];
-    if (plan->rowStride <= 0 || plan->rowStride > kMaxSpanPerLane)
+    plan->rowDiv = along.div;
+    if (plan->rowStride <= 0 || plan->rowStride > kMaxSpanPerLane * plan->rowDiv)
         return std::nullopt;
     const Range& row = call.regions[0].back();
     std::optional<int64_t> first = constantOf(row.lo), last = constantOf(row.hi);
@@ -295,7 +312,7 @@ bool flattens(const OpCall& call, BlockedPlan& plan, int64_t lanes) {
         for (const ops::IndexTerm& t : rowMap.dims[static_cast<size_t>(d)].terms)
             if (t.loop == plan.outer)
                 outerStep += t.coeff * rows.strides[static_cast<size_t>(d)];
-    return outerStep == plan.width * plan.rowStride &&
+    return plan.rowDiv == 1 && outerStep == plan.width * plan.rowStride &&
            plan.positions() <= kMaxFlatSegments * kMaxChunks * lanes;
 }
 

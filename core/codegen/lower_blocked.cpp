@@ -1,6 +1,6 @@
 // The register-blocked contraction: the micro-kernel lowering of Conv,
-// MatMul and Gemm on the host, chosen from the loop nest and access maps
-// (no op is named). Of the two factors, the "row" factor is the one whose
+// ConvTranspose, MatMul and Gemm on the host, chosen from the loop nest and
+// access maps (no op is named). Of the two factors, the "row" factor is the one whose
 // map reads along the output's last loop (the row: Conv's ow, MatMul's n)
 // and the "column" factor reads along another output loop, the block (Conv's
 // oc, MatMul's m), that the row factor does not read. A tile of R block
@@ -14,7 +14,10 @@
 // kw) are unrolled: a lane's index is then a constant, and padding lanes are
 // decided when the kernel is compiled. Segments whose every lane is inside
 // the input for every such step run in one loop at a runtime offset; the
-// others are emitted with their lanes known. A row that fills at most half
+// others are emitted with their lanes known. A ConvTranspose reads
+// (ow - kw) / stride: its lanes are known too, a lane reads where the
+// division is exact, and its vector is a load of the span and a shuffle, as
+// for a strided row. A row that fills at most half
 // a vector (ResNet-50's 7 x 7 stage) runs flattened with the output loop
 // before it when the addresses of both are linear in the position: its
 // lanes span rows, the reduction loops that move either are unrolled, and
@@ -31,6 +34,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <utility>
 
 namespace stagecraft::codegen::detail {
@@ -90,8 +94,11 @@ private:
         return {plan_.outerFirst + position / plan_.width, plan_.first + position % plan_.width};
     }
 
-    /// Whether the lane at \p position reads inside the row factor at tap values \p taps.
-    bool laneInside(int64_t position, const std::vector<int64_t>& taps) const {
+    /// The offset in elements of the row factor's element that the lane at
+    /// \p position reads at tap values \p taps (over the dims a position
+    /// moves), or nullopt where that lies outside the input or its division
+    /// is not exact.
+    std::optional<int64_t> laneAddress(int64_t position, const std::vector<int64_t>& taps) const {
         std::vector<int64_t> values(nest_.loops.size(), 0);
         const auto [outer, row] = positionValues(position);
         values[static_cast<size_t>(plan_.row)] = row;
@@ -100,13 +107,21 @@ private:
         for (size_t i = 0; i < plan_.taps.size(); ++i)
             values[static_cast<size_t>(plan_.taps[i])] = taps[i];
         const ops::AccessMap& map = *nest_.accessFor(plan_.rowSlot);
-        const ir::Shape& shape = call_.inputs[static_cast<size_t>(plan_.rowSlot)].shape;
+        const Access& rows = call_.inputs[static_cast<size_t>(plan_.rowSlot)];
         std::vector<int> dims{plan_.rowDim};
         dims.insert(dims.end(), plan_.outerDims.begin(), plan_.outerDims.end());
-        return std::all_of(dims.begin(), dims.end(), [&](int d) {
-            const int64_t index = constantIndex(map.dims[static_cast<size_t>(d)], values);
-            return index >= 0 && index < shape[static_cast<size_t>(d)];
-        });
+        int64_t address = 0;
+        for (int d : dims) {
+            std::optional<int64_t> index = exactIndex(map.dims[static_cast<size_t>(d)], values);
+            if (!index || *index < 0 || *index >= rows.shape[static_cast<size_t>(d)])
+                return std::nullopt;
+            address += *index * rows.strides[static_cast<size_t>(d)];
+        }
+        return address;
+    }
+
+    bool laneInside(int64_t position, const std::vector<int64_t>& taps) const {
+        return laneAddress(position, taps).has_value();
     }
 
     /// Every combination of the unrolled loops' values, in loop order.
@@ -143,7 +158,7 @@ private:
             int64_t stop = start;
             while (stop + length <= end && segmentInside(stop, length))
                 stop += length;
-            if (plan_.outer < 0 && stop - start > length) {
+            if (plan_.outer < 0 && plan_.rowDiv == 1 && stop - start > length) {
                 e_.forRange(
                     {e_.i64(start), e_.i64(stop)},
                     [&](Value* first) {
@@ -223,7 +238,7 @@ private:
     /// A tile's accumulators start at the output's initial values (Conv's bias).
     Value* initialVector(const Segment& s, Value* block, int64_t r, int64_t chunk) {
         const ir::OpKind kind = call_.op().kind;
-        if (kind != ir::OpKind::Conv || !call_.hasInput(2))
+        if ((kind != ir::OpKind::Conv && kind != ir::OpKind::ConvTranspose) || !call_.hasInput(2))
             return llvm::Constant::getNullValue(vector_);
         const ops::AccessMap* bias = nest_.accessFor(2);
         const bool perLane =
@@ -242,26 +257,40 @@ private:
     }
 
     /// The row factor's vector of chunk \p chunk at the current step: one
-    /// masked load from lane 0's element that reads the lanes inside the
-    /// input (the others poison), and for a strided row a shuffle. \p keep
-    /// says which lanes' sums count: the lanes inside, and those past the
-    /// segment's end (never stored). Null when no lane is inside.
+    /// masked load from the first read lane's element of the span the lanes
+    /// read (the others poison), shuffled into lanes unless already there.
+    /// \p keep says which lanes' sums count: the lanes that read, and those
+    /// past the segment's end (never stored). Null when no lane reads.
     Value* rowVector(const Segment& s, int64_t chunk, const std::vector<int64_t>& taps,
                      std::vector<bool>& keep) {
         const int64_t count = lanesIn(s, chunk);
-        const int64_t stride = plan_.rowStride;
         keep.assign(static_cast<size_t>(plan_.lanes), true);
-        std::vector<bool> read(static_cast<size_t>((plan_.lanes - 1) * stride + 1), false);
-        int64_t first = -1;
+        std::vector<int64_t> offset(static_cast<size_t>(count), -1);
+        int64_t first = -1, base = 0, span = plan_.lanes;
         for (int64_t k = 0; k < count; ++k) {
-            const bool in =
-                !s.known || laneInside(*constantOf(s.first) + chunk * plan_.lanes + k, taps);
-            keep[static_cast<size_t>(k)] = in;
-            read[static_cast<size_t>(k * stride)] = in;
-            first = (in && first < 0) ? k : first;
+            std::optional<int64_t> address =
+                s.known ? laneAddress(*constantOf(s.first) + chunk * plan_.lanes + k, taps)
+                        : std::optional<int64_t>(k * plan_.rowStride);
+            keep[static_cast<size_t>(k)] = address.has_value();
+            if (!address)
+                continue;
+            if (first < 0) {
+                first = k;
+                base = *address;
+            }
+            offset[static_cast<size_t>(k)] = *address - base;
+            span = std::max(span, *address - base + 1);
         }
         if (first < 0)
             return nullptr;
+        std::vector<bool> read(static_cast<size_t>(span), false);
+        bool inPlace = span == plan_.lanes;
+        for (int64_t k = 0; k < count; ++k) {
+            const int64_t o = offset[static_cast<size_t>(k)];
+            if (o >= 0)
+                read[static_cast<size_t>(o)] = true;
+            inPlace = inPlace && (o < 0 || o == k);
+        }
         std::vector<Value*> loops = at(nullptr, 0, laneOf(s, chunk * plan_.lanes + first));
         for (size_t i = 0; i < plan_.taps.size(); ++i)
             loops[static_cast<size_t>(plan_.taps[i])] = e_.i64(taps[i]);
@@ -269,13 +298,15 @@ private:
         std::vector<Value*> index;
         for (const ops::IndexExpr& d : map->dims)
             index.push_back(e_.evalIndex(d, loops));
-        Value* loaded = e_.loadMasked(call_.inputs[static_cast<size_t>(plan_.rowSlot)], index,
-                                      -first * stride, read);
-        if (stride == 1)
+        Value* loaded =
+            e_.loadMasked(call_.inputs[static_cast<size_t>(plan_.rowSlot)], index, 0, read);
+        if (inPlace && first == 0)
             return loaded;
         std::vector<int> lanes;
-        for (int64_t k = 0; k < plan_.lanes; ++k)
-            lanes.push_back(static_cast<int>(k * stride));
+        for (int64_t k = 0; k < plan_.lanes; ++k) {
+            const int64_t o = k < count ? offset[static_cast<size_t>(k)] : -1;
+            lanes.push_back(static_cast<int>(std::max<int64_t>(o, 0)));
+        }
         return e_.b().CreateShuffleVector(loaded, lanes);
     }
 
@@ -318,9 +349,16 @@ private:
         const ops::AccessMap* map = nest_.accessFor(plan_.rowSlot);
         const ir::Shape& shape = call_.inputs[static_cast<size_t>(plan_.rowSlot)].shape;
         std::vector<Value*> tests;
-        for (int d : plan_.testedDims)
-            tests.push_back(e_.inBounds(e_.evalIndex(map->dims[static_cast<size_t>(d)], loops),
-                                        shape[static_cast<size_t>(d)]));
+        for (int d : plan_.testedDims) {
+            const ops::IndexExpr& expr = map->dims[static_cast<size_t>(d)];
+            tests.push_back(e_.inBounds(e_.evalIndex(expr, loops), shape[static_cast<size_t>(d)]));
+            if (expr.div > 1 && expr.mod == 0) { // ConvTranspose: exact divisions only
+                ops::IndexExpr whole = expr;
+                whole.div = 1;
+                Value* rest = e_.floorMod(e_.evalIndex(whole, loops), expr.div);
+                tests.push_back(e_.b().CreateICmpEQ(rest, e_.i64(0)));
+            }
+        }
         return e_.all(tests);
     }
 

@@ -383,7 +383,8 @@ Status lowerConvTranspose(Emitter& e, const OpCall& call) {
         return Status::success();
     if (!ir::isFloatingPoint(outputType(call, 0)))
         return call.error("code generation supports floating-point contractions only");
-    accumulateInRegister(e, call, true);
+    if (!lowerBlockedContraction(e, call))
+        accumulateInRegister(e, call, true);
     return Status::success();
 }
 

@@ -17,7 +17,11 @@ struct BlockedPlan {
     /// The row loop (the output's last) and the row factor's dim it moves.
     int row = 0;
     int rowDim = 0;
+    /// Elements per position along the row: rowStride / rowDiv (a
+    /// ConvTranspose reads (ow - kw) / stride: rowDiv is its stride, and
+    /// only the lanes where the division is exact read).
     int64_t rowStride = 1;
+    int64_t rowDiv = 1;
     /// A narrow row flattened with the output loop before it, or -1: position
     /// p is outer = outerFirst + p / width, row = first + p % width, and the
     /// row factor's dims that outer moves are tested per lane like rowDim.
@@ -61,6 +65,9 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call);
 bool readsLoop(const ops::IndexExpr& expr, int loop);
 /// The value of a plain \p expr (no division, no modulo) at constant loop values.
 int64_t constantIndex(const ops::IndexExpr& expr, const std::vector<int64_t>& loops);
+/// The value of \p expr, plain terms over a whole divided by expr.div, at
+/// constant loop values; nullopt where the division is not exact.
+std::optional<int64_t> exactIndex(const ops::IndexExpr& expr, const std::vector<int64_t>& loops);
 /// The value of \p v when it is an integer constant.
 std::optional<int64_t> constantOf(Value* v);
 /// hi - lo when it is a constant: both constants, or hi built as lo + c.
