@@ -28,15 +28,17 @@ struct HostRunStats {
 Status checkRunMemory(const ir::Graph& graph, const CodePlan& plan);
 
 /// What the host runner's own machinery costs, in ns (medians): calling a
-/// kernel on the calling thread, starting one on \p threads threads (the
-/// pool's helpers woken and joined), and one barrier among them. Calibration
-/// measures the launch and sync overheads of the host with it.
+/// kernel on the calling thread, starting one bound to \p cores cores on the
+/// threads the runner gives it (one per core up to this process's CPUs; the
+/// pool's helpers woken and joined), and one barrier among them, where the
+/// runner meets between layers. Calibration measures the launch and sync
+/// overheads of the host with it.
 struct RuntimeCosts {
     double callNs = 0;
     double startNs = 0;
     double barrierNs = 0;
 };
-RuntimeCosts measureRuntimeCosts(int64_t threads, int repetitions = 2000);
+RuntimeCosts measureRuntimeCosts(int64_t cores, int repetitions = 2000);
 
 class HostProgram {
 public:

@@ -357,6 +357,18 @@ void buildKernelFunction(llvm::Module& module, const KernelCode& kernel,
             b.CreateCall(barrier, {args.back()});
     }
     b.CreateRetVoid();
+    // The host runner runs a layer's cores in turn on its hardware threads
+    // and meets between layers itself (host_run.cpp): it calls the layers.
+    if (kernel.cores > 1 && layers.size() > 1 &&
+        !llvm::Triple(module.getTargetTriple()).isRISCV()) {
+        auto* type = llvm::ArrayType::get(b.getPtrTy(), layers.size());
+        std::vector<llvm::Constant*> entries(layers.begin(), layers.end());
+        auto* table = llvm::cast<llvm::GlobalVariable>(
+            module.getOrInsertGlobal(kernel.symbol + "_layers", type));
+        table->setConstant(true);
+        table->setLinkage(llvm::GlobalValue::ExternalLinkage);
+        table->setInitializer(llvm::ConstantArray::get(type, entries));
+    }
 }
 
 } // namespace

@@ -30,7 +30,9 @@ constexpr const char* kAbi =
     "void kernel(ptr tensors, ptr arena, ptr scratch, i64 core, i64 cores, ptr sync): tensors is "
     "the table of whole tensors by slot; arena is shared by the kernel's cores; each core uses "
     "scratch + core * scratch_bytes_per_core; every core of the binding calls the kernel with "
-    "its id; the cores call sc_barrier(sync) between layers";
+    "its id; the cores call sc_barrier(sync) between layers; a host kernel of several layers "
+    "and cores also exports <symbol>_layers, its layer functions in order (same signature, no "
+    "barrier inside), for a runner that runs a layer's cores in turn and meets between layers";
 
 Json boxJson(const partition::Box& box) {
     Json dims = Json::array();

@@ -357,6 +357,9 @@ TEST_F(TestCodegen, multiCoreKernelsMeetBetweenLayers) {
     ASSERT_TRUE(text.ok());
     ASSERT_EQ(test::countText(*text, "call void @sc_barrier("),
               static_cast<int>(k.layers.size()) - 1);
+    // For a runner that runs the cores of each layer in turn (the host's).
+    EXPECT_TRUE(test::containsText(*text, "@" + k.symbol + "_layers = constant [" +
+                                              std::to_string(k.layers.size()) + " x ptr]"));
 }
 
 // A layer of many fused ops is emitted as calls of functions of at most
