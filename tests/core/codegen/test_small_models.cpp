@@ -437,6 +437,11 @@ const std::vector<Case>& contractionCases() {
                  [](onnxio::NodeBuilder& n) {
                      n.attr("pads", std::vector<int64_t>{1, 1, 1, 1});
                  }),
+        // Strided narrow rows flattened too: a span per input row, shuffled.
+        convCase("conv-1x1-stride-2-narrow-rows", {1, 6, 10, 9}, {5, 6, 1, 1}, {1, 5, 5, 5}, true,
+                 [](onnxio::NodeBuilder& n) {
+                     n.attr("strides", std::vector<int64_t>{2, 2});
+                 }),
         convCase(
             "conv-transpose-2x2-stride-2", {1, 6, 5, 7}, {6, 4, 2, 2}, {1, 4, 10, 14}, true,
             [](onnxio::NodeBuilder& n) {
