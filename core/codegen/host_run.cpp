@@ -42,9 +42,32 @@ namespace {
 using KernelFn = void (*)(void** tensors, void* arena, void* scratch, int64_t core, int64_t cores,
                           void* sync);
 
+/// Rounds of spinning before a thread that waits sleeps (tens of
+/// microseconds). The runner never has more threads than CPUs, and waking a
+/// sleeping thread costs more (a virtual CPU halted, then woken): PP-OCRv4
+/// rec on two threads took 9.6 ms sleeping at once, 6.0 ms spinning first.
+constexpr int kSpinRounds = 1 << 14;
+
+void pause() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/// Spins until \p ready() or kSpinRounds rounds pass; whether it is ready.
+template <class Ready>
+bool spinUntil(const Ready& ready) {
+    for (int i = 0; i < kSpinRounds; ++i) {
+        if (ready())
+            return true;
+        pause();
+    }
+    return ready();
+}
+
 /// A reusable barrier for the cores of one kernel: the last core to arrive
-/// starts the next generation and wakes the others, who wait on the
-/// generation's word (a futex) with no lock to contend for afterwards.
+/// starts the next generation and wakes the others, who spin, then wait on
+/// the generation's word (a futex), with no lock to contend for afterwards.
 class Barrier {
 public:
     explicit Barrier(int64_t count)
@@ -57,7 +80,12 @@ public:
             generation_.notify_all();
             return;
         }
-        while (generation_.load(std::memory_order_acquire) == generation)
+        auto released = [&] {
+            return generation_.load(std::memory_order_acquire) != generation;
+        };
+        if (spinUntil(released))
+            return;
+        while (!released())
             generation_.wait(generation, std::memory_order_acquire);
     }
 
@@ -100,6 +128,8 @@ public:
         for (int64_t i = 1; i < count; ++i)
             helpers_[static_cast<size_t>(i - 1)].wake.release();
         job(0);
+        if (spinUntil([&] { return running_.load(std::memory_order_acquire) == 0; }))
+            return;
         for (int32_t left = running_.load(std::memory_order_acquire); left != 0;
              left = running_.load(std::memory_order_acquire))
             running_.wait(left, std::memory_order_acquire);
@@ -113,7 +143,8 @@ private:
 
     void serve(size_t index) {
         while (true) {
-            helpers_[index].wake.acquire();
+            if (!spinUntil([&] { return helpers_[index].wake.try_acquire(); }))
+                helpers_[index].wake.acquire();
             if (stop_)
                 return;
             (*job_)(static_cast<int64_t>(index) + 1);
