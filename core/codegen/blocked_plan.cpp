@@ -322,15 +322,21 @@ bool flattens(const OpCall& call, BlockedPlan& plan, int64_t lanes) {
         for (const ops::IndexTerm& t : rowMap.dims[static_cast<size_t>(d)].terms)
             if (t.loop == plan.outer)
                 outerStep += t.coeff * rows.strides[static_cast<size_t>(d)];
+    plan.linear = outerStep == plan.width * plan.rowStride;
+    // Without taps, a linear row's lanes all read: its segments run in a
+    // loop and the positions need no bound (ResNet-50's 56 x 56 1 x 1
+    // convolutions: 3,136 positions in whole vectors instead of rows of 56
+    // in 64 lanes).
+    const bool looped = plan.linear && plan.restOutside;
     if (plan.rowDiv != 1 || outerStep < plan.width * plan.rowStride ||
-        plan.positions() > kMaxFlatSegments * kMaxChunks * lanes)
+        (!looped && plan.positions() > kMaxFlatSegments * kMaxChunks * lanes))
         return false;
     // Rows at linear addresses give a vector one span; others (a strided
     // row: ResNet-50's stride-2 1 x 1 convolution into 7 x 7) a span per
     // row the vector's lanes cover, gathered by a shuffle: bounded in
     // length, and only without taps (a 3 x 3 one measured 20 % slower so:
     // nine gathers per step).
-    if (outerStep == plan.width * plan.rowStride)
+    if (plan.linear)
         return true;
     const int64_t rowsPerVector = (lanes - 1) / plan.width + 2;
     return plan.restOutside && rowsPerVector * outerStep <= kMaxFlatSpanPerLane * lanes;

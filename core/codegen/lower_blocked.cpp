@@ -158,7 +158,7 @@ private:
             int64_t stop = start;
             while (stop + length <= end && segmentInside(stop, length))
                 stop += length;
-            if (plan_.outer < 0 && plan_.rowDiv == 1 && stop - start > length) {
+            if ((plan_.outer < 0 || plan_.linear) && plan_.rowDiv == 1 && stop - start > length) {
                 e_.forRange(
                     {e_.i64(start), e_.i64(stop)},
                     [&](Value* first) {
@@ -219,9 +219,17 @@ private:
             loops[static_cast<size_t>(plan_.row)] = lane;
             return loops;
         }
-        const auto [outer, row] = positionValues(*constantOf(lane));
-        loops[static_cast<size_t>(plan_.outer)] = e_.i64(outer);
-        loops[static_cast<size_t>(plan_.row)] = e_.i64(row);
+        if (std::optional<int64_t> position = constantOf(lane)) {
+            const auto [outer, row] = positionValues(*position);
+            loops[static_cast<size_t>(plan_.outer)] = e_.i64(outer);
+            loops[static_cast<size_t>(plan_.row)] = e_.i64(row);
+            return loops;
+        }
+        // A runtime segment of a linear flattened row (positions >= 0).
+        loops[static_cast<size_t>(plan_.outer)] = e_.b().CreateAdd(
+            e_.i64(plan_.outerFirst), e_.b().CreateUDiv(lane, e_.i64(plan_.width)));
+        loops[static_cast<size_t>(plan_.row)] =
+            e_.b().CreateAdd(e_.i64(plan_.first), e_.b().CreateURem(lane, e_.i64(plan_.width)));
         return loops;
     }
 

@@ -26,6 +26,10 @@ struct BlockedPlan {
     /// p is outer = outerFirst + p / width, row = first + p % width, and the
     /// row factor's dims that outer moves are tested per lane like rowDim.
     int outer = -1;
+    /// Flattened rows at addresses linear in the position, for the output and
+    /// the row factor: a segment whose lanes all read runs at a runtime
+    /// position like an unflattened row's.
+    bool linear = false;
     std::vector<int> outerDims;
     int64_t outerFirst = 0;
     int64_t outerCount = 1;

@@ -440,6 +440,10 @@ const std::vector<Case>& contractionCases() {
         // Rows of 14 of 16 lanes without taps run flattened: 196 positions.
         convCase("conv-1x1-rows-of-14", {1, 8, 14, 14}, {12, 8, 1, 1}, {1, 12, 14, 14}, true,
                  [](onnxio::NodeBuilder&) {}),
+        // And past the unrolled bound: 399 positions in a loop of segments,
+        // the last one shorter.
+        convCase("conv-1x1-looped-positions", {1, 6, 21, 19}, {10, 6, 1, 1}, {1, 10, 21, 19}, true,
+                 [](onnxio::NodeBuilder&) {}),
         // Strided narrow rows flattened too: a span per input row, shuffled.
         convCase("conv-1x1-stride-2-narrow-rows", {1, 6, 10, 9}, {5, 6, 1, 1}, {1, 5, 5, 5}, true,
                  [](onnxio::NodeBuilder& n) {
