@@ -34,6 +34,7 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <optional>
 #include <utility>
 
@@ -54,25 +55,12 @@ public:
               llvm::FixedVectorType::get(e.valueType(type_), static_cast<unsigned>(plan.lanes))) {}
 
     void emit() {
-        std::vector<Range> shared;
-        for (int l : plan_.shared)
-            shared.push_back(region(l));
-        e_.forBox(shared, [&](const std::vector<Value*>& idx) {
-            loops_.assign(nest_.loops.size(), nullptr);
-            for (size_t i = 0; i < idx.size(); ++i)
-                loops_[static_cast<size_t>(plan_.shared[i])] = idx[i];
-            if (!plan_.restOutside) {
+        loops_.assign(nest_.loops.size(), nullptr);
+        forLoops(plan_.shared, [&] {
+            if (plan_.restOutside)
+                forLoops(plan_.rest, [&] { emitSegments(); });
+            else
                 emitSegments();
-                return;
-            }
-            std::vector<Range> rest;
-            for (int l : plan_.rest)
-                rest.push_back(region(l));
-            e_.forBox(rest, [&](const std::vector<Value*>& r) {
-                for (size_t i = 0; i < r.size(); ++i)
-                    loops_[static_cast<size_t>(plan_.rest[i])] = r[i];
-                emitSegments();
-            });
         });
     }
 
@@ -85,6 +73,19 @@ private:
     };
 
     Range region(int loop) const { return call_.regions[0][static_cast<size_t>(loop)]; }
+
+    /// Nested loops over the regions of the nest's \p loops, their values
+    /// in loops_ while \p body runs.
+    void forLoops(const std::vector<int>& loops, const std::function<void()>& body) {
+        std::vector<Range> ranges;
+        for (int l : loops)
+            ranges.push_back(region(l));
+        e_.forBox(ranges, [&](const std::vector<Value*>& idx) {
+            for (size_t i = 0; i < idx.size(); ++i)
+                loops_[static_cast<size_t>(loops[i])] = idx[i];
+            body();
+        });
+    }
 
     /// The outer loop's and the row's values at \p position (a row value
     /// when the row is not flattened).
@@ -195,18 +196,10 @@ private:
     }
 
     void emitRest(const Segment& segment, Value* block, int64_t tile) {
-        if (plan_.restOutside) {
+        if (plan_.restOutside)
             emitTile(segment, block, tile);
-            return;
-        }
-        std::vector<Range> rest;
-        for (int l : plan_.rest)
-            rest.push_back(region(l));
-        e_.forBox(rest, [&](const std::vector<Value*>& idx) {
-            for (size_t i = 0; i < idx.size(); ++i)
-                loops_[static_cast<size_t>(plan_.rest[i])] = idx[i];
-            emitTile(segment, block, tile);
-        });
+        else
+            forLoops(plan_.rest, [&] { emitTile(segment, block, tile); });
     }
 
     /// loops_ with the block at position \p r of the tile and the row (and
