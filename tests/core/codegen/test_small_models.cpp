@@ -361,6 +361,20 @@ const std::vector<Case>& cases() {
              m.addNode("Erf", {"x"}, {"y"});
              output(m, "y", DType::Float32, {3, 500});
          }},
+        // Elementwise rows of 9 run joined with the rows above (the bias
+        // broadcast along them), not so a factor that changes per row.
+        {"elementwise-joined-rows",
+         DType::Float32,
+         {2, 3, 7, 9},
+         2.0,
+         [](onnxio::ModelBuilder& m, Seeded& r) {
+             m.addFloatInitializer("a", {1, 3, 1, 1}, r.floats(3, 1.0));
+             m.addFloatInitializer("c", {1, 1, 7, 1}, r.floats(7, 1.0));
+             m.addNode("Add", {"x", "a"}, {"s"});
+             m.addNode("Mul", {"s", "c"}, {"p"});
+             m.addNode("Relu", {"p"}, {"y"});
+             output(m, "y", DType::Float32, {2, 3, 7, 9});
+         }},
         // Rows folded in vector lanes: a last partial vector, then whole ones.
         {"softmax-rows-with-a-tail",
          DType::Float32,
