@@ -116,14 +116,6 @@ bool chooseRowFactor(const ops::LoopNest& nest, BlockedPlan& plan) {
     return isDividedPlain(rowMap.dims[static_cast<size_t>(plan.rowDim)]);
 }
 
-/// The row factor's dims a lane's position moves: the row's and, when
-/// flattened, the outer loop's.
-std::vector<int> movedDims(const BlockedPlan& plan) {
-    std::vector<int> dims{plan.rowDim};
-    dims.insert(dims.end(), plan.outerDims.begin(), plan.outerDims.end());
-    return dims;
-}
-
 /// The outer loop's dims of the row factor (Conv's ih for oh): plain, apart
 /// from the row's, and the column factor reads no such loop; false otherwise.
 bool chooseOuter(const ops::LoopNest& nest, BlockedPlan& plan) {
@@ -236,6 +228,12 @@ std::optional<BlockedPlan> planFactors(const OpCall& call, bool flatten) {
 
 } // namespace
 
+std::vector<int> movedDims(const BlockedPlan& plan) {
+    std::vector<int> dims{plan.rowDim};
+    dims.insert(dims.end(), plan.outerDims.begin(), plan.outerDims.end());
+    return dims;
+}
+
 bool readsLoop(const ops::IndexExpr& expr, int loop) {
     return std::any_of(expr.terms.begin(), expr.terms.end(),
                        [&](const ops::IndexTerm& t) { return t.loop == loop; });
@@ -323,11 +321,16 @@ bool flattens(const OpCall& call, BlockedPlan& plan, int64_t lanes) {
             if (t.loop == plan.outer)
                 outerStep += t.coeff * rows.strides[static_cast<size_t>(d)];
     plan.linear = outerStep == plan.width * plan.rowStride;
-    // Without taps, a linear row's lanes all read: its segments run in a
-    // loop and the positions need no bound (ResNet-50's 56 x 56 1 x 1
-    // convolutions: 3,136 positions in whole vectors instead of rows of 56
-    // in 64 lanes).
-    const bool looped = plan.linear && plan.restOutside;
+    // Without taps or padding, a linear row's lanes all read: its segments
+    // run in a loop and the positions need no bound (ResNet-50's 56 x 56
+    // 1 x 1 convolutions: 3,136 positions in whole vectors instead of rows
+    // of 56 in 64 lanes).
+    const std::vector<int> moved = movedDims(plan);
+    const bool looped =
+        plan.linear && plan.restOutside && std::all_of(moved.begin(), moved.end(), [&](int d) {
+            return alwaysInside(call.semantics->nests[0], rowMap.dims[static_cast<size_t>(d)],
+                                rows.shape[static_cast<size_t>(d)]);
+        });
     if (plan.rowDiv != 1 || outerStep < plan.width * plan.rowStride ||
         (!looped && plan.positions() > kMaxFlatSegments * kMaxChunks * lanes))
         return false;
@@ -346,8 +349,8 @@ bool flattens(const OpCall& call, BlockedPlan& plan, int64_t lanes) {
 
 /// The full plan: factors, then the tile and segment sized to the host's
 /// vector registers; nullopt where the lowering does not apply. A row that
-/// fills at most half a vector is flattened with the loop before it where
-/// the addresses allow (ResNet-50's 7 x 7 stage).
+/// leaves lanes empty is flattened with the loop before it where the
+/// addresses allow (ResNet-50's 7 x 7 stage; wider rows without taps).
 std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
     if (llvm::Triple(e.module().getTargetTriple()).isRISCV())
         return std::nullopt;
@@ -386,9 +389,9 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
         // As few tiles as the registers allow, of even sizes: 16 channels
         // run as 8 + 8, not 12 + 4 (a tile of 4 loads the row for a third
         // of the multiply-adds).
-        const int64_t positions = std::max<int64_t>(*extent, 1);
-        const int64_t tiles = (positions + plan->tile - 1) / plan->tile;
-        plan->tile = (positions + tiles - 1) / tiles;
+        const int64_t channels = std::max<int64_t>(*extent, 1);
+        const int64_t tiles = (channels + plan->tile - 1) / plan->tile;
+        plan->tile = (channels + tiles - 1) / tiles;
     } else
         plan->tile = 1;
     return plan;

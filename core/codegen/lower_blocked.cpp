@@ -1,32 +1,33 @@
 // The register-blocked contraction: the micro-kernel lowering of Conv,
 // ConvTranspose, MatMul and Gemm on the host, chosen from the loop nest and
-// access maps (no op is named). Of the two factors, the "row" factor is the one whose
-// map reads along the output's last loop (the row: Conv's ow, MatMul's n)
-// and the "column" factor reads along another output loop, the block (Conv's
-// oc, MatMul's m), that the row factor does not read. A tile of R block
-// positions by a segment of the row is kept in vector registers over every
-// reduction step: each step loads the row factor's vectors once and
-// multiplies them by R broadcast scalars of the column factor, so a loaded
-// vector feeds R vector multiply-adds instead of one. R, the vector width
-// and the segment's vectors are sized from the host's vector registers.
+// access maps (no op is named). Of the two factors, the "row" factor is the
+// one whose map reads along the output's last loop (the row: Conv's ow,
+// MatMul's n) and the "column" factor reads along another output loop, the
+// block (Conv's oc, MatMul's m), that the row factor does not read. A tile
+// of R block positions by a segment of the row is kept in vector registers
+// over every reduction step: each step loads the row factor's vectors once
+// and multiplies them by R broadcast scalars of the column factor, so a
+// loaded vector feeds R vector multiply-adds instead of one. R, the vector
+// width and the segment's vectors are sized from the host's vector
+// registers (blocked_plan.cpp).
 //
 // The reduction loops that move the row factor's read along the row (Conv's
 // kw) are unrolled: a lane's index is then a constant, and padding lanes are
 // decided when the kernel is compiled. Segments whose every lane is inside
 // the input for every such step run in one loop at a runtime offset; the
-// others are emitted with their lanes known. A ConvTranspose reads
-// (ow - kw) / stride: its lanes are known too, a lane reads where the
-// division is exact, and its vector is a load of the span and a shuffle, as
-// for a strided row. A row that fills at most half
-// a vector (ResNet-50's 7 x 7 stage) runs flattened with the output loop
-// before it when the addresses of both are linear in the position: its
-// lanes span rows, the reduction loops that move either are unrolled, and
-// every lane is known. Without taps (1 x 1 Conv, MatMul) the other output
-// loops go outside the block's tiles, so that a row factor row is reused by
-// every tile while in cache; with taps, inside, so that a tile's weights
-// are. Each output element sums the same products in the same order as
-// lower_contraction.cpp's loops, with the same fused multiply-add, so the
-// bits agree with the other lowerings.
+// others are emitted with their lanes known, each vector a masked load of
+// the span its lanes read and, unless they are in place, a shuffle (a
+// strided row; a ConvTranspose, whose lanes read where (ow - kw) / stride
+// divides exactly). A row that leaves lanes empty may run flattened with
+// the output loop before it (blocked_plan.cpp says when): positions then
+// span rows, the reduction loops that move either loop are unrolled, and at
+// addresses linear in the position segments run in a loop as a row's do.
+// Without taps (1 x 1 Conv, MatMul) the other output loops go outside the
+// block's tiles, so that a row factor row is reused by every tile while in
+// cache; with taps, inside, so that a tile's weights are. Each output
+// element sums the same products in the same order as lower_contraction.cpp's
+// loops, with the same fused multiply-add, so the bits agree with the other
+// lowerings.
 
 #include "codegen/internal/blocked_plan.h"
 
@@ -109,10 +110,8 @@ private:
             values[static_cast<size_t>(plan_.taps[i])] = taps[i];
         const ops::AccessMap& map = *nest_.accessFor(plan_.rowSlot);
         const Access& rows = call_.inputs[static_cast<size_t>(plan_.rowSlot)];
-        std::vector<int> dims{plan_.rowDim};
-        dims.insert(dims.end(), plan_.outerDims.begin(), plan_.outerDims.end());
         int64_t address = 0;
-        for (int d : dims) {
+        for (int d : movedDims(plan_)) {
             std::optional<int64_t> index = exactIndex(map.dims[static_cast<size_t>(d)], values);
             if (!index || *index < 0 || *index >= rows.shape[static_cast<size_t>(d)])
                 return std::nullopt;
@@ -148,9 +147,9 @@ private:
         return true;
     }
 
-    /// Full segments inside the input for every tap run in one loop; the
-    /// others, a shorter last segment and a flattened row's segments are
-    /// emitted with known lanes.
+    /// Full segments inside the input for every tap run in one loop (but a
+    /// ConvTranspose's, and a flattened row's at addresses not linear); the
+    /// others, and a shorter last segment, are emitted with known lanes.
     void emitSegments() {
         const int64_t length = plan_.segment();
         int64_t start = plan_.outer < 0 ? plan_.first : 0;

@@ -65,6 +65,9 @@ struct BlockedPlan {
 /// host's vector registers; nullopt where the lowering does not apply.
 std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call);
 
+/// The row factor's dims a lane's position moves: the row's and, when
+/// flattened, the outer loop's.
+std::vector<int> movedDims(const BlockedPlan& plan);
 /// Whether \p expr has a term of loop \p loop.
 bool readsLoop(const ops::IndexExpr& expr, int loop);
 /// The value of a plain \p expr (no division, no modulo) at constant loop values.
