@@ -42,11 +42,16 @@ namespace {
 using KernelFn = void (*)(void** tensors, void* arena, void* scratch, int64_t core, int64_t cores,
                           void* sync);
 
-/// Rounds of spinning before a thread that waits sleeps (tens of
-/// microseconds). The runner never has more threads than CPUs, and waking a
-/// sleeping thread costs more (a virtual CPU halted, then woken): PP-OCRv4
-/// rec on two threads took 9.6 ms sleeping at once, 6.0 ms spinning first.
-constexpr int kSpinRounds = 1 << 14;
+/// How a thread waits: a few rounds of `pause`, then yielding its CPU for up
+/// to kSpinTime, then sleeping on a futex. The runner never has more threads
+/// than CPUs, and waking a sleeping thread costs more (a virtual CPU halted,
+/// then woken): PP-OCRv4 rec on two threads took 9.6 ms sleeping at once,
+/// 6.0 ms spinning first. The yield matters where the guest's scheduler
+/// packs runnable threads onto one virtual CPU (this VM's `sched_vcpu_pack`):
+/// a thread that only paused held the CPU the thread it waited for needed,
+/// for its whole spin (~0.4 ms per wait, docs/decisions.md "Host threads").
+constexpr int kPauseRounds = 256;
+constexpr auto kSpinTime = std::chrono::microseconds(200);
 
 void pause() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -54,13 +59,19 @@ void pause() {
 #endif
 }
 
-/// Spins until \p ready() or kSpinRounds rounds pass; whether it is ready.
+/// Spins until \p ready() or kSpinTime passes; whether it is ready.
 template <class Ready>
 bool spinUntil(const Ready& ready) {
-    for (int i = 0; i < kSpinRounds; ++i) {
+    for (int i = 0; i < kPauseRounds; ++i) {
         if (ready())
             return true;
         pause();
+    }
+    const auto deadline = std::chrono::steady_clock::now() + kSpinTime;
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (ready())
+            return true;
+        sched_yield();
     }
     return ready();
 }
