@@ -135,40 +135,60 @@ double median(std::vector<double> values) {
     return values.empty() ? 0 : values[values.size() / 2];
 }
 
-Expected<FamilyKernel> measureOne(const Family& family, const arch::Arch& arch, int repetitions,
-                                  const fs::path& dir) {
+/// Rounds of timing: the whole set is timed in turn this many times, so that
+/// each kernel's samples spread over the calibration rather than one moment
+/// of a machine whose speed drifts (docs/simulator.md, "Fidelity").
+constexpr int kRounds = 3;
+
+/// One training model, simulated and linked for the host, and its samples.
+struct Prepared {
+    ir::Graph graph;
+    codegen::CodePlan plan;
+    std::unique_ptr<codegen::HostProgram> host;
+    codegen::TensorSet inputs;
+    FamilyKernel kernel;
+    std::vector<double> times;
+};
+
+Expected<std::unique_ptr<Prepared>> prepare(const Family& family, const arch::Arch& arch,
+                                            const fs::path& dir) {
     ModelBuilder builder(family.name, 13);
     family.build(builder);
     fs::path file = dir / (std::string(family.name) + ".onnx");
     SC_RETURN_IF_ERROR(builder.save(file, onnxio::WeightFill::Seeded));
+    auto p = std::make_unique<Prepared>();
     SC_ASSIGN_OR_RETURN(onnxio::ImportResult imported, onnxio::importModel(file));
-    const ir::Graph& graph = imported.graph;
+    p->graph = std::move(imported.graph);
     SC_ASSIGN_OR_RETURN(schedule::ClusterPlan clusters,
                         schedule::makeClusterPlan(arch.clusters, arch.clusters, 1));
     SC_ASSIGN_OR_RETURN(sim::Evaluation ev,
-                        sim::evaluate(graph, arch, *sim::findStrategy("tvm"), clusters));
-    SC_ASSIGN_OR_RETURN(codegen::CodePlan plan, codegen::planCode(graph, ev.schedule, ev.program));
+                        sim::evaluate(p->graph, arch, *sim::findStrategy("tvm"), clusters));
+    SC_ASSIGN_OR_RETURN(p->plan, codegen::planCode(p->graph, ev.schedule, ev.program));
     SC_ASSIGN_OR_RETURN(codegen::EmittedProgram program,
-                        codegen::emitProgram(graph, *ev.schedule.semantics, plan,
+                        codegen::emitProgram(p->graph, *ev.schedule.semantics, p->plan,
                                              {codegen::Target::Host, 2, 0, false, {}}));
-    SC_ASSIGN_OR_RETURN(auto host, codegen::HostProgram::load(graph, plan, program));
-    SC_ASSIGN_OR_RETURN(codegen::TensorSet inputs, codegen::seededInputs(graph));
-    std::vector<double> times;
+    SC_ASSIGN_OR_RETURN(p->host, codegen::HostProgram::load(p->graph, p->plan, program));
+    SC_ASSIGN_OR_RETURN(p->inputs, codegen::seededInputs(p->graph));
+    p->kernel = {family.name, family.category, 0, 0, 0};
+    const sim::Breakdown& b = ev.report.attribution.run;
+    p->kernel.simulatedNs = b.totalNs;
+    for (sim::Cause c : {sim::Cause::ComputeMatrix, sim::Cause::ComputeVector,
+                         sim::Cause::ComputeScalar, sim::Cause::ComputeFallback})
+        p->kernel.computeNs += b.at(c);
+    return p;
+}
+
+/// Two warm-up runs, then \p repetitions timed ones appended to p.times.
+Status timeRuns(Prepared& p, int repetitions) {
     for (int r = 0; r < repetitions + 2; ++r) {
         codegen::HostRunStats stats;
-        Expected<codegen::TensorSet> outputs = host->run(inputs, &stats);
+        Expected<codegen::TensorSet> outputs = p.host->run(p.inputs, &stats);
         if (!outputs.ok())
             return outputs.error();
         if (r >= 2)
-            times.push_back(stats.seconds * 1e9);
+            p.times.push_back(stats.seconds * 1e9);
     }
-    FamilyKernel k{family.name, family.category, median(times), 0, 0};
-    const sim::Breakdown& b = ev.report.attribution.run;
-    k.simulatedNs = b.totalNs;
-    for (sim::Cause c : {sim::Cause::ComputeMatrix, sim::Cause::ComputeVector,
-                         sim::Cause::ComputeScalar, sim::Cause::ComputeFallback})
-        k.computeNs += b.at(c);
-    return k;
+    return Status::success();
 }
 
 } // namespace
@@ -178,14 +198,27 @@ Expected<std::vector<FamilyKernel>> measureFamilies(const arch::Arch& arch, int 
     ScratchDir dir;
     if (dir.path().empty())
         return Error("calibration: cannot create a temporary directory");
-    std::vector<FamilyKernel> kernels;
+    std::vector<std::unique_ptr<Prepared>> set;
     for (const Family& family : families()) {
         if (progress)
-            progress(std::string("timing the ") + family.name + " kernel");
-        Expected<FamilyKernel> k = measureOne(family, arch, repetitions, dir.path());
-        if (!k.ok())
-            return k.error().withContext(std::string("calibration: ") + family.name);
-        kernels.push_back(std::move(k).value());
+            progress(std::string("building the ") + family.name + " kernel");
+        auto p = prepare(family, arch, dir.path());
+        if (!p.ok())
+            return p.error().withContext(std::string("calibration: ") + family.name);
+        set.push_back(std::move(p).value());
+    }
+    for (int round = 0; round < kRounds; ++round) {
+        if (progress)
+            progress("timing the set, round " + std::to_string(round + 1) + " of " +
+                     std::to_string(kRounds));
+        for (auto& p : set)
+            if (Status timed = timeRuns(*p, repetitions); !timed.ok())
+                return timed.error().withContext("calibration: " + p->kernel.name);
+    }
+    std::vector<FamilyKernel> kernels;
+    for (auto& p : set) {
+        p->kernel.measuredNs = median(p->times);
+        kernels.push_back(p->kernel);
     }
     return kernels;
 }

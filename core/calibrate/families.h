@@ -32,7 +32,8 @@ struct FamilyKernel {
 using Progress = std::function<void(const std::string& step)>;
 
 /// Builds, schedules, simulates on \p arch, emits for the host and times
-/// (median of \p repetitions after warm-up) every model of the set.
+/// every model of the set: each timed \p repetitions times (after two
+/// warm-up runs) in each of three rounds over the set, the median kept.
 Expected<std::vector<FamilyKernel>> measureFamilies(const arch::Arch& arch, int repetitions,
                                                     const Progress& progress);
 
