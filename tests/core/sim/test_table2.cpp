@@ -1,13 +1,17 @@
 // Table 2 end to end (GraphTurbo §5.2–5.3): the seven zoo models in the
-// paper's ten batch configurations on STCP920, every strategy run as
-// `stagecraft compare` runs it — tvm with TVM's samples per cluster, the
-// others with GraphTurbo's, the level chosen once by sim::chooseLevel on the
-// GraphTurbo workload. The comparisons are computed once (one import per
-// model and samples per cluster) and the slots check them: GraphTurbo beats
-// both baselines on every row (Fig. 14) at the chosen level, is no slower
-// than tvm and astitch at either level, each Fig. 15 step is no slower on
-// average, Table 3's scopes, and the roofline bound.
+// paper's ten batch configurations on STCP920, in f32 and in f16 (the
+// paper's precision), and PP-OCRv4 det and rec at `compare`'s defaults for a
+// file, every strategy run as `stagecraft compare` runs it — tvm with TVM's
+// samples per cluster, the others with GraphTurbo's, the level chosen once
+// by sim::chooseLevel on the GraphTurbo workload. The comparisons are
+// computed once (one import per model, precision and samples per cluster)
+// and the slots check them: GraphTurbo beats both baselines on every row
+// (Fig. 14) at the chosen level (`auto`), is no slower than tvm and astitch
+// at either level (issue 22's first target), each Fig. 15 step is no slower
+// on average, Table 3's scopes, and the roofline bound.
 
+#include "ir/precision.h"
+#include "onnx/importer.h"
 #include "sim_fixture.h"
 
 #include <cmath>
@@ -23,6 +27,9 @@ namespace {
 struct Row {
     std::string model;
     int64_t seq = 0;
+    ir::DType precision = ir::DType::Float32;
+    /// A row of Table 2 (else one of kDefaultSettings).
+    bool table2 = true;
     sim::BatchConfig config;
     schedule::Level level = schedule::Level::LB;
     /// graphturbo simulated at both levels (sim::pickLevel).
@@ -37,7 +44,9 @@ struct Row {
         test::fatal("row %s has no %s report", config.label.c_str(), std::string(strategy).c_str());
     }
     std::string name() const {
-        return config.label + " " + model + (seq > 0 ? "-" + std::to_string(seq) : "");
+        return (table2 ? config.label + " " : "") + model +
+               (seq > 0 ? "-" + std::to_string(seq) : "") + " " +
+               std::string(ir::dtypeName(precision));
     }
 };
 
@@ -47,6 +56,20 @@ const std::pair<const char*, int64_t> kTable2[] = {
     {"bert-base", 512}, {"dlrm", 0},        {"mobilenet-v2", 0}, {"vit-b16", 0},
     {"densenet121", 0}, {"conformer", 0},
 };
+
+/// The fetched models issue 22 names besides the Table 2 rows, at the
+/// input shapes of scripts/bench-schedules.
+struct FetchedRow {
+    const char* name;
+    const char* file;
+    const char* input;
+};
+const FetchedRow kDefaultSettings[] = {
+    {"ppocrv4-det", "ppocr/ch_PP-OCRv4_det_infer.onnx", "x:1x3x640x640"},
+    {"ppocrv4-rec", "ppocr/ch_PP-OCRv4_rec_infer.onnx", "x:1x3x48x320"},
+};
+
+const ir::DType kPrecisions[] = {ir::DType::Float32, ir::DType::Float16};
 
 /// Fig. 15's steps, each from the strategy before it.
 const char* const kFig15[] = {"tvm", "gt-gb", "gt-lb", "gt-instances", "graphturbo"};
@@ -58,15 +81,18 @@ schedule::ClusterPlan planFor(const arch::Arch& arch, const sim::BatchConfig& co
     return plan;
 }
 
-/// Every strategy on one Table 2 row, as cmd_compare.cpp runs them.
-Row compareRow(const test::TempDir& dir, const arch::Arch& arch, const char* model, int64_t seq) {
-    Row row;
-    row.model = model;
-    row.seq = seq;
-    row.config = *sim::table2Config(model, seq);
+ir::Graph atPrecision(ir::Graph graph, ir::DType precision, const std::string& what) {
+    if (precision == ir::DType::Float32)
+        return graph;
+    return test::valueOrDie(ir::convertPrecision(graph, precision), "converting " + what);
+}
+
+/// Every strategy on \p row, as cmd_compare.cpp runs them: \p ours at the
+/// row's GraphTurbo samples per cluster, \p baseline at TVM's.
+void compareRow(Row& row, const arch::Arch& arch, ir::Graph ours, ir::Graph baseline) {
     const sim::BatchConfig& c = row.config;
-    ir::Graph ours = test::importZoo(dir, model, c.perCluster, seq);
-    ir::Graph baseline = test::importZoo(dir, model, c.tvmPerCluster, seq);
+    ours = atPrecision(std::move(ours), row.precision, row.name());
+    baseline = atPrecision(std::move(baseline), row.precision, row.name());
     schedule::ClusterPlan oursPlan = planFor(arch, c, c.perCluster);
     schedule::ClusterPlan baselinePlan = planFor(arch, c, c.tvmPerCluster);
     row.levels = test::valueOrDie(
@@ -80,6 +106,37 @@ Row compareRow(const test::TempDir& dir, const arch::Arch& arch, const char* mod
         row.reports.push_back(test::valueOrDie(std::move(ev), row.name() + " " + s.name).report);
     }
     sim::fillSpeedups(row.reports);
+}
+
+Row table2Row(const test::TempDir& dir, const arch::Arch& arch, const char* model, int64_t seq,
+              ir::DType precision) {
+    Row row;
+    row.model = model;
+    row.seq = seq;
+    row.precision = precision;
+    row.config = *sim::table2Config(model, seq);
+    const sim::BatchConfig& c = row.config;
+    compareRow(row, arch, test::importZoo(dir, model, c.perCluster, seq),
+               test::importZoo(dir, model, c.tvmPerCluster, seq));
+    return row;
+}
+
+/// A fetched model at batch 1: `compare`'s default for a file gives every
+/// cluster one sample, for every strategy.
+Row fetchedRow(const arch::Arch& arch, const FetchedRow& fetched, ir::DType precision) {
+    Row row;
+    row.model = fetched.name;
+    row.precision = precision;
+    row.table2 = false;
+    row.config = sim::BatchConfig{"", arch.clusters, 1, 1};
+    onnxio::ImportOptions options;
+    if (Status bound = onnxio::addInputBinding(options, fetched.input); !bound.ok())
+        test::fatal("%s: %s", fetched.input, bound.error().message().c_str());
+    std::filesystem::path path = test::fetchedModel(fetched.file);
+    if (path.empty())
+        test::fatal("%s is not fetched", fetched.file);
+    ir::Graph graph = test::valueOrDie(onnxio::importModel(path, options), row.name()).graph;
+    compareRow(row, arch, graph, graph);
     return row;
 }
 
@@ -123,8 +180,12 @@ protected:
         ASSERT_TRUE(dir.isValid());
         arch::Arch arch = test::preset("stcp920");
         ASSERT_EQ(arch.clusters, int64_t(4)); // Table 2's samples per cluster assume four
-        for (auto [model, seq] : kTable2)
-            rows.push_back(compareRow(dir, arch, model, seq));
+        for (ir::DType precision : kPrecisions) {
+            for (auto [model, seq] : kTable2)
+                rows.push_back(table2Row(dir, arch, model, seq, precision));
+            for (const FetchedRow& fetched : kDefaultSettings)
+                rows.push_back(fetchedRow(arch, fetched, precision));
+        }
         ready_ = true;
     }
     static void TearDownTestSuite() { rows.clear(); }
@@ -133,11 +194,14 @@ protected:
     static inline std::vector<Row> rows;
     static inline bool ready_ = false;
 
-    /// Throughput ratios of \p strategy over \p baseline, one per row.
-    static std::vector<double> ratios(const char* strategy, const char* baseline) {
+    /// Throughput ratios of \p strategy over \p baseline, one per Table 2
+    /// row at \p precision.
+    static std::vector<double> ratios(const char* strategy, const char* baseline,
+                                      ir::DType precision) {
         std::vector<double> out;
         for (const Row& row : rows)
-            out.push_back(row.of(strategy).throughput / row.of(baseline).throughput);
+            if (row.table2 && row.precision == precision)
+                out.push_back(row.of(strategy).throughput / row.of(baseline).throughput);
         return out;
     }
 
@@ -152,17 +216,23 @@ protected:
 };
 
 TEST_F(TestTable2, speedups) {
-    std::string labels;
-    for (const Row& row : rows) {
-        labels += row.config.label;
-        test::info("%s", speedupLine(row).c_str());
-    }
-    ASSERT_EQ(labels, std::string("ABCDEFGHIJ"));
-    for (const char* baseline : {"tvm", "astitch"}) {
-        std::vector<double> r = ratios("graphturbo", baseline);
-        test::info("graphturbo over %s: geometric mean %sx, arithmetic mean %sx (paper: %s)",
-                   baseline, figure(geometricMean(r)).c_str(), figure(arithmeticMean(r)).c_str(),
-                   std::string_view(baseline) == "tvm" ? "11.15x" : "6.16x");
+    for (ir::DType precision : kPrecisions) {
+        std::string labels;
+        for (const Row& row : rows) {
+            if (row.precision != precision)
+                continue;
+            labels += row.config.label;
+            test::info("%s", speedupLine(row).c_str());
+        }
+        ASSERT_EQ(labels, std::string("ABCDEFGHIJ"));
+        for (const char* baseline : {"tvm", "astitch"}) {
+            std::vector<double> r = ratios("graphturbo", baseline, precision);
+            test::info("%s: graphturbo over %s: geometric mean %sx, arithmetic mean %sx "
+                       "(paper, f16: %s)",
+                       std::string(ir::dtypeName(precision)).c_str(), baseline,
+                       figure(geometricMean(r)).c_str(), figure(arithmeticMean(r)).c_str(),
+                       std::string_view(baseline) == "tvm" ? "11.15x" : "6.16x");
+        }
     }
 }
 
@@ -207,17 +277,19 @@ TEST_F(TestTable2, graphturboNoSlowerAtEitherLevel) {
 /// Fig. 15: each optimization added is no slower on average over the rows.
 TEST_F(TestTable2, fig15StepsNoSlowerOnAverage) {
     std::string failures;
-    for (size_t i = 1; i < std::size(kFig15); ++i) {
-        std::vector<double> r = ratios(kFig15[i], kFig15[i - 1]);
-        double mean = geometricMean(r);
-        test::info("%s over %s: geometric mean %sx", kFig15[i], kFig15[i - 1],
-                   figure(mean).c_str());
-        if (mean < 1) {
-            failures +=
-                std::string(kFig15[i]) + " over " + kFig15[i - 1] + " " + figure(mean) + "x (rows:";
-            for (size_t k = 0; k < rows.size(); ++k)
-                failures += " " + rows[k].config.label + " " + figure(r[k]);
-            failures += "); ";
+    for (ir::DType precision : kPrecisions) {
+        for (size_t i = 1; i < std::size(kFig15); ++i) {
+            std::vector<double> r = ratios(kFig15[i], kFig15[i - 1], precision);
+            double mean = geometricMean(r);
+            std::string step =
+                std::string(ir::dtypeName(precision)) + " " + kFig15[i] + " over " + kFig15[i - 1];
+            test::info("%s: geometric mean %sx", step.c_str(), figure(mean).c_str());
+            if (mean < 1) {
+                failures += step + " " + figure(mean) + "x (rows:";
+                for (double ratio : r)
+                    failures += " " + figure(ratio);
+                failures += "); ";
+            }
         }
     }
     ASSERT_TRUE(failures.empty()) << failures.c_str();
