@@ -10,7 +10,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
+#include <random>
 
 namespace stagecraft::test {
 
@@ -185,6 +187,59 @@ std::filesystem::path withExtraOutputs(const std::filesystem::path& model,
     std::filesystem::path probe = model.parent_path() / (model.stem().string() + ".probe.onnx");
     std::ofstream(probe, std::ios::binary) << proto.SerializeAsString();
     return probe;
+}
+
+namespace {
+
+/// The bytes of \p tensor, read from its external file when it has one.
+std::string initializerBytes(const onnx::TensorProto& tensor, const std::filesystem::path& dir) {
+    if (tensor.data_location() != onnx::TensorProto::EXTERNAL)
+        return tensor.raw_data();
+    std::string location;
+    int64_t offset = 0, length = 0;
+    for (const auto& entry : tensor.external_data()) {
+        if (entry.key() == "location")
+            location = entry.value();
+        else if (entry.key() == "offset")
+            offset = std::stoll(entry.value());
+        else if (entry.key() == "length")
+            length = std::stoll(entry.value());
+    }
+    std::ifstream in(dir / location, std::ios::binary);
+    std::string bytes(static_cast<size_t>(length), '\0');
+    in.seekg(offset);
+    SC_ASSERT(in.read(bytes.data(), length).good(), "external weights are readable");
+    return bytes;
+}
+
+} // namespace
+
+std::filesystem::path withNudgedWeights(const std::filesystem::path& model,
+                                        const std::string& suffix, uint32_t seed) {
+    onnx::ModelProto proto;
+    std::ifstream in(model, std::ios::binary);
+    SC_ASSERT(proto.ParseFromIstream(&in), "the model parses");
+    std::mt19937 random(seed);
+    for (onnx::TensorProto& tensor : *proto.mutable_graph()->mutable_initializer()) {
+        const std::string& name = tensor.name();
+        if (tensor.data_type() != onnx::TensorProto::FLOAT || name.size() < suffix.size() ||
+            name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+            continue;
+        std::string bytes = initializerBytes(tensor, model.parent_path());
+        for (size_t at = 0; at + 4 <= bytes.size(); at += 4) {
+            uint32_t bits = 0;
+            std::memcpy(&bits, bytes.data() + at, 4);
+            bits = (random() & 1) != 0 ? bits + 1 : bits - 1; // one ulp (finite, nonzero)
+            std::memcpy(bytes.data() + at, &bits, 4);
+        }
+        tensor.clear_external_data();
+        tensor.set_data_location(onnx::TensorProto::DEFAULT);
+        tensor.set_raw_data(bytes);
+    }
+    std::filesystem::path nudged =
+        model.parent_path() / (model.stem().string() + ".nudged" + std::to_string(seed) + ".onnx");
+    std::ofstream(nudged, std::ios::binary) << proto.SerializeAsString();
+    return nudged;
 }
 
 Expected<codegen::TensorSet> runOnnxRuntime(const std::filesystem::path& model,

@@ -347,12 +347,32 @@ INSTANTIATE_TEST_SUITE_P(TestHostExecution, F16ModelsMatchOnnxRuntimeRows,
 // outputs as extra outputs), and on CPUs without VNNI they are what keeps
 // its u8 x s8 GEMMs from saturating (tests/oracle/run-model.js; without
 // them an AMD EPYC with AVX2 gave 6.7e-3 on resnet-reduced i8 and 4.3e-2 on
-// BERT-2layer dynamic). Dynamic BERT is held to 1e-2 only:
+// BERT-2layer dynamic). The static models and the dynamic CNN agree within
+// 1e-4 (measured within 1e-6). Dynamic BERT is held to what ONNX Runtime
+// itself moves by when the model moves by one unit in the last place:
 // DynamicQuantizeLinear quantizes a LayerNorm's f32 output at run time, and
-// a last-place difference there (1 of the first 98,304 values, checked by
-// hand) moves a value across a rounding boundary; the one-step flips then
-// grow through the layers (measured 1.65e-3 and 1.9e-3 on two machines).
-// The other three agree within 1e-6.
+// a last-place difference there moves a value across a rounding boundary,
+// a one-step flip that attention then spreads to every token. Measured: ONNX
+// Runtime on the same model with its LayerNorm scales moved by ±1 ulp gives
+// 1.5e-3 (in two of three draws; 2.6e-7 in the third, no flip), Stagecraft
+// 1.5e-3 against it: the 1e-4 would need ONNX Runtime's float
+// kernels to the bit. The test measures the oracle's own spread each run.
+/// The largest relative change of ONNX Runtime's outputs on \p model when
+/// every LayerNorm scale moves by one unit in the last place (three draws).
+double onnxRuntimeSpread(const std::filesystem::path& model, const codegen::TensorSet& inputs,
+                         const codegen::TensorSet& reference) {
+    double spread = 0;
+    for (uint32_t seed = 1; seed <= 3; ++seed) {
+        auto nudged =
+            runOnnxRuntime(withNudgedWeights(model, "LayerNorm.weight", seed), inputs, true);
+        SC_ASSERT(nudged.ok(), "ONNX Runtime runs the nudged model");
+        for (const codegen::HostTensor& out : *nudged)
+            if (const codegen::HostTensor* expected = codegen::findTensor(reference, out.name))
+                spread = std::max(spread, codegen::compareTensors(out, *expected).relative);
+    }
+    return spread;
+}
+
 struct QuantizedModelsMatchOnnxRuntimeRow {
     std::string rowLabel;
     std::string model;
@@ -397,7 +417,14 @@ TEST_P(QuantizedModelsMatchOnnxRuntimeRows, quantizedModelsMatchOnnxRuntime) {
     ASSERT_TRUE(outputs.ok()) << (outputs.ok() ? "" : outputs.error().message().c_str());
     bool transformerDynamic =
         row.mode == onnxio::Quantization::Dynamic && row.model == "bert-2layer";
-    double tolerance = transformerDynamic ? 1e-2 : 1e-4;
+    double tolerance = 1e-4;
+    if (transformerDynamic) { // twice the oracle's own spread (above)
+        double spread = onnxRuntimeSpread(file.path, *inputs, *ort);
+        test::info("%s: ONNX Runtime moves by %.3g with its LayerNorm scales moved by 1 ulp",
+                   row.rowLabel.c_str(), spread);
+        ASSERT_TRUE(spread > 1e-4) << "the 1e-4 bound applies then";
+        tolerance = 2 * spread;
+    }
     for (const codegen::HostTensor& out : *outputs) {
         const codegen::HostTensor* expected = codegen::findTensor(*ort, out.name);
         ASSERT_TRUE(expected != nullptr) << out.name.c_str();
