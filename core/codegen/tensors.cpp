@@ -13,6 +13,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace stagecraft::codegen {
 
@@ -29,8 +30,8 @@ void appendNumber(std::string& out, const HostTensor& t, int64_t i) {
             out += "null";
             return;
         }
-        if (std::isinf(v)) {
-            out += v > 0 ? "1e999" : "-1e999";
+        if (std::isinf(v)) { // JSON has no infinity: a string, as "NaN" would be
+            out += v > 0 ? "\"inf\"" : "\"-inf\"";
             return;
         }
         auto r = t.dtype == ir::DType::Float64
@@ -61,6 +62,18 @@ uint64_t hashName(const std::string& text, uint64_t seed) {
     return hash;
 }
 
+/// A float element written as a string: "inf", "-inf" (also "+inf"),
+/// "nan"; nullopt for any other text.
+std::optional<double> specialFloat(const std::string& text) {
+    if (text == "inf" || text == "+inf")
+        return std::numeric_limits<double>::infinity();
+    if (text == "-inf")
+        return -std::numeric_limits<double>::infinity();
+    if (text == "nan")
+        return std::numeric_limits<double>::quiet_NaN();
+    return std::nullopt;
+}
+
 Expected<HostTensor> readTensor(const nlohmann::json& item, const std::string& where) {
     HostTensor t;
     if (!item.is_object() || !item.contains("name") || !item["name"].is_string())
@@ -70,6 +83,9 @@ Expected<HostTensor> readTensor(const nlohmann::json& item, const std::string& w
     auto dtype = item.contains("dtype") && item["dtype"].is_string()
                      ? ir::parseDType(item["dtype"].get<std::string>())
                      : std::nullopt;
+    if (item.contains("dtype") && item["dtype"] == "string")
+        return Error(at + ".dtype: strings are not supported: Stagecraft's kernels take numbers "
+                          "and booleans only");
     if (!dtype || ir::dtypeSize(*dtype) == 0)
         return Error(at + ".dtype: expected an element type such as \"f32\" or \"i64\"");
     t.dtype = *dtype;
@@ -96,8 +112,14 @@ Expected<HostTensor> readTensor(const nlohmann::json& item, const std::string& w
             ir::writeInt64(t.dtype, t.data, i, v.get<int64_t>());
         else if (v.is_number())
             ir::writeDouble(t.dtype, t.data, i, v.get<double>());
+        else if (auto special = v.is_string() && ir::isFloatingPoint(t.dtype)
+                                    ? specialFloat(v.get<std::string>())
+                                    : std::nullopt)
+            ir::writeDouble(t.dtype, t.data, i, *special);
         else
-            return Error(at + ".data[" + std::to_string(i) + "]: expected a number");
+            return Error(
+                at + ".data[" + std::to_string(i) + "]: expected a number" +
+                (ir::isFloatingPoint(t.dtype) ? ", null, \"inf\", \"-inf\" or \"nan\"" : ""));
     }
     return t;
 }
