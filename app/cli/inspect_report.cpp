@@ -1,5 +1,6 @@
 #include "cli/inspect_report.h"
 
+#include "ops/semantics.h"
 #include "support/strings.h"
 
 #include <nlohmann/json.hpp>
@@ -121,9 +122,12 @@ std::string opaqueText(const InspectData& d) {
 Placement placeOps(const ir::Graph& graph, const arch::Arch& arch) {
     Placement placement;
     std::set<std::string> notOnUnits;
-    for (const ir::Op& op : graph.ops()) {
+    for (ir::OpId id : graph.opIds()) {
+        const ir::Op& op = graph.op(id);
         ops::Category category = ops::categoryOf(op.kind);
-        ir::DType dtype = graph.tensor(op.outputs[0]).dtype;
+        // The dtype whose rate the simulator runs it at (an integer
+        // contraction with u8 outputs or f32 ones runs at the i8 rate).
+        ir::DType dtype = ops::computeTypeOf(graph, id);
         if (!arch::unitsFor(arch, category, dtype).empty()) {
             ++placement.onUnits;
             continue;

@@ -11,6 +11,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -161,6 +162,11 @@ private slots:
         auto inspect = runCli({s("inspect"), model});
         QVERIFY2(inspect.exitCode == 0, qPrintable(inspect.err));
         QVERIFY(inspect.out.contains(integerOp));
+        // Every op on STCP920's units: an integer contraction runs at the
+        // i8 rate of its 8-bit operands, whatever it outputs.
+        QVERIFY2(
+            inspect.out.contains(QRegularExpression(s("stcp920: \\d+ ops on compute units\n"))),
+            qPrintable(inspect.out));
         // Its convolutions run at STCP920's int8 rate, four times f16's: at a
         // batch that keeps the units busy (64) the static model, whose
         // activations stay int8 between convolutions, is simulated faster
