@@ -3,8 +3,50 @@
 // the IR is placed here before anything compiles.
 
 #include "codegen/internal/lowering.h"
+#include "ir/graph.h"
+
+#include <algorithm>
+#include <set>
 
 namespace stagecraft::codegen::detail {
+
+namespace {
+
+/// "--value A=V --value B=V" for the graph inputs the first \p slots inputs
+/// of \p call are computed from; empty when they are computed from none.
+std::string valuesToGive(const OpCall& call, size_t slots) {
+    std::set<std::string> names;
+    for (size_t slot = 0; slot < std::min(slots, call.op().inputs.size()); ++slot)
+        for (const std::string& name : ir::graphInputsBehind(*call.graph, call.op().inputs[slot]))
+            names.insert(name);
+    std::string flags;
+    for (const std::string& name : names)
+        flags += (flags.empty() ? "--value " : " --value ") + name + "=V";
+    return flags;
+}
+
+/// Why code generation refuses an op it has no lowering for: an If or Loop
+/// the import could not fold (and what value would fold it), an op whose
+/// output shape depends on the data, or an op type it does not know.
+Error unsupported(const OpCall& call) {
+    const std::string& type = call.op().type;
+    if (type == "If" || type == "Loop") {
+        // If: its condition; Loop: its trip count and start condition.
+        std::string values = valuesToGive(call, type == "If" ? 1 : 2);
+        std::string what = type == "If" ? "an If whose condition the import did not know"
+                                        : "a Loop the import could not unroll";
+        return call.error(what + " runs no code: " +
+                          (values.empty() ? std::string("its control input is computed from "
+                                                        "constants the import could not fold")
+                                          : "give " + values + " so that the import can fold it"));
+    }
+    if (type == "NonZero" || type == "Unique" || type == "NonMaxSuppression")
+        return call.error("its output's shape depends on the data, and kernels have static "
+                          "shapes; code generation does not support it");
+    return call.error("code generation does not support this op type");
+}
+
+} // namespace
 
 /// The lowering of each kind. Every kind is listed, so a new one must be
 /// placed here before the code generator compiles; the elementwise and
@@ -156,7 +198,7 @@ Status lowerOp(Emitter& e, const OpCall& call) {
     case Unknown:
         break;
     }
-    return call.error("code generation does not support this op type");
+    return unsupported(call);
 }
 
 } // namespace stagecraft::codegen::detail

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <set>
 
 namespace stagecraft::ir {
 
@@ -328,6 +329,25 @@ Status validateGraph(const Graph& graph) {
         if (!graph.hasTensor(id))
             return Error("a graph output refers to a missing tensor");
     return Status::success();
+}
+
+std::vector<std::string> graphInputsBehind(const Graph& graph, TensorId tensor, size_t maxVisited) {
+    std::set<std::string> names;
+    std::vector<TensorId> todo{tensor};
+    std::set<TensorId> seen;
+    while (!todo.empty() && seen.size() < maxVisited) {
+        TensorId id = todo.back();
+        todo.pop_back();
+        if (id == kNoTensor || !seen.insert(id).second)
+            continue;
+        const Tensor& t = graph.tensor(id);
+        if (graph.isGraphInput(id))
+            names.insert(t.name);
+        else if (t.producer != kNoOp)
+            for (TensorId in : graph.op(t.producer).inputs)
+                todo.push_back(in);
+    }
+    return {names.begin(), names.end()};
 }
 
 } // namespace stagecraft::ir

@@ -153,6 +153,11 @@ private:
 /// ready ops), ignoring removed ops. A cycle is an error naming its ops.
 Expected<std::vector<OpId>> topologicalOrder(const Graph& graph);
 
+/// The names of the graph inputs \p tensor is computed from (sorted; itself
+/// when it is one), looking back through at most \p maxVisited tensors.
+std::vector<std::string> graphInputsBehind(const Graph& graph, TensorId tensor,
+                                           size_t maxVisited = 4096);
+
 /// Checks the graph's invariants: links agree both ways, op ids are in
 /// topological order, every tensor is written by exactly one of (op, graph
 /// input, constant data), shapes are static, names are unique.

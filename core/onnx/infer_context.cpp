@@ -3,8 +3,6 @@
 #include "onnx/internal/const_eval.h"
 #include "support/strings.h"
 
-#include <set>
-
 namespace stagecraft::onnxio {
 
 const ir::ConstTensor* ValueTable::get(ir::TensorId id) {
@@ -83,23 +81,7 @@ const ir::ConstTensor* InferContext::valueOf(ir::TensorId id, int depth) {
 }
 
 std::vector<std::string> InferContext::graphInputsBehind(int i) const {
-    std::set<std::string> names;
-    std::vector<ir::TensorId> todo{op().inputs[static_cast<size_t>(i)]};
-    std::set<ir::TensorId> seen;
-    constexpr size_t kMaxVisited = 4096;
-    while (!todo.empty() && seen.size() < kMaxVisited) {
-        ir::TensorId id = todo.back();
-        todo.pop_back();
-        if (id == ir::kNoTensor || !seen.insert(id).second)
-            continue;
-        const ir::Tensor& t = session_.graph.tensor(id);
-        if (session_.graph.isGraphInput(id))
-            names.insert(t.name);
-        else if (t.producer != ir::kNoOp)
-            for (ir::TensorId in : session_.graph.op(t.producer).inputs)
-                todo.push_back(in);
-    }
-    return {names.begin(), names.end()};
+    return ir::graphInputsBehind(session_.graph, op().inputs[static_cast<size_t>(i)]);
 }
 
 std::string inputsPhrase(const std::vector<std::string>& names) {

@@ -127,6 +127,40 @@ private slots:
         QVERIFY(failed(r, 1, s("input 'x' is a sequence, optional or map")));
     }
 
+    /// An op no kernel can compute is refused at emission in one line (the
+    /// import's warnings before it): an If or Loop the import kept opaque,
+    /// naming the values that would fold it, and an op whose output shape
+    /// depends on the data.
+    void unfoldableOpsAreRefusedInOneLine_data() {
+        QTest::addColumn<QString>("test");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("if")
+            << s("node/test_if")
+            << s("op 'If_0' (If): an If whose condition the import did not know "
+                 "runs no code: give --value cond=V so that the import can fold it");
+        QTest::newRow("loop") << s("node/test_loop11")
+                              << s("op 'Loop_0' (Loop): a Loop the import could not unroll runs no "
+                                   "code: give --value cond=V --value trip_count=V");
+        QTest::newRow("nonzero")
+            << s("node/test_nonzero_example")
+            << s("op 'NonZero_0' (NonZero): its output's shape depends on the data");
+        QTest::newRow("unique")
+            << s("node/test_unique_not_sorted_without_axis")
+            << s("op 'Unique_0' (Unique): its output's shape depends on the data");
+    }
+    void unfoldableOpsAreRefusedInOneLine() {
+        QFETCH(QString, test);
+        QFETCH(QString, error);
+        QByteArray name = test.toUtf8();
+        auto r = runCli({s("emit"), testDir(name.constData()) + s("/model.onnx"), s("--out"),
+                         dir_.filePath(s("unfoldable"))});
+        QCOMPARE(r.exitCode, 1);
+        QStringList lines = r.err.trimmed().split(QLatin1Char('\n'));
+        for (qsizetype i = 0; i + 1 < lines.size(); ++i)
+            QVERIFY2(lines[i].contains(s(": warning: ")), qPrintable(r.err));
+        QVERIFY2(lines.back().contains(error), qPrintable(r.err));
+    }
+
     void aWrongReferenceFails() {
         // One .pb file as --inputs; then test_shape's output against test_size's.
         QString model = testDir("node/test_shape") + s("/model.onnx");
