@@ -10,13 +10,12 @@ namespace stagecraft::onnxio {
 
 namespace {
 
+/// The scales input in \p slot (none: empty); not a constant, an error
+/// naming what to give.
 Expected<std::vector<double>> readScales(InferContext& ctx, int slot) {
     if (!ctx.hasInput(slot))
         return std::vector<double>{};
-    const ir::ConstTensor* value = ctx.value(slot);
-    if (value == nullptr)
-        return ctx.error("scales are not constant: shapes must be static");
-    return value->toDoubles();
+    return ctx.floatsInput(slot, "scales");
 }
 
 } // namespace
@@ -36,7 +35,7 @@ Status inferResize(InferContext& ctx) {
         if (ctx.hasInput(3) && ctx.value(3) != nullptr && ctx.value(3)->elementCount() > 0) {
             SC_ASSIGN_OR_RETURN(sizes, ctx.intsInput(3, "sizes"));
         } else if (ctx.hasInput(3) && ctx.value(3) == nullptr) {
-            return ctx.error("sizes are not constant: shapes must be static");
+            return ctx.intsInput(3, "sizes").error(); // naming what to give
         }
         if (ctx.attrs().getInt("antialias", 0) != 0)
             ctx.warn("antialias is ignored by the loop-nest model");

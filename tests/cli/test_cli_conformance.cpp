@@ -161,6 +161,26 @@ private slots:
         QVERIFY2(lines.back().contains(error), qPrintable(r.err));
     }
 
+    /// Resize's scales and sizes decide its output shape: given as graph
+    /// inputs, the error names the input and the flag that gives its value.
+    void shapeDecidingResizeInputsAreNamed_data() {
+        QTest::addColumn<QString>("test");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("scales") << s("node/test_resize_downsample_scales_linear")
+                                << s("scales (input 2) is the graph input 'scales', which must be "
+                                     "a constant here: give its value with --value scales=V");
+        QTest::newRow("sizes") << s("node/test_resize_downsample_sizes_nearest")
+                               << s("sizes (input 3) is the graph input 'sizes', which must be a "
+                                    "constant here: give its value with --value sizes=V");
+    }
+    void shapeDecidingResizeInputsAreNamed() {
+        QFETCH(QString, test);
+        QFETCH(QString, error);
+        QByteArray name = test.toUtf8();
+        auto r = runCli({s("inspect"), testDir(name.constData()) + s("/model.onnx")});
+        QVERIFY(failed(r, 1, error));
+    }
+
     void aWrongReferenceFails() {
         // One .pb file as --inputs; then test_shape's output against test_size's.
         QString model = testDir("node/test_shape") + s("/model.onnx");
