@@ -12,7 +12,12 @@
 // computed at run time. Exp and Erf, computed inline in f32 (math_f32.cpp),
 // over [-6, 6] and [-4.5, 4.5]. GridSample (issue 23, item 5) in each mode and
 // padding, with and without align_corners, in 2 and 3 spatial dims, at grid
-// points reaching past [-1, 1] so that the padding decides. And the float
+// points reaching past [-1, 1] so that the padding decides. Trilu (both
+// triangles, k off the diagonal), CumSum (exclusive, reverse), Mod (integer,
+// and fmod on floats), BitShift both ways, OneHot with negative indices,
+// Einsum (a batched contraction and a diagonal sum), NegativeLogLikelihoodLoss
+// with weights and SoftmaxCrossEntropyLoss with an ignored index (issue 23,
+// item 5; the losses run as their function bodies). And the float
 // contractions of the register-blocked lowering (lower_blocked.cpp, issue
 // 18): Conv with padding, stride, dilation, groups and rows wider than a
 // segment, depthwise with and without stride, MatMul over a batch with a block
@@ -391,6 +396,138 @@ const std::vector<Case>& cases() {
          [](onnxio::ModelBuilder& m, Seeded&) {
              m.addNode("LogSoftmax", {"x"}, {"y"}).attr("axis", 1);
              output(m, "y", DType::Float32, {3, 48});
+         }},
+        // The op families of issue 23, item 5, that the ONNX test data
+        // checks against its own reference: here against ONNX Runtime.
+        {"trilu-upper",
+         DType::Float32,
+         {2, 5, 6},
+         2.0,
+         [](onnxio::ModelBuilder& m, Seeded&) {
+             m.addInt64Initializer("k", {}, {1});
+             m.addNode("Trilu", {"x", "k"}, {"y"}).attr("upper", int64_t{1});
+             output(m, "y", DType::Float32, {2, 5, 6});
+         },
+         nullptr,
+         14},
+        {"trilu-lower-below-the-diagonal",
+         DType::Float32,
+         {2, 6, 5},
+         2.0,
+         [](onnxio::ModelBuilder& m, Seeded&) {
+             m.addInt64Initializer("k", {}, {-2});
+             m.addNode("Trilu", {"x", "k"}, {"y"}).attr("upper", int64_t{0});
+             output(m, "y", DType::Float32, {2, 6, 5});
+         },
+         nullptr,
+         14},
+        {"cumsum-exclusive-reverse",
+         DType::Float32,
+         {3, 4, 5},
+         2.0,
+         [](onnxio::ModelBuilder& m, Seeded&) {
+             m.addInt64Initializer("axis", {}, {1});
+             m.addNode("CumSum", {"x", "axis"}, {"y"})
+                 .attr("exclusive", int64_t{1})
+                 .attr("reverse", int64_t{1});
+             output(m, "y", DType::Float32, {3, 4, 5});
+         },
+         nullptr,
+         14},
+        {"mod-integer",
+         DType::Int32,
+         {4, 6},
+         0,
+         [](onnxio::ModelBuilder& m, Seeded&) {
+             m.addInlineInitializer("d", DType::Int32, {6},
+                                    bytesOf(std::vector<int32_t>{-7, -3, 2, 5, 9, -1}));
+             m.addNode("Mod", {"x", "d"}, {"y"});
+             output(m, "y", DType::Int32, {4, 6});
+         }},
+        {"mod-fmod-float",
+         DType::Float32,
+         {4, 6},
+         10.0,
+         [](onnxio::ModelBuilder& m, Seeded&) {
+             m.addFloatInitializer("d", {6}, {2.5f, -3.0f, 1.5f, -0.75f, 4.0f, 7.0f});
+             m.addNode("Mod", {"x", "d"}, {"y"}).attr("fmod", int64_t{1});
+             output(m, "y", DType::Float32, {4, 6});
+         }},
+        {"bitshift-left",
+         DType::UInt8,
+         {3, 8},
+         0,
+         [](onnxio::ModelBuilder& m, Seeded&) {
+             m.addInlineInitializer("s", DType::UInt8, {8},
+                                    bytesOf(std::vector<uint8_t>{0, 1, 2, 3, 4, 5, 6, 7}));
+             m.addNode("BitShift", {"x", "s"}, {"y"}).attr("direction", std::string("LEFT"));
+             output(m, "y", DType::UInt8, {3, 8});
+         }},
+        {"bitshift-right",
+         DType::UInt8,
+         {3, 8},
+         0,
+         [](onnxio::ModelBuilder& m, Seeded&) {
+             m.addInlineInitializer("s", DType::UInt8, {8},
+                                    bytesOf(std::vector<uint8_t>{7, 6, 5, 4, 3, 2, 1, 0}));
+             m.addNode("BitShift", {"x", "s"}, {"y"}).attr("direction", std::string("RIGHT"));
+             output(m, "y", DType::UInt8, {3, 8});
+         }},
+        {"onehot-negative-indices",
+         DType::Int32,
+         {5, 3},
+         0,
+         [](onnxio::ModelBuilder& m, Seeded&) {
+             // Indices in [-128, 127]; a negative one counts from depth.
+             m.addInlineInitializer("depth", DType::Int32, {}, bytesOf(std::vector<int32_t>{200}));
+             m.addFloatInitializer("values", {2}, {-1.0f, 3.0f});
+             m.addNode("OneHot", {"x", "depth", "values"}, {"y"}).attr("axis", int64_t{1});
+             output(m, "y", DType::Float32, {5, 200, 3});
+         },
+         nullptr,
+         11},
+        {"einsum-batched-contraction",
+         DType::Float32,
+         {2, 3, 4},
+         2.0,
+         [](onnxio::ModelBuilder& m, Seeded& r) {
+             m.addFloatInitializer("w", {4, 5}, r.floats(20, 1.0));
+             m.addNode("Einsum", {"x", "w"}, {"y"}).attr("equation", std::string("bij,jk->bik"));
+             output(m, "y", DType::Float32, {2, 3, 5});
+         },
+         nullptr,
+         12},
+        {"einsum-diagonal-sum",
+         DType::Float32,
+         {3, 4, 4},
+         2.0,
+         [](onnxio::ModelBuilder& m, Seeded&) {
+             m.addNode("Einsum", {"x"}, {"y"}).attr("equation", std::string("bii->b"));
+             output(m, "y", DType::Float32, {3});
+         },
+         nullptr,
+         12},
+        {"nll-loss-weighted-mean",
+         DType::Float32,
+         {4, 5},
+         3.0,
+         [](onnxio::ModelBuilder& m, Seeded& r) {
+             m.addInt64Initializer("target", {4}, {3, 0, 4, 1});
+             m.addFloatInitializer("weight", {5}, r.floats(5, 1.0));
+             m.addNode("NegativeLogLikelihoodLoss", {"x", "target", "weight"}, {"y"})
+                 .attr("reduction", std::string("mean"));
+             output(m, "y", DType::Float32, {});
+         }},
+        {"softmax-cross-entropy-ignore-index",
+         DType::Float32,
+         {4, 5},
+         3.0,
+         [](onnxio::ModelBuilder& m, Seeded&) {
+             m.addInt64Initializer("labels", {4}, {2, 4, 1, 0});
+             m.addNode("SoftmaxCrossEntropyLoss", {"x", "labels"}, {"y"})
+                 .attr("reduction", std::string("sum"))
+                 .attr("ignore_index", int64_t{1});
+             output(m, "y", DType::Float32, {});
          }},
     };
     return all;
