@@ -215,15 +215,19 @@ std::string initializerBytes(const onnx::TensorProto& tensor, const std::filesys
 } // namespace
 
 std::filesystem::path withNudgedWeights(const std::filesystem::path& model,
-                                        const std::string& suffix, uint32_t seed) {
+                                        const std::vector<std::string>& suffixes, uint32_t seed) {
     onnx::ModelProto proto;
     std::ifstream in(model, std::ios::binary);
     SC_ASSERT(proto.ParseFromIstream(&in), "the model parses");
     std::mt19937 random(seed);
     for (onnx::TensorProto& tensor : *proto.mutable_graph()->mutable_initializer()) {
         const std::string& name = tensor.name();
-        if (tensor.data_type() != onnx::TensorProto::FLOAT || name.size() < suffix.size() ||
-            name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+        auto endsWith = [&](const std::string& suffix) {
+            return name.size() >= suffix.size() &&
+                   name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+        };
+        if (tensor.data_type() != onnx::TensorProto::FLOAT ||
+            std::none_of(suffixes.begin(), suffixes.end(), endsWith))
             continue;
         std::string bytes = initializerBytes(tensor, model.parent_path());
         for (size_t at = 0; at + 4 <= bytes.size(); at += 4) {

@@ -55,10 +55,10 @@ std::filesystem::path withExtraOutputs(const std::filesystem::path& model,
                                        const std::vector<std::string>& names);
 
 /// Copies \p model (beside it, so external weights stay found) with every
-/// f32 initializer whose name ends in \p suffix moved by one unit in the
-/// last place, up or down at random (\p seed), and stored in the copy.
+/// f32 initializer whose name ends in one of \p suffixes moved by one unit
+/// in the last place, up or down at random (\p seed), and stored in the copy.
 std::filesystem::path withNudgedWeights(const std::filesystem::path& model,
-                                        const std::string& suffix, uint32_t seed);
+                                        const std::vector<std::string>& suffixes, uint32_t seed);
 
 /// Runs ONNX Runtime on \p model with \p inputs; the error has its stderr.
 /// With \p optimized its graph optimizations run (QDQ fusion among them, and

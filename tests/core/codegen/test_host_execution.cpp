@@ -347,24 +347,29 @@ INSTANTIATE_TEST_SUITE_P(TestHostExecution, F16ModelsMatchOnnxRuntimeRows,
 // outputs as extra outputs), and on CPUs without VNNI they are what keeps
 // its u8 x s8 GEMMs from saturating (tests/oracle/run-model.js; without
 // them an AMD EPYC with AVX2 gave 6.7e-3 on resnet-reduced i8 and 4.3e-2 on
-// BERT-2layer dynamic). The static models and the dynamic CNN agree within
-// 1e-4 (measured within 1e-6). Dynamic BERT is held to what ONNX Runtime
-// itself moves by when the model moves by one unit in the last place:
-// DynamicQuantizeLinear quantizes a LayerNorm's f32 output at run time, and
-// a last-place difference there moves a value across a rounding boundary,
-// a one-step flip that attention then spreads to every token. Measured: ONNX
-// Runtime on the same model with its LayerNorm scales moved by ±1 ulp gives
-// 1.5e-3 (in two of three draws; 2.6e-7 in the third, no flip), Stagecraft
-// 1.5e-3 against it: the 1e-4 would need ONNX Runtime's float
-// kernels to the bit. The test measures the oracle's own spread each run.
+// BERT-2layer dynamic). The CNNs agree within 1e-4 (measured within 1e-6:
+// MobileNet-v2 1.2e-7 static, 5.2e-7 dynamic; ResNet-50 1.2e-7, 9.3e-7).
+// BERT is held to twice what ONNX Runtime itself moves by when the model's
+// LayerNorm scales and biases move by one unit in the last place: a
+// quantizer after a LayerNorm (DynamicQuantizeLinear's run-time scale, or
+// a QuantizeLinear's fixed one) turns a last-place difference into a
+// one-step flip, which attention spreads to every token. Measured (ONNX
+// Runtime against itself / Stagecraft against ONNX Runtime):
+// BERT-2layer dynamic 1.7e-3 / 1.6e-3, BERT-base dynamic 4.3e-3 / 5.0e-3,
+// BERT-base static 2.5e-2 / 2.5e-2; BERT-2layer static has no flip (4e-7 /
+// 1e-6). The 1e-4 would need ONNX Runtime's float kernels to the
+// bit. The full-size rows run with STAGECRAFT_EVERY_ROW=1.
+
 /// The largest relative change of ONNX Runtime's outputs on \p model when
-/// every LayerNorm scale moves by one unit in the last place (three draws).
+/// every LayerNorm scale and bias moves by one unit in the last place: up to
+/// six draws, until one moves it by more than 1e-4 (a quantized value
+/// crossed a rounding boundary; about every other draw where any does).
 double onnxRuntimeSpread(const std::filesystem::path& model, const codegen::TensorSet& inputs,
                          const codegen::TensorSet& reference) {
     double spread = 0;
-    for (uint32_t seed = 1; seed <= 3; ++seed) {
-        auto nudged =
-            runOnnxRuntime(withNudgedWeights(model, "LayerNorm.weight", seed), inputs, true);
+    for (uint32_t seed = 1; seed <= 6 && spread <= 1e-4; ++seed) {
+        auto nudged = runOnnxRuntime(
+            withNudgedWeights(model, {"LayerNorm.weight", "LayerNorm.bias"}, seed), inputs, true);
         SC_ASSERT(nudged.ok(), "ONNX Runtime runs the nudged model");
         for (const codegen::HostTensor& out : *nudged)
             if (const codegen::HostTensor* expected = codegen::findTensor(reference, out.name))
@@ -381,12 +386,16 @@ struct QuantizedModelsMatchOnnxRuntimeRow {
 
 std::vector<QuantizedModelsMatchOnnxRuntimeRow> quantizedModelsMatchOnnxRuntimeRows() {
     std::vector<QuantizedModelsMatchOnnxRuntimeRow> rows;
-    // Without test::everyRow(): each model once, each mode once.
-    for (const char* model : {"resnet-reduced", "bert-2layer"}) {
-        const bool cnn = std::string(model) == "resnet-reduced";
-        if (test::everyRow() || cnn)
+    // Without test::everyRow(): the two CNNs static, the transformer dynamic;
+    // with it the full-size models of zoo --precision too, in both modes.
+    for (const char* model :
+         {"resnet-reduced", "mobilenet-v2", "bert-2layer", "resnet50", "bert-base"}) {
+        const std::string name = model;
+        const bool fullSize = name == "resnet50" || name == "bert-base";
+        const bool transformer = name.rfind("bert", 0) == 0;
+        if (test::everyRow() || (!fullSize && !transformer))
             rows.push_back({test::rowName("%s/i8", model), model, onnxio::Quantization::Static});
-        if (test::everyRow() || !cnn)
+        if (test::everyRow() || name == "bert-2layer")
             rows.push_back(
                 {test::rowName("%s/i8-dynamic", model), model, onnxio::Quantization::Dynamic});
     }
@@ -415,15 +424,15 @@ TEST_P(QuantizedModelsMatchOnnxRuntimeRows, quantizedModelsMatchOnnxRuntime) {
     ASSERT_TRUE(ort.ok()) << (ort.ok() ? "" : ort.error().message().c_str());
     auto outputs = runOnHost(**planned, *inputs);
     ASSERT_TRUE(outputs.ok()) << (outputs.ok() ? "" : outputs.error().message().c_str());
-    bool transformerDynamic =
-        row.mode == onnxio::Quantization::Dynamic && row.model == "bert-2layer";
     double tolerance = 1e-4;
-    if (transformerDynamic) { // twice the oracle's own spread (above)
+    if (row.model.rfind("bert", 0) == 0) { // twice the oracle's own spread (above)
         double spread = onnxRuntimeSpread(file.path, *inputs, *ort);
-        test::info("%s: ONNX Runtime moves by %.3g with its LayerNorm scales moved by 1 ulp",
+        test::info("%s: ONNX Runtime moves by %.3g with its LayerNorms moved by 1 ulp",
                    row.rowLabel.c_str(), spread);
-        ASSERT_TRUE(spread > 1e-4) << "the 1e-4 bound applies then";
-        tolerance = 2 * spread;
+        if (row.mode == onnxio::Quantization::Dynamic) {
+            ASSERT_TRUE(spread > 1e-4) << "the 1e-4 bound applies then";
+        }
+        tolerance = std::max(tolerance, 2 * spread);
     }
     for (const codegen::HostTensor& out : *outputs) {
         const codegen::HostTensor* expected = codegen::findTensor(*ort, out.name);
