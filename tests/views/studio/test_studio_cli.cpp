@@ -1,10 +1,12 @@
 // stagecraft-studio as a program: --help and usage errors without a display,
 // --screenshot of the real window (offscreen) on a zoo model and on the
-// fetched PP-OCRv4 det model, and the one-line errors and exit codes of a bad
-// model, a directory, an unknown --select and a model with open dims.
+// fetched PP-OCRv4 det model, the Compare view of int8 models, and the one-line errors and exit
+// codes of a bad model, a directory, an unknown --select and a model with open dims.
 
+#include "onnx/model_builder.h"
 #include "studio_fixture.h"
 #include "testsupport.h"
+#include "zoo/zoo.h"
 
 #include <QDir>
 #include <QFile>
@@ -191,6 +193,31 @@ private slots:
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QImage image(png);
         // The whole view at --size, not the graph's dock at its docked size.
+        QCOMPARE(image.size(), QSize(1200, 800));
+        QVERIFY(shadesOf(image) > 3);
+    }
+
+    /// An int8 model (zoo --precision i8 and i8-dynamic) opens, schedules
+    /// and compares: every strategy of the Compare view on its integer ops.
+    void screenshotOfCompareOnInt8Models_data() {
+        QTest::addColumn<int>("mode");
+        QTest::newRow("i8") << static_cast<int>(onnxio::Quantization::Static);
+        QTest::newRow("i8-dynamic") << static_cast<int>(onnxio::Quantization::Dynamic);
+    }
+    void screenshotOfCompareOnInt8Models() {
+        QFETCH(int, mode);
+        zoo::ZooOptions options;
+        options.quantization = static_cast<onnxio::Quantization>(mode);
+        QString model = dir_.filePath(QStringLiteral("fig2-int8-%1.onnx").arg(mode));
+        auto written = zoo::writeZooModel("fig2-blocks", options, model.toStdString());
+        QVERIFY2(written.ok(), written.ok() ? "" : written.error().message().c_str());
+        QString png = dir_.filePath(QStringLiteral("compare-int8.png"));
+        Run run = runStudio({model, QStringLiteral("--view"), QStringLiteral("compare"),
+                             QStringLiteral("--screenshot"), png, QStringLiteral("--size"),
+                             QStringLiteral("1200x800")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY2(ourLines(run.err).isEmpty(), qPrintable(run.err));
+        QImage image(png);
         QCOMPARE(image.size(), QSize(1200, 800));
         QVERIFY(shadesOf(image) > 3);
     }
