@@ -44,12 +44,30 @@ Status parseFile(ImportSession& session) {
     return Status::success();
 }
 
+/// Why a model that imports no default-domain opset is refused: the
+/// domains it imports and its first op.
+std::string otherDomainsOnly(const onnx::ModelProto& model) {
+    std::string domains;
+    for (const auto& opset : model.opset_import())
+        domains += (domains.empty() ? "" : ", ") + opset.domain();
+    std::string first;
+    if (model.graph().node_size() > 0) {
+        const onnx::NodeProto& node = model.graph().node(0);
+        first = " (its first op: " +
+                (node.name().empty() ? node.op_type()
+                                     : "'" + node.name() + "' (" + node.op_type() + ")") +
+                ")";
+    }
+    return "the model imports only " + domains + first +
+           ", not the default ONNX domain, whose ops are the ones Stagecraft computes";
+}
+
 Status checkOpset(ImportSession& session) {
     for (const auto& opset : session.model.opset_import())
         if (opset.domain().empty() || opset.domain() == "ai.onnx")
             session.opset = opset.version();
     if (session.opset == 0)
-        return session.error("the model does not import the default ONNX domain");
+        return session.error(otherDomainsOnly(session.model));
     if (session.opset > kNewestTestedOpset)
         session.warn("opset " + std::to_string(session.opset) +
                      " is newer than the tested opsets 9-17; reading it anyway");

@@ -122,6 +122,13 @@ private slots:
                        s("(Dropout): runs in training mode (training_mode is true, ratio 0.75)")));
     }
 
+    void otherDomainsAreRefusedNamingThem() {
+        auto r = run("node/test_adagrad");
+        QVERIFY(failed(r, 1,
+                       s("the model imports only ai.onnx.preview.training (its first op: "
+                         "Adagrad), not the default ONNX domain")));
+    }
+
     void sequenceInputsAreRefusedInOneLine() {
         auto r = run("node/test_identity_sequence");
         QVERIFY(failed(r, 1, s("input 'x' is a sequence, optional or map")));
