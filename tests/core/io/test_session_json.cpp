@@ -27,6 +27,7 @@ io::Session fullSession() {
     s.modelSha256 = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
     s.inputShapes = {{"input_ids", {8, 128}}, {"pixel", {1, 3, 224, 224}}};
     s.dims = {{"batch", 8}, {"seq", 128}};
+    s.values = {{"sr", "16000"}, {"mode", "1,0"}};
     auto arch = arch::loadPreset("habana-goya");
     if (!arch.ok())
         test::fatal("%s", arch.error().message().c_str());
@@ -94,6 +95,7 @@ TEST(TestSessionJson, deterministicLayout) {
                        "    \"pixel\": [1, 3, 224, 224]\n"
                        "  },\n"
                        "  \"dims\": {\"batch\": 8, \"seq\": 128},\n"
+                       "  \"values\": {\"mode\": \"1,0\", \"sr\": \"16000\"},\n"
                        "  \"arch\": {\n"
                        "    \"format\": \"stagecraft-arch\",\n";
     ASSERT_TRUE(text.starts_with(head)) << (text.substr(0, 400).c_str());
@@ -128,12 +130,13 @@ TEST(TestSessionJson, strategiesAgreeWithTheSimulator) {
 
 TEST(TestSessionJson, optionalMembers) {
     Json doc = Json::parse(io::writeSessionJson(fullSession()));
-    for (const char* key : {"inputs", "dims", "overrides", "precision"})
+    for (const char* key : {"inputs", "dims", "values", "overrides", "precision"})
         doc.erase(key);
     doc["model"].erase("sha256");
     auto read = io::readSessionJson(doc.dump(), "s.stagecraft");
     ASSERT_TRUE(read.ok()) << (errorOf(read));
     ASSERT_TRUE(read->inputShapes.empty() && read->dims.empty() && read->overrides.empty());
+    ASSERT_TRUE(read->values.empty());
     ASSERT_TRUE(read->modelSha256.empty());
     ASSERT_TRUE(!read->precision);
 }
@@ -163,6 +166,9 @@ std::vector<RefusesCorruptFilesRow> refusesCorruptFilesRows() {
     row("negative dim", "/dims/batch", "-1", "dims.batch: must be an integer >= 0 (got -1)");
     row("dims not an object", "/dims", "[8]",
         "dims: must be an object of dimension name: value (got [8])");
+    row("value not text", "/values/sr", "16000", "values.sr: must be a string (got 16000)");
+    row("values not an object", "/values", "[\"sr=16000\"]",
+        "values: must be an object of input name: \"V,V,...\" (got [\"sr=16000\"])");
     row("no arch", "/arch", "-", "arch: missing");
     row("arch by name", "/arch", R"("stcp920")",
         "arch: must be an architecture description (an object) (got \"stcp920\")");
