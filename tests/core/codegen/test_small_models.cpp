@@ -17,89 +17,19 @@
 // and fmod on floats), BitShift both ways, OneHot with negative indices,
 // Einsum (a batched contraction and a diagonal sum), NegativeLogLikelihoodLoss
 // with weights and SoftmaxCrossEntropyLoss with an ignored index (issue 23,
-// item 5; the losses run as their function bodies). And the float
-// contractions of the register-blocked lowering (lower_blocked.cpp, issue
-// 18): Conv with padding, stride, dilation, groups and rows wider than a
-// segment, depthwise with and without stride, MatMul over a batch with a block
-// that leaves a remainder, Gemm with transposed operands; under tvm and graphturbo, whose tiles
-// differ. Each model is scheduled by graphturbo on stcp920 (the contractions also by tvm), emitted
-// for the host and run on inputs that cover the whole u8 range (and floats beyond the quantized
-// range, so saturation is exercised). Integer outputs must equal ONNX Runtime's exactly, float
-// outputs to 1e-4 relative (docs/codegen.md). ONNX Runtime runs with its graph optimizations: on
-// CPUs without VNNI its u8 x s8 kernels saturate int16 sums unless a graph optimization makes them
-// u8 x u8 (tests/oracle/run-model.js), and it folds QDQ patterns as the import does.
+// item 5; the losses run as their function bodies).
+// Each is scheduled by graphturbo on stcp920 (small_model_case.h).
 
 #include "coretestsupport.h"
-#include "host_fixture.h"
-#include "ir/const_tensor.h"
-#include "onnx/model_builder.h"
+#include "small_model_case.h"
 
 #include <cmath>
-#include <cstring>
-#include <functional>
 #include <gtest/gtest.h>
 
 using namespace stagecraft;
 using namespace stagecraft::test;
 
 namespace {
-
-using ir::DType;
-
-template <typename T>
-std::vector<std::byte> bytesOf(const std::vector<T>& values) {
-    std::vector<std::byte> bytes(values.size() * sizeof(T));
-    std::memcpy(bytes.data(), values.data(), bytes.size());
-    return bytes;
-}
-
-/// Deterministic values: floats in [-range, range], integers over [lo, hi].
-struct Seeded {
-    uint64_t state = 0x9E3779B97F4A7C15ULL;
-    uint64_t next() {
-        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-        return state >> 33;
-    }
-    double unit() { return static_cast<double>(next() % 1000001) / 1000000.0; }
-    std::vector<float> floats(int64_t n, double range) {
-        std::vector<float> v;
-        for (int64_t i = 0; i < n; ++i)
-            v.push_back(static_cast<float>((2 * unit() - 1) * range));
-        return v;
-    }
-    template <typename T>
-    std::vector<T> ints(int64_t n, int64_t lo, int64_t hi) {
-        std::vector<T> v;
-        for (int64_t i = 0; i < n; ++i)
-            v.push_back(static_cast<T>(lo + static_cast<int64_t>(next() % (hi - lo + 1))));
-        return v;
-    }
-};
-
-/// One model: its graph input (x, f32 or u8) and a builder of the rest.
-struct Case {
-    const char* name;
-    DType inputType;
-    ir::Shape inputShape;
-    /// Floats in [-range, range]; integers over their whole range.
-    double range;
-    std::function<void(onnxio::ModelBuilder&, Seeded&)> body;
-    /// The integer op the import folds a QDQ pattern into (as ONNX Runtime's
-    /// graph optimizations fold it), or null.
-    const char* folded = nullptr;
-    int64_t opset = 13;
-};
-
-void scalar(onnxio::ModelBuilder& m, const std::string& name, DType t, double value) {
-    std::vector<std::byte> bytes(static_cast<size_t>(ir::dtypeSize(t)));
-    ir::writeDouble(t, bytes, 0, value);
-    m.addInlineInitializer(name, t, {}, bytes);
-}
-
-void output(onnxio::ModelBuilder& m, const std::string& name, DType t, const ir::Shape& shape) {
-    std::vector<onnxio::Dim> dims(shape.begin(), shape.end());
-    m.addOutput(name, t, dims);
-}
 
 /// GridSample of x at a seeded grid of shape \p grid with points in
 /// [-1.4, 1.4], past the borders, so that the padding mode decides.
@@ -533,145 +463,6 @@ const std::vector<Case>& cases() {
     return all;
 }
 
-/// A Conv on x (1 x \p channels x ...) with seeded weights and bias;
-/// \p set adds its attributes.
-Case convCase(const char* name, ir::Shape x, ir::Shape w, ir::Shape y, bool bias,
-              std::function<void(onnxio::NodeBuilder&)> set, const char* type = "Conv") {
-    return {name, DType::Float32, x, 2.0, [=](onnxio::ModelBuilder& m, Seeded& r) {
-                m.addFloatInitializer("w", w, r.floats(ir::elementCount(w), 0.5));
-                std::vector<std::string> in{"x", "w"};
-                if (bias) {
-                    m.addFloatInitializer("b", {y[1]}, r.floats(y[1], 1.0));
-                    in.push_back("b");
-                }
-                onnxio::NodeBuilder node = m.addNode(type, in, {"y"});
-                set(node);
-                output(m, "y", DType::Float32, y);
-            }};
-}
-
-const std::vector<Case>& contractionCases() {
-    static const std::vector<Case> all = {
-        convCase("conv-3x3-wide-rows", {1, 5, 6, 150}, {13, 5, 3, 3}, {1, 13, 6, 150}, true,
-                 [](onnxio::NodeBuilder& n) {
-                     n.attr("pads", std::vector<int64_t>{1, 1, 1, 1});
-                 }),
-        convCase("conv-7x7-stride-2", {2, 3, 23, 23}, {9, 3, 7, 7}, {2, 9, 12, 12}, false,
-                 [](onnxio::NodeBuilder& n) {
-                     n.attr("pads", std::vector<int64_t>{3, 3, 3, 3})
-                         .attr("strides", std::vector<int64_t>{2, 2});
-                 }),
-        convCase("conv-dilated-asymmetric", {1, 4, 9, 21}, {6, 4, 3, 3}, {1, 6, 6, 19}, true,
-                 [](onnxio::NodeBuilder& n) {
-                     n.attr("pads", std::vector<int64_t>{0, 1, 1, 2})
-                         .attr("dilations", std::vector<int64_t>{2, 2});
-                 }),
-        convCase("conv-grouped", {1, 8, 7, 7}, {6, 4, 3, 3}, {1, 6, 7, 7}, true,
-                 [](onnxio::NodeBuilder& n) {
-                     n.attr("pads", std::vector<int64_t>{1, 1, 1, 1}).attr("group", 2);
-                 }),
-        convCase("conv-depthwise", {1, 6, 10, 33}, {6, 1, 3, 3}, {1, 6, 10, 33}, true,
-                 [](onnxio::NodeBuilder& n) {
-                     n.attr("pads", std::vector<int64_t>{1, 1, 1, 1}).attr("group", 6);
-                 }),
-        convCase("conv-depthwise-stride-2", {2, 8, 11, 20}, {8, 1, 3, 3}, {2, 8, 6, 10}, false,
-                 [](onnxio::NodeBuilder& n) {
-                     n.attr("pads", std::vector<int64_t>{1, 1, 1, 1})
-                         .attr("strides", std::vector<int64_t>{2, 2})
-                         .attr("group", 8);
-                 }),
-        convCase("conv-1x1", {1, 16, 7, 7}, {24, 16, 1, 1}, {1, 24, 7, 7}, false,
-                 [](onnxio::NodeBuilder&) {}),
-        // Rows of 6 run flattened with the rows above: 54 positions, padded
-        // rows and columns decided per lane.
-        convCase("conv-3x3-narrow-rows", {2, 5, 9, 6}, {7, 5, 3, 3}, {2, 7, 9, 6}, true,
-                 [](onnxio::NodeBuilder& n) {
-                     n.attr("pads", std::vector<int64_t>{1, 1, 1, 1});
-                 }),
-        // Rows of 14 of 16 lanes without taps run flattened: 196 positions.
-        convCase("conv-1x1-rows-of-14", {1, 8, 14, 14}, {12, 8, 1, 1}, {1, 12, 14, 14}, true,
-                 [](onnxio::NodeBuilder&) {}),
-        // And past the unrolled bound: 399 positions in a loop of segments,
-        // the last one shorter.
-        convCase("conv-1x1-looped-positions", {1, 6, 21, 19}, {10, 6, 1, 1}, {1, 10, 21, 19}, true,
-                 [](onnxio::NodeBuilder&) {}),
-        // Strided narrow rows flattened too: a span per input row, shuffled.
-        convCase("conv-1x1-stride-2-narrow-rows", {1, 6, 10, 9}, {5, 6, 1, 1}, {1, 5, 5, 5}, true,
-                 [](onnxio::NodeBuilder& n) {
-                     n.attr("strides", std::vector<int64_t>{2, 2});
-                 }),
-        convCase(
-            "conv-transpose-2x2-stride-2", {1, 6, 5, 7}, {6, 4, 2, 2}, {1, 4, 10, 14}, true,
-            [](onnxio::NodeBuilder& n) {
-                n.attr("strides", std::vector<int64_t>{2, 2});
-            },
-            "ConvTranspose"),
-        convCase(
-            "conv-transpose-3x3-stride-2-padded", {1, 3, 6, 5}, {3, 5, 3, 3}, {1, 5, 12, 10}, false,
-            [](onnxio::NodeBuilder& n) {
-                n.attr("strides", std::vector<int64_t>{2, 2})
-                    .attr("pads", std::vector<int64_t>{1, 1, 1, 1})
-                    .attr("output_padding", std::vector<int64_t>{1, 1});
-            },
-            "ConvTranspose"),
-        convCase(
-            "conv-transpose-dilated-grouped", {1, 4, 5, 5}, {4, 3, 3, 3}, {1, 6, 13, 13}, true,
-            [](onnxio::NodeBuilder& n) {
-                n.attr("strides", std::vector<int64_t>{2, 2})
-                    .attr("dilations", std::vector<int64_t>{2, 2})
-                    .attr("group", 2);
-            },
-            "ConvTranspose"),
-        {"matmul-batched",
-         DType::Float32,
-         {2, 3, 37, 19},
-         2.0,
-         [](onnxio::ModelBuilder& m, Seeded& r) {
-             m.addFloatInitializer("b", {2, 3, 19, 150}, r.floats(2 * 3 * 19 * 150, 0.5));
-             m.addNode("MatMul", {"x", "b"}, {"y"});
-             output(m, "y", DType::Float32, {2, 3, 37, 150});
-         }},
-        {"gemm-transposed",
-         DType::Float32,
-         {11, 20},
-         2.0,
-         [](onnxio::ModelBuilder& m, Seeded& r) {
-             m.addFloatInitializer("b", {70, 20}, r.floats(70 * 20, 0.5));
-             m.addFloatInitializer("c", {70}, r.floats(70, 1.0));
-             m.addNode("Gemm", {"x", "b", "c"}, {"y"})
-                 .attr("transB", 1)
-                 .attr("alpha", 0.5f)
-                 .attr("beta", 2.0f);
-             output(m, "y", DType::Float32, {11, 70});
-         }},
-    };
-    return all;
-}
-
-int opsOfType(const ir::Graph& graph, const std::string& type) {
-    int count = 0;
-    for (ir::OpId id : graph.opIds())
-        count += graph.op(id).type == type ? 1 : 0;
-    return count;
-}
-
-/// The case's input: floats in [-range, range], integers over their range.
-codegen::HostTensor inputOf(const Case& c, Seeded& r) {
-    codegen::HostTensor t{"x", c.inputType, c.inputShape, {}};
-    int64_t n = ir::elementCount(c.inputShape);
-    t.data.resize(static_cast<size_t>(n * ir::dtypeSize(c.inputType)));
-    std::vector<float> floats = r.floats(n, c.range);
-    for (int64_t i = 0; i < n; ++i) {
-        if (c.inputType == DType::Float32)
-            ir::writeDouble(c.inputType, t.data, i, floats[static_cast<size_t>(i)]);
-        else if (c.inputType == DType::UInt8)
-            ir::writeInt64(c.inputType, t.data, i, static_cast<int64_t>(r.next() % 256));
-        else
-            ir::writeInt64(c.inputType, t.data, i, static_cast<int64_t>(r.next() % 256) - 128);
-    }
-    return t;
-}
-
 struct QuantizedRow {
     std::string rowLabel;
     size_t index;
@@ -681,59 +472,6 @@ std::vector<QuantizedRow> quantizedRows() {
     std::vector<QuantizedRow> rows;
     for (size_t i = 0; i < cases().size(); ++i)
         rows.push_back({cases()[i].name, i});
-    return rows;
-}
-
-/// Runs case \p c scheduled by \p strategy on the host and compares its
-/// outputs with ONNX Runtime's.
-void expectMatchesOnnxRuntime(const Case& c, const char* strategy) {
-    TempDir dir;
-    onnxio::ModelBuilder m(c.name, c.opset);
-    std::vector<onnxio::Dim> dims(c.inputShape.begin(), c.inputShape.end());
-    m.addInput("x", c.inputType, dims);
-    Seeded r;
-    c.body(m, r);
-    ModelFile file{dir.path() / "model.onnx", {}};
-    ASSERT_TRUE(m.save(file.path).ok());
-    auto planned = plan(file, "stcp920", strategy);
-    ASSERT_TRUE(planned.ok()) << (planned.ok() ? "" : planned.error().message().c_str());
-    const ir::Graph& graph = (*planned)->graph;
-    if (c.folded != nullptr) {
-        EXPECT_EQ(opsOfType(graph, c.folded), 1) << "the QDQ pattern is not folded";
-        EXPECT_EQ(opsOfType(graph, "QuantizeLinear") + opsOfType(graph, "DequantizeLinear"), 0);
-    }
-    codegen::TensorSet inputs{inputOf(c, r)};
-    auto ort = runOnnxRuntime(file.path, inputs, true);
-    ASSERT_TRUE(ort.ok()) << (ort.ok() ? "" : ort.error().message().c_str());
-    auto outputs = runOnHost(**planned, inputs);
-    ASSERT_TRUE(outputs.ok()) << (outputs.ok() ? "" : outputs.error().message().c_str());
-    ASSERT_EQ(outputs->size(), graph.outputs().size());
-    for (const codegen::HostTensor& out : *outputs) {
-        const codegen::HostTensor* expected = codegen::findTensor(*ort, out.name);
-        ASSERT_TRUE(expected != nullptr) << out.name;
-        ASSERT_EQ(out.dtype, expected->dtype) << out.name;
-        codegen::Difference d = codegen::compareTensors(out, *expected);
-        ASSERT_TRUE(d.mismatch.empty()) << d.mismatch;
-        test::info("%s %s %s: max absolute error %.3g, relative %.3g", c.name, strategy,
-                   out.name.c_str(), d.maxAbsolute, d.relative);
-        if (ir::isFloatingPoint(out.dtype))
-            EXPECT_LE(d.relative, 1e-4) << out.name;
-        else
-            EXPECT_EQ(d.maxAbsolute, 0) << out.name << " differs at element " << d.worstIndex;
-    }
-}
-
-struct ContractionRow {
-    std::string rowLabel;
-    size_t index;
-    const char* strategy;
-};
-
-std::vector<ContractionRow> contractionRows() {
-    std::vector<ContractionRow> rows;
-    for (const char* strategy : {"tvm", "graphturbo"})
-        for (size_t i = 0; i < contractionCases().size(); ++i)
-            rows.push_back({std::string(contractionCases()[i].name) + "-" + strategy, i, strategy});
     return rows;
 }
 
@@ -747,12 +485,3 @@ TEST_P(QuantizedOpsMatchOnnxRuntime, quantizedOpsMatchOnnxRuntime) {
 
 INSTANTIATE_TEST_SUITE_P(TestQuantizedOps, QuantizedOpsMatchOnnxRuntime,
                          ::testing::ValuesIn(quantizedRows()), test::RowName{});
-
-class ContractionsMatchOnnxRuntime : public ::testing::TestWithParam<ContractionRow> {};
-
-TEST_P(ContractionsMatchOnnxRuntime, contractionsMatchOnnxRuntime) {
-    expectMatchesOnnxRuntime(contractionCases()[GetParam().index], GetParam().strategy);
-}
-
-INSTANTIATE_TEST_SUITE_P(TestContractions, ContractionsMatchOnnxRuntime,
-                         ::testing::ValuesIn(contractionRows()), test::RowName{});

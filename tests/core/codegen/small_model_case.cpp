@@ -1,0 +1,89 @@
+// Small generated models against ONNX Runtime (small_model_case.h).
+
+#include "small_model_case.h"
+
+#include "coretestsupport.h"
+#include "host_fixture.h"
+#include "ir/const_tensor.h"
+
+#include <gtest/gtest.h>
+
+namespace stagecraft::test {
+
+void scalar(onnxio::ModelBuilder& m, const std::string& name, DType t, double value) {
+    std::vector<std::byte> bytes(static_cast<size_t>(ir::dtypeSize(t)));
+    ir::writeDouble(t, bytes, 0, value);
+    m.addInlineInitializer(name, t, {}, bytes);
+}
+
+void output(onnxio::ModelBuilder& m, const std::string& name, DType t, const ir::Shape& shape) {
+    std::vector<onnxio::Dim> dims(shape.begin(), shape.end());
+    m.addOutput(name, t, dims);
+}
+
+namespace {
+
+int opsOfType(const ir::Graph& graph, const std::string& type) {
+    int count = 0;
+    for (ir::OpId id : graph.opIds())
+        count += graph.op(id).type == type ? 1 : 0;
+    return count;
+}
+
+/// The case's input: floats in [-range, range], integers over their range.
+codegen::HostTensor inputOf(const Case& c, Seeded& r) {
+    codegen::HostTensor t{"x", c.inputType, c.inputShape, {}};
+    int64_t n = ir::elementCount(c.inputShape);
+    t.data.resize(static_cast<size_t>(n * ir::dtypeSize(c.inputType)));
+    std::vector<float> floats = r.floats(n, c.range);
+    for (int64_t i = 0; i < n; ++i) {
+        if (c.inputType == DType::Float32)
+            ir::writeDouble(c.inputType, t.data, i, floats[static_cast<size_t>(i)]);
+        else if (c.inputType == DType::UInt8)
+            ir::writeInt64(c.inputType, t.data, i, static_cast<int64_t>(r.next() % 256));
+        else
+            ir::writeInt64(c.inputType, t.data, i, static_cast<int64_t>(r.next() % 256) - 128);
+    }
+    return t;
+}
+
+} // namespace
+
+void expectMatchesOnnxRuntime(const Case& c, const char* strategy) {
+    TempDir dir;
+    onnxio::ModelBuilder m(c.name, c.opset);
+    std::vector<onnxio::Dim> dims(c.inputShape.begin(), c.inputShape.end());
+    m.addInput("x", c.inputType, dims);
+    Seeded r;
+    c.body(m, r);
+    ModelFile file{dir.path() / "model.onnx", {}};
+    ASSERT_TRUE(m.save(file.path).ok());
+    auto planned = plan(file, "stcp920", strategy);
+    ASSERT_TRUE(planned.ok()) << (planned.ok() ? "" : planned.error().message().c_str());
+    const ir::Graph& graph = (*planned)->graph;
+    if (c.folded != nullptr) {
+        EXPECT_EQ(opsOfType(graph, c.folded), 1) << "the QDQ pattern is not folded";
+        EXPECT_EQ(opsOfType(graph, "QuantizeLinear") + opsOfType(graph, "DequantizeLinear"), 0);
+    }
+    codegen::TensorSet inputs{inputOf(c, r)};
+    auto ort = runOnnxRuntime(file.path, inputs, true);
+    ASSERT_TRUE(ort.ok()) << (ort.ok() ? "" : ort.error().message().c_str());
+    auto outputs = runOnHost(**planned, inputs);
+    ASSERT_TRUE(outputs.ok()) << (outputs.ok() ? "" : outputs.error().message().c_str());
+    ASSERT_EQ(outputs->size(), graph.outputs().size());
+    for (const codegen::HostTensor& out : *outputs) {
+        const codegen::HostTensor* expected = codegen::findTensor(*ort, out.name);
+        ASSERT_TRUE(expected != nullptr) << out.name;
+        ASSERT_EQ(out.dtype, expected->dtype) << out.name;
+        codegen::Difference d = codegen::compareTensors(out, *expected);
+        ASSERT_TRUE(d.mismatch.empty()) << d.mismatch;
+        test::info("%s %s %s: max absolute error %.3g, relative %.3g", c.name, strategy,
+                   out.name.c_str(), d.maxAbsolute, d.relative);
+        if (ir::isFloatingPoint(out.dtype))
+            EXPECT_LE(d.relative, 1e-4) << out.name;
+        else
+            EXPECT_EQ(d.maxAbsolute, 0) << out.name << " differs at element " << d.worstIndex;
+    }
+}
+
+} // namespace stagecraft::test

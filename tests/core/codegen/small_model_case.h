@@ -1,0 +1,79 @@
+#pragma once
+/// \file
+/// Small generated models run against ONNX Runtime (test_small_models.cpp,
+/// test_small_contractions.cpp): a case is one graph input x and a builder
+/// of the rest; expectMatchesOnnxRuntime schedules it, runs it on the host
+/// and compares.
+/// Each model is emitted for the host and run on inputs that cover the
+/// whole u8 range (and floats beyond the quantized range, so saturation is
+/// exercised). Integer outputs must equal ONNX Runtime's exactly, float
+/// outputs to 1e-4 relative (docs/codegen.md). ONNX Runtime runs with its
+/// graph optimizations: on CPUs without VNNI its u8 x s8 kernels saturate
+/// int16 sums unless a graph optimization makes them u8 x u8
+/// (tests/oracle/run-model.js), and it folds QDQ patterns as the import does.
+
+#include "onnx/model_builder.h"
+
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace stagecraft::test {
+
+using ir::DType;
+
+template <typename T>
+std::vector<std::byte> bytesOf(const std::vector<T>& values) {
+    std::vector<std::byte> bytes(values.size() * sizeof(T));
+    std::memcpy(bytes.data(), values.data(), bytes.size());
+    return bytes;
+}
+
+/// Deterministic values: floats in [-range, range], integers over [lo, hi].
+struct Seeded {
+    uint64_t state = 0x9E3779B97F4A7C15ULL;
+    uint64_t next() {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return state >> 33;
+    }
+    double unit() { return static_cast<double>(next() % 1000001) / 1000000.0; }
+    std::vector<float> floats(int64_t n, double range) {
+        std::vector<float> v;
+        for (int64_t i = 0; i < n; ++i)
+            v.push_back(static_cast<float>((2 * unit() - 1) * range));
+        return v;
+    }
+    template <typename T>
+    std::vector<T> ints(int64_t n, int64_t lo, int64_t hi) {
+        std::vector<T> v;
+        for (int64_t i = 0; i < n; ++i)
+            v.push_back(static_cast<T>(lo + static_cast<int64_t>(next() % (hi - lo + 1))));
+        return v;
+    }
+};
+
+/// One model: its graph input (x, f32 or u8) and a builder of the rest.
+struct Case {
+    const char* name;
+    DType inputType;
+    ir::Shape inputShape;
+    /// Floats in [-range, range]; integers over their whole range.
+    double range;
+    std::function<void(onnxio::ModelBuilder&, Seeded&)> body;
+    /// The integer op the import folds a QDQ pattern into (as ONNX Runtime's
+    /// graph optimizations fold it), or null.
+    const char* folded = nullptr;
+    int64_t opset = 13;
+};
+
+/// A scalar initializer \p name of type \p t.
+void scalar(onnxio::ModelBuilder& m, const std::string& name, DType t, double value);
+/// Declares graph output \p name.
+void output(onnxio::ModelBuilder& m, const std::string& name, DType t, const ir::Shape& shape);
+
+/// Runs case \p c scheduled by \p strategy (on stcp920) on the host and
+/// compares its outputs with ONNX Runtime's.
+void expectMatchesOnnxRuntime(const Case& c, const char* strategy);
+
+} // namespace stagecraft::test

@@ -1,0 +1,156 @@
+// The float contractions of the register-blocked lowering
+// (lower_blocked.cpp, issue 18) against ONNX Runtime on small generated
+// models: Conv with padding, stride, dilation, groups and rows wider than a
+// segment, depthwise with and without stride, MatMul over a batch with a
+// block that leaves a remainder, Gemm with transposed operands; under tvm and
+// graphturbo, whose tiles differ (small_model_case.h).
+
+#include "coretestsupport.h"
+#include "small_model_case.h"
+
+#include <gtest/gtest.h>
+
+using namespace stagecraft;
+using namespace stagecraft::test;
+
+namespace {
+
+/// A Conv on x (1 x \p channels x ...) with seeded weights and bias;
+/// \p set adds its attributes.
+Case convCase(const char* name, ir::Shape x, ir::Shape w, ir::Shape y, bool bias,
+              std::function<void(onnxio::NodeBuilder&)> set, const char* type = "Conv") {
+    return {name, DType::Float32, x, 2.0, [=](onnxio::ModelBuilder& m, Seeded& r) {
+                m.addFloatInitializer("w", w, r.floats(ir::elementCount(w), 0.5));
+                std::vector<std::string> in{"x", "w"};
+                if (bias) {
+                    m.addFloatInitializer("b", {y[1]}, r.floats(y[1], 1.0));
+                    in.push_back("b");
+                }
+                onnxio::NodeBuilder node = m.addNode(type, in, {"y"});
+                set(node);
+                output(m, "y", DType::Float32, y);
+            }};
+}
+
+const std::vector<Case>& contractionCases() {
+    static const std::vector<Case> all = {
+        convCase("conv-3x3-wide-rows", {1, 5, 6, 150}, {13, 5, 3, 3}, {1, 13, 6, 150}, true,
+                 [](onnxio::NodeBuilder& n) {
+                     n.attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+                 }),
+        convCase("conv-7x7-stride-2", {2, 3, 23, 23}, {9, 3, 7, 7}, {2, 9, 12, 12}, false,
+                 [](onnxio::NodeBuilder& n) {
+                     n.attr("pads", std::vector<int64_t>{3, 3, 3, 3})
+                         .attr("strides", std::vector<int64_t>{2, 2});
+                 }),
+        convCase("conv-dilated-asymmetric", {1, 4, 9, 21}, {6, 4, 3, 3}, {1, 6, 6, 19}, true,
+                 [](onnxio::NodeBuilder& n) {
+                     n.attr("pads", std::vector<int64_t>{0, 1, 1, 2})
+                         .attr("dilations", std::vector<int64_t>{2, 2});
+                 }),
+        convCase("conv-grouped", {1, 8, 7, 7}, {6, 4, 3, 3}, {1, 6, 7, 7}, true,
+                 [](onnxio::NodeBuilder& n) {
+                     n.attr("pads", std::vector<int64_t>{1, 1, 1, 1}).attr("group", 2);
+                 }),
+        convCase("conv-depthwise", {1, 6, 10, 33}, {6, 1, 3, 3}, {1, 6, 10, 33}, true,
+                 [](onnxio::NodeBuilder& n) {
+                     n.attr("pads", std::vector<int64_t>{1, 1, 1, 1}).attr("group", 6);
+                 }),
+        convCase("conv-depthwise-stride-2", {2, 8, 11, 20}, {8, 1, 3, 3}, {2, 8, 6, 10}, false,
+                 [](onnxio::NodeBuilder& n) {
+                     n.attr("pads", std::vector<int64_t>{1, 1, 1, 1})
+                         .attr("strides", std::vector<int64_t>{2, 2})
+                         .attr("group", 8);
+                 }),
+        convCase("conv-1x1", {1, 16, 7, 7}, {24, 16, 1, 1}, {1, 24, 7, 7}, false,
+                 [](onnxio::NodeBuilder&) {}),
+        // Rows of 6 run flattened with the rows above: 54 positions, padded
+        // rows and columns decided per lane.
+        convCase("conv-3x3-narrow-rows", {2, 5, 9, 6}, {7, 5, 3, 3}, {2, 7, 9, 6}, true,
+                 [](onnxio::NodeBuilder& n) {
+                     n.attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+                 }),
+        // Rows of 14 of 16 lanes without taps run flattened: 196 positions.
+        convCase("conv-1x1-rows-of-14", {1, 8, 14, 14}, {12, 8, 1, 1}, {1, 12, 14, 14}, true,
+                 [](onnxio::NodeBuilder&) {}),
+        // And past the unrolled bound: 399 positions in a loop of segments,
+        // the last one shorter.
+        convCase("conv-1x1-looped-positions", {1, 6, 21, 19}, {10, 6, 1, 1}, {1, 10, 21, 19}, true,
+                 [](onnxio::NodeBuilder&) {}),
+        // Strided narrow rows flattened too: a span per input row, shuffled.
+        convCase("conv-1x1-stride-2-narrow-rows", {1, 6, 10, 9}, {5, 6, 1, 1}, {1, 5, 5, 5}, true,
+                 [](onnxio::NodeBuilder& n) {
+                     n.attr("strides", std::vector<int64_t>{2, 2});
+                 }),
+        convCase(
+            "conv-transpose-2x2-stride-2", {1, 6, 5, 7}, {6, 4, 2, 2}, {1, 4, 10, 14}, true,
+            [](onnxio::NodeBuilder& n) {
+                n.attr("strides", std::vector<int64_t>{2, 2});
+            },
+            "ConvTranspose"),
+        convCase(
+            "conv-transpose-3x3-stride-2-padded", {1, 3, 6, 5}, {3, 5, 3, 3}, {1, 5, 12, 10}, false,
+            [](onnxio::NodeBuilder& n) {
+                n.attr("strides", std::vector<int64_t>{2, 2})
+                    .attr("pads", std::vector<int64_t>{1, 1, 1, 1})
+                    .attr("output_padding", std::vector<int64_t>{1, 1});
+            },
+            "ConvTranspose"),
+        convCase(
+            "conv-transpose-dilated-grouped", {1, 4, 5, 5}, {4, 3, 3, 3}, {1, 6, 13, 13}, true,
+            [](onnxio::NodeBuilder& n) {
+                n.attr("strides", std::vector<int64_t>{2, 2})
+                    .attr("dilations", std::vector<int64_t>{2, 2})
+                    .attr("group", 2);
+            },
+            "ConvTranspose"),
+        {"matmul-batched",
+         DType::Float32,
+         {2, 3, 37, 19},
+         2.0,
+         [](onnxio::ModelBuilder& m, Seeded& r) {
+             m.addFloatInitializer("b", {2, 3, 19, 150}, r.floats(2 * 3 * 19 * 150, 0.5));
+             m.addNode("MatMul", {"x", "b"}, {"y"});
+             output(m, "y", DType::Float32, {2, 3, 37, 150});
+         }},
+        {"gemm-transposed",
+         DType::Float32,
+         {11, 20},
+         2.0,
+         [](onnxio::ModelBuilder& m, Seeded& r) {
+             m.addFloatInitializer("b", {70, 20}, r.floats(70 * 20, 0.5));
+             m.addFloatInitializer("c", {70}, r.floats(70, 1.0));
+             m.addNode("Gemm", {"x", "b", "c"}, {"y"})
+                 .attr("transB", 1)
+                 .attr("alpha", 0.5f)
+                 .attr("beta", 2.0f);
+             output(m, "y", DType::Float32, {11, 70});
+         }},
+    };
+    return all;
+}
+
+struct ContractionRow {
+    std::string rowLabel;
+    size_t index;
+    const char* strategy;
+};
+
+std::vector<ContractionRow> contractionRows() {
+    std::vector<ContractionRow> rows;
+    for (const char* strategy : {"tvm", "graphturbo"})
+        for (size_t i = 0; i < contractionCases().size(); ++i)
+            rows.push_back({std::string(contractionCases()[i].name) + "-" + strategy, i, strategy});
+    return rows;
+}
+
+} // namespace
+
+class ContractionsMatchOnnxRuntime : public ::testing::TestWithParam<ContractionRow> {};
+
+TEST_P(ContractionsMatchOnnxRuntime, contractionsMatchOnnxRuntime) {
+    expectMatchesOnnxRuntime(contractionCases()[GetParam().index], GetParam().strategy);
+}
+
+INSTANTIATE_TEST_SUITE_P(TestContractions, ContractionsMatchOnnxRuntime,
+                         ::testing::ValuesIn(contractionRows()), test::RowName{});
