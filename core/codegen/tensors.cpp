@@ -30,7 +30,7 @@ void appendNumber(std::string& out, const HostTensor& t, int64_t i) {
             out += "null";
             return;
         }
-        if (std::isinf(v)) { // JSON has no infinity: a string, as "NaN" would be
+        if (std::isinf(v)) { // JSON has no number for infinity: a string
             out += v > 0 ? "\"inf\"" : "\"-inf\"";
             return;
         }
