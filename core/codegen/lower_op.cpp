@@ -35,10 +35,15 @@ Error unsupported(const OpCall& call) {
         std::string values = valuesToGive(call, type == "If" ? 1 : 2);
         std::string what = type == "If" ? "an If whose condition the import did not know"
                                         : "a Loop the import could not unroll";
+        if (!values.empty())
+            return call.error(what + " runs no code: give " + values +
+                              " so that the import can fold it");
         return call.error(what + " runs no code: " +
-                          (values.empty() ? std::string("its control input is computed from "
-                                                        "constants the import could not fold")
-                                          : "give " + values + " so that the import can fold it"));
+                          (type == "If" ? "its condition depends on no input but is not a "
+                                          "constant the import could fold"
+                                        : "its trip count and condition depend on no input, "
+                                          "so it is too long to unroll (over 256 iterations "
+                                          "or 4,096 ops) or exits on data"));
     }
     if (type == "NonZero" || type == "Unique" || type == "NonMaxSuppression")
         return call.error("its output's shape depends on the data, and kernels have static "
