@@ -70,6 +70,12 @@ struct Layer {
     /// The anchor's outer (at most two) loops with their tile sizes.
     std::vector<TileLoop> tiles;
     int64_t tileCount = 1;
+    /// Double-buffered (latency hiding inside a layer): its tiles are sized
+    /// so that a core's LB holds two tiles' buffers, and each core loads its
+    /// next tile and stores its previous one while it computes the current
+    /// one. Chosen where it is faster than one tile at a time at the full LB
+    /// (layer_tiles.cpp); false: every tile loads, computes and stores in turn.
+    bool doubleBuffered = false;
     /// Bytes of the weight slices the layer promotes.
     int64_t weightBytes = 0;
     /// Weight bytes hoisted into the LBs of all the kernel's cores, as the
@@ -78,6 +84,9 @@ struct Layer {
     /// weight that follows none whole into each core that takes a tile (one
     /// tiled by images or rows needs it all on every such core).
     int64_t hoistBytes = 0;
+    /// Of hoistBytes, those promoted once before the first tile (weights
+    /// kept whole in each core); the rest follows the tiles.
+    int64_t hoistOnceBytes = 0;
     /// The weight tensors read: the bytes of the whole tensor (what the GB
     /// weight cache keeps, docs/simulator.md) and of the part read.
     struct WeightUse {
@@ -197,7 +206,23 @@ struct Program {
 struct PlanOptions {
     /// Bytes of one core's LB a tile may fill; 0: the LB's activation bytes.
     int64_t tileCapacityBytes = 0;
+    /// Layers may double-buffer their tiles (latency hiding inside a layer,
+    /// every strategy); false: every layer runs one tile at a time (the
+    /// benchmarks' before, and the hand cases' serial timelines).
+    bool doubleBuffering = true;
+    /// The streams will schedule across layers (§4.4), hiding a layer's
+    /// transfers behind its neighbours' compute: a layer then double-buffers
+    /// only where that moves no more weight bytes (layer_tiles.cpp).
+    bool acrossLayer = false;
+    /// Consecutive instances of one group on the same cores run in one
+    /// launch (Kernel::continuesLaunch; Stagecraft's, not the paper's).
+    bool shareLaunches = true;
 };
+
+/// A double-buffered layer's tiles are dispatched in at most this many
+/// chunks per core's run of tiles: its pipeline fills and drains over one
+/// chunk (the planner's estimate and the streams agree on it).
+inline constexpr int64_t kPipelineChunks = 8;
 
 /// Lowers \p schedule to kernel plans and allocates their buffers. Fails,
 /// naming the op, when an op has no unit to run on and no fallback CPU.

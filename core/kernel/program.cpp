@@ -1,17 +1,16 @@
 // Kernel plans of a schedule (GraphTurbo §4): one kernel per instance in
-// execution order, its layers (layers.cpp), the buffers between layers and
-// kernels with their liveness over computation tasks, and their allocation
-// with reuse and spilling (allocation.h, §4.3).
+// execution order, its layers (layers.cpp) with their tiles (layer_tiles.cpp),
+// the buffers between layers and kernels with their liveness over
+// computation tasks, and their allocation with reuse and spilling
+// (program_memory.cpp, §4.3).
 
+#include "kernel/internal/layer_tiles.h"
 #include "kernel/internal/layers.h"
 #include "kernel/plan.h"
-#include "kernel/tile_rule.h"
 #include "partition/fusion.h"
 #include "support/strings.h"
 
 #include <algorithm>
-#include <array>
-#include <limits>
 #include <map>
 #include <set>
 
@@ -45,6 +44,7 @@ public:
         , arch_(arch)
         , s_(s)
         , semantics_(*s.semantics)
+        , options_(options)
         , preds_(s.instances.size()) {
         layerOf_ = partition::groupTvm(graph, semantics_).assignment();
         for (const schedule::InstanceEdge& e : s.edges)
@@ -67,7 +67,7 @@ public:
             if (b.graphOutput)
                 b.lastTask = std::max(b.lastTask, nextTask_ - 1);
         holdThroughStages();
-        SC_RETURN_IF_ERROR(allocateBuffers());
+        SC_RETURN_IF_ERROR(detail::allocateBuffers(program_, arch_));
         return std::move(program_);
     }
 
@@ -76,7 +76,8 @@ private:
     /// instances of one group on the same cores, neither in an IOS stage
     /// nor launched on its inputs (DLA).
     bool continuesLaunch(const Kernel& kernel) const {
-        if (program_.kernels.empty() || program_.launchOnDependencies || kernel.joinsStage)
+        if (!options_.shareLaunches || program_.kernels.empty() || program_.launchOnDependencies ||
+            kernel.joinsStage)
             return false;
         const Kernel& before = program_.kernels.back();
         return !before.joinsStage &&
@@ -109,8 +110,11 @@ private:
                 continue;
             Layer layer;
             layer.task = nextTask_++;
-            SC_RETURN_IF_ERROR(fillLayer(layer, ops, slices, id, local));
+            SC_ASSIGN_OR_RETURN(int64_t layerBytes, fillLayer(layer, ops, slices, id, local));
             addOutputs(layer, ops, slices, id, kernelIndex, local);
+            detail::planTiles(layer, {graph_, semantics_, arch_, program_.buffers, ops, slices,
+                                      schedule::coresUsed(inst.bind), tileCapacity_, layerBytes,
+                                      options_.doubleBuffering, options_.acrossLayer});
             kernel.layers.push_back(std::move(layer));
         }
         program_.kernels.push_back(std::move(kernel));
@@ -163,8 +167,11 @@ private:
         return kept;
     }
 
-    Status fillLayer(Layer& layer, const std::vector<ir::OpId>& ops, const BoxMap& slices,
-                     InstanceId id, const std::map<ir::TensorId, BufferId>& local) {
+    /// The layer's ops, their work, weights and inputs; returns the bytes
+    /// its tiles divide (its outputs and outside inputs).
+    Expected<int64_t> fillLayer(Layer& layer, const std::vector<ir::OpId>& ops,
+                                const BoxMap& slices, InstanceId id,
+                                const std::map<ir::TensorId, BufferId>& local) {
         layer.anchor = detail::anchorOf(ops, semantics_);
         int64_t layerBytes = 0;
         for (ir::OpId op : ops) {
@@ -177,68 +184,7 @@ private:
             for (ir::TensorId in : graph_.op(op).inputs)
                 addInput(layer, ops, slices, id, local, op, in, layerBytes);
         }
-        const ops::OpSemantics& anchor = semantics_.of(layer.anchor);
-        const auto& outs = graph_.op(layer.anchor).outputs;
-        const Box* box = outs.empty() ? nullptr : slices.find(outs.front());
-        if (!anchor.nests.empty() && box != nullptr) {
-            int tileable = tileableDims(graph_, semantics_, slices, ops, *box,
-                                        std::min(anchor.nests.front().outputRank, 2));
-            layer.tiles =
-                detail::chooseTiles(anchor.nests.front(), *box, tileable, layerBytes, tileCapacity_,
-                                    schedule::coresUsed(s_.instances[id].bind));
-        }
-        for (const TileLoop& t : layer.tiles)
-            layer.tileCount *= t.extent / t.tile;
-        layer.hoistBytes = planHoists(layer, ops, schedule::coresUsed(s_.instances[id].bind));
-        return Status::success();
-    }
-
-    /// Weight bytes the kernel's cores hoist for \p layer (plan.h,
-    /// Layer::hoistBytes), as the emitted code promotes or reads them: the
-    /// part of a weight that follows the tiled loops once per tile; a weight
-    /// that follows none whole into each core that takes a tile, or, when it
-    /// is larger than a core keeps, once per tile (marked
-    /// WeightUse::streamed: the code reads it in place).
-    int64_t planHoists(Layer& layer, const std::vector<ir::OpId>& ops, int64_t cores) const {
-        std::vector<int> tiledDims;
-        for (size_t i = 0; i < layer.tiles.size(); ++i)
-            if (layer.tiles[i].extent / layer.tiles[i].tile > 1)
-                tiledDims.push_back(static_cast<int>(i));
-        int64_t busyCores = std::clamp<int64_t>(layer.tileCount, 1, std::max<int64_t>(cores, 1));
-        int64_t total = 0;
-        for (Layer::WeightUse& w : layer.weights) {
-            int64_t parts = w.gathered ? 1 : tileParts(layer, ops, tiledDims, w.tensor);
-            w.streamed = !w.gathered && parts == 1 && w.readBytes > weightKeepBytes();
-            total += parts > 1    ? layer.tileCount * ((w.readBytes + parts - 1) / parts)
-                     : w.streamed ? layer.tileCount * w.readBytes
-                                  : w.readBytes * busyCores;
-        }
-        return total;
-    }
-
-    /// The most weight bytes a core keeps across its tiles: the LB's weight
-    /// reserve, or the whole LB when it has none (docs/simulator.md).
-    int64_t weightKeepBytes() const {
-        const auto& lb = arch_.cluster.coreGroups.front().localBuffer;
-        if (!lb)
-            return std::numeric_limits<int64_t>::max();
-        return lb->weightReserveBytes > 0 ? lb->weightReserveBytes : lb->bytes;
-    }
-
-    /// Into how many parts the tiles cut \p weight: the product of the tile
-    /// counts of the tiled loops it follows (kernel/tile_rule.h).
-    int64_t tileParts(const Layer& layer, const std::vector<ir::OpId>& ops,
-                      const std::vector<int>& tiledDims, ir::TensorId weight) const {
-        if (tiledDims.empty())
-            return 1;
-        std::vector<int> follows = weightTileDims(graph_, semantics_, ops, tiledDims, weight);
-        std::set<int> dims(follows.begin(), follows.end());
-        int64_t parts = 1;
-        for (int d : dims)
-            if (d >= 0)
-                parts *= layer.tiles[static_cast<size_t>(d)].extent /
-                         layer.tiles[static_cast<size_t>(d)].tile;
-        return parts;
+        return layerBytes;
     }
 
     /// Whether \p op gathers rows of \p in (a Gather's table).
@@ -358,168 +304,11 @@ private:
             }
     }
 
-    Status allocateBuffers() {
-        SC_RETURN_IF_ERROR(allocateLb());
-        SC_RETURN_IF_ERROR(allocateGb());
-        mergePlacements();
-        addReuseWaits();
-        return Status::success();
-    }
-
-    /// One placement of a buffer in a pool: from its task through `until`
-    /// (its last reader, or the task whose spill reads it out).
-    struct Stay {
-        int32_t task;
-        BufferId buffer;
-        PoolId pool;
-        int64_t offset;
-        int64_t bytes;
-        int32_t until;
-        bool spilled;
-    };
-
-    std::vector<Stay> stays() const {
-        std::vector<Stay> all;
-        for (BufferId b : program_.buffers.ids()) {
-            const Buffer& buffer = program_.buffers[b];
-            const auto& ps = buffer.placements;
-            for (size_t i = 0; i < ps.size(); ++i) {
-                bool spilled = i + 1 < ps.size();
-                int32_t until = spilled ? ps[i + 1].fromTask : buffer.lastTask;
-                int64_t bytes = ps[i].pool == kLbPool ? buffer.pieceBytes : buffer.bytes;
-                if (bytes > 0 && until >= ps[i].fromTask)
-                    all.push_back(
-                        {ps[i].fromTask, b, ps[i].pool, ps[i].offset, bytes, until, spilled});
-            }
-        }
-        std::stable_sort(all.begin(), all.end(),
-                         [](const Stay& a, const Stay& b) { return a.task < b.task; });
-        return all;
-    }
-
-    /// The tasks that use \p old's bytes and must end before a layer of task
-    /// \p task overwrites them: its writer and readers during the stay, and
-    /// the layer whose spill reads it out.
-    void usersBefore(const Stay& old, int32_t task, std::vector<int32_t>& waits) const {
-        const Buffer& b = program_.buffers[old.buffer];
-        auto keep = [&](int32_t t) {
-            if (t >= old.task && t <= old.until && t < task)
-                waits.push_back(t);
-        };
-        keep(b.firstTask);
-        for (int32_t r : b.readers)
-            keep(r);
-        if (old.spilled)
-            keep(old.until);
-    }
-
-    /// Layer::waitFor from the placements: per pool, the latest stay over
-    /// every byte range, whose users must finish before it is overwritten.
-    void addReuseWaits() {
-        std::vector<Layer*> layers(static_cast<size_t>(nextTask_), nullptr);
-        for (Kernel& k : program_.kernels)
-            for (Layer& l : k.layers)
-                layers[static_cast<size_t>(l.task)] = &l;
-        std::vector<Stay> all = stays();
-        // offset -> (end, index into all) of the latest stay covering it.
-        std::array<std::map<int64_t, std::pair<int64_t, size_t>>, 3> space;
-        for (size_t i = 0; i < all.size(); ++i) {
-            const Stay& stay = all[i];
-            auto& map = space[stay.pool.index()];
-            int64_t lo = stay.offset, hi = stay.offset + stay.bytes;
-            auto it = map.lower_bound(lo);
-            if (it != map.begin() && std::prev(it)->second.first > lo)
-                --it;
-            std::vector<std::pair<int64_t, std::pair<int64_t, size_t>>> keep;
-            while (it != map.end() && it->first < hi) {
-                auto [start, seg] = *it;
-                usersBefore(all[seg.second], stay.task,
-                            layers[static_cast<size_t>(stay.task)]->waitFor);
-                if (start < lo)
-                    keep.push_back({start, {lo, seg.second}});
-                if (seg.first > hi)
-                    keep.push_back({hi, {seg.first, seg.second}});
-                it = map.erase(it);
-            }
-            for (auto& [start, seg] : keep)
-                map[start] = seg;
-            map[lo] = {hi, i};
-        }
-        for (Layer* l : layers) {
-            std::sort(l->waitFor.begin(), l->waitFor.end());
-            l->waitFor.erase(std::unique(l->waitFor.begin(), l->waitFor.end()), l->waitFor.end());
-        }
-    }
-
-    Status allocateLb() {
-        const auto& lb = arch_.cluster.coreGroups.front().localBuffer;
-        Pools pools = {{lb ? lb->name : "LB", lb ? lb->activationBytes() : 0, kPassParent},
-                       {"spilled", std::numeric_limits<int64_t>::max() / 4, kNoPool}};
-        AllocationPass& pass = program_.lb;
-        for (BufferId b : program_.buffers.ids()) {
-            Buffer& buffer = program_.buffers[b];
-            buffer.pieceBytes = (buffer.bytes + buffer.cores - 1) / buffer.cores;
-            if (buffer.scope != Scope::LB)
-                continue;
-            pass.requests.push_back(
-                {buffer.name, buffer.pieceBytes, buffer.firstTask, buffer.lastTask, kPassLevel});
-            pass.buffers.push_back(b);
-        }
-        SC_ASSIGN_OR_RETURN(pass.allocation, allocate(pools, pass.requests));
-        return Status::success();
-    }
-
-    /// The task from which a buffer declared in LB lives outside it, or -1.
-    int32_t spillTask(RequestId lbRequest) const {
-        for (const Placement& p : program_.lb.allocation.tensors[lbRequest].placements)
-            if (p.pool != kPassLevel)
-                return p.fromTask;
-        return -1;
-    }
-
-    Status allocateGb() {
-        const auto& gb = arch_.cluster.globalBuffer;
-        Pools pools = {{gb ? gb->name : "GB", gb ? gb->bytes : 0, kPassParent},
-                       {arch_.ddr.name, arch_.ddr.bytes, kNoPool}};
-        AllocationPass& pass = program_.gb;
-        IdVector<BufferId, int32_t> from(program_.buffers.size(), -1);
-        for (BufferId b : program_.buffers.ids())
-            if (program_.buffers[b].scope != Scope::LB)
-                from[b] = program_.buffers[b].firstTask;
-        for (RequestId r : program_.lb.requests.ids())
-            from[program_.lb.buffers[r]] = spillTask(r);
-        for (BufferId b : program_.buffers.ids()) {
-            const Buffer& buffer = program_.buffers[b];
-            if (from[b] < 0)
-                continue;
-            PoolId pool = buffer.scope == Scope::DDR ? kPassParent : kPassLevel;
-            pass.requests.push_back({buffer.name, buffer.bytes, from[b], buffer.lastTask, pool});
-            pass.buffers.push_back(b);
-        }
-        SC_ASSIGN_OR_RETURN(pass.allocation, allocate(pools, pass.requests));
-        program_.weightCacheBytes =
-            highWaterByTask(pass.requests, pass.allocation, kPassLevel, program_.taskCount);
-        for (int64_t& bytes : program_.weightCacheBytes)
-            bytes = std::max<int64_t>(pools[kPassLevel].capacityBytes - bytes, 0);
-        return Status::success();
-    }
-
-    void mergePlacements() {
-        for (RequestId r : program_.lb.requests.ids())
-            for (const Placement& p : program_.lb.allocation.tensors[r].placements)
-                if (p.pool == kPassLevel)
-                    program_.buffers[program_.lb.buffers[r]].placements.push_back(
-                        {p.fromTask, kLbPool, p.offset});
-        for (RequestId r : program_.gb.requests.ids())
-            for (const Placement& p : program_.gb.allocation.tensors[r].placements)
-                program_.buffers[program_.gb.buffers[r]].placements.push_back(
-                    {p.fromTask, p.pool == kPassLevel ? kGbPool : kDdrPool, p.offset});
-    }
-
     const ir::Graph& graph_;
     const arch::Arch& arch_;
     const schedule::Schedule& s_;
     const partition::SemanticsCache& semantics_;
+    PlanOptions options_;
     partition::Assignment layerOf_;
     IdVector<InstanceId, std::vector<InstanceId>> preds_;
     std::set<std::pair<InstanceId, ir::TensorId>> redistributed_;

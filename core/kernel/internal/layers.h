@@ -46,6 +46,11 @@ std::vector<TileLoop> chooseTiles(const ops::LoopNest& anchorNest, const partiti
 /// on \p cores cores that take the tiles in turn: tiles / ceil(tiles / cores).
 double parallelShare(int64_t tiles, int64_t cores);
 
+/// Allocates \p program's buffers (its kernels and buffers built, taskCount
+/// set): both passes, placements, the GB weight cache's room per task and
+/// the reuse waits (program_memory.cpp).
+Status allocateBuffers(Program& program, const arch::Arch& arch);
+
 /// Bytes of \p tensor's box in \p slices (the whole tensor when absent).
 int64_t sliceBytes(const ir::Graph& graph, const partition::BoxMap& slices, ir::TensorId tensor);
 

@@ -46,6 +46,14 @@ inline arch::Arch handArch(int cores = 1) {
     return a;
 }
 
+/// handArch with a small LB of \p bytes (and a weight reserve of \p reserve
+/// bytes), for layers that take several tiles.
+inline arch::Arch smallLbArch(int64_t bytes, int64_t reserve, int cores = 1) {
+    arch::Arch a = handArch(cores);
+    a.cluster.coreGroups.front().localBuffer = arch::LocalBuffer{"LB", bytes, reserve};
+    return a;
+}
+
 /// \p graph scheduled by \p strategy on \p a, simulated, its timeline checked.
 inline sim::Evaluation runOn(const arch::Arch& a, const ir::Graph& graph, const char* strategy) {
     Status valid = arch::validateArch(a);
