@@ -1,10 +1,12 @@
 #pragma once
-// The batch a command runs a model with: the paper's Table 2 row for a zoo
-// model on a four-cluster architecture unless --batch or --per-cluster says
-// otherwise, else the model's default batch on every cluster.
+// The workload a command compares strategies on (driver/workload.h): the
+// paper's Table 2 row for a zoo model on a four-cluster architecture unless
+// --batch or --per-cluster says otherwise, else --batch (or the model's
+// batch on every cluster), and the model loaded at any samples per cluster
+// its batch dim allows.
 
 #include "cli/schedule_model.h"
-#include "sim/compare.h"
+#include "driver/workload.h"
 
 #include <optional>
 
@@ -12,8 +14,7 @@ namespace stagecraft::cli {
 
 /// \p batch is the total over all clusters, \p perCluster the samples per
 /// cluster (both optional, as `compare --batch` and `--per-cluster`).
-Expected<sim::BatchConfig> batchConfigFor(const ModelSpec& model, std::optional<int64_t> batch,
-                                          std::optional<int64_t> perCluster,
-                                          const arch::Arch& arch);
+Expected<driver::Workload> workloadFor(const ModelSpec& model, std::optional<int64_t> batch,
+                                       std::optional<int64_t> perCluster, const arch::Arch& arch);
 
 } // namespace stagecraft::cli

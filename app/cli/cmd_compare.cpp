@@ -1,8 +1,11 @@
-// stagecraft compare: runs every strategy of §5 (tvm, astitch, the Fig. 15
-// variants, graphturbo) through schedule → kernel plans → simulation on one
-// architecture and prints latency, throughput, speedup over tvm, traffic per
-// memory level, buffer scopes (Table 3), unit utilization (Fig. 16/17) and the
-// roofline bound. Zoo models of Table 2 run with its batch configuration.
+// stagecraft compare: runs every strategy of §5 (the baselines, the Fig. 15
+// variants, gt-paper, graphturbo) through schedule → kernel plans →
+// simulation on one architecture, each at its own best configuration
+// (driver/optimum.h: samples per cluster, level, order, as §5.1 tunes them),
+// and prints its configuration, latency, throughput, speedup over tvm,
+// traffic per memory level, buffer scopes (Table 3), unit utilization
+// (Fig. 16/17) and the roofline bound. Zoo models of Table 2 run its total
+// batch.
 
 #include "arch/presets.h"
 #include "cli/args.h"
@@ -11,12 +14,14 @@
 #include "cli/compare_report.h"
 #include "cli/output_paths.h"
 #include "cli/schedule_model.h"
+#include "driver/optimum.h"
 #include "io/chrome_trace.h"
 #include "io/compare_json.h"
 #include "schedule/clusters.h"
 #include "support/file.h"
 #include "support/strings.h"
 
+#include <cstdio>
 #include <ostream>
 
 namespace stagecraft::cli {
@@ -28,21 +33,31 @@ constexpr const char* kName = "stagecraft compare: ";
 ArgParser makeParser() {
     ArgParser parser(
         "stagecraft compare MODEL [options]",
-        "Runs every strategy (tvm, astitch, dla, ago, ios, gt-gb, gt-lb, gt-instances,\n"
-        "graphturbo) on the same simulator and reports each one's kernels, latency,\n"
+        "Runs every strategy (tvm, tvm-llb, astitch, dla, ago, ios, gt-gb, gt-lb,\n"
+        "gt-instances, gt-paper, graphturbo) on the same simulator, each at its own best\n"
+        "configuration: the samples per cluster (loop iterations make up the batch),\n"
+        "level and order its autotuning round may vary, chosen by simulation (the\n"
+        "paper's section 5.1). Reports each one's configuration, kernels, latency,\n"
         "throughput, speedup over tvm, traffic per memory level, buffer scopes, unit\n"
         "utilization and roofline bound.\n"
-        "Zoo models of the paper's Table 2 use its batch and samples per cluster (TVM's\n"
-        "for tvm, GraphTurbo's for the others) unless --batch or --per-cluster is given.");
+        "Zoo models of the paper's Table 2 run its total batch unless --batch or\n"
+        "--per-cluster is given. --per-cluster, --level and --order fix that part of the\n"
+        "configuration for every strategy; --fixed searches nothing (Table 2's samples\n"
+        "per cluster, TVM's for tvm and tvm-llb, else the model's batch; LB; the\n"
+        "order of the paper's section 3.3).");
     parser.addPositional("MODEL", "the .onnx file or zoo:NAME");
     parser.addOption("arch", "A", "architecture preset or file (default stcp920)");
     parser.addOption("batch", "N", "total batch over all clusters");
-    parser.addOption("per-cluster", "K", "samples per cluster for every strategy");
+    parser.addOption("per-cluster", "K", "samples per cluster for every strategy (not searched)");
     parser.addOption("seq", "N", "sequence length of zoo:bert-* and zoo:conformer");
     parser.addOption("strategies", "LIST", "comma-separated strategies (default all)");
     parser.addOption("level", "lb|gb|auto",
                      "buffer level Algorithm 1 fills for the GraphTurbo strategies (§3.6); "
-                     "auto: the one whose graphturbo run is faster (default)");
+                     "auto: each strategy that tunes it takes its faster (default)");
+    parser.addOption("order", "bfs|dfs|best",
+                     "order of the instances for every strategy that splits groups; default: "
+                     "each strategy that tunes it takes its faster, the others section 3.3's");
+    parser.addSwitch("fixed", "search no configuration: run each strategy as given or by default");
     parser.addOption("trace", "FILE", "write graphturbo's simulation as Chrome trace JSON");
     parser.addSwitch("json", "print the stagecraft-compare document");
     parser.addSwitch("csv", "print one CSV row per strategy");
@@ -62,7 +77,7 @@ struct Request {
     std::optional<int64_t> perCluster;
     std::vector<const sim::Strategy*> strategies;
     std::optional<std::string> trace;
-    std::optional<schedule::Level> level;
+    driver::Fixed fixed;
     bool json = false;
     bool csv = false;
 };
@@ -113,10 +128,17 @@ std::optional<std::string> readRequest(const ArgParser& parser, Request& r) {
             r.strategies.push_back(&s);
     std::string level = parser.value("level", "auto");
     if (level != "auto") {
-        r.level = schedule::parseLevel(level);
-        if (!r.level)
+        r.fixed.level = schedule::parseLevel(level);
+        if (!r.fixed.level)
             return "--level must be lb, gb or auto, got " + quote(level);
     }
+    if (auto order = parser.value("order")) {
+        r.fixed.order = schedule::parseOrderChoice(*order);
+        if (!r.fixed.order)
+            return "--order must be bfs, dfs or best, got " + quote(*order);
+    }
+    r.fixed.perCluster = r.perCluster;
+    r.fixed.everything = parser.has("fixed");
     r.arch = parser.value("arch", std::string(arch::kDefaultPreset));
     r.trace = parser.value("trace");
     r.json = parser.has("json");
@@ -126,80 +148,59 @@ std::optional<std::string> readRequest(const ArgParser& parser, Request& r) {
     return std::nullopt;
 }
 
-/// A model loaded for one per-cluster batch, with its cluster plan.
-struct Workload {
-    LoadedModel model;
-    schedule::ClusterPlan plan;
-};
-
-Expected<Workload> loadWorkload(const Request& r, const arch::Arch& arch,
-                                const sim::BatchConfig& config, int64_t k) {
-    Workload w;
-    SC_ASSIGN_OR_RETURN(w.plan, schedule::makeClusterPlan(config.totalBatch, arch.clusters, k));
-    w.plan.chosenBy = config.label.empty() ? "given" : "Table 2 " + config.label;
-    SC_ASSIGN_OR_RETURN(w.model, loadModel(r.model, k));
-    return w;
+std::string seconds(double ms) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f s", ms / 1000.0);
+    return text;
 }
 
-Expected<sim::Evaluation> runOne(const Request& r, const arch::Arch& arch,
-                                 const sim::Strategy& strategy, const Workload& w,
-                                 schedule::Level level) {
-    const LoadedModel& model = w.model;
-    const schedule::ClusterPlan& plan = w.plan;
+/// One strategy at its best configuration, written as a trace when asked.
+Expected<sim::Report> runOne(const Request& r, const arch::Arch& arch,
+                             const sim::Strategy& strategy, const driver::Workload& workload) {
     schedule::ScheduleOptions options;
     options.recordTrace = false;
-    options.level = level;
-    Expected<sim::Evaluation> evaluated = sim::evaluate(model.graph, arch, strategy, plan, options);
-    if (!evaluated.ok())
-        return inModel(r.model, evaluated.error());
-    sim::Evaluation ev = std::move(evaluated).value();
+    Expected<driver::Optimum> best =
+        driver::bestConfiguration(workload, arch, strategy, r.fixed, options);
+    if (!best.ok())
+        return inModel(r.model, best.error());
     if (r.trace && strategy.name == "graphturbo") {
-        std::string text = io::writeChromeTrace(model.graph, arch, ev.program, ev.tasks, ev.sim);
+        const sim::Evaluation& ev = best->eval;
+        std::shared_ptr<const ir::Graph> graph = *workload.graphAt(ev.report.perCluster);
+        std::string text = io::writeChromeTrace(*graph, arch, ev.program, ev.tasks, ev.sim);
         SC_RETURN_IF_ERROR(writeFileAtomic(*r.trace, text));
     }
-    return ev;
+    return std::move(best->eval.report);
 }
 
 int compare(const Request& r, const arch::Arch& arch, std::ostream& out, std::ostream& err) {
-    auto config = batchConfigFor(r.model, r.batch, r.perCluster, arch);
-    if (!config.ok()) {
-        err << kName << config.error().message() << "\n";
+    auto workload = workloadFor(r.model, r.batch, r.perCluster, arch);
+    if (!workload.ok()) {
+        err << kName << inModel(r.model, workload.error()).message() << "\n";
         return kExitBadInput;
-    }
-    auto baseline = loadWorkload(r, arch, *config, config->tvmPerCluster);
-    auto ours = loadWorkload(r, arch, *config, config->perCluster);
-    if (!baseline.ok() || !ours.ok()) {
-        err << kName << (baseline.ok() ? ours : baseline).error().message() << "\n";
-        return kExitBadInput;
-    }
-    schedule::Level level = r.level.value_or(schedule::Level::LB);
-    if (!r.level) {
-        err << kName << "choosing the level (lb or gb) by simulating graphturbo at both\n";
-        auto chosen = sim::chooseLevel(ours->model.graph, arch, ours->plan);
-        if (!chosen.ok()) {
-            err << kName << chosen.error().message() << "\n";
-            return kExitBadInput;
-        }
-        level = *chosen;
     }
     std::vector<sim::Report> reports;
     for (size_t i = 0; i < r.strategies.size(); ++i) {
         const sim::Strategy& s = *r.strategies[i];
         err << kName << "[" << i + 1 << "/" << r.strategies.size() << "] " << s.name << "\n";
-        auto ev = runOne(r, arch, s, s.tvmBatch ? *baseline : *ours, level);
-        if (!ev.ok()) {
-            err << kName << s.name << ": " << ev.error().message() << "\n";
+        auto report = runOne(r, arch, s, *workload);
+        if (!report.ok()) {
+            err << kName << s.name << ": " << report.error().message() << "\n";
             return kExitBadInput;
         }
-        reports.push_back(std::move(ev->report));
+        err << kName << "  " << s.name << ": " << sim::configurationText(*report) << " ("
+            << report->chosenBy << ", " << report->trials << " configuration"
+            << (report->trials == 1 ? "" : "s") << " in " << seconds(report->searchMs) << ")\n";
+        reports.push_back(std::move(report).value());
     }
     sim::fillSpeedups(reports);
+    std::string table2 =
+        workload->chosenBy.rfind("Table 2 ", 0) == 0 ? workload->chosenBy.substr(8) : std::string();
     if (r.json)
-        out << io::writeCompareJson({r.model.text, arch.name, config->label}, reports);
+        out << io::writeCompareJson({r.model.text, arch.name, table2}, reports);
     else if (r.csv)
         out << io::writeCompareCsv(reports);
     else
-        printCompareText({r.model.text, arch.name, config->label}, reports, out);
+        printCompareText({r.model.text, arch.name, table2}, reports, out);
     return kExitOk;
 }
 

@@ -1,6 +1,7 @@
 // stagecraft fidelity: how far the simulator's verdicts are from this
-// machine's. Each strategy's schedule for the host-cpu architecture is
-// simulated, its kernels emitted for the host and timed; per kernel the
+// machine's. Each strategy's schedule for the host-cpu architecture, at its
+// best level and order for the model's batch (driver/optimum.h, as compare
+// chooses them), is simulated, its kernels emitted for the host and timed; per kernel the
 // simulated time (the kernel's window, docs/simulator.md "Attribution")
 // stands beside the measured median (docs/simulator.md, "Fidelity"). The
 // strategies' programs are all linked first and then take turns run by run,
@@ -33,10 +34,11 @@ ArgParser makeParser() {
     ArgParser parser(
         "stagecraft fidelity MODEL [options]",
         "Schedules MODEL with each strategy for the host-cpu architecture (calibrated by\n"
-        "'stagecraft arch calibrate' when it has been), simulates it, runs its kernels on\n"
-        "this machine and compares: simulated against measured time per kernel and per\n"
-        "model, Spearman's rank correlation over the kernels, and the strategies ranked by\n"
-        "simulated and by measured latency.");
+        "'stagecraft arch calibrate' when it has been), each at the level and order its\n"
+        "search finds fastest for the model's batch (as compare chooses them), simulates\n"
+        "it, runs its kernels on this machine and compares: simulated against measured\n"
+        "time per kernel and per model, Spearman's rank correlation over the kernels, and\n"
+        "the strategies ranked by simulated and by measured latency.");
     parser.addPositional("MODEL", "the .onnx file or zoo:NAME");
     parser.addOption("strategies", "LIST", "comma-separated strategies (default all)");
     parser.addOption("repeat", "N",
@@ -203,6 +205,7 @@ int runFidelity(const Args& args, std::ostream& out, std::ostream& err) {
     }
     request.model.weights = onnxio::WeightFill::Seeded;
     request.arch = std::string(arch::kHostCpuPreset);
+    request.tuned = true; // each strategy at its best level and order, as compare runs it
     if (auto batch = parser.value("batch")) {
         std::optional<int64_t> n = parseInt(*batch);
         if (!n || *n < 1 || *n > 4096 || request.model.zooName.empty()) {

@@ -38,15 +38,17 @@ ArgParser makeParser() {
         "Schedules a model onto an accelerator as GraphTurbo does (§3): groups of ops\n"
         "(Algorithm 2) split into instances (Algorithm 1), ordered (BFS or Algorithm 3's\n"
         "DFS), bound to cores with buffer scopes (Algorithm 4), data-movement ops\n"
-        "inserted; --strategy picks another scheduler (tvm, astitch, dla, ago, ios or a Fig. 15\n"
-        "variant). MODEL is an .onnx file or zoo:NAME (see 'stagecraft zoo --list').\n"
+        "inserted; --strategy picks another scheduler (tvm, tvm-llb, astitch, dla, ago, ios,\n"
+        "a Fig. 15 variant or gt-paper, the paper's method alone). MODEL is an .onnx file or "
+        "zoo:NAME (see 'stagecraft zoo --list').\n"
         "The model runs K samples per cluster: a zoo model is written with batch K, a\n"
         "file's symbolic batch (dim 0 of its first input) is bound to K.");
     parser.addPositional("MODEL", "the .onnx file or zoo:NAME");
     parser.addOption("arch", "A", "architecture preset or file (default stcp920)");
     parser.addOption("strategy", "S",
-                     "who schedules: tvm, astitch, dla, ago, ios, gt-gb, gt-lb, gt-instances or "
-                     "graphturbo (default graphturbo; docs/simulator.md)");
+                     "who schedules: tvm, tvm-llb, astitch, dla, ago, ios, gt-gb, gt-lb, "
+                     "gt-instances, gt-paper or graphturbo (default graphturbo; "
+                     "docs/baselines.md)");
     parser.addOption("order", "bfs|dfs|best", "instance order (default best)");
     parser.addOption("level", "lb|gb|auto",
                      "buffer level Algorithm 1 fills: the cluster's local buffers (lb, the "
@@ -323,8 +325,7 @@ int emitExtras(const Request& request, const arch::Arch& arch, const Scheduled& 
     if (!request.simulate)
         return kExitOk;
     const sim::Strategy& strategy = *sim::findStrategy(request.strategy);
-    auto ev =
-        sim::evaluateSchedule(graph, arch, result.schedule, strategy.acrossLayer, strategy.name);
+    auto ev = sim::evaluateSchedule(graph, arch, result.schedule, strategy);
     if (!ev.ok()) {
         err << kName << inModel(request.model, ev.error()).message() << "\n";
         return kExitBadInput;

@@ -117,11 +117,22 @@ void printCompareText(const io::CompareInfo& info, const std::vector<sim::Report
     if (!info.table2.empty())
         out << " (Table 2 configuration " << info.table2 << ")";
     out << "\n\n";
-    const std::vector<std::pair<const char*, int>> columns = {
-        {"K", 6},          {"iter", 6},          {"kernels", 8}, {"latency ms", 12},
-        {"samples/s", 12}, {"speedup", 9},       {"DDR MB", 11}, {"GB MB", 11},
-        {"LB MB", 11},     {"scopes D/G/L", 17}, {"spills", 8},  {"roofline ms", 13},
-        {"eff", 7}};
+    const std::vector<std::pair<const char*, int>> columns = {{"K", 6},
+                                                              {"iter", 6},
+                                                              {"level", 6},
+                                                              {"order", 6},
+                                                              {"tried", 6},
+                                                              {"kernels", 8},
+                                                              {"latency ms", 12},
+                                                              {"samples/s", 12},
+                                                              {"speedup", 9},
+                                                              {"DDR MB", 11},
+                                                              {"GB MB", 11},
+                                                              {"LB MB", 11},
+                                                              {"scopes D/G/L", 17},
+                                                              {"spills", 8},
+                                                              {"roofline ms", 13},
+                                                              {"eff", 7}};
     out << std::left << std::setw(13) << "strategy";
     for (const auto& [title, width] : columns)
         out << column(title, width);
@@ -129,18 +140,29 @@ void printCompareText(const io::CompareInfo& info, const std::vector<sim::Report
     for (const sim::Report& r : reports) {
         std::string scopes = std::to_string(r.scopes[0]) + "/" + std::to_string(r.scopes[1]) + "/" +
                              std::to_string(r.scopes[2]);
-        const std::string cells[] = {std::to_string(r.perCluster), std::to_string(r.iterations),
-                                     std::to_string(r.kernels),    fixed(r.latencyUs / 1000, 3),
-                                     fixed(r.throughput, 1),       fixed(r.speedupVsTvm, 2) + "x",
-                                     mb(r.trafficBytes[0]),        mb(r.trafficBytes[1]),
-                                     mb(r.trafficBytes[2]),        scopes,
-                                     std::to_string(r.spills),     fixed(r.rooflineUs / 1000, 3),
+        const std::string cells[] = {std::to_string(r.perCluster),
+                                     std::to_string(r.iterations),
+                                     r.level.empty() ? "-" : r.level,
+                                     r.order.empty() ? "-" : r.order,
+                                     std::to_string(r.trials),
+                                     std::to_string(r.kernels),
+                                     fixed(r.latencyUs / 1000, 3),
+                                     fixed(r.throughput, 1),
+                                     fixed(r.speedupVsTvm, 2) + "x",
+                                     mb(r.trafficBytes[0]),
+                                     mb(r.trafficBytes[1]),
+                                     mb(r.trafficBytes[2]),
+                                     scopes,
+                                     std::to_string(r.spills),
+                                     fixed(r.rooflineUs / 1000, 3),
                                      fixed(r.efficiency, 2)};
         out << std::left << std::setw(13) << r.strategy;
         for (size_t i = 0; i < columns.size(); ++i)
             out << column(cells[i], columns[i].second);
         out << "\n";
     }
+    out << "\nK samples per cluster x iter loop iterations, level and order: each strategy's "
+           "fastest of the configurations it tried (docs/baselines.md)\n";
     out << "\nunit utilization (busy share of the cluster's cores) and mean units busy at once\n";
     for (const sim::Report& r : reports) {
         out << "  " << std::left << std::setw(13) << r.strategy;

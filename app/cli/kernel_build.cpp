@@ -8,6 +8,7 @@
 
 #include "arch/presets.h"
 #include "driver/model_check.h"
+#include "driver/optimum.h"
 #include "driver/pipeline.h"
 #include "io/overrides_json.h"
 #include "io/session_json.h"
@@ -140,8 +141,8 @@ void addKernelOptions(ArgParser& parser, bool sessionOption) {
     parser.addOption("arch", "A", "architecture preset or file (default stcp920)");
     parser.addOption(
         "strategy", "S",
-        "who schedules: tvm, astitch, dla, ago, ios, gt-gb, gt-lb, gt-instances or graphturbo "
-        "(default graphturbo)");
+        "who schedules: tvm, tvm-llb, astitch, dla, ago, ios, gt-gb, gt-lb, gt-instances, "
+        "gt-paper or graphturbo (default graphturbo)");
     parser.addOption("level", "lb|gb|auto",
                      "buffer level Algorithm 1 fills; auto simulates both and keeps the faster "
                      "(default auto)");
@@ -183,6 +184,41 @@ std::optional<std::string> readKernelRequest(const ArgParser& parser, const std:
     return std::nullopt;
 }
 
+namespace {
+
+/// \p strategy at its best configuration on the loaded model's batch (the
+/// level and order given fixed), as compare runs it.
+Expected<sim::Evaluation> tunedEvaluation(const KernelRequest& request, KernelBuild& build,
+                                          const sim::Strategy& strategy,
+                                          schedule::Overrides overrides, int64_t batch) {
+    driver::Workload workload;
+    workload.totalBatch = batch * build.arch.clusters;
+    workload.perClusterChoices = {batch};
+    workload.fixedTvmPerCluster = workload.fixedPerCluster = batch;
+    workload.chosenBy = "the model's batch";
+    const ir::Graph* graph = &build.model.graph;
+    workload.graphAt = [graph](int64_t) -> Expected<std::shared_ptr<const ir::Graph>> {
+        return std::shared_ptr<const ir::Graph>(std::shared_ptr<const ir::Graph>(), graph);
+    };
+    driver::Fixed fixed;
+    fixed.level = request.level;
+    if (request.order != schedule::OrderChoice::Best)
+        fixed.order = request.order;
+    schedule::ScheduleOptions options;
+    options.recordTrace = false;
+    options.overrides = std::move(overrides);
+    Expected<driver::Optimum> best =
+        driver::bestConfiguration(workload, build.arch, strategy, fixed, options);
+    if (!best.ok())
+        return inModel(request.model, best.error());
+    build.notes.push_back(sim::configurationText(best->eval.report) + " (" +
+                          best->eval.report.chosenBy + " of " +
+                          std::to_string(best->trials.size()) + " configurations)");
+    return std::move(best->eval);
+}
+
+} // namespace
+
 Expected<KernelBuild> buildKernelPlan(const KernelRequest& given) {
     KernelRequest request = given;
     KernelBuild build;
@@ -207,21 +243,26 @@ Expected<KernelBuild> buildKernelPlan(const KernelRequest& given) {
     if (strategy == nullptr)
         return Error("unknown strategy " + quote(request.strategy));
     build.strategy = strategy->name;
-    driver::Request run;
-    run.graph = &build.model.graph;
-    run.arch = build.arch;
-    run.strategy = build.strategy;
-    run.level = request.level;
-    run.order = request.order;
-    run.overrides = std::move(overrides);
-    run.perCluster = batch;
-    run.recordTrace = false;
-    Expected<driver::Scheduled> scheduled = driver::scheduleAndSimulate(run);
-    if (!scheduled.ok())
-        return inModel(request.model, scheduled.error());
-    if (!request.level)
-        build.notes.push_back("level auto: " + scheduled->levelWhy);
-    build.evaluation = std::move(scheduled->eval);
+    if (request.tuned) {
+        SC_ASSIGN_OR_RETURN(build.evaluation, tunedEvaluation(request, build, *strategy,
+                                                              std::move(overrides), batch));
+    } else {
+        driver::Request run;
+        run.graph = &build.model.graph;
+        run.arch = build.arch;
+        run.strategy = build.strategy;
+        run.level = request.level;
+        run.order = request.order;
+        run.overrides = std::move(overrides);
+        run.perCluster = batch;
+        run.recordTrace = false;
+        Expected<driver::Scheduled> scheduled = driver::scheduleAndSimulate(run);
+        if (!scheduled.ok())
+            return inModel(request.model, scheduled.error());
+        if (!request.level)
+            build.notes.push_back("level auto: " + scheduled->levelWhy);
+        build.evaluation = std::move(scheduled->eval);
+    }
     Expected<codegen::CodePlan> plan = driver::planCode(build.model.graph, build.evaluation);
     if (!plan.ok())
         return inModel(request.model, plan.error());

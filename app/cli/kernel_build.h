@@ -30,6 +30,10 @@ struct KernelRequest {
     std::optional<std::string> overrides;
     /// The options given on the command line (they win over a session's).
     std::set<std::string> given;
+    /// Run the strategy at its best configuration for the model's batch
+    /// (driver::bestConfiguration, as compare does), the level and order
+    /// given fixed; else the driver's pipeline (emit, run).
+    bool tuned = false;
 };
 
 /// A model scheduled and planned for code generation.

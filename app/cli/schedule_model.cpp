@@ -161,6 +161,13 @@ Expected<LoadedModel> loadFile(const ModelSpec& spec, int64_t perCluster) {
 
 } // namespace
 
+Expected<std::optional<int64_t>> fixedBatch(const ModelSpec& spec) {
+    if (!spec.zooName.empty())
+        return std::optional<int64_t>();
+    SC_ASSIGN_OR_RETURN(BatchDim dim, declaredBatchDim(spec.text));
+    return boundBatch(spec, dim);
+}
+
 Expected<int64_t> defaultBatch(const ModelSpec& spec, bool perClusterOption) {
     if (!spec.zooName.empty()) {
         const zoo::ZooModelInfo* model = zoo::findZooModel(spec.zooName);

@@ -54,6 +54,10 @@ struct LoadedModel {
 /// \p perClusterOption (the command has that option).
 Expected<int64_t> defaultBatch(const ModelSpec& spec, bool perClusterOption = true);
 
+/// The batch a file is fixed to (declared, or bound by --input/--dim), or
+/// nullopt when it can be loaded at any batch (a zoo model, an open dim).
+Expected<std::optional<int64_t>> fixedBatch(const ModelSpec& spec);
+
 /// \p error with the model put in front ("<model>: ..."), unless it names
 /// the model already: every error of a command names the file it is about.
 Error inModel(const ModelSpec& spec, const Error& error);

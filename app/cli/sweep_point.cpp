@@ -1,15 +1,14 @@
 // One sweep point: the same steps as `stagecraft compare` for one strategy
-// (batch from Table 2 or the spec, the level chosen by simulating
-// graphturbo at both when auto), with the loaded models and the chosen
-// levels shared between the points of a sweep.
+// (the batch from Table 2 or the spec, the strategy at its best
+// configuration, driver/optimum.h, with what the point gives fixed), with
+// the loaded models shared between the points of a sweep.
 
 #include "cli/sweep_point.h"
 
 #include "cli/batch_config.h"
 #include "cli/schedule_model.h"
+#include "driver/optimum.h"
 #include "ir/precision.h"
-#include "schedule/clusters.h"
-#include "sim/compare.h"
 #include "sweep/variant.h"
 
 #include <future>
@@ -74,7 +73,6 @@ Expected<ModelSpec> modelSpec(const sweep::SweepPoint& point) {
 class PointCache {
 public:
     Memo<SharedModel> models;
-    Memo<Expected<schedule::Level>> levels;
 };
 
 std::shared_ptr<PointCache> makePointCache() {
@@ -89,24 +87,6 @@ SharedModel loadShared(PointCache& cache, const ModelSpec& model, int64_t perClu
         if (!loaded.ok())
             return inModel(model, loaded.error());
         return std::make_shared<const LoadedModel>(std::move(loaded).value());
-    });
-}
-
-/// The level of \p point: its own, or for auto the one graphturbo runs
-/// faster at, as `compare` picks it (shared by the point's strategies).
-Expected<schedule::Level> pointLevel(PointCache& cache, const sweep::SweepSpec& spec,
-                                     const sweep::SweepPoint& point, const arch::Arch& arch,
-                                     const ModelSpec& model, const sim::BatchConfig& config) {
-    if (point.level != "auto")
-        return schedule::parseLevel(point.level).value_or(schedule::Level::LB);
-    sweep::SweepPoint shared = point;
-    shared.strategy = "graphturbo";
-    return cache.levels.get(sweep::pointKey(spec, shared), [&]() -> Expected<schedule::Level> {
-        SC_ASSIGN_OR_RETURN(auto ours, loadShared(cache, model, config.perCluster));
-        SC_ASSIGN_OR_RETURN(
-            schedule::ClusterPlan plan,
-            schedule::makeClusterPlan(config.totalBatch, arch.clusters, config.perCluster));
-        return sim::chooseLevel(ours->graph, arch, plan);
     });
 }
 
@@ -131,24 +111,24 @@ Expected<sweep::PointResult> evaluate(const sweep::SweepSpec& spec, const arch::
     SC_ASSIGN_OR_RETURN(arch::Arch arch, sweep::archVariant(base, spec, point));
     SC_ASSIGN_OR_RETURN(ModelSpec model, modelSpec(point));
     SC_RETURN_IF_ERROR(checkPrecision(model, arch));
-    SC_ASSIGN_OR_RETURN(sim::BatchConfig config,
-                        batchConfigFor(model, point.batch, point.perCluster, arch));
     const sim::Strategy* strategy = sim::findStrategy(point.strategy);
     if (strategy == nullptr)
         return Error(sim::unknownStrategyMessage(point.strategy));
-    int64_t k = strategy->tvmBatch ? config.tvmPerCluster : config.perCluster;
-    SC_ASSIGN_OR_RETURN(schedule::ClusterPlan plan,
-                        schedule::makeClusterPlan(config.totalBatch, arch.clusters, k));
-    plan.chosenBy = config.label.empty() ? "given" : "Table 2 " + config.label;
-    SC_ASSIGN_OR_RETURN(schedule::Level level, pointLevel(cache, spec, point, arch, model, config));
-    SC_ASSIGN_OR_RETURN(auto loaded, loadShared(cache, model, k));
+    SC_ASSIGN_OR_RETURN(driver::Workload workload,
+                        workloadFor(model, point.batch, point.perCluster, arch));
+    workload.graphAt = [&cache, model](int64_t k) -> Expected<std::shared_ptr<const ir::Graph>> {
+        SC_ASSIGN_OR_RETURN(auto loaded, loadShared(cache, model, k));
+        return std::shared_ptr<const ir::Graph>(loaded, &loaded->graph);
+    };
+    driver::Fixed fixed;
+    fixed.perCluster = point.perCluster;
+    if (point.level != "auto")
+        fixed.level = schedule::parseLevel(point.level).value_or(schedule::Level::LB);
     schedule::ScheduleOptions options;
     options.recordTrace = false;
-    options.level = level;
-    Expected<sim::Evaluation> ev = sim::evaluate(loaded->graph, arch, *strategy, plan, options);
-    if (!ev.ok())
-        return inModel(model, ev.error());
-    return resultOf(ev->report);
+    SC_ASSIGN_OR_RETURN(driver::Optimum best,
+                        driver::bestConfiguration(workload, arch, *strategy, fixed, options));
+    return resultOf(best.eval.report);
 }
 
 } // namespace

@@ -211,12 +211,11 @@ void AnalysisDocks::startComparison() {
     request.modelPath = session_.modelPath;
     request.arch = result_->arch;
     request.strategy = result_->strategy;
-    request.level = result_->eval.schedule.level; // as chosen: auto runs once
+    request.level = session_.level; // auto: each strategy tunes its own
     request.order = session_.order;
     request.overrides = session_.overrides;
     request.warnings = result_->warnings;
     comparison_->setRequest(request);
-    comparisonRunner_->offerResult(result_);
 }
 
 QWidget* AnalysisDocks::view(StudioView view) const {

@@ -83,8 +83,8 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
                                QStringLiteral("FILE"));
     QCommandLineOption strategy(
         QStringLiteral("strategy"),
-        QStringLiteral("tvm, astitch, dla, ago, ios, gt-gb, gt-lb, gt-instances or "
-                       "graphturbo (default)."),
+        QStringLiteral("tvm, tvm-llb, astitch, dla, ago, ios, gt-gb, gt-lb, gt-instances, "
+                       "gt-paper or graphturbo (default)."),
         QStringLiteral("S"), QStringLiteral("graphturbo"));
     QCommandLineOption level(QStringLiteral("level"),
                              QStringLiteral("Buffer level Algorithm 1 fills: auto (default: both "

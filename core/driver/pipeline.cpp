@@ -7,6 +7,7 @@
 #include "driver/pipeline.h"
 
 #include "schedule/clusters.h"
+#include "sim/level_choice.h"
 
 #include <utility>
 
@@ -32,8 +33,11 @@ levelFor(const Request& request, const Reuse& reuse, const schedule::ClusterPlan
         return std::pair{*request.level, std::string()};
     if (reuse.autoLevel)
         return std::pair{*reuse.autoLevel, reuse.autoWhy};
+    const sim::Strategy& strategy = *sim::findStrategy(request.strategy);
+    if (!strategy.search.level)
+        return std::pair{schedule::Level::LB, std::string()}; // it fills no other
     SC_ASSIGN_OR_RETURN(sim::LevelVerdict verdict,
-                        sim::pickLevel(*request.graph, request.arch, clusters, options));
+                        sim::pickLevel(*request.graph, request.arch, clusters, options, strategy));
     return std::pair{verdict.level, std::move(verdict.why)};
 }
 
@@ -87,8 +91,7 @@ Expected<Scheduled> scheduleAndSimulate(const Request& request, const Reuse& reu
     Scheduled result;
     result.levelWhy = std::move(planned.levelWhy);
     SC_ASSIGN_OR_RETURN(result.eval, sim::evaluateSchedule(*request.graph, request.arch,
-                                                           std::move(planned.schedule),
-                                                           strategy.acrossLayer, strategy.name));
+                                                           std::move(planned.schedule), strategy));
     return result;
 }
 

@@ -69,6 +69,10 @@ nlohmann::json strategyJson(const sim::Report& r) {
             {"kernels", r.kernels},
             {"per_cluster", r.perCluster},
             {"iterations", r.iterations},
+            {"level", r.level},
+            {"order", r.order},
+            {"chosen_by", r.chosenBy},
+            {"configurations_tried", r.trials},
             {"batch", r.totalBatch},
             {"latency_us", r.latencyUs},
             {"throughput", r.throughput},
@@ -102,9 +106,9 @@ std::string writeCompareJson(const CompareInfo& info, const std::vector<sim::Rep
 
 std::string writeCompareCsv(const std::vector<sim::Report>& reports) {
     std::ostringstream out;
-    out << "strategy,kernels,per_cluster,iterations,latency_us,throughput,speedup_vs_tvm,"
-           "traffic_ddr,traffic_gb,traffic_lb,scopes_ddr,scopes_gb,scopes_lb,spills,"
-           "concurrency,roofline_us,efficiency";
+    out << "strategy,kernels,per_cluster,iterations,level,order,chosen_by,configurations_tried,"
+           "latency_us,throughput,speedup_vs_tvm,traffic_ddr,traffic_gb,traffic_lb,scopes_ddr,"
+           "scopes_gb,scopes_lb,spills,concurrency,roofline_us,efficiency";
     if (!reports.empty())
         for (const auto& [name, value] : reports.front().cuUtilization)
             out << ",util_" << name;
@@ -116,6 +120,7 @@ std::string writeCompareCsv(const std::vector<sim::Report>& reports) {
     out << "\n";
     for (const sim::Report& r : reports) {
         out << r.strategy << "," << r.kernels << "," << r.perCluster << "," << r.iterations << ","
+            << r.level << "," << r.order << "," << r.chosenBy << "," << r.trials << ","
             << r.latencyUs << "," << r.throughput << "," << r.speedupVsTvm;
         for (int64_t v : r.trafficBytes)
             out << "," << v;

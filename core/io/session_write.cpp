@@ -19,8 +19,9 @@ namespace {
 
 using json::OrderedJson;
 
-constexpr std::array<std::string_view, 9> kStrategyNames{
-    "tvm", "astitch", "dla", "ago", "ios", "gt-gb", "gt-lb", "gt-instances", "graphturbo"};
+constexpr std::array<std::string_view, 11> kStrategyNames{
+    "tvm",   "tvm-llb", "astitch",      "dla",      "ago",       "ios",
+    "gt-gb", "gt-lb",   "gt-instances", "gt-paper", "graphturbo"};
 
 OrderedJson inputsJson(const std::map<std::string, ir::Shape>& shapes) {
     OrderedJson object = OrderedJson::object();

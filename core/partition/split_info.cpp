@@ -146,12 +146,12 @@ std::optional<std::pair<int64_t, SplitEffect>> smallestFit(const SplitEvaluator&
     return std::make_pair(candidates[hi], best);
 }
 
-bool better(const SplitCandidate& a, const SplitCandidate& b) {
+bool better(const SplitCandidate& a, const SplitCandidate& b, bool rankRereads) {
     if (a.opsSplit != b.opsSplit)
         return a.opsSplit > b.opsSplit;
     if (a.factor != b.factor)
         return a.factor < b.factor;
-    if (a.rereads != b.rereads)
+    if (rankRereads && a.rereads != b.rereads)
         return a.rereads < b.rereads;
     return a.dim < b.dim;
 }
@@ -297,9 +297,10 @@ SplitInfo computeSplitInfo(const ir::Graph& graph, const SemanticsCache& semanti
         info.candidates = candidatesAt(graph, evaluator, ops, info.peakBytes,
                                        params.fallbackCapacityBytes, params, false);
     for (const SplitCandidate& c : info.candidates)
-        if (!info.best || better(c, *info.best))
+        if (!info.best || better(c, *info.best, params.maxInputRereads > 0))
             info.best = c;
-    if (info.best && params.finalSplit && (atFallback || params.capacityIsGlobal)) {
+    if (info.best && params.finalSplit && params.residentSplits &&
+        (atFallback || params.capacityIsGlobal)) {
         SplitCandidate held = holdingLiveSet(
             graph, evaluator, ops, *info.best,
             atFallback ? params.fallbackCapacityBytes : params.capacityBytes, params);

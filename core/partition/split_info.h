@@ -30,7 +30,8 @@ struct SplitParams {
     /// to the global buffer and back.
     double offCoreBytesPerSecond = 1e11;
     /// Refuse a split whose instances together read the group's activation
-    /// inputs more than this many times their size (0: no limit).
+    /// inputs more than this many times their size, and rank fewer re-reads
+    /// first among equal splits (0: no limit and no rank, the paper's Eq. 1).
     double maxInputRereads = 2.0;
     /// Capacity Algorithm 1 falls back to for a group with no candidate at
     /// capacityBytes (the GB at the LB level; 0: none).
@@ -40,6 +41,10 @@ struct SplitParams {
     /// The split a group's instances get (not a merge's trial): where they
     /// live in the GB it must also hold their live set and weights.
     bool finalSplit = false;
+    /// Whether a final split in the GB may take more instances than
+    /// Algorithm 1's to hold their live set (SplitInfo::resident; Stagecraft's
+    /// extension, off for the paper's method).
+    bool residentSplits = true;
     /// capacityBytes is the GB's (the GB level, §3.6).
     bool capacityIsGlobal = false;
     /// The cluster's share of the DDR->GB bandwidth (bytes per second), and

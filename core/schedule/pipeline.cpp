@@ -49,6 +49,11 @@ partition::SplitParams effectiveParams(const arch::Arch& arch, const ScheduleOpt
         params.maxInputRereads = options.split.maxInputRereads;
         params.fallbackCapacityBytes = options.split.fallbackCapacityBytes;
     }
+    if (!options.extensions.rereadLimit)
+        params.maxInputRereads = 0;
+    if (!options.extensions.gbFallback)
+        params.fallbackCapacityBytes = 0;
+    params.residentSplits = options.extensions.residentSplits;
     return params;
 }
 
@@ -194,6 +199,7 @@ Expected<Schedule> runFromRegrouping(const ir::Graph& graph, const arch::Arch& a
     const partition::SemanticsCache& semantics = *s.semantics;
     partition::SplitParams params = effectiveParams(arch, options);
     s.capacityBytes = params.capacityBytes;
+    s.extensions = options.extensions;
     s.level = options.level;
     s.clusters = options.clusters;
     s.groupedBy = options.grouping;
@@ -251,7 +257,8 @@ Expected<Schedule> reschedule(const Schedule& base, const ir::Graph& graph, cons
     if (!base.grouping || !base.semantics ||
         effectiveParams(arch, options).capacityBytes != base.capacityBytes ||
         options.level != base.level || options.grouping != base.groupedBy ||
-        options.grouping == Grouping::Dla || options.grouping == Grouping::Ios ||
+        !(options.extensions == base.extensions) || options.grouping == Grouping::Dla ||
+        options.grouping == Grouping::Ios ||
         (base.groupedBy != Grouping::GraphTurbo && options.splitGroups))
         return buildSchedule(graph, arch, options);
     Schedule s;

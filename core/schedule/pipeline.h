@@ -69,6 +69,7 @@ struct ScheduleOptions {
     Overrides overrides;
     /// Algorithm 1's parameters; capacityBytes 0 means "from the architecture".
     partition::SplitParams split;
+    SplitExtensions extensions;
     bool recordTrace = true;
     Grouping grouping = Grouping::GraphTurbo;
     /// False: every group runs whole as one instance (the baselines and the

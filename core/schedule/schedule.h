@@ -138,6 +138,20 @@ struct Group {
     std::vector<InstanceId> instances;
 };
 
+/// Stagecraft's additions to the paper's Algorithm 1 (docs/baselines.md,
+/// "graphturbo and gt-paper"); every one off is the paper's method.
+struct SplitExtensions {
+    /// A split reading its inputs more than twice is refused, fewer re-reads
+    /// rank first (§3.1's cost model extended to data).
+    bool rereadLimit = true;
+    /// At the LB level a group with no split that fits splits for the GB,
+    /// its layers tiled into the LB (two levels per group).
+    bool gbFallback = true;
+    /// A group living in the GB takes the split that holds its live set.
+    bool residentSplits = true;
+    bool operator==(const SplitExtensions&) const = default;
+};
+
 struct Schedule {
     /// Algorithm 2's grouping before user regrouping; kept so that edits of
     /// later steps re-run the pipeline from where they apply.
@@ -162,6 +176,8 @@ struct Schedule {
     /// checked against.
     Level level = Level::LB;
     int64_t capacityBytes = 0;
+    /// The extensions of Algorithm 1 it was built with.
+    SplitExtensions extensions;
     /// Who grouped the ops.
     Grouping groupedBy = Grouping::GraphTurbo;
     /// 1 for the ops the user put on the fallback CPU (Overrides::host), by

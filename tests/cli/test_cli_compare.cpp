@@ -1,7 +1,9 @@
 // stagecraft compare and schedule --simulate/--trace/--dot through the real
 // binary on the paper's Fig. 3 chain (teaching architecture): every strategy
-// in the JSON document with the keys, byte-identical output, CSV,
-// strategy selection, the exports, and the exit codes of bad input and usage.
+// in the JSON document with the keys and its configuration, each
+// strategy's search and what --per-cluster, --level, --order and --fixed
+// keep, byte-identical output, CSV, strategy selection, the exports, and the
+// exit codes of bad input and usage.
 
 #include "cli_helpers.h"
 #include "testsupport.h"
@@ -12,6 +14,8 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <map>
 
 using stagecraft::test::fig3;
 using stagecraft::test::parsed;
@@ -46,18 +50,72 @@ private slots:
         for (const QJsonValue& v : strategies) {
             QJsonObject r = v.toObject();
             names << r[s("name")].toString();
-            for (const char* key : {"kernels", "latency_us", "throughput", "speedup_vs_tvm",
-                                    "traffic_bytes", "scopes", "cu_utilization", "roofline_us"})
+            for (const char* key :
+                 {"kernels", "latency_us", "throughput", "speedup_vs_tvm", "traffic_bytes",
+                  "scopes", "cu_utilization", "roofline_us", "per_cluster", "iterations", "level",
+                  "order", "chosen_by", "configurations_tried"})
                 QVERIFY2(r.contains(s(key)), key);
+            // The Fig. 3 chain at batch 8 on one cluster: 8, 4, 2 or 1 per
+            // cluster, the iterations making up the batch.
+            QCOMPARE(r[s("per_cluster")].toInt() * r[s("iterations")].toInt(), 8);
+            QCOMPARE(r[s("chosen_by")].toString(), s("tuned"));
             for (const char* level : {"DDR", "GB", "LB"}) {
                 QVERIFY(r[s("traffic_bytes")].toObject().contains(s(level)));
                 QVERIFY(r[s("scopes")].toObject().contains(s(level)));
             }
             QVERIFY(r[s("latency_us")].toDouble() >= r[s("roofline_us")].toDouble());
         }
-        QCOMPARE(names, s("tvm astitch dla ago ios gt-gb gt-lb gt-instances graphturbo")
-                            .split(QLatin1Char(' ')));
+        QCOMPARE(names,
+                 s("tvm tvm-llb astitch dla ago ios gt-gb gt-lb gt-instances gt-paper graphturbo")
+                     .split(QLatin1Char(' ')));
         QCOMPARE(strategies[0].toObject()[s("speedup_vs_tvm")].toDouble(), 1.0);
+    }
+
+    /// What each strategy searches (sim::Search): the baselines their
+    /// samples per cluster (4 configurations), graphturbo also both levels
+    /// and, at the best, the other order (9); gt-paper the samples only, at
+    /// the LB level with the paper's order. Baselines fill no level and
+    /// order no instances.
+    void eachStrategySearchesItsOwnConfigurations() {
+        auto result = runCli(fig3("compare", {s("--json")}));
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        std::map<QString, QJsonObject> rows;
+        for (const QJsonValue& v : parsed(result.out.toUtf8())[s("strategies")].toArray())
+            rows[v.toObject()[s("name")].toString()] = v.toObject();
+        QCOMPARE(rows[s("tvm")][s("configurations_tried")].toInt(), 4);
+        QCOMPARE(rows[s("tvm")][s("level")].toString(), QString());
+        QCOMPARE(rows[s("tvm")][s("order")].toString(), QString());
+        QCOMPARE(rows[s("graphturbo")][s("configurations_tried")].toInt(), 9);
+        QCOMPARE(rows[s("gt-paper")][s("configurations_tried")].toInt(), 4);
+        QCOMPARE(rows[s("gt-paper")][s("level")].toString(), s("LB"));
+        // Each configuration's line on stderr, with its cost.
+        QVERIFY2(result.err.contains(s("graphturbo: ")) && result.err.contains(s("(tuned, 9 ")),
+                 qPrintable(result.err));
+    }
+
+    /// --per-cluster, --level and --order fix that part for every strategy;
+    /// --fixed searches nothing.
+    void givenPartsAreKept() {
+        auto fixedK = runCli(fig3("compare", {s("--json"), s("--per-cluster"), s("2"), s("--level"),
+                                              s("gb"), s("--order"), s("bfs")}));
+        QVERIFY2(fixedK.exitCode == 0, qPrintable(fixedK.err));
+        for (const QJsonValue& v : parsed(fixedK.out.toUtf8())[s("strategies")].toArray()) {
+            QJsonObject r = v.toObject();
+            QCOMPARE(r[s("per_cluster")].toInt(), 2);
+            QCOMPARE(r[s("configurations_tried")].toInt(), 1);
+            if (!r[s("level")].toString().isEmpty())
+                QCOMPARE(r[s("level")].toString(), s("GB"));
+            if (!r[s("order")].toString().isEmpty())
+                QCOMPARE(r[s("order")].toString(), s("bfs"));
+        }
+        auto fixed = runCli(fig3("compare", {s("--json"), s("--fixed")}));
+        QVERIFY2(fixed.exitCode == 0, qPrintable(fixed.err));
+        for (const QJsonValue& v : parsed(fixed.out.toUtf8())[s("strategies")].toArray()) {
+            QJsonObject r = v.toObject();
+            QCOMPARE(r[s("per_cluster")].toInt(), 8); // the model's batch
+            QCOMPARE(r[s("chosen_by")].toString(), s("fixed"));
+            QCOMPARE(r[s("configurations_tried")].toInt(), 1);
+        }
     }
 
     void outputIsByteIdentical() {
@@ -99,6 +157,8 @@ private slots:
                                       << s("--json and --csv exclude each other");
         QTest::newRow("bad level")
             << fig3("compare", {s("--level"), s("l3")}) << s("--level must be lb, gb or auto");
+        QTest::newRow("bad order") << fig3("compare", {s("--order"), s("zigzag")})
+                                   << s("--order must be bfs, dfs or best");
         QTest::newRow("batch word")
             << fig3("compare", {s("--batch"), s("x")}) << s("--batch needs a whole number");
         QTest::newRow("no model") << QStringList{s("compare")} << s("missing MODEL");
@@ -131,8 +191,8 @@ private slots:
     void help() {
         auto result = runCli({s("compare"), s("--help")});
         QCOMPARE(result.exitCode, 0);
-        for (const char* option : {"--arch", "--batch", "--per-cluster", "--level", "--strategies",
-                                   "--trace", "--json", "--csv"})
+        for (const char* option : {"--arch", "--batch", "--per-cluster", "--level", "--order",
+                                   "--fixed", "--strategies", "--trace", "--json", "--csv"})
             QVERIFY2(result.out.contains(s(option)), option);
         auto schedule = runCli({s("schedule"), s("--help")});
         for (const char* option : {"--simulate", "--trace", "--dot"})

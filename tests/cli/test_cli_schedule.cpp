@@ -465,8 +465,8 @@ private slots:
             << fig3({s("--order"), s("zigzag")}) << s("--order must be bfs, dfs or best");
         QTest::newRow("bad strategy") << fig3({s("--strategy"), s("fast")})
                                       << s("--strategy: unknown strategy 'fast' (expected tvm, "
-                                           "astitch, dla, ago, ios, gt-gb, "
-                                           "gt-lb, gt-instances or graphturbo)");
+                                           "tvm-llb, astitch, dla, ago, ios, gt-gb, gt-lb, "
+                                           "gt-instances, gt-paper or graphturbo)");
         QTest::newRow("bad level")
             << fig3({s("--level"), s("l2")}) << s("--level must be lb, gb or auto");
         QTest::newRow("auto without batch")

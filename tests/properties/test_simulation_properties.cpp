@@ -86,7 +86,7 @@ public:
             ASSERT_TRUE(loaded.ok()) << message(loaded);
             archs_.push_back(std::move(*loaded));
         }
-        ASSERT_EQ(sim::strategies().size(), size_t{9});
+        ASSERT_EQ(sim::strategies().size(), size_t{11});
     }
 
 protected:

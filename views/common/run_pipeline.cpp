@@ -4,6 +4,7 @@
 
 #include "common/run_pipeline.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace stagecraft::views {
@@ -52,6 +53,55 @@ Expected<ResultPtr> runPipeline(const PipelineRequest& request, const PipelineRe
     result->levelChoice = request.level;
     result->levelWhy = std::move(done.levelWhy);
     result->eval = std::move(done.eval);
+    result->warnings = request.warnings;
+    result->serial = serial;
+    return ResultPtr(std::move(result));
+}
+
+driver::Workload workloadOf(const PipelineRequest& request) {
+    driver::Workload w;
+    int64_t batch = request.graph ? driver::perClusterBatch(*request.graph) : 1;
+    w.totalBatch = batch * std::max<int64_t>(request.arch.clusters, 1);
+    w.perClusterChoices = {batch};
+    w.fixedTvmPerCluster = w.fixedPerCluster = batch;
+    w.chosenBy = "the model's batch";
+    w.graphAt = [graph = request.graph](int64_t) -> Expected<std::shared_ptr<const ir::Graph>> {
+        if (!graph)
+            return Error("no model loaded");
+        return graph;
+    };
+    return w;
+}
+
+Expected<ResultPtr> runBestConfiguration(const PipelineRequest& request, uint64_t serial,
+                                         const std::function<bool()>& keepGoing) {
+    if (!request.graph)
+        return Error("no model loaded");
+    const sim::Strategy* strategy = sim::findStrategy(request.strategy);
+    if (!strategy)
+        return Error(sim::unknownStrategyMessage(request.strategy));
+    driver::Fixed fixed;
+    fixed.level = request.level;
+    if (request.order != schedule::OrderChoice::Best)
+        fixed.order = request.order;
+    schedule::ScheduleOptions options;
+    options.overrides = request.overrides;
+    SC_ASSIGN_OR_RETURN(
+        driver::Optimum best,
+        driver::bestConfiguration(workloadOf(request), request.arch, *strategy, fixed, options,
+                                  [&](const driver::Trial&) { return !keepGoing || keepGoing(); }));
+    auto result = std::make_shared<PipelineResult>();
+    result->graph = request.graph;
+    result->arch = request.arch;
+    result->modelPath = request.modelPath;
+    result->strategy = request.strategy;
+    result->overrides = request.overrides;
+    result->levelChoice = request.level;
+    if (best.trials.size() > 1)
+        result->levelWhy = "tuned: the fastest of " + std::to_string(best.trials.size()) +
+                           " configurations simulated (" +
+                           sim::configurationText(best.eval.report) + ")";
+    result->eval = std::move(best.eval);
     result->warnings = request.warnings;
     result->serial = serial;
     return ResultPtr(std::move(result));

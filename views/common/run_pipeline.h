@@ -6,6 +6,7 @@
 // callback reports progress and can cancel between steps.
 
 #include "common/pipeline_result.h"
+#include "driver/optimum.h"
 #include "driver/pipeline.h"
 #include "support/expected.h"
 
@@ -38,5 +39,16 @@ using StepCallback = driver::StepCallback;
 /// step the new overrides touch. A cancelled run fails with "cancelled".
 Expected<ResultPtr> runPipeline(const PipelineRequest& request, const PipelineResult* previous,
                                 uint64_t serial, const StepCallback& onStep = {});
+
+/// The workload of the loaded model, as `stagecraft compare FILE` makes it
+/// for the same file: its batch on every cluster, that batch per cluster.
+driver::Workload workloadOf(const PipelineRequest& request);
+
+/// \p request's strategy at its best configuration on workloadOf(request)
+/// (driver::bestConfiguration): what Studio's Compare dock shows. The
+/// request's level and order fix those parts when they are not auto and
+/// best; its overrides apply. \p keepGoing is asked before every trial.
+Expected<ResultPtr> runBestConfiguration(const PipelineRequest& request, uint64_t serial,
+                                         const std::function<bool()>& keepGoing = {});
 
 } // namespace stagecraft::views

@@ -14,15 +14,19 @@ constexpr int kGb = 1;
 constexpr int kLb = 2;
 
 // In Column's order.
-const char* const kHeaders[] = {"Strategy",   "vs tvm",     "Latency µs", "DDR traffic",
-                                "Spills",     "Kernels",    "GB traffic", "LB traffic",
-                                "Per second", "LB tensors", "GB tensors", "DDR tensors"};
+const char* const kHeaders[] = {"Strategy",   "vs tvm",        "Latency µs", "DDR traffic",
+                                "Spills",     "Configuration", "Kernels",    "GB traffic",
+                                "LB traffic", "Per second",    "LB tensors", "GB tensors",
+                                "DDR tensors"};
 const char* const kHeaderTips[] = {
     "The scheduling strategy",
     "Speedup over tvm's schedule of the same model on the same architecture",
     "Simulated latency of one run, in microseconds",
     "Bytes moved to and from DDR (SI units)",
     "Spills out of the LB and out of the GB",
+    "Samples per cluster x loop iterations, level and order: each strategy's fastest, "
+    "found by simulating the configurations its search may vary (§5.1), as stagecraft "
+    "compare does",
     "Kernel launches",
     "Bytes moved to and from the GB",
     "Bytes moved to and from the LBs",
@@ -116,6 +120,8 @@ QVariant ComparisonModel::rawValue(const Row& row, int column) const {
         return qlonglong(r.scopes[kDdr]);
     case Spills:
         return qlonglong(r.spills);
+    case Configuration:
+        return QString::fromStdString(sim::configurationText(r));
     default:
         return {};
     }
@@ -140,6 +146,8 @@ QVariant ComparisonModel::displayValue(const Row& row, int column) const {
     case GbTraffic:
     case LbTraffic:
         return formatBytes(rawValue(row, column).toLongLong());
+    case Configuration:
+        return rawValue(row, column);
     default:
         return QString::number(rawValue(row, column).toLongLong());
     }
@@ -155,10 +163,15 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
     case Qt::UserRole:
         return row.result ? rawValue(row, index.column()) : QVariant();
     case Qt::ToolTipRole:
-        return row.description;
+        return row.result
+                   ? QString(row.description + QStringLiteral("\n") +
+                             QString::fromStdString(row.report.chosenBy) + QStringLiteral(": ") +
+                             QString::fromStdString(sim::configurationText(row.report)))
+                   : row.description;
     case Qt::TextAlignmentRole:
-        return index.column() == Strategy ? QVariant()
-                                          : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return index.column() == Strategy || index.column() == Configuration
+                   ? QVariant()
+                   : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::FontRole: {
         if (row.strategy != current_)
             return {};

@@ -1,8 +1,9 @@
 #pragma once
-// The comparison table: one row per strategy of sim::strategies() (Fig. 15's
-// order), its report's figures in columns, speedups from sim::fillSpeedups
-// over the computed reports. Rows not computed yet show "…". Qt::UserRole
-// gives the raw figure (double or qlonglong) of a cell.
+// The comparison table: one row per strategy of sim::strategies(), its
+// report's figures in columns (the configuration its search chose among
+// them), speedups from sim::fillSpeedups over the computed reports. Rows not
+// computed yet show "…". Qt::UserRole gives the raw figure (double,
+// qlonglong, or the configuration's text) of a cell.
 
 #include "common/byte_text.h"
 #include "common/pipeline_result.h"
@@ -27,6 +28,7 @@ public:
         Latency,
         DdrTraffic,
         Spills,
+        Configuration,
         Kernels,
         GbTraffic,
         LbTraffic,

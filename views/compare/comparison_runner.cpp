@@ -44,35 +44,20 @@ void ComparisonRunner::setRequest(const PipelineRequest& request) {
         request_->warnings = request.warnings;
         bool cancelled = !current(generation_);
         if ((!isBusy() || cancelled) && !missing().empty())
-            start({});
+            start();
         return;
     }
-    std::map<std::string, ResultPtr> previous = std::move(results_);
-    bool hadResults = !previous.empty() || !failures_.empty();
+    bool hadResults = !results_.empty() || !failures_.empty();
     results_.clear();
     failures_.clear();
     request_ = request;
     if (hadResults)
         emit resultsCleared();
-    start(std::move(previous));
+    start();
 }
 
 void ComparisonRunner::cancel() {
     worker_.cancel();
-}
-
-bool ComparisonRunner::offerResult(const ResultPtr& result) {
-    if (!result || !request_ || !sim::findStrategy(result->strategy))
-        return false;
-    if (result->graph != request_->graph || !(result->arch == request_->arch) ||
-        result->overrides != request_->overrides ||
-        result->eval.schedule.level != request_->level.value_or(result->eval.schedule.level))
-        return false;
-    if (!results_.count(result->strategy)) {
-        results_[result->strategy] = result;
-        emit resultReady(QString::fromStdString(result->strategy), result);
-    }
-    return true;
 }
 
 ResultPtr ComparisonRunner::result(const QString& strategy) const {
@@ -88,9 +73,9 @@ std::vector<std::string> ComparisonRunner::missing() const {
     return names;
 }
 
-void ComparisonRunner::start(std::map<std::string, ResultPtr> previous) {
+void ComparisonRunner::start() {
     generation_ = worker_.nextTicket();
-    Job job{generation_, *request_, missing(), std::move(previous)};
+    Job job{generation_, *request_, missing()};
     if (job.strategies.empty())
         return;
     ++busy_;
@@ -104,12 +89,9 @@ void ComparisonRunner::runJob(const Job& job) {
             break;
         PipelineRequest request = job.request;
         request.strategy = name;
-        auto previous = job.previous.find(name);
-        const PipelineResult* base =
-            previous == job.previous.end() ? nullptr : previous->second.get();
         runs_->fetch_add(1);
-        Expected<ResultPtr> result = runPipeline(
-            request, base, nextSerial(), [&](PipelineStep) { return current(job.generation); });
+        Expected<ResultPtr> result =
+            runBestConfiguration(request, nextSerial(), [&] { return current(job.generation); });
         QMetaObject::invokeMethod(
             this,
             [this, generation = job.generation, name, result = std::move(result)]() mutable {

@@ -1,10 +1,11 @@
 #pragma once
 // Runs every strategy of sim::strategies() on one request (model, arch,
 // level, order, overrides) in one worker thread, one strategy after the
-// other, and keeps the results: a strategy already computed for the same
-// request is never recomputed, so switching between them costs nothing. The
-// newest request wins: a different request cancels the running one at its
-// next step and drops the kept results.
+// other, each at its best configuration (runBestConfiguration: the search
+// `stagecraft compare` runs), and keeps the results: a strategy already
+// computed for the same request is never recomputed, so switching between
+// them costs nothing. The newest request wins: a different request cancels
+// the running one before its next trial and drops the kept results.
 
 #include "common/latest_worker.h"
 #include "common/pipeline_result.h"
@@ -35,9 +36,6 @@ public:
     /// Stops the running strategy at its next step; kept results stay. A
     /// later setRequest of the same request resumes the missing ones.
     void cancel();
-    /// Keeps \p result (e.g. the main window's run) as its strategy's result
-    /// when it was computed for the current request; returns whether it was.
-    bool offerResult(const ResultPtr& result);
 
     bool isBusy() const { return busy_ > 0; }
     bool hasRequest() const { return request_.has_value(); }
@@ -65,9 +63,8 @@ private:
         quint64 generation = 0;
         PipelineRequest request;
         std::vector<std::string> strategies;
-        std::map<std::string, ResultPtr> previous;
     };
-    void start(std::map<std::string, ResultPtr> previous);
+    void start();
     void runJob(const Job& job);
     void accept(quint64 generation, const std::string& strategy, Expected<ResultPtr> result);
     void jobDone(quint64 generation);

@@ -8,6 +8,7 @@
 #include "driver/emit.h"
 #include "driver/model_check.h"
 #include "driver/pipeline.h"
+#include "sim/level_choice.h"
 #include "sim_fixture.h"
 
 #include <fstream>
@@ -138,8 +139,8 @@ TEST_F(TestDriver, badRequestsFailNamingWhat) {
     auto unknown = driver::scheduleAndSimulate(r);
     ASSERT_TRUE(!unknown.ok());
     ASSERT_EQ(unknown.error().message(),
-              std::string("unknown strategy 'nope' (expected tvm, astitch, dla, ago, ios, "
-                          "gt-gb, gt-lb, gt-instances or graphturbo)"));
+              std::string("unknown strategy 'nope' (expected tvm, tvm-llb, astitch, dla, ago, "
+                          "ios, gt-gb, gt-lb, gt-instances, gt-paper or graphturbo)"));
     r = request(schedule::Level::LB);
     r.graph = nullptr;
     ASSERT_TRUE(!driver::scheduleAndSimulate(r).ok());

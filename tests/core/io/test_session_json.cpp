@@ -178,8 +178,8 @@ std::vector<RefusesCorruptFilesRow> refusesCorruptFilesRows() {
         "arch.cluster.core_groups[0].local_buffer.bytes: must be a positive integer (got 0)");
     row("arch unknown field", "/arch/clock_mhz", "1000", "arch: unknown field 'clock_mhz'");
     row("unknown strategy", "/strategy", R"("fast")",
-        "strategy: unknown strategy 'fast' (expected tvm, astitch, dla, ago, ios, "
-        "gt-gb, gt-lb, gt-instances or graphturbo)");
+        "strategy: unknown strategy 'fast' (expected tvm, tvm-llb, astitch, dla, ago, ios, "
+        "gt-gb, gt-lb, gt-instances, gt-paper or graphturbo)");
     row("no strategy", "/strategy", "-", "strategy: missing");
     row("level", "/level", R"("L2")", "level: unknown level 'L2' (expected auto, LB or GB)");
     row("level spelling", "/level", R"("lb")",

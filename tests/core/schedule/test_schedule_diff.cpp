@@ -21,7 +21,7 @@ ScheduleOptions strategyOptions(const std::string& strategy, const Overrides& ov
     ScheduleOptions options;
     options.recordTrace = false;
     options.grouping = s->grouping;
-    options.splitGroups = s->splitGroups;
+    options.splitGroups = s->splitsGroups;
     options.forcedScope = s->forcedScope;
     options.overrides = overrides;
     return options;

@@ -8,6 +8,8 @@
 #include "onnx/importer.h"
 #include "schedule/clusters.h"
 #include "sim/compare.h"
+#include "sim/level_choice.h"
+#include "sim/roofline.h"
 #include "zoo/zoo.h"
 
 #include <cstdio>

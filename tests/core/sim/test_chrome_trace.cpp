@@ -5,6 +5,7 @@
 // the keys of the `stagecraft-compare` document (docs/exports.md,
 // docs/simulator.md).
 
+#include "driver/workload.h"
 #include "io/chrome_trace.h"
 #include "io/compare_json.h"
 #include "sim_fixture.h"
@@ -293,7 +294,7 @@ class TestChromeTrace : public test::OnceSuite<TestChromeTrace> {
 public:
     /// Imports both models into dir_ and simulates them (OnceSuite's setup).
     static void prepare() {
-        sim::BatchConfig row = *sim::table2Config("resnet50", 0);
+        const driver::Table2Row& row = *driver::table2Row("resnet50", 0);
         resnet = load(*dir_, "resnet50", "stcp920", row.totalBatch, row.perCluster);
         resnetRun = run(*resnet, graphturbo());
         resnetText = trace(*resnet, resnetRun);

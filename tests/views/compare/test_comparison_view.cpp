@@ -1,21 +1,30 @@
 // The comparison runner and view on real results (fig3-chain on "teaching"):
-// every strategy computed once and kept, the table showing each report's
-// figures with sim::fillSpeedups' speedups, the chart scaled to them, and a
-// row click choosing the kept result without any recomputation.
+// every strategy computed once, at its best configuration, and kept, the
+// table showing each report's figures (its configuration among them) with
+// sim::fillSpeedups' speedups, the chart scaled to them, a row click
+// choosing the kept result without any recomputation, and the same rows as
+// `stagecraft compare` prints for the same file.
 
 #include "compare/comparison_chart.h"
 #include "compare/comparison_model.h"
 #include "compare/comparison_runner.h"
 #include "compare/comparison_view.h"
 #include "compare/diff_view.h"
+#include "onnx/importer.h"
 #include "result_fixture.h"
+#include "zoo/zoo.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTreeWidget>
 #include <QtTest>
 
@@ -75,11 +84,14 @@ private slots:
             QVERIFY(kept);
             QCOMPARE(kept->strategy, s.name);
             QCOMPARE(kept->graph, request.graph);
-            test::ResultSpec spec;
-            spec.strategy = s.name;
-            ResultPtr direct = test::resultFor(spec);
-            QCOMPARE(kept->eval.report.latencyUs, direct->eval.report.latencyUs);
-            QCOMPARE(kept->eval.report.kernels, direct->eval.report.kernels);
+            PipelineRequest one = request;
+            one.strategy = s.name;
+            auto direct = runBestConfiguration(one, 1);
+            QVERIFY(direct.ok());
+            QCOMPARE(kept->eval.report.latencyUs, (*direct)->eval.report.latencyUs);
+            QCOMPARE(kept->eval.report.kernels, (*direct)->eval.report.kernels);
+            QCOMPARE(sim::configurationText(kept->eval.report),
+                     sim::configurationText((*direct)->eval.report));
         }
     }
 
@@ -109,12 +121,57 @@ private slots:
             QCOMPARE(raw(row, ComparisonModel::GbScopes).toLongLong(), r.scopes[1]);
             QCOMPARE(raw(row, ComparisonModel::LbScopes).toLongLong(), r.scopes[2]);
             QCOMPARE(raw(row, ComparisonModel::Spills).toLongLong(), r.spills);
+            QCOMPARE(raw(row, ComparisonModel::Configuration).toString().toStdString(),
+                     sim::configurationText(r));
             QCOMPARE(model.data(model.index(row, ComparisonModel::Kernels)).toString(),
                      QString::number(r.kernels));
             QCOMPARE(model.data(model.index(row, ComparisonModel::DdrTraffic)).toString(),
                      formatBytes(r.trafficBytes[0]));
         }
         QCOMPARE(raw(model.rowOf(QStringLiteral("tvm")), ComparisonModel::Speedup).toDouble(), 1.0);
+    }
+
+    /// Studio's Compare and `stagecraft compare` give every strategy the same
+    /// configuration and figures for the same file and architecture, each
+    /// at its own optimum (level auto: every strategy tunes its own).
+    void theCliComparesTheSameFileAlike() {
+        QTemporaryDir dir;
+        QString file = dir.filePath(QStringLiteral("chain.onnx"));
+        zoo::ZooOptions options;
+        options.batch = 8;
+        QVERIFY(zoo::writeZooModel("fig3-chain", options, file.toStdString()).ok());
+        PipelineRequest same = request;
+        same.graph = std::make_shared<const ir::Graph>(
+            onnxio::importModel(file.toStdString()).value().graph);
+        same.modelPath = file.toStdString();
+        same.level = std::nullopt;
+        ComparisonRunner studio;
+        studio.setRequest(same);
+        QVERIFY(waitComplete(studio));
+        QProcess cli;
+        cli.start(qEnvironmentVariable("STAGECRAFT_CLI"),
+                  {QStringLiteral("compare"), file, QStringLiteral("--arch"),
+                   QStringLiteral("teaching"), QStringLiteral("--json")});
+        QVERIFY(cli.waitForFinished(300000));
+        QCOMPARE(cli.exitCode(), 0);
+        const QJsonArray rows =
+            QJsonDocument::fromJson(cli.readAllStandardOutput()).object()[u"strategies"].toArray();
+        QCOMPARE(rows.size(), strategyCount());
+        for (const QJsonValue& value : rows) {
+            QJsonObject row = value.toObject();
+            QString name = row[u"name"].toString();
+            ResultPtr ours = studio.result(name);
+            QVERIFY2(ours, qPrintable(name));
+            const sim::Report& r = ours->eval.report;
+            QCOMPARE(row[u"latency_us"].toDouble(), r.latencyUs);
+            QCOMPARE(row[u"throughput"].toDouble(), r.throughput);
+            QCOMPARE(row[u"per_cluster"].toInteger(), r.perCluster);
+            QCOMPARE(row[u"iterations"].toInteger(), r.iterations);
+            QCOMPARE(row[u"level"].toString().toStdString(), r.level);
+            QCOMPARE(row[u"order"].toString().toStdString(), r.order);
+            QCOMPARE(row[u"configurations_tried"].toInteger(), r.trials);
+            QCOMPARE(row[u"kernels"].toInteger(), r.kernels);
+        }
     }
 
     void formatsBytes_data() {

@@ -22,7 +22,7 @@ private slots:
         QCOMPARE(picker.objectName(), u"strategyPicker"_s);
         auto* combo = picker.findChild<QComboBox*>(u"strategyCombo"_s);
         const auto& strategies = sim::strategies();
-        QCOMPARE(combo->count(), 9);
+        QCOMPARE(combo->count(), 11);
         QCOMPARE(size_t(combo->count()), strategies.size());
         for (int i = 0; i < combo->count(); ++i) {
             const sim::Strategy& strategy = strategies[static_cast<size_t>(i)];

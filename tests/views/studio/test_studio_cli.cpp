@@ -97,7 +97,8 @@ private slots:
         QCOMPARE(ourLines(run.err),
                  QStringList{QStringLiteral(
                      "stagecraft-studio: --strategy: unknown strategy 'fast' (expected tvm, "
-                     "astitch, dla, ago, ios, gt-gb, gt-lb, gt-instances or graphturbo)")});
+                     "tvm-llb, astitch, dla, ago, ios, gt-gb, gt-lb, gt-instances, gt-paper or "
+                     "graphturbo)")});
     }
 
     void unknownOverlayExitsTwoListingTheNames() {

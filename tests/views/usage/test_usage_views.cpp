@@ -379,7 +379,7 @@ private slots:
               lb->marks().size() + gb->marks().size(),
               lb->lastPaintedLabels() + gb->lastPaintedLabels(), static_cast<long long>(setMs),
               static_cast<long long>(paintMs));
-        QVERIFY(residencies > 500); // 553 since the LB level's re-read rule (lb-analysis.md)
+        QVERIFY(residencies > 500); // 553 since the LB level's re-read rule (decisions.md)
         QVERIFY(lb->lastPaintedRects() > 0);
         QVERIFY(lb->lastPaintedRects() <= static_cast<int>(lb->usage().rects.size()));
         QVERIFY(lb->lastPaintedRects() < static_cast<int>(lb->usage().rects.size()) ||

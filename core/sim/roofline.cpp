@@ -1,0 +1,99 @@
+// The roofline lower bound (roofline.h): compute at every unit's rate for
+// the precision simulated, and the compulsory DDR bytes at the chip's DDR
+// bandwidth.
+
+#include "sim/roofline.h"
+
+#include "ops/semantics.h"
+#include "sim/internal/rates.h"
+
+#include <algorithm>
+#include <set>
+
+namespace stagecraft::sim {
+
+namespace {
+
+/// A unit's operations per cycle on \p dtype: its entry, else its slowest
+/// listed rate, as the simulator runs it (kernel/layers.cpp).
+double unitRate(const arch::ComputeUnit& unit, ir::DType dtype) {
+    if (auto it = unit.opsPerCycle.find(dtype); it != unit.opsPerCycle.end())
+        return it->second;
+    double slowest = 0;
+    for (const auto& [type, ops] : unit.opsPerCycle)
+        slowest = slowest == 0 ? ops : std::min(slowest, ops);
+    return slowest;
+}
+
+/// Rate (operations per ns) of one cluster's units that run \p complex work
+/// or the other work, on \p dtype: the precision simulated, not each unit's
+/// fastest dtype (an f32 model is not bounded by the i8 rate).
+double clusterRate(const arch::Arch& arch, bool complex, ir::DType dtype) {
+    double rate = 0;
+    for (const arch::CoreGroup& group : arch.cluster.coreGroups)
+        for (const arch::ComputeUnit& unit : group.units) {
+            bool runsComplex = std::count(unit.categories.begin(), unit.categories.end(),
+                                          ir::OpCategory::Complex) > 0;
+            bool runsOther = unit.categories.size() > (runsComplex ? 1U : 0U);
+            if (complex ? !runsComplex : !runsOther)
+                continue;
+            rate += unitRate(unit, dtype) * arch.clockGhz * static_cast<double>(group.count);
+        }
+    if (!complex && arch.fallbackCpu)
+        rate += arch.fallbackCpu->gflops / static_cast<double>(arch.clusters);
+    return rate;
+}
+
+} // namespace
+
+namespace detail {
+
+double ddrBandwidth(const arch::Arch& arch) {
+    double bw = 0;
+    for (const arch::Path& p : arch.paths) {
+        if (p.from != arch::Memory::DDR && p.to != arch::Memory::DDR)
+            continue;
+        double domains = p.sharedBy == arch::Sharing::Chip ? 1
+                         : p.sharedBy == arch::Sharing::Cluster
+                             ? static_cast<double>(arch.clusters)
+                             : static_cast<double>(arch::totalCores(arch));
+        bw += p.bandwidthGBps * domains;
+    }
+    return bw;
+}
+
+} // namespace detail
+
+double rooflineUs(const ir::Graph& graph, const arch::Arch& arch,
+                  const partition::SemanticsCache& semantics,
+                  const schedule::ClusterPlan& clusters) {
+    double complexNs = 0, otherNs = 0, weightBytes = 0, outputBytes = 0;
+    std::set<ir::TensorId> weights;
+    auto timeOn = [&](bool complex, ir::DType dtype, double work) {
+        double rate = clusterRate(arch, complex, dtype);
+        return rate > 0 ? work / rate : 0.0;
+    };
+    for (ir::OpId id : graph.opIds()) {
+        const ops::OpSemantics& sem = semantics.of(id);
+        if (sem.category == ops::Category::Complex) {
+            complexNs +=
+                timeOn(true, ops::computeTypeOf(graph, id), static_cast<double>(sem.cost.macs));
+            for (ir::TensorId in : graph.op(id).inputs)
+                if (in != ir::kNoTensor && graph.tensor(in).isConstant() &&
+                    weights.insert(in).second)
+                    weightBytes += static_cast<double>(graph.tensor(in).byteSize());
+        } else {
+            otherNs +=
+                timeOn(false, ops::computeTypeOf(graph, id), static_cast<double>(sem.cost.flops));
+        }
+    }
+    for (ir::TensorId out : graph.outputs())
+        outputBytes += static_cast<double>(graph.tensor(out).byteSize());
+    double computeNs = std::max(complexNs, otherNs);
+    double iterations = static_cast<double>(clusters.iterations);
+    double ddrNs = (weightBytes + iterations * static_cast<double>(arch.clusters) * outputBytes) /
+                   std::max(detail::ddrBandwidth(arch), 1e-9);
+    return std::max(iterations * computeNs, ddrNs) / 1000.0;
+}
+
+} // namespace stagecraft::sim
