@@ -50,9 +50,7 @@ bool timeCase(const Case& c, const arch::Arch& arch, int runs) {
     options.level = c.level;
     options.clusters = *plan;
     const sim::Strategy& strategy = *sim::findStrategy(c.strategy);
-    options.grouping = strategy.grouping;
-    options.splitGroups = strategy.splitGroups;
-    options.forcedScope = strategy.forcedScope;
+    options = sim::strategyOptions(strategy, options);
     std::vector<double> sched, rest, total;
     size_t kernels = 0, tasks = 0;
     for (int i = 0; i < runs; ++i) {
@@ -64,8 +62,7 @@ bool timeCase(const Case& c, const arch::Arch& arch, int runs) {
                          s.error().message().c_str());
             return false;
         }
-        auto ev = sim::evaluateSchedule(*c.graph, arch, std::move(s).value(), strategy.acrossLayer,
-                                        strategy.name);
+        auto ev = sim::evaluateSchedule(*c.graph, arch, std::move(s).value(), strategy);
         double all = msSince(start);
         if (!ev.ok()) {
             std::fprintf(stderr, "bench_simulate: %s: %s\n", c.name.c_str(),

@@ -1,0 +1,208 @@
+// The rows of bench_verdicts, their graphs (one import per model, batch and
+// precision), the runs of a strategy on a row, and Table 1.
+
+#include "arch/presets.h"
+#include "bench_common.h"
+#include "bench_verdicts.h"
+#include "ir/precision.h"
+#include "onnx/importer.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+namespace stagecraft::bench {
+
+namespace {
+
+using GraphKey = std::tuple<std::string, ir::DType, int64_t>;
+
+std::filesystem::path& tempDir() {
+    static std::filesystem::path dir = makeTempDir();
+    return dir;
+}
+
+std::filesystem::path modelsDir() {
+    if (const char* dir = std::getenv("STAGECRAFT_MODELS"))
+        return dir;
+    const char* home = std::getenv("HOME");
+    return std::filesystem::path(home ? home : "/") / ".cache/stagecraft/models";
+}
+
+Expected<std::shared_ptr<const ir::Graph>> load(const Row& row, ir::DType precision, int64_t k) {
+    static std::map<GraphKey, std::shared_ptr<const ir::Graph>> graphs;
+    GraphKey key{row.label, precision, k};
+    if (auto it = graphs.find(key); it != graphs.end())
+        return it->second;
+    std::optional<ir::Graph> graph;
+    if (!row.zoo.empty()) {
+        zoo::ZooOptions options;
+        options.batch = k;
+        options.seq = row.seq;
+        graph = zooGraph(tempDir(), row.zoo, options);
+    } else {
+        onnxio::ImportOptions options;
+        SC_RETURN_IF_ERROR(onnxio::addInputBinding(options, row.input));
+        SC_ASSIGN_OR_RETURN(onnxio::ImportResult imported,
+                            onnxio::importModel(modelsDir() / row.file, options));
+        graph = std::move(imported.graph);
+    }
+    if (!graph)
+        return Error(row.label + ": cannot load");
+    if (precision != ir::DType::Float32) {
+        SC_ASSIGN_OR_RETURN(*graph, ir::convertPrecision(*graph, precision));
+    }
+    auto shared = std::make_shared<const ir::Graph>(std::move(*graph));
+    graphs[key] = shared;
+    return shared;
+}
+
+driver::Workload workloadOf(const Row& row, ir::DType precision) {
+    driver::Workload w;
+    w.totalBatch = row.totalBatch;
+    w.fixedTvmPerCluster = row.tvmPerCluster;
+    w.fixedPerCluster = row.perCluster;
+    if (row.zoo.empty())
+        w.perClusterChoices = {row.perCluster};
+    w.graphAt = [row, precision](int64_t k) {
+        return load(row, precision, k);
+    };
+    return w;
+}
+
+std::optional<sim::Report> run(const Row& row, ir::DType precision, const arch::Arch& arch,
+                               const sim::Strategy& strategy, const driver::Fixed& fixed) {
+    schedule::ScheduleOptions options;
+    options.recordTrace = false;
+    auto best =
+        driver::bestConfiguration(workloadOf(row, precision), arch, strategy, fixed, options);
+    if (!best.ok()) {
+        std::fprintf(stderr, "bench_verdicts: %s %s: %s\n", row.label.c_str(),
+                     strategy.name.c_str(), best.error().message().c_str());
+        return std::nullopt;
+    }
+    return std::move(best->eval.report);
+}
+
+} // namespace
+
+arch::Arch stcp920() {
+    auto arch = arch::resolveArch("stcp920");
+    if (!arch.ok()) {
+        std::fprintf(stderr, "bench_verdicts: %s\n", arch.error().message().c_str());
+        std::exit(1);
+    }
+    return *arch;
+}
+
+std::vector<Row> table2Rows(bool quick) {
+    const char* names[] = {"ResNet-50", "BERT-128",     "BERT-256", "BERT-384",     "BERT-512",
+                           "DLRM",      "MobileNet-v2", "ViT-B/16", "DenseNet-121", "Conformer"};
+    std::vector<Row> rows;
+    size_t i = 0;
+    for (const driver::Table2Row& t : driver::table2()) {
+        Row row;
+        row.label = std::string(t.label) + " " + names[i++];
+        row.zoo = std::string(t.zooModel);
+        row.seq = t.seq;
+        row.totalBatch = t.totalBatch;
+        row.tvmPerCluster = t.tvmPerCluster;
+        row.perCluster = t.perCluster;
+        if (!quick || t.label == "A" || t.label == "B" || t.label == "G")
+            rows.push_back(row);
+    }
+    if (quick)
+        return rows;
+    for (auto [label, file, input] :
+         {std::tuple{"PP-OCRv4 det", "ppocr/ch_PP-OCRv4_det_infer.onnx", "x:1x3x640x640"},
+          std::tuple{"PP-OCRv4 rec", "ppocr/ch_PP-OCRv4_rec_infer.onnx", "x:1x3x48x320"}}) {
+        Row row;
+        row.label = label;
+        row.file = file;
+        row.input = input;
+        row.table2 = false;
+        row.totalBatch = 4;
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+std::optional<sim::Report> optimum(const Row& row, ir::DType precision, const arch::Arch& arch,
+                                   const sim::Strategy& strategy) {
+    return run(row, precision, arch, strategy, {});
+}
+
+std::optional<sim::Report> fixedRun(const Row& row, ir::DType precision, const arch::Arch& arch,
+                                    const sim::Strategy& strategy) {
+    driver::Fixed fixed;
+    fixed.everything = true;
+    return run(row, precision, arch, strategy, fixed);
+}
+
+std::string shortConfig(const sim::Report& r) {
+    std::string text = std::to_string(r.perCluster) + "×" + std::to_string(r.iterations);
+    if (!r.level.empty())
+        text += " " + r.level;
+    if (!r.order.empty())
+        text += " " + r.order;
+    return text;
+}
+
+void table1(const arch::Arch& arch) {
+    struct Config {
+        const char* strategy;
+        int64_t batch;
+        int64_t perCluster; // 0: the strategy's own optimum
+        const char* paper;  // throughput (sentences/s), latency (ms)
+    };
+    const Config configs[] = {
+        {"tvm-llb", 8, 2, "138, 6.79"},
+        {"tvm-llb", 16, 4, "512, 9.48"},
+        {"tvm-llb", 32, 4, "512, 18.96"},
+        {"tvm-llb", 64, 4, "512, 37.92"},
+        {"tvm-llb", 8, 0, ""},
+        {"tvm-llb", 16, 0, ""},
+        {"tvm-llb", 32, 0, ""},
+        {"tvm-llb", 64, 0, ""},
+        {"gt-paper", 8, 2, "138, 6.79"},
+        {"gt-paper", 16, 4, "512, 9.48"},
+        {"gt-paper", 32, 8, "4052, 7.67"},
+        {"gt-paper", 64, 16, "2716, 23.58"},
+        {"gt-paper", 64, 8, "4052, 15.34"},
+        {"gt-paper", 8, 0, ""},
+        {"gt-paper", 16, 0, ""},
+        {"gt-paper", 32, 0, ""},
+        {"gt-paper", 64, 0, ""},
+    };
+    std::printf("\n## Table 1: BERT-128 (f16) under different batch sizes\n\n"
+                "| approach | batch | iterations | per cluster | chosen by | sentences/s | "
+                "latency ms | paper (sentences/s, ms) |\n"
+                "| --- | ---: | ---: | ---: | --- | ---: | ---: | --- |\n");
+    for (const Config& c : configs) {
+        std::fprintf(stderr, "bench_verdicts: Table 1, %s at batch %lld\n", c.strategy,
+                     static_cast<long long>(c.batch));
+        Row row;
+        row.label = "BERT-128";
+        row.zoo = "bert-base";
+        row.seq = 128;
+        row.totalBatch = c.batch;
+        row.perCluster = row.tvmPerCluster = c.perCluster > 0 ? c.perCluster : 1;
+        driver::Fixed fixed;
+        if (c.perCluster > 0)
+            fixed.perCluster = c.perCluster;
+        auto r = run(row, ir::DType::Float16, arch, *sim::findStrategy(c.strategy), fixed);
+        if (!r) {
+            std::printf("| %s | %lld | | %lld | | failed | | %s |\n", c.strategy,
+                        static_cast<long long>(c.batch), static_cast<long long>(c.perCluster),
+                        c.paper);
+            continue;
+        }
+        std::printf("| %s | %lld | %lld | %lld | %s | %.0f | %.2f | %s |\n", c.strategy,
+                    static_cast<long long>(c.batch), static_cast<long long>(r->iterations),
+                    static_cast<long long>(r->perCluster),
+                    c.perCluster > 0 ? "the paper" : "its search", r->throughput,
+                    r->latencyUs / 1000.0, c.paper);
+    }
+}
+
+} // namespace stagecraft::bench

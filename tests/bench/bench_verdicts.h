@@ -1,0 +1,49 @@
+#pragma once
+// bench_verdicts (bench_verdicts.cpp): the rows it measures, their models
+// at any samples per cluster and precision (loaded once each), and the
+// runs of one strategy on a row.
+
+#include "driver/optimum.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace stagecraft::bench {
+
+struct Row {
+    /// "A ResNet-50" or "PP-OCRv4 det".
+    std::string label;
+    /// A zoo model, or empty for a fetched file.
+    std::string zoo;
+    int64_t seq = 0;
+    std::string file;
+    std::string input;
+    bool table2 = true;
+    int64_t totalBatch = 1;
+    int64_t tvmPerCluster = 1;
+    int64_t perCluster = 1;
+};
+
+arch::Arch stcp920();
+
+/// Table 2's rows A-J, then PP-OCRv4 det and rec (unless \p quick: A, B, G).
+std::vector<Row> table2Rows(bool quick);
+
+/// \p strategy on \p row at its optimum, or nullopt (said on stderr).
+std::optional<sim::Report> optimum(const Row& row, ir::DType precision, const arch::Arch& arch,
+                                   const sim::Strategy& strategy);
+
+/// \p strategy on \p row as `compare --fixed` runs it.
+std::optional<sim::Report> fixedRun(const Row& row, ir::DType precision, const arch::Arch& arch,
+                                    const sim::Strategy& strategy);
+
+/// "16×1 GB dfs": samples per cluster × iterations, level, order.
+std::string shortConfig(const sim::Report& report);
+
+/// Table 1 in shape: BERT-128 under tvm-llb and gt-paper.
+void table1(const arch::Arch& arch);
+
+} // namespace stagecraft::bench
