@@ -6,6 +6,7 @@
 #include "bench_verdicts.h"
 #include "ir/precision.h"
 #include "onnx/importer.h"
+#include "schedule/clusters.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -148,6 +149,36 @@ std::string shortConfig(const sim::Report& r) {
     return text;
 }
 
+/// What tvm-llb's rule sees on BERT-128: the working set of tvm's schedule
+/// (the group outputs live at once, schedule::fitsCluster) per samples per
+/// cluster, against the GB.
+void workingSets(const arch::Arch& arch) {
+    Row row;
+    row.label = "BERT-128";
+    row.zoo = "bert-base";
+    row.seq = 128;
+    std::printf("\ntvm-llb's rule on BERT-128: tvm's working set per cluster (the group "
+                "outputs live at once) against the %.0f MiB GB:",
+                static_cast<double>(arch.cluster.globalBuffer->bytes) / (1 << 20));
+    for (ir::DType precision : {ir::DType::Float32, ir::DType::Float16})
+        for (int64_t k : {1, 2, 4, 8}) {
+            auto graph = load(row, precision, k);
+            if (!graph.ok())
+                continue;
+            schedule::ScheduleOptions options =
+                sim::strategyOptions(sim::strategyOf(sim::StrategyId::Tvm));
+            options.recordTrace = false;
+            auto s = schedule::buildSchedule(**graph, arch, options);
+            if (!s.ok())
+                continue;
+            std::printf(" %s %lld per cluster %.1f MiB%s",
+                        std::string(ir::dtypeName(precision)).c_str(), static_cast<long long>(k),
+                        static_cast<double>(schedule::clusterWorkingSetBytes(**graph, *s)) /
+                            (1 << 20),
+                        k == 8 && precision == ir::DType::Float16 ? ".\n" : ";");
+        }
+}
+
 void table1(const arch::Arch& arch) {
     struct Config {
         const char* strategy;
@@ -203,6 +234,7 @@ void table1(const arch::Arch& arch) {
                     c.perCluster > 0 ? "the paper" : "its search", r->throughput,
                     r->latencyUs / 1000.0, c.paper);
     }
+    workingSets(arch);
 }
 
 } // namespace stagecraft::bench
