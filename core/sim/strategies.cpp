@@ -6,7 +6,7 @@
 #include "sim/ios_cost.h"
 #include "support/strings.h"
 
-#include <array>
+#include <utility>
 
 namespace stagecraft::sim {
 
@@ -21,92 +21,83 @@ constexpr schedule::SplitExtensions kPaperAlgorithm1{false, false, false};
 /// What the baselines tune: their samples per cluster only (they neither
 /// split nor order instances, and fill no level).
 constexpr Search kBatchOnly{true, false, false, false};
+constexpr Search kRetainedBatchOnly{true, true, false, false};
 constexpr Search kBatchAndLevel{true, false, true, false};
 constexpr Search kEverything{true, false, true, true};
 
+/// A strategy that splits no group, with its search and scopes.
+Strategy unsplit(StrategyId id, std::string name, std::string description, Grouping grouping,
+                 std::optional<Scope> scope, Search search) {
+    Strategy s;
+    s.id = id;
+    s.name = std::move(name);
+    s.description = std::move(description);
+    s.grouping = grouping;
+    s.splitsGroups = false;
+    s.forcedScope = scope;
+    s.search = search;
+    return s;
+}
+
+/// A GraphTurbo strategy that splits its groups.
+Strategy splitting(StrategyId id, std::string name, std::string description, bool acrossLayer,
+                   Search search) {
+    Strategy s;
+    s.id = id;
+    s.name = std::move(name);
+    s.description = std::move(description);
+    s.acrossLayer = acrossLayer;
+    s.search = search;
+    return s;
+}
+
 std::vector<Strategy> makeStrategies() {
     std::vector<Strategy> all;
-    auto add = [&](Strategy s) {
-        all.push_back(std::move(s));
-    };
-    add({.id = StrategyId::Tvm,
-         .name = "tvm",
-         .description = "TVM §3 fusion, one kernel per fused group, outputs in DDR",
-         .grouping = Grouping::Tvm,
-         .splitsGroups = false,
-         .forcedScope = Scope::DDR,
-         .search = kBatchOnly});
-    add({.id = StrategyId::TvmLlb,
-         .name = "tvm-llb",
-         .description = "TVM as the paper ran it on STCP920 (§5.1, Table 1): samples per cluster "
-                        "only as many as the cluster's LLB retains, loop iterations beyond",
-         .grouping = Grouping::Tvm,
-         .splitsGroups = false,
-         .forcedScope = Scope::DDR,
-         .search = {.perClusterRetainedByGb = true}});
-    add({.id = StrategyId::AStitch,
-         .name = "astitch",
-         .description =
-             "AStitch (§5.2): stitched memory-intensive ops, tensors kept in LB, no split",
-         .grouping = Grouping::AStitch,
-         .splitsGroups = false,
-         .search = kBatchOnly});
-    add({.id = StrategyId::Dla,
-         .name = "dla",
-         .description = "DLA §3: convex sub-graphs of supported ops, one input and output op "
-                        "each, outputs in DDR; the rest on the fallback CPU",
-         .grouping = Grouping::Dla,
-         .splitsGroups = false,
-         .forcedScope = Scope::DDR,
-         .search = kBatchOnly});
-    add({.id = StrategyId::Ago,
-         .name = "ago",
-         .description = "AGO §IV-V: weighted acyclic clustering with intensive fusion, outputs in "
-                        "DDR",
-         .grouping = Grouping::Ago,
-         .splitsGroups = false,
-         .forcedScope = Scope::DDR,
-         .search = kBatchOnly});
-    add({.id = StrategyId::Ios,
-         .name = "ios",
-         .description = "IOS §3-4: stages by dynamic programming, each merged convs or groups run "
-                        "at once on their share of the cores, outputs in DDR",
-         .grouping = Grouping::Ios,
-         .splitsGroups = false,
-         .forcedScope = Scope::DDR,
-         .search = kBatchOnly});
-    add({.id = StrategyId::GtGb,
-         .name = "gt-gb",
-         .description = "Fig. 15 variant 1: GraphTurbo sub-graphs, outputs in GB",
-         .splitsGroups = false,
-         .forcedScope = Scope::GB,
-         .search = kBatchAndLevel});
-    add({.id = StrategyId::GtLb,
-         .name = "gt-lb",
-         .description = "Fig. 15 variant 2: outputs in LB as far as they fit",
-         .splitsGroups = false,
-         .forcedScope = Scope::LB,
-         .search = kBatchAndLevel});
-    add({.id = StrategyId::GtInstances,
-         .name = "gt-instances",
-         .description = "Fig. 15 variant 3: + instances and ordering",
-         .search = kEverything});
-    add({.id = StrategyId::GtPaper,
-         .name = "gt-paper",
-         .description = "the paper's method alone: Algorithms 1-4 at the LB level, §3.3's order, "
-                        "§4's kernels with across-layer scheduling; none of Stagecraft's "
-                        "extensions",
-         .acrossLayer = true,
-         .extensions = kPaperAlgorithm1,
-         .sharedLaunches = false,
-         .search = kBatchOnly});
-    add({.id = StrategyId::GraphTurbo,
-         .name = "graphturbo",
-         .description = "Stagecraft's GraphTurbo: the paper's method, across-layer scheduling "
-                        "(§4.4) and Stagecraft's extensions (re-read limit, GB fallback, resident "
-                        "splits, shared launches, level and order by simulation)",
-         .acrossLayer = true,
-         .search = kEverything});
+    all.push_back(unsplit(StrategyId::Tvm, "tvm",
+                          "TVM §3 fusion, one kernel per fused group, outputs in DDR",
+                          Grouping::Tvm, Scope::DDR, kBatchOnly));
+    all.push_back(unsplit(StrategyId::TvmLlb, "tvm-llb",
+                          "TVM as the paper ran it on STCP920 (§5.1, Table 1): samples per "
+                          "cluster only as many as the cluster's LLB retains, loop iterations "
+                          "beyond",
+                          Grouping::Tvm, Scope::DDR, kRetainedBatchOnly));
+    all.push_back(
+        unsplit(StrategyId::AStitch, "astitch",
+                "AStitch (§5.2): stitched memory-intensive ops, tensors kept in LB, no split",
+                Grouping::AStitch, std::nullopt, kBatchOnly));
+    all.push_back(unsplit(StrategyId::Dla, "dla",
+                          "DLA §3: convex sub-graphs of supported ops, one input and output op "
+                          "each, outputs in DDR; the rest on the fallback CPU",
+                          Grouping::Dla, Scope::DDR, kBatchOnly));
+    all.push_back(
+        unsplit(StrategyId::Ago, "ago",
+                "AGO §IV-V: weighted acyclic clustering with intensive fusion, outputs in DDR",
+                Grouping::Ago, Scope::DDR, kBatchOnly));
+    all.push_back(unsplit(StrategyId::Ios, "ios",
+                          "IOS §3-4: stages by dynamic programming, each merged convs or groups "
+                          "run at once on their share of the cores, outputs in DDR",
+                          Grouping::Ios, Scope::DDR, kBatchOnly));
+    all.push_back(unsplit(StrategyId::GtGb, "gt-gb",
+                          "Fig. 15 variant 1: GraphTurbo sub-graphs, outputs in GB",
+                          Grouping::GraphTurbo, Scope::GB, kBatchAndLevel));
+    all.push_back(unsplit(StrategyId::GtLb, "gt-lb",
+                          "Fig. 15 variant 2: outputs in LB as far as they fit",
+                          Grouping::GraphTurbo, Scope::LB, kBatchAndLevel));
+    all.push_back(splitting(StrategyId::GtInstances, "gt-instances",
+                            "Fig. 15 variant 3: + instances and ordering", false, kEverything));
+    Strategy paper = splitting(StrategyId::GtPaper, "gt-paper",
+                               "the paper's method alone: Algorithms 1-4 at the LB level, §3.3's "
+                               "order, §4's kernels with across-layer scheduling; none of "
+                               "Stagecraft's extensions",
+                               true, kBatchOnly);
+    paper.extensions = kPaperAlgorithm1;
+    paper.sharedLaunches = false;
+    all.push_back(paper);
+    all.push_back(splitting(StrategyId::GraphTurbo, "graphturbo",
+                            "Stagecraft's GraphTurbo: the paper's method, across-layer scheduling "
+                            "(§4.4) and Stagecraft's extensions (re-read limit, GB fallback, "
+                            "resident splits, shared launches, level and order by simulation)",
+                            true, kEverything));
     return all;
 }
 
