@@ -14,17 +14,16 @@ constexpr int kGb = 1;
 constexpr int kLb = 2;
 
 // In Column's order.
-const char* const kHeaders[] = {"Strategy",   "vs tvm",        "Latency µs", "DDR traffic",
-                                "Spills",     "Configuration", "Kernels",    "GB traffic",
-                                "LB traffic", "Per second",    "LB tensors", "GB tensors",
-                                "DDR tensors"};
+const char* const kHeaders[] = {
+    "Strategy",   "vs tvm",     "Latency µs", "DDR traffic", "Spills",     "Config",     "Kernels",
+    "GB traffic", "LB traffic", "Per second", "LB tensors",  "GB tensors", "DDR tensors"};
 const char* const kHeaderTips[] = {
     "The scheduling strategy",
     "Speedup over tvm's schedule of the same model on the same architecture",
     "Simulated latency of one run, in microseconds",
     "Bytes moved to and from DDR (SI units)",
     "Spills out of the LB and out of the GB",
-    "Samples per cluster x loop iterations, level and order: each strategy's fastest, "
+    "Samples per cluster × loop iterations, level and order: each strategy's fastest, "
     "found by simulating the configurations its search may vary (§5.1), as stagecraft "
     "compare does",
     "Kernel launches",
@@ -146,8 +145,14 @@ QVariant ComparisonModel::displayValue(const Row& row, int column) const {
     case GbTraffic:
     case LbTraffic:
         return formatBytes(rawValue(row, column).toLongLong());
-    case Configuration:
-        return rawValue(row, column);
+    case Configuration: { // "16×1 GB dfs"; the tooltip and UserRole say it in words
+        QString text =
+            QString::number(r.perCluster) + QStringLiteral("×") + QString::number(r.iterations);
+        for (const std::string& part : {r.level, r.order})
+            if (!part.empty())
+                text += QLatin1Char(' ') + QString::fromStdString(part);
+        return text;
+    }
     default:
         return QString::number(rawValue(row, column).toLongLong());
     }
