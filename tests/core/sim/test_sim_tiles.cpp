@@ -1,0 +1,279 @@
+// Hand-computed tiles and weights (docs/simulator.md): the GB weight cache,
+// a gather's rows, how a layer's tiles are cut and dealt to the cores, how
+// its weights are hoisted by them, and latency hiding inside a layer
+// (double-buffered tiles), on the hand architecture of
+// test_sim_cases.cpp (vector unit 4 ops/cycle, matrix unit 16 MACs/cycle;
+// DDR->GB 1 byte/ns after 100 ns, GB->LB 4 bytes/ns after 10 ns, one
+// channel each; launch 1000 ns, sync 50 ns), its LB made smaller where a
+// layer must take several tiles.
+
+#include "coretestsupport.h"
+#include "hand_cases.h"
+
+#include <gtest/gtest.h>
+
+using namespace stagecraft;
+using namespace stagecraft::test::handcases;
+
+// A weight found in the GB weight cache is hoisted from the GB: the
+// second kernel issues no weight DMA, and its hoist of the 1024 B weight
+// takes GB->LB 10 + 1024 / 4 = 266 ns (from DDR it would cross the DDR
+// channel again: 100 + 1024 first).
+TEST(TestSimTiles, cachedWeightIsHoistedFromTheGb) {
+    using K = kernel::TaskKind;
+    sim::Evaluation ev = run(sharedWeight(), "tvm");
+    ASSERT_EQ(ev.program.kernels.size(), size_t{2});
+    std::vector<kernel::TaskId> hoists;
+    int dmas = 0;
+    for (kernel::TaskId i : ev.tasks.tasks.ids()) {
+        const kernel::Task& t = ev.tasks.tasks[i];
+        dmas += t.kind == K::WeightDma ? 1 : 0;
+        if (t.kind == K::WeightHoist)
+            hoists.push_back(i);
+    }
+    ASSERT_EQ(dmas, 1);
+    ASSERT_EQ(hoists.size(), size_t{2});
+    for (kernel::TaskId i : hoists) {
+        ASSERT_TRUE(ev.tasks.tasks[i].from == arch::Memory::GB);
+        ASSERT_EQ(ev.tasks.tasks[i].bytes, int64_t{1024});
+        ASSERT_FUZZY_EQ(ev.sim.events[i].end - ev.sim.events[i].start, 266.0);
+    }
+}
+
+// The GB weight cache holds at each task what the activations leave there
+// (docs/simulator.md). tvm runs x [1, 16] times one 1024 B weight three
+// times, three kernels; the cache's room per task decides the DMAs, each
+// DDR->GB 100 + 1024 = 1124 ns. Room everywhere: one DMA. No room at the
+// middle task: the weight is dropped there, streamed (read whole: 1024 B),
+// and fetched again for the third: three. 2048 B at the middle: one.
+TEST(TestSimTiles, weightCacheFollowsTheGbRoomTaskByTask) {
+    auto dmas = [](std::vector<int64_t> room) {
+        arch::Arch a = handArch();
+        sim::Evaluation ev = run(threeUsesOfOneWeight(), "tvm");
+        SC_ASSERT(ev.program.taskCount == 3, "three tasks");
+        ev.program.weightCacheBytes = std::move(room);
+        kernel::TaskGraph tasks = kernel::buildStreams(a, ev.program);
+        auto result = sim::simulate(a, ev.program, tasks);
+        SC_ASSERT(result.ok(), "the hand case simulates");
+        int count = 0;
+        for (kernel::TaskId i : tasks.tasks.ids())
+            if (tasks.tasks[i].kind == kernel::TaskKind::WeightDma) {
+                EXPECT_EQ(tasks.tasks[i].bytes, int64_t{1024});
+                EXPECT_NEAR(result->events[i].end - result->events[i].start, 1124.0, 1e-6);
+                ++count;
+            }
+        return count;
+    };
+    ASSERT_EQ(dmas({4096, 4096, 4096}), 1);
+    ASSERT_EQ(dmas({4096, 0, 4096}), 3);
+    ASSERT_EQ(dmas({4096, 2048, 4096}), 1);
+    // The room the program itself finds: tvm's activations are in DDR.
+    ASSERT_EQ(run(threeUsesOfOneWeight(), "tvm").program.weightCacheBytes,
+              (std::vector<int64_t>{16 << 20, 16 << 20, 16 << 20}));
+}
+
+// A gather's table is fetched for the rows gathered, never whole, though
+// it would fit the GB weight cache (the rows depend on run-time indices):
+// 4 rows x 16 x 4 B = 256 B, DDR->GB 100 + 256 = 356 ns (the whole
+// 4096 B table took 4196); hoisted GB->LB 10 + 64 = 74 ns.
+TEST(TestSimTiles, gatheredTableStreamsItsRows) {
+    using K = kernel::TaskKind;
+    for (const char* strategy : {"tvm", "graphturbo"}) {
+        sim::Evaluation ev = run(gatheredTable(), strategy);
+        int weightTasks = 0;
+        for (kernel::TaskId i : ev.tasks.tasks.ids()) {
+            const kernel::Task& t = ev.tasks.tasks[i];
+            const sim::Event& e = ev.sim.events[i];
+            if (t.kind == K::WeightDma) {
+                ASSERT_EQ(t.bytes, int64_t{256});
+                ASSERT_FUZZY_EQ(e.end - e.start, 356.0);
+                ++weightTasks;
+            } else if (t.kind == K::WeightHoist) {
+                ASSERT_EQ(t.bytes, int64_t{256});
+                ASSERT_FUZZY_EQ(e.end - e.start, 74.0);
+                ++weightTasks;
+            }
+        }
+        ASSERT_EQ(weightTasks, 2);
+    }
+}
+
+// The cores of a kernel take its layer's tiles in turn (streams.cpp). On
+// two cores [1, 1024] is cut into 2 tiles of 512: 2 x 1024 ops at
+// 4/cycle = 512 on one core, 256 on two. [1, 3, 4] is bound to the two
+// cores along its last dim, but only the two outer dims are tiled: of the
+// counts 1 and 3 (keeping 1 and 1.5 cores busy) 3 is chosen, and one core
+// takes 2 of the 3 tiles: 2 x 12 ops / 4 = 6 on one core, 6 x 2 / 3 = 4
+// on two (not 6 / 2).
+TEST(TestSimTiles, coresTakeTilesInTurn) {
+    for (const char* strategy : {"tvm", "graphturbo"}) {
+        sim::Evaluation even = run(elementwiseOf({1, 1024}), strategy, 2);
+        ASSERT_EQ(even.program.kernels.size(), size_t{1});
+        ASSERT_EQ(even.program.kernels[0].cores, int64_t{2});
+        ASSERT_EQ(even.program.kernels[0].layers[0].tileCount, int64_t{2});
+        ASSERT_FUZZY_EQ(computeNs(even), 256.0);
+        sim::Evaluation uneven = run(elementwiseOf({1, 3, 4}), strategy, 2);
+        ASSERT_EQ(uneven.program.kernels[0].cores, int64_t{2});
+        ASSERT_EQ(uneven.program.kernels[0].layers[0].tileCount, int64_t{3});
+        ASSERT_FUZZY_EQ(computeNs(uneven), 4.0);
+        ASSERT_FUZZY_EQ(computeNs(run(elementwiseOf({1, 3, 4}), strategy, 1)), 6.0);
+    }
+}
+
+// A layer is charged by the tiles its code runs (kernel/tile_rule.h).
+// Relu [4, 2] then Transpose to [2, 4] is one layer, anchored on the
+// Transpose, whose loop 0 reads the Relu's dim 1: a tile of either outer
+// loop would need the Relu's other tiles, so the layer is one tile and
+// runs on one of the two cores: 8 + 8 ops at 4/cycle = 4 ns, not the
+// 2 ns of two tiles. Relu then Neg on [2, 4] keeps its 2 tiles (2 ns).
+TEST(TestSimTiles, layersReadingAcrossTilesRunAsOne) {
+    ir::Graph across;
+    {
+        Builder b(across);
+        transpose(b, unary(b, "Relu", b.input({4, 2})), {1, 0});
+        b.finish();
+    }
+    for (const char* strategy : {"tvm", "graphturbo"}) {
+        sim::Evaluation one = run(across, strategy, 2);
+        ASSERT_EQ(one.program.kernels.size(), size_t{1});
+        ASSERT_EQ(one.program.kernels[0].layers.size(), size_t{1});
+        ASSERT_EQ(one.program.kernels[0].layers[0].tileCount, int64_t{1});
+        ASSERT_FUZZY_EQ(computeNs(one), 4.0);
+        sim::Evaluation two = run(elementwiseOf({2, 4}), strategy, 2);
+        ASSERT_EQ(two.program.kernels[0].layers[0].tileCount, int64_t{2});
+        ASSERT_FUZZY_EQ(computeNs(two), 2.0);
+    }
+}
+
+// Weights are hoisted as the code promotes them (plan.h, hoistBytes), by
+// the tiles, not by the binding. On two cores a conv of x [2, 4, 8, 8]
+// with 8 3x3 filters (8x4x3x3 f32 = 1152 B) is bound by images, but
+// tiled into 2 tiles of 4 output channels, which the filters follow:
+// each core hoists its 576 B, 1152 B in all, 10 + 1152 / 4 = 298 ns (by
+// the binding both cores took all: 2304 B, 586 ns). x [2, 16] times
+// W [16, 1] (64 B) is tiled into its 2 rows, which W does not follow:
+// both cores hoist all of it, 128 B, 10 + 32 = 42 ns. On one core
+// x [1, 16] times W [16, 16] is one tile: 1024 B, 266 ns.
+TEST(TestSimTiles, weightsHoistedAsTheCodePromotesThem) {
+    using Hoists = std::vector<std::pair<int64_t, double>>;
+    ir::Graph images;
+    {
+        Builder b(images);
+        conv(b, b.input({2, 4, 8, 8}), 8, 3, 1, 1, 1, false);
+        b.finish();
+    }
+    for (const char* strategy : {"tvm", "graphturbo"}) {
+        sim::Evaluation byChannels = run(images, strategy, 2);
+        ASSERT_EQ(byChannels.program.kernels[0].layers[0].tileCount, int64_t{2});
+        ASSERT_EQ(hoistsOf(byChannels), (Hoists{{1152, 298.0}}));
+        sim::Evaluation byRows = run(matmulBy(2, 1), strategy, 2);
+        ASSERT_EQ(byRows.program.kernels[0].layers[0].tileCount, int64_t{2});
+        ASSERT_EQ(hoistsOf(byRows), (Hoists{{128, 42.0}}));
+        ASSERT_EQ(hoistsOf(run(matmulBy(1, 16), strategy, 1)), (Hoists{{1024, 266.0}}));
+    }
+}
+
+// A weight that no tile cuts stays in a core across its tiles only when
+// it fits what the LB keeps for weights (its reserve, 64 KB here);
+// larger, every tile reads it again (WeightUse::streamed). 2x64x16 times
+// 16x2048 f32: the 1 MB output overflows the LB's 960 KB for
+// activations; the outer two loops (batch, rows) are tiled, and the
+// layer double-buffers (its stores to DDR outweigh the stream): 4 tiles
+// of 32 rows (two tiles' buffers fit), and the 128 KB weight, which
+// follows neither loop, streams once per tile with the tiles' loads: 4
+// hoists of 131072 B, 10 + 32768 ns each. At 16x1024 (64 KB, 4 tiles of
+// 64 rows) it fits the reserve and is hoisted once before the first tile,
+// 65536 B in 16394 ns.
+// (graphturbo splits these graphs into two one-batch instances, each of
+// which keeps or streams its weight the same way.)
+TEST(TestSimTiles, weightsLargerThanTheReserveStreamPerTile) {
+    using Hoists = std::vector<std::pair<int64_t, double>>;
+    for (const char* strategy : {"tvm", "astitch"}) {
+        sim::Evaluation wide = run(batchedMatmul(64, 2048), strategy, 1);
+        const kernel::Layer& layer = wide.program.kernels[0].layers[0];
+        ASSERT_EQ(layer.tileCount, int64_t{4});
+        ASSERT_TRUE(layer.doubleBuffered);
+        ASSERT_EQ(layer.weights.size(), size_t{1});
+        ASSERT_TRUE(layer.weights[0].streamed);
+        ASSERT_EQ(hoistsOf(wide), (Hoists(4, {131072, 32778.0})));
+        sim::Evaluation fits = run(batchedMatmul(128, 1024), strategy, 1);
+        ASSERT_EQ(fits.program.kernels[0].layers[0].tileCount, int64_t{4});
+        ASSERT_TRUE(!fits.program.kernels[0].layers[0].weights[0].streamed);
+        ASSERT_EQ(hoistsOf(fits), (Hoists{{65536, 16394.0}}));
+    }
+}
+
+// Latency hiding inside a layer (layer_tiles.cpp, stream_layer.cpp), for
+// every strategy. Relu then Neg of x [1, 1024] on an LB of 8 KiB with a
+// 1 KiB reserve: 7168 B for tiles. The layer moves 12288 B (x, the Relu's
+// and the Neg's outputs), so one tile at a time takes 2 tiles of 512; two
+// tiles' buffers fit at 256 (4 tiles of 3072 B: 6144 B). The planner's
+// estimate: loads 100 + 4096 + 10 + 1024 = 5230 ns (DDR->GB at 1 B/ns
+// after 100, GB->LB at 4 after 10), compute 512, stores 5230: serial
+// 10972. Over 4 chunks each chunk's load and store is 1390 ns (5560 in
+// all) and the DDR path, one channel, carries 8192 + 8 x 100 = 8992:
+// double-buffered (5560 + 512 + 5560) / 4 + 8992 * 3 / 4 = 9652, and it
+// is chosen. Each chunk moves 1024 B per hop: a DDR hop holds
+// the one DDR channel 100 + 1024 ns, a GB hop 10 + 256, a compute takes
+// 512 / 4 = 128. Chunk c's load follows chunk c-1's on each hop, its
+// compute its load, its store its compute; the DDR channel serves in turn
+// (first come, first served) and never idles from the launch on: eight
+// hops of 1124 ns, 1000 to 9992, then the sync. One tile at a time it took
+// 12022 ns (chainOfTwoElementwiseOps: the same layer in 2 tiles, serial).
+TEST(TestSimTiles, doubleBufferedTilesOverlapLoadsComputeAndStores) {
+    using K = kernel::TaskKind;
+    std::vector<Expect> expected = {
+        {K::Launch, 0, 1000},     {K::Load, 1000, 2124},  {K::Load, 2124, 2390},
+        {K::Compute, 2390, 2518}, {K::Store, 2518, 2784}, {K::Store, 3248, 4372}, // chunk 0
+        {K::Load, 2124, 3248},    {K::Load, 3248, 3514},  {K::Compute, 3514, 3642},
+        {K::Store, 3642, 3908},   {K::Store, 5496, 6620}, // chunk 1
+        {K::Load, 4372, 5496},    {K::Load, 5496, 5762},  {K::Compute, 5762, 5890},
+        {K::Store, 5890, 6156},   {K::Store, 7744, 8868}, // chunk 2
+        {K::Load, 6620, 7744},    {K::Load, 7744, 8010},  {K::Compute, 8010, 8138},
+        {K::Store, 8138, 8404},   {K::Store, 8868, 9992}, // chunk 3
+        {K::Sync, 9992, 10042}};
+    arch::Arch small = smallLbArch(8192, 1024);
+    for (const char* strategy : {"tvm", "astitch", "graphturbo"}) {
+        sim::Evaluation ev = runOn(small, twoElementwise(), strategy);
+        ASSERT_EQ(ev.program.kernels.size(), size_t{1});
+        const kernel::Layer& layer = ev.program.kernels[0].layers[0];
+        ASSERT_TRUE(layer.doubleBuffered);
+        ASSERT_EQ(layer.tileCount, int64_t{4});
+        checkTimeline(ev, expected);
+        ASSERT_FUZZY_EQ(ev.sim.makespanNs, 10042.0);
+    }
+}
+
+// Double buffering is chosen only where it is faster, and only where a core
+// has a second tile to overlap. x [2, 8, 256] times a 256 x 256 f32 weight
+// (256 KiB, over the 1 KiB reserve: streamed per tile) on a 64 KiB LB: the
+// layer's 32 KiB fit one tile; two tiles' buffers fit at 2 tiles of one
+// batch, which stream the weight twice. Serial: loads 100 + 16384 + 10 +
+// 4096, the stream 10 + 262144 / 4, 2*8*256*256 MACs / 16 = 65536, stores
+// 20590 like the loads: 172262 ns. Double-buffered in 2 chunks: loads
+// 20480 + 2 x 110 and the stream 131072 + 2 x 10 (151792), stores 20700,
+// the busiest path GB->LB 139264 + 6 x 10 / its 8 channels:
+// (151792 + 65536 + 20700) / 2 + 139271.5 / 2 = 188650, slower, so one
+// tile at a time. Relu then Neg of
+// x [1, 1024] on two cores with a 1 MiB LB fits in one tile per core: no
+// second tile, no pipeline (coresTakeTilesInTurn has its timeline).
+TEST(TestSimTiles, doubleBufferingOnlyWhereItIsFaster) {
+    ir::Graph fewRows;
+    {
+        Builder b(fewRows);
+        matmul(b, b.input({2, 8, 256}), b.weight({256, 256}));
+        b.finish();
+    }
+    arch::Arch lb64 = smallLbArch(65536, 1024);
+    for (const char* strategy : {"tvm", "astitch"}) {
+        sim::Evaluation streamed = runOn(lb64, fewRows, strategy);
+        const kernel::Layer& layer = streamed.program.kernels[0].layers[0];
+        ASSERT_TRUE(layer.weights[0].streamed);
+        ASSERT_TRUE(!layer.doubleBuffered);
+        ASSERT_EQ(layer.tileCount, int64_t{1});
+        ASSERT_EQ(layer.hoistBytes, int64_t{262144});
+        sim::Evaluation onePerCore = run(elementwiseOf({1, 1024}), strategy, 2);
+        ASSERT_EQ(onePerCore.program.kernels[0].layers[0].tileCount, int64_t{2});
+        ASSERT_TRUE(!onePerCore.program.kernels[0].layers[0].doubleBuffered);
+    }
+}
