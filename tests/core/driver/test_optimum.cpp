@@ -173,3 +173,30 @@ TEST_F(TestOptimum, anImpossibleBatchIsRefused) {
     ASSERT_TRUE(!refused.ok());
     ASSERT_NE(refused.error().message().find("does not divide"), std::string::npos);
 }
+
+/// gt-paper runs the paper's method alone (decisions.md): at the LB level,
+/// each group split as Algorithm 1 splits it, every instance launched on
+/// its own; graphturbo, on the same Fig. 3 chain, runs consecutive
+/// instances of a group in one launch.
+TEST_F(TestOptimum, gtPaperRunsThePapersMethodAlone) {
+    driver::Optimum paper = best("gt-paper");
+    const sim::Evaluation& ev = paper.eval;
+    ASSERT_EQ(ev.schedule.level, schedule::Level::LB);
+    ASSERT_FALSE(ev.schedule.extensions.rereadLimit);
+    ASSERT_FALSE(ev.schedule.extensions.gbFallback);
+    ASSERT_FALSE(ev.schedule.extensions.residentSplits);
+    for (const schedule::Group& g : ev.schedule.groups) {
+        ASSERT_FALSE(g.splitInfo.resident.has_value());
+        ASSERT_EQ(g.split, g.splitInfo.best);
+    }
+    for (const kernel::Kernel& k : ev.program.kernels)
+        ASSERT_FALSE(k.continuesLaunch) << k.label;
+    driver::Fixed same;
+    same.perCluster = paper.eval.report.perCluster;
+    same.level = schedule::Level::LB;
+    driver::Optimum ours = best("graphturbo", same);
+    bool shared = false;
+    for (const kernel::Kernel& k : ours.eval.program.kernels)
+        shared = shared || k.continuesLaunch;
+    ASSERT_TRUE(shared);
+}
