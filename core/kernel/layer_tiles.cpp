@@ -204,10 +204,6 @@ double LayerEstimate::pipelinedNs() const {
     return hoistOnceNs + (loadNs + computeNs + storeNs) / chunks + steady * (chunks - 1) / chunks;
 }
 
-LayerEstimate estimateLayer(const Layer& layer, const TileContext& context) {
-    return estimateFor(layer, context, layer.doubleBuffered);
-}
-
 void planTiles(Layer& layer, const TileContext& c) {
     const ops::OpSemantics& anchor = c.semantics.of(layer.anchor);
     const auto& outs = c.graph.op(layer.anchor).outputs;

@@ -34,7 +34,7 @@ struct TileContext {
 
 /// The estimated time of a layer's transfers and compute for one choice of
 /// tiles, from the architecture's rates (no other layer in flight): what
-/// the planner weighs, public for the hand cases.
+/// the planner weighs (docs/simulator.md, "Double buffering").
 struct LayerEstimate {
     /// Compute over the kernel's cores, as the streams charge it.
     double computeNs = 0;
@@ -59,8 +59,5 @@ struct LayerEstimate {
 /// Tiles, hoists and double buffering of \p layer (its ops, inputs and
 /// outputs filled in).
 void planTiles(Layer& layer, const TileContext& context);
-
-/// The estimate of \p layer as planned (its tiles and hoists).
-LayerEstimate estimateLayer(const Layer& layer, const TileContext& context);
 
 } // namespace stagecraft::kernel::detail
