@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/output_paths.h"
 #include "support/file.h"
+#include "support/private_dir.h"
 #include "support/strings.h"
 
 #include <chrono>
@@ -58,12 +59,16 @@ int runArchCalibrate(const Args& args, std::ostream& out, std::ostream& err) {
         }
         options.repetitions = static_cast<int>(*n);
     }
-    std::filesystem::path target = parser.value("out").value_or(arch::calibrationPath().string());
-    if (!parser.has("out")) {
-        std::error_code ec;
-        std::filesystem::create_directories(target.parent_path(), ec);
-    }
-    if (Status writable = checkOutputPath(target); !writable.ok()) {
+    std::optional<std::filesystem::path> outPath;
+    if (auto given = parser.value("out"))
+        outPath = *given;
+    // Before the measuring: a bad --out, or no private data directory, fails now.
+    Status writable = Status::success();
+    if (outPath)
+        writable = checkOutputPath(*outPath);
+    else if (Expected<PrivateDir> dir = PrivateDir::open(StateKind::Data); !dir.ok())
+        writable = dir.error();
+    if (!writable.ok()) {
         err << kName << writable.error().message() << "\n";
         return kExitBadInput;
     }
@@ -81,11 +86,17 @@ int runArchCalibrate(const Args& args, std::ostream& out, std::ostream& err) {
     }
     for (const std::string& finding : calibration->findings)
         out << finding << "\n";
-    if (Status written = writeFileAtomic(target, arch::toJson(calibration->arch)); !written.ok()) {
-        err << kName << written.error().message() << "\n";
+    Expected<std::filesystem::path> target = outPath ? Expected<std::filesystem::path>(*outPath)
+                                                     : arch::saveCalibration(calibration->arch);
+    if (target.ok() && outPath)
+        if (Status written = writeFileAtomic(*outPath, arch::toJson(calibration->arch));
+            !written.ok())
+            target = written.error();
+    if (!target.ok()) {
+        err << kName << target.error().message() << "\n";
         return kExitBadInput;
     }
-    out << "wrote " << target.string()
+    out << "wrote " << target->string()
         << (parser.has("out") ? "" : " (the host-cpu preset uses it from now on)") << "\n";
     return kExitOk;
 }

@@ -135,6 +135,8 @@ int runEmit(const Args& args, std::ostream& out, std::ostream& err) {
         return kExitBadInput;
     }
     const codegen::EmittedProgram& program = written->program;
+    if (!parser.has("no-cache") && request.emit.cacheDir.empty())
+        err << kName << codegen::noObjectCacheDirNote() << "\n";
     for (const std::string& note : written->notes)
         err << kName << "warning: " << note << "\n";
     double seconds =

@@ -346,6 +346,10 @@ int runRun(const Args& args, std::ostream& out, std::ostream& err) {
     if (!program.ok())
         return fail(err, inModel(build->spec, program.error()));
     err << kName << compileSummary(*program, compileStart) << "\n";
+    if (request.cache && emit.cacheDir.empty())
+        err << kName << codegen::noObjectCacheDirNote() << "\n";
+    if (!program->cacheNote.empty())
+        err << kName << "warning: " << program->cacheNote << "\n";
     codegen::HostRunStats stats;
     auto outputs = runCompiled(request, *build, *program, *inputs, stats, err);
     if (!outputs.ok())

@@ -42,6 +42,8 @@ Expected<QString> emitFiles(const KernelEmitter::Request& request,
                           .arg(cached);
     for (const std::string& note : notes)
         summary += QStringLiteral("; ") + QString::fromStdString(note);
+    if (options.cacheDir.empty())
+        summary += QStringLiteral("; ") + QString::fromStdString(codegen::noObjectCacheDirNote());
     return summary;
 }
 

@@ -9,6 +9,7 @@
 #include "arch/host_cpu.h"
 
 #include "arch/arch_json.h"
+#include "support/private_dir.h"
 #include "support/strings.h"
 
 #include <algorithm>
@@ -224,27 +225,33 @@ std::string hostName() {
     return text;
 }
 
-fs::path dataDirectory() {
-    for (const char* variable : {"STAGECRAFT_DATA_DIR", "XDG_DATA_HOME"})
-        if (const char* value = std::getenv(variable); value != nullptr && *value != '\0')
-            return variable[0] == 'S' ? fs::path(value) : fs::path(value) / "stagecraft";
-    const char* home = std::getenv("HOME");
-    return fs::path(home != nullptr && *home != '\0' ? home : "/tmp") / ".local/share/stagecraft";
+std::string calibrationFile() {
+    return "host-cpu-" + hostName() + ".json";
 }
 
 } // namespace
 
 fs::path calibrationPath() {
-    return dataDirectory() / ("host-cpu-" + hostName() + ".json");
+    std::optional<fs::path> dir = privateDirPath(StateKind::Data);
+    return dir ? *dir / calibrationFile() : fs::path();
+}
+
+Expected<fs::path> saveCalibration(const Arch& calibrated) {
+    SC_ASSIGN_OR_RETURN(PrivateDir dir, PrivateDir::open(StateKind::Data));
+    SC_RETURN_IF_ERROR(dir.write(calibrationFile(), toJson(calibrated)));
+    return dir.path() / calibrationFile();
 }
 
 Expected<Arch> hostCpuPreset() {
     Arch detected = detectHostCpu();
-    fs::path path = calibrationPath();
-    std::error_code ec;
-    if (!fs::exists(path, ec))
+    SC_ASSIGN_OR_RETURN(std::optional<PrivateDir> dir, PrivateDir::openExisting(StateKind::Data));
+    if (!dir)
         return detected;
-    Expected<Arch> calibrated = loadArchFile(path);
+    fs::path path = dir->path() / calibrationFile();
+    SC_ASSIGN_OR_RETURN(std::optional<std::string> text, dir->read(calibrationFile(), 1 << 20));
+    if (!text)
+        return detected;
+    Expected<Arch> calibrated = parseArch(*text, path.string());
     if (!calibrated.ok())
         return Error(calibrated.error().message() +
                      " (the calibration of host-cpu; run 'stagecraft arch calibrate' again)");

@@ -26,10 +26,15 @@ struct HostProbe {
 };
 
 /// Where the calibration of this machine is kept (docs/simulator.md,
-/// "Fidelity"): $STAGECRAFT_DATA_DIR, else $XDG_DATA_HOME/stagecraft, else
-/// ~/.local/share/stagecraft; the file is host-cpu-<hostname>.json. Never in
-/// the repository.
+/// "Fidelity"): the user's private data directory ($STAGECRAFT_DATA_DIR,
+/// else $XDG_DATA_HOME/stagecraft, else ~/.local/share/stagecraft;
+/// support/private_dir.h), file host-cpu-<hostname>.json; empty when there
+/// is no such directory. Never in the repository, never in a shared folder.
 std::filesystem::path calibrationPath();
+
+/// Writes \p calibrated as this machine's calibration (atomically, in the
+/// private data directory, created 0700 if missing); returns the path.
+Expected<std::filesystem::path> saveCalibration(const Arch& calibrated);
 
 /// The host-cpu preset: the calibration of this machine when there is a
 /// valid one for it (its description says when it was measured), else

@@ -86,6 +86,9 @@ struct EmittedProgram {
     int optLevel = 2;
     /// Whether an object cache was used (EmitOptions::cacheDir).
     bool objectCache = false;
+    /// Why the cache asked for was not used ("no object cache: <dir>: belongs
+    /// to another user ..."), to be said once; empty otherwise.
+    std::string cacheNote;
     /// In the order of the plan's kernels.
     std::vector<EmittedKernel> kernels;
 };

@@ -181,24 +181,21 @@ Expected<EmittedPart> emitPart(const ir::Graph& graph, const partition::Semantic
                                const KernelCode& kernel,
                                const std::vector<detail::KernelPart>& parts, size_t part,
                                llvm::TargetMachine& machine, const TargetInfo& target,
-                               const EmitOptions& options) {
+                               const EmitOptions& options, const ObjectCache* cache) {
     auto start = std::chrono::steady_clock::now();
     llvm::LLVMContext ctx;
     SC_ASSIGN_OR_RETURN(auto module, lowerModule(ctx, graph, semantics, kernel, parts, part,
                                                  machine.getTargetTriple().str()));
     module->setDataLayout(machine.createDataLayout());
-    std::optional<ObjectCache> cache;
     std::string key;
-    if (!options.cacheDir.empty()) {
-        cache.emplace(options.cacheDir);
+    if (cache != nullptr)
         key = ObjectCache::keyOf(moduleText(*module), target, options.optLevel);
-    }
     EmittedPart result;
     std::optional<CachedKernel> found = cache ? cache->load(key) : std::nullopt;
     result.cached = found.has_value();
     if (!found) {
         SC_ASSIGN_OR_RETURN(found, compileModule(*module, kernel.symbol, machine, options,
-                                                 options.keepIr || cache.has_value()));
+                                                 options.keepIr || cache != nullptr));
         if (cache)
             (void)cache->store(key, *found);
     }
@@ -222,12 +219,14 @@ struct Unit {
 class Compilation {
 public:
     Compilation(const ir::Graph& graph, const partition::SemanticsCache& semantics,
-                const CodePlan& plan, const EmitOptions& options, const TargetInfo& machine)
+                const CodePlan& plan, const EmitOptions& options, const TargetInfo& machine,
+                const ObjectCache* cache)
         : graph_(graph)
         , semantics_(semantics)
         , plan_(plan)
         , options_(options)
-        , machine_(machine) {
+        , machine_(machine)
+        , cache_(cache) {
         for (size_t k = 0; k < plan.kernels.size(); ++k) {
             parts_.push_back(detail::kernelParts(plan.kernels[k]));
             for (size_t p = 0; p < parts_.back().size(); ++p)
@@ -311,7 +310,7 @@ private:
             Expected<EmittedPart> result =
                 machine.ok()
                     ? emitPart(graph_, semantics_, plan_.kernels[unit.kernel], parts_[unit.kernel],
-                               unit.part, **machine, machine_, options_)
+                               unit.part, **machine, machine_, options_, cache_)
                     : Expected<EmittedPart>(machine.error());
             std::lock_guard lock(mutex_);
             failed_ = failed_ || !result.ok();
@@ -333,6 +332,9 @@ private:
     const CodePlan& plan_;
     const EmitOptions& options_;
     TargetInfo machine_;
+    /// Null without a cache; thread-safe (its files are reached through its
+    /// directory's descriptor).
+    const ObjectCache* cache_;
     /// Per kernel: its parts.
     std::vector<std::vector<detail::KernelPart>> parts_;
     /// Every part of every kernel, in plan order.
@@ -383,12 +385,21 @@ Expected<EmittedProgram> emitProgram(const ir::Graph& graph,
     program.target = options.target;
     program.machine = targetInfo(options.target);
     program.optLevel = std::clamp(options.optLevel, 0, 3);
-    program.objectCache = !options.cacheDir.empty();
+    std::optional<ObjectCache> cache;
+    if (!options.cacheDir.empty()) {
+        Expected<ObjectCache> opened = ObjectCache::open(options.cacheDir);
+        if (opened.ok())
+            cache = std::move(opened).value();
+        else
+            program.cacheNote = "no object cache: " + opened.error().message();
+    }
+    program.objectCache = cache.has_value();
     EmitOptions checked = options;
     checked.optLevel = program.optLevel;
     if (plan.kernels.empty())
         return program;
-    Compilation compilation(graph, semantics, plan, checked, program.machine);
+    Compilation compilation(graph, semantics, plan, checked, program.machine,
+                            cache ? &*cache : nullptr);
     SC_RETURN_IF_ERROR(compilation.run(progress));
     program.kernels = compilation.take();
     return program;

@@ -1,16 +1,13 @@
-// The emission's files: manifest.json and the per-kernel .ll/.o files.
+// The emission's manifest.json (kernel_files.cpp writes it with the kernel
+// files into the emission's folder).
 
 #include "codegen/manifest.h"
 
-#include "support/file.h"
-#include "support/json_depth.h"
 #include "support/sha256.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <map>
-#include <system_error>
 #include <vector>
 
 namespace stagecraft::codegen {
@@ -20,7 +17,13 @@ namespace {
 using Json = nlohmann::ordered_json;
 namespace fs = std::filesystem;
 
-constexpr const char* kFormat = "stagecraft-kernels";
+} // namespace
+
+const char* const kManifestFormat = "stagecraft-kernels";
+
+namespace {
+
+const char* const kFormat = kManifestFormat;
 /// Version 2 added "files": the SHA-256 of every file the emission wrote;
 /// version 3 each kernel's "compile" (object cache hit or miss, seconds);
 /// version 4 each kernel's "parts": the further objects a kernel of many
@@ -144,66 +147,6 @@ Json kernelJson(const ir::Graph& graph, const KernelCode& k, const EmittedKernel
             {"layers", layers}};
 }
 
-/// What an existing manifest in \p dir says this program wrote there.
-struct PreviousEmission {
-    /// File name → the SHA-256 it had when written (format version 2).
-    std::map<std::string, std::string> files;
-};
-
-/// A name emit gives its files: "sc_k<index>_<instance>.ll" or ".o" (with
-/// ".part<N>" before the extension for a kernel's further parts), in the
-/// directory itself. Only such files are ever removed.
-bool isKernelFileName(const std::string& name) {
-    fs::path path(name);
-    return name.rfind("sc_k", 0) == 0 && path.filename().string() == name &&
-           (path.extension() == ".ll" || path.extension() == ".o");
-}
-
-/// Reads \p dir/manifest.json if there is one. An unreadable file or another
-/// program's manifest is an error: emit must not replace it.
-Expected<PreviousEmission> readPrevious(const fs::path& dir) {
-    PreviousEmission previous;
-    fs::path path = dir / "manifest.json";
-    std::error_code ec;
-    if (!fs::exists(path, ec))
-        return previous;
-    SC_ASSIGN_OR_RETURN(std::string text, readFile(path));
-    Json doc = checkJsonDepth(text).ok() ? Json::parse(text, nullptr, false) : Json();
-    if (doc.is_discarded() || !doc.is_object() || doc.value("format", "") != kFormat)
-        return Error(path.string() + ": not a stagecraft-kernels manifest; refusing to replace it "
-                                     "(emit into an empty directory or remove the file)");
-    const Json* files = doc.contains("files") && doc["files"].is_object() ? &doc["files"] : nullptr;
-    if (files == nullptr)
-        return previous; // version 1 recorded no hashes: nothing of it is removed
-    for (const auto& [name, hash] : files->items())
-        if (isKernelFileName(name) && hash.is_string())
-            previous.files[name] = hash.get<std::string>();
-    return previous;
-}
-
-/// Removes the files an earlier emission wrote and this one did not, when
-/// they still hold what was written; a file changed since is kept and named
-/// in \p notes.
-void removeStale(const fs::path& dir, const PreviousEmission& previous,
-                 const std::map<std::string, std::string>& written,
-                 std::vector<std::string>& notes) {
-    for (const auto& [name, hash] : previous.files) {
-        if (written.count(name))
-            continue;
-        fs::path path = dir / name;
-        std::error_code ec;
-        if (!fs::is_regular_file(fs::symlink_status(path, ec)))
-            continue;
-        Expected<std::string> now = fileSha256(path);
-        if (!now.ok() || *now != hash) {
-            notes.push_back("kept " + path.string() +
-                            ": an earlier emission wrote it, but it has changed since");
-            continue;
-        }
-        fs::remove(path, ec);
-    }
-}
-
 } // namespace
 
 std::string writeManifestJson(const ir::Graph& graph, const CodePlan& plan,
@@ -234,39 +177,6 @@ std::string writeManifestJson(const ir::Graph& graph, const CodePlan& plan,
                 {"kernels", kernels},
                 {"files", files}};
     return doc.dump(2) + "\n";
-}
-
-Status prepareKernelDirectory(const fs::path& dir) {
-    std::error_code error;
-    fs::create_directories(dir, error);
-    if (error || !fs::is_directory(dir))
-        return Error(dir.string() + ": cannot create the directory" +
-                     (error ? ": " + error.message() : std::string()));
-    Expected<PreviousEmission> previous = readPrevious(dir);
-    return previous.ok() ? Status::success() : Status(previous.error());
-}
-
-Expected<std::vector<std::string>> writeKernelFiles(const fs::path& dir, const ir::Graph& graph,
-                                                    const CodePlan& plan,
-                                                    const EmittedProgram& program,
-                                                    const ManifestInfo& info) {
-    SC_RETURN_IF_ERROR(prepareKernelDirectory(dir));
-    SC_ASSIGN_OR_RETURN(PreviousEmission previous, readPrevious(dir));
-    std::map<std::string, std::string> written;
-    for (const EmittedKernel& k : program.kernels) {
-        for (size_t p = 0; p < k.parts.size(); ++p) {
-            std::string stem = k.fileStem(p);
-            SC_RETURN_IF_ERROR(writeFileAtomic(dir / (stem + ".ll"), k.parts[p].ir));
-            SC_RETURN_IF_ERROR(writeFileAtomic(dir / (stem + ".o"), k.parts[p].object));
-            written[stem + ".ll"] = "";
-            written[stem + ".o"] = "";
-        }
-    }
-    SC_RETURN_IF_ERROR(
-        writeFileAtomic(dir / "manifest.json", writeManifestJson(graph, plan, program, info)));
-    std::vector<std::string> notes;
-    removeStale(dir, previous, written, notes);
-    return notes;
 }
 
 } // namespace stagecraft::codegen

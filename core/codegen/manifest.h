@@ -22,6 +22,9 @@ struct ManifestInfo {
 };
 
 /// The manifest text; deterministic.
+/// The "format" of every manifest.json ("stagecraft-kernels").
+extern const char* const kManifestFormat;
+
 std::string writeManifestJson(const ir::Graph& graph, const CodePlan& plan,
                               const EmittedProgram& program, const ManifestInfo& info);
 
@@ -30,11 +33,15 @@ std::string writeManifestJson(const ir::Graph& graph, const CodePlan& plan,
 /// bad directory fails at once.
 Status prepareKernelDirectory(const std::filesystem::path& dir);
 
-/// Writes every file into \p dir (prepared as above), each atomically, the
-/// manifest last. Files an earlier manifest in \p dir recorded as written
-/// by it (with their SHA-256), that this emission does not write and that
-/// still hold what was written, are removed; nothing else in \p dir is
-/// touched. \returns notes on files kept because they changed.
+/// Writes every file into \p dir (prepared as above) through a staging
+/// folder inside it, then switches them in: the old manifest removed first,
+/// the kernel files renamed over their names (a link there is replaced,
+/// never followed), the new manifest last (kernel_files.cpp). Files an
+/// earlier manifest in \p dir recorded as written by it (with their
+/// SHA-256), that this emission does not write and that still hold what was
+/// written, are removed, and so is what an interrupted emission left;
+/// nothing else in \p dir is touched. \returns notes on files kept because
+/// they changed and on leftovers removed.
 Expected<std::vector<std::string>> writeKernelFiles(const std::filesystem::path& dir,
                                                     const ir::Graph& graph, const CodePlan& plan,
                                                     const EmittedProgram& program,

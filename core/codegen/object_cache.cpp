@@ -1,28 +1,34 @@
 // The object cache (object_cache.h). An entry is a text header, then the
 // payload (the optimized IR, then the object):
 //
-//   stagecraft-object-cache 1
+//   stagecraft-object-cache 2
 //   key <64 hex digits>
 //   ir <bytes>
 //   object <bytes>
 //   instructions <count>
 //   sha256 <64 hex digits of the payload>
+//   hmac <64 hex digits: HMAC-SHA256 of the lines above under the secret>
 //   <empty line>
 //
-// load() checks every field against the file and the key it was asked for;
-// anything else is a miss.
+// load() checks every field against the file and the key it was asked for,
+// and the seal against this user's secret; anything else is a miss. The
+// secret is 32 random bytes in "object-cache.key" of the user's private
+// config directory, made once (the first writer wins a race, the others
+// read it).
 
 #include "codegen/object_cache.h"
 
 #include "codegen/codegen.h"
-#include "support/cache_dir.h"
-#include "support/file.h"
+#include "support/limits.h"
 #include "support/sha256.h"
+#include "support/strings.h"
 
 #include <llvm/Config/llvm-config.h>
 
+#include <array>
 #include <charconv>
 #include <map>
+#include <sys/random.h>
 
 namespace stagecraft::codegen {
 
@@ -30,7 +36,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::string_view kMagic = "stagecraft-object-cache 1";
+constexpr std::string_view kMagic = "stagecraft-object-cache 2";
+
+constexpr std::string_view kSecretFile = "object-cache.key";
 
 /// Bumped when emit_program.cpp's pipeline changes what an IR compiles to.
 constexpr std::string_view kPipeline = "pipeline 1";
@@ -70,10 +78,55 @@ std::optional<int64_t> number(const std::map<std::string, std::string, std::less
     return value;
 }
 
+bool isHex64(std::string_view text) {
+    return text.size() == 64 && text.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
+/// The secret kept in \p dir, made there if missing or malformed.
+Expected<std::string> secretIn(const PrivateDir& dir) {
+    SC_ASSIGN_OR_RETURN(std::optional<std::string> kept, dir.read(kSecretFile, 1024));
+    if (kept && isHex64(*kept))
+        return *kept;
+    std::array<std::byte, 32> random{};
+    if (::getrandom(random.data(), random.size(), 0) != static_cast<ssize_t>(random.size()))
+        return Error(dir.path().string() + ": cannot draw the object cache's secret");
+    std::string fresh = toHex(random);
+    if (kept) { // malformed: only its owner could have written it; make it anew
+        SC_RETURN_IF_ERROR(dir.write(kSecretFile, fresh));
+        return fresh;
+    }
+    SC_ASSIGN_OR_RETURN(bool created, dir.create(kSecretFile, fresh));
+    if (created)
+        return fresh;
+    SC_ASSIGN_OR_RETURN(kept, dir.read(kSecretFile, 1024)); // another process made it
+    if (!kept || !isHex64(*kept))
+        return Error((dir.path() / kSecretFile).string() + ": not a secret of this cache");
+    return *kept;
+}
+
+std::string header(const std::string& key, const CachedKernel& kernel, std::string_view payload) {
+    return std::string(kMagic) + "\nkey " + key + "\nir " + std::to_string(kernel.ir.size()) +
+           "\nobject " + std::to_string(kernel.object.size()) + "\ninstructions " +
+           std::to_string(kernel.instructions) + "\nsha256 " + sha256Hex(payload) + "\n";
+}
+
 } // namespace
 
 fs::path defaultObjectCacheDir() {
-    return userCacheDir() / "objects";
+    std::optional<fs::path> cache = privateDirPath(StateKind::Cache);
+    return cache ? *cache / "objects" : fs::path();
+}
+
+std::string noObjectCacheDirNote() {
+    return "no object cache: neither $STAGECRAFT_CACHE_DIR, $XDG_CACHE_HOME nor $HOME is set, "
+           "and Stagecraft keeps no cache in a shared folder";
+}
+
+Expected<ObjectCache> ObjectCache::open(const fs::path& dir) {
+    SC_ASSIGN_OR_RETURN(PrivateDir cache, PrivateDir::openPath(dir, false));
+    Expected<PrivateDir> config = PrivateDir::open(StateKind::Config);
+    SC_ASSIGN_OR_RETURN(std::string secret, secretIn(config.ok() ? *config : cache));
+    return ObjectCache(std::move(cache), std::move(secret));
 }
 
 std::string ObjectCache::keyOf(std::string_view ir, const TargetInfo& target, int optLevel) {
@@ -90,17 +143,19 @@ std::string ObjectCache::keyOf(std::string_view ir, const TargetInfo& target, in
 }
 
 fs::path ObjectCache::pathOf(const std::string& key) const {
-    return dir_ / key.substr(0, 2) / (key + ".entry");
+    return dir_.path() / key.substr(0, 2) / (key + ".entry");
 }
 
 std::optional<CachedKernel> ObjectCache::load(const std::string& key) const {
-    std::error_code ec;
-    fs::path path = pathOf(key);
-    if (!fs::is_regular_file(path, ec))
+    if (!isHex64(key))
         return std::nullopt;
-    Expected<std::string> text = readFile(path);
-    if (!text.ok())
+    Expected<PrivateDir> shard = dir_.sub(key.substr(0, 2));
+    if (!shard.ok())
         return std::nullopt;
+    Expected<std::optional<std::string>> read = shard->read(key + ".entry", memoryCap() / 4);
+    if (!read.ok() || !*read)
+        return std::nullopt;
+    const std::string* text = &**read;
     size_t payload = 0;
     auto fields = readHeader(*text, payload);
     if (!fields)
@@ -110,12 +165,14 @@ std::optional<CachedKernel> ObjectCache::load(const std::string& key) const {
     auto instructions = number(*fields, "instructions");
     auto keyField = fields->find("key");
     auto sum = fields->find("sha256");
+    auto sealField = fields->find("hmac");
     if (!irBytes || !objectBytes || !instructions || keyField == fields->end() ||
-        keyField->second != key || sum == fields->end() ||
+        keyField->second != key || sum == fields->end() || sealField == fields->end() ||
         static_cast<int64_t>(text->size() - payload) != *irBytes + *objectBytes)
         return std::nullopt;
     std::string_view body = std::string_view(*text).substr(payload);
-    if (sha256Hex(body) != sum->second)
+    std::string_view sealed = std::string_view(*text).substr(0, text->find("\nhmac ") + 1);
+    if (sha256Hex(body) != sum->second || hmacSha256Hex(secret_, sealed) != sealField->second)
         return std::nullopt;
     CachedKernel kernel;
     kernel.ir = std::string(body.substr(0, static_cast<size_t>(*irBytes)));
@@ -125,18 +182,13 @@ std::optional<CachedKernel> ObjectCache::load(const std::string& key) const {
 }
 
 Status ObjectCache::store(const std::string& key, const CachedKernel& kernel) const {
-    fs::path path = pathOf(key);
-    std::error_code ec;
-    fs::create_directories(path.parent_path(), ec);
-    if (ec)
-        return Error(path.parent_path().string() +
-                     ": cannot create the object cache: " + ec.message());
+    if (!isHex64(key))
+        return Error("object cache: " + quote(key) + " is not a key");
+    SC_ASSIGN_OR_RETURN(PrivateDir shard, dir_.sub(key.substr(0, 2)));
     std::string payload = kernel.ir + kernel.object;
-    std::string entry =
-        std::string(kMagic) + "\nkey " + key + "\nir " + std::to_string(kernel.ir.size()) +
-        "\nobject " + std::to_string(kernel.object.size()) + "\ninstructions " +
-        std::to_string(kernel.instructions) + "\nsha256 " + sha256Hex(payload) + "\n\n" + payload;
-    return writeFileAtomic(path, entry);
+    std::string sealed = header(key, kernel, payload);
+    std::string entry = sealed + "hmac " + hmacSha256Hex(secret_, sealed) + "\n\n" + payload;
+    return shard.write(key + ".entry", entry);
 }
 
 } // namespace stagecraft::codegen

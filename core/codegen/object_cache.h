@@ -4,13 +4,18 @@
 /// object cache"). A kernel's key is the SHA-256 of everything its object
 /// depends on: its unoptimized IR, the target (triple, CPU, features), the
 /// optimization level and LLVM's version. An entry holds the optimized IR
-/// text and the ELF object behind a header that repeats the key and carries
-/// the SHA-256 of the payload, so a truncated, corrupt or foreign file is
-/// treated as a miss and replaced, never trusted. Entries are written
-/// atomically (a temporary file renamed over the entry), so processes that
-/// share the cache never read half an entry.
+/// text and the ELF object behind a header that repeats the key, carries
+/// the SHA-256 of the payload and an HMAC-SHA256 of the header under the
+/// user's secret (kept in the user's private config directory), so a
+/// truncated, corrupt, foreign or planted file is treated as a miss and
+/// replaced, never linked into a process. The cache is a private directory
+/// (support/private_dir.h: the user's, 0700, writable by no one else);
+/// entries are reached without following links and written atomically (a
+/// temporary file renamed over the entry), so processes that share the
+/// cache never read half an entry.
 
 #include "support/expected.h"
+#include "support/private_dir.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -30,18 +35,26 @@ struct CachedKernel {
 };
 
 /// $STAGECRAFT_CACHE_DIR/objects, else $XDG_CACHE_HOME/stagecraft/objects,
-/// else ~/.cache/stagecraft/objects.
+/// else ~/.cache/stagecraft/objects; empty when none of them is set (then
+/// there is no cache: never one in a shared folder).
 std::filesystem::path defaultObjectCacheDir();
+
+/// What to say, once, when defaultObjectCacheDir() is empty.
+std::string noObjectCacheDirNote();
 
 class ObjectCache {
 public:
-    explicit ObjectCache(std::filesystem::path dir)
-        : dir_(std::move(dir)) {}
+    /// The cache in \p dir (created 0700 if missing), its secret from the
+    /// user's config directory (else kept in \p dir itself); an error saying
+    /// why the directory cannot be used (another user's, writable by others,
+    /// a symbolic link).
+    static Expected<ObjectCache> open(const std::filesystem::path& dir);
 
     /// The key of a kernel whose unoptimized IR is \p ir.
     static std::string keyOf(std::string_view ir, const TargetInfo& target, int optLevel);
 
-    /// The entry of \p key when it is present and intact.
+    /// The entry of \p key when it is present, intact and sealed with this
+    /// user's secret.
     std::optional<CachedKernel> load(const std::string& key) const;
     /// Writes the entry of \p key (replacing whatever is there).
     Status store(const std::string& key, const CachedKernel& kernel) const;
@@ -50,7 +63,12 @@ public:
     std::filesystem::path pathOf(const std::string& key) const;
 
 private:
-    std::filesystem::path dir_;
+    ObjectCache(PrivateDir dir, std::string secret)
+        : dir_(std::move(dir))
+        , secret_(std::move(secret)) {}
+
+    PrivateDir dir_;
+    std::string secret_;
 };
 
 } // namespace stagecraft::codegen

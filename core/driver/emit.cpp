@@ -20,6 +20,8 @@ Expected<Emitted> emitKernels(const std::filesystem::path& dir, const ir::Graph&
     emitted.program = std::move(program).value();
     SC_ASSIGN_OR_RETURN(emitted.notes,
                         codegen::writeKernelFiles(dir, graph, plan, emitted.program, info));
+    if (!emitted.program.cacheNote.empty())
+        emitted.notes.push_back(emitted.program.cacheNote);
     return emitted;
 }
 

@@ -15,7 +15,8 @@ namespace stagecraft::driver {
 
 struct Emitted {
     codegen::EmittedProgram program;
-    /// Notes of writeKernelFiles (stale files it could not remove).
+    /// Notes of writeKernelFiles (stale files it could not remove) and why
+    /// the object cache asked for was not used.
     std::vector<std::string> notes;
 };
 

@@ -171,6 +171,32 @@ std::string sha256Hex(std::string_view text) {
     return sha256Hex(std::as_bytes(std::span(text.data(), text.size())));
 }
 
+std::string hmacSha256Hex(std::string_view key, std::string_view message) {
+    // RFC 2104: H((K ^ opad) || H((K ^ ipad) || m)), K padded to the block.
+    constexpr size_t kBlock = 64;
+    std::string k(key);
+    if (k.size() > kBlock) {
+        Sha256 shortened;
+        shortened.update(k);
+        Sha256::Digest d = shortened.digest();
+        k.assign(reinterpret_cast<const char*>(d.data()), d.size());
+    }
+    k.resize(kBlock, '\0');
+    std::string inner(kBlock, '\0'), outer(kBlock, '\0');
+    for (size_t i = 0; i < kBlock; ++i) {
+        inner[i] = static_cast<char>(k[i] ^ 0x36);
+        outer[i] = static_cast<char>(k[i] ^ 0x5c);
+    }
+    Sha256 first;
+    first.update(inner);
+    first.update(message);
+    Sha256::Digest innerDigest = first.digest();
+    Sha256 second;
+    second.update(outer);
+    second.update(std::as_bytes(std::span(innerDigest)));
+    return toHex(second.digest());
+}
+
 Expected<std::string> fileSha256(const std::filesystem::path& path) {
     // A map, not a stream: the file is checked to be regular before it is
     // opened (a FIFO or /dev/zero would never end).

@@ -49,6 +49,10 @@ std::string toHex(const Sha256::Digest& digest);
 std::string sha256Hex(std::span<const std::byte> data);
 std::string sha256Hex(std::string_view text);
 
+/// HMAC-SHA256 (RFC 2104) of \p message under \p key, as 64 lowercase hex
+/// digits: what authenticates the entries of the object cache.
+std::string hmacSha256Hex(std::string_view key, std::string_view message);
+
 /// SHA-256 of the file at \p path, read in chunks, as 64 lowercase hex
 /// digits. Errors name the file ("<path>: cannot open: <reason>").
 Expected<std::string> fileSha256(const std::filesystem::path& path);

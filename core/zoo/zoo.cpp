@@ -5,7 +5,8 @@
 
 #include "zoo/zoo.h"
 
-#include "support/cache_dir.h"
+#include "support/private_dir.h"
+#include "support/sha256.h"
 #include "support/strings.h"
 #include "zoo/internal/models.h"
 
@@ -200,39 +201,71 @@ Expected<ZooWriteResult> writeZooModel(std::string_view name, const ZooOptions& 
     return result;
 }
 
-Expected<std::filesystem::path> cachedZooModel(std::string_view name, int64_t seq, int64_t batch) {
-    namespace fs = std::filesystem;
-    if (findEntry(name) == nullptr)
-        return Error("unknown model " + quote(name) + " (known: " + knownNames() + ")");
-    fs::path dir = userCacheDir() / "zoo";
-    std::string stem =
-        std::string(name) + "-seq" + std::to_string(seq) + "-b" + std::to_string(batch);
-    fs::path model = dir / (stem + ".onnx");
-    std::error_code error;
-    if (fs::is_regular_file(model, error))
-        return model;
+namespace {
+
+/// Bumped whenever a zoo model's bytes change: files of other versions are
+/// never read.
+constexpr int kCacheVersion = 2;
+
+/// "model <sha256>\nweights <sha256>\n" of the two files in \p dir.
+Expected<std::string> sumsOf(const PrivateDir& dir, const std::string& model,
+                             const std::string& weights) {
+    std::string text;
+    for (auto [label, name] : {std::pair{"model", &model}, std::pair{"weights", &weights}}) {
+        if (!dir.hasFile(*name))
+            return Error((dir.path() / *name).string() + ": missing or not a regular file");
+        SC_ASSIGN_OR_RETURN(std::string sum, fileSha256(dir.path() / *name));
+        text += std::string(label) + " " + sum + "\n";
+    }
+    return text;
+}
+
+/// Writes the model into a staging directory of \p dir and moves it in,
+/// weights first, then the sums that vouch for both.
+Status writeCached(const PrivateDir& dir, std::string_view name, int64_t seq, int64_t batch,
+                   const std::string& model, const std::string& sums) {
     static std::atomic<int> counter{0};
-    fs::path staging =
-        dir / (".writing-" + std::to_string(getpid()) + "-" + std::to_string(counter.fetch_add(1)));
-    fs::create_directories(staging, error);
-    if (error)
-        return Error(staging.string() + ": cannot create: " + error.message());
+    SC_ASSIGN_OR_RETURN(PrivateDir staging, dir.sub(".writing-" + std::to_string(getpid()) + "-" +
+                                                    std::to_string(counter.fetch_add(1))));
     ZooOptions options;
     options.seq = seq;
     options.batch = batch;
-    Expected<ZooWriteResult> written = writeZooModel(name, options, staging / model.filename());
-    if (written.ok()) {
-        fs::rename(written->weightsPath, dir / written->weightsPath.filename(), error);
-        if (!error)
-            fs::rename(written->modelPath, model, error);
-    }
+    Expected<ZooWriteResult> written = writeZooModel(name, options, staging.path() / model);
+    auto moveIn = [&]() -> Status {
+        if (!written.ok())
+            return written.error();
+        std::string weights = written->weightsPath.filename().string();
+        SC_ASSIGN_OR_RETURN(std::string text, sumsOf(staging, model, weights));
+        SC_RETURN_IF_ERROR(dir.moveIn(staging, weights));
+        SC_RETURN_IF_ERROR(dir.moveIn(staging, model));
+        return dir.write(sums, text);
+    };
+    Status moved = moveIn();
     std::error_code ignored;
-    fs::remove_all(staging, ignored);
-    if (!written.ok())
-        return written.error();
-    if (error)
-        return Error(model.string() + ": cannot write: " + error.message());
-    return model;
+    std::filesystem::remove_all(staging.path(), ignored);
+    return moved;
+}
+
+} // namespace
+
+Expected<std::filesystem::path> cachedZooModel(std::string_view name, int64_t seq, int64_t batch) {
+    if (findEntry(name) == nullptr)
+        return Error("unknown model " + quote(name) + " (known: " + knownNames() + ")");
+    SC_ASSIGN_OR_RETURN(PrivateDir cache, PrivateDir::open(StateKind::Cache));
+    SC_ASSIGN_OR_RETURN(PrivateDir dir, cache.sub("zoo"));
+    std::string stem = std::string(name) + "-seq" + std::to_string(seq) + "-b" +
+                       std::to_string(batch) + ".v" + std::to_string(kCacheVersion);
+    std::string model = stem + ".onnx", sums = stem + ".sha256";
+    SC_ASSIGN_OR_RETURN(std::optional<std::string> kept, dir.read(sums, 4096));
+    if (kept) {
+        std::string weights = stem + ".weights";
+        Expected<std::string> now = sumsOf(dir, model, weights);
+        if (now.ok() && *now == *kept)
+            return dir.path() / model;
+        SC_RETURN_IF_ERROR(dir.remove(sums)); // changed or truncated: made again
+    }
+    SC_RETURN_IF_ERROR(writeCached(dir, name, seq, batch, model, sums));
+    return dir.path() / model;
 }
 
 } // namespace stagecraft::zoo

@@ -81,10 +81,12 @@ Expected<ZooWriteResult> writeZooModel(std::string_view name, const ZooOptions& 
                                        const std::filesystem::path& out);
 
 /// The model \p name (zero weights) at sequence length \p seq and batch
-/// \p batch (0: the defaults), written once into userCacheDir()/zoo as
-/// "<name>-seq<S>-b<B>.onnx" and its weights, for programs that open files
-/// (Studio, sweep sessions). Written in a directory of its own and moved in,
-/// weights first, so a model file found there is whole.
+/// \p batch (0: the defaults), written once into the user's private cache
+/// directory (support/private_dir.h), zoo/"<name>-seq<S>-b<B>.v<version>.onnx"
+/// and its weights, for programs that open files (Studio, sweep sessions).
+/// Written in a directory of its own and moved in, weights first, then the
+/// SHA-256 of both; a file that no longer matches them (replaced,
+/// truncated) is written again, never trusted.
 Expected<std::filesystem::path> cachedZooModel(std::string_view name, int64_t seq, int64_t batch);
 
 } // namespace stagecraft::zoo

@@ -1,7 +1,7 @@
 // stagecraft emit and stagecraft run through the real binary: the files an
 // emission writes (a .ll and an ELF .o per kernel, manifest.json), re-emission
-// into the same directory, determinism, the object cache (shared by
-// concurrent emissions, read back later, skipped with --no-cache), a studio
+// into the same directory (planted links replaced, leftovers removed), determinism, the object
+// cache (shared by concurrent emissions, read back later, skipped with --no-cache), a studio
 // session as input, host runs with seeded inputs whose outputs do not depend
 // on the schedule, comparison with reference outputs, and the exit codes of
 // bad usage and bad input.
@@ -18,6 +18,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -114,6 +115,39 @@ private slots:
         // 8 tvm kernels, two files each, the manifest and the user's file.
         QCOMPARE(files.size(), 8 * 2 + 2);
         QVERIFY(files.contains(s("notes.txt")));
+    }
+
+    /// A link planted where emit puts a kernel file is replaced, never
+    /// followed; what an interrupted emission left (its staging folder, an
+    /// older version's temporary file) is removed by the next and said; no
+    /// staging folder outlives an emission.
+    void plantedLinksAndLeftoversDoNotSurvive() {
+        QString out = path("planted");
+        QVERIFY(emitFig3(out, {s("--target"), s("host")}).exitCode == 0);
+        QString victim = path("victim.txt");
+        QFile precious(victim);
+        QVERIFY(precious.open(QIODevice::WriteOnly));
+        precious.write("precious");
+        precious.close();
+        QString ll = out + s("/sc_k000_a8.ll"); // DFS order: a8 first
+        QVERIFY(QFile::exists(ll));
+        QVERIFY(QFile::remove(ll));
+        QVERIFY(QFile::link(victim, ll));
+        QVERIFY(QDir(out).mkdir(s(".stagecraft-emit-999999999-0")));
+        QFile legacy(out + s("/.sc_k000_a8.ll.999999999.0.tmp"));
+        QVERIFY(legacy.open(QIODevice::WriteOnly));
+        legacy.close();
+        auto again = emitFig3(out, {s("--target"), s("host")});
+        QVERIFY2(again.exitCode == 0, qPrintable(again.err));
+        QCOMPARE(readAll(victim), QByteArray("precious"));
+        QVERIFY(!QFileInfo(ll).isSymLink());
+        QVERIFY(readAll(ll).contains("define void @"));
+        QVERIFY2(again.err.contains(s("left by an emission that was interrupted")),
+                 qPrintable(again.err));
+        QCOMPARE(QDir(out)
+                     .entryList(QDir::Hidden | QDir::AllEntries | QDir::NoDotAndDotDot)
+                     .filter(QRegularExpression(s("^\\."))),
+                 QStringList());
     }
 
     /// The manifest without each kernel's "compile" (cache and seconds).

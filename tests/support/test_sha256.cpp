@@ -1,6 +1,7 @@
 // SHA-256 against the NIST example vectors (FIPS 180-4 examples, "SHA256.pdf"
 // and the one-million-'a' message), fed whole, byte by byte and in uneven
-// pieces; files hashed in chunks give the same digest as the bytes in memory.
+// pieces; files hashed in chunks give the same digest as the bytes in memory;
+// HMAC-SHA256 against RFC 4231.
 
 #include "coretestsupport.h"
 #include "support/sha256.h"
@@ -102,4 +103,16 @@ TEST(TestSha256, fileErrorsNameTheFile) {
     ASSERT_TRUE(!directory.ok());
     ASSERT_EQ(directory.error().message(),
               dir.path().string() + std::string(": is a directory, not a regular file"));
+}
+
+/// HMAC-SHA256 against RFC 4231's test cases 1, 2 and 6 (a key longer than
+/// the block is hashed first).
+TEST(TestSha256, hmacMatchesRfc4231) {
+    ASSERT_EQ(hmacSha256Hex(std::string(20, '\x0b'), "Hi There"),
+              "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
+    ASSERT_EQ(hmacSha256Hex("Jefe", "what do ya want for nothing?"),
+              "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+    ASSERT_EQ(hmacSha256Hex(std::string(131, '\xaa'),
+                            "Test Using Larger Than Block-Size Key - Hash Key First"),
+              "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
 }

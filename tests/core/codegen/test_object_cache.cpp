@@ -2,14 +2,18 @@
 // a plan reads every kernel back, byte-identical to compiling it; after a
 // change to the schedule exactly the kernels whose IR changed are compiled;
 // a corrupt, truncated or foreign entry is compiled again and replaced,
-// never trusted; emissions on several threads sharing one cache leave only
-// intact entries.
+// never trusted; an entry planted with a valid checksum but without this
+// user's secret is a miss, never linked; a link planted where an entry goes
+// is replaced, never followed; a cache folder of another user or writable by
+// others is not used, and the emission says why; emissions on several
+// threads sharing one cache leave only intact entries.
 
 #include "codegen/codegen.h"
 #include "codegen/object_cache.h"
 #include "codegen_fixture.h"
 #include "coretestsupport.h"
 #include "support/file.h"
+#include "support/sha256.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -17,6 +21,7 @@
 #include <gtest/gtest.h>
 #include <set>
 #include <thread>
+#include <unistd.h>
 
 using namespace stagecraft;
 using namespace stagecraft::test;
@@ -27,6 +32,8 @@ namespace {
 class TestObjectCache : public ::testing::Test {
 protected:
     void SetUp() override {
+        // The cache's secret goes to a config folder of the test's own.
+        ::setenv("STAGECRAFT_CONFIG_DIR", dir_.filePath("config").c_str(), 1);
         ModelFile file = writeZoo(dir_.filePath("fig3"), "fig3-chain");
         auto planned = plan(file, "teaching", "graphturbo");
         ASSERT_TRUE(planned.ok()) << planned.error().message();
@@ -156,6 +163,71 @@ TEST_F(TestObjectCache, aCorruptTruncatedOrForeignEntryIsCompiledAgain) {
     EXPECT_EQ(hits(*third), third->kernels.size()) << "the bad entries were replaced";
 }
 
+/// An entry whose header names the right key and whose SHA-256 matches its
+/// payload, but which was not sealed with this user's secret (a planted
+/// object that would run in the process), is a miss: compiled again and
+/// replaced.
+TEST_F(TestObjectCache, aPlantedEntryIsAMissNeverLinked) {
+    fs::path cache = dir_.filePath("cache");
+    auto first = emit(*planned_, cache);
+    ASSERT_TRUE(first.ok());
+    fs::path entry = entries(cache).front();
+    auto read = readFile(entry);
+    ASSERT_TRUE(read.ok());
+    std::string bytes = *read;
+    size_t seal = bytes.find("\nhmac ");
+    ASSERT_NE(seal, std::string::npos);
+    std::string planted = bytes.substr(0, seal + 1) + "hmac " +
+                          hmacSha256Hex("not this user's secret", bytes.substr(0, seal + 1)) +
+                          bytes.substr(bytes.find("\n\n", seal));
+    std::ofstream(entry, std::ios::binary | std::ios::trunc) << planted;
+    auto second = emit(*planned_, cache);
+    ASSERT_TRUE(second.ok());
+    EXPECT_EQ(hits(*second), second->kernels.size() - 1);
+    EXPECT_EQ(*readFile(entry), bytes) << "the planted entry was replaced";
+}
+
+/// A link planted where an entry will be stored is replaced by the entry;
+/// the file it pointed to is left as it was.
+TEST_F(TestObjectCache, aLinkWhereAnEntryGoesIsReplacedNotFollowed) {
+    fs::path cache = dir_.filePath("cache");
+    auto first = emit(*planned_, cache);
+    ASSERT_TRUE(first.ok());
+    fs::path entry = entries(cache).front();
+    fs::path victim = dir_.filePath("victim");
+    std::ofstream(victim) << "precious";
+    fs::remove(entry);
+    fs::create_symlink(victim, entry);
+    auto second = emit(*planned_, cache);
+    ASSERT_TRUE(second.ok());
+    EXPECT_EQ(hits(*second), second->kernels.size() - 1) << "a link is never read as an entry";
+    EXPECT_EQ(*readFile(victim), std::string("precious"));
+    EXPECT_FALSE(fs::is_symlink(entry));
+}
+
+/// A cache folder writable by others, or another user's, is not used: the
+/// emission compiles everything, writes nothing there and says why.
+TEST_F(TestObjectCache, aFolderOthersMayWriteIsNotUsed) {
+    fs::path cache = dir_.filePath("cache");
+    ASSERT_TRUE(emit(*planned_, cache).ok());
+    fs::permissions(cache, fs::perms::all);
+    auto shared = emit(*planned_, cache);
+    ASSERT_TRUE(shared.ok());
+    EXPECT_FALSE(shared->objectCache);
+    EXPECT_EQ(hits(*shared), 0u);
+    EXPECT_NE(shared->cacheNote.find("others may write to it (mode 0777)"), std::string::npos)
+        << shared->cacheNote;
+    fs::permissions(cache, fs::perms::owner_all, fs::perm_options::replace);
+    if (::geteuid() == 0) { // only root can give a folder away
+        ASSERT_EQ(::chown(cache.c_str(), 65534, 65534), 0);
+        auto foreign = emit(*planned_, cache);
+        ASSERT_TRUE(foreign.ok());
+        EXPECT_FALSE(foreign->objectCache);
+        EXPECT_NE(foreign->cacheNote.find("belongs to another user (uid 65534)"), std::string::npos)
+            << foreign->cacheNote;
+    }
+}
+
 TEST_F(TestObjectCache, theKeyFollowsTheIrTheTargetAndTheLevel) {
     codegen::TargetInfo rv = codegen::targetInfo(codegen::Target::RiscV64);
     codegen::TargetInfo host = codegen::targetInfo(codegen::Target::Host);
@@ -181,9 +253,10 @@ TEST_F(TestObjectCache, emissionsSharingTheCacheLeaveOnlyIntactEntries) {
         ASSERT_TRUE(r.ok()) << r.error().message();
         expectSameBytes(*reference, *r);
     }
-    codegen::ObjectCache reader(cache);
+    auto reader = codegen::ObjectCache::open(cache);
+    ASSERT_TRUE(reader.ok()) << reader.error().message();
     for (const fs::path& entry : entries(cache))
-        EXPECT_TRUE(reader.load(entry.stem().string()).has_value()) << entry;
+        EXPECT_TRUE(reader->load(entry.stem().string()).has_value()) << entry;
     auto after = emit(*planned_, cache);
     ASSERT_TRUE(after.ok());
     EXPECT_EQ(hits(*after), after->kernels.size());

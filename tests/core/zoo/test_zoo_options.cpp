@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <string_view>
 
@@ -244,8 +245,10 @@ INSTANTIATE_TEST_SUITE_P(TestZooOptions, ErrorsRows, ::testing::ValuesIn(errorsR
                          test::RowName{});
 
 // zoo::cachedZooModel writes a model once into the cache's zoo/ (its weights
-// beside it, no staging directory left) and finds it there the next time;
-// an unknown name is an error listing the zoo and writes nothing.
+// and their SHA-256 beside it, no staging directory left, the folders 0700)
+// and finds it there the next time; a file replaced or truncated since is
+// written again, never trusted; an unknown name is an error listing the zoo
+// and writes nothing.
 TEST(TestZooOptions, cachedModelsAreWrittenOnce) {
     TempDir dir;
     ASSERT_TRUE(dir.isValid());
@@ -255,7 +258,8 @@ TEST(TestZooOptions, cachedModelsAreWrittenOnce) {
     auto first = zoo::cachedZooModel("fig2-blocks", 0, 0);
     ASSERT_TRUE(first.ok()) << first.error().message();
     std::filesystem::path zooDir = dir.path() / "zoo";
-    EXPECT_EQ(*first, zooDir / "fig2-blocks-seq0-b0.onnx");
+    EXPECT_EQ(*first, zooDir / "fig2-blocks-seq0-b0.v2.onnx");
+    EXPECT_EQ(std::filesystem::status(zooDir).permissions(), std::filesystem::perms::owner_all);
     std::string hash = fileHash(*first);
     auto written = std::filesystem::last_write_time(*first);
     auto again = zoo::cachedZooModel("fig2-blocks", 0, 0);
@@ -263,6 +267,19 @@ TEST(TestZooOptions, cachedModelsAreWrittenOnce) {
     EXPECT_EQ(*again, *first);
     EXPECT_EQ(std::filesystem::last_write_time(*again), written) << "not written again";
     EXPECT_EQ(fileHash(*again), hash);
+    std::filesystem::path weights = zooDir / "fig2-blocks-seq0-b0.v2.weights";
+    std::filesystem::resize_file(weights, std::filesystem::file_size(weights) / 2);
+    auto truncated = zoo::cachedZooModel("fig2-blocks", 0, 0);
+    ASSERT_TRUE(truncated.ok()) << truncated.error().message();
+    EXPECT_EQ(fileHash(*truncated), hash);
+    EXPECT_NE(std::filesystem::last_write_time(weights), written) << "written again";
+    {
+        std::ofstream other(*first, std::ios::binary | std::ios::trunc);
+        other << "another model";
+    }
+    auto replaced = zoo::cachedZooModel("fig2-blocks", 0, 0);
+    ASSERT_TRUE(replaced.ok());
+    EXPECT_EQ(fileHash(*replaced), hash) << "a replaced model is not trusted";
     auto unknown = zoo::cachedZooModel("nosuch", 0, 0);
     ASSERT_FALSE(unknown.ok());
     EXPECT_TRUE(containsText(unknown.error().message(), "resnet50")) << unknown.error().message();
@@ -270,7 +287,8 @@ TEST(TestZooOptions, cachedModelsAreWrittenOnce) {
     for (const auto& entry : std::filesystem::directory_iterator(zooDir))
         names.push_back(entry.path().filename().string());
     std::sort(names.begin(), names.end());
-    EXPECT_EQ(joined(names, ' '), "fig2-blocks-seq0-b0.onnx fig2-blocks-seq0-b0.weights");
+    EXPECT_EQ(joined(names, ' '), "fig2-blocks-seq0-b0.v2.onnx fig2-blocks-seq0-b0.v2.sha256 "
+                                  "fig2-blocks-seq0-b0.v2.weights");
     if (previous != nullptr)
         setenv("STAGECRAFT_CACHE_DIR", saved.c_str(), 1);
     else

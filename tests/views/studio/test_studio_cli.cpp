@@ -150,8 +150,9 @@ private slots:
         QVERIFY(!QImage(png).isNull());
         QDir zoo(cache + QStringLiteral("/zoo"));
         QCOMPARE(zoo.entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
-                 (QStringList{QStringLiteral("fig2-blocks-seq0-b0.onnx"),
-                              QStringLiteral("fig2-blocks-seq0-b0.weights")}));
+                 (QStringList{QStringLiteral("fig2-blocks-seq0-b0.v2.onnx"),
+                              QStringLiteral("fig2-blocks-seq0-b0.v2.sha256"),
+                              QStringLiteral("fig2-blocks-seq0-b0.v2.weights")}));
         Run unknown =
             runStudio({QStringLiteral("zoo:nosuch"), QStringLiteral("--screenshot"), png}, cache);
         QCOMPARE(unknown.exitCode, 1);

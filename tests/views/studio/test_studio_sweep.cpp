@@ -122,7 +122,7 @@ private slots:
         // The zoo model, written into the cache (STAGECRAFT_CACHE_DIR in tests).
         QCOMPARE(QString::fromStdString(session.modelPath),
                  qEnvironmentVariable("STAGECRAFT_CACHE_DIR") +
-                     QLatin1String("/zoo/fig3-chain-seq0-b2.onnx"));
+                     QLatin1String("/zoo/fig3-chain-seq0-b2.v2.onnx"));
         QVERIFY(session.precision.has_value());
     }
 
