@@ -235,6 +235,9 @@ Status sweep(const Request& r, std::ostream& out, std::ostream& err) {
     SC_ASSIGN_OR_RETURN(LoadedSpec loaded, loadSpec(r.specPath));
     if (r.dryRun)
         return printDryRun(r, loaded, out);
+    // Shards (and the Slurm run that waits for its own) share the folder; a
+    // run that writes results.jsonl has it alone.
+    SC_ASSIGN_OR_RETURN(SweepLock lock, lockSweepDir(r.dir, !r.shardCount && !r.slurm));
     SC_RETURN_IF_ERROR(prepareSweepDir(r.dir, loaded.text, loaded.spec, loaded.points));
     int64_t torn = 0;
     SC_ASSIGN_OR_RETURN(sweep::Records done,

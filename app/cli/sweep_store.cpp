@@ -4,6 +4,12 @@
 #include "support/strings.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+#include <utility>
 
 namespace stagecraft::cli {
 
@@ -43,8 +49,7 @@ fs::path SweepDir::shard(int64_t index, int64_t count) const {
            ("shard-" + std::to_string(index) + "-of-" + std::to_string(count) + ".jsonl");
 }
 
-Status prepareSweepDir(const SweepDir& dir, const std::string& specText,
-                       const sweep::SweepSpec& spec, const std::vector<sweep::SweepPoint>& points) {
+Expected<SweepLock> lockSweepDir(const SweepDir& dir, bool exclusive) {
     std::error_code ec;
     if (fs::exists(dir.root, ec) && !fs::is_directory(dir.root, ec))
         return Error(dir.root.string() + ": exists and is not a directory");
@@ -53,11 +58,36 @@ Status prepareSweepDir(const SweepDir& dir, const std::string& specText,
         if (!fs::is_directory(parent, ec))
             return Error(dir.root.string() + ": cannot create: the directory " + parent.string() +
                          " does not exist");
-        if (!fs::create_directory(dir.root, ec))
+        if (!fs::create_directory(dir.root, ec) && ec)
             return Error(dir.root.string() + ": cannot create: " + ec.message());
     }
-    if (!fs::exists(dir.spec(), ec))
-        return writeFileAtomic(dir.spec(), specText);
+    fs::path lock = dir.root / ".lock";
+    int fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return Error(lock.string() + ": cannot open the sweep's lock: " + std::strerror(errno));
+    SweepLock held(fd);
+    if (::flock(fd, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0)
+        return Error(dir.root.string() +
+                     (errno == EWOULDBLOCK
+                          ? std::string(": another sweep is running in it; wait for it to end "
+                                        "or give another --out")
+                          : ": cannot lock it: " + std::string(std::strerror(errno))));
+    return held;
+}
+
+SweepLock::SweepLock(SweepLock&& other) noexcept
+    : fd_(std::exchange(other.fd_, -1)) {}
+
+SweepLock::~SweepLock() {
+    if (fd_ >= 0)
+        ::close(fd_); // releases the lock
+}
+
+Status prepareSweepDir(const SweepDir& dir, const std::string& specText,
+                       const sweep::SweepSpec& spec, const std::vector<sweep::SweepPoint>& points) {
+    SC_ASSIGN_OR_RETURN(bool created, createFileExclusive(dir.spec(), specText));
+    if (created)
+        return Status::success();
     SC_ASSIGN_OR_RETURN(std::string stored, readFile(dir.spec(), 16 << 20));
     Expected<sweep::SweepSpec> old = sweep::parseSpec(stored, dir.spec().string());
     if (!old.ok() || old->arch != spec.arch || !samePoints(spec, points, *old))

@@ -20,9 +20,32 @@ struct SweepDir {
     std::filesystem::path shard(int64_t index, int64_t count) const;
 };
 
-/// Creates the directory (its parent must exist) and writes spec.json, or
-/// checks that the spec.json already there expands to the same points: the
-/// records in a directory always belong to its spec.
+/// A lock on the directory (flock on its .lock file) for as long as it lives.
+class SweepLock {
+public:
+    SweepLock(SweepLock&& other) noexcept;
+    SweepLock(const SweepLock&) = delete;
+    SweepLock& operator=(const SweepLock&) = delete;
+    SweepLock& operator=(SweepLock&&) = delete;
+    ~SweepLock();
+
+private:
+    friend Expected<SweepLock> lockSweepDir(const SweepDir& dir, bool exclusive);
+    explicit SweepLock(int fd)
+        : fd_(fd) {}
+    int fd_ = -1;
+};
+
+/// Creates the directory (its parent must exist) and locks it: \p exclusive
+/// for a run that writes results.jsonl (one at a time), shared for the
+/// shards of a run (they write files of their own). A lock held by another
+/// sweep is an error saying so; it is never waited for.
+Expected<SweepLock> lockSweepDir(const SweepDir& dir, bool exclusive);
+
+/// Writes spec.json (only if no run wrote one first), or checks that the
+/// spec.json already there expands to the same points: the records in a
+/// directory always belong to its spec. Called with the directory locked,
+/// before the first point.
 Status prepareSweepDir(const SweepDir& dir, const std::string& specText,
                        const sweep::SweepSpec& spec, const std::vector<sweep::SweepPoint>& points);
 

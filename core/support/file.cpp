@@ -269,4 +269,36 @@ Status writeFileAtomic(const fs::path& path, std::string_view contents) {
     return file.commit();
 }
 
+Expected<bool> createFileExclusive(const fs::path& path, std::string_view contents) {
+    fs::path temp = temporaryName(path);
+    int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0)
+        return systemError(path, "cannot create a temporary file next to it");
+    bool written = true;
+    for (std::string_view rest = contents; !rest.empty() && written;) {
+        ssize_t n = ::write(fd, rest.data(), rest.size());
+        if (n < 0 && errno == EINTR)
+            continue;
+        written = n > 0;
+        if (written)
+            rest.remove_prefix(static_cast<size_t>(n));
+    }
+    written = written && ::fsync(fd) == 0;
+    ::close(fd);
+    if (!written) {
+        Error error = systemError(path, "cannot write");
+        ::unlink(temp.c_str());
+        return error;
+    }
+    if (::renameat2(AT_FDCWD, temp.c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE) != 0) {
+        int reason = errno;
+        ::unlink(temp.c_str());
+        if (reason == EEXIST)
+            return false;
+        errno = reason;
+        return systemError(path, "cannot write");
+    }
+    return true;
+}
+
 } // namespace stagecraft

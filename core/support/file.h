@@ -99,4 +99,9 @@ private:
 /// Writes \p contents to \p path atomically through an AtomicFile.
 Status writeFileAtomic(const std::filesystem::path& path, std::string_view contents);
 
+/// Writes \p path atomically only if nothing has that name (a link
+/// included): true when written, false when something was there first (two
+/// processes: exactly one writes).
+Expected<bool> createFileExclusive(const std::filesystem::path& path, std::string_view contents);
+
 } // namespace stagecraft

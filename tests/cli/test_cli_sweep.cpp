@@ -1,8 +1,9 @@
 // stagecraft sweep through the real binary: spec errors as one line with
 // the field, a sweep killed mid-run and resumed equals an uninterrupted one
 // (no point lost or repeated, a torn last line dropped), shards merged equal
-// a local run, the Pareto front holds exactly the non-dominated points, and
-// --slurm --dry-run prints the job array's script.
+// a local run, the Pareto front holds exactly the non-dominated points,
+// --slurm --dry-run prints the job array's script, and two sweeps of
+// different specs racing into one folder do not mix.
 
 #include "cli_helpers.h"
 #include "testsupport.h"
@@ -13,6 +14,8 @@
 #include <QTemporaryDir>
 #include <QThread>
 #include <QtTest>
+
+#include <utility>
 
 using stagecraft::test::failed;
 using stagecraft::test::readAll;
@@ -213,6 +216,31 @@ private slots:
         QVERIFY(writeText(other, text.replace("\"lb\"", "\"gb\"")));
         auto result = runCli({s("sweep"), other, s("--out"), full_});
         QVERIFY(failed(result, 1, s("holds the results of another spec")));
+    }
+
+    /// Two sweeps of different specs started at once into one new folder:
+    /// one runs, the other is refused before its first point (the folder is
+    /// locked, or holds the other spec), and the folder holds the points of
+    /// one spec only.
+    void twoSpecsRacingIntoOneFolderDoNotMix() {
+        QString other = path("racing.json");
+        QByteArray text = kSpec;
+        QVERIFY(writeText(other, text.replace("\"lb\"", "\"gb\"")));
+        QString out = path("raced");
+        QProcess first, second;
+        for (auto [process, spec] : {std::pair{&first, spec_}, std::pair{&second, other}})
+            process->start(qEnvironmentVariable("STAGECRAFT_CLI"),
+                           {s("sweep"), spec, s("--out"), out});
+        QVERIFY(first.waitForFinished(600000) && second.waitForFinished(600000));
+        int succeeded = (first.exitCode() == 0 ? 1 : 0) + (second.exitCode() == 0 ? 1 : 0);
+        QCOMPARE(succeeded, 1);
+        QProcess& loser = first.exitCode() == 0 ? second : first;
+        QString why = QString::fromUtf8(loser.readAllStandardError());
+        QVERIFY2(why.contains(s("another sweep is running in it")) ||
+                     why.contains(s("holds the results of another spec")),
+                 qPrintable(why));
+        QVERIFY2(!why.contains(s("points recorded")), "the refused sweep ran points");
+        QCOMPARE(lineCount(out + s("/results.jsonl")), kPoints);
     }
 
     void badUsage() {
