@@ -2,8 +2,9 @@
 // paper's ten batch configurations on STCP920 in f16 (the paper's
 // precision), ResNet-50, DLRM and MobileNet-v2 in f32 too, and PP-OCRv4 det
 // and rec in both at `compare`'s defaults for a file, every strategy at the
-// configuration `compare --fixed` runs (Table 2's samples per cluster, TVM's for tvm and tvm-llb, the LB level; and
-// graphturbo at the GB level too). The checks are physics and behaviour,
+// configuration `compare --fixed` runs (Table 2's samples per cluster,
+// TVM's for tvm and tvm-llb, the LB level; and graphturbo at the GB level
+// too). The checks are physics and behaviour,
 // never verdicts: every run passes the simulator's invariants
 // (sim_checks.h: a valid timeline and allocation, no latency below the
 // roofline, attribution that adds up, reports that match the program), and
