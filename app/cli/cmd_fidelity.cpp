@@ -141,6 +141,12 @@ std::string fixed(double value, int digits) {
     return buffer;
 }
 
+/// A rank correlation says something from three kernels on: of one or two
+/// it is 1 or -1 whatever the simulator does.
+bool rankable(const Measured& m) {
+    return m.kernels.size() >= 3;
+}
+
 void printText(const std::string& model, const arch::Arch& arch, bool calibrated,
                const std::vector<Measured>& all, const std::vector<std::string>& conflicts,
                std::ostream& out) {
@@ -154,7 +160,7 @@ void printText(const std::string& model, const arch::Arch& arch, bool calibrated
             << std::string(9 - std::min<size_t>(8, std::to_string(m.kernels.size()).size()), ' ')
             << fixed(m.simulatedTotal / 1e6, 3) << "      " << fixed(m.measuredTotal / 1e6, 3)
             << "      " << fixed(m.simulatedTotal / std::max(m.measuredTotal, 1e-9), 3)
-            << "        " << fixed(m.rho, 3) << "\n";
+            << "        " << (rankable(m) ? fixed(m.rho, 3) : std::string("n/a")) << "\n";
     }
     out << "\nranking conflicts (measured more than 5 % apart): "
         << (conflicts.empty() ? std::string("none") : join(conflicts, ", ")) << "\n";
@@ -174,7 +180,7 @@ nlohmann::json documentJson(const std::string& model, const arch::Arch& arch, bo
                               {"simulated_ns", m.simulatedTotal},
                               {"measured_ns", m.measuredTotal},
                               {"ratio", m.simulatedTotal / std::max(m.measuredTotal, 1e-9)},
-                              {"spearman", m.rho},
+                              {"spearman", rankable(m) ? nlohmann::json(m.rho) : nlohmann::json()},
                               {"kernels", kernels}});
     }
     return {{"format", "stagecraft-fidelity"},

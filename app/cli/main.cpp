@@ -3,6 +3,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/terminal_text.h"
+#include "support/limits.h"
 
 #include <cstring>
 #include <iostream>
@@ -57,6 +58,10 @@ int main(int argc, char** argv) {
     if (name == "--version") {
         std::cout << "stagecraft " STAGECRAFT_VERSION "\n";
         return kExitOk;
+    }
+    if (stagecraft::Status cap = stagecraft::memoryCapSetting(); !cap.ok()) {
+        std::cerr << "stagecraft: " << cap.error().message() << "\n";
+        return kExitBadUsage;
     }
     Args args(argv + 2, argv + argc);
     for (const Command& command : kCommands)

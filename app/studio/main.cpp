@@ -6,6 +6,7 @@
 #include "studio/main_window.h"
 #include "studio/screenshot.h"
 #include "studio/studio_options.h"
+#include "support/limits.h"
 #include "sweeps/sweep_window.h"
 
 #include <QApplication>
@@ -102,6 +103,10 @@ int main(int argc, char** argv) {
     }
     if (!parsed.options) {
         std::fprintf(stderr, "stagecraft-studio: %s\n", qPrintable(parsed.error));
+        return 2;
+    }
+    if (stagecraft::Status cap = stagecraft::memoryCapSetting(); !cap.ok()) {
+        std::fprintf(stderr, "stagecraft-studio: %s\n", cap.error().message().c_str());
         return 2;
     }
     chooseOffscreenForScreenshots(argc, argv);

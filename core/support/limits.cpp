@@ -4,41 +4,50 @@
 
 #include "support/strings.h"
 
+#include <cctype>
+#include <charconv>
+#include <cmath>
 #include <cstdlib>
+#include <utility>
 
 namespace stagecraft {
 
 std::optional<int64_t> parseByteSize(std::string_view text) {
     text = trim(text);
-    int shift = 0;
-    if (!text.empty()) {
-        switch (text.back()) {
-        case 'K':
-        case 'k':
-            shift = 10;
-            break;
-        case 'M':
-        case 'm':
-            shift = 20;
-            break;
-        case 'G':
-        case 'g':
-            shift = 30;
-            break;
-        case 'T':
-        case 't':
-            shift = 40;
-            break;
-        default:
+    // A binary unit, optionally spelt with "iB" or "B": 16G, 16GiB, 16gb.
+    for (std::string_view suffix : {"iB", "ib", "B", "b"})
+        if (text.size() > suffix.size() && text.ends_with(suffix) &&
+            std::isalpha(static_cast<unsigned char>(text[text.size() - suffix.size() - 1]))) {
+            text.remove_suffix(suffix.size());
             break;
         }
-        if (shift != 0)
-            text.remove_suffix(1);
-    }
-    std::optional<int64_t> number = parseInt(text);
-    if (!number || *number <= 0 || *number > (INT64_MAX >> shift))
+    double scale = 1;
+    if (!text.empty())
+        for (auto [unit, shift] :
+             {std::pair{'K', 10}, std::pair{'M', 20}, std::pair{'G', 30}, std::pair{'T', 40}})
+            if (std::toupper(static_cast<unsigned char>(text.back())) == unit) {
+                scale = std::ldexp(1.0, shift);
+                text.remove_suffix(1);
+                break;
+            }
+    double number = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size() ||
+        !std::isfinite(number) || number <= 0)
         return std::nullopt;
-    return *number << shift;
+    double bytes = std::floor(number * scale);
+    if (bytes < 1 || bytes >= 9.2e18)
+        return std::nullopt;
+    return static_cast<int64_t>(bytes);
+}
+
+Status memoryCapSetting() {
+    const char* text = std::getenv("STAGECRAFT_MAX_MEMORY");
+    if (text == nullptr || parseByteSize(text))
+        return Status::success();
+    return Error("STAGECRAFT_MAX_MEMORY: " + quote(std::string(text)) +
+                 " is not a size of memory (a positive number of bytes, or with K, M, G or T: "
+                 "16G, 1.5G)");
 }
 
 int64_t memoryCap() {

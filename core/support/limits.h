@@ -21,13 +21,18 @@ namespace stagecraft {
 /// The default cap: 4 GiB.
 inline constexpr int64_t kDefaultMemoryCap = int64_t{4} << 30;
 
-/// Parses a size such as "4096", "512M" or "16G" (binary units); nullopt when
-/// \p text is not a positive size.
+/// Parses a size such as "4096", "512M", "16G", "16GiB" or "1.5g" (binary
+/// units, any case, a fraction allowed); nullopt when \p text is not a
+/// positive size of at least one byte.
 std::optional<int64_t> parseByteSize(std::string_view text);
 
 /// The cap in bytes: STAGECRAFT_MAX_MEMORY when set and valid, else the
 /// default. Read once per process.
 int64_t memoryCap();
+
+/// An error naming STAGECRAFT_MAX_MEMORY when it is set but not a size: the
+/// front ends refuse to start with it rather than ignore it.
+Status memoryCapSetting();
 
 /// An error unless \p bytes (negative means "overflowed") fits the cap:
 /// "<what> needs 8.59 GB, more than the 4.29 GB one command may allocate (set

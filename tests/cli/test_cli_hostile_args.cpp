@@ -226,6 +226,34 @@ private slots:
         QVERIFY(failed(
             r, 1, dynamic_ + s(": the batch (dim 0 of input 'x') is 0; it must be at least 1")));
     }
+
+    // Issue 60: a memory cap that is not a size was ignored silently.
+    void aMalformedMemoryCapIsRefused_data() {
+        QTest::addColumn<QByteArray>("value");
+        QTest::addColumn<int>("exitCode");
+        QTest::newRow("word") << QByteArray("abc") << 2;
+        QTest::newRow("zero") << QByteArray("0") << 2;
+        QTest::newRow("unit alone") << QByteArray("G") << 2;
+        QTest::newRow("fraction") << QByteArray("1.5G") << 0;
+        QTest::newRow("lower case") << QByteArray("1g") << 0;
+    }
+    void aMalformedMemoryCapIsRefused() {
+        QFETCH(QByteArray, value);
+        QFETCH(int, exitCode);
+        QByteArray saved = qgetenv("STAGECRAFT_MAX_MEMORY");
+        qputenv("STAGECRAFT_MAX_MEMORY", value);
+        auto r = runCli({s("inspect"), fig3_});
+        if (saved.isEmpty())
+            qunsetenv("STAGECRAFT_MAX_MEMORY");
+        else
+            qputenv("STAGECRAFT_MAX_MEMORY", saved);
+        if (exitCode == 0)
+            QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        else
+            QVERIFY(failed(r, exitCode,
+                           s("stagecraft: STAGECRAFT_MAX_MEMORY: '") + QString::fromUtf8(value) +
+                               s("' is not a size of memory")));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliHostileArgs)

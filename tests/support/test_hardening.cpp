@@ -84,6 +84,12 @@ std::vector<ByteSizesParseRow> byteSizesParseRows() {
     rows.push_back({"K", std::string("4K"), int64_t{4096}});
     rows.push_back({"M", std::string("64M"), (int64_t{64} << 20)});
     rows.push_back({"G", std::string("16g"), (int64_t{16} << 30)});
+    rows.push_back({"GiB", std::string("16GiB"), (int64_t{16} << 30)});
+    rows.push_back({"fraction", std::string("1.5G"), (int64_t{3} << 29)});
+    rows.push_back({"lower gb", std::string("2gb"), (int64_t{2} << 30)});
+    rows.push_back({"less than a byte", std::string("0.1"), int64_t{-1}});
+    rows.push_back({"unit alone", std::string("G"), int64_t{-1}});
+    rows.push_back({"two numbers", std::string("1 2G"), int64_t{-1}});
     rows.push_back({"zero", std::string("0"), int64_t{-1}});
     rows.push_back({"negative", std::string("-1G"), int64_t{-1}});
     rows.push_back({"overflow", std::string("9000000000T"), int64_t{-1}});
