@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <optional>
 
@@ -74,6 +75,56 @@ std::optional<double> specialFloat(const std::string& text) {
     return std::nullopt;
 }
 
+/// The largest finite value of floating-point \p dtype.
+double largestFinite(ir::DType dtype) {
+    switch (dtype) {
+    case ir::DType::Float16:
+        return 65504.0;
+    case ir::DType::BFloat16:
+        return 3.3895313892515355e38;
+    case ir::DType::Float32:
+        return static_cast<double>(std::numeric_limits<float>::max());
+    default:
+        return std::numeric_limits<double>::max();
+    }
+}
+
+/// The range of integer \p dtype, as (lowest, highest).
+std::pair<long double, long double> integerRange(ir::DType dtype) {
+    int bits = static_cast<int>(ir::dtypeSize(dtype) * 8);
+    bool isSigned = dtype == ir::DType::Int8 || dtype == ir::DType::Int16 ||
+                    dtype == ir::DType::Int32 || dtype == ir::DType::Int64;
+    long double span = std::ldexp(1.0L, isSigned ? bits - 1 : bits);
+    return isSigned ? std::pair{-span, span - 1} : std::pair{0.0L, span - 1};
+}
+
+/// Why number \p v cannot be an element of \p dtype ("" when it can): a
+/// float beyond the type's finite range would silently become an infinity,
+/// an integer beyond its range would wrap.
+std::string rangeProblem(ir::DType dtype, const nlohmann::json& v) {
+    std::string type(ir::dtypeName(dtype));
+    if (ir::isFloatingPoint(dtype)) {
+        double d = v.get<double>();
+        if (std::isfinite(d) && std::abs(d) > largestFinite(dtype)) {
+            char largest[32];
+            std::snprintf(largest, sizeof largest, "%.8g", largestFinite(dtype));
+            return v.dump() + " is beyond " + type + "'s largest finite value (" + largest +
+                   "); write \"inf\" or \"-inf\" for an infinity";
+        }
+        return {};
+    }
+    if (!ir::isInteger(dtype))
+        return {};
+    if (!v.is_number_integer())
+        return "expected a whole number for " + type + ", got " + v.dump();
+    auto [lowest, highest] = integerRange(dtype);
+    long double value = v.is_number_unsigned() ? static_cast<long double>(v.get<uint64_t>())
+                                               : static_cast<long double>(v.get<int64_t>());
+    if (value < lowest || value > highest)
+        return v.dump() + " is out of " + type + "'s range";
+    return {};
+}
+
 Expected<HostTensor> readTensor(const nlohmann::json& item, const std::string& where) {
     HostTensor t;
     if (!item.is_object() || !item.contains("name") || !item["name"].is_string())
@@ -106,6 +157,9 @@ Expected<HostTensor> readTensor(const nlohmann::json& item, const std::string& w
     t.data.resize(static_cast<size_t>(*count * ir::dtypeSize(t.dtype)));
     for (int64_t i = 0; i < t.elementCount(); ++i) {
         const auto& v = data[static_cast<size_t>(i)];
+        if (v.is_number())
+            if (std::string problem = rangeProblem(t.dtype, v); !problem.empty())
+                return Error(at + ".data[" + std::to_string(i) + "]: " + problem);
         if (v.is_null() && ir::isFloatingPoint(t.dtype))
             ir::writeDouble(t.dtype, t.data, i, std::numeric_limits<double>::quiet_NaN());
         else if (v.is_number_integer() && !ir::isFloatingPoint(t.dtype))

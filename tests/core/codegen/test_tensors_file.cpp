@@ -1,7 +1,8 @@
 // The tensors file (docs/codegen.md, "stagecraft-tensors"): every float
 // value JSON cannot hold as a number (NaN, +inf, -inf) reads back as it was
 // written, in every float width, and what the kernels cannot take (strings,
-// an infinity for an integer) is refused in one line naming the field.
+// an infinity for an integer, a number beyond the type's range) is refused in
+// one line naming the field.
 
 #include "codegen/tensors.h"
 #include "coretestsupport.h"
@@ -75,4 +76,26 @@ TEST(TestTensorsFile, whatKernelsCannotTakeIsRefusedInOneLine) {
         refusal(document(R"({"name": "f", "dtype": "f32", "shape": [1], "data": ["infinity"]})"));
     EXPECT_EQ(word, "in.json: tensors[0] ('f').data[0]: expected a number, null, \"inf\", "
                     "\"-inf\" or \"nan\"");
+}
+
+/// Numbers beyond an element type's range are refused, naming the element
+/// (issue 60: 1e39 in an f32 file silently became an infinity, 300 in an i8
+/// file wrapped); the largest finite values are taken as they are.
+TEST(TestTensorsFile, numbersBeyondTheTypesRangeAreRefused) {
+    auto one = [](const char* dtype, const char* value) {
+        return refusal(document(std::string(R"({"name": "v", "dtype": ")") + dtype +
+                                R"(", "shape": [1], "data": [)" + value + "]}"));
+    };
+    EXPECT_EQ(one("f32", "1e39"),
+              "in.json: tensors[0] ('v').data[0]: 1e+39 is beyond f32's largest finite value "
+              "(3.4028235e+38); write \"inf\" or \"-inf\" for an infinity");
+    EXPECT_NE(one("f16", "70000").find("beyond f16's largest finite value"), std::string::npos);
+    EXPECT_EQ(one("f16", "65504"), "accepted");
+    EXPECT_EQ(one("f32", "3.4028234663852886e38"), "accepted");
+    EXPECT_EQ(one("i8", "300"), "in.json: tensors[0] ('v').data[0]: 300 is out of i8's range");
+    EXPECT_EQ(one("u8", "-1"), "in.json: tensors[0] ('v').data[0]: -1 is out of u8's range");
+    EXPECT_EQ(one("i8", "-128"), "accepted");
+    EXPECT_EQ(one("i32", "1.5"),
+              "in.json: tensors[0] ('v').data[0]: expected a whole number for i32, got 1.5");
+    EXPECT_EQ(one("u64", "18446744073709551615"), "accepted");
 }
