@@ -105,7 +105,42 @@ std::vector<std::string> recordColumns(const SweepSpec& spec) {
 
 namespace {
 
-/// The point a line records, checked against the spec's points.
+/// Why the result of a record cannot be a simulation's ("" when it can): a
+/// status of "ok" or "error", and for "ok" every figure a finite number, none
+/// negative, the times and throughput positive.
+std::string resultProblem(const Json& j) {
+    std::string status = j.contains("status") && j["status"].is_string()
+                             ? j["status"].get<std::string>()
+                             : std::string();
+    if (status == "error")
+        return j.contains("error") && j["error"].is_string() ? "" : "a failed point says no error";
+    if (status != "ok")
+        return "'status' must be \"ok\" or \"error\"";
+    for (const char* field : {"total_batch", "per_cluster_used", "kernels", "latency_ms",
+                              "throughput", "ddr_traffic_bytes", "gb_traffic_bytes",
+                              "lb_traffic_bytes", "spills", "roofline_ms", "efficiency"}) {
+        if (!j.contains(field) || !j[field].is_number())
+            return std::string("'") + field + "' must be a number";
+        double v = j[field].get<double>();
+        bool positive = std::string_view(field) == "latency_ms" ||
+                        std::string_view(field) == "throughput" ||
+                        std::string_view(field) == "roofline_ms";
+        if (!std::isfinite(v) || v < 0 || (positive && v == 0))
+            return std::string("'") + field + "' is " + j[field].dump() + ", not a" +
+                   (positive ? " positive" : " non-negative") + " finite number";
+    }
+    // The throughput is the batch over the latency: a record saying
+    // otherwise was not written by a simulation.
+    double expected = j["total_batch"].get<double>() / (j["latency_ms"].get<double>() / 1000.0);
+    double throughput = j["throughput"].get<double>();
+    if (std::abs(throughput - expected) > 1e-6 * std::max(expected, 1.0))
+        return "'throughput' is " + j["throughput"].dump() + " where 'total_batch' over " +
+               "'latency_ms' is " + formatNumber(expected);
+    return {};
+}
+
+/// The point a line records, checked against the spec's points and as a
+/// result.
 Expected<int64_t> recordPoint(const std::string& line, const SweepSpec& spec,
                               const std::vector<SweepPoint>& points) {
     Expected<Json> j = json_fields::parse(line);
@@ -118,6 +153,8 @@ Expected<int64_t> recordPoint(const std::string& line, const SweepSpec& spec,
     if (index < 0 || index >= static_cast<int64_t>(points.size()) ||
         (*j)["key"].get<std::string>() != pointKey(spec, points[static_cast<size_t>(index)]))
         return Error("the record of another sweep spec (point " + std::to_string(index) + ")");
+    if (std::string problem = resultProblem(*j); !problem.empty())
+        return Error("point " + std::to_string(index) + ": " + problem);
     return index;
 }
 

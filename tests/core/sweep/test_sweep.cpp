@@ -126,6 +126,12 @@ TEST(SweepRecords, TornLinesAreDroppedAndForeignRecordsRefused) {
     PointResult ok;
     ok.levelUsed = "GB";
     ok.latencyMs = 2.5;
+    ok.totalBatch = 4;
+    ok.perCluster = 1;
+    ok.kernels = 3;
+    ok.throughput = 1600;
+    ok.rooflineMs = 1.25;
+    ok.efficiency = 0.5;
     PointResult failed;
     failed.error = "a, \"quoted\" reason";
     std::string file = dir.filePath("r.jsonl");
@@ -166,6 +172,45 @@ TEST(SweepRecords, TornLinesAreDroppedAndForeignRecordsRefused) {
     ASSERT_FALSE(refused.ok());
     EXPECT_TRUE(
         containsText(refused.error().message(), "r.jsonl:1: the record of another sweep spec"));
+}
+
+/// A record whose figures no simulation writes (a negative latency, a
+/// throughput that is not the batch over the latency, an infinity) is
+/// refused with its file and line, not taken into the Pareto front
+/// (issue 60).
+TEST(SweepRecords, FiguresNoSimulationWritesAreRefused) {
+    TempDir dir;
+    SweepSpec spec = parsed(R"({"models": ["zoo:a"], "strategies": ["tvm"]})");
+    std::vector<SweepPoint> points = expandPoints(spec);
+    PointResult ok;
+    ok.levelUsed = "LB";
+    ok.totalBatch = 4;
+    ok.perCluster = 1;
+    ok.kernels = 3;
+    ok.latencyMs = 2;
+    ok.throughput = 2000;
+    ok.rooflineMs = 1;
+    ok.efficiency = 0.5;
+    auto refusalOf = [&](PointResult r) {
+        std::string file = dir.filePath("bad.jsonl");
+        std::ofstream(file, std::ios::trunc) << recordLine(spec, points[0], r) << "\n";
+        Records records;
+        int64_t torn = 0;
+        Status read = readRecords(file, spec, points, records, torn);
+        return read.ok() ? std::string("accepted") : read.error().message();
+    };
+    EXPECT_EQ(refusalOf(ok), "accepted");
+    PointResult negative = ok;
+    negative.latencyMs = -1;
+    EXPECT_TRUE(containsText(refusalOf(negative),
+                             "bad.jsonl:1: point 0: 'latency_ms' is -1.0, not a positive finite "
+                             "number"))
+        << refusalOf(negative);
+    PointResult huge = ok;
+    huge.throughput = 1e308;
+    EXPECT_TRUE(containsText(refusalOf(huge), "'throughput' is 1e+308 where 'total_batch' over "
+                                              "'latency_ms' is 2000"))
+        << refusalOf(huge);
 }
 
 TEST(SweepPareto, KeepsThePointsNothingBeatsOnBoth) {
