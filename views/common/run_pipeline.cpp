@@ -28,6 +28,23 @@ driver::Reuse reuseOf(const PipelineRequest& request, const PipelineResult* prev
     return reuse;
 }
 
+/// The result of \p request's run: its evaluation and why its level.
+ResultPtr resultOf(const PipelineRequest& request, sim::Evaluation eval, std::string levelWhy,
+                   uint64_t serial) {
+    auto result = std::make_shared<PipelineResult>();
+    result->graph = request.graph;
+    result->arch = request.arch;
+    result->modelPath = request.modelPath;
+    result->strategy = request.strategy;
+    result->overrides = request.overrides;
+    result->levelChoice = request.level;
+    result->levelWhy = std::move(levelWhy);
+    result->eval = std::move(eval);
+    result->warnings = request.warnings;
+    result->serial = serial;
+    return result;
+}
+
 } // namespace
 
 Expected<ResultPtr> runPipeline(const PipelineRequest& request, const PipelineResult* previous,
@@ -44,18 +61,7 @@ Expected<ResultPtr> runPipeline(const PipelineRequest& request, const PipelineRe
     run.perCluster = driver::perClusterBatch(*request.graph);
     SC_ASSIGN_OR_RETURN(driver::Scheduled done,
                         driver::scheduleAndSimulate(run, reuseOf(request, previous), onStep));
-    auto result = std::make_shared<PipelineResult>();
-    result->graph = request.graph;
-    result->arch = request.arch;
-    result->modelPath = request.modelPath;
-    result->strategy = request.strategy;
-    result->overrides = request.overrides;
-    result->levelChoice = request.level;
-    result->levelWhy = std::move(done.levelWhy);
-    result->eval = std::move(done.eval);
-    result->warnings = request.warnings;
-    result->serial = serial;
-    return ResultPtr(std::move(result));
+    return resultOf(request, std::move(done.eval), std::move(done.levelWhy), serial);
 }
 
 driver::Workload workloadOf(const PipelineRequest& request) {
@@ -90,21 +96,11 @@ Expected<ResultPtr> runBestConfiguration(const PipelineRequest& request, uint64_
         driver::Optimum best,
         driver::bestConfiguration(workloadOf(request), request.arch, *strategy, fixed, options,
                                   [&](const driver::Trial&) { return !keepGoing || keepGoing(); }));
-    auto result = std::make_shared<PipelineResult>();
-    result->graph = request.graph;
-    result->arch = request.arch;
-    result->modelPath = request.modelPath;
-    result->strategy = request.strategy;
-    result->overrides = request.overrides;
-    result->levelChoice = request.level;
+    std::string why;
     if (best.trials.size() > 1)
-        result->levelWhy = "tuned: the fastest of " + std::to_string(best.trials.size()) +
-                           " configurations simulated (" +
-                           sim::configurationText(best.eval.report) + ")";
-    result->eval = std::move(best.eval);
-    result->warnings = request.warnings;
-    result->serial = serial;
-    return ResultPtr(std::move(result));
+        why = "tuned: the fastest of " + std::to_string(best.trials.size()) +
+              " configurations simulated (" + sim::configurationText(best.eval.report) + ")";
+    return resultOf(request, std::move(best.eval), std::move(why), serial);
 }
 
 } // namespace stagecraft::views
