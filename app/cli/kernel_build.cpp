@@ -191,15 +191,10 @@ namespace {
 Expected<sim::Evaluation> tunedEvaluation(const KernelRequest& request, KernelBuild& build,
                                           const sim::Strategy& strategy,
                                           schedule::Overrides overrides, int64_t batch) {
-    driver::Workload workload;
-    workload.totalBatch = batch * build.arch.clusters;
-    workload.perClusterChoices = {batch};
-    workload.fixedTvmPerCluster = workload.fixedPerCluster = batch;
-    workload.chosenBy = "the model's batch";
-    const ir::Graph* graph = &build.model.graph;
-    workload.graphAt = [graph](int64_t) -> Expected<std::shared_ptr<const ir::Graph>> {
-        return std::shared_ptr<const ir::Graph>(std::shared_ptr<const ir::Graph>(), graph);
-    };
+    // The model outlives the search: a non-owning pointer to it.
+    std::shared_ptr<const ir::Graph> graph(std::shared_ptr<const ir::Graph>(), &build.model.graph);
+    driver::Workload workload =
+        driver::loadedModelWorkload(std::move(graph), batch, build.arch.clusters);
     driver::Fixed fixed;
     fixed.level = request.level;
     if (request.order != schedule::OrderChoice::Best)

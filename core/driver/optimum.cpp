@@ -79,7 +79,6 @@ public:
         Optimum result;
         result.eval = std::move(*best_);
         result.trials = std::move(trials_);
-        result.searchMs = searchMs;
         sim::Report& r = result.eval.report;
         r.trials = static_cast<int64_t>(result.trials.size());
         r.searchMs = searchMs;

@@ -40,7 +40,6 @@ struct Trial {
 struct Optimum {
     sim::Evaluation eval;
     std::vector<Trial> trials;
-    double searchMs = 0;
 };
 
 /// Called before each trial with the trial's configuration; false cancels.

@@ -2,6 +2,7 @@
 
 #include "driver/workload.h"
 
+#include <algorithm>
 #include <array>
 #include <future>
 #include <map>
@@ -37,6 +38,21 @@ const Table2Row* table2Row(std::string_view zooModel, int64_t seq) {
         if (row.zooModel == zooModel && (row.seq == 0 || row.seq == seq))
             return &row;
     return nullptr;
+}
+
+Workload loadedModelWorkload(std::shared_ptr<const ir::Graph> graph, int64_t perCluster,
+                             int64_t clusters) {
+    Workload w;
+    w.totalBatch = perCluster * std::max<int64_t>(clusters, 1);
+    w.perClusterChoices = {perCluster};
+    w.fixedTvmPerCluster = w.fixedPerCluster = perCluster;
+    w.chosenBy = "the model's batch";
+    w.graphAt = [graph = std::move(graph)](int64_t) -> Expected<std::shared_ptr<const ir::Graph>> {
+        if (!graph)
+            return Error("no model loaded");
+        return graph;
+    };
+    return w;
 }
 
 GraphAt rememberGraphs(GraphAt graphAt) {

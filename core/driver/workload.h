@@ -57,6 +57,11 @@ struct Workload {
     std::string chosenBy;
 };
 
+/// \p graph as loaded, at its own \p perCluster samples on each of
+/// \p clusters clusters: the one configuration of batch a loaded model has.
+Workload loadedModelWorkload(std::shared_ptr<const ir::Graph> graph, int64_t perCluster,
+                             int64_t clusters);
+
 /// \p graphAt remembered per samples per cluster (thread-safe): each batch
 /// is loaded once however many strategies ask.
 GraphAt rememberGraphs(GraphAt graphAt);

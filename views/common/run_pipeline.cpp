@@ -4,7 +4,6 @@
 
 #include "common/run_pipeline.h"
 
-#include <algorithm>
 #include <utility>
 
 namespace stagecraft::views {
@@ -65,18 +64,8 @@ Expected<ResultPtr> runPipeline(const PipelineRequest& request, const PipelineRe
 }
 
 driver::Workload workloadOf(const PipelineRequest& request) {
-    driver::Workload w;
     int64_t batch = request.graph ? driver::perClusterBatch(*request.graph) : 1;
-    w.totalBatch = batch * std::max<int64_t>(request.arch.clusters, 1);
-    w.perClusterChoices = {batch};
-    w.fixedTvmPerCluster = w.fixedPerCluster = batch;
-    w.chosenBy = "the model's batch";
-    w.graphAt = [graph = request.graph](int64_t) -> Expected<std::shared_ptr<const ir::Graph>> {
-        if (!graph)
-            return Error("no model loaded");
-        return graph;
-    };
-    return w;
+    return driver::loadedModelWorkload(request.graph, batch, request.arch.clusters);
 }
 
 Expected<ResultPtr> runBestConfiguration(const PipelineRequest& request, uint64_t serial,
