@@ -9,48 +9,62 @@
 #include "ops/semantics.h"
 #include "support/divisors.h"
 
+#include <queue>
+
 #include <algorithm>
-#include <map>
-#include <set>
+#include <functional>
+#include <unordered_map>
 
 namespace stagecraft::kernel::detail {
 
 std::vector<std::vector<ir::OpId>> layersOf(const ir::Graph& graph,
                                             std::span<const ir::OpId> groupOps,
                                             const partition::Assignment& layerOf) {
-    std::map<partition::GroupId, size_t> index;
+    std::unordered_map<int32_t, size_t> index; // by the layer's fusion group
     std::vector<std::vector<ir::OpId>> layers;
     for (ir::OpId op : groupOps) {
-        auto [it, fresh] = index.emplace(layerOf[op], layers.size());
+        auto [it, fresh] = index.emplace(layerOf[op].value(), layers.size());
         if (fresh)
             layers.emplace_back();
         layers[it->second].push_back(op);
     }
     // A layer may start before a layer it reads from (a residual Add fused
     // after conv3 reads the shortcut conv, whose op comes later): order the
-    // layers topologically, the one with the earliest first op among ready ones.
-    std::vector<std::set<size_t>> preds(layers.size());
-    for (size_t l = 0; l < layers.size(); ++l)
+    // layers topologically (Kahn's algorithm), the one with the earliest
+    // first op (the lowest index) among ready ones.
+    std::vector<std::vector<size_t>> succs(layers.size());
+    std::vector<size_t> waitingFor(layers.size(), 0);
+    for (size_t l = 0; l < layers.size(); ++l) {
+        std::vector<size_t> preds;
         for (ir::OpId op : layers[l])
             for (ir::TensorId in : graph.op(op).inputs) {
                 if (in == ir::kNoTensor || graph.tensor(in).producer == ir::kNoOp)
                     continue;
-                auto it = index.find(layerOf[graph.tensor(in).producer]);
+                auto it = index.find(layerOf[graph.tensor(in).producer].value());
                 if (it != index.end() && it->second != l)
-                    preds[l].insert(it->second);
+                    preds.push_back(it->second);
             }
-    std::vector<std::vector<ir::OpId>> ordered;
-    std::vector<bool> placed(layers.size(), false);
-    while (ordered.size() < layers.size()) {
-        size_t next = layers.size();
-        for (size_t l = 0; l < layers.size() && next == layers.size(); ++l)
-            if (!placed[l] &&
-                std::all_of(preds[l].begin(), preds[l].end(), [&](size_t p) { return placed[p]; }))
-                next = l;
-        SC_ASSERT(next < layers.size(), "the layers of an instance form a DAG");
-        placed[next] = true;
-        ordered.push_back(layers[next]);
+        std::sort(preds.begin(), preds.end());
+        preds.erase(std::unique(preds.begin(), preds.end()), preds.end());
+        waitingFor[l] = preds.size();
+        for (size_t p : preds)
+            succs[p].push_back(l);
     }
+    std::priority_queue<size_t, std::vector<size_t>, std::greater<>> ready;
+    for (size_t l = 0; l < layers.size(); ++l)
+        if (waitingFor[l] == 0)
+            ready.push(l);
+    std::vector<std::vector<ir::OpId>> ordered;
+    ordered.reserve(layers.size());
+    while (!ready.empty()) {
+        size_t next = ready.top();
+        ready.pop();
+        ordered.push_back(std::move(layers[next]));
+        for (size_t s : succs[next])
+            if (--waitingFor[s] == 0)
+                ready.push(s);
+    }
+    SC_ASSERT(ordered.size() == layers.size(), "the layers of an instance form a DAG");
     return ordered;
 }
 

@@ -45,7 +45,8 @@ public:
         , s_(s)
         , semantics_(*s.semantics)
         , options_(options)
-        , preds_(s.instances.size()) {
+        , preds_(s.instances.size())
+        , readInLayer_(graph.tensorCount(), -1) {
         layerOf_ = partition::groupTvm(graph, semantics_).assignment();
         for (const schedule::InstanceEdge& e : s.edges)
             preds_[e.to].push_back(e.from);
@@ -167,8 +168,9 @@ private:
         return kept;
     }
 
-    /// The layer's ops, their work, weights and inputs; returns the bytes
-    /// its tiles divide (its outputs and outside inputs).
+    /// The layer's ops (\p ops, in graph order), their work, weights and
+    /// inputs; returns the bytes its tiles divide (its outputs and outside
+    /// inputs).
     Expected<int64_t> fillLayer(Layer& layer, const std::vector<ir::OpId>& ops,
                                 const BoxMap& slices, InstanceId id,
                                 const std::map<ir::TensorId, BufferId>& local) {
@@ -209,21 +211,20 @@ private:
         if (in == ir::kNoTensor)
             return;
         const ir::Tensor& t = graph_.tensor(in);
+        // The tensor's first read in this layer: stamped with the layer's task.
+        bool firstRead = readInLayer_[in] != layer.task;
+        readInLayer_[in] = layer.task;
         if (t.isConstant()) {
-            bool seenWeight = std::any_of(layer.weights.begin(), layer.weights.end(),
-                                          [&](const auto& w) { return w.tensor == in; });
-            if (!seenWeight) {
+            if (firstRead) {
                 int64_t read = weightReadBytes(op, in, slices);
                 layer.weightBytes += read;
                 layer.weights.push_back({in, t.byteSize(), read, gathersFrom(op, in)});
             }
             return;
         }
-        if (t.producer != ir::kNoOp && std::find(ops.begin(), ops.end(), t.producer) != ops.end())
+        if (t.producer != ir::kNoOp && std::binary_search(ops.begin(), ops.end(), t.producer))
             return;
-        bool seen = std::any_of(layer.inputs.begin(), layer.inputs.end(),
-                                [&](const Operand& o) { return o.tensor == in; });
-        if (seen)
+        if (!firstRead)
             return;
         int64_t bytes = detail::sliceBytes(graph_, slices, in);
         layerBytes += bytes;
@@ -275,7 +276,7 @@ private:
                 bool readLater =
                     std::any_of(graph_.tensor(out).uses.begin(), graph_.tensor(out).uses.end(),
                                 [&](const ir::Use& u) {
-                                    return std::find(ops.begin(), ops.end(), u.op) == ops.end();
+                                    return !std::binary_search(ops.begin(), ops.end(), u.op);
                                 });
                 if (!kernelOutput && !readLater)
                     continue;
@@ -314,6 +315,8 @@ private:
     std::set<std::pair<InstanceId, ir::TensorId>> redistributed_;
     std::map<std::pair<InstanceId, ir::TensorId>, BufferId> pieces_;
     IdVector<BufferId, Box> bufferBoxes_;
+    /// By tensor: the task of the last layer that read it (addInput).
+    IdVector<ir::TensorId, int32_t> readInLayer_;
     int64_t tileCapacity_ = 0;
     int32_t nextTask_ = 0;
     Program program_;

@@ -27,8 +27,11 @@
 // activations only: a weight-heavy layer's split may move to the GB once its
 // group is final, which is no reason to refuse growing the group.
 // Within one pass a sub-graph takes part in at most one merge, so a chain of
-// n ops merges in log2(n) passes and the whole algorithm stays O(n log n)
-// SplitInfo work.
+// n ops merges in log2(n) passes; an exit of the branch pattern is the
+// exception: it goes on absorbing its branches in batches within the pass
+// (tryBranch, docs/decisions.md), so a Concat of n branches needs O(log^2 n)
+// evaluations rather than n passes. A merge whose peak fits is judged from
+// the parts' cached peaks, without reading the merged ops again.
 
 #include "partition/grouping.h"
 
@@ -44,7 +47,14 @@ namespace {
 constexpr int64_t kNoSplit = std::numeric_limits<int64_t>::max();
 
 struct GroupState {
+    /// In no particular order (merges append); firstOp is the earliest.
     std::vector<ir::OpId> ops;
+    ir::OpId firstOp;
+    /// producedPeakBytes of the ops, and how many of them produce a scalar:
+    /// a merge whose peak fits and that produces no scalar has factor 1
+    /// (bestSplitFactor's shortcut) without looking at its ops again.
+    int64_t peakBytes = 0;
+    int64_t scalarProducers = 0;
     std::vector<GroupId> producers;
     std::vector<GroupId> consumers;
     /// Factor of the best split (kNoSplit: none fits); the SplitInfo itself is
@@ -62,9 +72,10 @@ std::string factorText(int64_t f) {
     return f == kNoSplit ? "none" : std::to_string(f);
 }
 
+/// \p old sorted.
 void replaceId(std::vector<GroupId>& list, const std::vector<GroupId>& old, GroupId by) {
     for (GroupId& g : list)
-        if (std::find(old.begin(), old.end(), g) != old.end())
+        if (std::binary_search(old.begin(), old.end(), g))
             g = by;
     std::sort(list.begin(), list.end());
     list.erase(std::unique(list.begin(), list.end()), list.end());
@@ -113,7 +124,11 @@ private:
         // One group per op, numbered as the op.
         for (ir::OpId op : graph_.opIds()) {
             groupOf_[op] = initialGroup(op);
-            groups_[initialGroup(op)].ops = {op};
+            GroupState& g = groups_[initialGroup(op)];
+            g.ops = {op};
+            g.firstOp = op;
+            g.peakBytes = producedPeakBytes(graph_, g.ops);
+            g.scalarProducers = producesScalar(op) ? 1 : 0;
         }
         for (ir::OpId op : graph_.opIds())
             for (ir::TensorId in : graph_.op(op).inputs)
@@ -139,9 +154,8 @@ private:
         for (GroupId g : groups_.ids())
             if (groups_[g].alive)
                 order.push_back(g);
-        std::sort(order.begin(), order.end(), [&](GroupId a, GroupId b) {
-            return groups_[a].ops.front() < groups_[b].ops.front();
-        });
+        std::sort(order.begin(), order.end(),
+                  [&](GroupId a, GroupId b) { return groups_[a].firstOp < groups_[b].firstOp; });
         return order;
     }
 
@@ -174,17 +188,44 @@ private:
         return attempt("straight", {g, c}, Rule::One);
     }
 
-    /// SG3 = g, SG2 = its latest producer whose only consumer is g.
+    /// SG3 = g, SG2 = its latest producer whose only consumer is g; then
+    /// the next ones, while they merge. After a merge, a wide exit tries all
+    /// its remaining branches at once, halving the batch after a refusal (a
+    /// refused batch of one ends the exit's turn), so n branches cost
+    /// O(log^2 n) evaluations of the growing sub-graph at worst, not n.
     bool tryBranch(GroupId g) {
+        bool any = false;
+        size_t batch = 1;
+        for (;;) {
+            std::vector<GroupId> parts = branchesOf(g, batch);
+            if (parts.empty())
+                return any;
+            size_t taken = parts.size();
+            parts.push_back(g);
+            if (attempt("branch", parts, Rule::One, taken == 1)) {
+                any = true;
+                g = lastKept_;
+                batch = std::numeric_limits<size_t>::max();
+            } else if (taken == 1) {
+                return any;
+            } else {
+                batch = taken / 2;
+            }
+        }
+    }
+
+    /// Up to \p count producers of exit \p g whose only consumer is g,
+    /// latest first; none when g has fewer than two producers.
+    std::vector<GroupId> branchesOf(GroupId g, size_t count) {
+        std::vector<GroupId> branches;
         const GroupState& exit = at(g);
         if (exit.producers.size() < 2)
-            return false;
-        for (auto it = exit.producers.rbegin(); it != exit.producers.rend(); ++it) {
-            const GroupState& p = at(*it);
-            if (free(*it) && p.consumers.size() == 1)
-                return attempt("branch", {*it, g}, Rule::One);
-        }
-        return false;
+            return branches;
+        for (auto it = exit.producers.rbegin();
+             it != exit.producers.rend() && branches.size() < count; ++it)
+            if (free(*it) && at(*it).consumers.size() == 1)
+                branches.push_back(*it);
+        return branches;
     }
 
     /// SG4 = g; its producers are the branches.
@@ -209,6 +250,13 @@ private:
 
     enum class Rule { One, Two };
 
+    bool producesScalar(ir::OpId op) const {
+        const auto& outputs = graph_.op(op).outputs;
+        return std::any_of(outputs.begin(), outputs.end(),
+                           [&](ir::TensorId t) { return graph_.tensor(t).shape.empty(); });
+    }
+
+    /// The ops of \p parts, sorted.
     std::vector<ir::OpId> unionOps(const std::vector<GroupId>& parts) {
         std::vector<ir::OpId> ops;
         for (GroupId p : parts)
@@ -225,7 +273,9 @@ private:
             return false;
         }
         if (rule == Rule::One) {
-            int64_t f1 = factors[0], f2 = factors[1];
+            // [SG1, SG2], or a batch of branches [SG1..., SG2]: each SG1 in turn.
+            int64_t f2 = factors.back();
+            int64_t f1 = *std::max_element(factors.begin(), factors.end() - 1);
             if (f2 < f1) {
                 why = "f(SG2)=" + factorText(f2) + " < f(SG1)=" + factorText(f1);
                 return false;
@@ -245,17 +295,19 @@ private:
         return ok;
     }
 
-    bool attempt(const char* pattern, const std::vector<GroupId>& parts, Rule rule) {
-        std::vector<ir::OpId> ops = unionOps(parts);
-        int64_t merged = factorOf(bestSplitFactor(graph_, semantics_, ops, mergeParams_));
+    /// \p recordRefusal: false for a batch the branch pattern only probes.
+    bool attempt(const char* pattern, const std::vector<GroupId>& parts, Rule rule,
+                 bool recordRefusal = true) {
+        int64_t merged = mergedFactor(parts);
         std::vector<int64_t> factors;
         for (GroupId p : parts)
             factors.push_back(at(p).factor);
         std::string why;
         bool ok = ruleHolds(rule, factors, merged, why);
-        record(pattern, parts, factors, merged, rule, ok, why);
+        if (ok || recordRefusal)
+            record(pattern, parts, factors, merged, rule, ok, why);
         if (ok)
-            merge(parts, std::move(ops), merged);
+            merge(parts, merged);
         return ok;
     }
 
@@ -270,10 +322,10 @@ private:
         std::vector<std::string> names;
         for (size_t i = 0; i < parts.size(); ++i) {
             const GroupState& p = at(parts[i]);
-            step.parts.push_back(p.ops.front());
+            step.parts.push_back(p.firstOp);
             step.partSizes.push_back(static_cast<int64_t>(p.ops.size()));
             step.factors.push_back(factors[i] == kNoSplit ? 0 : factors[i]);
-            names.push_back("{" + graph_.op(p.ops.front()).name +
+            names.push_back("{" + graph_.op(p.firstOp).name +
                             (p.ops.size() > 1 ? " +" + std::to_string(p.ops.size() - 1) : "") +
                             "}");
         }
@@ -287,33 +339,58 @@ private:
         trace_->merges.push_back(std::move(step));
     }
 
-    void merge(const std::vector<GroupId>& parts, std::vector<ir::OpId> ops, int64_t factor) {
+    /// The factor of the merged sub-graph; its ops are looked at only when
+    /// its peak does not fit (or it produces a scalar), so that merging one
+    /// op at a time into a large sub-graph stays cheap.
+    int64_t mergedFactor(const std::vector<GroupId>& parts) {
+        int64_t peak = 0, scalars = 0;
+        for (GroupId p : parts) {
+            peak = std::max(peak, at(p).peakBytes);
+            scalars += at(p).scalarProducers;
+        }
+        if (scalars == 0 && peak <= mergeParams_.capacityBytes)
+            return 1;
+        return factorOf(bestSplitFactor(graph_, semantics_, unionOps(parts), mergeParams_));
+    }
+
+    /// Merges \p parts into the largest of them (small into large: ops are
+    /// appended, so every op moves O(log n) times).
+    void merge(const std::vector<GroupId>& parts, int64_t factor) {
         GroupId keep = *std::max_element(parts.begin(), parts.end(), [&](GroupId a, GroupId b) {
             return at(a).ops.size() < at(b).ops.size() ||
                    (at(a).ops.size() == at(b).ops.size() && a > b);
         });
+        std::vector<GroupId> sorted = parts;
+        std::sort(sorted.begin(), sorted.end());
+        auto outside = [&](GroupId q) {
+            return !std::binary_search(sorted.begin(), sorted.end(), q);
+        };
         std::vector<GroupId> producers, consumers;
         for (GroupId p : parts) {
             GroupState& part = at(p);
             for (GroupId q : part.producers)
-                if (std::find(parts.begin(), parts.end(), q) == parts.end())
+                if (outside(q))
                     producers.push_back(q);
             for (GroupId q : part.consumers)
-                if (std::find(parts.begin(), parts.end(), q) == parts.end())
+                if (outside(q))
                     consumers.push_back(q);
             if (p != keep) {
+                GroupState& kept = at(keep);
                 for (ir::OpId op : part.ops)
                     groupOf_[op] = keep;
+                kept.ops.insert(kept.ops.end(), part.ops.begin(), part.ops.end());
+                kept.firstOp = std::min(kept.firstOp, part.firstOp);
+                kept.peakBytes = std::max(kept.peakBytes, part.peakBytes);
+                kept.scalarProducers += part.scalarProducers;
                 part = GroupState{};
                 part.alive = false;
             }
         }
         for (GroupId q : producers)
-            replaceId(at(q).consumers, parts, keep);
+            replaceId(at(q).consumers, sorted, keep);
         for (GroupId q : consumers)
-            replaceId(at(q).producers, parts, keep);
+            replaceId(at(q).producers, sorted, keep);
         GroupState& kept = at(keep);
-        kept.ops = std::move(ops);
         kept.factor = factor;
         kept.producers = std::move(producers);
         kept.consumers = std::move(consumers);
@@ -322,6 +399,7 @@ private:
             list->erase(std::unique(list->begin(), list->end()), list->end());
         }
         kept.touchedPass = pass_;
+        lastKept_ = keep;
     }
 
     Expected<GroupingResult> finish() {
@@ -346,6 +424,8 @@ private:
     Assignment groupOf_;
     int round_ = 0;
     int pass_ = 0;
+    /// The group the last merge kept.
+    GroupId lastKept_ = kNoGroup;
 };
 
 } // namespace

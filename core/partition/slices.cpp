@@ -62,6 +62,10 @@ int firstRestrictedDim(const Box& box, const ir::Shape& shape) {
 }
 
 const Box* BoxMap::find(ir::TensorId id) const {
+    if (dense_) {
+        int32_t slot = id.index() < slots_.size() ? slots_[id.index()] : -1;
+        return slot < 0 ? nullptr : &entries_[static_cast<size_t>(slot)].second;
+    }
     if (slots_.empty())
         return nullptr;
     size_t mask = slots_.size() - 1;
@@ -75,6 +79,11 @@ const Box* BoxMap::find(ir::TensorId id) const {
 }
 
 int32_t* BoxMap::slotFor(ir::TensorId id) {
+    if (dense_) {
+        if (id.index() >= slots_.size())
+            slots_.resize(id.index() + 1, -1);
+        return &slots_[id.index()];
+    }
     size_t mask = slots_.size() - 1;
     for (size_t i = slotHash(id, mask);; i = (i + 1) & mask) {
         int32_t& slot = slots_[i];
@@ -83,8 +92,17 @@ int32_t* BoxMap::slotFor(ir::TensorId id) {
     }
 }
 
+void BoxMap::indexDensely(size_t tensors) {
+    dense_ = true;
+    slots_.assign(tensors, -1);
+    for (size_t e = 0; e < entries_.size(); ++e)
+        *slotFor(entries_[e].first) = static_cast<int32_t>(e);
+}
+
 void BoxMap::reserve(size_t entries) {
     entries_.reserve(entries);
+    if (dense_)
+        return;
     if (entries * 2 <= slots_.size())
         return;
     size_t slots = 16;
@@ -102,7 +120,7 @@ void BoxMap::grow() {
 }
 
 void BoxMap::merge(ir::TensorId id, Box box) {
-    if ((entries_.size() + 1) * 2 > slots_.size())
+    if (!dense_ && (entries_.size() + 1) * 2 > slots_.size())
         grow();
     int32_t* slot = slotFor(id);
     if (*slot < 0) {
@@ -153,6 +171,8 @@ BoxMap propagateBoxes(const ir::Graph& graph, const SemanticsCache& semantics,
                       std::span<const ir::OpId> ops,
                       std::span<const std::pair<ir::TensorId, Box>> outputBoxes) {
     BoxMap boxes;
+    if (ops.size() * 8 >= graph.tensorCount())
+        boxes.indexDensely(graph.tensorCount());
     boxes.reserve(outputBoxes.size() + 3 * ops.size()); // an output and about two inputs per op
     for (const auto& [tensor, box] : outputBoxes)
         boxes.merge(tensor, box);

@@ -50,14 +50,19 @@ public:
     void merge(ir::TensorId id, Box box);
     /// Room for \p entries boxes without rehashing.
     void reserve(size_t entries);
+    /// Index by tensor id directly (ids below \p tensors) instead of by
+    /// hash: for a propagation that touches a large part of the graph.
+    void indexDensely(size_t tensors);
 
 private:
     int32_t* slotFor(ir::TensorId id);
     void grow();
 
     std::vector<std::pair<ir::TensorId, Box>> entries_;
-    /// Index into entries_ or -1; a power of two at least twice entries_.
+    /// Index into entries_ or -1; a power of two at least twice entries_
+    /// (hashed), or one per tensor id (dense_).
     std::vector<int32_t> slots_;
+    bool dense_ = false;
 };
 
 /// Propagates \p outputBoxes (boxes of some tensors produced by \p ops)

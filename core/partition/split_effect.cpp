@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_set>
 
 namespace stagecraft::partition::detail {
 
@@ -113,16 +114,15 @@ int64_t SplitEvaluator::liveSetBytes(const BoxMap* boxes) const {
 /// Inputs from outside the group, each counted once: activations and
 /// weights apart.
 void SplitEvaluator::countInputReads(const BoxMap& boxes, SplitEffect& effect) const {
-    std::vector<ir::TensorId> seen;
+    std::unordered_set<int32_t> seen;
     for (ir::OpId op : ops_)
         for (ir::TensorId in : graph_.op(op).inputs) {
             if (in == ir::kNoTensor)
                 continue;
             ir::OpId producer = graph_.tensor(in).producer;
             if ((producer != ir::kNoOp && inGroup(ops_, producer)) ||
-                std::find(seen.begin(), seen.end(), in) != seen.end())
+                !seen.insert(in.value()).second)
                 continue;
-            seen.push_back(in);
             const ir::Tensor& t = graph_.tensor(in);
             bool weight = t.isConstant();
             (weight ? effect.weightBytes : effect.inputBytes) += static_cast<double>(t.byteSize());

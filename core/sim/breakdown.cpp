@@ -117,6 +117,65 @@ struct KernelEdge {
     double weight = 0;
 };
 
+/// What the kernels of a stage have in progress as the sweep goes: a busy
+/// kernel's share of a segment is dt / (kernels busy), so each kernel is
+/// attributed lazily, from the running sum of those shares since its last
+/// change; a segment no kernel is busy in goes to the first kernel's idle
+/// time. Linear in the edges, however many kernels run at once.
+class StageSweep {
+public:
+    StageSweep(size_t kernels, double start, std::vector<Breakdown>& out)
+        : counts_(kernels)
+        , since_(kernels, 0)
+        , busy_(kernels, 0)
+        , now_(start)
+        , out_(out) {}
+
+    /// Attributes [now, \p time) and moves to \p time.
+    void advance(double time) {
+        if (time <= now_)
+            return;
+        double dt = time - now_;
+        if (busyCount_ == 0) {
+            attributeSegment(dt, counts_[0], out_[0]);
+            out_[0].totalNs += dt;
+        } else {
+            shares_ += dt / static_cast<double>(busyCount_);
+        }
+        now_ = time;
+    }
+
+    void change(size_t kernel, Cause cause, double weight) {
+        flush(kernel);
+        counts_[kernel][static_cast<size_t>(cause)] += weight;
+        bool busy = std::any_of(counts_[kernel].begin(), counts_[kernel].end(),
+                                [](double c) { return c > kEpsilon; });
+        busyCount_ += static_cast<size_t>(busy) - static_cast<size_t>(busy_[kernel]);
+        busy_[kernel] = busy ? 1 : 0;
+    }
+
+    /// Attributes what \p kernel had in progress since its last change.
+    void flush(size_t kernel) {
+        double share = shares_ - since_[kernel];
+        since_[kernel] = shares_;
+        if (!busy_[kernel] || share <= 0)
+            return;
+        attributeSegment(share, counts_[kernel], out_[kernel]);
+        out_[kernel].totalNs += share;
+    }
+
+    double now() const { return now_; }
+
+private:
+    std::vector<std::array<double, kCauseCount>> counts_;
+    std::vector<double> since_;
+    std::vector<char> busy_;
+    size_t busyCount_ = 0;
+    double shares_ = 0;
+    double now_;
+    std::vector<Breakdown>& out_;
+};
+
 /// The breakdowns of a stage's kernels (their tasks, \p kernels) over
 /// [windowStart, the stage's last end], one iteration. A segment in which
 /// several kernels have work in progress (IOS's concurrent kernels) is
@@ -146,30 +205,14 @@ std::vector<Breakdown> sweepStage(const arch::Arch& arch, const kernel::TaskGrap
         }
     std::stable_sort(edges.begin(), edges.end(),
                      [](const KernelEdge& x, const KernelEdge& y) { return x.time < y.time; });
-    std::vector<std::array<double, kCauseCount>> counts(kernels.size());
-    auto attributeAll = [&](double dt) {
-        std::vector<size_t> busy;
-        for (size_t k = 0; k < kernels.size(); ++k)
-            if (std::any_of(counts[k].begin(), counts[k].end(),
-                            [](double c) { return c > kEpsilon; }))
-                busy.push_back(k);
-        if (busy.empty())
-            busy.push_back(0);
-        for (size_t k : busy) {
-            attributeSegment(dt / static_cast<double>(busy.size()), counts[k], out[k]);
-            out[k].totalNs += dt / static_cast<double>(busy.size());
-        }
-    };
-    double now = windowStart;
+    StageSweep sweep(kernels.size(), windowStart, out);
     for (const KernelEdge& edge : edges) {
-        if (edge.time > now) {
-            attributeAll(edge.time - now);
-            now = edge.time;
-        }
-        counts[edge.kernel][static_cast<size_t>(edge.cause)] += edge.weight;
+        sweep.advance(edge.time);
+        sweep.change(edge.kernel, edge.cause, edge.weight);
     }
-    if (windowEnd > now)
-        attributeAll(windowEnd - now);
+    sweep.advance(windowEnd);
+    for (size_t k = 0; k < kernels.size(); ++k)
+        sweep.flush(k);
     if (kernels.size() == 1)
         out[0].totalNs = windowEnd - windowStart;
     return out;

@@ -77,4 +77,13 @@ ir::Graph randomGraph(uint64_t seed, const RandomGraphOptions& options = {});
 /// grow with \p ops.
 ir::Graph syntheticGraph(int ops, uint64_t seed);
 
+// Graphs of many ops (wide_graphs.cpp), for the complexity benchmark: each of
+// exactly \p ops ops (>= 1) on [1, 4, 8, 8] tensors.
+/// Relu and Sigmoid in turn, one after the other.
+ir::Graph chainGraph(int ops);
+/// ops - 1 Relus of the one input, all joined by one Concat.
+ir::Graph wideConcatGraph(int ops);
+/// A Relu, then Adds each of the two tensors before it.
+ir::Graph fibonacciAddGraph(int ops);
+
 } // namespace stagecraft::test
