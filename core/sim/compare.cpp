@@ -4,8 +4,11 @@
 
 #include "ir/precision.h"
 #include "sim/roofline.h"
+#include "support/limits.h"
+#include "support/strings.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -71,10 +74,52 @@ void addUtilization(const arch::Arch& arch, const kernel::TaskGraph& tasks, cons
     r.concurrency = busyUnits / makespan;
 }
 
+/// The reports count the whole batch's bytes in 64 bits (with room for
+/// their sums): a batch that moves more is refused rather than wrapped.
+Status checkBatchCounts(const kernel::TaskGraph& tasks, int64_t clusters,
+                        const schedule::ClusterPlan& plan) {
+    double perIteration = 0;
+    for (const kernel::Task& t : tasks.tasks)
+        if (t.isTransfer())
+            perIteration += 2.0 * static_cast<double>(t.bytes); // counted at both ends
+    double total = perIteration * static_cast<double>(clusters) *
+                   static_cast<double>(std::max<int64_t>(plan.iterations, 1));
+    if (total < 0x1p62)
+        return Status::success();
+    char bytes[32];
+    std::snprintf(bytes, sizeof bytes, "%.3g", total);
+    return Error("a total batch of " + std::to_string(plan.totalBatch) + " samples moves " + bytes +
+                 " bytes, more than Stagecraft counts (2^62): give a smaller batch");
+}
+
+/// What planning and simulating a schedule holds at its peak, per instance
+/// and per data move (kernels, buffers, tasks and events included): fitted
+/// to the peaks measured on Conformer at seq 20,000 to 60,000 (from 172k
+/// instances and 190k moves, 1.3 GB, to 490k and 3.5M, 8.5 GB), erring on
+/// the large side (docs/limits.md).
+constexpr double kSimBytesPerInstance = 5700;
+constexpr double kSimBytesPerMove = 1900;
+
+/// Refuses, with the estimate, a schedule whose simulation would not fit the
+/// memory cap, before anything of it is built.
+Status checkSimulationMemory(const schedule::Schedule& s) {
+    double estimate = kSimBytesPerInstance * static_cast<double>(s.instances.size()) +
+                      kSimBytesPerMove * static_cast<double>(s.moves.size());
+    if (estimate <= static_cast<double>(memoryCap()))
+        return Status::success();
+    return Error("simulating this schedule would take about " +
+                 formatBytes(static_cast<int64_t>(estimate)) + " (" +
+                 std::to_string(s.instances.size()) + " instances, " +
+                 std::to_string(s.moves.size()) + " data moves), more than the memory cap of " +
+                 formatBytes(memoryCap()) +
+                 "; set STAGECRAFT_MAX_MEMORY, or split less (another level or a smaller input)");
+}
+
 } // namespace
 
 Expected<Evaluation> evaluateSchedule(const ir::Graph& graph, const arch::Arch& arch,
                                       schedule::Schedule schedule, const Strategy& strategy) {
+    SC_RETURN_IF_ERROR(checkSimulationMemory(schedule));
     Evaluation ev;
     ev.schedule = std::move(schedule);
     SC_ASSIGN_OR_RETURN(ev.program,
@@ -82,8 +127,9 @@ Expected<Evaluation> evaluateSchedule(const ir::Graph& graph, const arch::Arch& 
     kernel::StreamOptions streams;
     streams.acrossLayer = strategy.acrossLayer;
     ev.tasks = kernel::buildStreams(arch, ev.program, streams);
-    SC_ASSIGN_OR_RETURN(ev.sim, simulate(arch, ev.program, ev.tasks));
     const schedule::ClusterPlan& clusters = ev.schedule.clusters;
+    SC_RETURN_IF_ERROR(checkBatchCounts(ev.tasks, arch.clusters, clusters));
+    SC_ASSIGN_OR_RETURN(ev.sim, simulate(arch, ev.program, ev.tasks));
     Report& r = ev.report;
     r.strategy = strategy.name;
     if (strategy.grouping == schedule::Grouping::GraphTurbo)

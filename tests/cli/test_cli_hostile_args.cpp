@@ -254,6 +254,55 @@ private slots:
                            s("stagecraft: STAGECRAFT_MAX_MEMORY: '") + QString::fromUtf8(value) +
                                s("' is not a size of memory")));
     }
+
+    // Issue 60: a huge batch wrapped the traffic to -9223372036854775808 and
+    // exited 0 (under UBSan's float-cast-overflow in the asan preset too).
+    void aBatchBeyondTheCountsIsRefused_data() {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QString>("batch");
+        QTest::newRow("compare 3e13") << s("compare") << s("30000000000000");
+        QTest::newRow("compare 4e12") << s("compare") << s("4000000000000");
+        QTest::newRow("schedule 3e13") << s("schedule") << s("30000000000000");
+    }
+    void aBatchBeyondTheCountsIsRefused() {
+        QFETCH(QString, command);
+        QFETCH(QString, batch);
+        QStringList args = {command, s("zoo:fig3-chain"), s("--batch"),
+                            batch,   s("--per-cluster"),  s("1")};
+        args << (command == s("compare") ? s("--csv") : s("--simulate"));
+        auto r = runCli(args);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(s("a total batch of ") + batch + s(" samples moves")),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.contains(s("more than Stagecraft counts (2^62): give a smaller batch")),
+                 qPrintable(r.err));
+        QVERIFY2(!r.out.contains(s(",-")), qPrintable(r.out));
+        // A large batch that fits is counted, not wrapped.
+        auto fits = runCli({s("compare"), s("zoo:fig3-chain"), s("--batch"), s("400000000"),
+                            s("--per-cluster"), s("1"), s("--csv")});
+        QVERIFY2(fits.exitCode == 0, qPrintable(fits.err));
+        QVERIFY2(!fits.out.contains(s(",-")), qPrintable(fits.out));
+    }
+
+    // Issue 60: Conformer at seq 30,000 was planned into 8.3 GB of a 4 GiB cap.
+    void aSimulationBeyondTheMemoryCapIsRefusedWithItsEstimate() {
+        QByteArray saved = qgetenv("STAGECRAFT_MAX_MEMORY");
+        qputenv("STAGECRAFT_MAX_MEMORY", "64K"); // planning fits; simulating would not
+        auto r = runCli({s("schedule"), fig3_, s("--arch"), s("teaching"), s("--level"), s("lb"),
+                         s("--simulate")});
+        auto plain =
+            runCli({s("schedule"), fig3_, s("--arch"), s("teaching"), s("--level"), s("lb")});
+        if (saved.isEmpty())
+            qunsetenv("STAGECRAFT_MAX_MEMORY");
+        else
+            qputenv("STAGECRAFT_MAX_MEMORY", saved);
+        QVERIFY2(plain.exitCode == 0, qPrintable(plain.err));
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(s("simulating this schedule would take about")) &&
+                     r.err.contains(
+                         s("(15 instances, 19 data moves), more than the memory cap of 65.54 kB")),
+                 qPrintable(r.err));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliHostileArgs)
