@@ -5,6 +5,8 @@
 
 #include "calibrate/internal/micro_bench.h"
 
+#include "support/llvm_bad_alloc.h"
+
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
@@ -53,6 +55,7 @@ public:
                                 std::unique_ptr<llvm::LLVMContext> context) {
         static std::once_flag once;
         std::call_once(once, [] {
+            support::installLlvmOutOfMemoryHandler();
             llvm::InitializeNativeTarget();
             llvm::InitializeNativeTargetAsmPrinter();
         });

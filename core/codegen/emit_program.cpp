@@ -13,6 +13,7 @@
 #include "codegen/codegen.h"
 #include "codegen/internal/lowering.h"
 #include "codegen/object_cache.h"
+#include "support/llvm_bad_alloc.h"
 
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/PassTimingInfo.h>
@@ -47,6 +48,7 @@ namespace stagecraft::codegen {
 void detail::initializeTargets() {
     static std::once_flag once;
     std::call_once(once, [] {
+        support::installLlvmOutOfMemoryHandler();
         llvm::InitializeNativeTarget();
         llvm::InitializeNativeTargetAsmPrinter();
         LLVMInitializeRISCVTargetInfo();

@@ -13,6 +13,7 @@
 #include "graph_ops.h"
 #include "host_fixture.h"
 #include "suite_fixture.h"
+#include "support/llvm_bad_alloc.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -458,4 +459,15 @@ TEST_F(TestCodegen, hostRunnerRefusesRiscvObjects) {
     auto host = codegen::HostProgram::load(planned->graph, planned->plan, *program);
     ASSERT_TRUE(!host.ok());
     ASSERT_TRUE(messageOf(host.error()).find("riscv64") != std::string::npos);
+}
+
+// Issue 60: LLVM's allocation failure aborted with a core dump.
+TEST(TestCodegenDeathTest, llvmRunningOutOfMemoryIsOneLineAndStatusOne) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_EXIT(
+        {
+            support::installLlvmOutOfMemoryHandler();
+            llvm::report_bad_alloc_error("allocation failed");
+        },
+        testing::ExitedWithCode(1), "^stagecraft: error: LLVM ran out of memory while compiling");
 }
