@@ -6,7 +6,8 @@
 //   bandwidth:FROM->TO         the bandwidth_gbps of that path
 //   rate:UNIT:DTYPE            ops_per_cycle of every unit named UNIT
 // Anything starting with '/' is a JSON pointer itself. The value replaces a
-// number; an integer field takes whole values only.
+// number; the architecture's schema decides which fields take whole values
+// only (a fraction there is refused with the reader's error).
 
 #include "sweep/variant.h"
 
@@ -104,15 +105,15 @@ bool namesNumber(const Json& arch, const Pointer& pointer) {
     }
 }
 
-Status setField(Json& arch, const Pointer& pointer, double value, const std::string& field) {
-    bool whole = !arch.contains(pointer) || arch.at(pointer).is_number_integer();
-    if (whole && (value != std::floor(value) || std::fabs(value) > 9e15))
-        return Error(field + " = " + formatNumber(value) + ": must be a whole number");
-    if (whole)
+/// Sets \p value as written: a whole value as an integer, any other as a
+/// real. Whether the field takes it is the architecture schema's to say
+/// (arch::parseArch reads the variant), not the base file's spelling: a
+/// preset that writes "clock_ghz": 1 still takes 1.5.
+void setField(Json& arch, const Pointer& pointer, double value) {
+    if (value == std::floor(value) && std::fabs(value) <= 9e15)
         arch[pointer] = static_cast<int64_t>(value);
     else
         arch[pointer] = value;
-    return Status::success();
 }
 
 Expected<Json> archDocument(const arch::Arch& base) {
@@ -143,7 +144,7 @@ Expected<arch::Arch> archVariant(const arch::Arch& base, const SweepSpec& spec,
     SC_ASSIGN_OR_RETURN(Json arch, archDocument(base));
     for (size_t i = 0; i < spec.axes.size() && i < point.archValues.size(); ++i)
         for (const Pointer& pointer : resolveField(arch, spec.axes[i].field))
-            SC_RETURN_IF_ERROR(setField(arch, pointer, point.archValues[i], spec.axes[i].field));
+            setField(arch, pointer, point.archValues[i]);
     std::string name = spec.arch;
     for (size_t i = 0; i < spec.axes.size() && i < point.archValues.size(); ++i)
         name += " " + spec.axes[i].field + "=" + formatNumber(point.archValues[i]);

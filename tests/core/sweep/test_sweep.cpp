@@ -114,8 +114,14 @@ TEST(SweepVariant, SetsFieldsAndValidatesTheResult) {
               "s.json: arch.vary.rate:NPU:f16: names no number of 'stcp920' (see 'stagecraft "
               "arch stcp920 --json')");
     SweepSpec half = parsed(R"({"models": ["zoo:a"], "arch": {"vary": {"clusters": [1.5]}}})");
-    EXPECT_EQ(archVariant(*base, half, expandPoints(half)[0]).error().message(),
-              "clusters = 1.5: must be a whole number");
+    std::string refusal = archVariant(*base, half, expandPoints(half)[0]).error().message();
+    EXPECT_TRUE(containsText(refusal, "clusters=1.5")) << refusal;
+    EXPECT_TRUE(containsText(refusal, "clusters: must be a positive integer (got 1.5)")) << refusal;
+    // The schema types the field, not the preset's spelling ("clock_ghz": 1).
+    SweepSpec clock = parsed(R"({"models": ["zoo:a"], "arch": {"vary": {"clock_ghz": [1.5]}}})");
+    Expected<arch::Arch> faster = archVariant(*base, clock, expandPoints(clock)[0]);
+    ASSERT_TRUE(faster.ok()) << faster.error().message();
+    EXPECT_DOUBLE_EQ(faster->clockGhz, 1.5);
 }
 
 TEST(SweepRecords, TornLinesAreDroppedAndForeignRecordsRefused) {
