@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <ostream>
 
 namespace stagecraft::cli {
@@ -62,12 +63,24 @@ int runArchCalibrate(const Args& args, std::ostream& out, std::ostream& err) {
     std::optional<std::filesystem::path> outPath;
     if (auto given = parser.value("out"))
         outPath = *given;
-    // Before the measuring: a bad --out, or no private data directory, fails now.
+    // Before the measuring: a bad --out, or no private data directory, fails
+    // now; so does another calibration running (it would disturb this one's
+    // figures, and the last to finish would win).
     Status writable = Status::success();
+    std::shared_ptr<const void> lock;
+    Expected<PrivateDir> dataDir = PrivateDir::open(StateKind::Data);
     if (outPath)
         writable = checkOutputPath(*outPath);
-    else if (Expected<PrivateDir> dir = PrivateDir::open(StateKind::Data); !dir.ok())
-        writable = dir.error();
+    else if (!dataDir.ok())
+        writable = dataDir.error();
+    if (writable.ok() && dataDir.ok()) {
+        Expected<std::shared_ptr<const void>> held =
+            dataDir->lock("calibrate.lock", "another 'stagecraft arch calibrate'");
+        if (held.ok())
+            lock = std::move(held).value();
+        else
+            writable = held.error();
+    }
     if (!writable.ok()) {
         err << kName << writable.error().message() << "\n";
         return kExitBadInput;

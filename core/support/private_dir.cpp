@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -278,6 +279,25 @@ Expected<bool> PrivateDir::create(std::string_view name, std::string_view bytes)
         return systemError(path, "cannot write");
     }
     return true;
+}
+
+Expected<std::shared_ptr<const void>> PrivateDir::lock(std::string_view name,
+                                                       std::string_view holder) const {
+    fs::path path = path_ / std::string(name);
+    if (!oneComponent(name))
+        return Error(path.string() + ": not a name of one component");
+    int lockFd =
+        ::openat(fd(), std::string(name).c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (lockFd < 0)
+        return systemError(path, "cannot open the lock");
+    auto held = std::make_shared<const Fd>(lockFd); // closing it releases the lock
+    if (::flock(lockFd, LOCK_EX | LOCK_NB) != 0) {
+        if (errno == EWOULDBLOCK)
+            return Error(path.string() + ": " + std::string(holder) +
+                         " holds this lock; wait for it to end");
+        return systemError(path, "cannot lock");
+    }
+    return std::shared_ptr<const void>(held, held.get());
 }
 
 Status PrivateDir::remove(std::string_view name) const {

@@ -58,6 +58,12 @@ public:
     /// Whether \p name is a regular file here (a link is not).
     bool hasFile(std::string_view name) const;
 
+    /// An exclusive lock on file \p name here (created 0600, a link not
+    /// followed), held while the result lives; an error saying who holds it
+    /// when another process does (\p holder, e.g. "another calibration").
+    Expected<std::shared_ptr<const void>> lock(std::string_view name,
+                                               std::string_view holder) const;
+
     const std::filesystem::path& path() const { return path_; }
 
 private:

@@ -148,3 +148,23 @@ TEST(TestPrivateDir, createNeverReplaces) {
     ASSERT_EQ(*base->read("key", 1024), std::nullopt);
     ASSERT_TRUE(base->remove("key").ok()) << "removing what is not there is no error";
 }
+
+TEST(TestPrivateDir, aLockIsHeldByOneAtATimeAndNeverThroughALink) {
+    test::TempDir dir;
+    auto base = PrivateDir::openPath(dir.path() / "state", false);
+    ASSERT_TRUE(base.ok());
+    {
+        auto first = base->lock("work.lock", "another run");
+        ASSERT_TRUE(first.ok()) << first.error().message();
+        auto second = base->lock("work.lock", "another run");
+        ASSERT_FALSE(second.ok());
+        ASSERT_NE(second.error().message().find("another run holds this lock"), std::string::npos)
+            << second.error().message();
+    }
+    ASSERT_TRUE(base->lock("work.lock", "another run").ok()) << "released with its holder";
+    ASSERT_EQ(modeOf(base->path() / "work.lock"), 0600u);
+    fs::path victim = dir.path() / "victim";
+    std::ofstream(victim) << "precious";
+    fs::create_symlink(victim, base->path() / "planted.lock");
+    ASSERT_FALSE(base->lock("planted.lock", "another run").ok()) << "a link is not followed";
+}
