@@ -4,14 +4,13 @@
 #include "graph/graph_view.h"
 #include "studio/autosave.h"
 #include "studio/main_window.h"
+#include "studio/recovery_dialog.h"
 #include "studio/screenshot.h"
 #include "studio/studio_options.h"
 #include "support/limits.h"
 #include "sweeps/sweep_window.h"
 
 #include <QApplication>
-#include <QFile>
-#include <QMessageBox>
 #include <QTimer>
 
 #include <cstdio>
@@ -51,20 +50,15 @@ void applyToolOptions(MainWindow& window, const stagecraft::studio::StudioOption
     });
 }
 
+/// One dialog for every session lost to a crash: recover one, discard
+/// them all, or keep them for the next start.
 void offerRecovery(MainWindow& window) {
     const QStringList orphans = stagecraft::studio::Autosave::orphans();
-    for (const QString& path : orphans) {
-        auto answer = QMessageBox::question(
-            &window, QObject::tr("Recover session"),
-            QObject::tr("Stagecraft Studio did not exit cleanly. Recover the unsaved session "
-                        "autosaved in %1?")
-                .arg(path),
-            QMessageBox::Yes | QMessageBox::No | QMessageBox::Discard, QMessageBox::Yes);
-        if (answer == QMessageBox::Yes && window.recoverSession(path))
-            return;
-        if (answer == QMessageBox::Discard)
-            QFile::remove(path);
-    }
+    if (orphans.isEmpty())
+        return;
+    stagecraft::studio::RecoveryDialog dialog(orphans, &window);
+    if (dialog.exec() == QDialog::Accepted && !dialog.chosen().isEmpty())
+        window.recoverSession(dialog.chosen());
 }
 
 /// --screenshot FILE without a model: the sweep window of --sweep DIR, or the

@@ -3,6 +3,7 @@
 // figures with deltas and the command line's errors.
 
 #include "studio/autosave.h"
+#include "studio/recovery_dialog.h"
 #include "studio/session_document.h"
 #include "studio/start_page.h"
 #include "studio/status_figures.h"
@@ -112,6 +113,31 @@ private slots:
         QVERIFY(recovered.document()->filePath().isEmpty());
         QVERIFY(studio::Autosave::orphans().isEmpty());
         recovered.document()->undoStack()->setClean();
+    }
+
+    void everyOrphanIsOfferedInOneDialog() {
+        QDir().mkpath(studio::Autosave::directory());
+        QStringList planted;
+        for (int i = 0; i < 30; ++i) {
+            QString path = studio::Autosave::directory() +
+                           QStringLiteral("/session-%1.stagecraft").arg(999999000 + i);
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(i == 0 ? QByteArray("{not a session") : QByteArray("{}"));
+            planted << path;
+        }
+        const QStringList orphans = studio::Autosave::orphans();
+        QCOMPARE(orphans.size(), 30);
+        studio::RecoveryDialog dialog(orphans);
+        QCOMPARE(dialog.rows().size(), 30);
+        QVERIFY2(dialog.rows().front().contains(QStringLiteral("unreadable")),
+                 qPrintable(dialog.rows().front()));
+        QCOMPARE(dialog.chosen(), orphans.front());
+        dialog.discardAll();
+        QCOMPARE(dialog.result(), int(QDialog::Rejected));
+        QVERIFY(studio::Autosave::orphans().isEmpty());
+        for (const QString& path : planted)
+            QVERIFY(!QFile::exists(path));
     }
 
     void everyExportIsWrittenAndDeterministic_data() {
