@@ -28,9 +28,9 @@
 // group is final, which is no reason to refuse growing the group.
 // Within one pass a sub-graph takes part in at most one merge, so a chain of
 // n ops merges in log2(n) passes; an exit of the branch pattern is the
-// exception: it goes on absorbing its branches in batches within the pass
-// (tryBranch, docs/decisions.md), so a Concat of n branches needs O(log^2 n)
-// evaluations rather than n passes. A merge whose peak fits is judged from
+// exception: after a merge it goes on absorbing, in batches within the pass,
+// the branches nothing feeds (tryBranch, docs/decisions.md), so a Concat of
+// n such branches needs O(log^2 n) evaluations rather than n passes. A merge whose peak fits is judged from
 // the parts' cached peaks, without reading the merged ops again.
 
 #include "partition/grouping.h"
@@ -188,26 +188,34 @@ private:
         return attempt("straight", {g, c}, Rule::One);
     }
 
-    /// SG3 = g, SG2 = its latest producer whose only consumer is g; then
-    /// the next ones, while they merge. After a merge, a wide exit tries all
-    /// its remaining branches at once, halving the batch after a refusal (a
-    /// refused batch of one ends the exit's turn), so n branches cost
-    /// O(log^2 n) evaluations of the growing sub-graph at worst, not n.
+    /// SG3 = g, SG2 = its latest producer whose only consumer is g. After
+    /// a merge, an exit with two or more next branches that no producer
+    /// feeds (fed by graph inputs only: no pattern can grow them) goes on
+    /// with them in the same pass: all that remain as one batch, halving
+    /// after a refusal; a refused batch of one ends the exit's turn. A
+    /// Concat of n such branches costs O(log^2 n) evaluations, not n passes.
     bool tryBranch(GroupId g) {
-        bool any = false;
-        size_t batch = 1;
+        std::vector<GroupId> first = branchesOf(g, 1, false);
+        if (first.empty())
+            return false;
+        first.push_back(g);
+        if (!attempt("branch", first, Rule::One))
+            return false;
+        g = lastKept_;
+        if (branchesOf(g, 2, true).size() < 2)
+            return true; // no batch: the next branch waits for the next pass
+        size_t batch = std::numeric_limits<size_t>::max();
         for (;;) {
-            std::vector<GroupId> parts = branchesOf(g, batch);
+            std::vector<GroupId> parts = branchesOf(g, batch, true);
             if (parts.empty())
-                return any;
+                return true;
             size_t taken = parts.size();
             parts.push_back(g);
             if (attempt("branch", parts, Rule::One, taken == 1)) {
-                any = true;
                 g = lastKept_;
                 batch = std::numeric_limits<size_t>::max();
             } else if (taken == 1) {
-                return any;
+                return true;
             } else {
                 batch = taken / 2;
             }
@@ -215,16 +223,21 @@ private:
     }
 
     /// Up to \p count producers of exit \p g whose only consumer is g,
-    /// latest first; none when g has fewer than two producers.
-    std::vector<GroupId> branchesOf(GroupId g, size_t count) {
+    /// latest first (with \p sourcesOnly, up to the first that has a
+    /// producer); none when g has fewer than two producers.
+    std::vector<GroupId> branchesOf(GroupId g, size_t count, bool sourcesOnly) {
         std::vector<GroupId> branches;
         const GroupState& exit = at(g);
         if (exit.producers.size() < 2)
             return branches;
         for (auto it = exit.producers.rbegin();
-             it != exit.producers.rend() && branches.size() < count; ++it)
-            if (free(*it) && at(*it).consumers.size() == 1)
-                branches.push_back(*it);
+             it != exit.producers.rend() && branches.size() < count; ++it) {
+            if (!free(*it) || at(*it).consumers.size() != 1)
+                continue;
+            if (sourcesOnly && !at(*it).producers.empty())
+                break;
+            branches.push_back(*it);
+        }
         return branches;
     }
 
@@ -282,6 +295,12 @@ private:
             }
             if (merged > f2) {
                 why = "f(SG)=" + factorText(merged) + " > f(SG2)=" + factorText(f2);
+                return false;
+            }
+            if (factors.size() > 2 && merged < f1) {
+                // In turn, a branch after the first would meet the exit at
+                // f(SG) and fail; a batch merges only when none would.
+                why = "f(SG)=" + factorText(merged) + " < f(SG1)=" + factorText(f1);
                 return false;
             }
             why = "f(SG2)=" + factorText(f2) + " >= f(SG1)=" + factorText(f1) +

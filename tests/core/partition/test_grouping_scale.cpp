@@ -68,10 +68,11 @@ TEST(TestGroupingScale, aBatchRecordsItsRuleForEveryBranch) {
         ASSERT_EQ(m.partSizes.size(), m.parts.size());
         if (!m.merged)
             continue;
-        // Rule (i) for each branch against the exit, and for the merged group.
+        // Rule (i) for each branch in turn: no branch above the merged
+        // factor, and that not above the exit's.
         int64_t exit = m.factors.back();
         for (size_t i = 0; i + 1 < m.factors.size(); ++i)
-            EXPECT_LE(m.factors[i], exit);
+            EXPECT_LE(m.factors[i], m.mergedFactor);
         EXPECT_LE(m.mergedFactor, exit);
     }
     EXPECT_TRUE(batch) << "a Concat of 256 Relus merges in batches";
