@@ -172,6 +172,11 @@ Status readRecords(const std::filesystem::path& file, const SweepSpec& spec,
     if (!std::filesystem::exists(file, ec))
         return Status::success();
     SC_ASSIGN_OR_RETURN(std::string text, readFile(file));
+    return parseRecords(text, file.string(), spec, points, records, torn);
+}
+
+Status parseRecords(std::string_view text, const std::string& source, const SweepSpec& spec,
+                    const std::vector<SweepPoint>& points, Records& records, int64_t& torn) {
     size_t start = 0;
     for (int64_t lineNo = 1; start < text.size(); ++lineNo) {
         size_t end = text.find('\n', start);
@@ -179,12 +184,11 @@ Status readRecords(const std::filesystem::path& file, const SweepSpec& spec,
             ++torn; // killed mid-line: the point runs again
             break;
         }
-        std::string line = text.substr(start, end - start);
+        std::string line(text.substr(start, end - start));
         start = end + 1;
         Expected<int64_t> index = recordPoint(line, spec, points);
         if (!index.ok())
-            return Error(file.string() + ":" + std::to_string(lineNo) + ": " +
-                         index.error().message());
+            return Error(source + ":" + std::to_string(lineNo) + ": " + index.error().message());
         records[*index] = std::move(line);
     }
     return Status::success();
