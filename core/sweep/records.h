@@ -17,7 +17,8 @@ namespace stagecraft::sweep {
 struct PointResult {
     /// Empty when the point ran; else why it failed (one line).
     std::string error;
-    /// "LB" or "GB": the level the schedule filled.
+    /// "LB" or "GB": the level the schedule filled; "" for a strategy that
+    /// fills none (sim::Report::level).
     std::string levelUsed;
     int64_t totalBatch = 0;
     int64_t perCluster = 0;

@@ -81,7 +81,7 @@ bool simulated(const sweep::PointResult& r) {
     bool times = r.latencyMs > 0 && r.rooflineMs > 0 && std::isfinite(r.rooflineMs) &&
                  r.efficiency >= 0 && std::isfinite(r.efficiency);
     double expected = static_cast<double>(r.totalBatch) / (r.latencyMs / 1000.0);
-    return counts && times && (r.levelUsed == "LB" || r.levelUsed == "GB") &&
+    return counts && times && (r.levelUsed == "LB" || r.levelUsed == "GB" || r.levelUsed.empty()) &&
            std::isfinite(expected) &&
            std::abs(r.throughput - expected) <= 1e-6 * std::max(expected, 1.0);
 }
