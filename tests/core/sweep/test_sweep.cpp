@@ -44,6 +44,12 @@ TEST(SweepSpec, DefaultsAndRanges) {
     EXPECT_EQ(spec.axes[1].values, (std::vector<double>{2, 4}));
     EXPECT_EQ(spec.axes[2].values, (std::vector<double>{1024, 2048, 4096, 8192}));
     EXPECT_EQ(countPoints(spec), 2 * 3 * 2 * 4 * 3);
+    // A range up to the largest double ends there (its bound overflowed to
+    // infinity: "more than 100000 values", all of them infinite).
+    SweepSpec largest = parsed(R"({"models": ["zoo:a"], "arch": {"vary": {"gb_bytes":
+        {"from": 1e308, "to": 1.7976931348623157e308, "step": 1e307}}}})");
+    ASSERT_EQ(largest.axes.size(), 1u);
+    EXPECT_EQ(largest.axes[0].values.size(), 8u);
 }
 
 TEST(SweepSpec, ErrorsNameTheField) {
