@@ -293,7 +293,7 @@ void sweepRecordsSeeds() {
     for (const sweep::SweepPoint& point : points) {
         std::string line = sweep::recordLine(*spec, point, fuzz::pointResult(point.index)) + "\n";
         all += line;
-        if (point.index % 37 == 0)
+        if (point.index % 5 == 0)
             some += line;
     }
     writeSeed("sweep_records", "all.jsonl", all);
