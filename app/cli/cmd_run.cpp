@@ -166,7 +166,7 @@ Expected<codegen::TensorSet> runProfiled(const Request& request, const KernelBui
             err << kName << "profiled " << i + 1 << "/" << total << " runs\n";
     }
     codegen::Profile profile;
-    profile.model = request.kernels.session.value_or(build.spec.text);
+    profile.model = build.spec.text; // as given, or as the session names it
     profile.arch = build.arch.name;
     profile.strategy = build.strategy;
     profile.precision = build.evaluation.report.precision;

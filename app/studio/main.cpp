@@ -126,10 +126,11 @@ int main(int argc, char** argv) {
     applyToolOptions(window, options);
     if (!screenshot)
         offerRecovery(window);
-    // A screenshot's failure was printed by the Screenshot object.
-    if (!options.profile.isEmpty() && !window.openProfile(options.profile) && screenshot)
-        return 1;
+    // A screenshot's failure was printed by the Screenshot object. The
+    // profile is checked against the model once it is open.
     if (!options.open.isEmpty() && !window.openPath(options.open) && screenshot)
+        return 1;
+    if (!options.profile.isEmpty() && !window.openProfile(options.profile) && screenshot)
         return 1;
     if (!options.sweep.isEmpty() && !window.openSweep(options.sweep) && screenshot)
         return 1;

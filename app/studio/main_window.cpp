@@ -124,6 +124,7 @@ void MainWindow::connectRunner() {
         if (!pending_.isCurrent(ticket))
             return;
         pending_.drop();
+        pendingProfile_.reset();
         statusBar()->showMessage(tr("Cancelled"), 4000);
         hideProgress();
     });
@@ -163,6 +164,8 @@ void MainWindow::onFinished(quint64 ticket, views::ResultPtr result) {
     if (std::optional<PendingRun::Open> opened = pending_.takeOpen()) {
         const PendingRun::Open& open = *opened;
         showResult(std::move(result));
+        if (auto profile = std::exchange(pendingProfile_, std::nullopt))
+            attachProfile(profile->first, std::move(profile->second));
         document_->reset(resultSession_, open.filePath);
         if (open.modelChanged) // the session file still names the old hash
             document_->markModified();
@@ -201,7 +204,8 @@ void MainWindow::onFailed(quint64 ticket, const QString& message, PipelineRunner
         run(open->session);
         return;
     }
-    pending_.takeOpen();
+    if (pending_.takeOpen())
+        pendingProfile_.reset();
     reportError(message);
 }
 

@@ -17,6 +17,7 @@
 
 #include <memory>
 #include <optional>
+#include <utility>
 
 class QAction;
 class QLabel;
@@ -73,7 +74,10 @@ public:
     bool openPath(const QString& path);
     /// Reads a profile (stagecraft run --profile) that the timeline shows
     /// beside the simulated kernels while it times the shown schedule's
-    /// kernels. Returns false (with lastError()) when it cannot be read.
+    /// kernels. Returns false (with lastError()) when it cannot be read, or
+    /// was measured for another model, strategy or kernels than the shown
+    /// ones (codegen::checkProfileTarget); while a model is being opened it
+    /// is checked once that model is shown.
     bool openProfile(const QString& path);
     /// Shows a finished sweep (stagecraft sweep --out DIR) in its own window:
     /// scatter plot, Pareto front and table; a point opens here. Returns
@@ -178,6 +182,8 @@ private:
     void onFailed(quint64 ticket, const QString& message, PipelineRunner::Failure kind);
     void onEditRequested(const views::EditRequest& request);
     void showResult(views::ResultPtr result);
+    /// Shows \p profile when it was measured for the shown result.
+    bool attachProfile(const QString& path, std::shared_ptr<const codegen::Profile> profile);
     void reportError(const QString& message);
     bool confirmDiscard();
     void openDialog();
@@ -208,6 +214,8 @@ private:
     views::HighlightModel* highlights_ = nullptr;
     AnalysisDocks* analysis_ = nullptr;
     std::shared_ptr<const codegen::Profile> profile_;
+    /// A profile opened while a model was being opened, checked once it is shown.
+    std::optional<std::pair<QString, std::shared_ptr<const codegen::Profile>>> pendingProfile_;
     QMenu* recentMenu_ = nullptr;
     QAction* openAction_ = nullptr;
     QAction* saveAction_ = nullptr;

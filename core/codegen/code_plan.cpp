@@ -300,9 +300,7 @@ Expected<KernelCode> planKernel(const ir::Graph& graph, const schedule::Schedule
             work += w.work;
         }
     KernelCode code;
-    char prefix[32];
-    std::snprintf(prefix, sizeof prefix, "sc_k%03zu_", index);
-    code.symbol = prefix + kernel.label;
+    code.symbol = kernelSymbol(index, kernel.label);
     code.instance = kernel.instance;
     code.label = kernel.label;
     code.cores = std::max<int64_t>(kernel.cores, 1);

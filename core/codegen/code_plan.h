@@ -159,6 +159,14 @@ struct CodePlan {
     int32_t slotOf(ir::TensorId tensor) const;
 };
 
+/// The symbol of the kernel at \p index of a program, whose instance is
+/// labelled \p label: "sc_k003_b3". Profiles name their kernels by it.
+inline std::string kernelSymbol(size_t index, std::string_view label) {
+    std::string number = std::to_string(index);
+    number.insert(0, number.size() < 3 ? 3 - number.size() : 0, '0');
+    return "sc_k" + number + "_" + std::string(label);
+}
+
 /// Plans the code of \p program (kernel plans of \p schedule over \p graph).
 /// Fails, naming the tensor, when the instances of a group do not together
 /// compute every element of a tensor that leaves the group.

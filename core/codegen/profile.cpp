@@ -1,9 +1,7 @@
 // Profiles of host runs (profile.h): medians per kernel, the document and
-// its Chrome trace events, and reading it back.
+// its Chrome trace events. Reading it back is profile_read.cpp.
 
 #include "codegen/profile.h"
-
-#include "support/json_depth.h"
 
 #include <nlohmann/json.hpp>
 
@@ -15,9 +13,6 @@ namespace stagecraft::codegen {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-constexpr const char* kFormat = "stagecraft-profile";
-constexpr int kVersion = 1;
 
 double median(std::vector<double> values) {
     if (values.empty())
@@ -98,8 +93,8 @@ std::string writeProfileJson(const Profile& p) {
                            {"min_ns", t.minNs},
                            {"max_ns", t.maxNs}});
     }
-    Json doc = {{"format", kFormat},
-                {"version", kVersion},
+    Json doc = {{"format", kProfileFormat},
+                {"version", kProfileVersion},
                 {"model", p.model},
                 {"arch", p.arch},
                 {"strategy", p.strategy},
@@ -111,47 +106,6 @@ std::string writeProfileJson(const Profile& p) {
                 {"displayTimeUnit", "ns"},
                 {"traceEvents", traceEvents(p)}};
     return doc.dump(1) + "\n";
-}
-
-Expected<Profile> readProfileJson(std::string_view text, const std::string& source) {
-    if (Status depth = checkJsonDepth(text); !depth.ok())
-        return depth.error().withContext(source);
-    nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
-    auto field = [&](const char* key) -> const nlohmann::json* {
-        return doc.is_object() && doc.contains(key) ? &doc[key] : nullptr;
-    };
-    const nlohmann::json* format = field("format");
-    if (doc.is_discarded() || format == nullptr || !format->is_string() ||
-        format->get<std::string>() != kFormat)
-        return Error(source + ": format: expected \"" + std::string(kFormat) + "\"");
-    const nlohmann::json* version = field("version");
-    if (version == nullptr || !version->is_number_integer() || version->get<int64_t>() != kVersion)
-        return Error(source + ": version: expected " + std::to_string(kVersion));
-    Profile p;
-    for (auto [key, slot] :
-         {std::pair{"model", &p.model}, std::pair{"arch", &p.arch},
-          std::pair{"strategy", &p.strategy}, std::pair{"precision", &p.precision}})
-        if (const nlohmann::json* value = field(key); value != nullptr && value->is_string())
-            *slot = value->get<std::string>();
-    const nlohmann::json* kernels = field("kernels");
-    if (kernels == nullptr || !kernels->is_array())
-        return Error(source + ": kernels: expected an array");
-    for (size_t i = 0; i < kernels->size(); ++i) {
-        const nlohmann::json& k = (*kernels)[i];
-        std::string at = source + ": kernels[" + std::to_string(i) + "]";
-        if (!k.is_object() || !k.contains("instance") || !k["instance"].is_string() ||
-            !k.contains("median_ns") || !k["median_ns"].is_number())
-            return Error(at + ": needs a string 'instance' and a number 'median_ns'");
-        KernelTiming t;
-        t.instance = k["instance"].get<std::string>();
-        t.medianNs = k["median_ns"].get<double>();
-        if (k.contains("symbol") && k["symbol"].is_string())
-            t.symbol = k["symbol"].get<std::string>();
-        p.kernels.push_back(std::move(t));
-    }
-    if (const nlohmann::json* total = field("total_median_ns"); total && total->is_number())
-        p.totalMedianNs = total->get<double>();
-    return p;
 }
 
 } // namespace stagecraft::codegen

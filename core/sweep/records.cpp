@@ -10,10 +10,12 @@
 #include "support/file.h"
 #include "support/strings.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <fcntl.h>
+#include <iterator>
 #include <sstream>
 #include <unistd.h>
 
@@ -105,37 +107,83 @@ std::vector<std::string> recordColumns(const SweepSpec& spec) {
 
 namespace {
 
-/// Why the result of a record cannot be a simulation's ("" when it can): a
-/// status of "ok" or "error", and for "ok" every figure a finite number, none
-/// negative, the times and throughput positive.
-std::string resultProblem(const Json& j) {
-    std::string status = j.contains("status") && j["status"].is_string()
-                             ? j["status"].get<std::string>()
-                             : std::string();
-    if (status == "error")
-        return j.contains("error") && j["error"].is_string() ? "" : "a failed point says no error";
-    if (status != "ok")
-        return "'status' must be \"ok\" or \"error\"";
-    for (const char* field : {"total_batch", "per_cluster_used", "kernels", "latency_ms",
-                              "throughput", "ddr_traffic_bytes", "gb_traffic_bytes",
-                              "lb_traffic_bytes", "spills", "roofline_ms", "efficiency"}) {
-        if (!j.contains(field) || !j[field].is_number())
-            return std::string("'") + field + "' must be a number";
-        double v = j[field].get<double>();
-        bool positive = std::string_view(field) == "latency_ms" ||
-                        std::string_view(field) == "throughput" ||
-                        std::string_view(field) == "roofline_ms";
+/// The figures of an "ok" record: counts, then the times and throughput
+/// (positive) and the efficiency.
+constexpr const char* kCounts[] = {
+    "total_batch",      "per_cluster_used", "kernels", "ddr_traffic_bytes",
+    "gb_traffic_bytes", "lb_traffic_bytes", "spills"};
+constexpr const char* kRates[] = {"latency_ms", "throughput", "roofline_ms", "efficiency"};
+
+/// Why the figures of an "ok" record cannot be a simulation's ("" when they
+/// can): counts whole numbers from 0, the rest finite numbers, none negative,
+/// the times and throughput positive, the throughput the batch over the
+/// latency.
+std::string figureProblem(const Json& j) {
+    for (std::string field : kCounts) {
+        // An unsigned number beyond int64 reads negative: refused too.
+        auto it = j.find(field);
+        if (it == j.end() || !it->is_number_integer() || it->get<int64_t>() < 0)
+            return "'" + field + "' must be a whole number from 0" +
+                   (it == j.end() ? std::string() : " (got " + json_fields::shown(*it) + ")");
+    }
+    for (std::string field : kRates) {
+        auto it = j.find(field);
+        if (it == j.end() || !it->is_number())
+            return "'" + field + "' must be a number";
+        double v = it->get<double>();
+        bool positive = field != "efficiency";
         if (!std::isfinite(v) || v < 0 || (positive && v == 0))
-            return std::string("'") + field + "' is " + j[field].dump() + ", not a" +
+            return "'" + field + "' is " + it->dump() + ", not a" +
                    (positive ? " positive" : " non-negative") + " finite number";
     }
     // The throughput is the batch over the latency: a record saying
     // otherwise was not written by a simulation.
     double expected = j["total_batch"].get<double>() / (j["latency_ms"].get<double>() / 1000.0);
+    if (!std::isfinite(expected))
+        return "'total_batch' over 'latency_ms' is no finite throughput";
     double throughput = j["throughput"].get<double>();
     if (std::abs(throughput - expected) > 1e-6 * std::max(expected, 1.0))
         return "'throughput' is " + j["throughput"].dump() + " where 'total_batch' over " +
                "'latency_ms' is " + formatNumber(expected);
+    return {};
+}
+
+/// Why the result of a record cannot be a simulation's ("" when it can): a
+/// status of "ok" with the level used and its figures, or "error" with a
+/// reason.
+std::string resultProblem(const Json& j) {
+    std::string status = j.contains("status") && j["status"].is_string()
+                             ? j["status"].get<std::string>()
+                             : std::string();
+    if (status == "error")
+        return j.contains("error") && j["error"].is_string() &&
+                       !j["error"].get<std::string>().empty()
+                   ? ""
+                   : "a failed point says no error";
+    if (status != "ok")
+        return "'status' must be \"ok\" or \"error\"";
+    if (!j.contains("level_used") ||
+        (j["level_used"] != "LB" && j["level_used"] != "GB" && j["level_used"] != ""))
+        return "'level_used' must be \"LB\", \"GB\" or \"\" (a strategy that fills none)";
+    return figureProblem(j);
+}
+
+/// Why the point's own fields of \p j are not those recordLine writes for
+/// its point, \p expected ("" when they are), or \p j has a field
+/// recordLine does not write: a record's columns are its key's point.
+std::string pointProblem(const Json& j, const Json& expected) {
+    for (const auto& [key, value] : expected.items())
+        if (!j.contains(key) || j[key] != value)
+            return "'" + key + "' is " +
+                   (j.contains(key) ? json_fields::shown(j[key]) : "missing") +
+                   ", not its point's " + json_fields::shown(value);
+    bool ok = j["status"] == "ok";
+    for (const auto& [key, value] : j.items()) {
+        const auto* result = std::find(std::begin(kResultColumns), std::end(kResultColumns), key);
+        bool written = ok ? key != "error" : key == "status" || key == "error";
+        if (!expected.contains(key) && (result == std::end(kResultColumns) || !written))
+            return "unknown field " + quote(key);
+    }
     return {};
 }
 
@@ -153,7 +201,10 @@ Expected<int64_t> recordPoint(const std::string& line, const SweepSpec& spec,
     if (index < 0 || index >= static_cast<int64_t>(points.size()) ||
         (*j)["key"].get<std::string>() != pointKey(spec, points[static_cast<size_t>(index)]))
         return Error("the record of another sweep spec (point " + std::to_string(index) + ")");
-    if (std::string problem = resultProblem(*j); !problem.empty())
+    std::string problem = resultProblem(*j);
+    if (problem.empty())
+        problem = pointProblem(*j, Json(pointJson(spec, points[static_cast<size_t>(index)])));
+    if (!problem.empty())
         return Error("point " + std::to_string(index) + ": " + problem);
     return index;
 }
@@ -172,6 +223,11 @@ Status readRecords(const std::filesystem::path& file, const SweepSpec& spec,
     if (!std::filesystem::exists(file, ec))
         return Status::success();
     SC_ASSIGN_OR_RETURN(std::string text, readFile(file));
+    return parseRecords(text, file.string(), spec, points, records, torn);
+}
+
+Status parseRecords(std::string_view text, const std::string& source, const SweepSpec& spec,
+                    const std::vector<SweepPoint>& points, Records& records, int64_t& torn) {
     size_t start = 0;
     for (int64_t lineNo = 1; start < text.size(); ++lineNo) {
         size_t end = text.find('\n', start);
@@ -179,12 +235,11 @@ Status readRecords(const std::filesystem::path& file, const SweepSpec& spec,
             ++torn; // killed mid-line: the point runs again
             break;
         }
-        std::string line = text.substr(start, end - start);
+        std::string line(text.substr(start, end - start));
         start = end + 1;
         Expected<int64_t> index = recordPoint(line, spec, points);
         if (!index.ok())
-            return Error(file.string() + ":" + std::to_string(lineNo) + ": " +
-                         index.error().message());
+            return Error(source + ":" + std::to_string(lineNo) + ": " + index.error().message());
         records[*index] = std::move(line);
     }
     return Status::success();

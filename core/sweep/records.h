@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <string_view>
 
 namespace stagecraft::sweep {
 
@@ -16,7 +17,8 @@ namespace stagecraft::sweep {
 struct PointResult {
     /// Empty when the point ran; else why it failed (one line).
     std::string error;
-    /// "LB" or "GB": the level the schedule filled.
+    /// "LB" or "GB": the level the schedule filled; "" for a strategy that
+    /// fills none (sim::Report::level).
     std::string levelUsed;
     int64_t totalBatch = 0;
     int64_t perCluster = 0;
@@ -42,6 +44,10 @@ using Records = std::map<int64_t, std::string>;
 /// pointKey says) is an error naming the file and line.
 Status readRecords(const std::filesystem::path& file, const SweepSpec& spec,
                    const std::vector<SweepPoint>& points, Records& records, int64_t& torn);
+
+/// readRecords of \p text, the contents of the file named \p source.
+Status parseRecords(std::string_view text, const std::string& source, const SweepSpec& spec,
+                    const std::vector<SweepPoint>& points, Records& records, int64_t& torn);
 
 /// The columns of a record of \p spec, in CSV order: the point's own
 /// (point, model, seq, arch, the axes, precision, batch, per_cluster, level,

@@ -13,6 +13,7 @@
 #include "support/error_context.h"
 #include "support/strings.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -47,13 +48,19 @@ Expected<std::vector<double>> readRange(const Json& range, const std::string& pa
     const Json* times = json_fields::optional(range, "times");
     if (step && times)
         return errorAt(path, "give 'step' or 'times', not both");
+    // The last value taken, a little above 'to' for rounding; never beyond
+    // the largest double, so that no value overflows to infinity.
+    auto upTo = [](double bound) {
+        return std::min(bound, std::numeric_limits<double>::max());
+    };
     std::vector<double> values;
     if (times) {
         SC_ASSIGN_OR_RETURN(double factor, finiteNumber(*times, child(path, "times")));
         if (factor <= 1 || from <= 0)
             return factor <= 1 ? mustBe(child(path, "times"), "above 1", *times)
                                : mustBe(child(path, "from"), "above 0 with 'times'", *fromField);
-        for (double v = from; v <= to * (1 + 1e-12) && values.size() <= kMaxValues; v *= factor)
+        for (double v = from; v <= upTo(to * (1 + 1e-12)) && values.size() <= kMaxValues;
+             v *= factor)
             values.push_back(v);
     } else {
         double by = 1;
@@ -62,7 +69,7 @@ Expected<std::vector<double>> readRange(const Json& range, const std::string& pa
             if (by <= 0)
                 return mustBe(child(path, "step"), "above 0", *step);
         }
-        for (size_t i = 0; from + static_cast<double>(i) * by <= to * (1 + 1e-12) + 1e-12 &&
+        for (size_t i = 0; from + static_cast<double>(i) * by <= upTo(to * (1 + 1e-12) + 1e-12) &&
                            values.size() <= kMaxValues;
              ++i)
             values.push_back(from + static_cast<double>(i) * by);

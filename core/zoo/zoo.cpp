@@ -268,4 +268,14 @@ Expected<std::filesystem::path> cachedZooModel(std::string_view name, int64_t se
     return dir.path() / model;
 }
 
+std::optional<std::string> cachedZooName(const std::filesystem::path& file) {
+    std::string name = file.filename().string();
+    std::string suffix = ".v" + std::to_string(kCacheVersion) + ".onnx";
+    size_t seq = name.rfind("-seq");
+    if (file.parent_path().filename() != "zoo" || seq == std::string::npos ||
+        !name.ends_with(suffix) || findEntry(name.substr(0, seq)) == nullptr)
+        return std::nullopt;
+    return name.substr(0, seq);
+}
+
 } // namespace stagecraft::zoo

@@ -89,4 +89,8 @@ Expected<ZooWriteResult> writeZooModel(std::string_view name, const ZooOptions& 
 /// truncated) is written again, never trusted.
 Expected<std::filesystem::path> cachedZooModel(std::string_view name, int64_t seq, int64_t batch);
 
+/// The NAME of a model \p file of the zoo's cache, as cachedZooModel names
+/// it ("zoo/<name>-seq<S>-b<B>.v<version>.onnx"), or nothing for another file.
+std::optional<std::string> cachedZooName(const std::filesystem::path& file);
+
 } // namespace stagecraft::zoo

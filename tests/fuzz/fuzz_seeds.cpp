@@ -3,10 +3,13 @@
 // the CLI makes its files: zoo models and small hand-built models, the
 // architecture presets as `stagecraft arch NAME --json` prints them,
 // schedule documents of the schedule harness's graph, overrides and
-// sessions with every kind of edit, tensors files of every element type.
+// sessions with every kind of edit, tensors files of every element type,
+// profiles, sweep specs of every kind of field and the results.jsonl of
+// the records harness's spec (whole, in pieces, with a torn last line).
 
 #include "arch/arch_json.h"
 #include "arch/presets.h"
+#include "codegen/profile.h"
 #include "codegen/tensors.h"
 #include "fuzz_support.h"
 #include "io/overrides_json.h"
@@ -17,6 +20,7 @@
 #include "schedule/pipeline.h"
 #include "seed_models.h"
 #include "support/file.h"
+#include "sweep_fixture.h"
 #include "zoo/zoo.h"
 
 #include <cstdio>
@@ -233,6 +237,71 @@ void tensorsSeeds() {
     writeSeed("tensors", "none.json", codegen::writeTensorsJson({}));
 }
 
+/// A profile of \p kernels kernels as `run --profile` writes it.
+codegen::Profile profile(const std::string& model, const std::string& strategy, size_t kernels) {
+    codegen::Profile p{model, "host-cpu", strategy, "f32", 2, 10, {}, 0};
+    for (size_t k = 0; k < kernels; ++k) {
+        std::string label = std::string(1, static_cast<char>('a' + k % 3)) + std::to_string(k);
+        double median = 1e5 * static_cast<double>(k + 1);
+        p.kernels.push_back({codegen::kernelSymbol(k, label), label,
+                             1 + static_cast<int64_t>(k % 4), median, median * 0.9, median * 1.5});
+        p.totalMedianNs += median;
+    }
+    return p;
+}
+
+void profileSeeds() {
+    writeSeed("profile", "fig3-graphturbo.json",
+              codegen::writeProfileJson(profile("zoo:fig3-chain", "graphturbo", 3)));
+    writeSeed("profile", "file-tvm.json",
+              codegen::writeProfileJson(profile("models/det.onnx", "tvm", 12)));
+    writeSeed("profile", "no-kernels.json", codegen::writeProfileJson(profile("m.onnx", "ios", 0)));
+}
+
+void sweepSpecSeeds() {
+    writeSeed("sweep_spec", "fixture.json", std::string(fuzz::kRecordsSpec));
+    writeSeed("sweep_spec", "smallest.json", R"({"models": ["zoo:fig3-chain"]})");
+    writeSeed("sweep_spec", "docs.json", R"({
+  "format": "stagecraft-sweep", "version": 1,
+  "models": ["zoo:resnet50", {"model": "zoo:bert-base", "seq": 128}, "models/det.onnx"],
+  "arch": {"base": "stcp920",
+           "vary": {"gb_bytes": {"from": 2097152, "to": 33554432, "times": 2},
+                    "clusters": [1, 2, 4],
+                    "bandwidth:DDR->GB": {"from": 68, "to": 272, "step": 68}}},
+  "strategies": ["tvm", "astitch", "graphturbo"],
+  "precisions": ["f16", "f32"],
+  "per_cluster": [1, 16],
+  "levels": ["auto", "lb"]
+})");
+    writeSeed("sweep_spec", "every-axis.json", R"({
+  "models": "zoo:mobilenet-v2", "arch": {"base": "teaching", "vary": {
+    "lb_bytes": 65536, "cores": {"from": 1, "to": 4}, "clock_ghz": [0.8, 1.25],
+    "rate:MME:f16": {"from": 64, "to": 256, "times": 2},
+    "/cluster/global_buffer/bytes": [1048576]}},
+  "strategies": "graphturbo", "precisions": ["model", "bf16"], "batch": {"from": 4, "to": 16,
+  "step": 4}, "levels": "gb"})");
+}
+
+void sweepRecordsSeeds() {
+    auto spec = sweep::parseSpec(fuzz::kRecordsSpec, "fixture.json");
+    if (!spec.ok()) {
+        warn("sweep_records", spec.error());
+        return;
+    }
+    std::vector<sweep::SweepPoint> points = sweep::expandPoints(*spec);
+    std::string all, some;
+    for (const sweep::SweepPoint& point : points) {
+        std::string line = sweep::recordLine(*spec, point, fuzz::pointResult(point.index)) + "\n";
+        all += line;
+        if (point.index % 5 == 0)
+            some += line;
+    }
+    writeSeed("sweep_records", "all.jsonl", all);
+    writeSeed("sweep_records", "some.jsonl", some);
+    writeSeed("sweep_records", "torn.jsonl", some + all.substr(0, all.find('\n') / 2));
+    writeSeed("sweep_records", "one.jsonl", all.substr(0, all.find('\n') + 1));
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -247,6 +316,9 @@ int main(int argc, char** argv) {
     scheduleAndOverridesSeeds(graph);
     sessionSeeds(graph);
     tensorsSeeds();
+    profileSeeds();
+    sweepSpecSeeds();
+    sweepRecordsSeeds();
     std::printf("fuzz-seeds: %d seeds in %s\n", seedCount, outDir.c_str());
     return 0;
 }

@@ -44,6 +44,12 @@ TEST(SweepSpec, DefaultsAndRanges) {
     EXPECT_EQ(spec.axes[1].values, (std::vector<double>{2, 4}));
     EXPECT_EQ(spec.axes[2].values, (std::vector<double>{1024, 2048, 4096, 8192}));
     EXPECT_EQ(countPoints(spec), 2 * 3 * 2 * 4 * 3);
+    // A range up to the largest double ends there (its bound overflowed to
+    // infinity: "more than 100000 values", all of them infinite).
+    SweepSpec largest = parsed(R"({"models": ["zoo:a"], "arch": {"vary": {"gb_bytes":
+        {"from": 1e308, "to": 1.7976931348623157e308, "step": 1e307}}}})");
+    ASSERT_EQ(largest.axes.size(), 1u);
+    EXPECT_EQ(largest.axes[0].values.size(), 8u);
 }
 
 TEST(SweepSpec, ErrorsNameTheField) {
@@ -217,6 +223,59 @@ TEST(SweepRecords, FiguresNoSimulationWritesAreRefused) {
     EXPECT_TRUE(containsText(refusalOf(huge), "'throughput' is 1e+308 where 'total_batch' over "
                                               "'latency_ms' is 2000"))
         << refusalOf(huge);
+}
+
+/// A record is what recordLine writes for its key's point: its columns the
+/// point's, no other fields, whole counts, a level used (or none), a reason
+/// when it failed (issue 60; found by the sweep_records fuzz harness: such
+/// records were taken into the CSV, the Pareto front and Studio's table).
+TEST(SweepRecords, ColumnsAreTheKeysPointAndFiguresASimulations) {
+    SweepSpec spec = parsed(R"({"models": ["zoo:a"], "strategies": ["tvm"]})");
+    std::vector<SweepPoint> points = expandPoints(spec);
+    PointResult ok;
+    ok.levelUsed = "LB";
+    ok.totalBatch = 4;
+    ok.kernels = 3;
+    ok.latencyMs = 2;
+    ok.throughput = 2000;
+    ok.rooflineMs = 1;
+    PointResult failed;
+    failed.error = "x";
+    auto refusalOf = [&](const PointResult& r, const std::string& from, const std::string& to) {
+        std::string line = recordLine(spec, points[0], r);
+        size_t at = line.find(from);
+        EXPECT_NE(at, std::string::npos) << from << " in " << line;
+        if (at != std::string::npos)
+            line.replace(at, from.size(), to);
+        Records records;
+        int64_t torn = 0;
+        Status read = parseRecords(line + "\n", "r.jsonl", spec, points, records, torn);
+        return read.ok() ? std::string("accepted") : read.error().message();
+    };
+    EXPECT_EQ(refusalOf(ok, "", ""), "accepted");
+    EXPECT_EQ(refusalOf(ok, R"("model":"zoo:a")", R"("model":"zoo:b")"),
+              R"(r.jsonl:1: point 0: 'model' is "zoo:b", not its point's "zoo:a")");
+    EXPECT_EQ(refusalOf(ok, R"("seq":0,)", ""),
+              "r.jsonl:1: point 0: 'seq' is missing, not its point's 0");
+    EXPECT_EQ(refusalOf(ok, R"("status":"ok")", R"("status":"ok","colour":1)"),
+              "r.jsonl:1: point 0: unknown field 'colour'");
+    EXPECT_EQ(refusalOf(ok, R"("status":"ok")", R"("status":"ok","error":"x")"),
+              "r.jsonl:1: point 0: unknown field 'error'");
+    EXPECT_EQ(refusalOf(failed, R"("error":"x")", R"("error":"x","kernels":3)"),
+              "r.jsonl:1: point 0: unknown field 'kernels'");
+    EXPECT_EQ(refusalOf(failed, R"("error":"x")", R"("error":"")"),
+              "r.jsonl:1: point 0: a failed point says no error");
+    EXPECT_EQ(refusalOf(ok, R"("level_used":"LB")", R"("level_used":"")"), "accepted"); // tvm
+    EXPECT_EQ(refusalOf(ok, R"("level_used":"LB")", R"("level_used":"L3")"),
+              "r.jsonl:1: point 0: 'level_used' must be \"LB\", \"GB\" or \"\" (a strategy that "
+              "fills none)");
+    EXPECT_EQ(refusalOf(ok, R"("kernels":3)", R"("kernels":3.5)"),
+              "r.jsonl:1: point 0: 'kernels' must be a whole number from 0 (got 3.5)");
+    EXPECT_EQ(refusalOf(ok, R"("total_batch":4)", R"("total_batch":18446744073709551615)"),
+              "r.jsonl:1: point 0: 'total_batch' must be a whole number from 0 (got "
+              "18446744073709551615)");
+    EXPECT_EQ(refusalOf(ok, R"("latency_ms":2.0)", R"("latency_ms":1e-310)"),
+              "r.jsonl:1: point 0: 'total_batch' over 'latency_ms' is no finite throughput");
 }
 
 TEST(SweepPareto, KeepsThePointsNothingBeatsOnBoth) {

@@ -246,9 +246,9 @@ INSTANTIATE_TEST_SUITE_P(TestZooOptions, ErrorsRows, ::testing::ValuesIn(errorsR
 
 // zoo::cachedZooModel writes a model once into the cache's zoo/ (its weights
 // and their SHA-256 beside it, no staging directory left, the folders 0700)
-// and finds it there the next time; a file replaced or truncated since is
-// written again, never trusted; an unknown name is an error listing the zoo
-// and writes nothing.
+// and finds it there the next time (cachedZooName names it back); a file
+// replaced or truncated since is written again, never trusted; an unknown
+// name is an error listing the zoo and writes nothing.
 TEST(TestZooOptions, cachedModelsAreWrittenOnce) {
     TempDir dir;
     ASSERT_TRUE(dir.isValid());
@@ -259,6 +259,10 @@ TEST(TestZooOptions, cachedModelsAreWrittenOnce) {
     ASSERT_TRUE(first.ok()) << first.error().message();
     std::filesystem::path zooDir = dir.path() / "zoo";
     EXPECT_EQ(*first, zooDir / "fig2-blocks-seq0-b0.v2.onnx");
+    // Studio names a cached model as the zoo does, for the profiles of it.
+    EXPECT_EQ(zoo::cachedZooName(*first), "fig2-blocks");
+    EXPECT_EQ(zoo::cachedZooName(zooDir / "nosuch-seq0-b0.v2.onnx"), std::nullopt);
+    EXPECT_EQ(zoo::cachedZooName(dir.path() / "fig2-blocks-seq0-b0.v2.onnx"), std::nullopt);
     EXPECT_EQ(std::filesystem::status(zooDir).permissions(), std::filesystem::perms::owner_all);
     std::string hash = fileHash(*first);
     auto written = std::filesystem::last_write_time(*first);

@@ -435,30 +435,44 @@ private slots:
         auto* timeline = viewOf<TimelineView>(*window_, studio::StudioView::Timeline);
         QTRY_VERIFY(timeline->isVisible() && timeline->timeline() && timeline->result());
         const int32_t simulatedLanes = timeline->timeline()->laneCount();
-        codegen::Profile profile;
-        profile.strategy = "graphturbo";
-        profile.arch = "teaching";
-        for (const kernel::Kernel& k : timeline->result()->eval.program.kernels)
-            profile.kernels.push_back({"sc_" + k.label, k.label, k.cores, 2e6, 2e6, 2e6});
+        const views::PipelineResult& shown = *timeline->result();
+        codegen::Profile profile{
+            "models/fig3-chain.onnx", "teaching", shown.strategy, "f32", 2, 10, {}, 0};
+        const auto& kernels = shown.eval.program.kernels;
+        for (size_t k = 0; k < kernels.size(); ++k)
+            profile.kernels.push_back({codegen::kernelSymbol(k, kernels[k].label), kernels[k].label,
+                                       std::max<int64_t>(1, kernels[k].cores), 2e6, 2e6, 2e6});
         QString path = dir_.filePath(QStringLiteral("profile.json"));
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(QByteArray::fromStdString(codegen::writeProfileJson(profile)));
-        file.close();
-        QVERIFY(window_->openProfile(path));
+        auto opens = [&](const codegen::Profile& p) {
+            QFile file(path);
+            if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+                return false;
+            file.write(QByteArray::fromStdString(codegen::writeProfileJson(p)));
+            file.close();
+            return window_->openProfile(path);
+        };
+        QVERIFY2(opens(profile), qPrintable(window_->lastError()));
         const TimelineData* data = timeline->timeline();
         QCOMPARE(data->laneCount(), simulatedLanes + 2);
         QCOMPARE(data->lane(0).name, std::string("kernels, simulated"));
         QCOMPARE(data->lane(1).name, std::string("kernels, measured on this host"));
         QCOMPARE(data->lane(1).bars.size(), profile.kernels.size());
         QCOMPARE(data->makespanNs(), 2e6 * static_cast<double>(profile.kernels.size()));
-        // Another schedule's kernels: no measured lanes.
-        profile.kernels.pop_back();
-        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        file.write(QByteArray::fromStdString(codegen::writeProfileJson(profile)));
-        file.close();
-        QVERIFY(window_->openProfile(path));
-        QCOMPARE(timeline->timeline()->laneCount(), simulatedLanes);
+        // Another schedule's kernels, another strategy or model: refused
+        // (issue 60), and the profile shown stays.
+        codegen::Profile fewer = profile, strategy = profile, model = profile;
+        fewer.kernels.pop_back();
+        strategy.strategy = shown.strategy == "tvm" ? "graphturbo" : "tvm";
+        model.model = "zoo:resnet50";
+        for (const auto& [wrong, field] :
+             {std::pair{fewer, "kernels"}, std::pair{strategy, "strategy"},
+              std::pair{model, "model"}}) {
+            QVERIFY(!opens(wrong));
+            QVERIFY2(
+                window_->lastError().startsWith(path + QStringLiteral(": ") + QLatin1String(field)),
+                qPrintable(window_->lastError()));
+            QCOMPARE(timeline->timeline()->laneCount(), simulatedLanes + 2);
+        }
         QVERIFY(!window_->openProfile(dir_.filePath(QStringLiteral("missing.json"))));
     }
 
