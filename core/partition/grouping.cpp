@@ -30,8 +30,9 @@
 // n ops merges in log2(n) passes; an exit of the branch pattern is the
 // exception: after a merge it goes on absorbing, in batches within the pass,
 // the branches nothing feeds (tryBranch, docs/decisions.md), so a Concat of
-// n such branches needs O(log^2 n) evaluations rather than n passes. A merge whose peak fits is judged from
-// the parts' cached peaks, without reading the merged ops again.
+// n such branches needs O(log^2 n) evaluations rather than n passes. A merge
+// whose peak fits is judged from the parts' cached peaks, without reading
+// the merged ops again.
 
 #include "partition/grouping.h"
 
