@@ -72,6 +72,9 @@ void printUnit(std::ostream& out, const arch::ComputeUnit& unit, double clockGhz
     out << "    unit " << quote(unit.name) << " (" << arch::unitKindName(unit.kind)
         << "): " << join(categories, ", ") << "\n      per cycle: " << join(perCycle, ", ")
         << "\n      peak per core: " << join(peak, ", ") << "\n";
+    if (unit.arrayRows > 0)
+        out << "      array: " << unit.arrayRows << " x " << unit.arrayCols
+            << " multiply-accumulators (reduction x output features)\n";
 }
 
 void printCluster(std::ostream& out, const arch::Arch& a) {

@@ -46,6 +46,13 @@ struct ComputeUnit {
     /// an op takes its family's entry, else its category's, else 1 (the
     /// peak). Calibration measures it (docs/simulator.md, "Fidelity").
     std::map<std::string, double> efficiency;
+    /// A matrix unit's array of multiply-accumulators, rows × columns: a
+    /// contraction's reduction runs down the rows and its output features
+    /// across the columns, so an op fills the share of the array its dims
+    /// cover (docs/simulator.md, "The array's fill"). 0: not given, every
+    /// op runs at the unit's rate.
+    int64_t arrayRows = 0;
+    int64_t arrayCols = 0;
 
     /// \returns true when the unit runs ops of \p category on \p dtype.
     bool supports(ir::OpCategory category, ir::DType dtype) const;
@@ -83,6 +90,10 @@ struct CoreGroup {
 struct MemorySpec {
     std::string name;
     int64_t bytes = 0;
+    /// A global buffer that is a hardware cache in front of DDR (a CPU's
+    /// last-level cache): DDR tensors it holds are read at its bandwidth
+    /// (docs/simulator.md, "A GB that is a cache"). Never set on DDR.
+    bool cache = false;
 
     bool operator==(const MemorySpec&) const = default;
 };

@@ -198,12 +198,12 @@ LocalBuffer localBuffer(const std::vector<Cache>& caches) {
 
 std::optional<MemorySpec> globalBuffer(const std::vector<Cache>& caches, int64_t cpus) {
     if (caches.empty())
-        return MemorySpec{"L3", 8 * kMiB}; // no sysfs at all
+        return MemorySpec{"L3", 8 * kMiB, true}; // no sysfs at all
     const Cache* llc = lastLevel(caches);
     if (llc == nullptr)
         return std::nullopt;
     int64_t instances = std::max<int64_t>(1, cpus / llc->sharers);
-    return MemorySpec{"L" + std::to_string(llc->level), llc->bytes * instances};
+    return MemorySpec{"L" + std::to_string(llc->level), llc->bytes * instances, true};
 }
 
 std::vector<Path> hostPaths(bool hasGlobalBuffer, double clock) {

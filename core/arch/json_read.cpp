@@ -78,8 +78,8 @@ Expected<std::map<std::string, double>> parseEfficiency(const Json& value,
 }
 
 Expected<ComputeUnit> parseUnit(const Json& value, const std::string& path) {
-    SC_RETURN_IF_ERROR(
-        checkObject(value, path, {"name", "kind", "categories", "ops_per_cycle", "efficiency"}));
+    SC_RETURN_IF_ERROR(checkObject(
+        value, path, {"name", "kind", "categories", "ops_per_cycle", "efficiency", "array"}));
     ComputeUnit unit;
     SC_ASSIGN_OR_RETURN(unit.name, stringField(value, path, "name"));
     SC_ASSIGN_OR_RETURN(std::string kind, stringField(value, path, "kind"));
@@ -95,6 +95,12 @@ Expected<ComputeUnit> parseUnit(const Json& value, const std::string& path) {
     if (const Json* efficiency = optional(value, "efficiency")) {
         SC_ASSIGN_OR_RETURN(unit.efficiency,
                             parseEfficiency(*efficiency, child(path, "efficiency")));
+    }
+    if (const Json* array = optional(value, "array")) {
+        std::string at = child(path, "array");
+        SC_RETURN_IF_ERROR(checkObject(*array, at, {"rows", "cols"}));
+        SC_ASSIGN_OR_RETURN(unit.arrayRows, intField(*array, at, "rows", "a positive integer"));
+        SC_ASSIGN_OR_RETURN(unit.arrayCols, intField(*array, at, "cols", "a positive integer"));
     }
     return unit;
 }
@@ -133,10 +139,15 @@ Expected<CoreGroup> parseGroup(const Json& value, const std::string& path) {
 }
 
 Expected<MemorySpec> parseMemorySpec(const Json& value, const std::string& path) {
-    SC_RETURN_IF_ERROR(checkObject(value, path, {"name", "bytes"}));
+    SC_RETURN_IF_ERROR(checkObject(value, path, {"name", "bytes", "cache"}));
     MemorySpec memory;
     SC_ASSIGN_OR_RETURN(memory.name, stringField(value, path, "name"));
     SC_ASSIGN_OR_RETURN(memory.bytes, intField(value, path, "bytes", "a positive integer"));
+    if (const Json* cache = optional(value, "cache")) {
+        if (!cache->is_boolean())
+            return mustBe(child(path, "cache"), "true or false", *cache);
+        memory.cache = cache->get<bool>();
+    }
     return memory;
 }
 

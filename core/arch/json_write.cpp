@@ -40,6 +40,8 @@ Json unitJson(const ComputeUnit& unit) {
             efficiency[category] = numberJson(share);
         json["efficiency"] = std::move(efficiency);
     }
+    if (unit.arrayRows > 0)
+        json["array"] = Json{{"rows", unit.arrayRows}, {"cols", unit.arrayCols}};
     return json;
 }
 
@@ -67,6 +69,8 @@ Json memoryJson(const MemorySpec& memory) {
     Json json;
     json["name"] = memory.name;
     json["bytes"] = memory.bytes;
+    if (memory.cache)
+        json["cache"] = true;
     return json;
 }
 

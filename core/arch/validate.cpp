@@ -33,7 +33,8 @@ constexpr int64_t kMaxCount = 4096;                   // cores per group, cluste
 constexpr int64_t kMaxLocalBytes = int64_t{1} << 40;  // 1 TiB
 constexpr int64_t kMaxMemoryBytes = int64_t{1} << 50; // 1 PiB
 constexpr int64_t kMaxChipCores = 65536;
-constexpr double kMaxRate = 1e9; // GHz, GB/s, ops per cycle, GFLOP/s
+constexpr int64_t kMaxArraySide = 65536; // a matrix unit's rows or columns
+constexpr double kMaxRate = 1e9;         // GHz, GB/s, ops per cycle, GFLOP/s
 constexpr double kMinRate = 1e-6;
 constexpr double kMaxTimeNs = 1e12; // 1000 s
 
@@ -97,6 +98,12 @@ Status validateUnit(const ComputeUnit& unit, const std::string& path) {
             return fieldError(at, "the unit does not run " + quote(key) + " ops");
         if (!(share > 0 && share <= 1) || share < 1e-6)
             return fieldError(at, "must be a share from 1e-6 to 1 (got " + number(share) + ")");
+    }
+    if (unit.arrayRows != 0 || unit.arrayCols != 0) {
+        if (unit.kind != UnitKind::Matrix)
+            return fieldError(path + ".array", "only a matrix unit has an array");
+        SC_RETURN_IF_ERROR(positiveInt(path + ".array.rows", unit.arrayRows, kMaxArraySide));
+        SC_RETURN_IF_ERROR(positiveInt(path + ".array.cols", unit.arrayCols, kMaxArraySide));
     }
     return {};
 }
@@ -242,6 +249,8 @@ Status validateArch(const Arch& arch) {
     if (arch.cluster.globalBuffer)
         SC_RETURN_IF_ERROR(validateMemory(*arch.cluster.globalBuffer, "cluster.global_buffer"));
     SC_RETURN_IF_ERROR(validateMemory(arch.ddr, "ddr"));
+    if (arch.ddr.cache)
+        return fieldError("ddr.cache", "only a global buffer can be a cache");
     SC_RETURN_IF_ERROR(validatePaths(arch));
     SC_RETURN_IF_ERROR(
         nonNegativeNumber("overheads.kernel_launch_ns", arch.overheads.kernelLaunchNs));

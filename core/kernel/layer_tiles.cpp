@@ -2,7 +2,8 @@
 // hiding inside it, for every strategy alike.
 //
 // Tiles cut the anchor's two outer loops (chooseTiles, layers.cpp) so that a
-// tile's share of the layer's bytes fits one core's LB. A layer may instead
+// tile's share of the layer's bytes fits one core's LB; a MatMul or Gemm with
+// a weight is tiled as a dense, on rows × output features (dense_tiles.cpp). A layer may instead
 // double-buffer them, as TVM hides memory latency with virtual threads
 // (tvm-end-to-end §4, "Explicit Memory Latency Hiding"): its tiles are sized
 // so that the LB holds two, and each core loads its next tile and stores its
@@ -212,10 +213,16 @@ void planTiles(Layer& layer, const TileContext& c) {
         setTiles(layer, {}, c);
         return;
     }
-    int tileable = tileableDims(c.graph, c.semantics, c.slices, c.ops, *box,
-                                std::min(anchor.nests.front().outputRank, 2));
+    const int rank = anchor.nests.front().outputRank;
+    const bool dense =
+        isDenseAnchor(c.graph, layer.anchor) && static_cast<size_t>(rank) == box->size();
+    int tileable =
+        tileableDims(c.graph, c.semantics, c.slices, c.ops, *box, dense ? rank : std::min(rank, 2));
     auto tilesAt = [&](int64_t capacity) {
-        return chooseTiles(anchor.nests.front(), *box, tileable, c.layerBytes, capacity, c.cores);
+        if (dense && tileable >= rank - 1)
+            return chooseDenseTiles(layer, c, *box, tileable == rank, capacity);
+        return chooseTiles(anchor.nests.front(), *box, std::min(tileable, 2), c.layerBytes,
+                           capacity, c.cores);
     };
     setTiles(layer, tilesAt(c.capacityBytes), c);
     if (!c.doubleBuffering)

@@ -151,8 +151,8 @@ Expected<OpWork> opWork(const ir::Graph& graph, const arch::Arch& arch,
         const auto& unit = arch.cluster.coreGroups.front().units[static_cast<size_t>(work.unit)];
         double efficiency =
             unit.efficiencyFor(ops::familyOf(graph.op(op).kind, sem.category), sem.category);
-        work.unitNs = work.work /
-                      (bestRate(unit, ops::computeTypeOf(graph, op)) * arch.clockGhz * efficiency);
+        work.unitNs = work.work / (bestRate(unit, ops::computeTypeOf(graph, op)) * arch.clockGhz *
+                                   efficiency * arrayFill(graph, unit, op));
     }
     return work;
 }

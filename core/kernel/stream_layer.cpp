@@ -97,8 +97,8 @@ TaskId StreamBuilder::spill(BufferId buffer, int32_t placement, const Task& base
 /// per level (a redistribution between cores apart). Inputs in LB make
 /// \p ready wait for their producers.
 std::vector<StreamBuilder::Source> StreamBuilder::sources(const Layer& layer,
-                                                          std::vector<TaskId>& ready) const {
-    std::map<std::pair<Scope, bool>, Source> bySource;
+                                                          std::vector<TaskId>& ready) {
+    std::map<std::pair<Memory, bool>, Source> bySource;
     for (const Operand& in : layer.inputs) {
         bool fromInput = in.buffer == kNoBuffer;
         Scope scope = fromInput ? Scope::DDR : scopeAt(program_, in.buffer, layer.task);
@@ -107,8 +107,14 @@ std::vector<StreamBuilder::Source> StreamBuilder::sources(const Layer& layer,
             ready.push_back(producer);
             continue;
         }
-        Source& source = bySource[{scope, in.redistributed}];
-        source.from = memoryOf(scope);
+        Memory from = memoryOf(scope);
+        if (residency_.enabled() && scope != Scope::LB) {
+            CacheResidency::Key key{in.buffer, fromInput ? in.tensor : ir::kNoTensor};
+            if (residency_.read(key, in.bytes))
+                from = Memory::GB;
+        }
+        Source& source = bySource[{from, in.redistributed}];
+        source.from = from;
         source.redistributed = in.redistributed;
         source.bytes += in.bytes;
         if (!fromInput && scope != program_.buffers[in.buffer].scope)
@@ -119,6 +125,13 @@ std::vector<StreamBuilder::Source> StreamBuilder::sources(const Layer& layer,
     for (auto& [key, source] : bySource)
         all.push_back(std::move(source));
     return all;
+}
+
+Memory StreamBuilder::storeTo(BufferId buffer, Scope scope) {
+    if (!residency_.enabled() || scope == Scope::LB)
+        return memoryOf(scope);
+    residency_.stored({buffer, ir::kNoTensor}, program_.buffers[buffer].bytes);
+    return Memory::GB;
 }
 
 /// One load per source (one DMA descriptor chain gathering the pieces). A
@@ -171,7 +184,7 @@ TaskId StreamBuilder::serial(const Kernel& kern, const Layer& layer, const Task&
     for (BufferId b : layer.outputs) {
         Scope scope = scopeAt(program_, b, layer.task);
         if (scope != Scope::LB)
-            ends.push_back(transfer(TaskKind::Store, Memory::LB, memoryOf(scope),
+            ends.push_back(transfer(TaskKind::Store, Memory::LB, storeTo(b, scope),
                                     program_.buffers[b].bytes, base, {end}));
     }
     return end;
@@ -193,9 +206,12 @@ TaskId StreamBuilder::pipelined(const Kernel& kern, const Layer& layer, const Ta
     int64_t tileHoist = layer.hoistBytes - layer.hoistOnceBytes;
     Memory weightsFrom = arch_.cluster.globalBuffer ? Memory::GB : Memory::DDR;
     std::vector<BufferId> stored;
+    std::vector<Memory> storedTo;
     for (BufferId b : layer.outputs)
-        if (scopeAt(program_, b, layer.task) != Scope::LB)
+        if (Scope scope = scopeAt(program_, b, layer.task); scope != Scope::LB) {
             stored.push_back(b);
+            storedTo.push_back(storeTo(b, scope));
+        }
     std::vector<TaskId> computes;
     // Per chunk, the stores' last hops (the layer ends after them) and
     // first hops (the LB half is free after them).
@@ -234,10 +250,10 @@ TaskId StreamBuilder::pipelined(const Kernel& kern, const Layer& layer, const Ta
         computes.push_back(computeChunk(kern, layer, base, computeDeps, chunks, false));
         for (size_t o = 0; o < stored.size(); ++o) {
             BufferId b = stored[o];
-            stores[static_cast<size_t>(c)].push_back(pipelinedTransfer(
-                TaskKind::Store, Memory::LB, memoryOf(scopeAt(program_, b, layer.task)),
-                shareOf(program_.buffers[b].bytes, c, chunks), base, {computes.back()},
-                storeHops[o]));
+            stores[static_cast<size_t>(c)].push_back(
+                pipelinedTransfer(TaskKind::Store, Memory::LB, storedTo[o],
+                                  shareOf(program_.buffers[b].bytes, c, chunks), base,
+                                  {computes.back()}, storeHops[o]));
             storesOut[static_cast<size_t>(c)].push_back(storeHops[o].front());
         }
     }

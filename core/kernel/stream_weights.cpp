@@ -72,6 +72,7 @@ void StreamBuilder::weights(const Layer& layer, const Task& base, int64_t hoistB
             dma = transfer(TaskKind::WeightDma, arch::Memory::DDR, arch::Memory::GB, bytes, base,
                            {run_.launch, weightsAfter_, run_.lastDma});
             cache_.setFetch(dma);
+            residency_.brought(bytes);
         }
     run_.lastDma = dma != kNoTask ? dma : run_.lastDma;
     const auto& ends = run_.layerEnds;

@@ -57,7 +57,10 @@ StreamBuilder::StreamBuilder(const arch::Arch& arch, const Program& program,
                              const StreamOptions& options)
     : arch_(arch)
     , program_(program)
-    , options_(options) {
+    , options_(options)
+    , residency_(arch.cluster.globalBuffer && arch.cluster.globalBuffer->cache
+                     ? arch.cluster.globalBuffer->bytes
+                     : 0) {
     stream_.enabled = !options.acrossLayer;
 }
 

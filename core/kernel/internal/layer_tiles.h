@@ -56,6 +56,19 @@ struct LayerEstimate {
     double pipelinedNs() const;
 };
 
+/// True when \p op is a MatMul or Gemm whose second operand is a weight:
+/// its layer is tiled as a dense (dense_tiles.cpp).
+bool isDenseAnchor(const ir::Graph& graph, ir::OpId op);
+
+/// Dense-form tiles of \p layer (its anchor's output box \p anchorBox): one
+/// loop per output dim, the rows (every dim but the last) cut by a divisor
+/// of their flattened extent that keeps a box, the features (the last dim)
+/// by a divisor of theirs when \p tileFeatures, else whole; the tile's bytes
+/// fit \p capacityBytes (dense_tiles.cpp).
+std::vector<TileLoop> chooseDenseTiles(const Layer& layer, const TileContext& context,
+                                       const partition::Box& anchorBox, bool tileFeatures,
+                                       int64_t capacityBytes);
+
 /// Tiles, hoists and double buffering of \p layer (its ops, inputs and
 /// outputs filled in).
 void planTiles(Layer& layer, const TileContext& context);

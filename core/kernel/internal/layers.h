@@ -28,6 +28,11 @@ ir::OpId anchorOf(std::span<const ir::OpId> layerOps, const partition::Semantics
 Expected<int32_t> unitFor(const ir::Graph& graph, const arch::Arch& arch, ir::OpId op,
                           ops::Category category, bool onHost = false);
 
+/// The share of \p unit's array of multiply-accumulators \p op fills, in
+/// (0, 1]; 1 for units without an array and ops that are no contraction
+/// (array_fill.cpp).
+double arrayFill(const ir::Graph& graph, const arch::ComputeUnit& unit, ir::OpId op);
+
 /// Work and unit time of \p op for the slice in \p slices.
 Expected<OpWork> opWork(const ir::Graph& graph, const arch::Arch& arch,
                         const partition::SemanticsCache& semantics, const partition::BoxMap& slices,

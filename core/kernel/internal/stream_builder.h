@@ -6,6 +6,7 @@
 
 #include "kernel/streams.h"
 
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -32,6 +33,38 @@ private:
     };
     std::vector<Entry> entries_;
     int64_t bytes_ = 0;
+};
+
+/// On an architecture whose GB is a hardware cache (a CPU's last-level
+/// cache): which tensors the cache still holds, by the residency rule of
+/// docs/simulator.md ("A GB that is a cache"): every byte stored through it
+/// or brought into it advances a clock; a tensor touched when the clock
+/// read t is still held while the bytes since t and its own fit the cache.
+/// stream_cache.cpp.
+class CacheResidency {
+public:
+    /// Tensors are keyed by their buffer, or by their tensor for a graph
+    /// input (never stored: held from the start, written by the caller).
+    struct Key {
+        BufferId buffer = kNoBuffer;
+        ir::TensorId input = ir::kNoTensor;
+        auto operator<=>(const Key&) const = default;
+    };
+
+    explicit CacheResidency(int64_t capacity);
+    bool enabled() const { return capacity_ > 0; }
+    /// \p bytes of \p key written into the cache.
+    void stored(Key key, int64_t bytes);
+    /// Whether a read of \p bytes of \p key finds them in the cache; a miss
+    /// brings them in.
+    bool read(Key key, int64_t bytes);
+    /// Other bytes brought into the cache (weights fetched from DDR).
+    void brought(int64_t bytes);
+
+private:
+    int64_t capacity_ = 0;
+    int64_t clock_ = 0;
+    std::map<Key, int64_t> touched_;
 };
 
 /// Without across-layer scheduling a kernel is one in-order stream: every
@@ -108,7 +141,10 @@ private:
         int64_t reloadBytes = 0;
         std::vector<TaskId> deps;
     };
-    std::vector<Source> sources(const Layer& layer, std::vector<TaskId>& ready) const;
+    std::vector<Source> sources(const Layer& layer, std::vector<TaskId>& ready);
+    /// Where a store of \p buffer at \p scope goes: into the cache when the
+    /// GB is one and the scope is DDR (write-back), else the scope's level.
+    arch::Memory storeTo(BufferId buffer, Scope scope);
     void serialLoads(std::vector<Source>& sources, const Task& base, std::vector<TaskId>& ready);
     TaskId computeChunk(const Kernel& kern, const Layer& layer, const Task& base,
                         std::vector<TaskId> deps, int64_t chunks, bool inOrder);
@@ -130,6 +166,7 @@ private:
     Barriers barriers_;
     LaunchRun run_;
     WeightCache cache_;
+    CacheResidency residency_;
     /// Spills that happen at each computation task: (buffer, placement).
     std::vector<std::vector<std::pair<BufferId, int32_t>>> spillsAt_;
     /// Per computation task: its last compute and its kernel.

@@ -173,33 +173,59 @@ TEST(TestSimTiles, weightsHoistedAsTheCodePromotesThem) {
     }
 }
 
-// A weight that no tile cuts stays in a core across its tiles only when
-// it fits what the LB keeps for weights (its reserve, 64 KB here);
-// larger, every tile reads it again (WeightUse::streamed). 2x64x16 times
-// 16x2048 f32: the 1 MB output overflows the LB's 960 KB for
-// activations; the outer two loops (batch, rows) are tiled, and the
-// layer double-buffers (its stores to DDR outweigh the stream): 4 tiles
-// of 32 rows (two tiles' buffers fit), and the 128 KB weight, which
-// follows neither loop, streams once per tile with the tiles' loads: 4
-// hoists of 131072 B, 10 + 32768 ns each. At 16x1024 (64 KB, 4 tiles of
-// 64 rows) it fits the reserve and is hoisted once before the first tile,
-// 65536 B in 16394 ns.
-// (graphturbo splits these graphs into two one-batch instances, each of
-// which keeps or streams its weight the same way.)
-TEST(TestSimTiles, weightsLargerThanTheReserveStreamPerTile) {
+// A MatMul with a weight is tiled as a dense (dense_tiles.cpp): its
+// flattened rows and its output features, the rows tile as large as fits,
+// then the features tile. 2x64x16 times 16x2048 f32 on one core (the LB's
+// 960 KB for tiles): a tile of r rows and f features holds the input's r
+// rows, every K (64 r B), and its output (4 r f B). All 128 rows fit with
+// f up to 1904: 1024, 2 tiles; the layer double-buffers (its stores to
+// DDR outweigh the rest), and at half the LB f = 512: 4 tiles. The 128 KB
+// weight follows the features: each tile hoists its 512 columns, 32768 B,
+// 10 + 8192 ns, the weight read once in all (by batch and rows, as before
+// the dense form, it streamed whole per tile: 4 x 131072 B). 2x128x16
+// times 16x1024: 128 r + 4 r f at r = 256 fits f up to 928, 512, and at
+// half the LB 256: 4 hoists of 16384 B, 10 + 4096 ns.
+TEST(TestSimTiles, denseLayersTileRowsThenFeatures) {
     using Hoists = std::vector<std::pair<int64_t, double>>;
     for (const char* strategy : {"tvm", "astitch"}) {
         sim::Evaluation wide = run(batchedMatmul(64, 2048), strategy, 1);
         const kernel::Layer& layer = wide.program.kernels[0].layers[0];
         ASSERT_EQ(layer.tileCount, int64_t{4});
         ASSERT_TRUE(layer.doubleBuffered);
-        ASSERT_EQ(layer.weights.size(), size_t{1});
+        ASSERT_EQ(layer.tiles.size(), size_t{3});
+        ASSERT_EQ(layer.tiles[0].tile * layer.tiles[1].tile, int64_t{128});
+        ASSERT_EQ(layer.tiles[2].tile, int64_t{512});
+        ASSERT_TRUE(!layer.weights[0].streamed);
+        ASSERT_EQ(hoistsOf(wide), (Hoists(4, {32768, 8202.0})));
+        sim::Evaluation tall = run(batchedMatmul(128, 1024), strategy, 1);
+        ASSERT_EQ(tall.program.kernels[0].layers[0].tiles[2].tile, int64_t{256});
+        ASSERT_EQ(hoistsOf(tall), (Hoists(4, {16384, 4106.0})));
+    }
+}
+
+// A weight that no tile cuts stays in a core across its tiles only when
+// it fits what the LB keeps for weights (its reserve); larger, every tile
+// reads it again (WeightUse::streamed). x [8, 1, 1024] times a [1024]
+// scale on a 64 KiB LB with a 1 KiB reserve: x and the product, 64 KiB,
+// overflow the 63 KiB for tiles; the outer two loops (8 and 1) are tiled,
+// two tiles of 4 images one at a time, and the layer double-buffers 4 of
+// 2 images. The 4 KiB scale follows neither loop and streams once per
+// tile: 4 hoists of 4096 B, 10 + 1024 ns each.
+TEST(TestSimTiles, weightsLargerThanTheReserveStreamPerTile) {
+    using Hoists = std::vector<std::pair<int64_t, double>>;
+    ir::Graph scaled;
+    {
+        Builder b(scaled);
+        binary(b, "Mul", b.input({8, 1, 1024}), b.weight({1024}));
+        b.finish();
+    }
+    for (const char* strategy : {"tvm", "astitch"}) {
+        sim::Evaluation ev = runOn(smallLbArch(65536, 1024), scaled, strategy);
+        const kernel::Layer& layer = ev.program.kernels[0].layers[0];
+        ASSERT_EQ(layer.tileCount, int64_t{4});
+        ASSERT_TRUE(layer.doubleBuffered);
         ASSERT_TRUE(layer.weights[0].streamed);
-        ASSERT_EQ(hoistsOf(wide), (Hoists(4, {131072, 32778.0})));
-        sim::Evaluation fits = run(batchedMatmul(128, 1024), strategy, 1);
-        ASSERT_EQ(fits.program.kernels[0].layers[0].tileCount, int64_t{4});
-        ASSERT_TRUE(!fits.program.kernels[0].layers[0].weights[0].streamed);
-        ASSERT_EQ(hoistsOf(fits), (Hoists{{65536, 16394.0}}));
+        ASSERT_EQ(hoistsOf(ev), (Hoists(4, {4096, 1034.0})));
     }
 }
 
@@ -245,35 +271,79 @@ TEST(TestSimTiles, doubleBufferedTilesOverlapLoadsComputeAndStores) {
 }
 
 // Double buffering is chosen only where it is faster, and only where a core
-// has a second tile to overlap. x [2, 8, 256] times a 256 x 256 f32 weight
-// (256 KiB, over the 1 KiB reserve: streamed per tile) on a 64 KiB LB: the
-// layer's 32 KiB fit one tile; two tiles' buffers fit at 2 tiles of one
-// batch, which stream the weight twice. Serial: loads 100 + 16384 + 10 +
-// 4096, the stream 10 + 262144 / 4, 2*8*256*256 MACs / 16 = 65536, stores
-// 20590 like the loads: 172262 ns. Double-buffered in 2 chunks: loads
-// 20480 + 2 x 110 and the stream 131072 + 2 x 10 (151792), stores 20700,
-// the busiest path GB->LB 139264 + 6 x 10 / its 8 channels:
-// (151792 + 65536 + 20700) / 2 + 139271.5 / 2 = 188650, slower, so one
-// tile at a time. Relu then Neg of
-// x [1, 1024] on two cores with a 1 MiB LB fits in one tile per core: no
-// second tile, no pipeline (coresTakeTilesInTurn has its timeline).
+// has a second tile to overlap. x [2, 4, 1024] times a 1024 x 1024 f32
+// weight (4 MiB) on a 64 KiB LB with a 1 KiB reserve, as a dense: all 8
+// rows (32 KiB of input) and 512 features (16 KiB of output) fit one
+// tile, 2 tiles, each hoisting its 2 MiB half of the weight. At half the
+// LB, 4 rows and 512 features: 4 tiles, the weight read twice. Serial:
+// loads 100 + 32768 + 10 + 8192, the hoist 10 + 4194304 / 4, 2*4*1024*1024
+// MACs / 16 = 524288, stores like the loads: 1655014 ns. Double-buffered
+// in 4 chunks: loads 41400 and hoists 2097152 + 4 x 10, stores 41400, the
+// busiest path GB->LB 2113656 (loads, hoists, stores; one channel):
+// (2138592 + 524288 + 41400) / 4 + 2113656 x 3 / 4 = 2261312, slower, so
+// one tile at a time. Relu then Neg of x [1, 1024] on two cores with a
+// 1 MiB LB fits in one tile per core: no second tile, no pipeline
+// (coresTakeTilesInTurn has its timeline).
 TEST(TestSimTiles, doubleBufferingOnlyWhereItIsFaster) {
-    ir::Graph fewRows;
+    ir::Graph heavy;
     {
-        Builder b(fewRows);
-        matmul(b, b.input({2, 8, 256}), b.weight({256, 256}));
+        Builder b(heavy);
+        matmul(b, b.input({2, 4, 1024}), b.weight({1024, 1024}));
         b.finish();
     }
     arch::Arch lb64 = smallLbArch(65536, 1024);
     for (const char* strategy : {"tvm", "astitch"}) {
-        sim::Evaluation streamed = runOn(lb64, fewRows, strategy);
-        const kernel::Layer& layer = streamed.program.kernels[0].layers[0];
-        ASSERT_TRUE(layer.weights[0].streamed);
+        sim::Evaluation serial = runOn(lb64, heavy, strategy);
+        const kernel::Layer& layer = serial.program.kernels[0].layers[0];
+        ASSERT_TRUE(!layer.weights[0].streamed);
         ASSERT_TRUE(!layer.doubleBuffered);
-        ASSERT_EQ(layer.tileCount, int64_t{1});
-        ASSERT_EQ(layer.hoistBytes, int64_t{262144});
+        ASSERT_EQ(layer.tileCount, int64_t{2});
+        ASSERT_EQ(layer.hoistBytes, int64_t{4194304});
         sim::Evaluation onePerCore = run(elementwiseOf({1, 1024}), strategy, 2);
         ASSERT_EQ(onePerCore.program.kernels[0].layers[0].tileCount, int64_t{2});
         ASSERT_TRUE(!onePerCore.program.kernels[0].layers[0].doubleBuffered);
     }
+}
+
+// The fill of the array (kernel/array_fill.cpp): the hand matrix unit as a
+// 4 x 4 array. x [1, 16] times W [16, 2]: K = 16 fills the rows, the 2
+// features half the columns: 32 MACs at 16 / 2 = 8 per cycle, 4 ns (2 ns
+// at the peak). W [16, 6]: 6 features in 2 passes of 4 columns fill 6/8:
+// 96 MACs / 12 = 8 ns (6 at the peak). The roofline keeps the peak.
+TEST(TestSimTiles, contractionsRunAtTheShareOfTheArrayTheyFill) {
+    arch::Arch a = handArch();
+    a.cluster.coreGroups.front().units[1].arrayRows = 4;
+    a.cluster.coreGroups.front().units[1].arrayCols = 4;
+    for (const char* strategy : {"tvm", "graphturbo"}) {
+        ASSERT_FUZZY_EQ(computeNs(run(matmulBy(1, 2), strategy)), 2.0);
+        ASSERT_FUZZY_EQ(computeNs(runOn(a, matmulBy(1, 2), strategy)), 4.0);
+        ASSERT_FUZZY_EQ(computeNs(runOn(a, matmulBy(1, 6), strategy)), 8.0);
+    }
+}
+
+// A GB that is a hardware cache (kernel/stream_cache.cpp): tvm keeps the
+// output of x [1, 16] times W1 [16, 16] in DDR for the next MatMul. With a
+// scratchpad GB it is stored LB->GB->DDR and loaded back DDR->GB->LB; with
+// a cache of 16 MiB, which holds its 64 B, it is stored into the cache and
+// read from it: no transfer of the activations crosses DDR.
+TEST(TestSimTiles, aCacheGbHoldsWhatFitsIt) {
+    ir::Graph chain;
+    {
+        Builder b(chain);
+        matmul(b, matmul(b, b.input({1, 16}), b.weight({16, 16})), b.weight({16, 16}));
+        b.finish();
+    }
+    auto ddrActivations = [&](const arch::Arch& a) {
+        sim::Evaluation ev = runOn(a, chain, "tvm");
+        int crossings = 0;
+        for (const kernel::Task& t : ev.tasks.tasks)
+            if ((t.kind == kernel::TaskKind::Load || t.kind == kernel::TaskKind::Store) &&
+                (t.from == arch::Memory::DDR || t.to == arch::Memory::DDR))
+                ++crossings;
+        return crossings;
+    };
+    arch::Arch cached = handArch();
+    cached.cluster.globalBuffer->cache = true;
+    ASSERT_TRUE(ddrActivations(handArch()) > 0);
+    ASSERT_EQ(ddrActivations(cached), 0);
 }

@@ -1,0 +1,220 @@
+// Loading a host program: ORC's LLJIT links the emitted host objects (the
+// same bytes `stagecraft emit --target host` writes), resolving libm from the
+// process and sc_barrier to a futex barrier (host_threads.cpp). Memory: one
+// buffer per table slot (inputs copied in, weights read in place from the
+// graph or packed transposed once where the plan says so, activations
+// zeroed), one arena and one scratch area sized for the largest kernel, and
+// the pool of threads the widest kernel needs. Running is host_run.cpp's.
+
+#include "codegen/host_run.h"
+#include "codegen/internal/host_program.h"
+#include "codegen/internal/host_threads.h"
+#include "codegen/internal/lowering.h"
+#include "support/limits.h"
+#include "support/strings.h"
+
+#include <llvm/ExecutionEngine/JITEventListener.h>
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h>
+#include <llvm/ExecutionEngine/SectionMemoryManager.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace stagecraft::codegen {
+
+using detail::KernelFn;
+
+namespace {
+
+extern "C" void stagecraftHostBarrier(void* sync) {
+    static_cast<detail::Barrier*>(sync)->wait();
+}
+
+std::string message(llvm::Error error) {
+    return llvm::toString(std::move(error));
+}
+
+/// The JIT's builder. STAGECRAFT_PERF_JIT set: objects are linked by
+/// RuntimeDyld with LLVM's perf listener, so that `perf record` + `perf
+/// inject --jit` name the kernels' functions (docs/codegen.md).
+llvm::orc::LLJITBuilder jitBuilder() {
+    llvm::orc::LLJITBuilder builder;
+    if (std::getenv("STAGECRAFT_PERF_JIT") == nullptr)
+        return builder;
+    builder.setObjectLinkingLayerCreator(
+        [](llvm::orc::ExecutionSession& session, const llvm::Triple&) {
+            auto layer = std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
+                session, [] { return std::make_unique<llvm::SectionMemoryManager>(); });
+            if (llvm::JITEventListener* perf = llvm::JITEventListener::createPerfJITEventListener())
+                layer->registerJITEventListener(*perf);
+            return layer;
+        });
+    return builder;
+}
+
+/// The \p rows x cols matrix of \p size-byte elements in \p bytes, transposed.
+std::vector<std::byte> transposed(std::span<const std::byte> bytes, const ir::Shape& shape,
+                                  int64_t size) {
+    const auto rows = static_cast<size_t>(shape[0]), cols = static_cast<size_t>(shape[1]);
+    const auto width = static_cast<size_t>(size);
+    std::vector<std::byte> out(bytes.size());
+    for (size_t r = 0; r < rows; ++r)
+        for (size_t c = 0; c < cols; ++c)
+            std::memcpy(&out[(c * rows + r) * width], &bytes[(r * cols + c) * width], width);
+    return out;
+}
+
+} // namespace
+
+Status HostProgram::Impl::link(const EmittedProgram& program) {
+    detail::initializeTargets();
+    auto built = jitBuilder().create();
+    if (!built)
+        return Error("host runner: " + message(built.takeError()));
+    jit = std::move(*built);
+    llvm::orc::JITDylib& dylib = jit->getMainJITDylib();
+    auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+        jit->getDataLayout().getGlobalPrefix());
+    if (!process)
+        return Error("host runner: " + message(process.takeError()));
+    dylib.addGenerator(std::move(*process));
+    llvm::orc::SymbolMap runtime;
+    runtime[jit->mangleAndIntern("sc_barrier")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&stagecraftHostBarrier),
+        llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+    if (llvm::Error e = dylib.define(llvm::orc::absoluteSymbols(std::move(runtime))))
+        return Error("host runner: " + message(std::move(e)));
+    for (const EmittedKernel& k : program.kernels)
+        for (size_t p = 0; p < k.parts.size(); ++p) {
+            auto buffer =
+                llvm::MemoryBuffer::getMemBufferCopy(k.parts[p].object, k.fileStem(p) + ".o");
+            if (llvm::Error e = jit->addObjectFile(std::move(buffer)))
+                return Error("host runner: kernel " + k.symbol + ": " + message(std::move(e)));
+        }
+    for (size_t i = 0; i < program.kernels.size(); ++i) {
+        const EmittedKernel& k = program.kernels[i];
+        auto address = jit->lookup(k.symbol);
+        if (!address)
+            return Error("host runner: kernel " + k.symbol + ": " + message(address.takeError()));
+        kernels.push_back(address->toPtr<KernelFn>());
+        const KernelCode& code = plan->kernels[i];
+        layerTables.push_back(nullptr);
+        if (code.cores < 2 || code.layers.size() < 2)
+            continue;
+        auto layers = jit->lookup(k.symbol + "_layers");
+        if (!layers)
+            return Error("host runner: kernel " + k.symbol + ": " + message(layers.takeError()));
+        layerTables.back() = layers->toPtr<const KernelFn*>();
+    }
+    return Status::success();
+}
+
+Status checkRunMemory(const ir::Graph& graph, const CodePlan& plan) {
+    int64_t total = 0;
+    int64_t largest = 0;
+    std::string largestName;
+    auto add = [&](int64_t bytes, const std::string& name) {
+        total = bytes < 0 || total < 0 || __builtin_add_overflow(total, bytes, &total) ? -1 : total;
+        if (bytes > largest) {
+            largest = bytes;
+            largestName = name;
+        }
+    };
+    for (const GlobalTensor& g : plan.globals) {
+        const ir::Tensor& t = graph.tensor(g.tensor);
+        if (g.role != TensorRole::Weight || g.hostTransposed)
+            add(g.bytes, "tensor " + quote(t.name));
+        else if (t.data && t.data->storage() == ir::WeightStorage::Derived)
+            add(checkedProduct(t.data->byteSize(), 2), "weight " + quote(t.name));
+    }
+    int64_t arena = 0, scratch = 0;
+    for (const KernelCode& k : plan.kernels) {
+        arena = std::max(arena, k.arenaBytes);
+        int64_t cores = checkedProduct(hostScratchBytes(graph, k), k.cores);
+        scratch = cores < 0 || scratch < 0 ? -1 : std::max(scratch, cores);
+    }
+    add(arena, "the arena");
+    add(scratch, "the scratch");
+    return checkAllocation(total, "running the kernels (largest buffer: " + largestName + ", " +
+                                      formatBytes(largest) + ")");
+}
+
+Status HostProgram::Impl::allocate() {
+    SC_RETURN_IF_ERROR(checkRunMemory(*graph, *plan));
+    table.assign(plan->globals.size(), nullptr);
+    buffers.resize(plan->globals.size());
+    for (size_t slot = 0; slot < plan->globals.size(); ++slot) {
+        const GlobalTensor& g = plan->globals[slot];
+        const ir::Tensor& t = graph->tensor(g.tensor);
+        if (g.role == TensorRole::Weight) {
+            auto bytes = t.data->bytes();
+            if (!bytes.ok())
+                return Error("weight '" + t.name + "': " + bytes.error().message());
+            table[slot] = const_cast<std::byte*>(bytes->data());
+            if (g.hostTransposed) {
+                buffers[slot] = transposed(*bytes, t.shape, ir::dtypeSize(t.dtype));
+                table[slot] = buffers[slot].data();
+            }
+            continue;
+        }
+        buffers[slot].assign(static_cast<size_t>(std::max<int64_t>(g.bytes, 1)), std::byte{0});
+        table[slot] = buffers[slot].data();
+        // A graph output that import folded to a constant (Shape, Size of a
+        // static tensor) is computed by no kernel: it holds its value.
+        if (t.isConstant() && t.data) {
+            auto bytes = t.data->bytes();
+            if (!bytes.ok())
+                return Error("output '" + t.name + "': " + bytes.error().message());
+            std::copy(bytes->begin(), bytes->end(), buffers[slot].begin());
+        }
+    }
+    int64_t arenaBytes = 1, scratchBytes = 1;
+    for (const KernelCode& k : plan->kernels) {
+        arenaBytes = std::max(arenaBytes, k.arenaBytes);
+        scratchBytes = std::max(scratchBytes, hostScratchBytes(*graph, k) * k.cores);
+    }
+    arena.assign(static_cast<size_t>(arenaBytes), std::byte{0});
+    scratch.assign(static_cast<size_t>(scratchBytes), std::byte{0});
+    int64_t widest = 1;
+    for (const KernelCode& k : plan->kernels)
+        widest = std::max(widest, k.cores);
+    if (std::min(widest, hardwareThreads) > 1)
+        pool = std::make_unique<detail::CorePool>(std::min(widest, hardwareThreads) - 1);
+    return Status::success();
+}
+
+// The constructor and destructor live here, where llvm::orc::LLJIT is whole
+// (internal/host_program.h only names it).
+HostProgram::HostProgram(std::unique_ptr<Impl> impl)
+    : impl_(std::move(impl)) {}
+
+HostProgram::~HostProgram() = default;
+
+Expected<std::unique_ptr<HostProgram>>
+HostProgram::load(const ir::Graph& graph, const CodePlan& plan, const EmittedProgram& program) {
+    if (program.target != Target::Host)
+        return Error("host runner: the kernels were emitted for " +
+                     std::string(targetName(program.target)) + ", not for the host");
+    if (program.kernels.size() != plan.kernels.size())
+        return Error("host runner: the program has " + std::to_string(program.kernels.size()) +
+                     " kernels, the plan " + std::to_string(plan.kernels.size()));
+    auto impl = std::make_unique<Impl>();
+    impl->graph = &graph;
+    impl->plan = &plan;
+    SC_RETURN_IF_ERROR(impl->link(program));
+    SC_RETURN_IF_ERROR(impl->allocate());
+    return std::unique_ptr<HostProgram>(new HostProgram(std::move(impl)));
+}
+
+} // namespace stagecraft::codegen
