@@ -10,12 +10,12 @@
 // of the weight (streamed through the LB's reserve along K), and writes its
 // rows × features of the output.
 //
-// A rows tile is a divisor of the flattened extent that stays a box of the
-// output (it divides the innermost row dim or is a whole number of its
-// rows), so the emitted code tiles it as any other tile loop. A tile fits
-// when the bytes it holds fit the LB: each activation's bytes times the share
-// of it the tile covers on the dims that activation follows (the input's rows
-// tile holds every K, whatever the features tile). Of the fitting tiles, the
+// A rows tile is a box of the output: a divisor of each row dim's extent
+// (two images by one token is a tile of 2 rows), so the emitted code tiles
+// it as any other tile loop. A tile fits when the bytes it holds fit the
+// LB: each activation's bytes times the share of it the tile covers on the
+// dims that activation follows (the input's rows tile holds every K,
+// whatever the features tile). Of the fitting tiles, the
 // count that keeps the kernel's cores busiest wins, then the largest rows
 // tile (each rows tile reads the weight once), then the largest features
 // tile: §4.1's "largest integer that divides the loop extent", outer loop
@@ -33,24 +33,20 @@ namespace stagecraft::kernel::detail {
 
 namespace {
 
-/// Per-row-dim tiles of a rows tile of \p rows flattened rows over the row
-/// dims' \p extents, or empty when the tile would not be a box.
-std::vector<int64_t> rowTiles(std::span<const int64_t> extents, int64_t rows) {
-    std::vector<int64_t> tiles(extents.size(), 1);
-    for (size_t d = extents.size(); d-- > 0 && rows > 1;) {
-        if (rows >= extents[d]) {
-            if (rows % extents[d] != 0)
-                return {};
-            tiles[d] = extents[d];
-            rows /= extents[d];
-        } else {
-            if (extents[d] % rows != 0)
-                return {};
-            tiles[d] = rows;
-            rows = 1;
-        }
+/// Every rows tile: per row dim a divisor of its extent (a box of the
+/// output), the inner dims varying fastest.
+std::vector<std::vector<int64_t>> rowTileShapes(std::span<const int64_t> extents) {
+    std::vector<std::vector<int64_t>> shapes = {{}};
+    for (int64_t extent : extents) {
+        std::vector<std::vector<int64_t>> longer;
+        for (const std::vector<int64_t>& shape : shapes)
+            for (int64_t d : divisors(extent)) {
+                longer.push_back(shape);
+                longer.back().push_back(d);
+            }
+        shapes = std::move(longer);
     }
-    return rows == 1 ? tiles : std::vector<int64_t>{};
+    return shapes;
 }
 
 /// The share of \p tensor one tile of \p tiles covers: the product of
@@ -132,12 +128,12 @@ std::vector<TileLoop> chooseDenseTiles(const Layer& layer, const TileContext& c,
             return share > bestShare;
         return r != bestRows ? r > bestRows : f > bestFeatures;
     };
-    for (int64_t r : divisors(rows)) {
-        std::vector<int64_t> perDim = rowTiles(rowExtents, r);
-        if (perDim.empty())
-            continue;
-        for (size_t d = 0; d + 1 < rank; ++d)
+    for (const std::vector<int64_t>& perDim : rowTileShapes(rowExtents)) {
+        int64_t r = 1;
+        for (size_t d = 0; d + 1 < rank; ++d) {
             candidate[d].tile = perDim[d];
+            r *= perDim[d];
+        }
         for (int64_t f : featureTiles) {
             candidate.back().tile = f;
             if (denseTileBytes(layer, c, candidate) <= static_cast<double>(capacityBytes) &&
