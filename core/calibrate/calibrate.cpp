@@ -96,7 +96,26 @@ Status measureRates(arch::Arch& arch, const CalibrateOptions& options,
     return Status::success();
 }
 
-/// DRAM and last-level cache bandwidth, all cores streaming.
+/// The working set the last-level cache holds for all cores streaming:
+/// from twice the cores' L2 (their LBs) up to what sysfs reports, doubling
+/// while one stream still runs at 1.5x \p dram or more. A virtual machine
+/// may report its host's whole cache; its share is what streams fast.
+Expected<int64_t> effectiveCacheBytes(const arch::Arch& arch, int cores, int64_t reported,
+                                      double dram, double seconds) {
+    const auto& lb = arch.cluster.coreGroups.front().localBuffer;
+    int64_t start = std::max<int64_t>(2 * cores * (lb ? lb->bytes : 0), 1 << 20);
+    int64_t held = 0;
+    for (int64_t bytes = start; bytes <= reported; bytes *= 2) {
+        SC_ASSIGN_OR_RETURN(double bw, streamBandwidth(bytes, cores, seconds));
+        if (bw < 1.5 * dram)
+            break;
+        held = bytes;
+    }
+    return held;
+}
+
+/// DRAM and last-level cache bandwidth, all cores streaming, and the share
+/// of the last-level cache they find (the GB's bytes).
 Status measurePaths(arch::Arch& arch, const CalibrateOptions& options,
                     std::vector<std::string>& findings) {
     int cores = static_cast<int>(arch::coresPerCluster(arch));
@@ -106,11 +125,25 @@ Status measurePaths(arch::Arch& arch, const CalibrateOptions& options,
                        what, "GB/s");
     };
     SC_ASSIGN_OR_RETURN(double dram, bandwidth(8 * llc, "DRAM bandwidth"));
-    SC_ASSIGN_OR_RETURN(double cache, bandwidth(llc / 2, "last-level cache bandwidth"));
+    SC_ASSIGN_OR_RETURN(int64_t held,
+                        effectiveCacheBytes(arch, cores, llc, dram, options.secondsPerMeasurement));
+    if (held == 0)
+        return Error("calibration: no working set above the cores' L2 streamed faster than "
+                     "DRAM's " +
+                     fixed(dram, 1) +
+                     " GB/s: a disturbed measurement, or no cache to model; calibrate when the "
+                     "machine is idle");
+    SC_ASSIGN_OR_RETURN(double cache, bandwidth(held / 2, "last-level cache bandwidth"));
     if (cache <= dram)
         return Error("calibration: the last-level cache streamed " + fixed(cache, 1) +
                      " GB/s, no more than DRAM's " + fixed(dram, 1) +
                      " GB/s: a disturbed measurement; calibrate when the machine is idle");
+    if (arch.cluster.globalBuffer && held < llc) {
+        findings.push_back("last-level cache: " + std::to_string(held >> 20) + " MiB of the " +
+                           std::to_string(llc >> 20) +
+                           " MiB the system reports stream faster than DRAM; the GB is that");
+        arch.cluster.globalBuffer->bytes = held;
+    }
     for (arch::Path& p : arch.paths) {
         if (p.from == arch::Memory::DDR)
             p.bandwidthGBps = dram; // bytes per ns = GB/s, shared by the chip

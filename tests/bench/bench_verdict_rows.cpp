@@ -32,7 +32,7 @@ std::filesystem::path modelsDir() {
 
 Expected<std::shared_ptr<const ir::Graph>> load(const Row& row, ir::DType precision, int64_t k) {
     static std::map<GraphKey, std::shared_ptr<const ir::Graph>> graphs;
-    GraphKey key{row.label, precision, k};
+    GraphKey key{row.label + (row.quantized ? " i8" : ""), precision, k};
     if (auto it = graphs.find(key); it != graphs.end())
         return it->second;
     std::optional<ir::Graph> graph;
@@ -40,6 +40,8 @@ Expected<std::shared_ptr<const ir::Graph>> load(const Row& row, ir::DType precis
         zoo::ZooOptions options;
         options.batch = k;
         options.seq = row.seq;
+        if (row.quantized)
+            options.quantization = onnxio::Quantization::Static;
         graph = zooGraph(tempDir(), row.zoo, options);
     } else {
         onnxio::ImportOptions options;
@@ -270,6 +272,47 @@ void table1(const arch::Arch& arch) {
     }
     table1Shape(measured);
     workingSets(arch);
+}
+
+void fig16(const arch::Arch& arch) {
+    std::printf("\n## Fig. 16 in shape: ResNet-50 under graphturbo by samples per cluster\n\n"
+                "The busy share of each unit (over the cluster's cores and the run) and "
+                "the roofline share; the MME runs each conv at the share of its 32 × 32 "
+                "array the conv fills (`simulator.md`). The paper's Fig. 16: the use of "
+                "both grows with the batch.\n\n| model | per cluster | latency | MME busy | "
+                "VME busy | at the roofline |\n| --- | ---: | ---: | ---: | ---: | ---: |\n");
+    const sim::Strategy& graphturbo = sim::strategyOf(sim::StrategyId::GraphTurbo);
+    for (bool quantized : {false, true}) {
+        Row row;
+        row.label = "ResNet-50";
+        row.zoo = "resnet50";
+        row.quantized = quantized;
+        ir::DType precision = quantized ? ir::DType::Float32 : ir::DType::Float16;
+        for (int64_t k : {1, 2, 4, 8, 16}) {
+            std::fprintf(stderr, "bench_verdicts: Fig. 16, ResNet-50 %s at %lld per cluster\n",
+                         quantized ? "int8" : "f16", static_cast<long long>(k));
+            row.totalBatch = k * arch.clusters;
+            row.perCluster = k;
+            row.tvmPerCluster = k;
+            driver::Fixed fixed;
+            fixed.perCluster = k;
+            auto r = run(row, precision, arch, graphturbo, fixed);
+            if (!r) {
+                std::printf("| %s | %lld | failed | | | |\n", quantized ? "int8" : "f16",
+                            static_cast<long long>(k));
+                continue;
+            }
+            auto busy = [&](const char* unit) {
+                for (const auto& [name, share] : r->cuUtilization)
+                    if (name == unit)
+                        return share;
+                return 0.0;
+            };
+            std::printf("| ResNet-50 %s | %lld | %.2f ms | %.0f %% | %.0f %% | %.0f %% |\n",
+                        quantized ? "int8" : "f16", static_cast<long long>(k), r->latencyUs / 1000,
+                        100 * busy("MME"), 100 * busy("VME"), 100 * r->efficiency);
+        }
+    }
 }
 
 } // namespace stagecraft::bench

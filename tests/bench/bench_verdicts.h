@@ -25,6 +25,8 @@ struct Row {
     int64_t totalBatch = 1;
     int64_t tvmPerCluster = 1;
     int64_t perCluster = 1;
+    /// The zoo model in int8 (QDQ, folded to QLinearConv and QLinearMatMul).
+    bool quantized = false;
 };
 
 arch::Arch stcp920();
@@ -45,5 +47,9 @@ std::string shortConfig(const sim::Report& report);
 
 /// Table 1 in shape: BERT-128 under tvm-llb and gt-paper.
 void table1(const arch::Arch& arch);
+
+/// Fig. 16 in shape: the MME's and VME's use on ResNet-50 (f16 and int8)
+/// under graphturbo at 1 to 16 samples per cluster.
+void fig16(const arch::Arch& arch);
 
 } // namespace stagecraft::bench

@@ -1,24 +1,20 @@
-// Ops against ONNX Runtime on small generated models. The quantization ops
-// (issue 23, item 1): QuantizeLinear per tensor and per axis (saturating),
-// DequantizeLinear per axis, DynamicQuantizeLinear (its ONNX function body,
-// with runtime scale and zero point), ConvInteger with padding, stride and
-// zero points, MatMulInteger with both zero points,
-// QLinearConv with per-channel weight scales and a bias, QLinearMatMul over a
-// batch, a Dequantize-Relu-Quantize chain, and the QDQ patterns the import
-// folds into QLinearConv (with a Relu and an int32 bias) and QLinearMatMul
-// (there ONNX Runtime runs with its graph optimizations, which fold them the
-// same way). Clip with bounds computed at run time (issue 23, item 2: the
-// log-mel floor max(x) - 80 of audio front ends) and a Pad whose value is
-// computed at run time. Exp and Erf, computed inline in f32 (math_f32.cpp),
-// over [-6, 6] and [-4.5, 4.5]. GridSample (issue 23, item 5) in each mode and
-// padding, with and without align_corners, in 2 and 3 spatial dims, at grid
-// points reaching past [-1, 1] so that the padding decides. Trilu (both
-// triangles, k off the diagonal), CumSum (exclusive, reverse), Mod (integer,
-// and fmod on floats), BitShift both ways, OneHot with negative indices,
-// Einsum (a batched contraction and a diagonal sum), NegativeLogLikelihoodLoss
-// with weights and SoftmaxCrossEntropyLoss with an ignored index (issue 23,
-// item 5; the losses run as their function bodies).
-// Each is scheduled by graphturbo on stcp920 (small_model_case.h).
+// Ops against ONNX Runtime on small generated models. The quantization ops (issue 23, item 1):
+// QuantizeLinear per tensor and per axis (saturating), DequantizeLinear per axis,
+// DynamicQuantizeLinear (its ONNX function body, with runtime scale and zero point), ConvInteger
+// with padding, stride and zero points, MatMulInteger with both zero points, QLinearConv with
+// per-channel weight scales and a bias, QLinearMatMul over a batch, a Dequantize-Relu-Quantize
+// chain, and the QDQ patterns the import folds into QLinearConv (with a Relu and an int32 bias) and
+// QLinearMatMul (there ONNX Runtime runs with its graph optimizations, which fold them the same
+// way). Clip with bounds computed at run time (issue 23, item 2: the log-mel floor max(x) - 80 of
+// audio front ends) and a Pad whose value is computed at run time. Exp and Erf, computed inline in
+// f32 (math_f32.cpp), over [-6, 6] and [-4.5, 4.5]. GridSample (issue 23, item 5) in each mode and
+// padding, with and without align_corners, in 2 and 3 spatial dims, at grid points reaching past
+// [-1, 1] so that the padding decides. Trilu (both triangles, k off the diagonal), CumSum
+// (exclusive, reverse), Mod (integer, and fmod on floats), BitShift both ways, OneHot with negative
+// indices, Einsum (a batched contraction and a diagonal sum), NegativeLogLikelihoodLoss with
+// weights and SoftmaxCrossEntropyLoss with an ignored index (issue 23, item 5; the losses run as
+// their function bodies). A MatMul by a weight with a bias and a Relu, tiled as a dense: rows ×
+// output features (issue 61). Each is scheduled by graphturbo on stcp920 (small_model_case.h).
 
 #include "coretestsupport.h"
 #include "small_model_case.h"
@@ -447,6 +443,18 @@ const std::vector<Case>& cases() {
              m.addNode("NegativeLogLikelihoodLoss", {"x", "target", "weight"}, {"y"})
                  .attr("reduction", std::string("mean"));
              output(m, "y", DType::Float32, {});
+         }},
+        {"dense-rows-by-features",
+         DType::Float32,
+         {2, 48, 64},
+         2.0,
+         [](onnxio::ModelBuilder& m, Seeded& r) {
+             m.addFloatInitializer("w", {64, 96}, r.floats(64 * 96, 0.2));
+             m.addFloatInitializer("b", {96}, r.floats(96, 0.5));
+             m.addNode("MatMul", {"x", "w"}, {"xw"});
+             m.addNode("Add", {"xw", "b"}, {"biased"});
+             m.addNode("Relu", {"biased"}, {"y"});
+             output(m, "y", DType::Float32, {2, 48, 96});
          }},
         {"softmax-cross-entropy-ignore-index",
          DType::Float32,
