@@ -53,6 +53,8 @@ constexpr const char* kArgNames[] = {"tensors", "arena", "scratch", "core", "cor
 /// Ops of one tile lowered into one function; a layer with more gets
 /// functions of this many ops each.
 constexpr size_t kOpsPerFunction = 16;
+/// Row tiles that each get a copy of the ops with a constant start (host).
+constexpr int64_t kMaxConstantRowTiles = 8;
 
 /// Ops of a kernel's layers in one module: a kernel with more is compiled
 /// as several modules, each ending at the first layer that reaches this many.
@@ -288,12 +290,48 @@ private:
         Value* rest = t;
         for (size_t i = layer.tiles.size(); i-- > 0;) {
             const TileLoop& loop = layer.tiles[i];
+            if (loop.count() == 1) { // a known start (host_layer.cpp merges a loop whole)
+                starts[i] = e_.i64(loop.lo);
+                continue;
+            }
             Value* index = e_.b().CreateURem(rest, e_.i64(loop.count()));
             rest = e_.b().CreateUDiv(rest, e_.i64(loop.count()));
             starts[i] =
                 e_.b().CreateAdd(e_.i64(loop.lo), e_.b().CreateMul(index, e_.i64(loop.tile)));
         }
         return starts;
+    }
+
+    /// On the host, the tiles of a tile loop along the output's row (a dense
+    /// layer's features, dense_tiles.cpp) when that loop is the last and
+    /// has at most kMaxConstantRowTiles tiles: each then runs its own copy
+    /// of the ops with its start a constant, as the register-blocked
+    /// contraction needs the row's range known (blocked_plan.cpp); 0: none.
+    int64_t constantRowTiles(const LayerCode& layer) {
+        if (llvm::Triple(e_.module().getTargetTriple()).isRISCV() || layer.tiles.empty() ||
+            layer.ops.empty() || layer.ops.size() > kOpsPerFunction)
+            return 0;
+        const TileLoop& last = layer.tiles.back();
+        for (const OpStep& step : layer.ops)
+            if (step.regions.empty() || step.regions[0].size() != static_cast<size_t>(last.dim) + 1)
+                return 0;
+        return last.count() <= kMaxConstantRowTiles ? last.count() : 0;
+    }
+
+    /// The ops of tile \p t, one copy per row tile (constantRowTiles).
+    Status lowerRowTiles(const LayerCode& layer, const std::vector<Value*>& starts, Value* t,
+                         int64_t rowTiles) {
+        const TileLoop& last = layer.tiles.back();
+        Value* index = e_.b().CreateURem(t, e_.i64(rowTiles));
+        Status failure = Status::success();
+        for (int64_t i = 0; i < rowTiles; ++i)
+            e_.ifThen(e_.b().CreateICmpEQ(index, e_.i64(i)), [&] {
+                std::vector<Value*> constant = starts;
+                constant.back() = e_.i64(last.lo + i * last.tile);
+                if (Status s = lowerTileOps(layer, constant, t); !s.ok() && failure.ok())
+                    failure = s;
+            });
+        return failure;
     }
 
     Status lowerLayer(const LayerCode& layer) {
@@ -310,7 +348,10 @@ private:
                     for (const Promotion& p : layer.promotions)
                         if (p.perTile)
                             promote(layer, p, starts);
-                    if (Status s = lowerTileOps(layer, starts, t); !s.ok() && failure.ok())
+                    int64_t rowTiles = constantRowTiles(layer);
+                    Status s = rowTiles > 1 ? lowerRowTiles(layer, starts, t, rowTiles)
+                                            : lowerTileOps(layer, starts, t);
+                    if (!s.ok() && failure.ok())
                         failure = s;
                 },
                 1, cores_);
