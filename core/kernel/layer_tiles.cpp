@@ -3,9 +3,10 @@
 //
 // Tiles cut the anchor's two outer loops (chooseTiles, layers.cpp) so that a
 // tile's share of the layer's bytes fits one core's LB; a MatMul or Gemm with
-// a weight is tiled as a dense, on rows × output features (dense_tiles.cpp). A layer may instead
-// double-buffer them, as TVM hides memory latency with virtual threads
-// (tvm-end-to-end §4, "Explicit Memory Latency Hiding"): its tiles are sized
+// a weight is tiled as a dense, on rows × output features (dense_tiles.cpp).
+// A layer may instead double-buffer them, as TVM hides memory latency with
+// virtual threads (tvm-end-to-end §4, "Explicit Memory Latency Hiding"): its
+// tiles are sized
 // so that the LB holds two, and each core loads its next tile and stores its
 // previous one while it computes the current one. Halving the tiles can cost
 // bytes (a weight that streams per tile is read twice as often) and a core
