@@ -6,16 +6,16 @@
 // a weight is tiled as a dense, on rows × output features (dense_tiles.cpp).
 // A layer may instead double-buffer them, as TVM hides memory latency with
 // virtual threads (tvm-end-to-end §4, "Explicit Memory Latency Hiding"): its
-// tiles are sized
-// so that the LB holds two, and each core loads its next tile and stores its
-// previous one while it computes the current one. Halving the tiles can cost
-// bytes (a weight that streams per tile is read twice as often) and a core
-// with one tile has nothing to overlap, so the planner estimates both from
-// the architecture's rates and keeps the faster (LayerEstimate); the streams
-// (streams.cpp) then charge what was chosen. A weight's hoist follows the
-// tiles as the emitted code promotes it: the part that follows the tiled
-// loops once per tile; a weight that follows none whole into each core that
-// takes a tile, or, larger than a core keeps, once per tile (streamed).
+// tiles are sized so that the LB holds two, and each core loads its next tile
+// and stores its previous one while it computes the current one. Halving the
+// tiles can cost bytes (a weight that streams per tile is read twice as
+// often) and a core with one tile has nothing to overlap, so the planner
+// estimates both from the architecture's rates and keeps the faster
+// (LayerEstimate); the streams (streams.cpp) then charge what was chosen. A
+// weight's hoist follows the tiles as the emitted code promotes it: the part
+// that follows the tiled loops once per tile; a weight that follows none
+// whole into each core that takes a tile, or, larger than a core keeps, once
+// per tile (streamed).
 
 #include "kernel/internal/layer_tiles.h"
 
