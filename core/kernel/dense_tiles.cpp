@@ -49,39 +49,48 @@ std::vector<std::vector<int64_t>> rowTileShapes(std::span<const int64_t> extents
     return shapes;
 }
 
-/// The share of \p tensor one tile of \p tiles covers: the product of
-/// tile / extent over the tiled dims the tensor follows (tile_rule.h).
-double shareOf(const TileContext& c, ir::TensorId tensor, const std::vector<TileLoop>& tiles) {
-    std::vector<int> dims(tiles.size());
-    for (size_t i = 0; i < tiles.size(); ++i)
-        dims[i] = static_cast<int>(i);
-    std::vector<int> follows = weightTileDims(c.graph, c.semantics, c.ops, dims, tensor);
-    std::set<int> followed(follows.begin(), follows.end());
-    double share = 1;
-    for (int d : followed)
-        if (d >= 0)
-            share *= static_cast<double>(tiles[static_cast<size_t>(d)].tile) /
-                     static_cast<double>(tiles[static_cast<size_t>(d)].extent);
-    return share;
-}
-
-/// Bytes one tile of \p tiles holds in the LB: the layer's outside inputs
-/// by what they follow, its outputs (they follow every tiled dim) by the
-/// tile's share of the output.
-double denseTileBytes(const Layer& layer, const TileContext& c,
-                      const std::vector<TileLoop>& tiles) {
-    double outputShare = 1;
-    for (const TileLoop& t : tiles)
-        outputShare *= static_cast<double>(t.tile) / static_cast<double>(t.extent);
-    int64_t inputBytes = 0;
-    double bytes = 0;
-    for (const Operand& in : layer.inputs) {
-        inputBytes += in.bytes;
-        bytes += static_cast<double>(in.bytes) * shareOf(c, in.tensor, tiles);
+/// The bytes a tile of the layer holds in the LB: the layer's outside
+/// inputs by the tiled dims each follows (tile_rule.h), found once; its
+/// outputs (they follow every tiled dim) by the tile's share of the output.
+class DenseTileBytes {
+public:
+    DenseTileBytes(const Layer& layer, const TileContext& c, size_t rank) {
+        std::vector<int> dims(rank);
+        for (size_t i = 0; i < rank; ++i)
+            dims[i] = static_cast<int>(i);
+        int64_t inputBytes = 0;
+        for (const Operand& in : layer.inputs) {
+            inputBytes += in.bytes;
+            std::vector<int> follows = weightTileDims(c.graph, c.semantics, c.ops, dims, in.tensor);
+            std::set<int> followed(follows.begin(), follows.end());
+            followed.erase(-1);
+            inputs_.push_back({static_cast<double>(in.bytes), {followed.begin(), followed.end()}});
+        }
+        outputBytes_ = static_cast<double>(std::max<int64_t>(c.layerBytes - inputBytes, 0));
     }
-    return bytes +
-           static_cast<double>(std::max<int64_t>(c.layerBytes - inputBytes, 0)) * outputShare;
-}
+
+    double of(const std::vector<TileLoop>& tiles) const {
+        auto share = [&](int d) {
+            const TileLoop& t = tiles[static_cast<size_t>(d)];
+            return static_cast<double>(t.tile) / static_cast<double>(t.extent);
+        };
+        double outputShare = 1;
+        for (size_t d = 0; d < tiles.size(); ++d)
+            outputShare *= share(static_cast<int>(d));
+        double bytes = outputBytes_ * outputShare;
+        for (const auto& [inputBytes, followed] : inputs_) {
+            double inputShare = 1;
+            for (int d : followed)
+                inputShare *= share(d);
+            bytes += inputBytes * inputShare;
+        }
+        return bytes;
+    }
+
+private:
+    std::vector<std::pair<double, std::vector<int>>> inputs_;
+    double outputBytes_ = 0;
+};
 
 } // namespace
 
@@ -120,6 +129,7 @@ std::vector<TileLoop> chooseDenseTiles(const Layer& layer, const TileContext& c,
     int64_t bestRows = 1, bestFeatures = featureTiles.front();
     tiles.back().tile = bestFeatures;
     std::vector<TileLoop> best = tiles, candidate = tiles;
+    const DenseTileBytes tileBytes(layer, c, rank);
     auto better = [&](int64_t r, int64_t f) {
         int64_t count = (rows / r) * (features / f);
         int64_t bestCount = (rows / bestRows) * (features / bestFeatures);
@@ -136,8 +146,7 @@ std::vector<TileLoop> chooseDenseTiles(const Layer& layer, const TileContext& c,
         }
         for (int64_t f : featureTiles) {
             candidate.back().tile = f;
-            if (denseTileBytes(layer, c, candidate) <= static_cast<double>(capacityBytes) &&
-                better(r, f)) {
+            if (tileBytes.of(candidate) <= static_cast<double>(capacityBytes) && better(r, f)) {
                 best = candidate;
                 bestRows = r;
                 bestFeatures = f;
