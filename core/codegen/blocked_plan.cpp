@@ -29,6 +29,9 @@ constexpr int64_t kMaxSpanPerLane = 4;
 constexpr int64_t kMaxFlatSegments = 4;
 /// Elements per lane a flattened row's vector may span at most.
 constexpr int64_t kMaxFlatSpanPerLane = 8;
+/// Bytes of the row factor one reduction chunk of a segment reads: a third
+/// of a 48 KiB L1 data cache, so that the chunk stays there over every tile.
+constexpr int64_t kChunkBytes = 16 * 1024;
 
 /// The host's vector registers: lanes of \p bytes-wide elements and count.
 struct VectorRegisters {
@@ -294,10 +297,18 @@ std::optional<BlockedPlan> planRow(const OpCall& call, bool flatten) {
         return std::nullopt;
     const Range& row = call.regions[0].back();
     std::optional<int64_t> first = constantOf(row.lo), last = constantOf(row.hi);
-    if (!first || !last || *last <= *first)
+    if (first && last && *last > *first) {
+        plan->first = *first;
+        plan->width = *last - *first;
+        return plan;
+    }
+    // A row tile at a runtime start: its width must be known, and it is
+    // never flattened (a position's row would need the start).
+    std::optional<int64_t> width = constantExtent(row);
+    if (flatten || !width || *width <= 0 || plan->rowDiv != 1)
         return std::nullopt;
-    plan->first = *first;
-    plan->width = *last - *first;
+    plan->start = row.lo;
+    plan->width = *width;
     return plan;
 }
 
@@ -347,6 +358,25 @@ bool flattens(const OpCall& call, BlockedPlan& plan, int64_t lanes) {
 
 } // namespace
 
+/// The reduction chunk of \p plan (BlockedPlan::reductionChunk): the
+/// largest divisor of the one reduction's extent whose strip of a segment
+/// fits kChunkBytes, where it is at least half of that; else 0. Only
+/// without taps, tested dims or flattening, whose sums a chunk can leave in
+/// the output and take up again in the same order.
+int64_t reductionChunk(const ops::LoopNest& nest, const BlockedPlan& plan, int64_t bytes) {
+    if (!plan.taps.empty() || plan.reductions.size() != 1 || !plan.testedDims.empty() ||
+        plan.outer >= 0)
+        return 0;
+    const int64_t steps = nest.loops[static_cast<size_t>(plan.reductions[0])].extent;
+    const int64_t target = kChunkBytes / (plan.segment() * bytes);
+    if (steps <= target)
+        return 0;
+    for (int64_t chunk = target; chunk * 2 >= target; --chunk)
+        if (steps % chunk == 0)
+            return chunk;
+    return 0;
+}
+
 /// The full plan: factors, then the tile and segment sized to the host's
 /// vector registers; nullopt where the lowering does not apply. A row that
 /// leaves lanes empty is flattened with the loop before it where the
@@ -394,6 +424,7 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
         plan->tile = (channels + tiles - 1) / tiles;
     } else
         plan->tile = 1;
+    plan->reductionChunk = reductionChunk(nest, *plan, t == ir::DType::Float32 ? 4 : 8);
     return plan;
 }
 

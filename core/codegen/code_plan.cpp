@@ -326,6 +326,9 @@ Expected<KernelCode> planKernel(const ir::Graph& graph, const schedule::Schedule
     for (int32_t slot : code.reads)
         if (plan.globals[static_cast<size_t>(slot)].hostTransposed)
             code.hostTransposed.push_back(slot);
+    for (int32_t slot : code.reads)
+        if (int64_t pitch = plan.globals[static_cast<size_t>(slot)].hostRowPitch; pitch > 0)
+            code.hostRowPitches.emplace_back(slot, pitch);
     addSlice(graph, s, code);
     return code;
 }
@@ -485,6 +488,8 @@ Expected<CodePlan> planCode(const ir::Graph& graph, const schedule::Schedule& sc
     for (size_t i = 0; i < program.kernels.size(); ++i) {
         SC_ASSIGN_OR_RETURN(KernelCode code,
                             planKernel(graph, schedule, program.kernels[i], i, plan));
+        const kernel::Pools& lbPools = program.lb.allocation.pools;
+        code.localBytes = lbPools.empty() ? 0 : lbPools[kernel::kPassLevel].capacityBytes;
         plan.kernels.push_back(std::move(code));
     }
     SC_RETURN_IF_ERROR(checkCoverage(graph, schedule, plan.kernels));

@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace stagecraft::codegen {
@@ -122,6 +123,9 @@ struct KernelCode {
     int64_t arenaBytes = 0;
     /// Bytes of each core's scratch (the largest layer's).
     int64_t scratchBytes = 0;
+    /// Bytes of a core's LB its tiles were sized to fill (the LB's
+    /// activation bytes), or 0: the host merges tiles only within it.
+    int64_t localBytes = 0;
     /// MACs and element operations of the instance (the kernel plan's work).
     double work = 0;
     /// The instance's slice of its group's split output (§3.3), compiled
@@ -136,6 +140,9 @@ struct KernelCode {
     std::vector<int32_t> writes;
     /// Of reads, the weights the host stores transposed (GlobalTensor::hostTransposed).
     std::vector<int32_t> hostTransposed;
+    /// Of reads, the weights the host stores with padded rows: slot and
+    /// row pitch in elements (GlobalTensor::hostRowPitch).
+    std::vector<std::pair<int32_t, int64_t>> hostRowPitches;
 };
 
 enum class TensorRole : uint8_t { Input, Weight, Activation, Output };
@@ -151,6 +158,13 @@ struct GlobalTensor {
     /// the output's last loop, as Gemm's B with transB, so the host's vector
     /// loads need dim 0 contiguous. The DSA's objects read it as stored.
     bool hostTransposed = false;
+    /// Elements from one stored row to the next of a 2-D weight the host
+    /// pads (host_layer.cpp), or 0: rows as long as they are. A contraction
+    /// reads a strip of such a weight, a few vectors of every row; rows a
+    /// whole even number of cache lines apart fall into a fraction of the
+    /// cache's sets and evict each other, so the host stores each row one
+    /// line longer. The DSA's objects read it as stored.
+    int64_t hostRowPitch = 0;
 };
 
 struct CodePlan {
@@ -173,18 +187,24 @@ inline std::string kernelSymbol(size_t index, std::string_view label) {
 Expected<CodePlan> planCode(const ir::Graph& graph, const schedule::Schedule& schedule,
                             const kernel::Program& program);
 
-/// Layer \p layer of a kernel bound to \p cores cores as the host target
-/// runs it (host_layer.cpp): promoted weights read in place, and
-/// consecutive tiles of its last tile loop run as one where its storage
-/// allows. Same elements, same sums, same bits as the plan's layer.
-LayerCode hostLayer(const ir::Graph& graph, const LayerCode& layer, int64_t cores);
+/// Layer \p layer of \p kernel as the host target runs it
+/// (host_layer.cpp): promoted weights read in place, and consecutive tiles
+/// of its last tile loop run as one where its storage and the kernel's
+/// localBytes allow. Same elements, same sums, same bits as the plan's layer.
+LayerCode hostLayer(const ir::Graph& graph, const LayerCode& layer, const KernelCode& kernel);
 /// Bytes of each core's scratch when \p kernel runs on the host.
 int64_t hostScratchBytes(const ir::Graph& graph, const KernelCode& kernel);
 /// Sets GlobalTensor::hostTransposed on the weights of \p globals whose
 /// every reader reads dim 0 along its output's last loop and dim 1 along
 /// reductions only (host_layer.cpp).
+/// Sets GlobalTensor::hostRowPitch on those of them, and on the weights
+/// whose every reader reads dim 1 along its output's last loop and dim 0
+/// along reductions only, whose stored rows are a whole even number of
+/// 64-byte lines.
 void markHostTransposed(const ir::Graph& graph, const partition::SemanticsCache& semantics,
                         std::vector<GlobalTensor>& globals);
+/// Bytes of \p g as the host stores it (padded rows included).
+int64_t hostStoredBytes(const ir::Graph& graph, const GlobalTensor& g);
 
 /// Checks a plan's invariants: every view inside its tensor, local views
 /// inside their memory, every op's inputs and outputs viewed, live stitched

@@ -7,13 +7,24 @@
 // - a promoted weight slice is read where the weight is (the copy holds the
 //   same values);
 // - consecutive tiles of the last tile loop run as one tile: the most that
-//   still leaves every core of the binding a tile, unless a view outside the
-//   core's scratch follows that loop. The fused intermediates in the scratch
-//   grow with the tile, so every scratch offset, and the layer's scratch,
-//   are scaled by the same factor (disjoint ranges stay disjoint).
+//   still leaves every core of the binding a tile (an equal number of
+//   them where some merge does: 4 tiles on 2 cores, not 3) and keeps the layer's
+//   scratch within the LB the plan sized its tiles to (a core's share of
+//   L2 on host-cpu: MobileNet-v2's first 1 x 1 conv merged to 2.4 MB of
+//   fused intermediates ran 5 x slower than its planned tiles), unless a
+//   view outside the core's scratch follows that loop. The fused
+//   intermediates in the scratch grow with the tile, so every scratch
+//   offset, and the layer's scratch, are scaled by the same factor
+//   (disjoint ranges stay disjoint).
 // - a 2-D weight read along its dim 0 by the output's last loop (Gemm's B
 //   with transB) is stored transposed, packed once when the program is set
-//   up, so that the contraction lowering loads it as vectors.
+//   up, so that the contraction lowering loads it as vectors;
+// - a 2-D weight read so (either way) whose stored rows are a whole even
+//   number of 64-byte lines is stored with each row one line longer: a
+//   contraction reads a few vectors of every row per strip, and rows
+//   2^k lines apart map to 1/2^k of the cache's sets (BERT-base's
+//   768 x 3072 weight, rows 192 lines apart: its strips missed the L2 they
+//   fit in and ran at a fifth of the vector peak).
 // Which elements each op computes, and in which order it sums, do not
 // change, so neither do the bits. The riscv64 objects keep the plan's
 // layers and the weights as stored.
@@ -28,8 +39,10 @@ namespace stagecraft::codegen {
 
 namespace {
 
-/// Consecutive tiles of the last tile loop that run as one, or 1.
-int64_t mergedTiles(const LayerCode& layer, int64_t cores) {
+/// Consecutive tiles of the last tile loop that run as one, or 1: the most
+/// that leave the cores an equal number of tiles (1 among them), else the
+/// most that leave each one.
+int64_t mergedTiles(const LayerCode& layer, int64_t cores, int64_t localBytes) {
     if (layer.tiles.empty())
         return 1;
     const int last = static_cast<int>(layer.tiles.size()) - 1;
@@ -39,26 +52,53 @@ int64_t mergedTiles(const LayerCode& layer, int64_t cores) {
             return 1;
     const int64_t count = layer.tiles.back().count();
     const int64_t others = layer.tileCount() / count;
-    for (int64_t m = count; m > 1; --m)
-        if (count % m == 0 && others * (count / m) >= cores)
+    const int64_t room = std::max(localBytes, layer.scratchBytes);
+    int64_t uneven = 1;
+    for (int64_t m = count; m >= 1; --m) {
+        const int64_t tiles = others * (count / m);
+        if (count % m != 0 || tiles < cores || (localBytes > 0 && layer.scratchBytes * m > room))
+            continue;
+        if (tiles % cores == 0)
             return m;
-    return 1;
+        uneven = std::max(uneven, m);
+    }
+    return uneven;
 }
 
-/// Whether \p nest reads its input \p slot's dim 0 as the output's last loop
-/// and its dim 1 along reduction loops alone.
-bool readsTransposed(const ops::LoopNest& nest, int slot) {
+/// Whether \p nest reads its input \p slot's dim \p alongDim as the
+/// output's last loop and its other dim along reduction loops alone.
+bool readsAlongRow(const ops::LoopNest& nest, int slot, size_t alongDim) {
     const ops::AccessMap* map = nest.accessFor(slot);
     if (map == nullptr || map->dims.size() != 2 || nest.outputRank < 1)
         return false;
-    const ops::IndexExpr& along = map->dims[0];
-    const ops::IndexExpr& reduced = map->dims[1];
+    const ops::IndexExpr& along = map->dims[alongDim];
+    const ops::IndexExpr& reduced = map->dims[1 - alongDim];
     const ops::IndexTerm row{nest.outputRank - 1, 1, 1, 0};
     if (along.full || reduced.full || along.terms != std::vector<ops::IndexTerm>{row} ||
         along.div != 1 || along.mod != 0 || reduced.terms.empty())
         return false;
     return std::all_of(reduced.terms.begin(), reduced.terms.end(),
                        [&](const ops::IndexTerm& t) { return t.loop >= nest.outputRank; });
+}
+
+bool readsTransposed(const ops::LoopNest& nest, int slot) {
+    return readsAlongRow(nest, slot, 0);
+}
+
+/// Whether every reader of \p t reads it along its rows or transposed.
+bool readAsRowFactor(const ir::Tensor& t, const partition::SemanticsCache& semantics) {
+    return !t.uses.empty() && std::all_of(t.uses.begin(), t.uses.end(), [&](const ir::Use& use) {
+        const ops::OpSemantics& op = semantics.of(use.op);
+        return op.nests.size() == 1 &&
+               (readsAlongRow(op.nests[0], use.slot, 1) || readsAlongRow(op.nests[0], use.slot, 0));
+    });
+}
+
+/// The padded row pitch of a stored row of \p length \p size-byte
+/// elements, or 0 where the row is not a whole even number of lines.
+int64_t paddedPitch(int64_t length, int64_t size) {
+    constexpr int64_t kLine = 64;
+    return (length * size) % (2 * kLine) == 0 ? length + kLine / size : 0;
 }
 
 } // namespace
@@ -74,16 +114,27 @@ void markHostTransposed(const ir::Graph& graph, const partition::SemanticsCache&
             const ops::OpSemantics& op = semantics.of(use.op);
             return op.nests.size() == 1 && readsTransposed(op.nests[0], use.slot);
         });
+        if (g.hostTransposed || readAsRowFactor(t, semantics))
+            g.hostRowPitch =
+                paddedPitch(g.hostTransposed ? t.shape[0] : t.shape[1], ir::dtypeSize(t.dtype));
     }
 }
 
-LayerCode hostLayer(const ir::Graph& graph, const LayerCode& layer, int64_t cores) {
+int64_t hostStoredBytes(const ir::Graph& graph, const GlobalTensor& g) {
+    if (g.hostRowPitch == 0)
+        return g.bytes;
+    const ir::Tensor& t = graph.tensor(g.tensor);
+    const int64_t rows = g.hostTransposed ? t.shape[1] : t.shape[0];
+    return rows * g.hostRowPitch * ir::dtypeSize(t.dtype);
+}
+
+LayerCode hostLayer(const ir::Graph& graph, const LayerCode& layer, const KernelCode& kernel) {
     LayerCode host = layer;
     for (const Promotion& p : layer.promotions)
         host.views[static_cast<size_t>(p.view)] = View{
             p.weight, Home::Global, p.slot, partition::fullBox(graph.tensor(p.weight).shape), {}};
     host.promotions.clear();
-    const int64_t merged = mergedTiles(host, cores);
+    const int64_t merged = mergedTiles(host, kernel.cores, kernel.localBytes);
     if (merged == 1)
         return host;
     host.tiles.back().tile *= merged;
@@ -97,7 +148,7 @@ LayerCode hostLayer(const ir::Graph& graph, const LayerCode& layer, int64_t core
 int64_t hostScratchBytes(const ir::Graph& graph, const KernelCode& kernel) {
     int64_t bytes = kernel.scratchBytes;
     for (const LayerCode& layer : kernel.layers)
-        bytes = std::max(bytes, hostLayer(graph, layer, kernel.cores).scratchBytes);
+        bytes = std::max(bytes, hostLayer(graph, layer, kernel).scratchBytes);
     return bytes;
 }
 

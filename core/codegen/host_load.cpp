@@ -63,15 +63,22 @@ llvm::orc::LLJITBuilder jitBuilder() {
     return builder;
 }
 
-/// The \p rows x cols matrix of \p size-byte elements in \p bytes, transposed.
-std::vector<std::byte> transposed(std::span<const std::byte> bytes, const ir::Shape& shape,
-                                  int64_t size) {
-    const auto rows = static_cast<size_t>(shape[0]), cols = static_cast<size_t>(shape[1]);
-    const auto width = static_cast<size_t>(size);
-    std::vector<std::byte> out(bytes.size());
+/// The \p rows x cols matrix of \p g's \p bytes as the host stores it
+/// (GlobalTensor::hostTransposed, hostRowPitch): transposed, and each stored
+/// row hostRowPitch elements from the next.
+std::vector<std::byte> hostStored(const ir::Graph& graph, const GlobalTensor& g,
+                                  std::span<const std::byte> bytes) {
+    const ir::Tensor& t = graph.tensor(g.tensor);
+    const auto rows = static_cast<size_t>(t.shape[0]), cols = static_cast<size_t>(t.shape[1]);
+    const auto width = static_cast<size_t>(ir::dtypeSize(t.dtype));
+    const size_t stored = g.hostTransposed ? rows : cols;
+    const size_t pitch = g.hostRowPitch > 0 ? static_cast<size_t>(g.hostRowPitch) : stored;
+    std::vector<std::byte> out(static_cast<size_t>(hostStoredBytes(graph, g)));
     for (size_t r = 0; r < rows; ++r)
-        for (size_t c = 0; c < cols; ++c)
-            std::memcpy(&out[(c * rows + r) * width], &bytes[(r * cols + c) * width], width);
+        for (size_t c = 0; c < cols; ++c) {
+            const size_t at = g.hostTransposed ? c * pitch + r : r * pitch + c;
+            std::memcpy(&out[at * width], &bytes[(r * cols + c) * width], width);
+        }
     return out;
 }
 
@@ -133,8 +140,8 @@ Status checkRunMemory(const ir::Graph& graph, const CodePlan& plan) {
     };
     for (const GlobalTensor& g : plan.globals) {
         const ir::Tensor& t = graph.tensor(g.tensor);
-        if (g.role != TensorRole::Weight || g.hostTransposed)
-            add(g.bytes, "tensor " + quote(t.name));
+        if (g.role != TensorRole::Weight || g.hostTransposed || g.hostRowPitch > 0)
+            add(hostStoredBytes(graph, g), "tensor " + quote(t.name));
         else if (t.data && t.data->storage() == ir::WeightStorage::Derived)
             add(checkedProduct(t.data->byteSize(), 2), "weight " + quote(t.name));
     }
@@ -162,8 +169,8 @@ Status HostProgram::Impl::allocate() {
             if (!bytes.ok())
                 return Error("weight '" + t.name + "': " + bytes.error().message());
             table[slot] = const_cast<std::byte*>(bytes->data());
-            if (g.hostTransposed) {
-                buffers[slot] = transposed(*bytes, t.shape, ir::dtypeSize(t.dtype));
+            if (g.hostTransposed || g.hostRowPitch > 0) {
+                buffers[slot] = hostStored(*graph, g, *bytes);
                 table[slot] = buffers[slot].data();
             }
             continue;

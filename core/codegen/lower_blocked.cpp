@@ -18,16 +18,16 @@
 // others are emitted with their lanes known, each vector a masked load of
 // the span its lanes read and, unless they are in place, a shuffle (a
 // strided row; a ConvTranspose, whose lanes read where (ow - kw) / stride
-// divides exactly). A row that leaves lanes empty may run flattened with
-// the output loop before it (blocked_plan.cpp says when): positions then
-// span rows, the reduction loops that move either loop are unrolled, and at
-// addresses linear in the position segments run in a loop as a row's do.
-// Without taps (1 x 1 Conv, MatMul) the other output loops go outside the
-// block's tiles, so that a row factor row is reused by every tile while in
-// cache; with taps, inside, so that a tile's weights are. Each output
-// element sums the same products in the same order as lower_contraction.cpp's
-// loops, with the same fused multiply-add, so the bits agree with the other
-// lowerings.
+// divides exactly). A row whose start is known only at run time (a dense
+// layer's features tile) runs so where every lane of the row loop reads:
+// whole segments in a loop, then a shorter one. A row that leaves lanes empty may run flattened
+// with the output loop before it (blocked_plan.cpp says when): positions then span rows, the
+// reduction loops that move either loop are unrolled, and at addresses linear in the position
+// segments run in a loop as a row's do. Without taps (1 x 1 Conv, MatMul) the other output loops go
+// outside the block's tiles, so that a row factor row is reused by every tile while in cache; with
+// taps, inside, so that a tile's weights are. Each output element sums the same products in the
+// same order as lower_contraction.cpp's loops, with the same fused multiply-add, so the bits agree
+// with the other lowerings.
 
 #include "codegen/internal/blocked_plan.h"
 
@@ -59,10 +59,17 @@ public:
         loops_.assign(nest_.loops.size(), nullptr);
         forLoops(plan_.shared, [&] {
             if (plan_.restOutside)
-                forLoops(plan_.rest, [&] { emitSegments(); });
+                forLoops(plan_.rest, [&] { emitChunks(); });
             else
-                emitSegments();
+                emitChunks();
         });
+    }
+
+    /// Whether the lowering applies: a row at a runtime start needs every
+    /// lane of the row loop's whole extent to read at every tap.
+    bool applies() const {
+        return plan_.start == nullptr ||
+               segmentInside(0, nest_.loops[static_cast<size_t>(plan_.row)].extent);
     }
 
 private:
@@ -74,6 +81,23 @@ private:
     };
 
     Range region(int loop) const { return call_.regions[0][static_cast<size_t>(loop)]; }
+
+    /// The segments once, or once per reduction chunk (plan_.reductionChunk).
+    void emitChunks() {
+        if (plan_.reductionChunk == 0) {
+            emitSegments();
+            return;
+        }
+        const int64_t steps = nest_.loops[static_cast<size_t>(plan_.reductions[0])].extent;
+        e_.forRange(
+            {e_.i64(0), e_.i64(steps)},
+            [&](Value* first) {
+                chunkStart_ = first;
+                emitSegments();
+            },
+            plan_.reductionChunk);
+        chunkStart_ = nullptr;
+    }
 
     /// Nested loops over the regions of the nest's \p loops, their values
     /// in loops_ while \p body runs.
@@ -151,6 +175,10 @@ private:
     /// ConvTranspose's, and a flattened row's at addresses not linear); the
     /// others, and a shorter last segment, are emitted with known lanes.
     void emitSegments() {
+        if (plan_.start != nullptr) {
+            emitRuntimeSegments();
+            return;
+        }
         const int64_t length = plan_.segment();
         int64_t start = plan_.outer < 0 ? plan_.first : 0;
         const int64_t end = start + plan_.positions();
@@ -172,6 +200,24 @@ private:
             emitBlocks({e_.i64(start), width, true});
             start += width;
         }
+    }
+
+    /// A row at a runtime start (applies()): whole segments in a loop from
+    /// it, then a shorter last one, all at runtime lanes.
+    void emitRuntimeSegments() {
+        const int64_t length = plan_.segment();
+        const int64_t whole = plan_.width / length * length;
+        if (whole == length)
+            emitBlocks({plan_.start, length, false});
+        else if (whole > length)
+            e_.forRange(
+                {plan_.start, e_.b().CreateAdd(plan_.start, e_.i64(whole))},
+                [&](Value* first) {
+                    emitBlocks({first, length, false});
+                },
+                length);
+        if (whole < plan_.width)
+            emitBlocks({e_.b().CreateAdd(plan_.start, e_.i64(whole)), plan_.width - whole, false});
     }
 
     /// The block loop in tiles of plan_.tile positions and a last shorter tile.
@@ -368,9 +414,19 @@ private:
             for (int64_t c = 0; c < chunksOf(s); ++c)
                 acc[static_cast<size_t>(r)].push_back(
                     e_.slot(vector_, initialVector(s, block, r, c)));
+        if (chunkStart_ != nullptr) // later chunks go on from the sums so far
+            e_.ifThen(e_.b().CreateICmpNE(chunkStart_, e_.i64(0)), [&] {
+                for (int64_t r = 0; r < tile; ++r)
+                    for (int64_t c = 0; c < chunksOf(s); ++c)
+                        e_.b().CreateStore(outputChunk(s, block, r, c),
+                                           acc[static_cast<size_t>(r)][static_cast<size_t>(c)]);
+            });
         std::vector<Range> reductions;
         for (int l : plan_.reductions)
             reductions.push_back({e_.i64(0), e_.i64(nest_.loops[static_cast<size_t>(l)].extent)});
+        if (chunkStart_ != nullptr)
+            reductions[0] = {chunkStart_,
+                             e_.b().CreateAdd(chunkStart_, e_.i64(plan_.reductionChunk))};
         const std::vector<std::vector<int64_t>> steps = tapSteps();
         e_.forBox(reductions, [&](const std::vector<Value*>& red) {
             for (size_t i = 0; i < red.size(); ++i)
@@ -387,6 +443,17 @@ private:
         for (int64_t r = 0; r < tile; ++r)
             for (int64_t c = 0; c < chunksOf(s); ++c)
                 storeChunk(s, block, r, c, acc[static_cast<size_t>(r)][static_cast<size_t>(c)]);
+    }
+
+    /// The output's vector of chunk \p chunk of the tile's row \p r (its
+    /// lanes past the segment poison).
+    Value* outputChunk(const Segment& s, Value* block, int64_t r, int64_t chunk) {
+        std::vector<bool> read(static_cast<size_t>(plan_.lanes), false);
+        std::fill_n(read.begin(), lanesIn(s, chunk), true);
+        std::vector<Value*> loops = at(block, r, laneOf(s, chunk * plan_.lanes));
+        return e_.loadMasked(call_.outputs[0],
+                             std::vector<Value*>(loops.begin(), loops.begin() + nest_.outputRank),
+                             0, read);
     }
 
     void storeChunk(const Segment& s, Value* block, int64_t r, int64_t chunk, Value* slot) {
@@ -411,6 +478,8 @@ private:
     llvm::FixedVectorType* vector_;
     /// Current values of the nest's loops (null where not yet set).
     std::vector<Value*> loops_;
+    /// The first step of the current reduction chunk, or null.
+    Value* chunkStart_ = nullptr;
 };
 
 } // namespace
@@ -419,7 +488,10 @@ bool lowerBlockedContraction(Emitter& e, const OpCall& call) {
     std::optional<BlockedPlan> plan = planBlocked(e, call);
     if (!plan)
         return false;
-    BlockedEmitter(e, call, *plan).emit();
+    BlockedEmitter emitter(e, call, *plan);
+    if (!emitter.applies())
+        return false;
+    emitter.emit();
     return true;
 }
 

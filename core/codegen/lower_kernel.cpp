@@ -168,6 +168,17 @@ private:
                    k_.hostTransposed.end();
     }
 
+    /// The row pitch the host stores the weight of table \p slot with
+    /// (GlobalTensor::hostRowPitch), or 0; the riscv64 objects read it as stored.
+    int64_t storedRowPitch(int64_t slot) {
+        if (llvm::Triple(e_.module().getTargetTriple()).isRISCV())
+            return 0;
+        for (const auto& [padded, pitch] : k_.hostRowPitches)
+            if (padded == slot)
+                return pitch;
+        return 0;
+    }
+
     /// The table entry of \p slot, loaded once in the entry block.
     Value* tablePointer(int64_t slot) {
         auto it = table_.find(slot);
@@ -211,9 +222,15 @@ private:
             a.strides[d] = extents[d] == 1 ? 0 : stride;
             stride *= extents[d];
         }
-        if (v.home == Home::Global && storedTransposed(v.offset)) {
+        if (v.home != Home::Global)
+            return a;
+        const bool transposed = storedTransposed(v.offset);
+        const int64_t pitch = storedRowPitch(v.offset);
+        if (transposed) {
             a.strides[0] = extents[0] == 1 ? 0 : 1;
-            a.strides[1] = extents[1] == 1 ? 0 : extents[0];
+            a.strides[1] = extents[1] == 1 ? 0 : (pitch > 0 ? pitch : extents[0]);
+        } else if (pitch > 0) {
+            a.strides[0] = extents[0] == 1 ? 0 : pitch;
         }
         return a;
     }
@@ -451,9 +468,8 @@ Status lowerKernelPart(llvm::Module& module, const ir::Graph& graph,
         if (here) {
             f->addFnAttr(llvm::Attribute::NoInline);
             const LayerCode& planned = kernel.layers[l];
-            SC_RETURN_IF_ERROR(
-                LayerLowering(module, f, graph, semantics, kernel, scratch)
-                    .run(host ? hostLayer(graph, planned, kernel.cores) : planned, l));
+            SC_RETURN_IF_ERROR(LayerLowering(module, f, graph, semantics, kernel, scratch)
+                                   .run(host ? hostLayer(graph, planned, kernel) : planned, l));
         }
         layers.push_back(f);
     }

@@ -45,7 +45,8 @@ Json boxJson(const partition::Box& box) {
 }
 
 /// The tensor table; on the host, a weight the kernels read transposed
-/// (GlobalTensor::hostTransposed) says so: its slot holds it packed so.
+/// (GlobalTensor::hostTransposed) says so, and one stored with padded rows
+/// its pitch (hostRowPitch): its slot holds it packed so.
 Json tensorsJson(const ir::Graph& graph, const CodePlan& plan, bool host) {
     Json table = Json::array();
     for (size_t slot = 0; slot < plan.globals.size(); ++slot) {
@@ -59,6 +60,8 @@ Json tensorsJson(const ir::Graph& graph, const CodePlan& plan, bool host) {
                          {"bytes", g.bytes}});
         if (host && g.hostTransposed)
             table.back()["layout"] = "transposed";
+        if (host && g.hostRowPitch > 0)
+            table.back()["row_pitch"] = g.hostRowPitch;
     }
     return table;
 }
@@ -122,7 +125,7 @@ Json kernelJson(const ir::Graph& graph, const KernelCode& k, const EmittedKernel
     const bool host = program.target == Target::Host;
     Json layers = Json::array();
     for (const LayerCode& layer : k.layers)
-        layers.push_back(layerJson(graph, host ? hostLayer(graph, layer, k.cores) : layer));
+        layers.push_back(layerJson(graph, host ? hostLayer(graph, layer, k) : layer));
     Json slice = nullptr;
     if (k.splitDim >= 0)
         slice = {{"tensor", graph.tensor(k.splitTensor).name},

@@ -51,11 +51,19 @@ struct BlockedPlan {
     std::vector<int> testedDims;
     /// The row's first position and width (constants), the lanes of a
     /// vector, the vectors of a segment and the block positions of a tile.
+    /// A row known only from its start at run time (a dense layer's
+    /// features tile, dense_tiles.cpp) has \c start set, first 0 and its
+    /// constant width: it runs only where every lane of the whole row reads.
+    Value* start = nullptr;
     int64_t first = 0;
     int64_t width = 0;
     int64_t lanes = 1;
     int64_t chunks = 1;
     int64_t tile = 1;
+    /// Steps of the one reduction loop a pass over every segment and tile
+    /// runs before the next (its accumulators then start from the output),
+    /// or 0: the whole reduction at once.
+    int64_t reductionChunk = 0;
     int64_t segment() const { return lanes * chunks; }
     /// Positions along the (flattened) row.
     int64_t positions() const { return width * outerCount; }

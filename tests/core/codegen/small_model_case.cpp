@@ -49,15 +49,20 @@ codegen::HostTensor inputOf(const Case& c, Seeded& r) {
 
 } // namespace
 
-void expectMatchesOnnxRuntime(const Case& c, const char* strategy) {
-    TempDir dir;
+ModelFile saveCase(const Case& c, const std::filesystem::path& path, Seeded& r) {
     onnxio::ModelBuilder m(c.name, c.opset);
     std::vector<onnxio::Dim> dims(c.inputShape.begin(), c.inputShape.end());
     m.addInput("x", c.inputType, dims);
-    Seeded r;
     c.body(m, r);
-    ModelFile file{dir.path() / "model.onnx", {}};
-    ASSERT_TRUE(m.save(file.path).ok());
+    ModelFile file{path, {}};
+    EXPECT_TRUE(m.save(file.path).ok()) << path;
+    return file;
+}
+
+void expectMatchesOnnxRuntime(const Case& c, const char* strategy) {
+    TempDir dir;
+    Seeded r;
+    ModelFile file = saveCase(c, dir.path() / "model.onnx", r);
     auto planned = plan(file, "stcp920", strategy);
     ASSERT_TRUE(planned.ok()) << (planned.ok() ? "" : planned.error().message().c_str());
     const ir::Graph& graph = (*planned)->graph;

@@ -12,9 +12,11 @@
 /// int16 sums unless a graph optimization makes them u8 x u8
 /// (tests/oracle/run-model.js), and it folds QDQ patterns as the import does.
 
+#include "codegen_fixture.h"
 #include "onnx/model_builder.h"
 
 #include <cstring>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -71,6 +73,9 @@ struct Case {
 void scalar(onnxio::ModelBuilder& m, const std::string& name, DType t, double value);
 /// Declares graph output \p name.
 void output(onnxio::ModelBuilder& m, const std::string& name, DType t, const ir::Shape& shape);
+
+/// Builds case \p c's model (its initializers drawn from \p r) and saves it at \p path.
+ModelFile saveCase(const Case& c, const std::filesystem::path& path, Seeded& r);
 
 /// Runs case \p c scheduled by \p strategy (on stcp920) on the host and
 /// compares its outputs with ONNX Runtime's.

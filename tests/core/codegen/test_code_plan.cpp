@@ -343,10 +343,52 @@ TEST_F(TestCodePlan, hostTransposesWeightsReadAlongTheRow) {
     ASSERT_GE(readers, 1);
 }
 
+// The host pads the rows of a 2-D weight a contraction reads along them
+// when they are a whole even number of 64-byte lines (host_layer.cpp):
+// bert-2layer's 768 x 3072 and 3072 x 768 f32 weights by one line (16
+// floats); the kernels that read them list the pitch, and the bytes the
+// host stores are the padded rows'.
+TEST_F(TestCodePlan, hostPadsWeightRowsThatShareCacheSets) {
+    auto p = plan(zoo("bert-2layer"), "stcp920", "tvm");
+    ASSERT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message().c_str());
+    const ir::Graph& g = (*p)->graph;
+    const codegen::CodePlan& code = (*p)->plan;
+    std::map<int32_t, int64_t> padded;
+    for (size_t slot = 0; slot < code.globals.size(); ++slot) {
+        const codegen::GlobalTensor& global = code.globals[slot];
+        const ir::Tensor& t = g.tensor(global.tensor);
+        if (global.hostRowPitch == 0)
+            continue;
+        padded[static_cast<int32_t>(slot)] = global.hostRowPitch;
+        ASSERT_EQ(t.shape.size(), 2u) << t.name;
+        const int64_t row = global.hostTransposed ? t.shape[0] : t.shape[1];
+        const int64_t rows = global.hostTransposed ? t.shape[1] : t.shape[0];
+        ASSERT_EQ(row * 4 % 128, 0) << t.name;
+        ASSERT_EQ(global.hostRowPitch, row + 16) << t.name;
+        ASSERT_EQ(codegen::hostStoredBytes(g, global), rows * (row + 16) * 4) << t.name;
+    }
+    int wide = 0, deep = 0;
+    for (const auto& [slot, pitch] : padded) {
+        const ir::Shape& shape = g.tensor(code.globals[static_cast<size_t>(slot)].tensor).shape;
+        wide += shape == ir::Shape{768, 3072} ? 1 : 0;
+        deep += shape == ir::Shape{3072, 768} ? 1 : 0;
+    }
+    ASSERT_EQ(wide, 2); // one per encoder layer
+    ASSERT_EQ(deep, 2);
+    for (const codegen::KernelCode& k : code.kernels)
+        for (const auto& [slot, pitch] : k.hostRowPitches) {
+            ASSERT_EQ(padded.count(slot), 1u) << k.symbol;
+            ASSERT_EQ(padded[slot], pitch) << k.symbol;
+            ASSERT_TRUE(std::find(k.reads.begin(), k.reads.end(), slot) != k.reads.end());
+        }
+}
+
 // The host runs a layer's consecutive tiles of its last tile loop as one
-// (host_layer.cpp): each core keeps a tile, promoted weights are read in
-// place, and the scratch views, scaled with the tiles, stay disjoint and
-// inside the host's scratch.
+// (host_layer.cpp): each core keeps a tile (as many as every other core
+// where the plan gave them so), the layer's scratch stays within the LB the
+// plan sized its tiles to, promoted weights are read in place, and the
+// scratch views, scaled with the tiles, stay disjoint and inside the host's
+// scratch.
 TEST_F(TestCodePlan, hostLayersMergeTilesAndKeepScratchDisjoint) {
     auto p = plan(zoo("resnet-reduced"), "stcp920", "graphturbo");
     ASSERT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message().c_str());
@@ -355,8 +397,12 @@ TEST_F(TestCodePlan, hostLayersMergeTilesAndKeepScratchDisjoint) {
     for (const codegen::KernelCode& k : (*p)->plan.kernels) {
         const int64_t scratch = codegen::hostScratchBytes(g, k);
         ASSERT_GE(scratch, k.scratchBytes);
+        ASSERT_EQ(k.localBytes, 65536 - 8192) << "STCP920's L1 less its weight reserve";
         for (const codegen::LayerCode& layer : k.layers) {
-            codegen::LayerCode host = codegen::hostLayer(g, layer, k.cores);
+            codegen::LayerCode host = codegen::hostLayer(g, layer, k);
+            ASSERT_LE(host.scratchBytes, std::max(k.localBytes, layer.scratchBytes));
+            if (layer.tileCount() % k.cores == 0)
+                ASSERT_EQ(host.tileCount() % k.cores, 0);
             ASSERT_TRUE(host.promotions.empty());
             ASSERT_EQ(host.views.size(), layer.views.size());
             ASSERT_GE(host.tileCount(), std::min(layer.tileCount(), k.cores));

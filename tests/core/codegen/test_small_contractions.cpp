@@ -2,12 +2,19 @@
 // (lower_blocked.cpp, issue 18) against ONNX Runtime on small generated
 // models: Conv with padding, stride, dilation, groups and rows wider than a
 // segment, depthwise with and without stride, MatMul over a batch with a
-// block that leaves a remainder, Gemm with transposed operands; under tvm and
-// graphturbo, whose tiles differ (small_model_case.h).
+// block that leaves a remainder, a dense layer whose output features run in
+// many tiles (each at a start known only at run time), a MatMul whose
+// 512-step reduction runs in
+// chunks (each taking up the sums the last one stored), an attention-like
+// MatMul + mask of -1e4 + Softmax (exp of the masked scores underflows to 0),
+// Pow(x, 2) + ReduceMean as a LayerNorm squares, Gemm with transposed
+// operands; under tvm and graphturbo, whose tiles differ (small_model_case.h).
 
+#include "codegen/codegen.h"
 #include "coretestsupport.h"
 #include "small_model_case.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 
 using namespace stagecraft;
@@ -113,6 +120,49 @@ const std::vector<Case>& contractionCases() {
              m.addNode("MatMul", {"x", "b"}, {"y"});
              output(m, "y", DType::Float32, {2, 3, 37, 150});
          }},
+        {"dense-many-feature-tiles",
+         DType::Float32,
+         {1, 24, 512},
+         2.0,
+         [](onnxio::ModelBuilder& m, Seeded& r) {
+             m.addFloatInitializer("w", {512, 1000}, r.floats(512 * 1000, 0.1));
+             m.addNode("MatMul", {"x", "w"}, {"y"});
+             output(m, "y", DType::Float32, {1, 24, 1000});
+         }},
+        {"matmul-reduction-chunks",
+         DType::Float32,
+         {1, 24, 512},
+         2.0,
+         [](onnxio::ModelBuilder& m, Seeded& r) {
+             m.addFloatInitializer("w", {512, 200}, r.floats(512 * 200, 0.1));
+             m.addNode("MatMul", {"x", "w"}, {"y"});
+             output(m, "y", DType::Float32, {1, 24, 200});
+         }},
+        {"attention-masked-softmax",
+         DType::Float32,
+         {2, 16, 64},
+         2.0,
+         [](onnxio::ModelBuilder& m, Seeded& r) {
+             m.addFloatInitializer("w", {64, 16}, r.floats(64 * 16, 0.5));
+             std::vector<float> mask(16, 0.0f);
+             for (size_t i = 0; i < mask.size(); i += 3)
+                 mask[i] = -10000.0f;
+             m.addFloatInitializer("mask", {16}, mask);
+             m.addNode("MatMul", {"x", "w"}, {"scores"});
+             m.addNode("Add", {"scores", "mask"}, {"masked"});
+             m.addNode("Softmax", {"masked"}, {"y"}).attr("axis", int64_t{-1});
+             output(m, "y", DType::Float32, {2, 16, 16});
+         }},
+        {"layernorm-square",
+         DType::Float32,
+         {4, 96},
+         2.0,
+         [](onnxio::ModelBuilder& m, Seeded&) {
+             scalar(m, "two", DType::Float32, 2.0);
+             m.addNode("Pow", {"x", "two"}, {"squared"});
+             m.addNode("ReduceMean", {"squared"}, {"y"}).attr("axes", std::vector<int64_t>{-1});
+             output(m, "y", DType::Float32, {4, 1});
+         }},
         {"gemm-transposed",
          DType::Float32,
          {11, 20},
@@ -154,3 +204,58 @@ TEST_P(ContractionsMatchOnnxRuntime, contractionsMatchOnnxRuntime) {
 
 INSTANTIATE_TEST_SUITE_P(TestContractions, ContractionsMatchOnnxRuntime,
                          ::testing::ValuesIn(contractionRows()), test::RowName{});
+
+/// The case named \p name.
+const Case& caseNamed(const std::string& name) {
+    const auto& all = contractionCases();
+    auto c = std::find_if(all.begin(), all.end(), [&](const Case& k) { return k.name == name; });
+    EXPECT_TRUE(c != all.end()) << name;
+    return *c;
+}
+
+// A dense layer's features tile starts where the tile loop puts it, known
+// only at run time where the host keeps more tiles than it runs as copies
+// with a constant start (lower_kernel.cpp): x [1, 24, 512] times w [512,
+// 1000] on STCP920 keeps more than 8 features tiles (the host merges tiles
+// only within the LB) and still takes the register-blocked lowering.
+TEST(TestContractions, denseFeatureTilesAtARuntimeStartAreRegisterBlocked) {
+    TempDir dir;
+    Seeded r;
+    ModelFile file = saveCase(caseNamed("dense-many-feature-tiles"), dir.path() / "d.onnx", r);
+    auto planned = plan(file, "stcp920", "tvm");
+    ASSERT_TRUE(planned.ok()) << (planned.ok() ? "" : planned.error().message().c_str());
+    const codegen::CodePlan& code = (*planned)->plan;
+    ASSERT_EQ(code.kernels.size(), 1u);
+    const codegen::KernelCode& k = code.kernels[0];
+    codegen::LayerCode host = codegen::hostLayer((*planned)->graph, k.layers.front(), k);
+    ASSERT_FALSE(host.tiles.empty());
+    EXPECT_EQ(host.tiles.back().dim, 2) << "the features loop is the last tile loop";
+    EXPECT_GT(host.tiles.back().count(), 8);
+    auto text = codegen::lowerKernelText((*planned)->graph,
+                                         *(*planned)->evaluation.schedule.semantics, code, 0);
+    ASSERT_TRUE(text.ok()) << text.error().message();
+    EXPECT_TRUE(test::containsText(*text, "@llvm.fmuladd.v")) << "no vector multiply-add";
+}
+
+// Pow by a constant 2 squares (scalar_ops.cpp), as ONNX Runtime computes
+// it, instead of calling powf: the kernel of the LayerNorm-like case calls
+// no libm pow.
+TEST(TestContractions, powByTwoSquares) {
+    TempDir dir;
+    Seeded r;
+    const auto& all = contractionCases();
+    auto c = std::find_if(all.begin(), all.end(),
+                          [](const Case& k) { return std::string(k.name) == "layernorm-square"; });
+    ASSERT_TRUE(c != all.end());
+    ModelFile file = saveCase(*c, dir.path() / "square.onnx", r);
+    auto planned = plan(file, "stcp920", "tvm");
+    ASSERT_TRUE(planned.ok()) << (planned.ok() ? "" : planned.error().message().c_str());
+    const codegen::CodePlan& code = (*planned)->plan;
+    ASSERT_FALSE(code.kernels.empty());
+    for (size_t k = 0; k < code.kernels.size(); ++k) {
+        auto text = codegen::lowerKernelText((*planned)->graph,
+                                             *(*planned)->evaluation.schedule.semantics, code, k);
+        ASSERT_TRUE(text.ok()) << text.error().message();
+        EXPECT_FALSE(test::containsText(*text, "powf")) << code.kernels[k].symbol;
+    }
+}
