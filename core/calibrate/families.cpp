@@ -65,6 +65,15 @@ const std::vector<Family>& families() {
          [](ModelBuilder& m) {
              conv(m, 128, 28, 128, 3, 128);
          }},
+        {"convtranspose2x2", "conv_transpose",
+         [](ModelBuilder& m) {
+             m.addInput("x", DType::Float32, {int64_t{1}, int64_t{64}, int64_t{28}, int64_t{28}});
+             m.addExternalInitializer("w", DType::Float32, {64, 32, 2, 2});
+             m.addNode("ConvTranspose", {"x", "w"}, {"y"}, "op")
+                 .attr("kernel_shape", std::vector<int64_t>{2, 2})
+                 .attr("strides", std::vector<int64_t>{2, 2});
+             m.addOutput("y", DType::Float32, {}, false);
+         }},
         {"matmul", "matmul",
          [](ModelBuilder& m) {
              m.addInput("x", DType::Float32, {int64_t{1}, int64_t{128}, int64_t{512}});
@@ -78,6 +87,14 @@ const std::vector<Family>& families() {
              m.addInput("x", DType::Float32, dims);
              m.addInput("z", DType::Float32, dims);
              m.addNode("Add", {"x", "z"}, {"y"}, "op");
+             m.addOutput("y", DType::Float32, {}, false);
+         }},
+        {"div", "division",
+         [](ModelBuilder& m) {
+             std::vector<onnxio::Dim> dims = {int64_t{1}, int64_t{64}, int64_t{56}, int64_t{56}};
+             m.addInput("x", DType::Float32, dims);
+             m.addInput("z", DType::Float32, dims);
+             m.addNode("Div", {"x", "z"}, {"y"}, "op");
              m.addOutput("y", DType::Float32, {}, false);
          }},
         {"relu", "elementwise",

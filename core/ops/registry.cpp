@@ -137,8 +137,8 @@ void checkNest(const detail::OpContext& ctx, const LoopNest& nest) {
 } // namespace
 
 std::span<const std::string_view> familyNames() {
-    static constexpr std::string_view names[] = {"conv", "matmul", "normalization",
-                                                 "transcendental"};
+    static constexpr std::string_view names[] = {"conv",          "conv_transpose", "matmul",
+                                                 "normalization", "transcendental", "division"};
     return names;
 }
 
@@ -146,9 +146,13 @@ std::string_view familyOf(ir::OpKind kind, Category category) {
     switch (kind) {
     case Conv:
     case ConvInteger:
-    case ConvTranspose:
     case QLinearConv:
         return "conv";
+    case ConvTranspose:
+        return "conv_transpose";
+    case Div:
+    case Reciprocal:
+        return "division";
     case MatMul:
     case MatMulInteger:
     case QLinearMatMul:
