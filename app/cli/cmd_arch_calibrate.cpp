@@ -31,7 +31,7 @@ ArgParser makeParser() {
         "(sysfs), streaming bandwidth of the last-level cache and of DRAM, vector\n"
         "multiply-add throughput per dtype, the host runner's launch and barrier costs,\n"
         "and the efficiency of generated kernels per op family, fitted over a training\n"
-        "set of twelve single-op kernels. Writes a valid architecture file: by default the\n"
+        "set of eleven single-op kernels. Writes a valid architecture file: by default the\n"
         "calibration host-cpu then uses (" +
             arch::calibrationPath().string() + ").");
     parser.addOption("out", "FILE", "write the description here instead");

@@ -92,8 +92,8 @@ double ComputeUnit::efficiencyFor(std::string_view family, ir::OpCategory catego
 
 std::span<const std::string_view> efficiencyKeys() {
     static constexpr std::string_view keys[] = {
-        "elementwise",    "injective", "reduction",     "complex",        "opaque",  "conv",
-        "conv_transpose", "matmul",    "normalization", "transcendental", "division"};
+        "elementwise", "injective",      "reduction", "complex",       "opaque",
+        "conv",        "conv_transpose", "matmul",    "normalization", "transcendental"};
     return keys;
 }
 

@@ -173,7 +173,7 @@ struct UnitRef {
 
 /// The keys a unit's efficiency may have: the category names, then the op
 /// families of ops::familyNames() ("conv", "conv_transpose", "matmul",
-/// "normalization", "transcendental", "division"), kept equal to them.
+/// "normalization", "transcendental"), kept equal to them.
 std::span<const std::string_view> efficiencyKeys();
 
 std::string_view unitKindName(UnitKind kind);

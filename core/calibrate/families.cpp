@@ -89,14 +89,6 @@ const std::vector<Family>& families() {
              m.addNode("Add", {"x", "z"}, {"y"}, "op");
              m.addOutput("y", DType::Float32, {}, false);
          }},
-        {"div", "division",
-         [](ModelBuilder& m) {
-             std::vector<onnxio::Dim> dims = {int64_t{1}, int64_t{64}, int64_t{56}, int64_t{56}};
-             m.addInput("x", DType::Float32, dims);
-             m.addInput("z", DType::Float32, dims);
-             m.addNode("Div", {"x", "z"}, {"y"}, "op");
-             m.addOutput("y", DType::Float32, {}, false);
-         }},
         {"relu", "elementwise",
          [](ModelBuilder& m) {
              unary(m, "Relu", {1, 256, 28, 28});

@@ -137,8 +137,8 @@ void checkNest(const detail::OpContext& ctx, const LoopNest& nest) {
 } // namespace
 
 std::span<const std::string_view> familyNames() {
-    static constexpr std::string_view names[] = {"conv",          "conv_transpose", "matmul",
-                                                 "normalization", "transcendental", "division"};
+    static constexpr std::string_view names[] = {"conv", "conv_transpose", "matmul",
+                                                 "normalization", "transcendental"};
     return names;
 }
 
@@ -150,9 +150,6 @@ std::string_view familyOf(ir::OpKind kind, Category category) {
         return "conv";
     case ConvTranspose:
         return "conv_transpose";
-    case Div:
-    case Reciprocal:
-        return "division";
     case MatMul:
     case MatMulInteger:
     case QLinearMatMul:

@@ -25,14 +25,14 @@ inline std::string_view categoryName(Category category) {
 
 /// The op families whose generated kernels differ enough to be calibrated
 /// apart (docs/simulator.md, "Fidelity"): "conv", "conv_transpose",
-/// "matmul", "normalization", "transcendental", "division".
+/// "matmul", "normalization", "transcendental".
 std::span<const std::string_view> familyNames();
 
 /// The family of an op kind ("conv" for Conv, "conv_transpose" for
 /// ConvTranspose, "matmul" for MatMul and Gemm, "normalization" for Softmax
 /// and the normalizations, "transcendental" for elementwise ops computing
-/// exp, log, tanh, erf, powers or roots, "division" for Div and
-/// Reciprocal), or its category's name for every other op.
+/// exp, log, tanh, erf, powers or roots), or its category's name for
+/// every other op.
 std::string_view familyOf(ir::OpKind kind, Category category);
 
 /// The dtype whose unit rate an op runs at: its first output's (f32 when it
