@@ -20,14 +20,17 @@
 // strided row; a ConvTranspose, whose lanes read where (ow - kw) / stride
 // divides exactly). A row whose start is known only at run time (a dense
 // layer's features tile) runs so where every lane of the row loop reads:
-// whole segments in a loop, then a shorter one. A row that leaves lanes empty may run flattened
-// with the output loop before it (blocked_plan.cpp says when): positions then span rows, the
-// reduction loops that move either loop are unrolled, and at addresses linear in the position
-// segments run in a loop as a row's do. Without taps (1 x 1 Conv, MatMul) the other output loops go
-// outside the block's tiles, so that a row factor row is reused by every tile while in cache; with
-// taps, inside, so that a tile's weights are. Each output element sums the same products in the
-// same order as lower_contraction.cpp's loops, with the same fused multiply-add, so the bits agree
-// with the other lowerings.
+// whole segments in a loop, then a shorter one. A row that leaves lanes
+// empty may run flattened with the output loop before it (blocked_plan.cpp
+// says when): positions then span rows, the reduction loops that move
+// either loop are unrolled, and at addresses linear in the position
+// segments run in a loop as a row's do. Without taps (1 x 1 Conv, MatMul)
+// the other output loops go outside the block's tiles, so that a row factor
+// row is reused by every tile while in cache; with taps, inside, so that a
+// tile's weights are. A long single reduction runs in chunks that take up
+// the sums the last one stored (its strip of the row factor stays in L1).
+// Each element sums the same products in the same order as
+// lower_contraction.cpp, with the same fused multiply-add: the same bits.
 
 #include "codegen/internal/blocked_plan.h"
 
@@ -65,8 +68,7 @@ public:
         });
     }
 
-    /// Whether the lowering applies: a row at a runtime start needs every
-    /// lane of the row loop's whole extent to read at every tap.
+    /// Whether it applies: a row at a runtime start needs every lane to read.
     bool applies() const {
         return plan_.start == nullptr ||
                segmentInside(0, nest_.loops[static_cast<size_t>(plan_.row)].extent);
@@ -445,8 +447,7 @@ private:
                 storeChunk(s, block, r, c, acc[static_cast<size_t>(r)][static_cast<size_t>(c)]);
     }
 
-    /// The output's vector of chunk \p chunk of the tile's row \p r (its
-    /// lanes past the segment poison).
+    /// The output's vector of chunk \p chunk of tile row \p r (lanes past the segment poison).
     Value* outputChunk(const Segment& s, Value* block, int64_t r, int64_t chunk) {
         std::vector<bool> read(static_cast<size_t>(plan_.lanes), false);
         std::fill_n(read.begin(), lanesIn(s, chunk), true);
