@@ -401,8 +401,9 @@ TEST_F(TestCodePlan, hostLayersMergeTilesAndKeepScratchDisjoint) {
         for (const codegen::LayerCode& layer : k.layers) {
             codegen::LayerCode host = codegen::hostLayer(g, layer, k);
             ASSERT_LE(host.scratchBytes, std::max(k.localBytes, layer.scratchBytes));
-            if (layer.tileCount() % k.cores == 0)
+            if (layer.tileCount() % k.cores == 0) {
                 ASSERT_EQ(host.tileCount() % k.cores, 0);
+            }
             ASSERT_TRUE(host.promotions.empty());
             ASSERT_EQ(host.views.size(), layer.views.size());
             ASSERT_GE(host.tileCount(), std::min(layer.tileCount(), k.cores));
