@@ -124,7 +124,8 @@ struct KernelCode {
     /// Bytes of each core's scratch (the largest layer's).
     int64_t scratchBytes = 0;
     /// Bytes of a core's LB its tiles were sized to fill (the LB's
-    /// activation bytes), or 0: the host merges tiles only within it.
+    /// activation bytes), or 0: the host merges tiles within it or within
+    /// hostLocalBytes(), the larger.
     int64_t localBytes = 0;
     /// MACs and element operations of the instance (the kernel plan's work).
     double work = 0;
@@ -192,6 +193,10 @@ Expected<CodePlan> planCode(const ir::Graph& graph, const schedule::Schedule& sc
 /// of its last tile loop run as one where its storage and the kernel's
 /// localBytes allow. Same elements, same sums, same bits as the plan's layer.
 LayerCode hostLayer(const ir::Graph& graph, const LayerCode& layer, const KernelCode& kernel);
+/// Bytes of a host core's share of L2 less its weight reserve (the
+/// host-cpu preset's LB activation bytes, detected once): a merged host
+/// layer's scratch stays within it (host_layer.cpp).
+int64_t hostLocalBytes();
 /// Bytes of each core's scratch when \p kernel runs on the host.
 int64_t hostScratchBytes(const ir::Graph& graph, const KernelCode& kernel);
 /// Sets GlobalTensor::hostTransposed on the weights of \p globals whose

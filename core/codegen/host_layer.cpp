@@ -8,10 +8,10 @@
 //   same values);
 // - consecutive tiles of the last tile loop run as one tile: the most that
 //   still leaves every core of the binding a tile (an equal number of
-//   them where some merge does: 4 tiles on 2 cores, not 3) and keeps the layer's
-//   scratch within the LB the plan sized its tiles to (a core's share of
-//   L2 on host-cpu: MobileNet-v2's first 1 x 1 conv merged to 2.4 MB of
-//   fused intermediates ran 5 x slower than its planned tiles), unless a
+//   them where some merge does: 4 tiles on 2 cores, not 3) and keeps the
+//   layer's scratch within a host core's share of L2 (host-cpu's LB; the
+//   plan's LB where larger): MobileNet-v2's first 1 x 1 conv merged to 2.4
+//   MB of fused intermediates ran 5 x slower than its planned tiles, unless a
 //   view outside the core's scratch follows that loop. The fused
 //   intermediates in the scratch grow with the tile, so every scratch
 //   offset, and the layer's scratch, are scaled by the same factor
@@ -29,6 +29,7 @@
 // change, so neither do the bits. The riscv64 objects keep the plan's
 // layers and the weights as stored.
 
+#include "arch/host_cpu.h"
 #include "codegen/code_plan.h"
 #include "ops/semantics.h"
 #include "partition/slices.h"
@@ -52,11 +53,11 @@ int64_t mergedTiles(const LayerCode& layer, int64_t cores, int64_t localBytes) {
             return 1;
     const int64_t count = layer.tiles.back().count();
     const int64_t others = layer.tileCount() / count;
-    const int64_t room = std::max(localBytes, layer.scratchBytes);
+    const int64_t room = std::max({localBytes, hostLocalBytes(), layer.scratchBytes});
     int64_t uneven = 1;
     for (int64_t m = count; m >= 1; --m) {
         const int64_t tiles = others * (count / m);
-        if (count % m != 0 || tiles < cores || (localBytes > 0 && layer.scratchBytes * m > room))
+        if (count % m != 0 || tiles < cores || layer.scratchBytes * m > room)
             continue;
         if (tiles % cores == 0)
             return m;
@@ -102,6 +103,15 @@ int64_t paddedPitch(int64_t length, int64_t size) {
 }
 
 } // namespace
+
+int64_t hostLocalBytes() {
+    static const int64_t bytes = [] {
+        const arch::Arch host = arch::detectHostCpu();
+        const auto& lb = host.cluster.coreGroups.front().localBuffer;
+        return lb ? lb->activationBytes() : int64_t{0};
+    }();
+    return bytes;
+}
 
 void markHostTransposed(const ir::Graph& graph, const partition::SemanticsCache& semantics,
                         std::vector<GlobalTensor>& globals) {
