@@ -3,7 +3,8 @@
 // best level and order for the model's batch (driver/optimum.h, as compare
 // chooses them), is simulated, its kernels emitted for the host and timed; per kernel the
 // simulated time (the kernel's window, docs/simulator.md "Attribution")
-// stands beside the measured median (docs/simulator.md, "Fidelity"). The
+// stands beside the fastest of its timed runs (docs/simulator.md, "Fidelity",
+// as calibration takes its training kernels). The
 // strategies' programs are all linked first and then take turns run by run,
 // so that the machine's drift does not decide which one is faster.
 
@@ -37,8 +38,9 @@ ArgParser makeParser() {
         "'stagecraft arch calibrate' when it has been), each at the level and order its\n"
         "search finds fastest for the model's batch (as compare chooses them), simulates\n"
         "it, runs its kernels on this machine and compares: simulated against measured\n"
-        "time per kernel and per model, Spearman's rank correlation over the kernels, and\n"
-        "the strategies ranked by simulated and by measured latency.");
+        "time (the fastest of each kernel's runs) per kernel and per model, Spearman's\n"
+        "rank correlation over the kernels, and the strategies ranked by simulated and\n"
+        "by measured latency.");
     parser.addPositional("MODEL", "the .onnx file or zoo:NAME");
     parser.addOption("strategies", "LIST", "comma-separated strategies (default all)");
     parser.addOption("repeat", "N",
@@ -127,8 +129,8 @@ Measured summarize(const Prepared& p) {
     for (size_t k = 0; k < profile.kernels.size() && k < attributed.size(); ++k) {
         m.kernels.push_back(profile.kernels[k].instance);
         m.simulated.push_back(attributed[k].breakdown.totalNs);
-        m.measured.push_back(profile.kernels[k].medianNs);
-        m.measuredTotal += profile.kernels[k].medianNs;
+        m.measured.push_back(profile.kernels[k].minNs);
+        m.measuredTotal += profile.kernels[k].minNs;
     }
     m.simulatedTotal = p.build.evaluation.report.latencyUs * 1000;
     m.rho = sim::spearman(m.simulated, m.measured);

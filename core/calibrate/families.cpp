@@ -139,9 +139,12 @@ private:
     fs::path path_;
 };
 
-double median(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    return values.empty() ? 0 : values[values.size() / 2];
+/// The fastest of a kernel's timed runs: on a shared machine interference
+/// only adds time, so the fastest run is the estimate of the kernel's own
+/// time that moves least between calibrations (`stagecraft fidelity` takes
+/// the same of the models' kernels).
+double fastest(const std::vector<double>& values) {
+    return values.empty() ? 0 : *std::min_element(values.begin(), values.end());
 }
 
 /// Rounds of timing: the whole set is timed in turn this many times, so that
@@ -226,24 +229,10 @@ Expected<std::vector<FamilyKernel>> measureFamilies(const arch::Arch& arch, int 
     }
     std::vector<FamilyKernel> kernels;
     for (auto& p : set) {
-        p->kernel.measuredNs = median(p->times);
+        p->kernel.measuredNs = fastest(p->times);
         kernels.push_back(p->kernel);
     }
     return kernels;
-}
-
-std::map<std::string, double> fitEfficiency(const std::vector<FamilyKernel>& kernels) {
-    std::map<std::string, std::vector<double>> shares;
-    for (const FamilyKernel& k : kernels) {
-        double other = k.simulatedNs - k.computeNs;
-        double forCompute = k.measuredNs - other;
-        double share = forCompute > 0 ? k.computeNs / forCompute : 1.0;
-        shares[k.category].push_back(std::clamp(share, 1e-6, 1.0));
-    }
-    std::map<std::string, double> efficiency;
-    for (auto& [category, values] : shares)
-        efficiency[category] = median(values);
-    return efficiency;
 }
 
 } // namespace stagecraft::calibrate

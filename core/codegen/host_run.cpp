@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -145,6 +146,7 @@ RuntimeCosts measureRuntimeCosts(int64_t cores, int repetitions) {
     if (threads == 1)
         return costs;
     CorePool pool(threads - 1);
+    detail::PinnedCaller pinned;
     Barrier barrier(threads);
     for (int r = 0; r < repetitions; ++r) {
         auto start = std::chrono::steady_clock::now();
@@ -175,6 +177,9 @@ Expected<TensorSet> HostProgram::run(const TensorSet& inputs, HostRunStats* stat
         if (slot >= 0 && !in.data.empty())
             std::memcpy(impl_->table[static_cast<size_t>(slot)], in.data.data(), in.data.size());
     }
+    std::optional<detail::PinnedCaller> pinned;
+    if (impl_->pool != nullptr) // the threads stay on their CPUs for the run
+        pinned.emplace();
     auto start = std::chrono::steady_clock::now();
     std::vector<double> perKernel;
     const auto& codes = impl_->plan->kernels;
