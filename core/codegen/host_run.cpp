@@ -10,6 +10,7 @@
 
 #include "codegen/host_run.h"
 
+#include "codegen/cpu_pinning.h"
 #include "codegen/internal/host_program.h"
 #include "codegen/internal/host_threads.h"
 
@@ -146,7 +147,7 @@ RuntimeCosts measureRuntimeCosts(int64_t cores, int repetitions) {
     if (threads == 1)
         return costs;
     CorePool pool(threads - 1);
-    detail::PinnedCaller pinned;
+    PinnedCaller pinned;
     Barrier barrier(threads);
     for (int r = 0; r < repetitions; ++r) {
         auto start = std::chrono::steady_clock::now();
@@ -177,7 +178,7 @@ Expected<TensorSet> HostProgram::run(const TensorSet& inputs, HostRunStats* stat
         if (slot >= 0 && !in.data.empty())
             std::memcpy(impl_->table[static_cast<size_t>(slot)], in.data.data(), in.data.size());
     }
-    std::optional<detail::PinnedCaller> pinned;
+    std::optional<PinnedCaller> pinned;
     if (impl_->pool != nullptr) // the threads stay on their CPUs for the run
         pinned.emplace();
     auto start = std::chrono::steady_clock::now();

@@ -6,6 +6,8 @@
 
 #include "codegen/internal/host_threads.h"
 
+#include "codegen/cpu_pinning.h"
+
 #include <algorithm>
 #include <chrono>
 #include <sched.h>
@@ -24,18 +26,6 @@ namespace {
 /// for its whole spin (~0.4 ms per wait, docs/decisions.md "Host threads").
 constexpr int kPauseRounds = 256;
 constexpr auto kSpinTime = std::chrono::microseconds(200);
-
-/// Holds the calling thread on the \p index-th of \p cpus (modulo their
-/// count), where there are two or more; whether it did.
-bool pinTo(const std::vector<int>& cpus, size_t index) {
-    if (cpus.size() < 2)
-        return false;
-    int cpu = cpus[index % cpus.size()];
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(cpu, &one);
-    return sched_setaffinity(0, sizeof one, &one) == 0;
-}
 
 void pause() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -108,7 +98,7 @@ void CorePool::run(const std::function<void(int64_t)>& job, int64_t count) {
 }
 
 void CorePool::serve(size_t index) {
-    pinTo(cpus_, index + 1);
+    pinThisThread(cpus_, index + 1);
     while (true) {
         if (!spinUntil([&] { return helpers_[index].wake.try_acquire(); }))
             helpers_[index].wake.acquire();
@@ -126,29 +116,6 @@ int64_t usableCpus() {
     if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
         return CPU_COUNT(&set);
     return std::max<int64_t>(1, std::thread::hardware_concurrency());
-}
-
-std::vector<int> allowedCpus() {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    std::vector<int> cpus;
-    if (sched_getaffinity(0, sizeof set, &set) == 0)
-        for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
-            if (CPU_ISSET(cpu, &set))
-                cpus.push_back(cpu);
-    return cpus;
-}
-
-PinnedCaller::PinnedCaller() {
-    static_assert(sizeof(cpu_set_t) <= sizeof saved_);
-    auto* saved = reinterpret_cast<cpu_set_t*>(saved_);
-    if (sched_getaffinity(0, sizeof(cpu_set_t), saved) == 0)
-        pinned_ = pinTo(allowedCpus(), 0);
-}
-
-PinnedCaller::~PinnedCaller() {
-    if (pinned_)
-        sched_setaffinity(0, sizeof(cpu_set_t), reinterpret_cast<const cpu_set_t*>(saved_));
 }
 
 } // namespace stagecraft::codegen::detail

@@ -48,8 +48,9 @@ private:
     void serve(size_t index);
 
     std::vector<Helper> helpers_;
-    /// The process's CPUs when the pool was made; helper i holds the
-    /// (i + 1)-th (none where there is one).
+    /// The CPUs allowed when the pool was made; helper i holds the
+    /// (i + 1)-th while the pool lives (none where there is one,
+    /// cpu_pinning.h).
     std::vector<int> cpus_;
     const std::function<void(int64_t)>* job_ = nullptr;
     /// Helpers still running the job (a futex word).
@@ -59,24 +60,5 @@ private:
 
 /// The CPUs this process may run on (its affinity: `taskset -c 0` gives 1).
 int64_t usableCpus();
-
-/// Those CPUs' numbers, in order.
-std::vector<int> allowedCpus();
-
-/// Holds the calling thread on the first CPU of the process's affinity for
-/// its lifetime, the pool's helpers holding the next ones (docs/decisions.md,
-/// "Host threads pinned"), and gives the thread its own affinity back after.
-/// Does nothing where the process may run on one CPU only.
-class PinnedCaller {
-public:
-    PinnedCaller();
-    ~PinnedCaller();
-    PinnedCaller(const PinnedCaller&) = delete;
-    PinnedCaller& operator=(const PinnedCaller&) = delete;
-
-private:
-    bool pinned_ = false;
-    alignas(unsigned long) unsigned char saved_[128] = {}; // a cpu_set_t, out of this header
-};
 
 } // namespace stagecraft::codegen::detail

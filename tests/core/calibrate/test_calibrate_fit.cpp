@@ -18,8 +18,8 @@ FamilyKernel kernel(const char* family, double measured, double simulated, doubl
 double error(const std::vector<FamilyKernel>& kernels, double efficiency) {
     double sum = 0;
     for (const FamilyKernel& k : kernels) {
-        double r = std::log((k.simulatedNs - k.computeNs + k.computeNs / efficiency) /
-                            k.measuredNs);
+        double r =
+            std::log((k.simulatedNs - k.computeNs + k.computeNs / efficiency) / k.measuredNs);
         sum += r * r;
     }
     return sum;
