@@ -1,9 +1,10 @@
 // The roofline lower bound (roofline.h): compute at every unit's rate for
 // the precision simulated, and the compulsory DDR bytes at the chip's DDR
-// bandwidth.
+// bandwidth; and the same with each contraction at its array's fill.
 
 #include "sim/roofline.h"
 
+#include "kernel/op_time.h"
 #include "ops/semantics.h"
 #include "sim/internal/rates.h"
 
@@ -64,9 +65,13 @@ double ddrBandwidth(const arch::Arch& arch) {
 
 } // namespace detail
 
-double rooflineUs(const ir::Graph& graph, const arch::Arch& arch,
-                  const partition::SemanticsCache& semantics,
-                  const schedule::ClusterPlan& clusters) {
+namespace {
+
+/// The roofline with each complex op's MACs divided by \p fill(op).
+template <class Fill>
+double boundUs(const ir::Graph& graph, const arch::Arch& arch,
+               const partition::SemanticsCache& semantics, const schedule::ClusterPlan& clusters,
+               const Fill& fill) {
     double complexNs = 0, otherNs = 0, weightBytes = 0, outputBytes = 0;
     std::set<ir::TensorId> weights;
     auto timeOn = [&](bool complex, ir::DType dtype, double work) {
@@ -76,8 +81,8 @@ double rooflineUs(const ir::Graph& graph, const arch::Arch& arch,
     for (ir::OpId id : graph.opIds()) {
         const ops::OpSemantics& sem = semantics.of(id);
         if (sem.category == ops::Category::Complex) {
-            complexNs +=
-                timeOn(true, ops::computeTypeOf(graph, id), static_cast<double>(sem.cost.macs));
+            complexNs += timeOn(true, ops::computeTypeOf(graph, id),
+                                static_cast<double>(sem.cost.macs) / fill(id));
             for (ir::TensorId in : graph.op(id).inputs)
                 if (in != ir::kNoTensor && graph.tensor(in).isConstant() &&
                     weights.insert(in).second)
@@ -94,6 +99,22 @@ double rooflineUs(const ir::Graph& graph, const arch::Arch& arch,
     double ddrNs = (weightBytes + iterations * static_cast<double>(arch.clusters) * outputBytes) /
                    std::max(detail::ddrBandwidth(arch), 1e-9);
     return std::max(iterations * computeNs, ddrNs) / 1000.0;
+}
+
+} // namespace
+
+double rooflineUs(const ir::Graph& graph, const arch::Arch& arch,
+                  const partition::SemanticsCache& semantics,
+                  const schedule::ClusterPlan& clusters) {
+    return boundUs(graph, arch, semantics, clusters, [](ir::OpId) { return 1.0; });
+}
+
+double rooflineAtFillUs(const ir::Graph& graph, const arch::Arch& arch,
+                        const partition::SemanticsCache& semantics,
+                        const schedule::ClusterPlan& clusters) {
+    return boundUs(graph, arch, semantics, clusters, [&](ir::OpId op) {
+        return std::max(kernel::arrayFillOf(graph, arch, semantics, op), 1e-9);
+    });
 }
 
 } // namespace stagecraft::sim

@@ -17,4 +17,12 @@ double rooflineUs(const ir::Graph& graph, const arch::Arch& arch,
                   const partition::SemanticsCache& semantics,
                   const schedule::ClusterPlan& clusters);
 
+/// The same bound with every contraction at the share of its unit's array
+/// it fills (docs/simulator.md, "The array's fill"): what a schedule at
+/// best reaches once the array's shape is counted, in microseconds. At
+/// least rooflineUs.
+double rooflineAtFillUs(const ir::Graph& graph, const arch::Arch& arch,
+                        const partition::SemanticsCache& semantics,
+                        const schedule::ClusterPlan& clusters);
+
 } // namespace stagecraft::sim

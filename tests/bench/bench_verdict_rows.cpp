@@ -130,6 +130,11 @@ std::vector<Row> table2Rows(bool quick) {
     return rows;
 }
 
+Expected<std::shared_ptr<const ir::Graph>> graphOf(const Row& row, ir::DType precision,
+                                                   int64_t perCluster) {
+    return load(row, precision, perCluster);
+}
+
 std::optional<sim::Report> optimum(const Row& row, ir::DType precision, const arch::Arch& arch,
                                    const sim::Strategy& strategy) {
     return run(row, precision, arch, strategy, {});

@@ -6,6 +6,7 @@
 #include "driver/optimum.h"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -41,6 +42,17 @@ std::optional<sim::Report> optimum(const Row& row, ir::DType precision, const ar
 /// \p strategy on \p row as `compare --fixed` runs it.
 std::optional<sim::Report> fixedRun(const Row& row, ir::DType precision, const arch::Arch& arch,
                                     const sim::Strategy& strategy);
+
+/// The graph of \p row at \p perCluster samples in \p precision (loaded once
+/// per key), or an error.
+Expected<std::shared_ptr<const ir::Graph>> graphOf(const Row& row, ir::DType precision,
+                                                   int64_t perCluster);
+
+/// Where graphturbo stays under 40 % of the roofline: per such row its
+/// roofline at the array's fill and its weight traffic (bench_bounds.cpp).
+/// \p graphturbo holds its optimum per row, in \p rows' order.
+void boundsTable(const std::vector<Row>& rows, const std::vector<sim::Report>& graphturbo,
+                 ir::DType precision, const arch::Arch& arch);
 
 /// "16×1 GB dfs": samples per cluster × iterations, level, order.
 std::string shortConfig(const sim::Report& report);

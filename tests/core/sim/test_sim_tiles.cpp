@@ -9,6 +9,7 @@
 
 #include "coretestsupport.h"
 #include "hand_cases.h"
+#include "sim/roofline.h"
 
 #include <gtest/gtest.h>
 
@@ -319,6 +320,25 @@ TEST(TestSimTiles, contractionsRunAtTheShareOfTheArrayTheyFill) {
         ASSERT_FUZZY_EQ(computeNs(runOn(a, matmulBy(1, 2), strategy)), 4.0);
         ASSERT_FUZZY_EQ(computeNs(runOn(a, matmulBy(1, 6), strategy)), 8.0);
     }
+}
+
+// The roofline at the array's fill (sim/roofline.h), with DDR made fast
+// enough (1000 B/ns) that compute bounds: x [1024, 16] times W [16, 6] is
+// 98304 MACs, at the peak of 16 per ns 6144 ns; the 4 x 4 array filled 6/8
+// runs 12 per ns: 8192 ns. Without an array both are the peak's.
+TEST(TestSimTiles, theRooflineAtTheFillCountsTheArraysShape) {
+    arch::Arch a = handArch();
+    a.paths[0].bandwidthGBps = 1000;
+    ir::Graph g = matmulBy(1024, 6);
+    schedule::ClusterPlan clusters;
+    sim::Evaluation peak = runOn(a, g, "tvm");
+    ASSERT_FUZZY_EQ(peak.report.rooflineUs, 6.144);
+    ASSERT_FUZZY_EQ(sim::rooflineAtFillUs(g, a, *peak.schedule.semantics, clusters), 6.144);
+    a.cluster.coreGroups.front().units[1].arrayRows = 4;
+    a.cluster.coreGroups.front().units[1].arrayCols = 4;
+    sim::Evaluation filled = runOn(a, g, "tvm");
+    ASSERT_FUZZY_EQ(filled.report.rooflineUs, 6.144);
+    ASSERT_FUZZY_EQ(sim::rooflineAtFillUs(g, a, *filled.schedule.semantics, clusters), 8.192);
 }
 
 // A GB that is a hardware cache (kernel/stream_cache.cpp): tvm keeps the
