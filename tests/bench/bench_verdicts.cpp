@@ -16,7 +16,8 @@
 // - Where graphturbo stays under 40 % of its f16 roofline: the bounds
 //   (bench_bounds.cpp).
 // - Fig. 16 in shape: the MME's and VME's use on ResNet-50, f16 and int8,
-//   under graphturbo by samples per cluster.
+//   and BERT-128 under graphturbo by samples per cluster, with each run's
+//   DDR bytes per sample and the wait that took most of it.
 
 #include "bench_verdicts.h"
 

@@ -60,8 +60,8 @@ std::string shortConfig(const sim::Report& report);
 /// Table 1 in shape: BERT-128 under tvm-llb and gt-paper.
 void table1(const arch::Arch& arch);
 
-/// Fig. 16 in shape: the MME's and VME's use on ResNet-50 (f16 and int8)
-/// under graphturbo at 1 to 16 samples per cluster.
+/// Fig. 16 in shape: the MME's and VME's use on ResNet-50 (f16 and int8) and BERT-128
+/// under graphturbo by samples per cluster, and what each run waits on most.
 void fig16(const arch::Arch& arch);
 
 } // namespace stagecraft::bench
