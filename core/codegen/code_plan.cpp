@@ -484,7 +484,7 @@ Expected<CodePlan> planCode(const ir::Graph& graph, const schedule::Schedule& sc
                             const kernel::Program& program) {
     CodePlan plan;
     plan.globals = tableOf(graph, schedule);
-    markHostTransposed(graph, *schedule.semantics, plan.globals);
+    markHostLayouts(graph, *schedule.semantics, plan.globals);
     for (size_t i = 0; i < program.kernels.size(); ++i) {
         SC_ASSIGN_OR_RETURN(KernelCode code,
                             planKernel(graph, schedule, program.kernels[i], i, plan));

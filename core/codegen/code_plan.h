@@ -199,14 +199,14 @@ LayerCode hostLayer(const ir::Graph& graph, const LayerCode& layer, const Kernel
 int64_t hostLocalBytes();
 /// Bytes of each core's scratch when \p kernel runs on the host.
 int64_t hostScratchBytes(const ir::Graph& graph, const KernelCode& kernel);
-/// Sets GlobalTensor::hostTransposed on the weights of \p globals whose
-/// every reader reads dim 0 along its output's last loop and dim 1 along
-/// reductions only (host_layer.cpp).
-/// Sets GlobalTensor::hostRowPitch on those of them, and on the weights
-/// whose every reader reads dim 1 along its output's last loop and dim 0
-/// along reductions only, whose stored rows are a whole even number of
-/// 64-byte lines.
-void markHostTransposed(const ir::Graph& graph, const partition::SemanticsCache& semantics,
+/// The host's layouts of the weights of \p globals (host_layer.cpp): sets
+/// GlobalTensor::hostTransposed on those whose every reader reads dim 0
+/// along its output's last loop and dim 1 along reductions only, and
+/// GlobalTensor::hostRowPitch on those of them, and on the weights whose
+/// every reader reads dim 1 along its output's last loop and dim 0 along
+/// reductions only, whose stored rows are a whole even number of 64-byte
+/// lines.
+void markHostLayouts(const ir::Graph& graph, const partition::SemanticsCache& semantics,
                         std::vector<GlobalTensor>& globals);
 /// Bytes of \p g as the host stores it (padded rows included).
 int64_t hostStoredBytes(const ir::Graph& graph, const GlobalTensor& g);

@@ -113,7 +113,7 @@ int64_t hostLocalBytes() {
     return bytes;
 }
 
-void markHostTransposed(const ir::Graph& graph, const partition::SemanticsCache& semantics,
+void markHostLayouts(const ir::Graph& graph, const partition::SemanticsCache& semantics,
                         std::vector<GlobalTensor>& globals) {
     for (GlobalTensor& g : globals) {
         const ir::Tensor& t = graph.tensor(g.tensor);
