@@ -207,7 +207,7 @@ int64_t hostScratchBytes(const ir::Graph& graph, const KernelCode& kernel);
 /// reductions only, whose stored rows are a whole even number of 64-byte
 /// lines.
 void markHostLayouts(const ir::Graph& graph, const partition::SemanticsCache& semantics,
-                        std::vector<GlobalTensor>& globals);
+                     std::vector<GlobalTensor>& globals);
 /// Bytes of \p g as the host stores it (padded rows included).
 int64_t hostStoredBytes(const ir::Graph& graph, const GlobalTensor& g);
 

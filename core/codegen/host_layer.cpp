@@ -114,7 +114,7 @@ int64_t hostLocalBytes() {
 }
 
 void markHostLayouts(const ir::Graph& graph, const partition::SemanticsCache& semantics,
-                        std::vector<GlobalTensor>& globals) {
+                     std::vector<GlobalTensor>& globals) {
     for (GlobalTensor& g : globals) {
         const ir::Tensor& t = graph.tensor(g.tensor);
         if (g.role != TensorRole::Weight || t.shape.size() != 2 || t.uses.empty() ||
