@@ -108,6 +108,7 @@ int main(int argc, char** argv) {
     const auto& options = *parsed.options;
     MainWindow window;
     window.setDefaults(options.defaults);
+    window.setSetupFixed(options.setupFixed);
     window.resize(options.size);
     bool screenshot = !options.screenshot.isEmpty();
     if (screenshot) {

@@ -176,6 +176,8 @@ void MainWindow::onFinished(quint64 ticket, views::ResultPtr result) {
         }
         addRecent(open.filePath.isEmpty() ? QString::fromStdString(resultSession_.modelPath)
                                           : open.filePath);
+        if (!open.note.isEmpty())
+            statusBar()->showMessage(open.note);
         return;
     }
     showResult(std::move(result));

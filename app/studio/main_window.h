@@ -27,6 +27,10 @@ class QProgressDialog;
 class QStackedWidget;
 class QToolButton;
 
+namespace stagecraft::zoo {
+struct ZooSetup;
+}
+
 namespace stagecraft::codegen {
 struct Profile;
 }
@@ -65,12 +69,17 @@ public:
     void setInteractive(bool interactive) { interactive_ = interactive; }
     /// Architecture, strategy, level and dims a newly opened model starts with.
     void setDefaults(const io::Session& defaults) { defaults_ = defaults; }
+    /// When true (--arch or --level given), a zoo model of a paper figure
+    /// opens with the defaults, not with its figure's setup.
+    void setSetupFixed(bool fixed) { setupFixed_ = fixed; }
 
     /// Opens an ONNX model with \p session's architecture, strategy and dims
     /// as defaults. Returns false (with lastError()) when it cannot start.
     bool openModel(const QString& path);
     bool openSession(const QString& path);
-    /// Opens a model (.onnx) or a session (.stagecraft) by its suffix.
+    /// Opens a model (.onnx), a session (.stagecraft) by its suffix, or a
+    /// zoo model (zoo:NAME; a paper figure's in its figure's setup, said on
+    /// the status bar).
     bool openPath(const QString& path);
     /// Reads a profile (stagecraft run --profile) that the timeline shows
     /// beside the simulated kernels while it times the shown schedule's
@@ -236,7 +245,11 @@ private:
     PendingRun pending_;
     /// The session of the result shown.
     io::Session resultSession_;
+    /// openModel, in \p setup's architecture and level where given, said on
+    /// the status bar as \p shownAs's setup.
+    bool openModelIn(const QString& path, const zoo::ZooSetup* setup, const QString& shownAs);
     bool interactive_ = true;
+    bool setupFixed_ = false;
     bool docksSized_ = false;
     io::Session defaults_;
     QString lastError_;

@@ -1,6 +1,7 @@
 // Opening models and sessions, saving, recent files, drag and drop, and the
 // questions asked before anything unsaved could be lost.
 
+#include "arch/presets.h"
 #include "dialogs/dims_dialog.h"
 #include "onnx/declared_inputs.h"
 #include "studio/autosave.h"
@@ -45,13 +46,17 @@ io::Session MainWindow::sessionFor(const QString& modelPath) const {
 
 bool MainWindow::openPath(const QString& path) {
     if (path.startsWith(QLatin1String("zoo:"))) {
-        Expected<std::filesystem::path> file = zoo::cachedZooModel(path.mid(4).toStdString(), 0, 0);
+        const std::string name = path.mid(4).toStdString();
+        Expected<std::filesystem::path> file = zoo::cachedZooModel(name, 0, 0);
         if (!file.ok()) {
             reportError(path + QStringLiteral(": ") +
                         QString::fromStdString(file.error().message()));
             return false;
         }
-        return openModel(QString::fromStdString(file->string()));
+        const zoo::ZooModelInfo* info = zoo::findZooModel(name);
+        const zoo::ZooSetup* setup =
+            info != nullptr && info->setup && !setupFixed_ ? &*info->setup : nullptr;
+        return openModelIn(QString::fromStdString(file->string()), setup, path);
     }
     if (QFileInfo(path).isDir()) {
         reportError(tr("%1: is a directory, not a model or session").arg(path));
@@ -61,6 +66,11 @@ bool MainWindow::openPath(const QString& path) {
 }
 
 bool MainWindow::openModel(const QString& path) {
+    return openModelIn(path, nullptr, QString());
+}
+
+bool MainWindow::openModelIn(const QString& path, const zoo::ZooSetup* setup,
+                             const QString& shownAs) {
     if (!QFileInfo(path).isFile()) {
         reportError(tr("%1: no such file").arg(path));
         return false;
@@ -68,6 +78,23 @@ bool MainWindow::openModel(const QString& path) {
     if (!confirmDiscard())
         return false;
     io::Session session = sessionFor(path);
+    QString note;
+    if (setup != nullptr) {
+        Expected<arch::Arch> arch = arch::loadPreset(setup->arch);
+        std::optional<schedule::LevelChoice> level = schedule::parseLevelChoice(setup->level);
+        if (!arch.ok() || !level) {
+            reportError(tr("%1: its setup names architecture '%2' and level '%3'")
+                            .arg(shownAs, QString::fromStdString(setup->arch),
+                                 QString::fromStdString(setup->level)));
+            return false;
+        }
+        session.arch = std::move(*arch);
+        session.level = *level;
+        note = tr("%1: the paper's setup, %2 at the %3 level (%4)")
+                   .arg(shownAs, QString::fromStdString(setup->arch),
+                        QString::fromStdString(setup->level).toUpper(),
+                        QString::fromStdString(setup->why));
+    }
     if (interactive_) {
         auto declared = onnxio::declaredInputs(session.modelPath);
         if (!declared.ok()) {
@@ -85,7 +112,7 @@ bool MainWindow::openModel(const QString& path) {
             session.values = dialog.values();
         }
     }
-    pending_.expectOpen({session, QString(), QString(), false});
+    pending_.expectOpen({session, QString(), QString(), false, note});
     run(session);
     return true;
 }
@@ -98,7 +125,8 @@ bool MainWindow::openSession(const QString& path) {
         reportError(QString::fromStdString(session.error().message()));
         return false;
     }
-    pending_.expectOpen({*session, QFileInfo(path).absoluteFilePath(), QString(), false});
+    pending_.expectOpen(
+        {*session, QFileInfo(path).absoluteFilePath(), QString(), false, QString()});
     run(*session);
     return true;
 }
@@ -109,7 +137,7 @@ bool MainWindow::recoverSession(const QString& autosavePath) {
         reportError(QString::fromStdString(session.error().message()));
         return false;
     }
-    pending_.expectOpen({*session, QString(), autosavePath, false});
+    pending_.expectOpen({*session, QString(), autosavePath, false, QString()});
     run(*session);
     return true;
 }

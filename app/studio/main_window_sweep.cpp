@@ -40,7 +40,7 @@ void MainWindow::openSweepDialog() {
 void MainWindow::openSweepPoint(const io::Session& session) {
     if (!confirmDiscard())
         return;
-    pending_.expectOpen({session, QString(), QString(), false});
+    pending_.expectOpen({session, QString(), QString(), false, QString()});
     run(session);
     raise();
     activateWindow();

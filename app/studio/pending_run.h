@@ -27,6 +27,8 @@ public:
         QString recoveredFrom;
         /// Opened although the model changed on disk (the user agreed).
         bool modelChanged = false;
+        /// Said on the status bar once open (a zoo figure's setup), or empty.
+        QString note;
     };
 
     /// The run of \p session has \p ticket; what it is for stays as set.

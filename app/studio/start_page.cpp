@@ -88,8 +88,12 @@ QWidget* StartPage::zooBox() {
         const zoo::ZooModelInfo* info = zoo::findZooModel(path.mid(4).toStdString());
         if (info == nullptr)
             continue;
-        QPushButton* button = choiceButton(QString::fromStdString(info->name),
-                                           QString::fromStdString(info->description), box);
+        QString description = QString::fromStdString(info->description);
+        if (info->setup)
+            description += tr(" — opens on %1 at the %2 level")
+                               .arg(QString::fromStdString(info->setup->arch),
+                                    QString::fromStdString(info->setup->level).toUpper());
+        QPushButton* button = choiceButton(QString::fromStdString(info->name), description, box);
         button->setObjectName(QStringLiteral("start-") + path.mid(4));
         connect(button, &QPushButton::clicked, this, [this, path] { emit pathChosen(path); });
         list->addWidget(button);

@@ -192,6 +192,7 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
         error =
             QStringLiteral("--level: expected auto, lb or gb (got '%1')").arg(parser.value(level));
     options.defaults.level = parsedLevel.value_or(std::nullopt);
+    options.setupFixed = parser.isSet(arch) || parser.isSet(level);
     options.view = parser.value(view);
     if (error.isEmpty() && !parseStudioView(options.view))
         error = QStringLiteral("--view: expected one of %1 (got '%2')")

@@ -47,6 +47,9 @@ struct StudioOptions {
     bool sideBySide = false;
     /// A step of the algorithm step-through to go to (from 1), 0 for none.
     int step = 0;
+    /// --arch or --level was given: a zoo figure opens with them, not with
+    /// its figure's setup.
+    bool setupFixed = false;
 };
 
 /// Parses \p arguments (argv without the program name handled by the

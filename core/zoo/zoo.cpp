@@ -30,7 +30,13 @@ struct Entry {
 ZooModelInfo info(std::string name, std::string description, int64_t batch,
                   std::optional<int64_t> seq = std::nullopt, int64_t minSeq = 0,
                   int64_t maxSeq = 0) {
-    return ZooModelInfo{std::move(name), std::move(description), batch, seq, minSeq, maxSeq};
+    return ZooModelInfo{std::move(name), std::move(description), batch, seq, minSeq, maxSeq, {}};
+}
+
+ZooModelInfo figure(std::string name, std::string description, ZooSetup setup) {
+    ZooModelInfo model = info(std::move(name), std::move(description), 8);
+    model.setup = std::move(setup);
+    return model;
 }
 
 const std::vector<Entry>& entries() {
@@ -83,10 +89,12 @@ const std::vector<Entry>& entries() {
               "Table 2 J uses batch 12",
               1, 1000, kConformerMinFrames, 60000),
          buildConformer},
-        {info("fig3-chain", "paper Fig. 3: four down-sampling conv stages on [N,8,32,32]", 8),
+        {figure("fig3-chain", "paper Fig. 3: four down-sampling conv stages on [N,8,32,32]",
+                {"teaching", "lb", "Fig. 6: the stages split into 8, 4, 2 and 1 instances"}),
          buildFig3Chain},
-        {info("fig2-blocks", "paper Fig. 2: a ResNet conv block and identity block on [N,32,16,16]",
-              8),
+        {figure(
+             "fig2-blocks", "paper Fig. 2: a ResNet conv block and identity block on [N,8,8,8]",
+             {"teaching", "lb", "Fig. 5: the blocks merge, the 16-channel tensors split in two"}),
          buildFig2Blocks},
         {info("resnet-reduced",
               "ResNet-50 v1.5 reduced to one bottleneck per stage, 112x112 (host-execution "

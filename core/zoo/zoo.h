@@ -42,6 +42,18 @@ struct ZooOptions {
 /// The largest batch size the zoo accepts.
 inline constexpr int64_t kMaxBatch = 65536;
 
+/// The configuration a paper figure's model is shown in: Studio opens the
+/// model so unless the user chose an architecture or level (docs/zoo.md,
+/// "Models of the paper's figures").
+struct ZooSetup {
+    /// An architecture preset.
+    std::string arch;
+    /// The buffer level: "lb", "gb" or "auto".
+    std::string level;
+    /// A few words: what the setup shows, citing the figure.
+    std::string why;
+};
+
 /// One model of the zoo.
 struct ZooModelInfo {
     std::string name;
@@ -53,6 +65,8 @@ struct ZooModelInfo {
     /// The accepted sequence lengths (meaningful when defaultSeq is set).
     int64_t minSeq = 0;
     int64_t maxSeq = 0;
+    /// The figure's configuration, for the models of the paper's figures.
+    std::optional<ZooSetup> setup;
 };
 
 /// \returns the models of the zoo, in a fixed order.

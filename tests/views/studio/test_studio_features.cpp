@@ -16,8 +16,10 @@
 #include <QPushButton>
 #include <QStackedWidget>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QUndoStack>
 
+#include <map>
 #include <sys/stat.h>
 
 using namespace stagecraft;
@@ -76,6 +78,40 @@ private slots:
         QVERIFY(central->currentWidget() != start);
         const std::string opened = window.document()->session().modelPath;
         QVERIFY2(opened.find("fig3-chain") != std::string::npos, opened.c_str());
+    }
+
+    // A paper figure's zoo model opens in its figure's setup and says so:
+    // fig3-chain on teaching at the LB level, the four stages in 8, 4, 2 and
+    // 1 instances (Fig. 6), whatever the defaults were; --arch or --level
+    // (setSetupFixed) keep the defaults.
+    void aFigureOpensInItsSetup() {
+        studio::MainWindow window;
+        window.setInteractive(false);
+        window.setDefaults(test::testDefaults("stcp920"));
+        QVERIFY(window.openPath(QStringLiteral("zoo:fig3-chain")));
+        QVERIFY(test::waitForResult(window));
+        const io::Session& session = window.document()->session();
+        QCOMPARE(QString::fromStdString(session.arch.name), QStringLiteral("teaching"));
+        QVERIFY(session.level == schedule::Level::LB);
+        std::map<std::string, int> perGroup;
+        const schedule::Schedule& schedule = window.result()->eval.schedule;
+        for (const schedule::Instance& instance : schedule.instances)
+            ++perGroup[partition::Partition::label(instance.group)];
+        QCOMPARE(perGroup, (std::map<std::string, int>{{"a", 8}, {"b", 4}, {"c", 2}, {"d", 1}}));
+        const QString said = window.statusBar()->currentMessage();
+        QVERIFY2(said.contains(QStringLiteral("paper's setup")) &&
+                     said.contains(QStringLiteral("8, 4, 2 and 1")),
+                 qPrintable(said));
+
+        studio::MainWindow fixed;
+        fixed.setInteractive(false);
+        fixed.setDefaults(test::testDefaults("stcp920"));
+        fixed.setSetupFixed(true);
+        QVERIFY(fixed.openPath(QStringLiteral("zoo:fig3-chain")));
+        QVERIFY(test::waitForResult(fixed));
+        QCOMPARE(QString::fromStdString(fixed.document()->session().arch.name),
+                 QStringLiteral("stcp920"));
+        QVERIFY(!fixed.statusBar()->currentMessage().contains(QStringLiteral("paper's setup")));
     }
 
     void autosaveAndRecovery() {
@@ -269,6 +305,11 @@ private slots:
         QCOMPARE(parsed.options->view, QStringLiteral("window"));
         QCOMPARE(parsed.options->step, 0);
         QVERIFY(parsed.options->show.isEmpty());
+        QVERIFY(parsed.options->setupFixed);
+        auto plain = studio::parseStudioOptions(
+            {QStringLiteral("stagecraft-studio"), QStringLiteral("zoo:fig3-chain")});
+        QVERIFY2(plain.options, qPrintable(plain.error));
+        QVERIFY(!plain.options->setupFixed);
     }
 
     void commandLineAnalysisOptions() {
