@@ -7,6 +7,9 @@
 // missed, a weight fetched from DDR) advances a clock; a tensor last touched
 // when the clock read t is still held while the bytes since t, and its own,
 // fit the cache. A graph input is held from the start (its caller wrote it).
+// A store to lines the cache does not hold reads them from DRAM first
+// (write-allocate); a run starts with what the run before left in the cache
+// (the program is built twice, streams.cpp), as the measurement repeats it.
 // Write-backs of evicted lines to DRAM are not charged: they overlap later
 // work. Every strategy alike; architectures whose GB is a scratchpad never
 // use it.
@@ -18,15 +21,30 @@ namespace stagecraft::kernel::detail {
 CacheResidency::CacheResidency(int64_t capacity)
     : capacity_(capacity) {}
 
-void CacheResidency::stored(Key key, int64_t bytes) {
+void CacheResidency::continueFrom(const CacheResidency& previous) {
+    touched_.clear();
+    for (const auto& [key, at] : previous.touched_)
+        if (key.input == ir::kNoTensor) // an input is written afresh by the caller
+            touched_[key] = at - previous.clock_;
+    clock_ = 0;
+}
+
+bool CacheResidency::held(Key key, int64_t bytes) const {
+    auto it = touched_.find(key);
+    if (it == touched_.end())
+        return key.input != ir::kNoTensor && clock_ + bytes <= capacity_;
+    return clock_ - it->second + bytes <= capacity_;
+}
+
+bool CacheResidency::stored(Key key, int64_t bytes) {
+    bool hit = held(key, bytes);
     clock_ += bytes;
     touched_[key] = clock_;
+    return hit;
 }
 
 bool CacheResidency::read(Key key, int64_t bytes) {
-    auto it = touched_.find(key);
-    int64_t since = it == touched_.end() ? (key.input != ir::kNoTensor ? 0 : -1) : it->second;
-    if (since >= 0 && clock_ - since + bytes <= capacity_) {
+    if (held(key, bytes)) {
         touched_[key] = clock_;
         return true;
     }

@@ -127,10 +127,13 @@ std::vector<StreamBuilder::Source> StreamBuilder::sources(const Layer& layer,
     return all;
 }
 
-Memory StreamBuilder::storeTo(BufferId buffer, Scope scope) {
+Memory StreamBuilder::storeTo(BufferId buffer, Scope scope, int64_t& allocate) {
+    allocate = 0;
     if (!residency_.enabled() || scope == Scope::LB)
         return memoryOf(scope);
-    residency_.stored({buffer, ir::kNoTensor}, program_.buffers[buffer].bytes);
+    const int64_t bytes = program_.buffers[buffer].bytes;
+    if (!residency_.stored({buffer, ir::kNoTensor}, bytes))
+        allocate = bytes;
     return Memory::GB;
 }
 
@@ -183,9 +186,15 @@ TaskId StreamBuilder::serial(const Kernel& kern, const Layer& layer, const Task&
         end = computeChunk(kern, layer, base, ready, chunks, true);
     for (BufferId b : layer.outputs) {
         Scope scope = scopeAt(program_, b, layer.task);
-        if (scope != Scope::LB)
-            ends.push_back(transfer(TaskKind::Store, Memory::LB, storeTo(b, scope),
-                                    program_.buffers[b].bytes, base, {end}));
+        if (scope == Scope::LB)
+            continue;
+        int64_t allocate = 0;
+        Memory to = storeTo(b, scope, allocate);
+        if (allocate > 0) // the lines written, read from DRAM first
+            ends.push_back(
+                transfer(TaskKind::Store, Memory::DDR, Memory::GB, allocate, base, {end}));
+        ends.push_back(
+            transfer(TaskKind::Store, Memory::LB, to, program_.buffers[b].bytes, base, {end}));
     }
     return end;
 }
@@ -207,10 +216,12 @@ TaskId StreamBuilder::pipelined(const Kernel& kern, const Layer& layer, const Ta
     Memory weightsFrom = arch_.cluster.globalBuffer ? Memory::GB : Memory::DDR;
     std::vector<BufferId> stored;
     std::vector<Memory> storedTo;
+    std::vector<int64_t> allocated;
     for (BufferId b : layer.outputs)
         if (Scope scope = scopeAt(program_, b, layer.task); scope != Scope::LB) {
             stored.push_back(b);
-            storedTo.push_back(storeTo(b, scope));
+            allocated.push_back(0);
+            storedTo.push_back(storeTo(b, scope, allocated.back()));
         }
     std::vector<TaskId> computes;
     // Per chunk, the stores' last hops (the layer ends after them) and
@@ -219,7 +230,8 @@ TaskId StreamBuilder::pipelined(const Kernel& kern, const Layer& layer, const Ta
     std::vector<std::vector<TaskId>> storesOut(static_cast<size_t>(chunks));
     // Per source, per output, and for the tile hoists: the hops of the
     // chunk before.
-    std::vector<std::vector<TaskId>> loadHops(all.size()), storeHops(stored.size());
+    std::vector<std::vector<TaskId>> loadHops(all.size()), storeHops(stored.size()),
+        allocateHops(stored.size());
     std::vector<TaskId> hoistHops;
     for (int64_t c = 0; c < chunks; ++c) {
         // The buffer half chunk c loads into is free once chunk c-2 computed.
@@ -250,6 +262,10 @@ TaskId StreamBuilder::pipelined(const Kernel& kern, const Layer& layer, const Ta
         computes.push_back(computeChunk(kern, layer, base, computeDeps, chunks, false));
         for (size_t o = 0; o < stored.size(); ++o) {
             BufferId b = stored[o];
+            if (allocated[o] > 0) // the chunk's lines, read from DRAM first
+                stores[static_cast<size_t>(c)].push_back(pipelinedTransfer(
+                    TaskKind::Store, Memory::DDR, Memory::GB, shareOf(allocated[o], c, chunks),
+                    base, {computes.back()}, allocateHops[o]));
             stores[static_cast<size_t>(c)].push_back(
                 pipelinedTransfer(TaskKind::Store, Memory::LB, storedTo[o],
                                   shareOf(program_.buffers[b].bytes, c, chunks), base,

@@ -225,7 +225,15 @@ TaskId StreamBuilder::producerEnd(BufferId buffer) const {
 
 TaskGraph buildStreams(const arch::Arch& arch, const Program& program,
                        const StreamOptions& options) {
-    return detail::StreamBuilder(arch, program, options).build();
+    detail::StreamBuilder builder(arch, program, options);
+    if (!arch.cluster.globalBuffer || !arch.cluster.globalBuffer->cache)
+        return builder.build();
+    // A cache GB: the run measured is one of many, so it starts with what
+    // the run before left in the cache (stream_cache.cpp).
+    detail::StreamBuilder before(arch, program, options);
+    before.build();
+    builder.continueFrom(before.residency());
+    return builder.build();
 }
 
 } // namespace stagecraft::kernel

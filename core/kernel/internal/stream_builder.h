@@ -39,7 +39,8 @@ private:
 /// cache): which tensors the cache still holds, by the residency rule of
 /// docs/simulator.md ("A GB that is a cache"): every byte stored through it
 /// or brought into it advances a clock; a tensor touched when the clock
-/// read t is still held while the bytes since t and its own fit the cache.
+/// read t is still held while the bytes since t and its own fit the cache;
+/// a store to lines it does not hold reads them first (write-allocate).
 /// stream_cache.cpp.
 class CacheResidency {
 public:
@@ -53,8 +54,12 @@ public:
 
     explicit CacheResidency(int64_t capacity);
     bool enabled() const { return capacity_ > 0; }
-    /// \p bytes of \p key written into the cache.
-    void stored(Key key, int64_t bytes);
+    /// Starts from what \p previous (the same program's run before) left in
+    /// the cache: the measurement repeats a program, so a run starts warm.
+    void continueFrom(const CacheResidency& previous);
+    /// \p bytes of \p key written into the cache; whether its lines were
+    /// held (else the write allocates them: a read from DRAM first).
+    bool stored(Key key, int64_t bytes);
     /// Whether a read of \p bytes of \p key finds them in the cache; a miss
     /// brings them in.
     bool read(Key key, int64_t bytes);
@@ -62,8 +67,11 @@ public:
     void brought(int64_t bytes);
 
 private:
+    bool held(Key key, int64_t bytes) const;
+
     int64_t capacity_ = 0;
     int64_t clock_ = 0;
+    /// The clock when each key was last touched; negative: in the run before.
     std::map<Key, int64_t> touched_;
 };
 
@@ -107,6 +115,10 @@ class StreamBuilder {
 public:
     StreamBuilder(const arch::Arch& arch, const Program& program, const StreamOptions& options);
     TaskGraph build();
+    /// A cache GB's state at the end of build() (CacheResidency::continueFrom).
+    const CacheResidency& residency() const { return residency_; }
+    /// Builds as the run after \p previous's.
+    void continueFrom(const CacheResidency& previous) { residency_.continueFrom(previous); }
 
 private:
     // streams.cpp: tasks and kernels.
@@ -143,8 +155,10 @@ private:
     };
     std::vector<Source> sources(const Layer& layer, std::vector<TaskId>& ready);
     /// Where a store of \p buffer at \p scope goes: into the cache when the
-    /// GB is one and the scope is DDR (write-back), else the scope's level.
-    arch::Memory storeTo(BufferId buffer, Scope scope);
+    /// GB is one and the scope is DDR (write-back), else the scope's level;
+    /// \p allocate gets the bytes a write to lines the cache does not hold
+    /// reads from DDR first (write-allocate), else 0.
+    arch::Memory storeTo(BufferId buffer, Scope scope, int64_t& allocate);
     void serialLoads(std::vector<Source>& sources, const Task& base, std::vector<TaskId>& ready);
     TaskId computeChunk(const Kernel& kern, const Layer& layer, const Task& base,
                         std::vector<TaskId> deps, int64_t chunks, bool inOrder);
