@@ -373,7 +373,7 @@ TEST(TestSimTiles, aCacheGbHoldsWhatFitsIt) {
 // run before left. tvm stores both MatMuls' 64 B outputs (the second the
 // graph's) through the cache: a 16 MiB cache held them since the run
 // before, no read; a 32 B cache never holds them: each store reads its 64 B
-// DDR->GB first, 100 + 64 / 1 = 164 ns, beside the store LB->GB.
+// DDR->GB first, 100 + 64 / 1 = 164 ns, then the store LB->GB.
 TEST(TestSimTiles, aStoreToLinesTheCacheDoesNotHoldReadsThemFirst) {
     ir::Graph chain;
     {
