@@ -65,6 +65,19 @@ double ddrBandwidth(const arch::Arch& arch) {
 
 } // namespace detail
 
+double compulsoryWeightBytes(const ir::Graph& graph, const partition::SemanticsCache& semantics) {
+    std::set<ir::TensorId> weights;
+    double bytes = 0;
+    for (ir::OpId id : graph.opIds()) {
+        if (semantics.of(id).category != ops::Category::Complex)
+            continue;
+        for (ir::TensorId in : graph.op(id).inputs)
+            if (in != ir::kNoTensor && graph.tensor(in).isConstant() && weights.insert(in).second)
+                bytes += static_cast<double>(graph.tensor(in).byteSize());
+    }
+    return bytes;
+}
+
 namespace {
 
 /// The roofline with each complex op's MACs divided by \p fill(op).
@@ -72,8 +85,7 @@ template <class Fill>
 double boundUs(const ir::Graph& graph, const arch::Arch& arch,
                const partition::SemanticsCache& semantics, const schedule::ClusterPlan& clusters,
                const Fill& fill) {
-    double complexNs = 0, otherNs = 0, weightBytes = 0, outputBytes = 0;
-    std::set<ir::TensorId> weights;
+    double complexNs = 0, otherNs = 0, outputBytes = 0;
     auto timeOn = [&](bool complex, ir::DType dtype, double work) {
         double rate = clusterRate(arch, complex, dtype);
         return rate > 0 ? work / rate : 0.0;
@@ -83,10 +95,6 @@ double boundUs(const ir::Graph& graph, const arch::Arch& arch,
         if (sem.category == ops::Category::Complex) {
             complexNs += timeOn(true, ops::computeTypeOf(graph, id),
                                 static_cast<double>(sem.cost.macs) / fill(id));
-            for (ir::TensorId in : graph.op(id).inputs)
-                if (in != ir::kNoTensor && graph.tensor(in).isConstant() &&
-                    weights.insert(in).second)
-                    weightBytes += static_cast<double>(graph.tensor(in).byteSize());
         } else {
             otherNs +=
                 timeOn(false, ops::computeTypeOf(graph, id), static_cast<double>(sem.cost.flops));
@@ -96,7 +104,8 @@ double boundUs(const ir::Graph& graph, const arch::Arch& arch,
         outputBytes += static_cast<double>(graph.tensor(out).byteSize());
     double computeNs = std::max(complexNs, otherNs);
     double iterations = static_cast<double>(clusters.iterations);
-    double ddrNs = (weightBytes + iterations * static_cast<double>(arch.clusters) * outputBytes) /
+    double ddrNs = (compulsoryWeightBytes(graph, semantics) +
+                    iterations * static_cast<double>(arch.clusters) * outputBytes) /
                    std::max(detail::ddrBandwidth(arch), 1e-9);
     return std::max(iterations * computeNs, ddrNs) / 1000.0;
 }

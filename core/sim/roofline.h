@@ -17,6 +17,10 @@ double rooflineUs(const ir::Graph& graph, const arch::Arch& arch,
                   const partition::SemanticsCache& semantics,
                   const schedule::ClusterPlan& clusters);
 
+/// Bytes of the constant inputs of \p graph's complex ops, each once: the
+/// weights the roofline's compulsory DDR traffic reads.
+double compulsoryWeightBytes(const ir::Graph& graph, const partition::SemanticsCache& semantics);
+
 /// The same bound with every contraction at the share of its unit's array
 /// it fills (docs/simulator.md, "The array's fill"): what a schedule at
 /// best reaches once the array's shape is counted, in microseconds. At

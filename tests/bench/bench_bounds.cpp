@@ -12,27 +12,12 @@
 #include "sim/roofline.h"
 
 #include <cstdio>
-#include <set>
 
 namespace stagecraft::bench {
 
 namespace {
 
 constexpr double kTarget = 0.40;
-
-/// Bytes of the constant inputs of the graph's complex ops, each once.
-double weightBytes(const ir::Graph& graph, const partition::SemanticsCache& semantics) {
-    std::set<ir::TensorId> seen;
-    double bytes = 0;
-    for (ir::OpId id : graph.opIds()) {
-        if (semantics.of(id).category != ops::Category::Complex)
-            continue;
-        for (ir::TensorId in : graph.op(id).inputs)
-            if (in != ir::kNoTensor && graph.tensor(in).isConstant() && seen.insert(in).second)
-                bytes += static_cast<double>(graph.tensor(in).byteSize());
-    }
-    return bytes;
-}
 
 void boundsRow(const Row& row, const sim::Report& gt, ir::DType precision, const arch::Arch& arch) {
     auto graph = graphOf(row, precision, gt.perCluster);
@@ -52,7 +37,7 @@ void boundsRow(const Row& row, const sim::Report& gt, ir::DType precision, const
     double atFillUs = sim::rooflineAtFillUs(**graph, arch, *semantics, clusters);
     const sim::Breakdown& run = gt.attribution.run;
     const auto weight = static_cast<size_t>(sim::Cause::WeightLoad);
-    double weights = weightBytes(**graph, *semantics);
+    double weights = sim::compulsoryWeightBytes(**graph, *semantics);
     // The attribution holds the whole batch: its times over the
     // iterations, its bytes over the iterations and the clusters.
     double runs = static_cast<double>(gt.iterations * arch.clusters);
