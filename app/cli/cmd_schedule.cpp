@@ -10,7 +10,7 @@
 #include "cli/output_paths.h"
 #include "cli/schedule_model.h"
 #include "cli/schedule_report.h"
-#include "driver/pipeline.h"
+#include "driver/batch_plan.h"
 #include "io/chrome_trace.h"
 #include "io/dot_export.h"
 #include "io/overrides_json.h"
@@ -84,9 +84,7 @@ struct Request {
     std::string strategy = "graphturbo";
     schedule::OrderChoice order = schedule::OrderChoice::Best;
     schedule::LevelChoice level;
-    std::optional<int64_t> batch;
-    std::optional<int64_t> perCluster;
-    bool autoPerCluster = false;
+    schedule::BatchChoice batch;
     std::optional<std::string> overrides;
     std::optional<std::string> out;
     bool json = false;
@@ -180,13 +178,13 @@ std::optional<Refusal> readRequest(const ArgParser& parser, Request& request) {
         return refusal;
     if (auto refusal = readLevel(parser, request))
         return refusal;
-    if (auto refusal = readCount(parser, "batch", request.batch))
+    if (auto refusal = readCount(parser, "batch", request.batch.total))
         return refusal;
     if (parser.value("per-cluster") == std::optional<std::string>("auto")) {
-        request.autoPerCluster = true;
-        if (!request.batch)
+        request.batch.autoPerCluster = true;
+        if (!request.batch.total)
             return Refusal{kExitBadUsage, "--per-cluster auto needs --batch N"};
-    } else if (auto refusal = readCount(parser, "per-cluster", request.perCluster)) {
+    } else if (auto refusal = readCount(parser, "per-cluster", request.batch.perCluster)) {
         if (refusal->code == kExitBadUsage)
             refusal->message = "--per-cluster needs a whole number or auto, got " +
                                quote(*parser.value("per-cluster"));
@@ -211,72 +209,12 @@ struct Scheduled {
     std::string levelWhy;
 };
 
-Expected<Scheduled> scheduleFor(const Request& request, const arch::Arch& arch,
-                                schedule::ScheduleOptions options, int64_t perCluster,
-                                int64_t totalBatch, const std::string& chosenBy) {
-    // makeClusterPlan multiplies clusters x perCluster: keep that in range.
-    if (perCluster > totalBatch / arch.clusters)
-        return Error("a batch of " + std::to_string(totalBatch) + " does not divide into " +
-                     std::to_string(arch.clusters) + " clusters x " + std::to_string(perCluster) +
-                     " per cluster");
-    SC_ASSIGN_OR_RETURN(options.clusters,
-                        schedule::makeClusterPlan(totalBatch, arch.clusters, perCluster));
-    options.clusters.chosenBy = chosenBy;
-    SC_ASSIGN_OR_RETURN(LoadedModel model, loadModel(request.model, perCluster));
-    auto failure = [&](const Error& cause) {
-        Error error = inModel(request.model, cause);
-        return request.overrides
-                   ? Error(error.message() + " (overrides from " + *request.overrides + ")")
-                   : error;
+/// Each line of the auto batch's search on \p err, prefixed as the CLI's
+/// messages are.
+driver::BatchNote noteOn(std::ostream& err) {
+    return [&err](const std::string& line) {
+        err << kName << line << "\n";
     };
-    driver::Request run;
-    run.graph = &model.graph;
-    run.arch = arch;
-    run.level = request.level;
-    run.strategy = request.strategy;
-    run.order = options.order;
-    run.overrides = options.overrides;
-    run.recordTrace = options.recordTrace;
-    run.perCluster = perCluster;
-    run.clusters = options.clusters;
-    Expected<driver::Planned> planned = driver::scheduleOnly(run);
-    if (!planned.ok())
-        return failure(planned.error());
-    return Scheduled{std::move(model), std::move(planned->schedule), std::move(planned->levelWhy)};
-}
-
-/// --per-cluster auto: the largest candidate whose working set fits a
-/// cluster, else the smallest that could be scheduled. Each candidate tried
-/// is reported on \p err; one that cannot be scheduled (e.g. an override that
-/// does not fit its batch) is skipped with its reason.
-Expected<Scheduled> scheduleAuto(const Request& request, const arch::Arch& arch,
-                                 const schedule::ScheduleOptions& options, std::ostream& err) {
-    std::vector<int64_t> candidates = schedule::perClusterCandidates(*request.batch, arch.clusters);
-    if (candidates.empty())
-        return Error("--batch " + std::to_string(*request.batch) + " does not divide over the " +
-                     std::to_string(arch.clusters) + " clusters of " + arch.name);
-    std::optional<Scheduled> smallest;
-    std::optional<Error> firstError;
-    for (int64_t k : candidates) {
-        auto tried = scheduleFor(request, arch, options, k, *request.batch, "auto (footprint)");
-        if (!tried.ok()) {
-            err << kName << "per-cluster " << k << ": " << tried.error().message() << "\n";
-            firstError = firstError.value_or(tried.error());
-            continue;
-        }
-        bool fits = schedule::fitsCluster(tried->model.graph, arch, tried->schedule);
-        err << kName << "per-cluster " << k << ": working set "
-            << formatBytes(schedule::clusterWorkingSetBytes(tried->model.graph, tried->schedule))
-            << (fits ? " fits" : " does not fit") << " a cluster\n";
-        if (fits)
-            return std::move(tried).value();
-        smallest = std::move(tried).value();
-    }
-    if (!smallest)
-        return *firstError;
-    err << kName << "no per-cluster batch fits; using the smallest, "
-        << smallest->schedule.clusters.perCluster << "\n";
-    return std::move(*smallest);
 }
 
 Expected<schedule::Overrides> readOverrides(const Request& request) {
@@ -288,23 +226,24 @@ Expected<schedule::Overrides> readOverrides(const Request& request) {
 
 Expected<Scheduled> scheduleRequest(const Request& request, const arch::Arch& arch,
                                     const schedule::Overrides& overrides, std::ostream& err) {
-    schedule::ScheduleOptions options;
-    options.order = request.order;
-    options.recordTrace = request.explain;
-    options.overrides = overrides;
-    if (request.autoPerCluster)
-        return scheduleAuto(request, arch, options, err);
-    int64_t perCluster = 0;
-    if (request.perCluster) {
-        perCluster = *request.perCluster;
-    } else {
-        SC_ASSIGN_OR_RETURN(perCluster, defaultBatch(request.model));
-    }
-    if (!request.batch && perCluster > std::numeric_limits<int64_t>::max() / arch.clusters)
-        return Error("--per-cluster " + std::to_string(perCluster) + " is too large");
-    int64_t total = request.batch.value_or(arch.clusters * perCluster);
-    return scheduleFor(request, arch, options, perCluster, total,
-                       request.perCluster ? "given" : "model");
+    driver::Request run;
+    run.arch = arch;
+    run.level = request.level;
+    run.strategy = request.strategy;
+    run.order = request.order;
+    run.overrides = overrides;
+    run.recordTrace = request.explain;
+    auto failure = [&](const Error& cause) {
+        Error error = inModel(request.model, cause);
+        return request.overrides
+                   ? Error(error.message() + " (overrides from " + *request.overrides + ")")
+                   : error;
+    };
+    SC_ASSIGN_OR_RETURN(driver::PlannedAtBatch planned,
+                        driver::scheduleAtBatch(request.model, request.batch, std::move(run),
+                                                noteOn(err), failure));
+    return Scheduled{std::move(planned.at.model), std::move(planned.planned.schedule),
+                     std::move(planned.planned.levelWhy)};
 }
 
 /// --dot, --simulate and --trace: the exports and the simulation summary.

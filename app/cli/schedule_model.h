@@ -1,66 +1,21 @@
 #pragma once
-// The model of `stagecraft schedule`: an ONNX file or `zoo:NAME`, loaded for a
-// given per-cluster batch K. A zoo model is written with batch K to a private
-// temporary directory; for a file the batch is dim 0 of the first graph input:
-// a symbolic dim is bound to K (as --dim does), a fixed one must equal K.
+// The model of the CLI's schedule-based commands: driver/model_load.h (shared
+// with stagecraft-studio), and the --precision option that sets its type.
 
-#include "arch/arch.h"
 #include "cli/args.h"
-#include "ir/graph.h"
-#include "onnx/importer.h"
-#include "onnx/model_builder.h"
-#include "support/expected.h"
+#include "driver/model_load.h"
 
-#include <cstdint>
-#include <map>
-#include <memory>
 #include <optional>
 #include <string>
-#include <vector>
 
 namespace stagecraft::cli {
 
-struct ModelSpec {
-    /// As the user wrote it: a path or "zoo:NAME".
-    std::string text;
-    /// The zoo model's name, empty for a file.
-    std::string zooName;
-    /// --seq for zoo models (0: the model's default).
-    int64_t seq = 0;
-    /// The batch of a zoo model when the command sets it (fidelity --batch).
-    std::optional<int64_t> zooBatch;
-    /// --input/--dim bindings for files.
-    onnxio::ImportOptions import;
-    /// How a zoo model's weights are written (seeded for host execution).
-    onnxio::WeightFill weights = onnxio::WeightFill::Zeros;
-    /// --precision: the floating-point type the model runs at; nullopt: the
-    /// types the model stores (ir/precision.h).
-    std::optional<ir::DType> precision;
-};
-
-/// A model loaded for one per-cluster batch.
-struct LoadedModel {
-    ir::Graph graph;
-    std::vector<std::string> warnings;
-    /// The --value values the kernels were compiled for, by input name.
-    std::map<std::string, ir::ConstTensor> boundValues;
-    /// Keeps a zoo model's files (its lazily read weights) while the graph lives.
-    std::shared_ptr<const void> files;
-};
-
-/// The batch of the model when the user gives none: the zoo default, or the
-/// file's dim 0 of its first input (fixed, or bound by --input/--dim). Fails
-/// when the file leaves it open; the error suggests --per-cluster only when
-/// \p perClusterOption (the command has that option).
-Expected<int64_t> defaultBatch(const ModelSpec& spec, bool perClusterOption = true);
-
-/// The batch a file is fixed to (declared, or bound by --input/--dim), or
-/// nullopt when it can be loaded at any batch (a zoo model, an open dim).
-Expected<std::optional<int64_t>> fixedBatch(const ModelSpec& spec);
-
-/// \p error with the model put in front ("<model>: ..."), unless it names
-/// the model already: every error of a command names the file it is about.
-Error inModel(const ModelSpec& spec, const Error& error);
+using driver::defaultBatch;
+using driver::fixedBatch;
+using driver::inModel;
+using driver::LoadedModel;
+using driver::loadModel;
+using driver::ModelSpec;
 
 /// Adds --precision f32|f16|bf16 to \p parser.
 void addPrecisionOption(ArgParser& parser);
@@ -70,8 +25,5 @@ std::optional<std::string> readPrecision(const ArgParser& parser, ModelSpec& spe
 
 /// An error when \p spec asks for a precision \p arch has no rates for.
 Status checkPrecision(const ModelSpec& spec, const arch::Arch& arch);
-
-/// Loads \p spec with batch \p perCluster, at its precision.
-Expected<LoadedModel> loadModel(const ModelSpec& spec, int64_t perCluster);
 
 } // namespace stagecraft::cli

@@ -109,6 +109,7 @@ int main(int argc, char** argv) {
     MainWindow window;
     window.setDefaults(options.defaults);
     window.setSetupFixed(options.setupFixed);
+    window.setBatchFixed(options.batchFixed);
     window.resize(options.size);
     bool screenshot = !options.screenshot.isEmpty();
     if (screenshot) {

@@ -8,6 +8,7 @@
 
 #include "common/edit_request.h"
 #include "common/selection.h"
+#include "dialogs/batch_picker.h"
 #include "dialogs/order_picker.h"
 #include "dialogs/precision_picker.h"
 #include "dialogs/strategy_picker.h"
@@ -19,6 +20,7 @@
 #include "studio/session_document.h"
 #include "studio/start_page.h"
 #include "studio/status_figures.h"
+#include "zoo/zoo.h"
 
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -31,7 +33,31 @@
 #include <QStatusBar>
 #include <QToolButton>
 
+#include <algorithm>
+
 namespace stagecraft::studio {
+
+namespace {
+
+/// The sequence lengths a zoo model opened from the cache accepts: the
+/// powers of two in its range and its default (empty for a file or a model
+/// without one).
+std::vector<int64_t> zooSequenceLengths(const std::string& modelPath) {
+    std::optional<std::string> name = zoo::cachedZooName(modelPath);
+    const zoo::ZooModelInfo* info = name ? zoo::findZooModel(*name) : nullptr;
+    if (info == nullptr || !info->defaultSeq)
+        return {};
+    std::vector<int64_t> lengths;
+    for (int64_t length = 1; length <= info->maxSeq; length *= 2)
+        if (length >= info->minSeq)
+            lengths.push_back(length);
+    if (std::find(lengths.begin(), lengths.end(), *info->defaultSeq) == lengths.end())
+        lengths.push_back(*info->defaultSeq);
+    std::sort(lengths.begin(), lengths.end());
+    return lengths;
+}
+
+} // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
@@ -233,6 +259,10 @@ void MainWindow::showResult(views::ResultPtr result) {
         QString::fromStdString(result_->levelWhy));
     orderPicker_->setChoice(resultSession_.order);
     precisionPicker_->setChoice(resultSession_.precision);
+    batchPicker_->setChoice(resultSession_.batch, resultSession_.seq,
+                            zooSequenceLengths(result_->modelPath), result_->arch.clusters);
+    batchPicker_->showPlan(result_->eval.schedule.clusters,
+                           QString::fromStdString(result_->perClusterWhy));
     figures_->setText(
         figuresText(result_->eval.report, previousReport_ ? &*previousReport_ : nullptr));
     lastError_.clear();

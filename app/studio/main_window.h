@@ -27,10 +27,6 @@ class QProgressDialog;
 class QStackedWidget;
 class QToolButton;
 
-namespace stagecraft::zoo {
-struct ZooSetup;
-}
-
 namespace stagecraft::codegen {
 struct Profile;
 }
@@ -43,6 +39,7 @@ class InspectorWidget;
 class StrategyPicker;
 class OrderPicker;
 class PrecisionPicker;
+class BatchPicker;
 struct EditRequest;
 class HighlightModel;
 class ComparisonRunner;
@@ -72,6 +69,9 @@ public:
     /// When true (--arch or --level given), a zoo model of a paper figure
     /// opens with the defaults, not with its figure's setup.
     void setSetupFixed(bool fixed) { setupFixed_ = fixed; }
+    /// When true (--batch, --per-cluster or --seq given), a zoo model of
+    /// Table 2 opens with the defaults' batch, not with its row's.
+    void setBatchFixed(bool fixed) { batchFixed_ = fixed; }
 
     /// Opens an ONNX model with \p session's architecture, strategy and dims
     /// as defaults. Returns false (with lastError()) when it cannot start.
@@ -173,6 +173,7 @@ private:
     void diffWithSessionDialog();
     void createActions();
     void createFileMenu();
+    void createBatchBar();
     void createEditMenu();
     void createViewMenu();
     void createExportMenu(QMenu* file);
@@ -220,6 +221,7 @@ private:
     views::StrategyPicker* strategyPicker_ = nullptr;
     views::OrderPicker* orderPicker_ = nullptr;
     views::PrecisionPicker* precisionPicker_ = nullptr;
+    views::BatchPicker* batchPicker_ = nullptr;
     views::HighlightModel* highlights_ = nullptr;
     AnalysisDocks* analysis_ = nullptr;
     std::shared_ptr<const codegen::Profile> profile_;
@@ -247,9 +249,15 @@ private:
     io::Session resultSession_;
     /// openModel, in \p setup's architecture and level where given, said on
     /// the status bar as \p shownAs's setup.
-    bool openModelIn(const QString& path, const zoo::ZooSetup* setup, const QString& shownAs);
+    /// Opens the model file \p path; \p shownAs is its zoo:NAME (empty for
+    /// a file), whose setup applies.
+    bool openModelIn(const QString& path, const QString& shownAs);
+    /// The zoo model's figure setup (architecture, level) and Table 2 batch,
+    /// unless fixed on the command line; what was applied goes to \p notes.
+    bool applyZooSetup(const QString& shownAs, io::Session& session, QStringList& notes);
     bool interactive_ = true;
     bool setupFixed_ = false;
+    bool batchFixed_ = false;
     bool docksSized_ = false;
     io::Session defaults_;
     QString lastError_;

@@ -1,6 +1,7 @@
 // Menus, the tool bar and the status bar of the main window.
 
 #include "dialogs/architecture_dialog.h"
+#include "dialogs/batch_picker.h"
 #include "dialogs/order_picker.h"
 #include "dialogs/precision_picker.h"
 #include "dialogs/strategy_picker.h"
@@ -33,6 +34,17 @@ QString orderChoiceText(schedule::OrderChoice order) {
         break;
     }
     return QStringLiteral("best");
+}
+
+/// "64, 16 per cluster, seq 128" for an undo entry.
+QString batchChoiceText(const schedule::BatchChoice& batch, int64_t seq) {
+    QString text = batch.total ? QString::number(*batch.total) : QStringLiteral("clusters × K");
+    text += batch.autoPerCluster ? QStringLiteral(", auto per cluster")
+            : batch.perCluster   ? QStringLiteral(", %1 per cluster").arg(*batch.perCluster)
+                                 : QStringLiteral(", the model's per cluster");
+    if (seq > 0)
+        text += QStringLiteral(", seq %1").arg(seq);
+    return text;
 }
 
 } // namespace
@@ -79,6 +91,7 @@ void MainWindow::createActions() {
                                           : tr("as the model")),
                   next);
     });
+    createBatchBar();
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Stagecraft"), this, [this] {
         QMessageBox::about(this, tr("About Stagecraft"),
@@ -86,6 +99,19 @@ void MainWindow::createActions() {
                               "scheduled onto a domain-specific accelerator, after GraphTurbo "
                               "(OSDI '23).</p>")
                                .arg(QApplication::applicationVersion()));
+    });
+}
+
+void MainWindow::createBatchBar() {
+    auto* batchBar = addToolBar(tr("Batch"));
+    batchBar->setObjectName(QStringLiteral("batchToolBar"));
+    batchPicker_ = new views::BatchPicker(this);
+    batchBar->addWidget(batchPicker_);
+    connect(batchPicker_, &views::BatchPicker::changed, this, [this] {
+        io::Session next = document_->session();
+        next.batch = batchPicker_->choice();
+        next.seq = batchPicker_->seq();
+        tryChange(tr("Batch %1").arg(batchChoiceText(next.batch, next.seq)), next);
     });
 }
 

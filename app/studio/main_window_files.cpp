@@ -3,6 +3,7 @@
 
 #include "arch/presets.h"
 #include "dialogs/dims_dialog.h"
+#include "driver/workload.h"
 #include "onnx/declared_inputs.h"
 #include "studio/autosave.h"
 #include "studio/main_window.h"
@@ -41,6 +42,8 @@ io::Session MainWindow::sessionFor(const QString& modelPath) const {
     session.dims = defaults_.dims;
     session.inputShapes = defaults_.inputShapes;
     session.values = defaults_.values;
+    session.batch = defaults_.batch;
+    session.seq = defaults_.seq;
     return session;
 }
 
@@ -53,10 +56,7 @@ bool MainWindow::openPath(const QString& path) {
                         QString::fromStdString(file.error().message()));
             return false;
         }
-        const zoo::ZooModelInfo* info = zoo::findZooModel(name);
-        const zoo::ZooSetup* setup =
-            info != nullptr && info->setup && !setupFixed_ ? &*info->setup : nullptr;
-        return openModelIn(QString::fromStdString(file->string()), setup, path);
+        return openModelIn(QString::fromStdString(file->string()), path);
     }
     if (QFileInfo(path).isDir()) {
         reportError(tr("%1: is a directory, not a model or session").arg(path));
@@ -66,11 +66,43 @@ bool MainWindow::openPath(const QString& path) {
 }
 
 bool MainWindow::openModel(const QString& path) {
-    return openModelIn(path, nullptr, QString());
+    return openModelIn(path, QString());
 }
 
-bool MainWindow::openModelIn(const QString& path, const zoo::ZooSetup* setup,
-                             const QString& shownAs) {
+bool MainWindow::applyZooSetup(const QString& shownAs, io::Session& session, QStringList& notes) {
+    const std::string name = shownAs.mid(4).toStdString();
+    const zoo::ZooModelInfo* info = zoo::findZooModel(name);
+    if (info != nullptr && info->setup && !setupFixed_) {
+        const zoo::ZooSetup& setup = *info->setup;
+        Expected<arch::Arch> arch = arch::loadPreset(setup.arch);
+        std::optional<schedule::LevelChoice> level = schedule::parseLevelChoice(setup.level);
+        if (!arch.ok() || !level) {
+            reportError(tr("%1: its setup names architecture '%2' and level '%3'")
+                            .arg(shownAs, QString::fromStdString(setup.arch),
+                                 QString::fromStdString(setup.level)));
+            return false;
+        }
+        session.arch = std::move(*arch);
+        session.level = *level;
+        notes << tr("the paper's setup, %1 at the %2 level (%3)")
+                     .arg(QString::fromStdString(setup.arch),
+                          QString::fromStdString(setup.level).toUpper(),
+                          QString::fromStdString(setup.why));
+    }
+    const driver::Table2Row* row = driver::table2Row(name, session.seq);
+    if (row != nullptr && !batchFixed_ && session.arch.clusters == 4) {
+        session.batch = {row->totalBatch, row->perCluster, false};
+        session.seq = row->seq;
+        notes << tr("Table 2 row %1: %2 samples, %3 per cluster (GraphTurbo's, §5.1)")
+                     .arg(QString::fromUtf8(row->label.data(),
+                                            static_cast<qsizetype>(row->label.size())))
+                     .arg(row->totalBatch)
+                     .arg(row->perCluster);
+    }
+    return true;
+}
+
+bool MainWindow::openModelIn(const QString& path, const QString& shownAs) {
     if (!QFileInfo(path).isFile()) {
         reportError(tr("%1: no such file").arg(path));
         return false;
@@ -78,23 +110,12 @@ bool MainWindow::openModelIn(const QString& path, const zoo::ZooSetup* setup,
     if (!confirmDiscard())
         return false;
     io::Session session = sessionFor(path);
-    QString note;
-    if (setup != nullptr) {
-        Expected<arch::Arch> arch = arch::loadPreset(setup->arch);
-        std::optional<schedule::LevelChoice> level = schedule::parseLevelChoice(setup->level);
-        if (!arch.ok() || !level) {
-            reportError(tr("%1: its setup names architecture '%2' and level '%3'")
-                            .arg(shownAs, QString::fromStdString(setup->arch),
-                                 QString::fromStdString(setup->level)));
-            return false;
-        }
-        session.arch = std::move(*arch);
-        session.level = *level;
-        note = tr("%1: the paper's setup, %2 at the %3 level (%4)")
-                   .arg(shownAs, QString::fromStdString(setup->arch),
-                        QString::fromStdString(setup->level).toUpper(),
-                        QString::fromStdString(setup->why));
-    }
+    QStringList notes;
+    if (!shownAs.isEmpty() && !applyZooSetup(shownAs, session, notes))
+        return false;
+    QString note = notes.isEmpty()
+                       ? QString()
+                       : shownAs + QStringLiteral(": ") + notes.join(QStringLiteral("; "));
     if (interactive_) {
         auto declared = onnxio::declaredInputs(session.modelPath);
         if (!declared.ok()) {

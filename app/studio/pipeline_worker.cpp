@@ -1,10 +1,13 @@
 #include "studio/pipeline_worker.h"
 
+#include "arch/arch_json.h"
 #include "common/run_pipeline.h"
+#include "driver/batch_plan.h"
 #include "driver/model_check.h"
 #include "ir/precision.h"
 #include "onnx/importer.h"
 #include "support/sha256.h"
+#include "zoo/zoo.h"
 
 #include <QMetaType>
 
@@ -28,7 +31,45 @@ std::string loadKey(const io::Session& session) {
         key << "|value:" << name << '=' << text;
     if (session.precision)
         key << "|precision=" << ir::dtypeName(*session.precision);
+    key << "|seq=" << session.seq;
     return key.str();
+}
+
+/// The model of \p session as the CLI names it: a file, or the zoo model
+/// whose cached file the session opened (written again at each batch).
+driver::ModelSpec specOf(const io::Session& session) {
+    driver::ModelSpec spec;
+    spec.text = session.modelPath;
+    if (std::optional<std::string> name = zoo::cachedZooName(session.modelPath)) {
+        spec.zooName = *name;
+        spec.cachedZoo = true;
+    }
+    spec.seq = session.seq;
+    spec.import.inputShapes = session.inputShapes;
+    spec.import.dims = session.dims;
+    spec.import.values = session.values;
+    spec.precision = session.precision;
+    return spec;
+}
+
+/// What `auto`'s choice of the samples per cluster depends on.
+std::string autoKey(const io::Session& session) {
+    return loadKey(session) + "|total=" + std::to_string(session.batch.total.value_or(0)) +
+           "|strategy=" + session.strategy +
+           "|level=" + std::string(schedule::levelChoiceName(session.level)) +
+           "|arch=" + arch::toJson(session.arch);
+}
+
+/// The pipeline's request for \p session without its model and batch.
+driver::Request requestTemplate(const io::Session& session) {
+    driver::Request run;
+    run.arch = session.arch;
+    run.strategy = session.strategy;
+    run.level = session.level;
+    run.order = session.order;
+    run.overrides = session.overrides;
+    run.recordTrace = false;
+    return run;
 }
 
 QString stepName(views::PipelineStep step) {
@@ -39,42 +80,92 @@ QString stepName(views::PipelineStep step) {
 
 } // namespace
 
-const PipelineWorker::Loaded* PipelineWorker::load(quint64 ticket, const io::Session& session) {
-    std::string key = loadKey(session);
-    if (loaded_.graph && loaded_.key == key)
-        return &loaded_;
-    emit progress(ticket, QStringLiteral("Reading the model"), 5);
+void PipelineWorker::fail(quint64 ticket, const std::string& message) {
+    emit failed(ticket, QString::fromStdString(message), PipelineRunner::Failure::Error);
+}
+
+std::optional<int64_t> PipelineWorker::perClusterOf(quint64 ticket, const io::Session& session,
+                                                    const driver::ModelSpec& spec) {
+    const schedule::BatchChoice& batch = session.batch;
+    if (!batch.autoPerCluster) {
+        if (batch.perCluster)
+            return *batch.perCluster;
+        Expected<int64_t> model = driver::defaultBatch(spec, true);
+        if (!model.ok()) {
+            // An open batch dim is seldom the only one: the importer names
+            // every dim left open at once.
+            Expected<onnxio::ImportResult> asBound = onnxio::importModel(spec.text, spec.import);
+            fail(ticket, (asBound.ok() ? model.error() : asBound.error()).message());
+            return std::nullopt;
+        }
+        return *model;
+    }
+    std::string key = autoKey(session);
+    if (autoPick_.key == key)
+        return autoPick_.perCluster;
+    emit progress(ticket, QStringLiteral("Choosing the samples per cluster"), 10);
+    driver::Request run = requestTemplate(session);
+    std::string tried;
+    auto note = [&](const std::string& line) {
+        tried += (tried.empty() ? "" : "; ") + line;
+    };
+    Expected<driver::PlannedAtBatch> picked = driver::scheduleAtBatch(spec, batch, run, note);
+    if (!picked.ok()) {
+        fail(ticket, picked.error().message());
+        return std::nullopt;
+    }
+    autoPick_ = AutoPick{key, picked->at.clusters.perCluster, tried};
+    return autoPick_.perCluster;
+}
+
+bool PipelineWorker::importAt(quint64 ticket, const io::Session& session,
+                              const driver::ModelSpec& spec, int64_t perCluster,
+                              const std::string& key) {
+    emit progress(ticket, QStringLiteral("Reading the model"), 15);
     Expected<std::string> sha = fileSha256(session.modelPath);
     if (!sha.ok()) {
-        emit failed(ticket, QString::fromStdString(sha.error().message()),
-                    PipelineRunner::Failure::Error);
-        return nullptr;
+        fail(ticket, sha.error().message());
+        return false;
     }
     if (!current(ticket)) {
         emit cancelled(ticket);
-        return nullptr;
+        return false;
     }
-    emit progress(ticket, QStringLiteral("Importing the model"), 15);
-    onnxio::ImportOptions options;
-    options.inputShapes = session.inputShapes;
-    options.dims = session.dims;
-    options.values = session.values;
-    Expected<onnxio::ImportResult> imported = onnxio::importModel(session.modelPath, options);
-    if (imported.ok() && session.precision) {
-        Expected<ir::Graph> converted = ir::convertPrecision(imported->graph, *session.precision);
-        if (converted.ok())
-            imported->graph = std::move(converted).value();
-        else
-            imported = converted.error();
-    }
+    emit progress(ticket, QStringLiteral("Importing the model"), 20);
+    Expected<driver::LoadedModel> imported = driver::loadModel(spec, perCluster);
     if (!imported.ok()) {
-        emit failed(ticket, QString::fromStdString(imported.error().message()),
-                    PipelineRunner::Failure::Error);
-        return nullptr;
+        fail(ticket, imported.error().message());
+        return false;
     }
     previous_.reset();
-    loaded_ = Loaded{key, std::make_shared<const ir::Graph>(std::move(imported->graph)),
-                     std::move(sha).value(), std::move(imported->warnings)};
+    auto kept = std::make_shared<const driver::LoadedModel>(std::move(imported).value());
+    loaded_ = Loaded{key,
+                     std::shared_ptr<const ir::Graph>(kept, &kept->graph),
+                     std::move(sha).value(),
+                     kept->warnings,
+                     {}};
+    return true;
+}
+
+const PipelineWorker::Loaded* PipelineWorker::load(quint64 ticket, const io::Session& session) {
+    driver::ModelSpec spec = specOf(session);
+    std::optional<int64_t> perCluster = perClusterOf(ticket, session, spec);
+    if (!perCluster)
+        return nullptr;
+    Expected<schedule::ClusterPlan> plan =
+        driver::clusterPlanFor(session.batch, *perCluster, session.arch,
+                               session.batch.autoPerCluster ? driver::kChosenByFootprint
+                               : session.batch.perCluster   ? driver::kChosenGiven
+                                                            : driver::kChosenByModel);
+    if (!plan.ok()) {
+        fail(ticket, plan.error().message());
+        return nullptr;
+    }
+    std::string key = loadKey(session) + "|per-cluster=" + std::to_string(*perCluster);
+    if (!(loaded_.graph && loaded_.key == key) &&
+        !importAt(ticket, session, spec, *perCluster, key))
+        return nullptr;
+    loaded_.clusters = std::move(plan).value();
     return &loaded_;
 }
 
@@ -108,6 +199,7 @@ void PipelineWorker::process(quint64 ticket, const io::Session& session) {
     request.order = session.order;
     request.overrides = session.overrides;
     request.warnings = model->warnings;
+    request.clusters = model->clusters;
     auto onStep = [&](views::PipelineStep step) {
         if (!current(ticket))
             return false;
@@ -126,6 +218,8 @@ void PipelineWorker::process(quint64 ticket, const io::Session& session) {
     }
     auto withSha = std::const_pointer_cast<views::PipelineResult>(std::move(result).value());
     withSha->modelSha256 = model->sha256;
+    if (session.batch.autoPerCluster)
+        withSha->perClusterWhy = autoPick_.why;
     previous_ = withSha;
     emit finished(ticket, previous_);
 }

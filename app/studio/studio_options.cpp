@@ -46,6 +46,42 @@ QString applyBindings(const QStringList& inputs, const QStringList& dims, const 
     return {};
 }
 
+/// A whole number >= 1 from a flag's text, or an error naming the flag.
+QString readCount(const QString& flag, const QString& text, std::optional<int64_t>& value) {
+    bool ok = false;
+    qlonglong parsed = text.toLongLong(&ok);
+    if (!ok || parsed < 1)
+        return QStringLiteral("--%1: expected a whole number from 1 (got '%2')").arg(flag, text);
+    value = parsed;
+    return {};
+}
+
+/// --batch, --per-cluster and --seq into \p session, with the CLI's rules:
+/// --per-cluster auto needs --batch.
+QString applyBatch(const std::optional<QString>& total, const std::optional<QString>& perCluster,
+                   const std::optional<QString>& seq, io::Session& session) {
+    schedule::BatchChoice& batch = session.batch;
+    if (total)
+        if (QString error = readCount(QStringLiteral("batch"), *total, batch.total);
+            !error.isEmpty())
+            return error;
+    if (perCluster && *perCluster == QStringLiteral("auto")) {
+        if (!batch.total)
+            return QStringLiteral("--per-cluster auto needs --batch N");
+        batch.autoPerCluster = true;
+    } else if (perCluster) {
+        if (QString error = readCount(QStringLiteral("per-cluster"), *perCluster, batch.perCluster);
+            !error.isEmpty())
+            return error + QStringLiteral(" or auto");
+    }
+    std::optional<int64_t> length;
+    if (seq)
+        if (QString error = readCount(QStringLiteral("seq"), *seq, length); !error.isEmpty())
+            return error;
+    session.seq = length.value_or(0);
+    return {};
+}
+
 /// "unknown strategy 'x' (expected …)" for a strategy flag.
 QString unknownStrategy(const QString& name) {
     return QString::fromStdString(sim::unknownStrategyMessage(name.toStdString()));
@@ -90,6 +126,19 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
                              QStringLiteral("Buffer level Algorithm 1 fills: auto (default: both "
                                             "simulated, the faster kept), lb or gb."),
                              QStringLiteral("auto|lb|gb"), QStringLiteral("auto"));
+    QCommandLineOption batch(QStringLiteral("batch"),
+                             QStringLiteral("Samples over all clusters (default: the clusters "
+                                            "x the samples per cluster); a zoo model of Table 2 "
+                                            "on four clusters opens at its row's batch."),
+                             QStringLiteral("N"));
+    QCommandLineOption perCluster(
+        QStringLiteral("per-cluster"),
+        QStringLiteral("Samples per cluster (default: the model's batch); auto: the largest "
+                       "that fits a cluster (needs --batch)."),
+        QStringLiteral("K|auto"));
+    QCommandLineOption seq(QStringLiteral("seq"),
+                           QStringLiteral("Sequence length of zoo:bert-* and zoo:conformer."),
+                           QStringLiteral("N"));
     QCommandLineOption input(QStringLiteral("input"),
                              QStringLiteral("Bind a whole input shape, e.g. x:1x3x640x640."),
                              QStringLiteral("NAME:SHAPE"));
@@ -155,9 +204,9 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
                                   QStringLiteral("Show the diff's two schedules side by side, "
                                                  "their graphs with synchronized selection "
                                                  "(with --diff-with: that strategy's)."));
-    parser.addOptions({arch,    session,    strategy, level, input,  dim,       value,
-                       select,  screenshot, view,     size,  show,   diffWith,  step,
-                       profile, sweep,      colorBy,  find,  drawBy, sideBySide});
+    parser.addOptions({arch, session, strategy, level,      batch, perCluster, seq,       input,
+                       dim,  value,   select,   screenshot, view,  size,       show,      diffWith,
+                       step, profile, sweep,    colorBy,    find,  drawBy,     sideBySide});
 
     ParsedOptions parsed;
     if (!parser.parse(arguments)) {
@@ -193,6 +242,12 @@ ParsedOptions parseStudioOptions(const QStringList& arguments) {
             QStringLiteral("--level: expected auto, lb or gb (got '%1')").arg(parser.value(level));
     options.defaults.level = parsedLevel.value_or(std::nullopt);
     options.setupFixed = parser.isSet(arch) || parser.isSet(level);
+    auto given = [&](const QCommandLineOption& option) {
+        return parser.isSet(option) ? std::optional<QString>(parser.value(option)) : std::nullopt;
+    };
+    if (error.isEmpty())
+        error = applyBatch(given(batch), given(perCluster), given(seq), options.defaults);
+    options.batchFixed = parser.isSet(batch) || parser.isSet(perCluster) || parser.isSet(seq);
     options.view = parser.value(view);
     if (error.isEmpty() && !parseStudioView(options.view))
         error = QStringLiteral("--view: expected one of %1 (got '%2')")

@@ -1,7 +1,8 @@
 #pragma once
 // The command line of stagecraft-studio:
 //   stagecraft-studio [MODEL|SESSION] [--arch A] [--session FILE] [--strategy S]
-//                     [--level auto|lb|gb] [--input NAME:SHAPE]... [--dim NAME=N]...
+//                     [--level auto|lb|gb] [--batch N] [--per-cluster K|auto] [--seq N]
+//                     [--input NAME:SHAPE]... [--dim NAME=N]...
 //                     [--select NAME] [--find TEXT] [--color-by groups|time|ddr|spills|split|unit]
 //                     [--draw-by groups|names] [--side-by-side]
 //                     [--diff-with STRATEGY] [--step N] [--sweep DIR]
@@ -50,6 +51,9 @@ struct StudioOptions {
     /// --arch or --level was given: a zoo figure opens with them, not with
     /// its figure's setup.
     bool setupFixed = false;
+    /// --batch, --per-cluster or --seq was given: a zoo model of Table 2
+    /// opens with them, not with its row's batch.
+    bool batchFixed = false;
 };
 
 /// Parses \p arguments (argv without the program name handled by the

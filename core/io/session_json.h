@@ -2,12 +2,14 @@
 /// \file
 /// The session file of stagecraft-studio (`.stagecraft`, docs/session-format.md):
 /// `{"format": "stagecraft-session", "version": 1, "model": {"path": …,
-/// "sha256": …}, "inputs": {…}, "dims": {…}, "arch": {the full architecture
-/// description}, "strategy": …, "level": …, "order": …, "overrides": {…}}`.
+/// "sha256": …, "seq": …}, "inputs": {…}, "dims": {…}, "arch": {the full
+/// architecture description}, "strategy": …, "level": …, "order": …,
+/// "batch": {"total": …, "per_cluster": …}, "overrides": {…}}`.
 /// Written deterministically; read back with the JSON path of every error.
 
 #include "arch/arch.h"
 #include "ir/shape.h"
+#include "schedule/clusters.h"
 #include "schedule/pipeline.h"
 #include "support/expected.h"
 
@@ -43,6 +45,11 @@ struct Session {
     /// LB, GB or auto (nullopt).
     schedule::LevelChoice level;
     schedule::OrderChoice order = schedule::OrderChoice::Best;
+    /// The batch asked for: the total over the clusters and the samples per
+    /// cluster (driver/batch_plan.h). Written only when set.
+    schedule::BatchChoice batch;
+    /// The sequence length a zoo model is written at (0: its default).
+    int64_t seq = 0;
     /// The floating-point type the model runs at (ir/precision.h); nullopt:
     /// as the model stores it. Written only when set.
     std::optional<ir::DType> precision;

@@ -31,13 +31,16 @@ bool isLowerHex(const std::string& text) {
 
 Status readModel(const Json& root, Session& session) {
     SC_ASSIGN_OR_RETURN(const Json* model, json::required(root, "", "model"));
-    SC_RETURN_IF_ERROR(json::checkObject(*model, "model", {"path", "sha256"}));
+    SC_RETURN_IF_ERROR(json::checkObject(*model, "model", {"path", "sha256", "seq"}));
     SC_ASSIGN_OR_RETURN(session.modelPath, json::stringField(*model, "model", "path"));
     if (const Json* sha = json::optional(*model, "sha256")) {
         SC_ASSIGN_OR_RETURN(session.modelSha256, json::getString(*sha, "model.sha256"));
         const std::string& hex = session.modelSha256;
         if (!hex.empty() && (hex.size() != 64 || !isLowerHex(hex)))
             return json::mustBe("model.sha256", "64 lowercase hex digits or empty", *sha);
+    }
+    if (const Json* seq = json::optional(*model, "seq")) {
+        SC_ASSIGN_OR_RETURN(session.seq, json::getInt(*seq, "model.seq", 1));
     }
     return {};
 }
@@ -142,6 +145,32 @@ Status readChoices(const Json& root, Session& session) {
     return {};
 }
 
+/// `batch`: `total` an integer >= 1, `per_cluster` one or "auto" (which
+/// needs the total), both optional.
+Status readBatch(const Json& root, Session& session) {
+    const Json* batch = json::optional(root, "batch");
+    if (batch == nullptr)
+        return {};
+    if (!batch->is_object())
+        return json::mustBe("batch", "an object with total and per_cluster", *batch);
+    SC_RETURN_IF_ERROR(json::checkObject(*batch, "batch", {"total", "per_cluster"}));
+    schedule::BatchChoice& choice = session.batch;
+    if (const Json* total = json::optional(*batch, "total")) {
+        SC_ASSIGN_OR_RETURN(choice.total, json::getInt(*total, "batch.total", 1));
+    }
+    if (const Json* perCluster = json::optional(*batch, "per_cluster")) {
+        if (perCluster->is_string() && perCluster->get<std::string>() == "auto")
+            choice.autoPerCluster = true;
+        else if (perCluster->is_number_integer() && perCluster->get<int64_t>() >= 1)
+            choice.perCluster = perCluster->get<int64_t>();
+        else
+            return json::mustBe("batch.per_cluster", "an integer >= 1 or \"auto\"", *perCluster);
+    }
+    if (choice.autoPerCluster && !choice.total)
+        return json::errorAt("batch.per_cluster", "\"auto\" needs batch.total");
+    return {};
+}
+
 Expected<Session> readDocument(std::string_view text) {
     if (trim(text).empty())
         return Error("empty file, not a stagecraft session");
@@ -150,7 +179,7 @@ Expected<Session> readDocument(std::string_view text) {
     SC_RETURN_IF_ERROR(
         json::checkObject(root, "",
                           {"format", "version", "model", "inputs", "dims", "values", "arch",
-                           "strategy", "level", "order", "precision", "overrides"}));
+                           "strategy", "level", "order", "precision", "batch", "overrides"}));
     Session session;
     SC_RETURN_IF_ERROR(readModel(root, session));
     SC_RETURN_IF_ERROR(readInputs(root, session));
@@ -158,6 +187,7 @@ Expected<Session> readDocument(std::string_view text) {
     SC_RETURN_IF_ERROR(readValues(root, session));
     SC_RETURN_IF_ERROR(readArch(root, session));
     SC_RETURN_IF_ERROR(readChoices(root, session));
+    SC_RETURN_IF_ERROR(readBatch(root, session));
     if (const Json* overrides = json::optional(root, "overrides")) {
         SC_ASSIGN_OR_RETURN(session.overrides, overridesFromJson(*overrides, "overrides", false));
     }

@@ -43,6 +43,18 @@ OrderedJson archJson(const arch::Arch& arch) {
     return OrderedJson::parse(arch::toJson(arch));
 }
 
+/// `{"total": N, "per_cluster": K or "auto"}`, each part only when set.
+OrderedJson batchJson(const schedule::BatchChoice& batch) {
+    OrderedJson object = OrderedJson::object();
+    if (batch.total)
+        object["total"] = *batch.total;
+    if (batch.autoPerCluster)
+        object["per_cluster"] = "auto";
+    else if (batch.perCluster)
+        object["per_cluster"] = *batch.perCluster;
+    return object;
+}
+
 } // namespace
 
 std::span<const std::string_view> sessionStrategyNames() {
@@ -54,6 +66,8 @@ std::string writeSessionJson(const Session& session) {
     root["format"] = kSessionFormat;
     root["version"] = kSessionVersion;
     root["model"] = {{"path", session.modelPath}, {"sha256", session.modelSha256}};
+    if (session.seq > 0)
+        root["model"]["seq"] = session.seq;
     root["inputs"] = inputsJson(session.inputShapes);
     root["dims"] = dimsJson(session.dims);
     if (!session.values.empty()) {
@@ -67,6 +81,8 @@ std::string writeSessionJson(const Session& session) {
     root["order"] = orderChoiceDocName(session.order);
     if (session.precision)
         root["precision"] = ir::dtypeName(*session.precision);
+    if (session.batch != schedule::BatchChoice{})
+        root["batch"] = batchJson(session.batch);
     root["overrides"] = overridesToJson(session.overrides);
     return json::formatJson(root);
 }

@@ -10,9 +10,25 @@
 #include "schedule/schedule.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace stagecraft::schedule {
+
+/// What the user asks of the batch (the CLI's --batch and --per-cluster,
+/// Studio's batch controls, a session's `batch`); unset parts take the
+/// defaults of driver/batch_plan.h.
+struct BatchChoice {
+    /// Samples over all clusters; unset: clusters x the samples per cluster.
+    std::optional<int64_t> total;
+    /// Samples per cluster; unset: the model's batch (or auto).
+    std::optional<int64_t> perCluster;
+    /// The largest samples per cluster whose working set fits a cluster
+    /// (the footprint rule below); needs \c total.
+    bool autoPerCluster = false;
+
+    bool operator==(const BatchChoice&) const = default;
+};
 
 /// Batches per cluster K with totalBatch % (clusters x K) == 0, largest first.
 std::vector<int64_t> perClusterCandidates(int64_t totalBatch, int64_t clusters);

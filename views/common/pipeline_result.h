@@ -31,6 +31,9 @@ struct PipelineResult {
     /// eval.schedule was chosen (sim::LevelVerdict::why).
     schedule::LevelChoice levelChoice;
     std::string levelWhy;
+    /// Under the samples per cluster `auto`, the candidates it tried (the
+    /// plan is eval.schedule.clusters).
+    std::string perClusterWhy;
     /// Schedule, kernel plans, tasks, simulation and report.
     sim::Evaluation eval;
     /// Import warnings.

@@ -57,15 +57,25 @@ Expected<ResultPtr> runPipeline(const PipelineRequest& request, const PipelineRe
     run.level = request.level;
     run.order = request.order;
     run.overrides = request.overrides;
-    run.perCluster = driver::perClusterBatch(*request.graph);
+    run.perCluster =
+        request.clusters ? request.clusters->perCluster : driver::perClusterBatch(*request.graph);
+    run.clusters = request.clusters;
     SC_ASSIGN_OR_RETURN(driver::Scheduled done,
                         driver::scheduleAndSimulate(run, reuseOf(request, previous), onStep));
     return resultOf(request, std::move(done.eval), std::move(done.levelWhy), serial);
 }
 
 driver::Workload workloadOf(const PipelineRequest& request) {
-    int64_t batch = request.graph ? driver::perClusterBatch(*request.graph) : 1;
-    return driver::loadedModelWorkload(request.graph, batch, request.arch.clusters);
+    int64_t batch = request.clusters ? request.clusters->perCluster
+                    : request.graph  ? driver::perClusterBatch(*request.graph)
+                                     : 1;
+    driver::Workload workload =
+        driver::loadedModelWorkload(request.graph, batch, request.arch.clusters);
+    if (request.clusters) {
+        workload.totalBatch = request.clusters->totalBatch;
+        workload.chosenBy = request.clusters->chosenBy;
+    }
+    return workload;
 }
 
 Expected<ResultPtr> runBestConfiguration(const PipelineRequest& request, uint64_t serial,

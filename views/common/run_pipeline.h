@@ -12,6 +12,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,9 @@ struct PipelineRequest {
     schedule::OrderChoice order = schedule::OrderChoice::Best;
     schedule::Overrides overrides;
     std::vector<std::string> warnings;
+    /// The batch over the clusters (driver/batch_plan.h); unset: the
+    /// graph's batch on every cluster.
+    std::optional<schedule::ClusterPlan> clusters;
 };
 
 using PipelineStep = driver::Step;
@@ -40,8 +44,9 @@ using StepCallback = driver::StepCallback;
 Expected<ResultPtr> runPipeline(const PipelineRequest& request, const PipelineResult* previous,
                                 uint64_t serial, const StepCallback& onStep = {});
 
-/// The workload of the loaded model, as `stagecraft compare FILE` makes it
-/// for the same file: its batch on every cluster, that batch per cluster.
+/// The workload of the loaded model, as `stagecraft compare` makes it for
+/// the same model and --batch: the request's batch over the clusters, the
+/// model's samples per cluster fixed.
 driver::Workload workloadOf(const PipelineRequest& request);
 
 /// \p request's strategy at its best configuration on workloadOf(request)

@@ -38,6 +38,8 @@ io::Session fullSession() {
     s.level = schedule::Level::GB;
     s.order = schedule::OrderChoice::DFS;
     s.precision = ir::DType::Float16;
+    s.batch = {32, 8, false};
+    s.seq = 128;
     s.overrides.merges = {{"conv1", "relu1"}};
     s.overrides.ungroups = {{"relu2"}};
     s.overrides.splits = {{"conv1", 0, 4}};
@@ -88,7 +90,8 @@ TEST(TestSessionJson, deterministicLayout) {
                        "  \"model\": {\n"
                        "    \"path\": \"/models/bert \\\"base\\\".onnx\",\n"
                        "    \"sha256\": \"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d"
-                       "6c15b0f00a08\"\n"
+                       "6c15b0f00a08\",\n"
+                       "    \"seq\": 128\n"
                        "  },\n"
                        "  \"inputs\": {\n"
                        "    \"input_ids\": [8, 128],\n"
@@ -104,6 +107,7 @@ TEST(TestSessionJson, deterministicLayout) {
                        "  \"level\": \"GB\",\n"
                        "  \"order\": \"dfs\",\n"
                        "  \"precision\": \"f16\",\n"
+                       "  \"batch\": {\"total\": 32, \"per_cluster\": 8},\n"
                        "  \"overrides\": {\n";
     ASSERT_TRUE(text.find(tail) != std::string::npos);
 }
@@ -130,15 +134,34 @@ TEST(TestSessionJson, strategiesAgreeWithTheSimulator) {
 
 TEST(TestSessionJson, optionalMembers) {
     Json doc = Json::parse(io::writeSessionJson(fullSession()));
-    for (const char* key : {"inputs", "dims", "values", "overrides", "precision"})
+    for (const char* key : {"inputs", "dims", "values", "overrides", "precision", "batch"})
         doc.erase(key);
     doc["model"].erase("sha256");
+    doc["model"].erase("seq");
     auto read = io::readSessionJson(doc.dump(), "s.stagecraft");
     ASSERT_TRUE(read.ok()) << (errorOf(read));
     ASSERT_TRUE(read->inputShapes.empty() && read->dims.empty() && read->overrides.empty());
     ASSERT_TRUE(read->values.empty());
     ASSERT_TRUE(read->modelSha256.empty());
     ASSERT_TRUE(!read->precision);
+    ASSERT_TRUE(read->batch == schedule::BatchChoice{});
+    ASSERT_EQ(read->seq, 0);
+}
+
+TEST(TestSessionJson, batchAutoPerClusterAndDefaults) {
+    io::Session session = fullSession();
+    session.batch = {64, std::nullopt, true};
+    std::string text = io::writeSessionJson(session);
+    ASSERT_NE(text.find(R"("batch": {"total": 64, "per_cluster": "auto"})"), std::string::npos)
+        << text;
+    auto read = io::readSessionJson(text, "s.stagecraft");
+    ASSERT_TRUE(read.ok()) << errorOf(read);
+    ASSERT_TRUE(read->batch == session.batch);
+    session.batch = {};
+    session.seq = 0;
+    text = io::writeSessionJson(session);
+    ASSERT_EQ(text.find("\n  \"batch\""), std::string::npos) << "a default batch is not written";
+    ASSERT_EQ(text.find("\n    \"seq\""), std::string::npos) << "a default seq is not written";
 }
 
 struct RefusesCorruptFilesRow {
@@ -188,6 +211,13 @@ std::vector<RefusesCorruptFilesRow> refusesCorruptFilesRows() {
         "order: unknown order 'random' (expected bfs, dfs or best)");
     row("precision", "/precision", R"("fp8")",
         "precision: unknown precision 'fp8' (expected f32, f16 or bf16)");
+    row("batch total", "/batch/total", "0", "batch.total: must be an integer >= 1 (got 0)");
+    row("per cluster", "/batch/per_cluster", R"("most")",
+        "batch.per_cluster: must be an integer >= 1 or \"auto\" (got \"most\")");
+    row("auto without a total", "/batch", R"({"per_cluster": "auto"})",
+        "batch.per_cluster: \"auto\" needs batch.total");
+    row("batch unknown field", "/batch/clusters", "4", "batch: unknown field 'clusters'");
+    row("seq", "/model/seq", "0", "model.seq: must be an integer >= 1 (got 0)");
     row("overrides", "/overrides/split/0/factor", "0",
         "overrides.split[0].factor: must be an integer >= 1 (got 0)");
     rows.push_back(
@@ -234,7 +264,7 @@ TEST(TestSessionJson, refusesBadFiles) {
     std::filesystem::create_directory(path("folder.stagecraft"));
     const std::pair<std::string, std::string> cases[] = {
         {"truncated.stagecraft",
-         "not valid JSON: parse error at line 12, column 1: syntax error while parsing "
+         "not valid JSON: parse error at line 13, column 1: syntax error while parsing "
          "object key - unexpected end of input; expected string literal"},
         {"empty.stagecraft", "empty file, not a stagecraft session"},
         {"folder.stagecraft", "is a directory, not a regular file"},
