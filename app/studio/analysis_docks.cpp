@@ -24,6 +24,7 @@
 
 #include <QDockWidget>
 #include <QMainWindow>
+#include <QScrollArea>
 #include <QSplitter>
 
 namespace stagecraft::studio {
@@ -119,7 +120,14 @@ void AnalysisDocks::createComparison() {
 
     auto* instances = window_->findChild<QDockWidget*>(QStringLiteral("instancesDock"));
     auto* inspector = window_->findChild<QDockWidget*>(QStringLiteral("inspectorDock"));
-    auto* time = dockFor(window_, tr("Timeline"), QStringLiteral("timeDock"), timeViews_);
+    // The three plots need about 480 px; scrolled, they do not take that
+    // height from the graph while the dock is a tab under it.
+    auto* timeScroll = new QScrollArea(window_);
+    timeScroll->setObjectName(QStringLiteral("timeScroll"));
+    timeScroll->setWidget(timeViews_);
+    timeScroll->setWidgetResizable(true);
+    timeScroll->setFrameShape(QFrame::NoFrame);
+    auto* time = dockFor(window_, tr("Timeline"), QStringLiteral("timeDock"), timeScroll);
     auto* compare = dockFor(window_, tr("Compare"), QStringLiteral("compareDock"), comparison_);
     auto* diff = dockFor(window_, tr("Diff"), QStringLiteral("diffDock"), diff_);
     auto* steps = dockFor(window_, tr("Steps"), QStringLiteral("stepsDock"), stepper_);

@@ -50,6 +50,7 @@ BatchPicker::BatchPicker(QWidget* parent)
     seq_ = new QComboBox;
     seq_->setObjectName(u"seqCombo"_s);
     seq_->setToolTip(tr("Sequence length the zoo model is written at (the CLI's --seq)"));
+    seq_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     plan_ = new QLabel;
     plan_->setObjectName(u"batchPlan"_s);
     layout->addWidget(new QLabel(tr("Batch")));
@@ -130,7 +131,11 @@ void BatchPicker::setChoice(const schedule::BatchChoice& choice, int64_t seq,
         return;
     }
     seq_->addItem(tr("default"), qlonglong{0});
-    for (int64_t length : seqs)
+    std::vector<int64_t> offered = seqs;
+    if (seq > 0 && std::find(offered.begin(), offered.end(), seq) == offered.end())
+        offered.push_back(seq); // Table 2's 384, say
+    std::sort(offered.begin(), offered.end());
+    for (int64_t length : offered)
         seq_->addItem(QString::number(length), static_cast<qlonglong>(length));
     seq_->setCurrentIndex(std::max(seq_->findData(static_cast<qlonglong>(seq)), 0));
 }

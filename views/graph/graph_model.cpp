@@ -244,6 +244,24 @@ ExpandedGroups allGroups(const PipelineResult& result) {
     return groups;
 }
 
+ExpandedGroups overviewGroups(const PipelineResult& result) {
+    const partition::Partition& partition = result.eval.schedule.partition;
+    std::vector<std::pair<size_t, GroupId>> small;
+    for (GroupId g : partition.groupIds())
+        if (partition.ops(g).size() <= kOverviewGroupOps)
+            small.emplace_back(partition.ops(g).size(), g);
+    std::sort(small.begin(), small.end());
+    size_t nodes = partition.groupCount(); // every group one box
+    ExpandedGroups expanded;
+    for (const auto& [ops, g] : small) {
+        if (nodes + ops - 1 > kOverviewNodes)
+            break;
+        nodes += ops - 1;
+        expanded.insert(g);
+    }
+    return expanded;
+}
+
 LayoutKey layoutKeyFor(const PipelineResult& result, const ExpandedGroups& expanded,
                        const NameFolding* names) {
     Fingerprint groups;

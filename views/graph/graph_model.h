@@ -75,6 +75,17 @@ GraphModel buildGraphModel(const PipelineResult& result, const ExpandedGroups& e
 /// Every group of \p result.
 ExpandedGroups allGroups(const PipelineResult& result);
 
+/// Groups of more ops open as one box each.
+inline constexpr size_t kOverviewGroupOps = 8;
+/// The overview draws at most about this many nodes.
+inline constexpr size_t kOverviewNodes = 40;
+
+/// The groups a new model opens expanded, so that it opens on an overview:
+/// groups of at most kOverviewGroupOps ops, smallest first (ties by id),
+/// while the drawing stays within kOverviewNodes nodes; every other group is
+/// one box. A small graph (fig3-chain) opens with every group expanded.
+ExpandedGroups overviewGroups(const PipelineResult& result);
+
 /// The cache key of buildGraphModel(result, expanded, names).layout: equal
 /// keys give equal layout requests.
 LayoutKey layoutKeyFor(const PipelineResult& result, const ExpandedGroups& expanded,

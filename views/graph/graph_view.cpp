@@ -46,9 +46,9 @@ GraphView::GraphView(QWidget* parent)
     layout->addWidget(createToolBar(), 0, 0);
     layout->addWidget(canvas_, 1, 0);
     layout->addWidget(message_, 1, 0, Qt::AlignCenter);
-    layout->addWidget(legend_, 1, 0, Qt::AlignLeft | Qt::AlignBottom);
+    layout->addWidget(legend_, 2, 0); // below the canvas: it covers no node
+    layout->setRowStretch(1, 1);
     message_->raise();
-    legend_->raise();
     // The frame follows every scroll and zoom; the picture, every new drawing.
     // Slots of the minimap itself: nothing here captures this view, which
     // the scroll bars outlive while it is destroyed.
@@ -94,7 +94,8 @@ void GraphView::setResult(ResultPtr result) {
         showMessage({});
         return;
     }
-    expanded_ = result_->graph->opCount() > kCollapseAbove ? ExpandedGroups{} : allGroups(*result_);
+    expanded_ =
+        result_->graph->opCount() > kCollapseAbove ? ExpandedGroups{} : overviewGroups(*result_);
     fitAfterLayout_ = true;
     requestLayout();
 }

@@ -2,10 +2,11 @@
 // The graph view of stagecraft-studio: the model's ops grouped as the
 // schedule groups them, each group a colored cluster or, collapsed, one node
 // showing its split and footprint. Layouts come from Graphviz off the GUI
-// thread (GraphvizLayouter); graphs of more than kCollapseAbove ops open
-// collapsed. A new result with the same graph and grouping keeps the layout
-// and only updates labels, so split edits redraw at once. Clicks select in
-// the shared SelectionModel; its changes highlight and scroll here.
+// thread (GraphvizLayouter); a new model opens on an overview, its large
+// groups collapsed (overviewGroups), graphs of more than kCollapseAbove ops
+// with every group collapsed; the legend sits below the canvas. A new result with the same graph
+// and grouping keeps the layout and only updates labels, so split edits redraw at once. Clicks
+// select in the shared SelectionModel; its changes highlight and scroll here.
 
 #include "common/highlight.h"
 #include "common/pipeline_result.h"

@@ -176,9 +176,7 @@ bool GraphView::nextMatch() {
 }
 
 void GraphView::bringIntoSight(QGraphicsItem* item) {
-    // The legend covers the canvas's bottom-left corner: keep clear of it.
-    const int below = legend_->isVisible() ? legend_->height() + 20 : 40;
-    canvas_->ensureVisible(item, 40, below);
+    canvas_->ensureVisible(item, 40, 40);
 }
 
 void GraphView::applyMatches() {

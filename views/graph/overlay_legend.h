@@ -1,19 +1,21 @@
 #pragma once
-// The graph's legend, drawn over the canvas's bottom-left corner: what the
+// The graph's legend, a strip below the canvas (it covers no node): what the
 // fills mean under the chosen overlay (each group's colour with its label, or
 // the scale of a figure from 0 to the largest group's with its ends named),
 // and the marks every view shares (the selection's red outline, the violet
-// halo of what Diff or Steps marks). A click folds it to its title line (a
-// short docked graph keeps its corner) and another unfolds it.
+// halo of what Diff or Steps marks). The fills flow after the title on its
+// line and wrap at the strip's width (height for width). A click folds it
+// to its title line and another unfolds it.
 
 #include "costs/group_overlay.h"
 
+#include <QRect>
 #include <QWidget>
+
+#include <vector>
 
 class QFontMetrics;
 class QPainter;
-
-#include <vector>
 
 namespace stagecraft::views::graphview {
 
@@ -34,6 +36,9 @@ public:
     bool isFolded() const { return folded_; }
 
     QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int width) const override;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -42,11 +47,20 @@ protected:
 private:
     /// Group swatches drawn before "+N more".
     int shownSwatches() const;
-    /// Rows of swatches, "+N more" included.
-    int swatchRows() const;
+    /// Where the fills go at \p width: the cells of the swatches ("+N more"
+    /// last) or the one box of the categories or the bar, flowing after the
+    /// title; the y past the last line of fills.
+    struct Flow {
+        std::vector<QRect> cells;
+        int bottom = 0;
+    };
+    Flow flowAt(int width) const;
+    /// Width of the categories or of the bar with its ends.
+    int fillsWidth(const QFontMetrics& metrics) const;
     bool hasGreyGroups() const;
-    int categoriesWidth(const QFontMetrics& metrics) const;
-    void paintCategories(QPainter& p, int y) const;
+    void paintCategories(QPainter& p, QPoint at) const;
+    void paintBar(QPainter& p, QPoint at) const;
+    void paintSwatches(QPainter& p, const std::vector<QRect>& cells) const;
 
     GroupShading shading_;
     std::vector<QString> groupLabels_;

@@ -239,8 +239,11 @@ private slots:
         const Selection back = pair->selectionB()->current();
         QCOMPARE(back.kind, Selection::Kind::Group);
         QVERIFY(pb.hasGroup(partition::GroupId(back.id)));
-        // A click on an op in B's graph selects it everywhere.
+        // A click on an op in B's graph selects it everywhere (its group
+        // expanded first: the graph opens on an overview).
         const ir::OpId first(0);
+        pair->graphB()->setGroupExpanded(pb.groupOf(first), true);
+        QTRY_VERIFY_WITH_TIMEOUT(!pair->graphB()->isLayingOut(), 120000);
         graphview::NodeItem* item = pair->graphB()->scene()->opItem(first);
         QVERIFY(item);
         pair->graphB()->canvas()->centerOn(item);
