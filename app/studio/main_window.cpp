@@ -258,6 +258,9 @@ void MainWindow::showResult(views::ResultPtr result) {
             : QString::fromUtf8(schedule::levelName(result_->eval.schedule.level).data()),
         QString::fromStdString(result_->levelWhy));
     orderPicker_->setChoice(resultSession_.order);
+    orderPicker_->showChosen(result_->eval.schedule.orderKind,
+                             result_->eval.schedule.bfsUtilization,
+                             result_->eval.schedule.dfsUtilization);
     precisionPicker_->setChoice(resultSession_.precision);
     batchPicker_->setChoice(resultSession_.batch, resultSession_.seq,
                             zooSequenceLengths(result_->modelPath), result_->arch.clusters);

@@ -1,5 +1,6 @@
-// The step list: Algorithm 2 merges, Algorithm 3 lists and Algorithm 4
-// decisions from the schedule's trace, then the memory steps of §4.3. The
+// The step list: Algorithm 2 merges, the order's steps (order_steps.cpp) and
+// Algorithm 4 decisions from the schedule's trace, then the memory steps of
+// §4.3. The
 // trace's own sentences already name their section ("§3.3 Algorithm 3: …")
 // and are shown as they are, like `stagecraft schedule --explain` does.
 
@@ -11,14 +12,6 @@
 
 namespace stagecraft::views {
 namespace {
-
-QStringList toQt(const std::vector<std::string>& labels) {
-    QStringList out;
-    out.reserve(static_cast<qsizetype>(labels.size()));
-    for (const std::string& label : labels)
-        out.push_back(QString::fromStdString(label));
-    return out;
-}
 
 class InstanceIndex {
 public:
@@ -35,39 +28,6 @@ public:
 private:
     std::map<std::string, int32_t> byLabel_;
 };
-
-AlgorithmStep orderStep(const partition::OrderStep& traced, const OrderLists* previous,
-                        const InstanceIndex& index) {
-    AlgorithmStep step;
-    step.kind = StepKind::Order;
-    step.algorithm = QStringLiteral("Algorithm 3");
-    step.explanation = QString::fromStdString(traced.explanation);
-    OrderLists lists{toQt(traced.visit), toQt(traced.ready), toQt(traced.order)};
-    QStringList newlyReady;
-    for (const QString& label : lists.ready)
-        if (previous == nullptr || !previous->ready.contains(label))
-            newlyReady.push_back(label);
-    bool ordered = previous != nullptr && lists.order.size() > previous->order.size();
-    if (ordered) {
-        step.title = QStringLiteral("DFS order: %1 ordered").arg(lists.order.back());
-        index.addTo(step.highlights.instances, lists.order.back());
-    } else {
-        step.title = QStringLiteral("DFS order: the first ready instances");
-    }
-    for (const QString& label : newlyReady)
-        index.addTo(step.highlights.instances, label);
-    step.lists = std::move(lists);
-    return step;
-}
-
-std::vector<AlgorithmStep> orderSteps(const PipelineResult& result, const InstanceIndex& index) {
-    std::vector<AlgorithmStep> steps;
-    for (const partition::OrderStep& traced : result.eval.schedule.trace.order) {
-        const OrderLists* previous = steps.empty() ? nullptr : &*steps.back().lists;
-        steps.push_back(orderStep(traced, previous, index));
-    }
-    return steps;
-}
 
 QString actionTitle(const std::string& action) {
     if (action == "plain")
@@ -149,7 +109,7 @@ void setOrderStates(const OrderLists& lists, const schedule::Schedule& schedule,
 std::vector<AlgorithmStep> buildSteps(const PipelineResult& result) {
     InstanceIndex index(result.eval.schedule);
     std::vector<AlgorithmStep> steps = mergeSteps(result);
-    append(steps, orderSteps(result, index));
+    append(steps, orderSteps(result));
     append(steps, bindSteps(result, index));
     append(steps, memorySteps(result));
     return steps;

@@ -83,6 +83,10 @@ std::vector<AlgorithmStep> mergeSteps(const PipelineResult& result);
 /// (the views then show the final groups).
 std::vector<int32_t> groupingAt(const std::vector<AlgorithmStep>& steps, size_t position,
                                 size_t opCount);
+/// The steps of the order the schedule kept (§3.3): Algorithm 3's lists when
+/// it is DFS, the breadth-first queue when it is BFS (Fig. 7a), one step for
+/// an order as edited; then one step saying which order was kept and why.
+std::vector<AlgorithmStep> orderSteps(const PipelineResult& result);
 /// Fills \p marks' instanceStates and instanceOrder from \p lists (labels
 /// of \p schedule's instances); an instance in several lists takes the
 /// furthest state (ordered, then ready, then visited).

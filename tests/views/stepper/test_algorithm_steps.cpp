@@ -4,6 +4,7 @@
 // names a paper section, and the §4.3 spill steps are exactly the spills of
 // the kernel plans (at the LB level, 14; at the GB level, 6).
 
+#include "common/run_pipeline.h"
 #include "result_fixture.h"
 #include "stepper/algorithm_steps.h"
 
@@ -85,7 +86,8 @@ private slots:
     void stepsComeInTheOrderOfThePaper() {
         const partition::Trace& trace = lb->eval.schedule.trace;
         QCOMPARE(ofKind(steps, StepKind::Merge).size(), trace.merges.size());
-        QCOMPARE(ofKind(steps, StepKind::Order).size(), trace.order.size());
+        // Algorithm 3's steps, then the one saying which order was kept.
+        QCOMPARE(ofKind(steps, StepKind::Order).size(), trace.order.size() + 1);
         QCOMPARE(ofKind(steps, StepKind::Bind).size(), trace.binding.size());
         QCOMPARE(ofKind(steps, StepKind::Liveness).size(), lb->eval.program.kernels.size());
         QVERIFY(std::is_sorted(steps.begin(), steps.end(), [](const auto& a, const auto& b) {
@@ -202,6 +204,33 @@ private slots:
         setOrderStates(*ofKind(steps, StepKind::Order).back()->lists, s, last);
         for (size_t i = 0; i < s.order.size(); ++i)
             QCOMPARE(last.instanceOrder[s.order[i].index()], static_cast<int32_t>(i + 1));
+    }
+
+    // The steps follow the order the schedule kept: asked for BFS, they are
+    // Fig. 7a's queue, one instance ordered per step, ending on the
+    // schedule's order; the last step says which order was kept and why.
+    void orderStepsFollowTheKeptOrder() {
+        const QString kept = ofKind(steps, StepKind::Order).back()->title;
+        QCOMPARE(kept, QStringLiteral("DFS order kept"));
+        views::PipelineRequest request = test::requestFor({});
+        request.order = schedule::OrderChoice::BFS;
+        auto bfs = views::runPipeline(request, nullptr, 1);
+        QVERIFY2(bfs.ok(), bfs.ok() ? "" : bfs.error().message().c_str());
+        const schedule::Schedule& s = (*bfs)->eval.schedule;
+        QVERIFY(s.orderKind == schedule::OrderKind::BFS);
+        const std::vector<AlgorithmStep> all = buildSteps(**bfs);
+        const auto order = ofKind(all, StepKind::Order);
+        QCOMPARE(order.size(), s.instances.size() + 1);
+        for (size_t i = 0; i + 1 < order.size(); ++i) {
+            QVERIFY2(order[i]->title.startsWith(QStringLiteral("BFS order: ")),
+                     qPrintable(order[i]->title));
+            QCOMPARE(order[i]->lists->order.size(), static_cast<qsizetype>(i + 1));
+            QCOMPARE(order[i]->lists->order.back(),
+                     QString::fromStdString(s.instances[s.order[i]].label));
+        }
+        QCOMPARE(order.back()->title, QStringLiteral("BFS order kept"));
+        QVERIFY(order.back()->explanation.contains(QStringLiteral("memory utilization")));
+        QVERIFY(order.back()->explanation.contains(QStringLiteral("not by simulated time")));
     }
 
     void bindStepsReplayTheBindingsSoFar() {

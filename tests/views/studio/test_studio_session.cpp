@@ -166,7 +166,13 @@ private slots:
                  std::string("a1"));
         window_->document()->undoStack()->undo();
         QVERIFY(test::waitForResult(*window_));
-        QCOMPARE(order->currentText(), QStringLiteral("best"));
+        QCOMPARE(order->currentData().toInt(), static_cast<int>(schedule::OrderChoice::Best));
+        // "best" is by buffer use, and says which order it kept.
+        const QString kept = window_->result()->eval.schedule.orderKind == schedule::OrderKind::BFS
+                                 ? QStringLiteral("BFS")
+                                 : QStringLiteral("DFS");
+        QCOMPARE(order->currentText(), QStringLiteral("by buffer use: ") + kept);
+        QVERIFY(order->toolTip().contains(QStringLiteral("memory utilization")));
     }
 
     void mergeMakingACycleIsRefused() {
