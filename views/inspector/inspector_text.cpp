@@ -55,7 +55,8 @@ QString groupLabel(schedule::GroupId group) {
 
 QString instanceText(const schedule::Schedule& schedule, schedule::InstanceId instance) {
     const schedule::Instance& inst = schedule.instances[instance];
-    return u"%1 (group %2, #%3)"_s.arg(QString::fromStdString(inst.label), groupLabel(inst.group))
+    return u"%1 (group %2, slice %3)"_s
+        .arg(QString::fromStdString(inst.label), groupLabel(inst.group))
         .arg(inst.index);
 }
 

@@ -56,7 +56,9 @@ QVariant InstanceOrderModel::data(const QModelIndex& index, int role) const {
     schedule::InstanceId id = rows_[static_cast<size_t>(index.row())];
     switch (role) {
     case Qt::DisplayRole:
-        return inspector::instanceText(result_->eval.schedule, id);
+        // The position in the order first: the label's number is the slice.
+        return QString(u"%1. "_s.arg(index.row() + 1) +
+                       inspector::instanceText(result_->eval.schedule, id));
     case InstanceIdRole:
         return id.value();
     case LabelRole:

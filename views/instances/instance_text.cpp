@@ -38,13 +38,27 @@ QString bracketed(const std::vector<int64_t>& values) {
     return u'[' + parts.join(u',') + u']';
 }
 
+namespace {
+
+QString bindDetail(const schedule::Binding& bind) {
+    const std::vector<int64_t> kept = schedule::trimmed(bind);
+    return kept.empty() ? u"bind: 1 core"_s : u"bind="_s + bracketed(kept);
+}
+
+/// "cores 0–3" for the cores a binding uses, "core 0" for one.
+QString coresText(const schedule::Binding& bind) {
+    const int64_t cores = schedule::coresUsed(bind);
+    return cores <= 1 ? u"core 0"_s : u"cores 0\u2013%1"_s.arg(cores - 1);
+}
+
+} // namespace
+
 QString groupLetter(schedule::GroupId group) {
     return QString::fromStdString(partition::Partition::label(group));
 }
 
 QStringList instanceDetails(const schedule::Instance& instance) {
-    return {u"shape="_s + bracketed(instance.shape),
-            u"bind="_s + bracketed(schedule::trimmed(instance.bind)),
+    return {u"shape="_s + bracketed(instance.shape), bindDetail(instance.bind),
             u"scope="_s + scopeText(instance.scope)};
 }
 
@@ -54,7 +68,8 @@ QString moveTitle(const schedule::DataMove& move) {
     case schedule::DataMove::Kind::Copy:
         return kind + u'(' + scopeText(move.scope) + u',' + scopeText(move.fromScope) + u')';
     case schedule::DataMove::Kind::Redistribute:
-        return kind + u'(' + bracketed(schedule::trimmed(move.bind)) + u')';
+        return kind + (schedule::coresUsed(move.bind) <= 1 ? u" onto "_s : u" over "_s) +
+               coresText(move.bind);
     case schedule::DataMove::Kind::Concat:
         break;
     }
@@ -63,7 +78,7 @@ QString moveTitle(const schedule::DataMove& move) {
 
 QStringList moveDetails(const schedule::DataMove& move) {
     return {u"shape="_s + bracketed(move.shape), u"scope="_s + scopeText(move.scope),
-            u"bind="_s + bracketed(schedule::trimmed(move.bind))};
+            bindDetail(move.bind)};
 }
 
 QString bundleTitle(const MoveBundle& bundle) {

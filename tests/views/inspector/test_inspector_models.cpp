@@ -185,8 +185,9 @@ void TestInspectorModels::orderRowsFollowSchedule() {
     views::InstanceOrderModel order;
     order.setResult(result);
     QCOMPARE(order.rowCount(), 15); // 8 + 4 + 2 + 1 instances
-    QCOMPARE(order.index(0).data().toString(), u"a8 (group a, #8)"_s);
-    QCOMPARE(order.index(14).data().toString(), u"d1 (group d, #1)"_s);
+    // The position in the order, then the label and the slice it computes.
+    QCOMPARE(order.index(0).data().toString(), u"1. a8 (group a, slice 8)"_s);
+    QCOMPARE(order.index(14).data().toString(), u"15. d1 (group d, slice 1)"_s);
     for (int row = 0; row < order.rowCount(); ++row)
         QCOMPARE(order.index(row).data(views::InstanceOrderModel::InstanceIdRole).toInt(),
                  result->eval.schedule.order[static_cast<size_t>(row)].value());

@@ -77,7 +77,8 @@ void TestInspectorProperties::propertiesOfInstance() {
     QCOMPARE(test::valueAt(model, {u"Position in order"_s}).toString(), u"9 of 15"_s);
     QCOMPARE(test::valueAt(model, {u"Predecessors"_s}).toString(), u"0"_s);
     QCOMPARE(test::childNames(model, {u"Successors"_s}), QStringList({u"b2"_s}));
-    QCOMPARE(test::valueAt(model, {u"Successors"_s, u"b2"_s}).toString(), u"b2 (group b, #2)"_s);
+    QCOMPARE(test::valueAt(model, {u"Successors"_s, u"b2"_s}).toString(),
+             u"b2 (group b, slice 2)"_s);
 }
 
 // Group c (stage 3): output [8,64,4,4] f32 = 32,768 B, over the 28,672 B LB,

@@ -380,7 +380,10 @@ private slots:
         schedule::DataMove redistribute = copy;
         redistribute.kind = schedule::DataMove::Kind::Redistribute;
         redistribute.bind = {2, 2, 1, 1};
-        QCOMPARE(moveTitle(redistribute), u"redistribute([2,2])"_s);
+        QCOMPARE(moveTitle(redistribute), u"redistribute over cores 0\u20133"_s);
+        redistribute.bind = {};
+        QCOMPARE(moveTitle(redistribute), u"redistribute onto core 0"_s);
+        QVERIFY(moveDetails(redistribute).contains(u"bind: 1 core"_s));
         schedule::DataMove concat = copy;
         concat.kind = schedule::DataMove::Kind::Concat;
         QCOMPARE(moveTitle(concat), u"concat"_s);
