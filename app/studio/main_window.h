@@ -174,6 +174,7 @@ private:
     void createActions();
     void createFileMenu();
     void createBatchBar();
+    void createHelpMenu();
     void createEditMenu();
     void createViewMenu();
     void createExportMenu(QMenu* file);

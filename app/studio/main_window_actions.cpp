@@ -5,6 +5,7 @@
 #include "dialogs/order_picker.h"
 #include "dialogs/precision_picker.h"
 #include "dialogs/strategy_picker.h"
+#include "studio/help_windows.h"
 #include "studio/main_window.h"
 #include "studio/session_document.h"
 
@@ -34,6 +35,12 @@ QString orderChoiceText(schedule::OrderChoice order) {
         break;
     }
     return QStringLiteral("best");
+}
+
+/// Opens \p dialog, deleted when closed.
+void openOwned(QDialog* dialog) {
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
 }
 
 /// "64, 16 per cluster, seq 128" for an undo entry.
@@ -92,14 +99,7 @@ void MainWindow::createActions() {
                   next);
     });
     createBatchBar();
-    auto* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About Stagecraft"), this, [this] {
-        QMessageBox::about(this, tr("About Stagecraft"),
-                           tr("<b>Stagecraft Studio %1</b><p>How a deep-learning model is "
-                              "scheduled onto a domain-specific accelerator, after GraphTurbo "
-                              "(OSDI '23).</p>")
-                               .arg(QApplication::applicationVersion()));
-    });
+    createHelpMenu();
 }
 
 void MainWindow::createBatchBar() {
@@ -112,6 +112,25 @@ void MainWindow::createBatchBar() {
         next.batch = batchPicker_->choice();
         next.seq = batchPicker_->seq();
         tryChange(tr("Batch %1").arg(batchChoiceText(next.batch, next.seq)), next);
+    });
+}
+
+void MainWindow::createHelpMenu() {
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->setObjectName(QStringLiteral("helpMenu"));
+    help->addAction(tr("&Documentation"), this,
+                    [this] { openOwned(new DocumentationDialog(this)); })
+        ->setShortcut(QKeySequence::HelpContents);
+    help->addAction(tr("&Keyboard Shortcuts"), this,
+                    [this] { openOwned(new ShortcutsDialog(menuBar(), this)); })
+        ->setShortcut(Qt::CTRL | Qt::Key_Slash);
+    help->addSeparator();
+    help->addAction(tr("&About Stagecraft"), this, [this] {
+        QMessageBox::about(this, tr("About Stagecraft"),
+                           tr("<b>Stagecraft Studio %1</b><p>How a deep-learning model is "
+                              "scheduled onto a domain-specific accelerator, after GraphTurbo "
+                              "(OSDI '23).</p>")
+                               .arg(QApplication::applicationVersion()));
     });
 }
 

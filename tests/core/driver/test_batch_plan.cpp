@@ -97,15 +97,18 @@ TEST(TestBatchPlan, autoKeepsTheLargestCandidateThatFits) {
     std::vector<int64_t> candidates = schedule::perClusterCandidates(64, run.arch.clusters);
     ASSERT_FALSE(notes.empty());
     // One line per candidate tried, largest first, up to the one kept.
-    for (size_t i = 0; i < notes.size() && i < candidates.size(); ++i)
+    for (size_t i = 0; i < notes.size() && i < candidates.size(); ++i) {
         ASSERT_EQ(notes[i].rfind("per-cluster " + std::to_string(candidates[i]) + ":", 0), 0u)
             << notes[i];
+    }
     const bool fits =
         schedule::fitsCluster(picked->at.model.graph, run.arch, picked->planned.schedule);
-    if (fits)
+    if (fits) {
         ASSERT_NE(notes.back().find("fits a cluster"), std::string::npos) << notes.back();
-    for (size_t i = 0; i + 1 < notes.size(); ++i)
+    }
+    for (size_t i = 0; i + 1 < notes.size(); ++i) {
         ASSERT_NE(notes[i].find("does not fit"), std::string::npos) << notes[i];
+    }
 
     auto noTotal = driver::scheduleAtBatch(zooSpec("fig3-chain"),
                                            {std::nullopt, std::nullopt, true}, run, note);
