@@ -42,6 +42,15 @@ QString countDelta(int64_t now, int64_t before) {
            QString::number(std::llabs(delta)) + QStringLiteral(")");
 }
 
+/// The change of the roofline share in percentage points, when it shows.
+QString shareDelta(double now, double before) {
+    const double points = 100 * (now - before);
+    if (std::abs(points) < 0.5)
+        return {};
+    return QStringLiteral(" (") + signedPrefix(points) +
+           QString::number(std::lround(std::abs(points))) + QStringLiteral(" pt)");
+}
+
 } // namespace
 
 QString figuresText(const sim::Report& now, const sim::Report* before) {
@@ -58,10 +67,14 @@ QString figuresText(const sim::Report& now, const sim::Report* before) {
     if (before)
         text += countDelta(now.kernels, before->kernels);
     text += sep + QString::number(now.spills) + QStringLiteral(" spills");
+    if (before)
+        text += countDelta(now.spills, before->spills);
     double percent = now.efficiency * 100;
     QString share =
         percent > 0 && percent < 1 ? QStringLiteral("<1") : QString::number(std::lround(percent));
     text += sep + share + QStringLiteral("% of roofline");
+    if (before)
+        text += shareDelta(now.efficiency, before->efficiency);
     return text;
 }
 

@@ -26,11 +26,12 @@ bool namesOpOf(const PipelineResult& result, const std::string& opName, schedule
     return op && result.eval.schedule.partition.groupOf(*op) == group;
 }
 
-void dropSplitsOf(const PipelineResult& result, schedule::GroupId group,
+/// Drops the hand-set splits of \p group; true when there was one.
+bool dropSplitsOf(const PipelineResult& result, schedule::GroupId group,
                   schedule::Overrides& overrides) {
-    std::erase_if(overrides.splits, [&](const schedule::Overrides::Split& split) {
-        return namesOpOf(result, split.op, group);
-    });
+    return std::erase_if(overrides.splits, [&](const schedule::Overrides::Split& split) {
+               return namesOpOf(result, split.op, group);
+           }) > 0;
 }
 
 } // namespace
@@ -53,12 +54,20 @@ EditRequest splitRequest(const PipelineResult& result, schedule::GroupId group,
 EditRequest mergeRequest(const PipelineResult& result, schedule::GroupId group,
                          schedule::GroupId other) {
     EditRequest request{{}, result.overrides};
-    dropSplitsOf(result, group, request.overrides);
-    dropSplitsOf(result, other, request.overrides);
+    QStringList dropped;
+    for (schedule::GroupId g : {std::min(group, other), std::max(group, other)})
+        if (dropSplitsOf(result, g, request.overrides))
+            dropped << groupLabel(g);
     request.overrides.merges.push_back({firstOpName(result, group), firstOpName(result, other)});
+    const bool orderDropped = !request.overrides.order.empty();
     request.overrides.order.clear();
     schedule::GroupId first = std::min(group, other), second = std::max(group, other);
     request.description = u"Merge groups %1 and %2"_s.arg(groupLabel(first), groupLabel(second));
+    // The merged group is split afresh by Algorithm 1: say what the user loses.
+    if (!dropped.isEmpty())
+        request.description += u"; drops the split set on group %1"_s.arg(dropped.join(u" and "_s));
+    if (orderDropped)
+        request.description += u"; drops the instance order set by hand"_s;
     return request;
 }
 

@@ -350,7 +350,18 @@ void TestInspectorEdits::structuralEditsDropTheUserOrder() {
     views::EditRequest merge =
         views::inspector::mergeRequest(*ordered, schedule::GroupId(1), schedule::GroupId(2));
     QVERIFY(merge.overrides.order.empty());
+    QVERIFY2(merge.description.endsWith(u"; drops the instance order set by hand"_s),
+             qPrintable(merge.description));
     QVERIFY(rerun(kFig3, merge.overrides).ok());
+    // A merge with a group split by hand says that split goes.
+    views::EditRequest splitB = views::inspector::splitRequest(
+        *base, schedule::GroupId(1), base->eval.schedule.groups[schedule::GroupId(1)].split);
+    views::ResultPtr splitResult = resultWith(kFig3, splitB.overrides);
+    views::EditRequest mergeSplit =
+        views::inspector::mergeRequest(*splitResult, schedule::GroupId(1), schedule::GroupId(2));
+    QVERIFY2(mergeSplit.description.contains(u"drops the split set on group b"_s),
+             qPrintable(mergeSplit.description));
+    QVERIFY(mergeSplit.overrides.splits.empty());
     views::EditRequest split =
         views::inspector::splitRequest(*ordered, schedule::GroupId(3), std::nullopt);
     QVERIFY(split.overrides.order.empty());

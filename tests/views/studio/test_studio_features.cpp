@@ -242,9 +242,15 @@ private slots:
         before.trafficBytes = {4'900'000'000, 0, 0};
         before.kernels = 15;
         sim::Report now = before;
+        before.spills = 14;
+        before.efficiency = 0.52;
         now.latencyUs = 2790;
         now.kernels = 17;
+        now.spills = 11;
+        now.efficiency = 0.55;
         QString text = studio::figuresText(now, &before);
+        QVERIFY2(text.contains(QStringLiteral("11 spills (−3)")), qPrintable(text));
+        QVERIFY2(text.endsWith(QStringLiteral("55% of roofline (+3 pt)")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("latency 2.79 ms (−120.0 µs)")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("17 kernels (+2)")), qPrintable(text));
         QVERIFY2(!text.contains(QStringLiteral("DDR 4.90 GB (")), qPrintable(text));
