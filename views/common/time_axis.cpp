@@ -59,13 +59,15 @@ QString formatNs(double ns) {
         double scale;
         const char* name;
     };
-    static constexpr Unit units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}, {1, "ns"}, {1e-3, "ps"}};
+    // µs, as everywhere else in Studio (the status bar, the inspector).
+    static constexpr Unit units[] = {
+        {1e9, "s"}, {1e6, "ms"}, {1e3, "\u00b5s"}, {1, "ns"}, {1e-3, "ps"}};
     // The unit is chosen after rounding to 4 digits: 999999 ns is "1 ms".
     const double rounded = QString::number(ns, 'g', 4).toDouble();
     for (const Unit& unit : units) {
         if (std::abs(rounded) >= unit.scale || unit.scale == 1e-3) {
             return QString::number(rounded / unit.scale, 'g', 4) + QLatin1Char(' ') +
-                   QLatin1String(unit.name);
+                   QString::fromUtf8(unit.name);
         }
     }
     return QString::number(ns);

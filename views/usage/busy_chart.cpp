@@ -62,6 +62,17 @@ std::vector<ValueTick> BusyChart::valueTicks() const {
         const bool last = k + 1 == data_.kinds.size();
         ticks.push_back({bars.bottom(), last ? QStringLiteral("0") : QString()});
     }
+    // Short lanes put one lane's top label on the one above: a label that
+    // would overlap the last one drawn keeps its tick but not its text.
+    double lastLabelled = -1e9;
+    for (ValueTick& tick : ticks) {
+        if (tick.label.isEmpty())
+            continue;
+        if (tick.y - lastLabelled < textHeight)
+            tick.label.clear();
+        else
+            lastLabelled = tick.y;
+    }
     return ticks;
 }
 

@@ -183,12 +183,12 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::newRow("zero") << 0.0 << u"0"_s;
         QTest::newRow("ns") << 250.0 << u"250 ns"_s;
-        QTest::newRow("us") << 1500.0 << u"1.5 us"_s;
-        QTest::newRow("us rounded to 4 digits") << 123456.0 << u"123.5 us"_s;
+        QTest::newRow("us") << 1500.0 << u"1.5 \u00b5s"_s;
+        QTest::newRow("us rounded to 4 digits") << 123456.0 << u"123.5 \u00b5s"_s;
         QTest::newRow("ms") << 12e6 << u"12 ms"_s;
         QTest::newRow("s") << 2.5e9 << u"2.5 s"_s;
         QTest::newRow("ps") << 0.5 << u"500 ps"_s;
-        QTest::newRow("negative") << -1500.0 << u"-1.5 us"_s;
+        QTest::newRow("negative") << -1500.0 << u"-1.5 \u00b5s"_s;
         // Just below a unit: rounding to 4 digits reaches the next unit.
         QTest::newRow("rounds up to the next unit") << 999999.0 << u"1 ms"_s;
     }

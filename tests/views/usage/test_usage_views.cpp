@@ -257,6 +257,27 @@ private slots:
             QVERIFY(ticks[i].y >= ticks[i - 1].y);
     }
 
+    // Squeezed, the lanes keep their ticks but no two labels overlap.
+    void busyAxisLabelsNeverOverlap() {
+        BusyChart chart;
+        chart.setData(overlap_->busyChart()->data());
+        const double textHeight = chart.fontMetrics().height();
+        chart.setMinimumHeight(0); // as a splitter squeezes it
+        chart.resize(600,
+                     static_cast<int>(textHeight * static_cast<double>(chart.data().kinds.size())) +
+                         20);
+        double last = -1e9;
+        size_t labelled = 0;
+        for (const ValueTick& tick : chart.valueTicks()) {
+            if (tick.label.isEmpty())
+                continue;
+            QVERIFY2(tick.y - last >= textHeight, qPrintable(tick.label));
+            last = tick.y;
+            ++labelled;
+        }
+        QVERIFY(labelled >= 1);
+    }
+
     void legendsExplainEveryMark() {
         const auto* occupancy = occupancy_->findChild<QLabel*>(QStringLiteral("occupancyLegend"));
         QVERIFY(occupancy && occupancy->isVisible());
