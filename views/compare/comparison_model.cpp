@@ -16,7 +16,7 @@ constexpr int kLb = 2;
 // In Column's order.
 const char* const kHeaders[] = {
     "Strategy",   "vs tvm",     "Latency µs", "DDR traffic", "Spills",     "Config",     "Kernels",
-    "GB traffic", "LB traffic", "Per second", "LB tensors",  "GB tensors", "DDR tensors"};
+    "GB traffic", "LB traffic", "Samples/s",  "LB tensors",  "GB tensors", "DDR tensors"};
 const char* const kHeaderTips[] = {
     "The scheduling strategy",
     "Speedup over tvm's schedule of the same model on the same architecture",

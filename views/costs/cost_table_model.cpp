@@ -39,8 +39,12 @@ const char* const kHeaderTips[] = {
     "Tensors its layers move to a slower memory (LB to GB or DDR, GB to DDR)",
     "Bytes it spills out and reads back"};
 
+/// One decimal in every row, so the column's figures line up ("6.0" beside
+/// "13.0"); a time too small for it says so.
 QString micros(double ns) {
-    return QString::number(ns / 1000.0, 'f', ns < 10'000 ? 3 : 1);
+    if (ns > 0 && ns < 50)
+        return QStringLiteral("<0.1");
+    return QString::number(ns / 1000.0, 'f', 1);
 }
 
 QString percent(double fraction) {
