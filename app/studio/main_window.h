@@ -113,9 +113,9 @@ public:
     QWidget* view(StudioView view) const;
     /// Shows and raises the dock holding \p view.
     void showView(StudioView view);
-    /// Gives \p view the whole of \p size, as `--view` screenshots it: the
-    /// graph is fitted again and keeps a selected op in sight. The layout of
-    /// the window takes it back at its next change.
+    /// Gives \p view the whole of \p size, as `--view` screenshots it: it
+    /// moves to a window of its own (the screenshot is the program's last
+    /// act); the graph is fitted again and keeps a selected op in sight.
     void enlargeView(StudioView view, QSize size);
     /// Diffs the shown schedule with \p strategy's on the same model (run by
     /// the comparison when not kept yet).

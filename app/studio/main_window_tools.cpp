@@ -76,7 +76,20 @@ void MainWindow::showView(StudioView view) {
 }
 
 void MainWindow::enlargeView(StudioView which, QSize size) {
-    view(which)->resize(size);
+    // A layout (the dock's, the central stack's) sizes its widgets to its
+    // own: the view moves to a window of its own, at \p size, for the shot.
+    QWidget* shown = view(which);
+    if (shown->isWindow()) { // the side-by-side diff
+        shown->resize(size);
+    } else {
+        auto* frame = new QWidget(this, Qt::Window);
+        frame->setObjectName(QStringLiteral("enlargedView"));
+        frame->resize(size);
+        shown->setParent(frame);
+        shown->setGeometry(QRect(QPoint(0, 0), size));
+        shown->show();
+        frame->show();
+    }
     if (which != StudioView::Graph)
         return;
     views::graphview::GraphCanvas* canvas = graphView_->canvas();

@@ -199,6 +199,22 @@ private slots:
         QVERIFY(shadesOf(image) > 3);
     }
 
+    /// Every view, docked or central, is shot whole at --size.
+    void screenshotOfAViewTakesItsSize_data() {
+        QTest::addColumn<QString>("view");
+        for (const char* view : {"graph", "costs", "inspector", "steps"})
+            QTest::newRow(view) << QString::fromLatin1(view);
+    }
+    void screenshotOfAViewTakesItsSize() {
+        QFETCH(QString, view);
+        QString png = dir_.filePath(view + QStringLiteral("-sized.png"));
+        Run run = runStudio({model_, QStringLiteral("--arch"), QStringLiteral("teaching"),
+                             QStringLiteral("--view"), view, QStringLiteral("--screenshot"), png,
+                             QStringLiteral("--size"), QStringLiteral("700x400")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QCOMPARE(QImage(png).size(), QSize(700, 400));
+    }
+
     /// An int8 model (zoo --precision i8 and i8-dynamic) opens, schedules
     /// and compares: every strategy of the Compare view on its integer ops.
     void screenshotOfCompareOnInt8Models_data() {
