@@ -117,7 +117,8 @@ QString footprintText(const schedule::Schedule& schedule, partition::GroupId gro
     int64_t bytes = 0;
     for (schedule::InstanceId id : schedule.groups[group].instances)
         bytes = std::max(bytes, schedule.instances[id].footprintBytes);
-    return formatBufferBytes(bytes);
+    // A strategy that does not size its groups for a buffer (tvm) has none.
+    return bytes > 0 ? formatBufferBytes(bytes) : QString();
 }
 
 QString opCountText(size_t ops) {
@@ -139,8 +140,11 @@ QStringList terminalLines(const ir::Graph& graph, ir::TensorId tensor) {
 
 QStringList groupNodeLines(const PipelineResult& result, partition::GroupId group) {
     const schedule::Schedule& schedule = result.eval.schedule;
-    return {groupName(group), opCountText(schedule.partition.ops(group).size()),
-            splitText(schedule.groups[group]), footprintText(schedule, group)};
+    QStringList lines{groupName(group), opCountText(schedule.partition.ops(group).size()),
+                      splitText(schedule.groups[group])};
+    if (QString footprint = footprintText(schedule, group); !footprint.isEmpty())
+        lines << footprint;
+    return lines;
 }
 
 QStringList scopeLines(const NameScope& scope, const std::set<partition::GroupId>& groups) {
@@ -155,8 +159,10 @@ QStringList scopeLines(const NameScope& scope, const std::set<partition::GroupId
 
 QStringList clusterLines(const PipelineResult& result, partition::GroupId group) {
     const schedule::Schedule& schedule = result.eval.schedule;
+    const QString footprint = footprintText(schedule, group);
     return {groupName(group) % u" · "_s % opCountText(schedule.partition.ops(group).size()),
-            splitText(schedule.groups[group]) % u" · "_s % footprintText(schedule, group)};
+            footprint.isEmpty() ? splitText(schedule.groups[group])
+                                : splitText(schedule.groups[group]) % u" · "_s % footprint};
 }
 
 QString opToolTip(const ir::Graph& graph, ir::OpId id, partition::GroupId group) {

@@ -27,7 +27,8 @@ inline constexpr int kMaxLabelChars = 30;
 QString groupName(partition::GroupId group);
 /// "dim 1 × 4", or "unsplit" when the group runs as one instance.
 QString splitText(const schedule::Group& group);
-/// The largest footprint of the group's instances, e.g. "131.07 kB".
+/// The largest instance footprint of \p group; empty when the strategy sizes
+/// none (tvm).
 QString footprintText(const schedule::Schedule& schedule, partition::GroupId group);
 QString opCountText(size_t ops);
 

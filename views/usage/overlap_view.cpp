@@ -28,7 +28,8 @@ QLabel* legendLabel(QWidget* parent) {
                     "average over a pixel's time &nbsp;&nbsp; "
                     "<span style='background:%2'>&nbsp;&nbsp;&nbsp;</span> the most "
                     "busy at once in it &nbsp;&nbsp; bars below: each kind's busy "
-                    "share of the run and of each group")
+                    "share of the run and of each group (groups overlap in time under "
+                    "across-layer scheduling, so their times add up to more than the run)")
             .arg(unitKindColor("matrix").name(), unitKindLightColor("matrix").name()));
     return label;
 }

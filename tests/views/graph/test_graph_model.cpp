@@ -155,6 +155,21 @@ private slots:
         QCOMPARE(model.nodes[4].lines.at(2), u"unsplit"_s);
     }
 
+    // tvm does not size its groups for a buffer: no "0 B" footprint line.
+    void aGroupWithoutAFootprintSaysNone() {
+        test::ResultSpec spec;
+        spec.strategy = "tvm";
+        auto result = test::resultFor(spec);
+        GraphModel model = buildGraphModel(*result, {});
+        for (const ModelNode& node : model.nodes) {
+            if (node.ref.kind != NodeRef::Kind::Group)
+                continue;
+            QCOMPARE(node.lines.size(), 3);
+            QVERIFY(!node.lines.join(u' ').contains(u" 0 B"_s));
+        }
+        QVERIFY(!clusterLines(*result, GroupId(0)).join(u' ').contains(u"0 B"_s));
+    }
+
     void fig3ChainMixed() {
         auto result = test::resultOf("fig3-chain");
         GraphModel model = buildGraphModel(*result, {GroupId(1)});

@@ -294,6 +294,8 @@ private slots:
         QVERIFY(overlap->width() > overlap_->width() / 2);
         QVERIFY(overlap->text().contains(unitKindColor("matrix").name()));
         QVERIFY(overlap->text().contains(unitKindLightColor("matrix").name()));
+        // Why the groups' times add up to more than the run.
+        QVERIFY(overlap->text().contains(QStringLiteral("overlap in time")));
     }
 
     void barsShowUtilizationAndSelectGroups() {
