@@ -145,7 +145,7 @@ std::string splitText(const std::optional<partition::SplitCandidate>& split) {
 namespace {
 
 /// "1 group", "3 groups".
-std::string counted(size_t count, std::string_view noun) {
+std::string counted(int64_t count, std::string_view noun) {
     return std::to_string(count) + " " + std::string(noun) + (count == 1 ? "" : "s");
 }
 
@@ -154,9 +154,10 @@ std::string counted(size_t count, std::string_view noun) {
 std::string diffSummary(const ScheduleDiff& diff, std::string_view labelA,
                         std::string_view labelB) {
     std::ostringstream text;
-    text << labelA << " has " << diff.groupsA << " groups and " << diff.instancesA << " instances, "
-         << labelB << " has " << diff.groupsB << " groups and " << diff.instancesB
-         << " instances. ";
+    text << labelA << " has " << counted(diff.groupsA, "group") << " and "
+         << counted(diff.instancesA, "instance") << ", " << labelB << " has "
+         << counted(diff.groupsB, "group") << " and " << counted(diff.instancesB, "instance")
+         << ". ";
     if (diff.empty()) {
         text << "The schedules are identical.";
         return text.str();

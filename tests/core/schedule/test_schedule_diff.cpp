@@ -163,3 +163,15 @@ TEST(TestScheduleDiff, splitOverrideIsASplitDifferenceOnly) {
     ASSERT_EQ(diff.commonInstances, static_cast<int64_t>(base.instances.size()) - resplit);
     ASSERT_TRUE(diff.order.empty());
 }
+
+TEST(TestScheduleDiff, theSummaryCountsInTheSingular) {
+    ScheduleDiff diff;
+    diff.groupsA = 1;
+    diff.instancesA = 1;
+    diff.groupsB = 2;
+    diff.instancesB = 3;
+    std::string summary = diffSummary(diff, "a", "b");
+    ASSERT_EQ(summary.rfind("a has 1 group and 1 instance, b has 2 groups and 3 instances. ", 0),
+              0u)
+        << summary;
+}
