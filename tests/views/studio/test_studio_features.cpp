@@ -7,6 +7,7 @@
 #include "studio/session_document.h"
 #include "studio/start_page.h"
 #include "studio/status_figures.h"
+#include "studio/studio_option_table.h"
 #include "studio/studio_options.h"
 #include "studio_fixture.h"
 
@@ -287,6 +288,12 @@ private slots:
                                    << QStringLiteral("--diff-with: unknown strategy");
         QTest::newRow("step zero") << args({"m.onnx", "--step", "0"}) << QStringLiteral("--step");
         QTest::newRow("step text") << args({"m.onnx", "--step", "two"}) << QStringLiteral("--step");
+        QTest::newRow("auto without a batch")
+            << args({"m.onnx", "--per-cluster", "auto"})
+            << QStringLiteral("--per-cluster auto needs --batch N");
+        QTest::newRow("per-cluster text")
+            << args({"m.onnx", "--per-cluster", "many"}) << QStringLiteral("--per-cluster");
+        QTest::newRow("seq zero") << args({"m.onnx", "--seq", "0"}) << QStringLiteral("--seq");
     }
 
     void commandLineErrors() {
@@ -316,6 +323,23 @@ private slots:
             {QStringLiteral("stagecraft-studio"), QStringLiteral("zoo:fig3-chain")});
         QVERIFY2(plain.options, qPrintable(plain.error));
         QVERIFY(!plain.options->setupFixed);
+    }
+
+    // --help is made from the table of options: every entry is in it.
+    void commandLineHelpListsTheTable() {
+        auto parsed = studio::parseStudioOptions(
+            {QStringLiteral("stagecraft-studio"), QStringLiteral("--help")});
+        QVERIFY(parsed.exitNow);
+        for (const studio::StudioOptionSpec& spec : studio::studioOptionTable())
+            QVERIFY2(parsed.error.contains(QStringLiteral("--") + spec.name),
+                     qPrintable(spec.name));
+        auto batch = studio::parseStudioOptions(
+            {QStringLiteral("stagecraft-studio"), QStringLiteral("zoo:resnet50"),
+             QStringLiteral("--batch"), QStringLiteral("64"), QStringLiteral("--per-cluster"),
+             QStringLiteral("auto")});
+        QVERIFY2(batch.options, qPrintable(batch.error));
+        QVERIFY(batch.options->defaults.batch == (schedule::BatchChoice{64, std::nullopt, true}));
+        QVERIFY(batch.options->batchFixed && !batch.options->setupFixed);
     }
 
     void commandLineAnalysisOptions() {
