@@ -7,6 +7,7 @@
 #include "studio/recovery_dialog.h"
 #include "studio/screenshot.h"
 #include "studio/studio_options.h"
+#include "studio/tours.h"
 #include "support/limits.h"
 #include "sweeps/sweep_window.h"
 
@@ -132,11 +133,21 @@ int main(int argc, char** argv) {
     // profile is checked against the model once it is open.
     if (!options.open.isEmpty() && !window.openPath(options.open) && screenshot)
         return 1;
+    if (!options.tour.isEmpty()) {
+        stagecraft::Expected<stagecraft::io::Tour> tour =
+            stagecraft::studio::loadTour(options.tour);
+        if (!tour.ok()) {
+            std::fprintf(stderr, "stagecraft-studio: %s\n", tour.error().message().c_str());
+            return 1;
+        }
+        if (!window.startTour(std::move(tour).value(), options.tourStep - 1) && screenshot)
+            return 1;
+    }
     if (!options.profile.isEmpty() && !window.openProfile(options.profile) && screenshot)
         return 1;
     if (!options.sweep.isEmpty() && !window.openSweep(options.sweep) && screenshot)
         return 1;
-    if (screenshot && options.open.isEmpty())
+    if (screenshot && options.open.isEmpty() && options.tour.isEmpty())
         return shootWithoutModel(
             window.sweepWindow() ? static_cast<QWidget*>(window.sweepWindow()) : &window, options);
     return QApplication::exec();

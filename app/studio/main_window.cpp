@@ -118,6 +118,7 @@ void MainWindow::createViews() {
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     connect(inspector_, &views::InspectorWidget::editRequested, this, &MainWindow::onEditRequested);
     createAnalysisDocks();
+    createTourDock();
 }
 
 void MainWindow::showEvent(QShowEvent* event) {
@@ -215,6 +216,7 @@ void MainWindow::onFailed(quint64 ticket, const QString& message, PipelineRunner
     if (!pending_.isCurrent(ticket))
         return;
     pending_.end();
+    pendingTourStep_.reset();
     hideProgress();
     if (pending_.takeEdit()) {
         // The inspector shows why; a refusal needs no dialog.
@@ -269,6 +271,8 @@ void MainWindow::showResult(views::ResultPtr result) {
     figures_->setText(
         figuresText(result_->eval.report, previousReport_ ? &*previousReport_ : nullptr));
     lastError_.clear();
+    if (std::optional<int> step = std::exchange(pendingTourStep_, std::nullopt))
+        applyTourStep(*step);
     emit resultShown(result_);
 }
 

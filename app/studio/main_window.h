@@ -7,6 +7,7 @@
 
 #include "common/pipeline_result.h"
 #include "io/session_json.h"
+#include "io/tour_json.h"
 #include "studio/pending_run.h"
 #include "studio/pipeline_runner.h"
 #include "studio/studio_view.h"
@@ -50,6 +51,7 @@ class SweepWindow;
 namespace stagecraft::studio {
 
 class SessionDocument;
+class TourPanel;
 class Autosave;
 class KernelEmitter;
 class AnalysisDocks;
@@ -132,6 +134,12 @@ public:
     /// the file cannot be read.
     bool diffWithSession(const QString& path);
     views::ComparisonRunner* comparisonRunner() const;
+    /// Opens the Tour dock on \p tour and goes to step \p step (from 0).
+    bool startTour(io::Tour tour, int step);
+    /// Sets Studio up for step \p index of the tour shown (from 0); its
+    /// selection, algorithm step and views follow once its result is shown.
+    bool goToTourStep(int index);
+    TourPanel* tourPanel() const;
     /// The default session for a model: current architecture and strategy.
     io::Session sessionFor(const QString& modelPath) const;
 
@@ -175,6 +183,9 @@ private:
     void createFileMenu();
     void createBatchBar();
     void createHelpMenu();
+    void createTourDock();
+    void addToursMenu(QMenu* help);
+    void applyTourStep(int index);
     void createEditMenu();
     void createViewMenu();
     void createExportMenu(QMenu* file);
@@ -223,6 +234,9 @@ private:
     views::OrderPicker* orderPicker_ = nullptr;
     views::PrecisionPicker* precisionPicker_ = nullptr;
     views::BatchPicker* batchPicker_ = nullptr;
+    TourPanel* tourPanel_ = nullptr;
+    /// The tour step whose extras apply once its result is shown.
+    std::optional<int> pendingTourStep_;
     views::HighlightModel* highlights_ = nullptr;
     AnalysisDocks* analysis_ = nullptr;
     std::shared_ptr<const codegen::Profile> profile_;

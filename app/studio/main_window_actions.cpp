@@ -124,6 +124,7 @@ void MainWindow::createHelpMenu() {
     help->addAction(tr("&Keyboard Shortcuts"), this,
                     [this] { openOwned(new ShortcutsDialog(menuBar(), this)); })
         ->setShortcut(Qt::CTRL | Qt::Key_Slash);
+    addToursMenu(help);
     help->addSeparator();
     help->addAction(tr("&About Stagecraft"), this, [this] {
         QMessageBox::about(this, tr("About Stagecraft"),

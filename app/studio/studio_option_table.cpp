@@ -200,6 +200,22 @@ QString applyDrawBy(const QStringList& values, StudioOptions& options) {
     return {};
 }
 
+QString applyTour(const QStringList& values, StudioOptions& options) {
+    options.tour = last(values);
+    return {};
+}
+
+QString applyTourStep(const QStringList& values, StudioOptions& options) {
+    if (values.isEmpty())
+        return {};
+    bool ok = false;
+    options.tourStep = last(values).toInt(&ok);
+    if (!ok || options.tourStep < 1)
+        return QStringLiteral("--tour-step: expected a step number from 1 (got '%1')")
+            .arg(last(values));
+    return {};
+}
+
 QString applySideBySide(const QStringList& values, StudioOptions& options) {
     options.sideBySide = !values.isEmpty();
     return {};
@@ -222,7 +238,7 @@ StudioOptionSpec fixing(StudioOptionSpec spec, bool setup) {
     return spec;
 }
 
-std::array<StudioOptionSpec, 23> makeTable() {
+std::array<StudioOptionSpec, 25> makeTable() {
     return {{
         fixing(option("arch", "A", "Architecture preset or JSON file (default stcp920).", applyArch,
                       "stcp920"),
@@ -294,6 +310,14 @@ std::array<StudioOptionSpec, 23> makeTable() {
                "Draw the graph's ops by schedule group (groups, default) or by the module "
                "scopes of their names (names), folded to a readable size.",
                applyDrawBy, "groups"),
+        option("tour", "NAME|FILE",
+               "Start a guided tour: a built-in one by name (Help → Tours lists them) or a tour "
+               "file (docs/studio.md, Tours).",
+               applyTour),
+        option("tour-step", "N",
+               "Open the tour at this step (from 1); with --screenshot, "
+               "render it.",
+               applyTourStep),
         option("side-by-side", "",
                "Show the diff's two schedules side by side, their graphs with synchronized "
                "selection (with --diff-with: that strategy's).",
@@ -304,7 +328,7 @@ std::array<StudioOptionSpec, 23> makeTable() {
 } // namespace
 
 std::span<const StudioOptionSpec> studioOptionTable() {
-    static const std::array<StudioOptionSpec, 23> table = makeTable();
+    static const std::array<StudioOptionSpec, 25> table = makeTable();
     return table;
 }
 

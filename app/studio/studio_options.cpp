@@ -51,8 +51,12 @@ QString checkTogether(const QCommandLineParser& parser, StudioOptions& options) 
         return QStringLiteral("give one model or session to open");
     if (positional.size() == 1)
         options.open = positional.front();
+    if (!options.tour.isEmpty() && !options.open.isEmpty())
+        return QStringLiteral("--tour opens its own models: give no model or session");
+    if (parser.isSet(QStringLiteral("tour-step")) && options.tour.isEmpty())
+        return QStringLiteral("--tour-step needs --tour");
     if (!options.screenshot.isEmpty() && options.open.isEmpty() && options.sweep.isEmpty() &&
-        parseStudioView(options.view) != StudioView::Window)
+        options.tour.isEmpty() && parseStudioView(options.view) != StudioView::Window)
         return QStringLiteral("--view %1 needs a model or a session to open").arg(options.view);
     if (!options.screenshot.isEmpty())
         if (Status target = checkOutputPath(options.screenshot.toStdString()); !target.ok())

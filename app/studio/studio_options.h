@@ -6,6 +6,7 @@
 //                     [--select NAME] [--find TEXT] [--color-by groups|time|ddr|spills|split|unit]
 //                     [--draw-by groups|names] [--side-by-side]
 //                     [--diff-with STRATEGY] [--step N] [--sweep DIR]
+//                     [--tour NAME|FILE [--tour-step N]]
 //                     [--screenshot FILE [--view NAME] [--show NAMES] [--size WxH]]
 
 #include "io/session_json.h"
@@ -54,6 +55,10 @@ struct StudioOptions {
     /// --batch, --per-cluster or --seq was given: a zoo model of Table 2
     /// opens with them, not with its row's batch.
     bool batchFixed = false;
+    /// A tour to start (a built-in name or a tour file), empty for none,
+    /// and its step to open at (from 1).
+    QString tour;
+    int tourStep = 1;
 };
 
 /// Parses \p arguments (argv without the program name handled by the

@@ -215,6 +215,29 @@ private slots:
         QCOMPARE(QImage(png).size(), QSize(700, 400));
     }
 
+    /// A tour's step renders like a model; a bad tour or step is one line.
+    void aTourStepRenders() {
+        QString png = dir_.filePath(QStringLiteral("tour.png"));
+        Run run = runStudio({QStringLiteral("--tour"), QStringLiteral("paper-figures"),
+                             QStringLiteral("--tour-step"), QStringLiteral("3"),
+                             QStringLiteral("--screenshot"), png});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QCOMPARE(QImage(png).size(), QSize(1400, 900));
+        Run unknown = runStudio({QStringLiteral("--tour"), QStringLiteral("nope"),
+                                 QStringLiteral("--screenshot"), png});
+        QCOMPARE(unknown.exitCode, 1);
+        QCOMPARE(ourLines(unknown.err).size(), 1);
+        QVERIFY(ourLines(unknown.err).front().contains(QStringLiteral("paper-figures")));
+        Run beyond = runStudio({QStringLiteral("--tour"), QStringLiteral("paper-figures"),
+                                QStringLiteral("--tour-step"), QStringLiteral("99"),
+                                QStringLiteral("--screenshot"), png});
+        QCOMPARE(beyond.exitCode, 1);
+        QVERIFY2(beyond.err.contains(QStringLiteral("there is no step 99")),
+                 qPrintable(beyond.err));
+        Run alone = runStudio({QStringLiteral("--tour-step"), QStringLiteral("2")});
+        QCOMPARE(alone.exitCode, 2);
+    }
+
     /// An int8 model (zoo --precision i8 and i8-dynamic) opens, schedules
     /// and compares: every strategy of the Compare view on its integer ops.
     void screenshotOfCompareOnInt8Models_data() {
