@@ -430,44 +430,6 @@ private slots:
                     .contains(view.scene()->sceneRect()));
     }
 
-    // ResNet-50 opens on an overview: its one group of 122 ops is one box
-    // and the whole drawing is in sight. Expanded it is a chain far taller
-    // than wide: fitting it whole would make text unreadable, so it shows
-    // at a readable zoom at its top.
-    void longChainOpensReadableAtTheTop() {
-        SelectionModel selection;
-        GraphView view;
-        view.resize(900, 700);
-        view.setSelectionModel(&selection);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
-        view.setResult(test::resultOf("resnet50", 1, "stcp920"));
-        QVERIFY(waitForLayout(view));
-        GraphCanvas* canvas = view.canvas();
-        const partition::Partition& partition = view.result()->eval.schedule.partition;
-        size_t boxes = 0;
-        for (partition::GroupId g : partition.groupIds()) {
-            if (partition.ops(g).size() > kOverviewGroupOps)
-                QVERIFY2(!view.isGroupExpanded(g), "a large group opens as one box");
-            boxes += view.isGroupExpanded(g) ? 0 : 1;
-        }
-        QVERIFY(boxes > 0);
-        QVERIFY(canvas->mapToScene(canvas->viewport()->rect())
-                    .boundingRect()
-                    .adjusted(-1, -1, 1, 1)
-                    .contains(view.scene()->sceneRect()));
-        view.expandAll();
-        QVERIFY(waitForLayout(view));
-        QVERIFY2(canvas->zoom() >= GraphCanvas::kReadableZoom,
-                 qPrintable(QString::number(canvas->zoom())));
-        QRectF shown = canvas->mapToScene(canvas->viewport()->rect()).boundingRect();
-        QRectF all = view.scene()->sceneRect();
-        QVERIFY(!shown.contains(all));
-        QVERIFY(shown.top() <= all.top() + 1);
-        view.fitToView();
-        QVERIFY(canvas->zoom() < GraphCanvas::kReadableZoom);
-    }
-
     void exportsWriteFiles() {
         QTemporaryDir dir;
         GraphView view;
