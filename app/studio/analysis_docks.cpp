@@ -145,6 +145,15 @@ void AnalysisDocks::createComparison() {
         if (!visible && !shownDocks_.contains(QStringLiteral("stepsDock")))
             highlights_->clear();
     });
+    // §4.3's steps speak of tensors in the buffers: the occupancy plot
+    // comes forward with them (a dock the user closed stays closed).
+    connect(stepper_, &views::StepperView::stepChanged, this, [this, time](int position) {
+        const views::AlgorithmStep* step = stepper_->stepAt(position);
+        const bool memory = step && (step->kind == views::StepKind::Liveness ||
+                                     step->kind == views::StepKind::Spill);
+        if (memory && !shownDocks_.contains(QStringLiteral("timeDock")))
+            time->raise();
+    });
     connect(comparison_, &views::ComparisonView::strategyChosen, this,
             &AnalysisDocks::strategyChosen);
     connect(comparisonRunner_, &views::ComparisonRunner::resultReady, this,
