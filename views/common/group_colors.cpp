@@ -30,4 +30,12 @@ QColor groupColor(partition::GroupId group) {
     return QColor::fromHsv(hue, base.hsvSaturation(), base.value() * percent / 100);
 }
 
+QColor stepGroupColor(int rank) {
+    const int index = std::max(rank, 0);
+    const int round = index / 8;
+    const int hue = (15 + 45 * (index % 8) + 22 * round) % 360;
+    // Saturation 190/255 (0.75): Set3's colours stay at or below 0.56.
+    return QColor::fromHsv(hue, 190, round % 2 == 0 ? 225 : 190);
+}
+
 } // namespace stagecraft::views

@@ -14,4 +14,10 @@ namespace stagecraft::views {
 /// The base color of group \p group; a light gray for no group (kNoGroup).
 QColor groupColor(partition::GroupId group);
 
+/// The fill of the \p rank-th sub-graph of a grouping step (Algorithm 2's
+/// step-through): saturated where the groups' colours are pastel, so an
+/// intermediate sub-graph never wears a final group's swatch. Eight hues,
+/// then rounds that turn and darken them.
+QColor stepGroupColor(int rank);
+
 } // namespace stagecraft::views

@@ -245,6 +245,8 @@ ExpandedGroups allGroups(const PipelineResult& result) {
 }
 
 ExpandedGroups overviewGroups(const PipelineResult& result) {
+    if (result.graph->opCount() <= kOverviewNodes) // the paper's figures: every op
+        return allGroups(result);
     const partition::Partition& partition = result.eval.schedule.partition;
     std::vector<std::pair<size_t, GroupId>> small;
     for (GroupId g : partition.groupIds())

@@ -81,9 +81,10 @@ inline constexpr size_t kOverviewGroupOps = 8;
 inline constexpr size_t kOverviewNodes = 40;
 
 /// The groups a new model opens expanded, so that it opens on an overview:
-/// groups of at most kOverviewGroupOps ops, smallest first (ties by id),
-/// while the drawing stays within kOverviewNodes nodes; every other group is
-/// one box. A small graph (fig3-chain) opens with every group expanded.
+/// every group when the graph has at most kOverviewNodes ops (the paper's
+/// figures, whose Algorithm 2 steps colour the ops); else groups of at most
+/// kOverviewGroupOps ops, smallest first (ties by id), while the drawing
+/// stays within kOverviewNodes nodes, every other group one box.
 ExpandedGroups overviewGroups(const PipelineResult& result);
 
 /// The cache key of buildGraphModel(result, expanded, names).layout: equal

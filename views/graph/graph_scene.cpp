@@ -241,8 +241,7 @@ int GraphScene::setStepGrouping(const std::vector<int32_t>& grouping) {
         const size_t index = op.index();
         const int32_t root = index < grouping.size() ? grouping[index] : -1;
         const bool grouped = root >= 0 && rank[static_cast<size_t>(root)] >= 0;
-        item->setStepFill(grouped ? groupColor(partition::GroupId(rank[static_cast<size_t>(root)]))
-                                  : QColor());
+        item->setStepFill(grouped ? stepGroupColor(rank[static_cast<size_t>(root)]) : QColor());
     }
     return groups;
 }

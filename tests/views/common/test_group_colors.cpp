@@ -6,6 +6,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <set>
 
 using namespace stagecraft;
@@ -28,6 +29,21 @@ private slots:
         }
         QVERIFY(views::groupColor(partition::GroupId(12)) !=
                 views::groupColor(partition::GroupId(0)));
+    }
+
+    // A step's sub-graphs never wear a final group's swatch: every step
+    // colour is more saturated than any group colour.
+    void stepColorsAreNotGroupColors() {
+        int groupSaturation = 0;
+        for (int g = 0; g < 96; ++g)
+            groupSaturation =
+                std::max(groupSaturation, views::groupColor(partition::GroupId(g)).hsvSaturation());
+        std::set<QRgb> seen;
+        for (int r = 0; r < 48; ++r) {
+            const QColor color = views::stepGroupColor(r);
+            QVERIFY2(color.hsvSaturation() > groupSaturation, qPrintable(color.name()));
+            QVERIFY2(seen.insert(color.rgb()).second, qPrintable(QString::number(r)));
+        }
     }
 
     void noGroupIsGray() { QCOMPARE(views::groupColor(partition::kNoGroup), QColor(0xe8e8e8)); }
