@@ -16,6 +16,7 @@
 #include "compare/diff_view.h"
 #include "compare/side_by_side.h"
 #include "costs/cost_table_view.h"
+#include "kernel/kernel_view.h"
 #include "stepper/stepper_view.h"
 #include "studio/pipeline_runner.h"
 #include "timeline/timeline_view.h"
@@ -61,6 +62,8 @@ const char* dockNameOf(StudioView view) {
         return "costsDock";
     case StudioView::SideBySide:
         return "diffDock";
+    case StudioView::Kernel:
+        return "kernelDock";
     case StudioView::Window:
     case StudioView::Graph:
         break;
@@ -117,6 +120,8 @@ void AnalysisDocks::createComparison() {
     stepper_->setHighlightModel(highlights_);
     costs_ = new views::CostTableView(window_);
     costs_->setSelectionModel(selection_);
+    kernel_ = new views::KernelView(window_);
+    kernel_->setSelectionModel(selection_);
 
     auto* instances = window_->findChild<QDockWidget*>(QStringLiteral("instancesDock"));
     auto* inspector = window_->findChild<QDockWidget*>(QStringLiteral("inspectorDock"));
@@ -132,9 +137,11 @@ void AnalysisDocks::createComparison() {
     auto* diff = dockFor(window_, tr("Diff"), QStringLiteral("diffDock"), diff_);
     auto* steps = dockFor(window_, tr("Steps"), QStringLiteral("stepsDock"), stepper_);
     auto* costs = dockFor(window_, tr("Costs"), QStringLiteral("costsDock"), costs_);
+    auto* kernel = dockFor(window_, tr("Kernel"), QStringLiteral("kernelDock"), kernel_);
     window_->tabifyDockWidget(instances, time);
     window_->tabifyDockWidget(time, costs);
-    followVisibility({time, compare, diff, steps, costs});
+    window_->tabifyDockWidget(costs, kernel);
+    followVisibility({time, compare, diff, steps, costs, kernel});
     window_->tabifyDockWidget(inspector, compare);
     window_->tabifyDockWidget(compare, diff);
     window_->tabifyDockWidget(diff, steps);
@@ -204,6 +211,10 @@ void AnalysisDocks::refreshShown() {
         costsResult_ = result_;
         costs_->setResult(result_);
     }
+    if (shownDocks_.contains(QStringLiteral("kernelDock")) && kernelResult_ != result_) {
+        kernelResult_ = result_;
+        kernel_->setResult(result_);
+    }
     if (shownDocks_.contains(QStringLiteral("stepsDock")) && stepsResult_ != result_) {
         stepsResult_ = result_;
         stepper_->setResult(result_);
@@ -253,6 +264,8 @@ QWidget* AnalysisDocks::view(StudioView view) const {
         return stepper_;
     case StudioView::Costs:
         return costs_;
+    case StudioView::Kernel:
+        return kernel_;
     case StudioView::SideBySide:
         return diff_->sideBySide();
     case StudioView::Window:
@@ -315,6 +328,14 @@ void AnalysisDocks::diffWithSession(const io::Session& other, const QString& lab
     show(StudioView::Diff);
 }
 
+void AnalysisDocks::showKernelPane(const QString& pane) {
+    using Pane = views::KernelView::Pane;
+    kernel_->showPane(pane == QStringLiteral("ir")         ? Pane::Ir
+                      : pane == QStringLiteral("assembly") ? Pane::Assembly
+                                                           : Pane::Loops);
+    show(StudioView::Kernel);
+}
+
 void AnalysisDocks::showStep(int position) {
     show(StudioView::Steps);
     stepper_->goToStep(position);
@@ -330,7 +351,8 @@ void AnalysisDocks::fitTimeline() {
 
 bool AnalysisDocks::settled() const {
     const bool needed = comparisonShown() || !diffWith_.isEmpty();
-    return (!needed || !comparisonRunner_->isBusy()) && !diff_->isLayingOut();
+    return (!needed || !comparisonRunner_->isBusy()) && !diff_->isLayingOut() &&
+           !kernel_->isCompiling();
 }
 
 } // namespace stagecraft::studio

@@ -1,8 +1,9 @@
 #pragma once
 // The main window's analysis docks (Studio 2/2): the time views (timeline,
 // occupancy, compute-unit overlap) stacked on one shared time axis, the
-// strategy comparison, the schedule diff and the algorithm step-through,
-// tabbed with the instance view and the inspector. They follow the result
+// strategy comparison, the schedule diff, the algorithm step-through, the
+// cost table and the selected instance's kernel, tabbed with the instance
+// view and the inspector. They follow the result
 // the window shows, each only while its dock is in front.
 
 #include "common/pipeline_result.h"
@@ -34,6 +35,7 @@ class ComparisonView;
 class DiffView;
 class StepperView;
 class CostTableView;
+class KernelView;
 } // namespace stagecraft::views
 
 namespace stagecraft::studio {
@@ -59,6 +61,8 @@ public:
     void diffWithStrategy(const QString& strategy);
     /// Diffs the shown result with the one \p other runs to, named \p label.
     void diffWithSession(const io::Session& other, const QString& label);
+    /// Shows the Kernel view with its text \p pane ("loops", "ir", "assembly").
+    void showKernelPane(const QString& pane);
     /// Shows the step-through at step \p position (from 0).
     void showStep(int position);
     /// The profile the timeline shows beside the simulated kernels.
@@ -101,6 +105,7 @@ private:
     views::DiffView* diff_ = nullptr;
     views::StepperView* stepper_ = nullptr;
     views::CostTableView* costs_ = nullptr;
+    views::KernelView* kernel_ = nullptr;
     PipelineRunner* sessionDiffRunner_ = nullptr;
     quint64 sessionDiffTicket_ = 0;
     QString sessionDiffLabel_;
@@ -112,6 +117,7 @@ private:
     views::ResultPtr timeResult_;
     views::ResultPtr stepsResult_;
     views::ResultPtr costsResult_;
+    views::ResultPtr kernelResult_;
     views::ResultPtr comparedResult_;
     /// Object names of the docks whose tab is in front.
     QSet<QString> shownDocks_;

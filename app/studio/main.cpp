@@ -36,19 +36,23 @@ void chooseOffscreenForScreenshots(int argc, char** argv) {
 /// before it shows its views), applied once the first result is shown.
 void applyToolOptions(MainWindow& window, const stagecraft::studio::StudioOptions& options) {
     const bool select = !options.select.isEmpty() && options.screenshot.isEmpty();
-    if (options.diffWith.isEmpty() && options.step == 0 && !select)
+    const bool kernelPane = options.kernelPane != QStringLiteral("loops");
+    if (options.diffWith.isEmpty() && options.step == 0 && !select && !kernelPane)
         return;
     auto* once = new QObject(&window);
-    QObject::connect(&window, &MainWindow::resultShown, once, [&window, options, select, once] {
-        if (select)
-            window.selectNamed(options.select);
-        if (!options.diffWith.isEmpty())
-            window.diffWith(options.diffWith);
-        if (options.step > 0) {
-            window.showStep(options.step - 1);
-        }
-        once->deleteLater();
-    });
+    QObject::connect(&window, &MainWindow::resultShown, once,
+                     [&window, options, select, kernelPane, once] {
+                         if (select)
+                             window.selectNamed(options.select);
+                         if (!options.diffWith.isEmpty())
+                             window.diffWith(options.diffWith);
+                         if (options.step > 0) {
+                             window.showStep(options.step - 1);
+                         }
+                         if (kernelPane)
+                             window.showKernelPane(options.kernelPane);
+                         once->deleteLater();
+                     });
 }
 
 /// One dialog for every session lost to a crash: recover one, discard

@@ -125,6 +125,8 @@ public:
     views::StepperView* stepper() const;
     /// Shows the step-through at step \p position (from 0).
     void showStep(int position);
+    /// Shows the Kernel view with its text \p pane: "loops", "ir" or "assembly".
+    void showKernelPane(const QString& pane);
     /// Selects the op named \p name, or else the instance labelled \p name
     /// (--select). False, reported as an error, when the shown result has
     /// neither.

@@ -66,6 +66,7 @@ QWidget* MainWindow::view(StudioView view) const {
     case StudioView::Steps:
     case StudioView::Costs:
     case StudioView::SideBySide:
+    case StudioView::Kernel:
         return analysis_->view(view);
     }
     return nullptr;
@@ -103,6 +104,10 @@ void MainWindow::enlargeView(StudioView which, QSize size) {
 
 void MainWindow::diffWith(const QString& strategy) {
     analysis_->diffWithStrategy(strategy);
+}
+
+void MainWindow::showKernelPane(const QString& pane) {
+    analysis_->showKernelPane(pane);
 }
 
 void MainWindow::showStep(int position) {

@@ -24,7 +24,8 @@ Screenshot::Screenshot(MainWindow* window, const StudioOptions& options)
     , path_(options.screenshot)
     , view_(parseStudioView(options.view).value_or(StudioView::Window))
     , size_(options.size)
-    , select_(options.select) {
+    , select_(options.select)
+    , kernelPane_(options.kernelPane) {
     // The options were checked when parsed: every name is a view.
     for (const QString& name : options.show)
         if (std::optional<StudioView> view = parseStudioView(name))
@@ -43,6 +44,8 @@ void Screenshot::onResultShown() {
     for (StudioView view : std::as_const(show_))
         window_->showView(view);
     window_->showView(view_);
+    if (kernelPane_ != QStringLiteral("loops"))
+        window_->showKernelPane(kernelPane_);
     poll_.start();
 }
 

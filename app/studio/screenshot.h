@@ -34,6 +34,7 @@ private:
     QSize size_;
     bool enlarged_ = false;
     QString select_;
+    QString kernelPane_;
     QList<StudioView> show_;
     QTimer poll_;
     int polls_ = 0;

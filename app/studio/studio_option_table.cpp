@@ -170,6 +170,16 @@ QString applyStep(const QStringList& values, StudioOptions& options) {
     return {};
 }
 
+QString applyKernelPane(const QStringList& values, StudioOptions& options) {
+    options.kernelPane = last(values);
+    const QStringList panes{QStringLiteral("loops"), QStringLiteral("ir"),
+                            QStringLiteral("assembly")};
+    if (!panes.contains(options.kernelPane))
+        return QStringLiteral("--kernel-pane: expected loops, ir or assembly (got '%1')")
+            .arg(options.kernelPane);
+    return {};
+}
+
 QString applyProfile(const QStringList& values, StudioOptions& options) {
     options.profile = last(values);
     return {};
@@ -238,7 +248,7 @@ StudioOptionSpec fixing(StudioOptionSpec spec, bool setup) {
     return spec;
 }
 
-std::array<StudioOptionSpec, 25> makeTable() {
+std::array<StudioOptionSpec, 26> makeTable() {
     return {{
         fixing(option("arch", "A", "Architecture preset or JSON file (default stcp920).", applyArch,
                       "stcp920"),
@@ -291,6 +301,10 @@ std::array<StudioOptionSpec, 25> makeTable() {
                applyShow),
         option("diff-with", "STRATEGY", "Diff the schedule with this strategy's.", applyDiffWith),
         option("step", "N", "Go to this step (from 1) of the algorithm step-through.", applyStep),
+        option("kernel-pane", "NAME",
+               "The Kernel view's text: loops (the loop nest, default), ir or assembly "
+               "(compiled for riscv64 at O2); with --view kernel, render it.",
+               applyKernelPane, "loops"),
         option("profile", "FILE",
                "Show this profile (stagecraft run --profile) beside the simulated timeline.",
                applyProfile),
@@ -328,7 +342,7 @@ std::array<StudioOptionSpec, 25> makeTable() {
 } // namespace
 
 std::span<const StudioOptionSpec> studioOptionTable() {
-    static const std::array<StudioOptionSpec, 25> table = makeTable();
+    static const std::array<StudioOptionSpec, 26> table = makeTable();
     return table;
 }
 

@@ -49,6 +49,8 @@ struct StudioOptions {
     bool sideBySide = false;
     /// A step of the algorithm step-through to go to (from 1), 0 for none.
     int step = 0;
+    /// The Kernel view's text: "loops", "ir" or "assembly" (checked).
+    QString kernelPane = QStringLiteral("loops");
     /// --arch or --level was given: a zoo figure opens with them, not with
     /// its figure's setup.
     bool setupFixed = false;

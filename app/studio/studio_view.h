@@ -28,13 +28,15 @@ enum class StudioView {
     Costs,
     /// The diff's two schedules side by side (a window of its own).
     SideBySide,
+    /// The selected instance's kernel: loop nest, LLVM IR and assembly.
+    Kernel,
 };
 
 /// Every view, in the order above.
 std::span<const StudioView> studioViews();
 
 /// "window", "graph", "instances", "inspector", "timeline", "occupancy",
-/// "overlap", "time", "compare", "diff", "steps", "costs".
+/// "overlap", "time", "compare", "diff", "steps", "costs", "sidebyside", "kernel".
 QString studioViewName(StudioView view);
 
 /// The names of studioViews(), in order.

@@ -62,20 +62,8 @@ void detail::initializeTargets() {
     });
 }
 
-namespace {
-
-std::string hostFeatures() {
-    std::vector<std::string> features;
-    for (const auto& entry : llvm::sys::getHostCPUFeatures())
-        features.push_back((entry.getValue() ? "+" : "-") + entry.getKey().str());
-    std::sort(features.begin(), features.end());
-    std::string joined;
-    for (const std::string& f : features)
-        joined += (joined.empty() ? "" : ",") + f;
-    return joined;
-}
-
-Expected<std::unique_ptr<llvm::TargetMachine>> makeMachine(const TargetInfo& info, int optLevel) {
+Expected<std::unique_ptr<llvm::TargetMachine>> detail::makeMachine(const TargetInfo& info,
+                                                                   int optLevel) {
     std::string problem;
     const llvm::Target* target = llvm::TargetRegistry::lookupTarget(info.triple, problem);
     if (target == nullptr)
@@ -91,7 +79,7 @@ Expected<std::unique_ptr<llvm::TargetMachine>> makeMachine(const TargetInfo& inf
     return machine;
 }
 
-void optimize(llvm::Module& module, llvm::TargetMachine& machine, int optLevel) {
+void detail::optimize(llvm::Module& module, llvm::TargetMachine& machine, int optLevel) {
     llvm::LoopAnalysisManager lam;
     llvm::FunctionAnalysisManager fam;
     llvm::CGSCCAnalysisManager cgam;
@@ -115,6 +103,19 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, int optLevel) 
     llvm::ModulePassManager passes = optLevel == 0 ? builder.buildO0DefaultPipeline(level)
                                                    : builder.buildPerModuleDefaultPipeline(level);
     passes.run(module, mam);
+}
+
+namespace {
+
+std::string hostFeatures() {
+    std::vector<std::string> features;
+    for (const auto& entry : llvm::sys::getHostCPUFeatures())
+        features.push_back((entry.getValue() ? "+" : "-") + entry.getKey().str());
+    std::sort(features.begin(), features.end());
+    std::string joined;
+    for (const std::string& f : features)
+        joined += (joined.empty() ? "" : ",") + f;
+    return joined;
 }
 
 Expected<std::string> compileObject(llvm::Module& module, llvm::TargetMachine& machine) {
@@ -163,7 +164,7 @@ std::string moduleText(const llvm::Module& module) {
 Expected<CachedKernel> compileModule(llvm::Module& module, const std::string& symbol,
                                      llvm::TargetMachine& machine, const EmitOptions& options,
                                      bool wantIr) {
-    optimize(module, machine, options.optLevel);
+    detail::optimize(module, machine, options.optLevel);
     std::string problems;
     llvm::raw_string_ostream report(problems);
     if (llvm::verifyModule(module, &report))
@@ -298,7 +299,7 @@ public:
 
 private:
     void work() {
-        auto machine = makeMachine(machine_, options_.optLevel);
+        auto machine = detail::makeMachine(machine_, options_.optLevel);
         while (true) {
             size_t index = next_.fetch_add(1);
             if (index >= units_.size())

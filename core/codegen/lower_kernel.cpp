@@ -22,7 +22,7 @@
 // linear; smaller layers are emitted as before.
 //
 // A kernel of many layers (most of ResNet-50 in one instance) is lowered in
-// parts of about kOpsPerPart ops (kernelParts), each a module that compiles
+// parts of about 24 ops (kernelParts, kernel_function.cpp), each a module that compiles
 // on its own thread: the first holds the kernel function and calls the later
 // parts' layer functions by their external symbols.
 
@@ -48,24 +48,11 @@ bool boxIsEmpty(const partition::Box& box) {
     return false;
 }
 
-constexpr const char* kArgNames[] = {"tensors", "arena", "scratch", "core", "cores", "sync"};
-
 /// Ops of one tile lowered into one function; a layer with more gets
 /// functions of this many ops each.
 constexpr size_t kOpsPerFunction = 16;
 /// Row tiles that each get a copy of the ops with a constant start (host).
 constexpr int64_t kMaxConstantRowTiles = 8;
-
-/// Ops of a kernel's layers in one module: a kernel with more is compiled
-/// as several modules, each ending at the first layer that reaches this many.
-constexpr size_t kOpsPerPart = 24;
-
-llvm::FunctionType* kernelType(llvm::LLVMContext& ctx) {
-    llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
-    llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
-    return llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, ptr, ptr, i64, i64, ptr},
-                                   false);
-}
 
 /// A chunk of a tile's ops: the kernel's arguments with the tile index last.
 llvm::FunctionType* chunkType(llvm::LLVMContext& ctx) {
@@ -83,13 +70,14 @@ public:
     /// \p scratchBytes: of each core's scratch (the plan's, or the host's).
     LayerLowering(llvm::Module& module, llvm::Function* f, const ir::Graph& graph,
                   const partition::SemanticsCache& semantics, const KernelCode& kernel,
-                  int64_t scratchBytes)
+                  int64_t scratchBytes, const SourceLines* lines)
         : e_(module, f)
         , f_(f)
         , graph_(graph)
         , semantics_(semantics)
         , k_(kernel)
-        , scratchBytes_(scratchBytes) {
+        , scratchBytes_(scratchBytes)
+        , lines_(lines) {
         auto arg = f->arg_begin();
         tensors_ = &*arg++;
         arena_ = &*arg++;
@@ -97,13 +85,13 @@ public:
         core_ = &*arg++;
         cores_ = &*arg++;
         for (llvm::Argument& a : f->args())
-            a.setName(kArgNames[a.getArgNo()]);
+            a.setName(kKernelArgNames[a.getArgNo()]);
     }
 
     /// The layer function \p layer.
     Status run(const LayerCode& layer, size_t index) {
-        begin(layer);
         layerIndex_ = index;
+        begin(layer);
         SC_RETURN_IF_ERROR(lowerLayer(layer));
         e_.b().CreateRetVoid();
         return Status::success();
@@ -111,9 +99,11 @@ public:
 
     /// A chunk function: \p steps of \p layer on the tile its last argument
     /// names.
-    Status runChunk(const LayerCode& layer, std::span<const OpStep> steps) {
+    Status runChunk(const LayerCode& layer, size_t index, std::span<const OpStep> steps) {
         f_->getArg(5)->setName("tile");
+        layerIndex_ = index;
         begin(layer);
+        LineScope at(e_.b(), subprogram_, loopLine());
         std::vector<Value*> starts = tileStarts(layer, f_->getArg(5));
         for (const OpStep& step : steps)
             SC_RETURN_IF_ERROR(lowerStep(layer, step, starts));
@@ -128,6 +118,7 @@ private:
         auto* entry = llvm::BasicBlock::Create(ctx, "entry", f_);
         auto* body = llvm::BasicBlock::Create(ctx, "start", f_);
         e_.b().SetInsertPoint(entry);
+        describe();
         entryBranch_ = e_.b().CreateBr(body);
         e_.b().SetInsertPoint(body);
         coreScratch_ = e_.b().CreateInBoundsGEP(
@@ -152,9 +143,10 @@ private:
                 module);
             chunk->setDoesNotThrow();
             chunk->addFnAttr(llvm::Attribute::NoInline);
-            LayerLowering lowering(module, chunk, graph_, semantics_, k_, scratchBytes_);
+            LayerLowering lowering(module, chunk, graph_, semantics_, k_, scratchBytes_, lines_);
             SC_RETURN_IF_ERROR(lowering.runChunk(
-                layer, steps.subspan(first, std::min(kOpsPerFunction, steps.size() - first))));
+                layer, layerIndex_,
+                steps.subspan(first, std::min(kOpsPerFunction, steps.size() - first))));
             e_.b().CreateCall(chunk, {tensors_, arena_, scratch_, core_, cores_, tile});
         }
         return Status::success();
@@ -262,6 +254,9 @@ private:
     }
 
     void promote(const LayerCode& layer, const Promotion& p, const std::vector<Value*>& starts) {
+        LineScope at(
+            e_.b(), subprogram_,
+            lines_ ? lines_->listing->promotionLine(static_cast<int>(layerIndex_), p.weight) : 0);
         const View& local = layer.views[static_cast<size_t>(p.view)];
         const ir::Tensor& w = graph_.tensor(p.weight);
         View global{p.weight, Home::Global, p.slot, partition::fullBox(w.shape), {}};
@@ -273,6 +268,7 @@ private:
 
     Status lowerStep(const LayerCode& layer, const OpStep& step,
                      const std::vector<Value*>& starts) {
+        LineScope at(e_.b(), subprogram_, lines_ ? lines_->listing->statementLine(step.op) : 0);
         OpCall call;
         call.graph = &graph_;
         call.id = step.op;
@@ -351,7 +347,13 @@ private:
         return failure;
     }
 
+    /// The line of the layer's tile loops (its anchor's), or 0.
+    int loopLine() const {
+        return lines_ ? lines_->listing->layerLine(static_cast<int>(layerIndex_)) : 0;
+    }
+
     Status lowerLayer(const LayerCode& layer) {
+        LineScope at(e_.b(), subprogram_, loopLine());
         Status failure = Status::success();
         Value* tiles = e_.i64(layer.tileCount());
         e_.ifThen(e_.b().CreateICmpSLT(core_, tiles), [&] {
@@ -376,6 +378,17 @@ private:
         return failure;
     }
 
+    /// With source lines: gives the function its subprogram, at its layer's
+    /// "# layer N" line (its setup and prologue belong to no op), and makes
+    /// that the current location.
+    void describe() {
+        if (lines_ == nullptr)
+            return;
+        int line = std::max(1, lines_->listing->headerLine(static_cast<int>(layerIndex_)));
+        subprogram_ = describeFunction(*lines_, *f_, line);
+        LineScope::set(e_.b(), subprogram_, line);
+    }
+
     Emitter e_;
     llvm::Function* f_;
     const ir::Graph& graph_;
@@ -392,64 +405,16 @@ private:
     std::map<int64_t, Value*> table_;
     std::optional<AliasScopes> aliasing_;
     size_t layerIndex_ = 0;
+    const SourceLines* lines_ = nullptr;
+    llvm::DISubprogram* subprogram_ = nullptr;
 };
-
-/// The kernel function: each layer's function, the cores meeting at
-/// sc_barrier(sync) between layers.
-void buildKernelFunction(llvm::Module& module, const KernelCode& kernel,
-                         const std::vector<llvm::Function*>& layers) {
-    llvm::Function* f = llvm::Function::Create(
-        kernelType(module.getContext()), llvm::Function::ExternalLinkage, kernel.symbol, module);
-    f->setDoesNotThrow();
-    std::vector<Value*> args;
-    for (llvm::Argument& a : f->args()) {
-        a.setName(kArgNames[a.getArgNo()]);
-        args.push_back(&a);
-    }
-    llvm::IRBuilder<> b(llvm::BasicBlock::Create(module.getContext(), "entry", f));
-    llvm::FunctionCallee barrier = module.getOrInsertFunction(
-        "sc_barrier", llvm::FunctionType::get(b.getVoidTy(), {b.getPtrTy()}, false));
-    for (size_t l = 0; l < layers.size(); ++l) {
-        b.CreateCall(layers[l], args);
-        if (kernel.cores > 1 && l + 1 < layers.size())
-            b.CreateCall(barrier, {args.back()});
-    }
-    b.CreateRetVoid();
-    // The host runner runs a layer's cores in turn on its hardware threads
-    // and meets between layers itself (host_run.cpp): it calls the layers.
-    if (kernel.cores > 1 && layers.size() > 1 &&
-        !llvm::Triple(module.getTargetTriple()).isRISCV()) {
-        auto* type = llvm::ArrayType::get(b.getPtrTy(), layers.size());
-        std::vector<llvm::Constant*> entries(layers.begin(), layers.end());
-        auto* table = llvm::cast<llvm::GlobalVariable>(
-            module.getOrInsertGlobal(kernel.symbol + "_layers", type));
-        table->setConstant(true);
-        table->setLinkage(llvm::GlobalValue::ExternalLinkage);
-        table->setInitializer(llvm::ConstantArray::get(type, entries));
-    }
-}
 
 } // namespace
 
-std::vector<KernelPart> kernelParts(const KernelCode& kernel) {
-    std::vector<KernelPart> parts;
-    size_t first = 0;
-    size_t ops = 0;
-    for (size_t l = 0; l < kernel.layers.size(); ++l) {
-        ops += kernel.layers[l].ops.size();
-        if (ops >= kOpsPerPart && l + 1 < kernel.layers.size()) {
-            parts.push_back({first, l + 1});
-            first = l + 1;
-            ops = 0;
-        }
-    }
-    parts.push_back({first, kernel.layers.size()});
-    return parts;
-}
-
 Status lowerKernelPart(llvm::Module& module, const ir::Graph& graph,
                        const partition::SemanticsCache& semantics, const KernelCode& kernel,
-                       const std::vector<KernelPart>& parts, size_t part) {
+                       const std::vector<KernelPart>& parts, size_t part,
+                       const SourceLines* lines) {
     // The first part's layers are called from its kernel function alone; the
     // others' are called across objects, so they are external.
     auto linkage = part == 0 ? llvm::Function::InternalLinkage : llvm::Function::ExternalLinkage;
@@ -468,13 +433,15 @@ Status lowerKernelPart(llvm::Module& module, const ir::Graph& graph,
         if (here) {
             f->addFnAttr(llvm::Attribute::NoInline);
             const LayerCode& planned = kernel.layers[l];
-            SC_RETURN_IF_ERROR(LayerLowering(module, f, graph, semantics, kernel, scratch)
+            SC_RETURN_IF_ERROR(LayerLowering(module, f, graph, semantics, kernel, scratch, lines)
                                    .run(host ? hostLayer(graph, planned, kernel) : planned, l));
         }
         layers.push_back(f);
     }
     if (part == 0)
-        buildKernelFunction(module, kernel, layers);
+        buildKernelFunction(module, kernel, layers, lines);
+    if (lines != nullptr)
+        lines->builder->finalize();
     std::string problems;
     llvm::raw_string_ostream out(problems);
     if (llvm::verifyModule(module, &out))

@@ -3,20 +3,28 @@
 // lowerings. Only codegen's .cpp files include this (it pulls in LLVM).
 
 #include "codegen/code_plan.h"
+#include "codegen/codegen.h"
+#include "codegen/kernel_listing.h"
 #include "ir/graph.h"
 #include "ops/semantics.h"
 #include "partition/slices.h"
 #include "support/expected.h"
 
+#include <llvm/IR/DIBuilder.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <utility>
 #include <vector>
+
+namespace llvm {
+class TargetMachine;
+}
 
 namespace stagecraft::codegen::detail {
 
@@ -158,6 +166,46 @@ struct OpCall {
 
 /// Registers the host's and RISC-V's LLVM targets (once per process).
 void initializeTargets();
+/// The target machine of \p info at \p optLevel (emit_program.cpp).
+Expected<std::unique_ptr<llvm::TargetMachine>> makeMachine(const TargetInfo& info, int optLevel);
+/// Runs the O0..O3 pipeline over \p module for \p machine.
+void optimize(llvm::Module& module, llvm::TargetMachine& machine, int optLevel);
+
+/// The debug locations of an explained kernel (kernel_explain.cpp): every
+/// instruction carries the listing line of the op, promotion or tile loop it
+/// was emitted for, so the optimized IR and the assembly (its .loc
+/// directives) name their source lines. Null in normal emission.
+struct SourceLines {
+    llvm::DIBuilder* builder = nullptr;
+    llvm::DIFile* file = nullptr;
+    const KernelListing* listing = nullptr;
+};
+
+/// The names of a kernel function's arguments (lower_kernel.cpp).
+inline constexpr const char* kKernelArgNames[] = {"tensors", "arena", "scratch",
+                                                  "core",    "cores", "sync"};
+/// void (ptr tensors, ptr arena, ptr scratch, i64 core, i64 cores, ptr sync).
+llvm::FunctionType* kernelType(llvm::LLVMContext& ctx);
+
+/// A subprogram for \p f at \p line of the listing (kernel_function.cpp).
+llvm::DISubprogram* describeFunction(const SourceLines& lines, llvm::Function& f, int line);
+
+/// While it lives, the builder's current location is \p line of
+/// \p subprogram (unchanged when there is none or the line is 0); then the
+/// one before.
+class LineScope {
+public:
+    LineScope(llvm::IRBuilder<>& builder, llvm::DISubprogram* subprogram, int line);
+    ~LineScope();
+    LineScope(const LineScope&) = delete;
+    LineScope& operator=(const LineScope&) = delete;
+    /// Makes \p line of \p subprogram the current location (nothing when null or 0).
+    static void set(llvm::IRBuilder<>& builder, llvm::DISubprogram* subprogram, int line);
+
+private:
+    llvm::IRBuilder<>& builder_;
+    llvm::DebugLoc saved_;
+};
 
 /// Layers [first, last) of a kernel, compiled as one module of their own.
 struct KernelPart {
@@ -172,12 +220,19 @@ struct KernelPart {
 /// the thread count.
 std::vector<KernelPart> kernelParts(const KernelCode& kernel);
 
+/// The kernel function: calls \p layers in turn, the cores meeting at
+/// sc_barrier(sync) between them (kernel_function.cpp).
+void buildKernelFunction(llvm::Module& module, const KernelCode& kernel,
+                         const std::vector<llvm::Function*>& layers, const SourceLines* lines);
+
 /// Builds part \p part of \p kernel in \p module and verifies it: its layer
 /// functions, and in part 0 the kernel's function, which calls the other
 /// parts' layers by their symbols (<kernel>.layer<N>, external there).
+/// With \p lines, every instruction gets its listing line as debug location.
 Status lowerKernelPart(llvm::Module& module, const ir::Graph& graph,
                        const partition::SemanticsCache& semantics, const KernelCode& kernel,
-                       const std::vector<KernelPart>& parts, size_t part);
+                       const std::vector<KernelPart>& parts, size_t part,
+                       const SourceLines* lines = nullptr);
 
 /// Lowers one op (dispatch on its type). Unsupported types are an error
 /// naming the op.

@@ -202,7 +202,7 @@ private slots:
     /// Every view, docked or central, is shot whole at --size.
     void screenshotOfAViewTakesItsSize_data() {
         QTest::addColumn<QString>("view");
-        for (const char* view : {"graph", "costs", "inspector", "steps"})
+        for (const char* view : {"graph", "costs", "inspector", "steps", "kernel"})
             QTest::newRow(view) << QString::fromLatin1(view);
     }
     void screenshotOfAViewTakesItsSize() {
@@ -213,6 +213,22 @@ private slots:
                              QStringLiteral("--size"), QStringLiteral("700x400")});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QCOMPARE(QImage(png).size(), QSize(700, 400));
+    }
+
+    /// The kernel view renders its assembly (compiled before the shot); a
+    /// bad pane name is a usage error.
+    void screenshotOfTheKernelsAssembly() {
+        QString png = dir_.filePath(QStringLiteral("kernel-asm.png"));
+        Run run = runStudio({model_, QStringLiteral("--arch"), QStringLiteral("teaching"),
+                             QStringLiteral("--view"), QStringLiteral("kernel"),
+                             QStringLiteral("--kernel-pane"), QStringLiteral("assembly"),
+                             QStringLiteral("--screenshot"), png});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QCOMPARE(QImage(png).size(), QSize(1400, 900));
+        Run bad = runStudio({model_, QStringLiteral("--kernel-pane"), QStringLiteral("c")});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains(QStringLiteral("--kernel-pane: expected loops, ir or assembly")),
+                 qPrintable(bad.err));
     }
 
     /// A tour's step renders like a model; a bad tour or step is one line.
