@@ -148,7 +148,11 @@ void AnalysisDocks::createComparison() {
     inspector->raise();
     instances->raise();
 
+    // The diff marks the graph only while its dock is in front: Compare
+    // runs the comparison too, and its marks would otherwise cover the graph.
+    diff_->setMarking(false);
     connect(diff, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        diff_->setMarking(visible);
         if (!visible && !shownDocks_.contains(QStringLiteral("stepsDock")))
             highlights_->clear();
     });

@@ -94,6 +94,7 @@ bool MainWindow::goToTourStep(int index) {
     session.order = step.order;
     session.batch = step.batch;
     session.seq = step.seq;
+    session.overrides = step.overrides;
     tourPanel_->showStep(index);
     pendingTourStep_ = index;
     pending_.expectOpen(

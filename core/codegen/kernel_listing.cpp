@@ -140,6 +140,9 @@ private:
 
     void bufferList(const LayerCode& layer, int index) {
         std::vector<int64_t> sizes = layer.tileSizes();
+        size_t width = 0;
+        for (const View& v : layer.views)
+            width = std::max(width, bufferName(graph_, v).size());
         for (const View& v : layer.views) {
             std::string where;
             const ir::Tensor& t = graph_.tensor(v.tensor);
@@ -165,7 +168,7 @@ private:
                 break;
             }
             std::string name = bufferName(graph_, v);
-            name.resize(std::max<size_t>(name.size(), 22), ' ');
+            name.resize(width, ' ');
             comment("  " + name + " " + where, index);
         }
     }

@@ -7,6 +7,7 @@
 #include "io/tour_json.h"
 
 #include "io/internal/doc_names.h"
+#include "io/internal/doc_parts.h"
 #include "io/internal/json_fields.h"
 #include "io/session_json.h"
 #include "support/strings.h"
@@ -39,9 +40,14 @@ Status readBatch(const Json& value, const std::string& path, schedule::BatchChoi
 }
 
 Status readExpect(const Json& value, const std::string& path, TourExpect& expect) {
-    SC_RETURN_IF_ERROR(json::checkObject(value, path, {"groups", "instances", "order"}));
+    SC_RETURN_IF_ERROR(
+        json::checkObject(value, path, {"groups", "instances", "order", "kernel_layers"}));
     if (const Json* groups = json::optional(value, "groups")) {
         SC_ASSIGN_OR_RETURN(expect.groups, json::getInt(*groups, json::child(path, "groups"), 1));
+    }
+    if (const Json* layers = json::optional(value, "kernel_layers")) {
+        SC_ASSIGN_OR_RETURN(expect.kernelLayers,
+                            json::getInt(*layers, json::child(path, "kernel_layers"), 1));
     }
     if (const Json* instances = json::optional(value, "instances")) {
         const std::string at = json::child(path, "instances");
@@ -95,7 +101,7 @@ Expected<TourStep> readStep(const Json& value, const std::string& path) {
     SC_RETURN_IF_ERROR(
         json::checkObject(value, path,
                           {"title", "model", "arch", "strategy", "level", "order", "batch", "seq",
-                           "select", "step", "views", "narration", "expect"}));
+                           "overrides", "select", "step", "views", "narration", "expect"}));
     TourStep step;
     SC_ASSIGN_OR_RETURN(step.title, json::stringField(value, path, "title"));
     SC_ASSIGN_OR_RETURN(step.model, json::stringField(value, path, "model"));
@@ -106,6 +112,10 @@ Expected<TourStep> readStep(const Json& value, const std::string& path) {
     }
     if (const Json* seq = json::optional(value, "seq")) {
         SC_ASSIGN_OR_RETURN(step.seq, json::getInt(*seq, json::child(path, "seq"), 1));
+    }
+    if (const Json* overrides = json::optional(value, "overrides")) {
+        SC_ASSIGN_OR_RETURN(step.overrides,
+                            overridesFromJson(*overrides, json::child(path, "overrides"), false));
     }
     if (const Json* select = json::optional(value, "select")) {
         SC_ASSIGN_OR_RETURN(step.select, json::getName(*select, json::child(path, "select")));

@@ -3,7 +3,8 @@
 /// Guided tours of stagecraft-studio (`resources/tours/*.json`,
 /// docs/studio.md "Tours"): a tour is a list of steps, each of which sets
 /// Studio up (the model, architecture, strategy, level, order and batch),
-/// selects an op or instance, goes to a step of the algorithm step-through,
+/// applies edits (overrides: ops on the host CPU, splits, merges), selects an
+/// op or instance, goes to a step of the algorithm step-through,
 /// raises views, and narrates in Markdown what is on screen, citing the
 /// paper. `expect` states what the narration names (groups, instances per
 /// group), so that a test can check the screen says it. Read strictly: an
@@ -32,6 +33,8 @@ struct TourExpect {
     std::map<std::string, int64_t> instances;
     /// The order the schedule kept: "BFS" or "DFS".
     std::string order;
+    /// Layers of the kernel the Kernel view shows (the selected instance's).
+    std::optional<int64_t> kernelLayers;
 };
 
 struct TourStep {
@@ -45,6 +48,9 @@ struct TourStep {
     schedule::OrderChoice order = schedule::OrderChoice::Best;
     schedule::BatchChoice batch;
     int64_t seq = 0;
+    /// Edits the step's schedule starts from (the overrides object of
+    /// docs/schedule-format.md: merge, ungroup, split, order, scope, host).
+    schedule::Overrides overrides;
     /// An op name or an instance label to select; empty for none.
     std::string select;
     /// A step of the algorithm step-through (from 1); 0 for none.

@@ -93,6 +93,12 @@ void DiffView::setHighlightModel(HighlightModel* model) {
         highlights_->set(all_);
 }
 
+void DiffView::setMarking(bool on) {
+    marking_ = on;
+    if (on && highlights_ && !all_.empty())
+        highlights_->set(all_);
+}
+
 void DiffView::setSelectionModel(SelectionModel* model) {
     selection_ = model;
     if (sideBySide_)
@@ -179,7 +185,7 @@ void DiffView::rebuild() {
     }
     // Another tool's highlights (the step-through's) stay unless there is a
     // diff to show; this view's own old ones are replaced.
-    if (highlights_ && (!all_.empty() || highlights_->current() == previous))
+    if (marking_ && highlights_ && (!all_.empty() || highlights_->current() == previous))
         highlights_->set(all_);
     updateSideBySide();
     int index = compareWith_->findText(labelB_);

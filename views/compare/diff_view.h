@@ -45,6 +45,10 @@ public:
     void setRunner(ComparisonRunner* runner);
     /// Not owned; written on setPair and item clicks.
     void setHighlightModel(HighlightModel* model);
+    /// Whether the diff marks the shared highlights (on by default): off
+    /// while its dock is hidden, so a comparison run for Compare alone does
+    /// not mark the graph; turning it on marks the current diff.
+    void setMarking(bool on);
     /// Not owned; an item click selects its op, group or instance of A.
     void setSelectionModel(SelectionModel* model);
 
@@ -81,6 +85,7 @@ private:
     schedule::ScheduleDiff diff_;
     std::vector<DiffCategory> categories_;
     Highlights all_;
+    bool marking_ = true;
     HighlightModel* highlights_ = nullptr;
     SelectionModel* selection_ = nullptr;
     ComparisonRunner* runner_ = nullptr;

@@ -19,8 +19,9 @@ const char* kTour = R"({
     {"title": "one", "model": "zoo:fig3-chain", "narration": "**Fig. 3**"},
     {"title": "two", "model": "m.onnx", "arch": "teaching", "strategy": "tvm", "level": "lb",
      "order": "dfs", "batch": {"total": 16, "per_cluster": "auto"}, "seq": 128, "select": "a1",
+     "overrides": {"host": ["relu1"], "split": [{"op": "conv1", "dim": 0, "factor": 2}]},
      "step": 20, "views": ["instances", "steps"], "narration": "n",
-     "expect": {"groups": 4, "instances": {"a": 8}, "order": "DFS"}}
+     "expect": {"groups": 4, "instances": {"a": 8}, "order": "DFS", "kernel_layers": 2}}
   ]
 })";
 
@@ -58,11 +59,16 @@ TEST(TestTourJson, readsEveryField) {
     ASSERT_TRUE(second.batch == (schedule::BatchChoice{16, std::nullopt, true}));
     ASSERT_EQ(second.seq, 128);
     ASSERT_EQ(second.select, "a1");
+    ASSERT_EQ(second.overrides.host, (std::vector<std::string>{"relu1"}));
+    ASSERT_EQ(second.overrides.splits.size(), 1u);
+    ASSERT_EQ(second.overrides.splits[0].factor, 2);
+    ASSERT_TRUE(first.overrides.empty());
     ASSERT_EQ(second.algorithmStep, 20);
     ASSERT_EQ(second.views, (std::vector<std::string>{"instances", "steps"}));
     ASSERT_EQ(second.expect.groups, std::optional<int64_t>(4));
     ASSERT_EQ(second.expect.instances.at("a"), 8);
     ASSERT_EQ(second.expect.order, "DFS");
+    ASSERT_EQ(second.expect.kernelLayers, std::optional<int64_t>(2));
 }
 
 TEST(TestTourJson, refusesBadFieldsInOneLine) {
@@ -79,6 +85,8 @@ TEST(TestTourJson, refusesBadFieldsInOneLine) {
          "t.json: steps[1].expect.order: must be BFS or DFS"},
         {replaced(R"("seq": 128)", R"("seq": 0)"),
          "t.json: steps[1].seq: must be an integer >= 1 (got 0)"},
+        {replaced(R"("factor": 2)", R"("factor": 0)"),
+         "t.json: steps[1].overrides.split[0].factor: must be an integer >= 1 (got 0)"},
         {replaced(R"("select": "a1")", R"("pick": "a1")"),
          "t.json: steps[1]: unknown field 'pick'"},
         {replaced(R"(, "narration": "**Fig. 3**")", ""), "t.json: steps[0].narration: missing"},

@@ -4,6 +4,8 @@
 // the views it raises; Next and Back move through the steps; a user's tour
 // file with a bad field is refused in one line.
 
+#include "kernel/code_pane.h"
+#include "kernel/kernel_view.h"
 #include "stepper/stepper_view.h"
 #include "studio/session_document.h"
 #include "studio/tour_panel.h"
@@ -14,6 +16,7 @@
 #include <QPushButton>
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <map>
 
 using namespace stagecraft;
@@ -23,7 +26,8 @@ namespace {
 const char* dockOf(const std::string& view) {
     static const std::map<std::string, const char*> docks = {
         {"instances", "instancesDock"}, {"steps", "stepsDock"}, {"compare", "compareDock"},
-        {"time", "timeDock"},           {"costs", "costsDock"}, {"inspector", "inspectorDock"}};
+        {"time", "timeDock"},           {"costs", "costsDock"}, {"inspector", "inspectorDock"},
+        {"kernel", "kernelDock"}};
     auto it = docks.find(view);
     return it == docks.end() ? nullptr : it->second;
 }
@@ -40,6 +44,23 @@ void checkExpect(const io::TourStep& step, const schedule::Schedule& s) {
     if (!step.expect.order.empty())
         QCOMPARE(QString::fromUtf8(schedule::orderKindName(s.orderKind)).toUpper(),
                  QString::fromStdString(step.expect.order));
+}
+
+/// The Kernel view shows the selected instance's kernel with the layers
+/// the step's `expect` names.
+void checkKernel(const io::TourStep& step, studio::MainWindow& window) {
+    auto* view = window.findChild<views::KernelView*>();
+    QVERIFY(view != nullptr);
+    QTRY_VERIFY(view->kernelIndex() >= 0);
+    if (!step.select.empty())
+        QVERIFY2(view->kernelSymbol().endsWith(QStringLiteral("_") +
+                                               QString::fromStdString(step.select)),
+                 qPrintable(view->kernelSymbol()));
+    if (step.expect.kernelLayers) {
+        const QString loops = view->pane(views::KernelView::Pane::Loops)->toPlainText();
+        QCOMPARE(static_cast<int64_t>(loops.count(QStringLiteral("\n# layer "))),
+                 *step.expect.kernelLayers);
+    }
 }
 
 } // namespace
@@ -87,6 +108,11 @@ private slots:
                     auto* widget = window.findChild<QDockWidget*>(QLatin1String(dock));
                     QVERIFY2(widget && widget->isVisible(), dock);
                 }
+                const auto& views = step.views;
+                if (std::find(views.begin(), views.end(), "kernel") != views.end())
+                    checkKernel(step, window);
+                if (QTest::currentTestFailed())
+                    return;
             }
         }
     }
