@@ -71,6 +71,13 @@ MainWindow::MainWindow(QWidget* parent)
     connectRunner();
     connectEmitter();
     connect(document_, &SessionDocument::sessionChanged, this, &MainWindow::onSessionChanged);
+    connect(
+        document_, &SessionDocument::replayed, this,
+        [this](const QString& description, bool undone) {
+            deltaBasis_ =
+                (undone ? tr("before undoing “%1”") : tr("before redoing “%1”")).arg(description);
+            deltaIsReplay_ = true;
+        });
     connect(document_, &SessionDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(document_, &SessionDocument::filePathChanged, this, &MainWindow::updateTitle);
     autosave_ = new Autosave(document_, this);
@@ -165,6 +172,8 @@ void MainWindow::tryChange(const QString& description, const io::Session& next) 
     if (!document_->hasModel() || next == document_->session())
         return;
     pending_.expectEdit({description, next});
+    deltaBasis_ = tr("before “%1”").arg(description);
+    deltaIsReplay_ = false;
     run(next);
 }
 
@@ -268,8 +277,18 @@ void MainWindow::showResult(views::ResultPtr result) {
                             zooSequenceLengths(result_->modelPath), result_->arch.clusters);
     batchPicker_->showPlan(result_->eval.schedule.clusters,
                            QString::fromStdString(result_->perClusterWhy));
-    figures_->setText(
-        figuresText(result_->eval.report, previousReport_ ? &*previousReport_ : nullptr));
+    // After an undo or redo the changes in brackets are against the schedule
+    // that was shown, the one just undone or redone: the text says so.
+    QString figures =
+        figuresText(result_->eval.report, previousReport_ ? &*previousReport_ : nullptr);
+    if (previousReport_ && deltaIsReplay_)
+        figures += tr(" · changes vs. the schedule %1").arg(deltaBasis_);
+    figures_->setText(figures);
+    figures_->setToolTip(
+        previousReport_ && !deltaBasis_.isEmpty()
+            ? tr("In brackets: the change against the schedule %1.").arg(deltaBasis_)
+            : QString());
+    deltaIsReplay_ = false;
     lastError_.clear();
     if (std::optional<int> step = std::exchange(pendingTourStep_, std::nullopt))
         applyTourStep(*step);

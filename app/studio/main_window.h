@@ -260,6 +260,10 @@ private:
     views::ResultPtr result_;
     /// The report shown before the current one, for the deltas.
     std::optional<sim::Report> previousReport_;
+    /// What the status bar's changes are against ("before “Split b”",
+    /// "before undoing “Split b”"), and whether an undo or redo set it.
+    QString deltaBasis_;
+    bool deltaIsReplay_ = false;
     /// The run the document waits for, and what its result is for.
     PendingRun pending_;
     /// The session of the result shown.

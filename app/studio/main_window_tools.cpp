@@ -43,8 +43,11 @@ void MainWindow::adoptComparedResult(const QString& strategy, views::ResultPtr r
     hideProgress();
     resultSession_ = next;
     resultSession_.modelSha256 = document_->session().modelSha256;
+    const QString description = tr("Strategy %1 (from the comparison)").arg(strategy);
+    deltaBasis_ = tr("before “%1”").arg(description);
+    deltaIsReplay_ = false;
     showResult(std::move(result));
-    document_->change(tr("Strategy %1 (from the comparison)").arg(strategy), resultSession_);
+    document_->change(description, resultSession_);
 }
 
 QWidget* MainWindow::view(StudioView view) const {
@@ -91,6 +94,9 @@ void MainWindow::enlargeView(StudioView which, QSize size) {
         shown->show();
         frame->show();
     }
+    // The instance view is drawn whole at the new size, as its Fit does.
+    if (which == StudioView::Instances)
+        instanceView_->fitToView();
     if (which != StudioView::Graph)
         return;
     views::graphview::GraphCanvas* canvas = graphView_->canvas();

@@ -16,11 +16,20 @@ public:
         , before_(std::move(before))
         , after_(std::move(after)) {}
 
-    void undo() override { document_->apply(before_); }
-    void redo() override { document_->apply(after_); }
+    void undo() override {
+        emit document_->replayed(text(), true);
+        document_->apply(before_);
+    }
+    void redo() override {
+        // The first redo is the push itself, not a redo.
+        if (std::exchange(pushed_, true))
+            emit document_->replayed(text(), false);
+        document_->apply(after_);
+    }
 
 private:
     SessionDocument* document_;
+    bool pushed_ = false;
     io::Session before_;
     io::Session after_;
 };

@@ -39,6 +39,9 @@ public:
 
 signals:
     void sessionChanged(const stagecraft::io::Session& session);
+    /// The change named \p description is being undone (\p undone) or
+    /// redone; sessionChanged follows.
+    void replayed(const QString& description, bool undone);
     void filePathChanged(const QString& path);
     void modifiedChanged(bool modified);
 

@@ -64,11 +64,26 @@ void drawInstanceText(QPainter& painter, const InstanceDrawing& drawing, schedul
                       const QRectF& box, double scale, int orderPosition, StepBinding step) {
     painter.setPen(kText);
     if (scale < InstancePainter::kDetailScale) {
+        // The order position, when shown, takes the right third of the box
+        // as a small circled number; the label the rest.
+        QRectF label = box;
+        if (orderPosition > 0) {
+            const double side = std::min(box.height() * 0.62, box.width() * 0.3);
+            const QRectF badge(box.right() - side - box.height() * 0.12,
+                               box.center().y() - side / 2, side, side);
+            label.setRight(badge.left());
+            painter.setBrush(Qt::white);
+            painter.setPen(cosmeticPen(kText));
+            painter.drawEllipse(badge);
+            painter.setFont(pixelFont(side * 0.55, true));
+            painter.drawText(badge, Qt::AlignCenter, QString::number(orderPosition));
+        }
         // 13 px on screen when it fits; bold digits are about 0.62 em wide.
         const auto chars = static_cast<double>(std::max<qsizetype>(drawing.labels[id].size(), 2));
         painter.setFont(pixelFont(
-            std::min({box.height() * 0.7, 13 / scale, box.width() * 0.9 / (0.62 * chars)}), true));
-        painter.drawText(box, Qt::AlignCenter, drawing.labels[id]);
+            std::min({label.height() * 0.7, 13 / scale, label.width() * 0.9 / (0.62 * chars)}),
+            true));
+        painter.drawText(label, Qt::AlignCenter, drawing.labels[id]);
         return;
     }
     const QRectF text = box.adjusted(6, 4, -4, -4);

@@ -11,6 +11,7 @@
 
 #include <QComboBox>
 #include <QFile>
+#include <QLabel>
 #include <QStandardPaths>
 #include <QUndoStack>
 
@@ -93,14 +94,26 @@ private slots:
         QVERIFY(window_->document()->isModified());
         std::string editedBytes = scheduleBytes(*window_->result());
         QVERIFY(editedBytes != unsplitBytes);
+        // The status bar says what its changes in brackets are against.
+        auto* figures = window_->findChild<QLabel*>(QStringLiteral("figures"));
+        QVERIFY(figures);
+        QVERIFY2(figures->toolTip().contains(QStringLiteral("before “split b”")),
+                 qPrintable(figures->toolTip()));
+        QVERIFY(!figures->text().contains(QStringLiteral("undoing")));
 
         window_->document()->undoStack()->undo();
         QVERIFY(test::waitForResult(*window_));
         QCOMPARE(scheduleBytes(*window_->result()), unsplitBytes);
         QVERIFY(!window_->document()->isModified());
+        QVERIFY2(figures->text().endsWith(
+                     QStringLiteral("changes vs. the schedule before undoing “split b”")),
+                 qPrintable(figures->text()));
         window_->document()->undoStack()->redo();
         QVERIFY(test::waitForResult(*window_));
         QCOMPARE(scheduleBytes(*window_->result()), editedBytes);
+        QVERIFY2(figures->text().endsWith(
+                     QStringLiteral("changes vs. the schedule before redoing “split b”")),
+                 qPrintable(figures->text()));
 
         QString path = dir_.filePath(QStringLiteral("edited.stagecraft"));
         QVERIFY(window_->saveAs(path));
