@@ -14,6 +14,7 @@
 #include <QGroupBox>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListView>
 #include <QSplitter>
 #include <QTableView>
@@ -86,7 +87,7 @@ void InspectorWidget::buildLayout() {
     splitter->addWidget(propertiesView_);
     splitter->addWidget(boxed(u"Split candidates (SplitInfo, §3.1)"_s, candidatesView_));
     splitter->addWidget(boxed(u"Edit"_s, edits_));
-    splitter->addWidget(boxed(u"Instance order (drag to reorder)"_s, orderView_));
+    splitter->addWidget(boxed(u"Instance order (drag to reorder)"_s, orderPanel()));
     // The properties matter most; the edit controls keep their natural height.
     splitter->setStretchFactor(0, 4);
     splitter->setStretchFactor(1, 2);
@@ -98,6 +99,43 @@ void InspectorWidget::buildLayout() {
     layout->addWidget(splitter, 1);
 }
 
+QWidget* InspectorWidget::orderPanel() {
+    // A large model's order has a thousand rows and more: the filter shows
+    // one group's, or one instance.
+    orderFilter_ = new QLineEdit;
+    orderFilter_->setObjectName(u"inspectorOrderFilter"_s);
+    orderFilter_->setPlaceholderText(tr("Show only group or instance (b, b3)"));
+    orderFilter_->setClearButtonEnabled(true);
+    connect(orderFilter_, &QLineEdit::textChanged, this, [this] { applyOrderFilter(); });
+    auto* panel = new QWidget;
+    auto* layout = new QVBoxLayout(panel);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(orderFilter_);
+    layout->addWidget(orderView_, 1);
+    return panel;
+}
+
+void InspectorWidget::filterOrder(const QString& text) {
+    orderFilter_->setText(text);
+}
+
+bool InspectorWidget::isOrderRowShown(int row) const {
+    return !orderView_->isRowHidden(row);
+}
+
+void InspectorWidget::applyOrderFilter() {
+    const QString wanted = orderFilter_->text().trimmed().toLower();
+    const QStringList labels = order_->labels();
+    for (int row = 0; row < labels.size(); ++row) {
+        const QString label = labels[row].toLower();
+        QString group = label;
+        while (!group.isEmpty() && group.back().isDigit())
+            group.chop(1);
+        orderView_->setRowHidden(row, !wanted.isEmpty() && label != wanted && group != wanted);
+    }
+}
+
 void InspectorWidget::setResult(ResultPtr result) {
     result_ = std::move(result);
     refusal_->hide();
@@ -105,6 +143,7 @@ void InspectorWidget::setResult(ResultPtr result) {
     properties_->setResult(result_);
     candidates_->setResult(result_);
     order_->setResult(result_);
+    applyOrderFilter();
     selectionChanged(selection_ ? selection_->current() : Selection{});
 }
 
@@ -160,6 +199,7 @@ void InspectorWidget::showRefusal(const QString& reason) {
     refusal_->setText(reason);
     refusal_->show();
     order_->reset();
+    applyOrderFilter();
     selectionChanged(selection_ ? selection_->current() : Selection{});
 }
 

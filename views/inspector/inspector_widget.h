@@ -12,6 +12,7 @@
 #include <QWidget>
 
 class QLabel;
+class QLineEdit;
 class QListView;
 class QTableView;
 class QTreeView;
@@ -34,6 +35,12 @@ public:
     PropertiesModel* propertiesModel() const { return properties_; }
     SplitCandidatesModel* candidatesModel() const { return candidates_; }
     InstanceOrderModel* orderModel() const { return order_; }
+    /// Shows only the order list's rows of group \p text ("b") or the
+    /// instance it names ("b3"), as typing it in the list's filter does;
+    /// empty shows every row. Dragging reorders among the rows shown.
+    void filterOrder(const QString& text);
+    /// Whether row \p row of the order list is shown.
+    bool isOrderRowShown(int row) const;
 
 public slots:
     /// Shows why the pipeline refused the last edit (in red, until the next
@@ -49,6 +56,8 @@ private:
     void orderMoved(const QStringList& labels, const QString& description);
     void orderClicked(const QModelIndex& index);
     void showInOrder(const Selection& selection);
+    QWidget* orderPanel();
+    void applyOrderFilter();
 
     ResultPtr result_;
     QPointer<SelectionModel> selection_;
@@ -58,6 +67,7 @@ private:
     QTreeView* propertiesView_ = nullptr;
     QTableView* candidatesView_ = nullptr;
     QListView* orderView_ = nullptr;
+    QLineEdit* orderFilter_ = nullptr;
     EditPanel* edits_ = nullptr;
     QLabel* refusal_ = nullptr;
 };

@@ -65,6 +65,7 @@ private slots:
     void orderMoveEmitsNewOrder();
     void orderDropEmitsNewOrder();
     void widgetIsQuickOnResnet50();
+    void orderFilterShowsOneGroupOrInstance();
 };
 
 void TestInspectorModels::initTestCase() {
@@ -255,6 +256,39 @@ void TestInspectorModels::widgetIsQuickOnResnet50() {
           s.instances.size(), static_cast<long long>(setResultMs),
           static_cast<long long>(slowestMs));
     QCOMPARE(widget.orderModel()->rowCount(), static_cast<int>(s.order.size()));
+}
+
+void TestInspectorModels::orderFilterShowsOneGroupOrInstance() {
+    auto result = test::resnet50();
+    views::InspectorWidget widget;
+    widget.setResult(result);
+    const QStringList labels = widget.orderModel()->labels();
+    auto shownLabels = [&] {
+        QStringList shown;
+        for (int row = 0; row < labels.size(); ++row)
+            if (widget.isOrderRowShown(row))
+                shown << labels[row];
+        return shown;
+    };
+    QCOMPARE(shownLabels(), labels);
+    widget.filterOrder(u"B"_s); // any case
+    const QStringList groupB = shownLabels();
+    QVERIFY(!groupB.isEmpty());
+    const auto& s = result->eval.schedule;
+    QCOMPARE(groupB.size(),
+             static_cast<qsizetype>(s.groups[partition::GroupId(1)].instances.size()));
+    for (const QString& label : groupB)
+        QVERIFY2(label.startsWith(u'b') && label.mid(1).toInt() > 0, qPrintable(label));
+    widget.filterOrder(groupB.front());
+    QCOMPARE(shownLabels(), QStringList{groupB.front()});
+    widget.filterOrder(u"zz"_s);
+    QVERIFY(shownLabels().isEmpty());
+    // A new result keeps the filter.
+    widget.filterOrder(u"b"_s);
+    widget.setResult(result);
+    QCOMPARE(shownLabels(), groupB);
+    widget.filterOrder(QString());
+    QCOMPARE(shownLabels(), labels);
 }
 
 QTEST_MAIN(TestInspectorModels)
