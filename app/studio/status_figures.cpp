@@ -56,8 +56,11 @@ QString shareDelta(double now, double before) {
 QString figuresText(const sim::Report& now, const sim::Report* before) {
     const QString sep = QStringLiteral(" · ");
     int64_t ddr = now.trafficBytes[0];
-    QString text = QString::fromStdString(now.strategy) + sep + QString::fromStdString(now.level) +
-                   sep + QStringLiteral("latency ") + latencyText(now.latencyUs);
+    // Strategies that tune no level (tvm, ago, ...) have none to say.
+    QString text = QString::fromStdString(now.strategy) + sep;
+    if (!now.level.empty())
+        text += QString::fromStdString(now.level) + sep;
+    text += QStringLiteral("latency ") + latencyText(now.latencyUs);
     if (before)
         text += latencyDelta(now.latencyUs, before->latencyUs);
     text += sep + QStringLiteral("DDR ") + QString::fromStdString(formatBytes(ddr));

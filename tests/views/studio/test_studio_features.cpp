@@ -261,6 +261,10 @@ private slots:
         QVERIFY(studio::figuresText(now, nullptr).endsWith(QStringLiteral("<1% of roofline")));
         now.efficiency = 0.08;
         QVERIFY(studio::figuresText(now, nullptr).endsWith(QStringLiteral(" 8% of roofline")));
+        now.level.clear(); // a strategy that tunes no level: no empty field
+        now.strategy = "ago";
+        QVERIFY2(studio::figuresText(now, nullptr).startsWith(QStringLiteral("ago · latency ")),
+                 qPrintable(studio::figuresText(now, nullptr)));
     }
 
     void commandLineErrors_data() {
