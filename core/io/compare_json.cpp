@@ -3,6 +3,8 @@
 
 #include "io/compare_json.h"
 
+#include "support/csv.h"
+
 #include <nlohmann/json.hpp>
 
 #include <sstream>
@@ -104,61 +106,78 @@ std::string writeCompareJson(const CompareInfo& info, const std::vector<sim::Rep
     return doc.dump(2) + "\n";
 }
 
-std::string writeCompareCsv(const std::vector<sim::Report>& reports) {
-    std::ostringstream out;
-    out << "strategy,kernels,per_cluster,iterations,level,order,chosen_by,configurations_tried,"
-           "latency_us,throughput,speedup_vs_tvm,traffic_ddr,traffic_gb,traffic_lb,scopes_ddr,"
-           "scopes_gb,scopes_lb,spills,concurrency,roofline_us,efficiency";
-    if (!reports.empty())
-        for (const auto& [name, value] : reports.front().cuUtilization)
-            out << ",util_" << name;
+namespace {
+
+/// The CSV columns every report row ends with: the time per cause, then
+/// the bytes per transfer cause.
+void causeHeaders(std::vector<std::string>& header) {
     for (size_t c = 0; c < sim::kCauseCount; ++c)
-        out << ",time_" << sim::causeName(static_cast<sim::Cause>(c)) << "_us";
+        header.push_back("time_" + std::string(sim::causeName(static_cast<sim::Cause>(c))) + "_us");
     for (size_t c = 0; c < sim::kCauseCount; ++c)
         if (sim::isTransferCause(static_cast<sim::Cause>(c)))
-            out << ",bytes_" << sim::causeName(static_cast<sim::Cause>(c));
-    out << "\n";
+            header.push_back("bytes_" + std::string(sim::causeName(static_cast<sim::Cause>(c))));
+}
+
+void causeFields(const sim::Breakdown& b, std::vector<std::string>& row) {
+    for (size_t c = 0; c < sim::kCauseCount; ++c)
+        row.push_back(csvNumber(b.ns[c] / 1000.0));
+    for (size_t c = 0; c < sim::kCauseCount; ++c)
+        if (sim::isTransferCause(static_cast<sim::Cause>(c)))
+            row.push_back(csvNumber(b.bytes[c]));
+}
+
+} // namespace
+
+std::string writeCompareCsv(const std::vector<sim::Report>& reports) {
+    std::vector<std::string> header{
+        "strategy",   "kernels",    "per_cluster",    "iterations",
+        "level",      "order",      "chosen_by",      "configurations_tried",
+        "latency_us", "throughput", "speedup_vs_tvm", "traffic_ddr",
+        "traffic_gb", "traffic_lb", "scopes_ddr",     "scopes_gb",
+        "scopes_lb",  "spills",     "concurrency",    "roofline_us",
+        "efficiency"};
+    if (!reports.empty())
+        for (const auto& [name, value] : reports.front().cuUtilization)
+            header.push_back("util_" + name);
+    causeHeaders(header);
+    std::string out = csvRecord(header);
     for (const sim::Report& r : reports) {
-        out << r.strategy << "," << r.kernels << "," << r.perCluster << "," << r.iterations << ","
-            << r.level << "," << r.order << "," << r.chosenBy << "," << r.trials << ","
-            << r.latencyUs << "," << r.throughput << "," << r.speedupVsTvm;
+        std::vector<std::string> row{r.strategy,
+                                     csvNumber(r.kernels),
+                                     csvNumber(r.perCluster),
+                                     csvNumber(r.iterations),
+                                     r.level,
+                                     r.order,
+                                     r.chosenBy,
+                                     csvNumber(r.trials),
+                                     csvNumber(r.latencyUs),
+                                     csvNumber(r.throughput),
+                                     csvNumber(r.speedupVsTvm)};
         for (int64_t v : r.trafficBytes)
-            out << "," << v;
-        for (int64_t v : r.scopes)
-            out << "," << v;
-        out << "," << r.spills << "," << r.concurrency << "," << r.rooflineUs << ","
-            << r.efficiency;
+            row.push_back(csvNumber(v));
+        for (auto v : r.scopes)
+            row.push_back(csvNumber(v));
+        row.push_back(csvNumber(r.spills));
+        for (double v : {r.concurrency, r.rooflineUs, r.efficiency})
+            row.push_back(csvNumber(v));
         for (const auto& [name, value] : r.cuUtilization)
-            out << "," << value;
-        const sim::Breakdown& b = r.attribution.run;
-        for (size_t c = 0; c < sim::kCauseCount; ++c)
-            out << "," << b.ns[c] / 1000.0;
-        for (size_t c = 0; c < sim::kCauseCount; ++c)
-            if (sim::isTransferCause(static_cast<sim::Cause>(c)))
-                out << "," << b.bytes[c];
-        out << "\n";
+            row.push_back(csvNumber(value));
+        causeFields(r.attribution.run, row);
+        out += csvRecord(row);
     }
-    return out.str();
+    return out;
 }
 
 std::string writeBreakdownCsv(const sim::Report& report) {
-    std::ostringstream out;
-    out << "level,name,group,kernels,total_us";
-    for (size_t c = 0; c < sim::kCauseCount; ++c)
-        out << ",time_" << sim::causeName(static_cast<sim::Cause>(c)) << "_us";
-    for (size_t c = 0; c < sim::kCauseCount; ++c)
-        if (sim::isTransferCause(static_cast<sim::Cause>(c)))
-            out << ",bytes_" << sim::causeName(static_cast<sim::Cause>(c));
-    out << "\n";
+    std::vector<std::string> header{"level", "name", "group", "kernels", "total_us"};
+    causeHeaders(header);
+    std::string out = csvRecord(header);
     auto row = [&](const char* level, const std::string& name, const std::string& group,
                    int64_t kernels, const sim::Breakdown& b) {
-        out << level << "," << name << "," << group << "," << kernels << "," << b.totalNs / 1000.0;
-        for (size_t c = 0; c < sim::kCauseCount; ++c)
-            out << "," << b.ns[c] / 1000.0;
-        for (size_t c = 0; c < sim::kCauseCount; ++c)
-            if (sim::isTransferCause(static_cast<sim::Cause>(c)))
-                out << "," << b.bytes[c];
-        out << "\n";
+        std::vector<std::string> fields{level, name, group, csvNumber(kernels),
+                                        csvNumber(b.totalNs / 1000.0)};
+        causeFields(b, fields);
+        out += csvRecord(fields);
     };
     const sim::Attribution& a = report.attribution;
     row("run", report.strategy, "", static_cast<int64_t>(a.kernels.size()), a.run);
@@ -166,7 +185,7 @@ std::string writeBreakdownCsv(const sim::Report& report) {
         row("group", g.label, g.label, g.kernels, g.breakdown);
     for (const sim::KernelBreakdown& k : a.kernels)
         row("kernel", k.label, a.groups[k.group].label, 1, k.breakdown);
-    return out.str();
+    return out;
 }
 
 } // namespace stagecraft::io

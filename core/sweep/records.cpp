@@ -7,6 +7,7 @@
 #include "sweep/records.h"
 
 #include "json/fields.h"
+#include "support/csv.h"
 #include "support/file.h"
 #include "support/strings.h"
 
@@ -80,16 +81,12 @@ void addResult(OrderedJson& j, const PointResult& r) {
     j["efficiency"] = r.efficiency;
 }
 
-std::string csvField(const Json& value) {
+/// A record's value as a CSV field's text: a string as it is, a number as
+/// JSON writes it, null as nothing.
+std::string csvText(const Json& value) {
     if (value.is_null())
         return "";
-    std::string text = value.is_string() ? value.get<std::string>() : value.dump();
-    if (text.find_first_of(",\"\n\r") == std::string::npos)
-        return text;
-    std::string quoted = "\"";
-    for (char c : text)
-        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return quoted + "\"";
+    return value.is_string() ? value.get<std::string>() : value.dump();
 }
 
 } // namespace
@@ -246,17 +243,18 @@ Status parseRecords(std::string_view text, const std::string& source, const Swee
 }
 
 std::string recordsCsv(const SweepSpec& spec, const Records& records) {
+    // The columns of results.jsonl: the point's key after its number.
     std::vector<std::string> columns = recordColumns(spec);
-    std::ostringstream out;
-    out << join(columns, ",") << "\n";
+    columns.insert(columns.begin() + 1, "key");
+    std::string out = csvRecord(columns);
     for (const auto& [index, line] : records) {
         Json j = Json::parse(line, nullptr, false);
         std::vector<std::string> fields;
         for (const std::string& column : columns)
-            fields.push_back(j.is_object() && j.contains(column) ? csvField(j[column]) : "");
-        out << join(fields, ",") << "\n";
+            fields.push_back(j.is_object() && j.contains(column) ? csvText(j[column]) : "");
+        out += csvRecord(fields);
     }
-    return out.str();
+    return out;
 }
 
 std::string recordsJsonl(const Records& records) {
