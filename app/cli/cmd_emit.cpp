@@ -148,8 +148,9 @@ int runEmit(const Args& args, std::ostream& out, std::ostream& err) {
         << program.machine.triple << ", " << program.machine.cpu << ") at O" << program.optLevel
         << " in " << time << "\nwrote " << request.out
         << "/manifest.json and a .ll and .o per kernel" << partsNote(program) << "\n";
+    // How the configuration was chosen: a note for the reader, not output.
     for (const std::string& note : build->notes)
-        out << note << "\n";
+        err << kName << note << "\n";
     return kExitOk;
 }
 

@@ -5,7 +5,9 @@
 #include "cli/commands.h"
 #include "cli/inspect_report.h"
 #include "onnx/importer.h"
+#include "zoo/zoo.h"
 
+#include <filesystem>
 #include <ostream>
 
 namespace stagecraft::cli {
@@ -69,7 +71,16 @@ int runInspect(const Args& args, std::ostream& out, std::ostream& err) {
         return kExitBadInput;
     }
     std::string model = *parser.positional("MODEL");
-    auto imported = onnxio::importModel(model, options);
+    std::string path = model;
+    if (model.starts_with("zoo:")) { // written once to the cache, as every command does
+        Expected<std::filesystem::path> file = zoo::cachedZooModel(model.substr(4), 0, 0);
+        if (!file.ok()) {
+            err << "stagecraft inspect: " << model << ": " << file.error().message() << "\n";
+            return kExitBadInput;
+        }
+        path = file->string();
+    }
+    auto imported = onnxio::importModel(path, options);
     if (!imported.ok()) {
         err << "stagecraft inspect: " << imported.error().message() << "\n";
         return kExitBadInput;

@@ -366,8 +366,9 @@ int runRun(const Args& args, std::ostream& out, std::ostream& err) {
         out << "ran " << build->plan.kernels.size() << " kernels (" << build->strategy << ") "
             << (riscv ? "under qemu-riscv64 (VLEN " + std::to_string(request.vlen) + ") " : "")
             << "in " << time << "\nwrote " << request.outputs << "\n";
+    // How the configuration was chosen: a note for the reader, not output.
     for (const std::string& note : build->notes)
-        out << note << "\n";
+        err << kName << note << "\n";
     if (!reference)
         return kExitOk;
     if (!compareWith(*outputs, *reference, request, out, err)) {

@@ -296,8 +296,9 @@ int emit(const Request& request, const arch::Arch& arch, const Scheduled& result
         out << document;
         return emitExtras(request, arch, result, out, err);
     }
+    // The level auto chose is a note for the reader (stderr); stdout is the schedule.
     if (!result.levelWhy.empty())
-        out << "level auto: " << result.levelWhy << "\n";
+        err << kName << "level auto: " << result.levelWhy << "\n";
     printScheduleText({request.model.text, &graph, &arch, &result.schedule, request.order}, out);
     if (request.explain)
         printTraceText(result.schedule.trace, out);

@@ -72,6 +72,20 @@ private slots:
             QVERIFY2(r.out.contains(QLatin1String(part)), qPrintable(r.out));
     }
 
+    /// zoo:NAME reads as everywhere else: the same report as the written file.
+    void zooNameReadsLikeTheFile() {
+        auto byName = runCli({QStringLiteral("inspect"), QStringLiteral("zoo:fig3-chain")});
+        QVERIFY2(byName.exitCode == 0, qPrintable(byName.err));
+        auto byFile = runCli({QStringLiteral("inspect"), str(zooModel("fig3-chain"))});
+        QCOMPARE(byName.out.section(QLatin1Char('\n'), 2),
+                 byFile.out.section(QLatin1Char('\n'), 2));
+        QVERIFY(byName.out.startsWith(QStringLiteral("model        zoo:fig3-chain")));
+        auto unknown = runCli({QStringLiteral("inspect"), QStringLiteral("zoo:nope")});
+        QCOMPARE(unknown.exitCode, 1);
+        QVERIFY2(unknown.err.startsWith(QStringLiteral("stagecraft inspect: zoo:nope: ")),
+                 qPrintable(unknown.err));
+    }
+
     void jsonReportHasTheDocumentedKeys() {
         auto r = runCli(
             {QStringLiteral("inspect"), str(zooModel("fig3-chain")), QStringLiteral("--json")});

@@ -405,11 +405,14 @@ private slots:
         auto forced = runCli(fig3({s("--level"), level.toLower(), s("--json")}));
         QCOMPARE(forced.out, result.out); // the same schedule as asking for it
         auto text = runCli(fig3({s("--level"), s("auto")}));
-        QVERIFY2(text.out.startsWith(s("level auto: ") + level + s(": graphturbo simulates ")),
-                 qPrintable(text.out));
-        QVERIFY2(text.out.contains(s(" at LB")) && text.out.contains(s(" at GB")),
-                 qPrintable(text.out));
-        QVERIFY(!runCli(fig3({s("--level"), s("lb")})).out.contains(s("level auto")));
+        // On stderr: stdout is the schedule, for a pipe.
+        QVERIFY2(text.err.startsWith(s("stagecraft schedule: level auto: ") + level +
+                                     s(": graphturbo simulates ")),
+                 qPrintable(text.err));
+        QVERIFY2(text.err.contains(s(" at LB")) && text.err.contains(s(" at GB")),
+                 qPrintable(text.err));
+        QVERIFY(!text.out.contains(s("level auto")));
+        QVERIFY(!runCli(fig3({s("--level"), s("lb")})).err.contains(s("level auto")));
     }
 
     void perClusterAuto() {
