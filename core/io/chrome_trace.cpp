@@ -21,6 +21,13 @@ double micros(double ns) {
     return std::round(ns) / 1000.0;
 }
 
+/// The microseconds from \p startNs to \p endNs in whole nanoseconds: the
+/// difference of the rounded times, divided once (a difference of two
+/// divided times writes 0.0039999999999054126 for 4 ns).
+double microsBetween(double startNs, double endNs) {
+    return (std::round(endNs) - std::round(startNs)) / 1000.0;
+}
+
 /// Thread ids: 1 control, 100 + core * 16 + unit for units, 10000 + path *
 /// 64 + slot for DMA channels.
 int64_t unitThread(int32_t core, int32_t unit) {
@@ -63,7 +70,7 @@ void addTaskRows(const ir::Graph& graph, const kernel::Program& program,
                      {"ph", "X"},
                      {"pid", pid},
                      {"ts", micros(e.start)},
-                     {"dur", micros(e.end) - micros(e.start)},
+                     {"dur", microsBetween(e.start, e.end)},
                      {"args", args}};
         if (res.kind == sim::ResourceKind::Unit) {
             int32_t cores = res.index == kernel::kFallbackUnit ? 1 : t.cores;
@@ -106,7 +113,7 @@ void addKernelRows(const kernel::Program& program, const kernel::TaskGraph& task
                              {"pid", pid},
                              {"tid", 2},
                              {"ts", micros(start)},
-                             {"dur", micros(end) - micros(start)},
+                             {"dur", microsBetween(start, end)},
                              {"args", {{"kind", "kernel"}, {"cores", program.kernels[k].cores}}}}});
     }
 }

@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <tuple>
 
 using namespace stagecraft;
@@ -328,6 +329,24 @@ TEST_F(TestChromeTrace, resnetTraceIsValid) {
     ASSERT_TRUE(sim::validateTimeline(resnetRun.tasks, resnetRun.sim).ok());
     ASSERT_EQ(resnet->arch.clusters, int64_t(4));
     checkTrace(resnetRun, resnetText, resnet->arch.clusters);
+}
+
+/// Times are whole nanoseconds, written so: at most three decimals of a
+/// microsecond (a difference of two divided times once wrote
+/// 0.0039999999999054126 for 4 ns).
+TEST_F(TestChromeTrace, resnetTraceTimesAreWholeNanoseconds) {
+    size_t times = 0;
+    for (const char* key : {"\"ts\":", "\"dur\":"})
+        for (size_t at = resnetText.find(key); at != std::string::npos;
+             at = resnetText.find(key, at + 1)) {
+            const size_t start = at + std::string_view(key).size();
+            const size_t end = resnetText.find_first_of(",}", start);
+            const std::string number = resnetText.substr(start, end - start);
+            const size_t dot = number.find('.');
+            ASSERT_TRUE(dot == std::string::npos || number.size() - dot - 1 <= 3) << number;
+            ++times;
+        }
+    ASSERT_GT(times, 1000u);
 }
 
 /// The same inputs give the same bytes; one cluster's trace is valid alone.
