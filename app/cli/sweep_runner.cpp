@@ -6,8 +6,11 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <ostream>
+#include <string>
+#include <string_view>
 #include <thread>
 #include <unistd.h>
 
@@ -37,13 +40,22 @@ std::string bar(int64_t percent) {
            std::string(static_cast<size_t>(kWidth - filled), '.') + "]";
 }
 
+/// Whether stderr is a terminal that takes the progress bar's carriage
+/// return and erase-line escape: not a file or pipe, and not TERM=dumb
+/// (Emacs shells, some CI logs), which get a line every few seconds instead.
+bool redrawableTerminal() {
+    const char* term = std::getenv("TERM");
+    return ::isatty(STDERR_FILENO) == 1 && term != nullptr && *term != '\0' &&
+           std::string_view(term) != "dumb";
+}
+
 /// The progress line, printed by whichever worker finishes a point.
 class Progress {
 public:
     Progress(std::ostream& err, int64_t total)
         : err_(err)
         , total_(total)
-        , tty_(::isatty(STDERR_FILENO) == 1)
+        , tty_(redrawableTerminal())
         , start_(Clock::now())
         , last_(start_) {}
 
