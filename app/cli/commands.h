@@ -23,5 +23,6 @@ int runEmit(const Args& args, std::ostream& out, std::ostream& err);
 int runRun(const Args& args, std::ostream& out, std::ostream& err);
 int runFidelity(const Args& args, std::ostream& out, std::ostream& err);
 int runSweep(const Args& args, std::ostream& out, std::ostream& err);
+int runCache(const Args& args, std::ostream& out, std::ostream& err);
 
 } // namespace stagecraft::cli

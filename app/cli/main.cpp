@@ -28,6 +28,7 @@ constexpr Command kCommands[] = {
     {"run", runRun, "run a model on this host with the emitted kernels"},
     {"fidelity", runFidelity, "compare simulated with measured kernel times on this host"},
     {"sweep", runSweep, "schedule and simulate every point of a design-space sweep"},
+    {"cache", runCache, "show or clear what Stagecraft keeps in the user's cache directory"},
 };
 
 void printUsage(std::ostream& out) {

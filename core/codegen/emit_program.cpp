@@ -405,6 +405,13 @@ Expected<EmittedProgram> emitProgram(const ir::Graph& graph,
                             cache ? &*cache : nullptr);
     SC_RETURN_IF_ERROR(compilation.run(progress));
     program.kernels = compilation.take();
+    // The cache stays within its cap, least recently used entries first; a
+    // prune that fails costs a later run its hits, never this one a result.
+    if (cache) {
+        Expected<CacheUse> pruned = cache->prune(objectCacheMaxBytes());
+        if (!pruned.ok() && program.cacheNote.empty())
+            program.cacheNote = "object cache not pruned: " + pruned.error().message();
+    }
     return program;
 }
 

@@ -25,10 +25,13 @@
 
 #include <llvm/Config/llvm-config.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
+#include <cstdlib>
 #include <map>
 #include <sys/random.h>
+#include <tuple>
 
 namespace stagecraft::codegen {
 
@@ -146,6 +149,72 @@ fs::path ObjectCache::pathOf(const std::string& key) const {
     return dir_.path() / key.substr(0, 2) / (key + ".entry");
 }
 
+int64_t objectCacheMaxBytes() {
+    constexpr int64_t kDefault = int64_t{1} << 30;
+    const char* text = std::getenv("STAGECRAFT_CACHE_MAX");
+    std::optional<int64_t> bytes = text ? parseByteSize(text) : std::nullopt;
+    return bytes ? *bytes : kDefault;
+}
+
+namespace {
+
+/// One entry file of the cache: its shard, name, size and last use.
+struct EntryFile {
+    std::string shard;
+    DirEntry file;
+};
+
+/// Every entry of \p dir (the shards are its two-hex-digit directories).
+Expected<std::vector<EntryFile>> entriesOf(const PrivateDir& dir) {
+    SC_ASSIGN_OR_RETURN(std::vector<DirEntry> shards, dir.list());
+    std::vector<EntryFile> entries;
+    for (const DirEntry& shard : shards) {
+        if (!shard.directory || shard.name.size() != 2)
+            continue;
+        SC_ASSIGN_OR_RETURN(PrivateDir sub, dir.sub(shard.name));
+        SC_ASSIGN_OR_RETURN(std::vector<DirEntry> files, sub.list());
+        for (DirEntry& file : files)
+            if (!file.directory && file.name.ends_with(".entry"))
+                entries.push_back({shard.name, std::move(file)});
+    }
+    return entries;
+}
+
+} // namespace
+
+Expected<CacheUse> ObjectCache::use() const {
+    SC_ASSIGN_OR_RETURN(std::vector<EntryFile> entries, entriesOf(dir_));
+    CacheUse use;
+    for (const EntryFile& e : entries) {
+        ++use.entries;
+        use.bytes += e.file.bytes;
+    }
+    return use;
+}
+
+Expected<CacheUse> ObjectCache::prune(int64_t maxBytes) const {
+    SC_ASSIGN_OR_RETURN(std::vector<EntryFile> entries, entriesOf(dir_));
+    int64_t total = 0;
+    for (const EntryFile& e : entries)
+        total += e.file.bytes;
+    // Oldest use first; ties by name, so the same cache prunes the same way.
+    std::sort(entries.begin(), entries.end(), [](const EntryFile& a, const EntryFile& b) {
+        return std::tie(a.file.modifiedNs, a.shard, a.file.name) <
+               std::tie(b.file.modifiedNs, b.shard, b.file.name);
+    });
+    CacheUse removed;
+    for (const EntryFile& e : entries) {
+        if (total <= maxBytes)
+            break;
+        SC_ASSIGN_OR_RETURN(PrivateDir shard, dir_.sub(e.shard));
+        SC_RETURN_IF_ERROR(shard.remove(e.file.name));
+        total -= e.file.bytes;
+        ++removed.entries;
+        removed.bytes += e.file.bytes;
+    }
+    return removed;
+}
+
 std::optional<CachedKernel> ObjectCache::load(const std::string& key) const {
     if (!isHex64(key))
         return std::nullopt;
@@ -174,6 +243,7 @@ std::optional<CachedKernel> ObjectCache::load(const std::string& key) const {
     std::string_view sealed = std::string_view(*text).substr(0, text->find("\nhmac ") + 1);
     if (sha256Hex(body) != sum->second || hmacSha256Hex(secret_, sealed) != sealField->second)
         return std::nullopt;
+    shard->touch(key + ".entry"); // used now: pruned last
     CachedKernel kernel;
     kernel.ir = std::string(body.substr(0, static_cast<size_t>(*irBytes)));
     kernel.object = std::string(body.substr(static_cast<size_t>(*irBytes)));

@@ -22,6 +22,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace stagecraft::codegen {
 
@@ -42,6 +43,16 @@ std::filesystem::path defaultObjectCacheDir();
 /// What to say, once, when defaultObjectCacheDir() is empty.
 std::string noObjectCacheDirNote();
 
+/// The most bytes the object cache keeps: $STAGECRAFT_CACHE_MAX ("512M",
+/// "2G", bytes), else 1 GiB; an unreadable value counts as unset.
+int64_t objectCacheMaxBytes();
+
+/// Entries of the cache and the bytes they take.
+struct CacheUse {
+    int64_t entries = 0;
+    int64_t bytes = 0;
+};
+
 class ObjectCache {
 public:
     /// The cache in \p dir (created 0700 if missing), its secret from the
@@ -61,6 +72,14 @@ public:
 
     /// Where the entry of \p key lives.
     std::filesystem::path pathOf(const std::string& key) const;
+
+    /// What the cache holds now.
+    Expected<CacheUse> use() const;
+    /// Removes the least recently used entries (a hit counts as a use)
+    /// until at most \p maxBytes remain; \returns what was removed.
+    Expected<CacheUse> prune(int64_t maxBytes) const;
+
+    const std::filesystem::path& path() const { return dir_.path(); }
 
 private:
     ObjectCache(PrivateDir dir, std::string secret)

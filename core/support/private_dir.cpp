@@ -8,11 +8,13 @@
 
 #include "support/strings.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -317,6 +319,38 @@ Status PrivateDir::moveIn(const PrivateDir& from, std::string_view name) const {
     if (::renameat(from.fd(), text.c_str(), fd(), text.c_str()) != 0)
         return systemError(path, "cannot move in");
     return Status::success();
+}
+
+Expected<std::vector<DirEntry>> PrivateDir::list() const {
+    int copy = ::openat(fd(), ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR* dir = copy < 0 ? nullptr : ::fdopendir(copy);
+    if (dir == nullptr) {
+        if (copy >= 0)
+            ::close(copy);
+        return systemError(path_, "cannot list");
+    }
+    std::vector<DirEntry> entries;
+    while (const dirent* item = ::readdir(dir)) {
+        const std::string name = item->d_name;
+        struct stat info {};
+        if (name == "." || name == ".." ||
+            ::fstatat(fd(), name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0 ||
+            !(S_ISREG(info.st_mode) || S_ISDIR(info.st_mode)))
+            continue;
+        entries.push_back(
+            {name, S_ISDIR(info.st_mode), static_cast<int64_t>(info.st_size),
+             static_cast<int64_t>(info.st_blocks) * 512,
+             static_cast<int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec});
+    }
+    ::closedir(dir);
+    std::sort(entries.begin(), entries.end(),
+              [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; });
+    return entries;
+}
+
+void PrivateDir::touch(std::string_view name) const {
+    if (oneComponent(name))
+        (void)::utimensat(fd(), std::string(name).c_str(), nullptr, AT_SYMLINK_NOFOLLOW);
 }
 
 bool PrivateDir::hasFile(std::string_view name) const {

@@ -19,10 +19,23 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace stagecraft {
 
 enum class StateKind { Cache, Data, Config };
+
+/// A regular file or directory in a private directory (links and other
+/// kinds are not listed).
+struct DirEntry {
+    std::string name;
+    bool directory = false;
+    int64_t bytes = 0;
+    /// Bytes it takes on disk (less than bytes for a sparse file).
+    int64_t diskBytes = 0;
+    /// Last modification, nanoseconds since the epoch.
+    int64_t modifiedNs = 0;
+};
 
 class PrivateDir {
 public:
@@ -57,6 +70,11 @@ public:
     Status moveIn(const PrivateDir& from, std::string_view name) const;
     /// Whether \p name is a regular file here (a link is not).
     bool hasFile(std::string_view name) const;
+    /// The regular files and directories here, by name.
+    Expected<std::vector<DirEntry>> list() const;
+    /// Marks file \p name as modified now (a link is not followed); what a
+    /// least-recently-used cache calls on a hit.
+    void touch(std::string_view name) const;
 
     /// An exclusive lock on file \p name here (created 0600, a link not
     /// followed), held while the result lives; an error saying who holds it

@@ -16,6 +16,7 @@
 #include "support/sha256.h"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -264,3 +265,40 @@ TEST_F(TestObjectCache, emissionsSharingTheCacheLeaveOnlyIntactEntries) {
 }
 
 } // namespace
+
+/// Beyond its cap the cache removes the least recently used entries first,
+/// a hit counting as a use; emission keeps it within $STAGECRAFT_CACHE_MAX.
+TEST_F(TestObjectCache, theLeastRecentlyUsedEntriesGoFirst) {
+    fs::path dir = dir_.filePath("lru");
+    auto cache = codegen::ObjectCache::open(dir);
+    ASSERT_TRUE(cache.ok()) << cache.error().message();
+    const std::string keys[] = {std::string(64, 'a'), std::string(64, 'b'), std::string(64, 'c')};
+    auto base = fs::file_time_type::clock::now() - std::chrono::hours(1);
+    for (int i = 0; i < 3; ++i) {
+        ASSERT_TRUE(cache->store(keys[i], {"ir", "object", 1}).ok());
+        fs::last_write_time(cache->pathOf(keys[i]), base + std::chrono::minutes(i));
+    }
+    auto held = cache->use();
+    ASSERT_TRUE(held.ok());
+    ASSERT_EQ(held->entries, 3);
+    ASSERT_TRUE(cache->load(keys[0]).has_value()); // a's use is now the latest
+    auto removed = cache->prune(held->bytes - 1);
+    ASSERT_TRUE(removed.ok()) << removed.error().message();
+    EXPECT_EQ(removed->entries, 1);
+    EXPECT_FALSE(cache->load(keys[1]).has_value()) << "b was the least recently used";
+    EXPECT_TRUE(cache->load(keys[0]).has_value());
+    EXPECT_TRUE(cache->load(keys[2]).has_value());
+    auto none = cache->prune(0);
+    ASSERT_TRUE(none.ok());
+    EXPECT_EQ(none->entries, 2);
+    EXPECT_EQ(cache->use()->entries, 0);
+
+    // Emission prunes to the cap: one byte keeps nothing.
+    ::setenv("STAGECRAFT_CACHE_MAX", "1", 1);
+    fs::path capped = dir_.filePath("capped");
+    auto program = emit(*planned_, capped);
+    ::unsetenv("STAGECRAFT_CACHE_MAX");
+    ASSERT_TRUE(program.ok()) << program.error().message();
+    EXPECT_TRUE(entries(capped).empty());
+    EXPECT_EQ(codegen::objectCacheMaxBytes(), int64_t{1} << 30);
+}
