@@ -75,13 +75,23 @@ std::optional<std::string> readRequest(const ArgParser& parser, Request& request
     return std::nullopt;
 }
 
-/// Reports progress on \p err about every tenth of the kernels.
+/// Reports progress on \p err about every tenth of the kernels, or of
+/// their parts when kernels have several (a long kernel then says how far
+/// it is instead of falling silent).
 codegen::EmitProgress progressOn(std::ostream& err) {
     return [&err, last = size_t{0}](const codegen::EmitCount& count) mutable {
-        if (count.done == count.total || count.done * 10 / count.total != last * 10 / count.total)
-            err << kName << "compiled " << count.done << "/" << count.total << " kernels ("
-                << count.cached << " from the object cache)\n";
-        last = count.done;
+        const bool parts = count.partsTotal > count.total;
+        const size_t done = parts ? count.partsDone : count.done;
+        const size_t total = parts ? count.partsTotal : count.total;
+        if (done == last || total == 0)
+            return true;
+        if (done == total || done * 10 / total != last * 10 / total) {
+            err << kName << "compiled " << count.done << "/" << count.total << " kernels (";
+            if (parts)
+                err << count.partsDone << "/" << count.partsTotal << " parts, ";
+            err << count.cached << " from the object cache)\n";
+        }
+        last = done;
         return true;
     };
 }

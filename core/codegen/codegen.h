@@ -93,14 +93,18 @@ struct EmittedProgram {
     std::vector<EmittedKernel> kernels;
 };
 
-/// Kernels done so far, of which \p cached came from the object cache.
+/// Kernels done so far, of which \p cached came from the object cache, and
+/// the parts (docs/codegen.md, "Kernel parts") done of all the kernels'.
 struct EmitCount {
     size_t done = 0;
     size_t total = 0;
     size_t cached = 0;
+    size_t partsDone = 0;
+    size_t partsTotal = 0;
 };
 
-/// Called after each kernel; returning false cancels (the result is then a
+/// Called after each part of a kernel (so a kernel of many parts reports
+/// while it compiles); returning false cancels (the result is then a
 /// "cancelled" error).
 using EmitProgress = std::function<bool(const EmitCount& count)>;
 

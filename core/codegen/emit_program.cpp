@@ -251,12 +251,16 @@ public:
         {
             std::unique_lock lock(mutex_);
             size_t reported = 0;
+            size_t partsReported = 0;
             while (reported < total) {
-                changed_.wait(lock, [&] { return done_ > reported || failed_; });
+                changed_.wait(lock, [&] {
+                    return done_ > reported || partsDone_ > partsReported || failed_;
+                });
                 if (failed_)
                     break;
                 reported = done_;
-                EmitCount count{reported, total, cached_};
+                partsReported = partsDone_;
+                EmitCount count{reported, total, cached_, partsReported, units_.size()};
                 lock.unlock();
                 bool goOn = !progress || progress(count);
                 lock.lock();
@@ -318,6 +322,7 @@ private:
             std::lock_guard lock(mutex_);
             failed_ = failed_ || !result.ok();
             results_[unit.kernel][unit.part] = std::move(result);
+            ++partsDone_;
             if (--partsLeft_[unit.kernel] == 0) {
                 ++done_;
                 const auto& parts = results_[unit.kernel];
@@ -350,6 +355,7 @@ private:
     std::mutex mutex_;
     std::condition_variable changed_;
     size_t done_ = 0;
+    size_t partsDone_ = 0;
     size_t cached_ = 0;
     bool failed_ = false;
     bool stop_ = false;
