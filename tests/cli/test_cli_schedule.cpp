@@ -17,8 +17,6 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <cmath>
-
 using namespace stagecraft;
 using stagecraft::test::parsed;
 using stagecraft::test::readAll;
