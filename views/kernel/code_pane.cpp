@@ -135,7 +135,8 @@ bool CodePane::viewportEvent(QEvent* event) {
         if (line >= 0 && static_cast<size_t>(line) < lines_.size() &&
             lines_[static_cast<size_t>(line)].op >= 0) {
             const CodeLine& code = lines_[static_cast<size_t>(line)];
-            QString tip = names_.value(code.op);
+            // A model's op names are text, never markup.
+            QString tip = names_.value(code.op).toHtmlEscaped();
             if (code.sourceLine > 0)
                 tip += tr(" · loop-nest line %1").arg(code.sourceLine);
             QToolTip::showText(help->globalPos(), tip, viewport());
