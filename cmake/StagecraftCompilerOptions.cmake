@@ -16,6 +16,14 @@ if(STAGECRAFT_BUILD_FUZZERS)
     endif()
     list(PREPEND STAGECRAFT_SANITIZE fuzzer-no-link)
 endif()
+# Debian's hardening (dpkg-buildflags): full RELRO and immediate binding
+# always; stack protection, and _FORTIFY_SOURCE where the build optimizes
+# and no sanitizer replaces the checked functions.
+target_link_options(stagecraft_options INTERFACE -Wl,-z,relro -Wl,-z,now)
+if(NOT STAGECRAFT_SANITIZE)
+    target_compile_options(stagecraft_options INTERFACE -fstack-protector-strong
+        $<$<NOT:$<CONFIG:Debug>>:-D_FORTIFY_SOURCE=2>)
+endif()
 if(STAGECRAFT_SANITIZE)
     list(JOIN STAGECRAFT_SANITIZE "," _sc_sanitizers)
     target_compile_options(stagecraft_options INTERFACE
