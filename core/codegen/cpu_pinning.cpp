@@ -2,6 +2,7 @@
 
 #include "codegen/cpu_pinning.h"
 
+#include <pthread.h>
 #include <sched.h>
 
 namespace stagecraft::codegen {
@@ -24,6 +25,15 @@ bool pinThisThread(const std::vector<int>& cpus, size_t index) {
     CPU_ZERO(&one);
     CPU_SET(cpus[index % cpus.size()], &one);
     return sched_setaffinity(0, sizeof one, &one) == 0;
+}
+
+bool pinThread(std::thread& thread, const std::vector<int>& cpus, size_t index) {
+    if (cpus.size() < 2)
+        return false;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpus[index % cpus.size()], &one);
+    return pthread_setaffinity_np(thread.native_handle(), sizeof one, &one) == 0;
 }
 
 PinnedCaller::PinnedCaller() {

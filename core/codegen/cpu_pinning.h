@@ -6,6 +6,7 @@
 /// packs runnable threads onto one virtual CPU cannot halve a run.
 
 #include <cstddef>
+#include <thread>
 #include <vector>
 
 namespace stagecraft::codegen {
@@ -16,6 +17,9 @@ std::vector<int> allowedCpus();
 /// Holds the calling thread on the \p index-th of \p cpus (modulo their
 /// count) where there are two or more; whether it did.
 bool pinThisThread(const std::vector<int>& cpus, size_t index);
+/// Holds \p thread on the \p index-th of \p cpus (as pinThisThread), from
+/// the thread that made it: held from then on, whether or not it has run yet.
+bool pinThread(std::thread& thread, const std::vector<int>& cpus, size_t index);
 
 /// Holds the calling thread on the first of its allowed CPUs for its
 /// lifetime and gives it its own affinity back after; does nothing where

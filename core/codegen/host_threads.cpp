@@ -72,8 +72,12 @@ void Barrier::wait() {
 CorePool::CorePool(int64_t helpers)
     : helpers_(static_cast<size_t>(helpers))
     , cpus_(allowedCpus()) {
-    for (size_t i = 0; i < helpers_.size(); ++i)
+    // Each helper is held on its CPU as it is made: a helper pinning itself
+    // when it first ran stayed unpinned on a busy machine until then.
+    for (size_t i = 0; i < helpers_.size(); ++i) {
         helpers_[i].thread = std::thread([this, i] { serve(i); });
+        pinThread(helpers_[i].thread, cpus_, i + 1);
+    }
 }
 
 CorePool::~CorePool() {
@@ -98,7 +102,6 @@ void CorePool::run(const std::function<void(int64_t)>& job, int64_t count) {
 }
 
 void CorePool::serve(size_t index) {
-    pinThisThread(cpus_, index + 1);
     while (true) {
         if (!spinUntil([&] { return helpers_[index].wake.try_acquire(); }))
             helpers_[index].wake.acquire();
