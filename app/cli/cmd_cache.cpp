@@ -68,9 +68,8 @@ Status report(const PrivateDir& root, bool clear, std::ostream& out) {
     SC_ASSIGN_OR_RETURN(std::optional<PrivateDir> objects, existingSub(root, "objects"));
     codegen::CacheUse kernels;
     if (objects) {
-        SC_ASSIGN_OR_RETURN(codegen::ObjectCache cache,
-                            codegen::ObjectCache::open(objects->path()));
-        SC_ASSIGN_OR_RETURN(kernels, clear ? cache.prune(0) : cache.use());
+        SC_ASSIGN_OR_RETURN(kernels, clear ? codegen::pruneObjectCache(*objects, 0)
+                                           : codegen::objectCacheUse(*objects));
     }
     out << "objects  " << kernels.entries << " compiled kernel parts, "
         << formatBytes(kernels.bytes) << (clear ? " removed" : "") << " (at most "

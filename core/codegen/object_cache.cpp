@@ -182,8 +182,8 @@ Expected<std::vector<EntryFile>> entriesOf(const PrivateDir& dir) {
 
 } // namespace
 
-Expected<CacheUse> ObjectCache::use() const {
-    SC_ASSIGN_OR_RETURN(std::vector<EntryFile> entries, entriesOf(dir_));
+Expected<CacheUse> objectCacheUse(const PrivateDir& dir) {
+    SC_ASSIGN_OR_RETURN(std::vector<EntryFile> entries, entriesOf(dir));
     CacheUse use;
     for (const EntryFile& e : entries) {
         ++use.entries;
@@ -192,8 +192,8 @@ Expected<CacheUse> ObjectCache::use() const {
     return use;
 }
 
-Expected<CacheUse> ObjectCache::prune(int64_t maxBytes) const {
-    SC_ASSIGN_OR_RETURN(std::vector<EntryFile> entries, entriesOf(dir_));
+Expected<CacheUse> pruneObjectCache(const PrivateDir& dir, int64_t maxBytes) {
+    SC_ASSIGN_OR_RETURN(std::vector<EntryFile> entries, entriesOf(dir));
     int64_t total = 0;
     for (const EntryFile& e : entries)
         total += e.file.bytes;
@@ -206,13 +206,21 @@ Expected<CacheUse> ObjectCache::prune(int64_t maxBytes) const {
     for (const EntryFile& e : entries) {
         if (total <= maxBytes)
             break;
-        SC_ASSIGN_OR_RETURN(PrivateDir shard, dir_.sub(e.shard));
+        SC_ASSIGN_OR_RETURN(PrivateDir shard, dir.sub(e.shard));
         SC_RETURN_IF_ERROR(shard.remove(e.file.name));
         total -= e.file.bytes;
         ++removed.entries;
         removed.bytes += e.file.bytes;
     }
     return removed;
+}
+
+Expected<CacheUse> ObjectCache::use() const {
+    return objectCacheUse(dir_);
+}
+
+Expected<CacheUse> ObjectCache::prune(int64_t maxBytes) const {
+    return pruneObjectCache(dir_, maxBytes);
 }
 
 std::optional<CachedKernel> ObjectCache::load(const std::string& key) const {

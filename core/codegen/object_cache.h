@@ -53,6 +53,12 @@ struct CacheUse {
     int64_t bytes = 0;
 };
 
+/// What the cache in \p dir holds, and its pruning (ObjectCache::prune):
+/// they read no entry, so they need no secret and write nothing else
+/// (`stagecraft cache`).
+Expected<CacheUse> objectCacheUse(const PrivateDir& dir);
+Expected<CacheUse> pruneObjectCache(const PrivateDir& dir, int64_t maxBytes);
+
 class ObjectCache {
 public:
     /// The cache in \p dir (created 0700 if missing), its secret from the

@@ -31,6 +31,15 @@ inline QStringList fig3(const char* command, const QStringList& more) {
     return QStringList{s(command), s("zoo:fig3-chain"), s("--arch"), s("teaching")} + more;
 }
 
+/// `schedule zoo:fig3-chain --arch teaching` at the LB level (Fig. 3's)
+/// unless \p more picks one, and \p more.
+inline QStringList scheduleFig3(const QStringList& more) {
+    QStringList args{s("schedule"), s("zoo:fig3-chain"), s("--arch"), s("teaching")};
+    if (!more.contains(s("--level")))
+        args << s("--level") << s("lb");
+    return args + more;
+}
+
 /// Exactly one line on stderr, ending in a newline.
 inline bool oneLine(const CliResult& r) {
     return r.err.count(QLatin1Char('\n')) == 1 && r.err.endsWith(QLatin1Char('\n'));

@@ -16,25 +16,14 @@ using namespace stagecraft;
 using stagecraft::test::parsed;
 using stagecraft::test::runCli;
 using stagecraft::test::s;
-
-namespace {
-
-/// fig3-chain on teaching, at the LB level (Fig. 3's) unless \p more picks one.
-QStringList fig3(const QStringList& more) {
-    QStringList args{s("schedule"), s("zoo:fig3-chain"), s("--arch"), s("teaching")};
-    if (!more.contains(s("--level")))
-        args << s("--level") << s("lb");
-    return args + more;
-}
-
-} // namespace
+using stagecraft::test::scheduleFig3;
 
 class TestCliExplain : public QObject {
     Q_OBJECT
 
 private slots:
     void explainShowsAlgorithm3Lists() {
-        auto result = runCli(fig3({s("--order"), s("dfs"), s("--explain")}));
+        auto result = runCli(scheduleFig3({s("--order"), s("dfs"), s("--explain")}));
         QVERIFY2(result.exitCode == 0, qPrintable(result.err));
         QVERIFY(result.out.contains(s("Algorithm 2, grouping (§3.2)")));
         QVERIFY(result.out.contains(s("Algorithm 3, DFS order (§3.3)")));
@@ -44,7 +33,7 @@ private slots:
         QVERIFY(result.out.contains(s("    visit: ")));
         QVERIFY(
             result.out.contains(s("    order: a8 a7 b4 a6 a5 b3 c2 a4 a3 b2 a2 a1 b1 c1 d1\n")));
-        auto json = runCli(fig3({s("--order"), s("dfs"), s("--explain"), s("--json")}));
+        auto json = runCli(scheduleFig3({s("--order"), s("dfs"), s("--explain"), s("--json")}));
         QVERIFY2(json.exitCode == 0, qPrintable(json.err));
         QJsonObject trace = parsed(json)[s("trace")].toObject();
         QVERIFY(!trace[s("merges")].toArray().isEmpty());

@@ -22,16 +22,9 @@ using stagecraft::test::parsed;
 using stagecraft::test::readAll;
 using stagecraft::test::runCli;
 using stagecraft::test::s;
+using stagecraft::test::scheduleFig3;
 
 namespace {
-
-/// fig3-chain on teaching, at the LB level (Fig. 3's) unless \p more picks one.
-QStringList fig3(const QStringList& more) {
-    QStringList args{s("schedule"), s("zoo:fig3-chain"), s("--arch"), s("teaching")};
-    if (!more.contains(s("--level")))
-        args << s("--level") << s("lb");
-    return args + more;
-}
 
 QStringList orderLabels(const QJsonObject& doc) {
     QStringList labels;
@@ -65,7 +58,7 @@ private:
 
 private slots:
     void bfsOrderOfFig3() {
-        auto result = runCli(fig3({s("--order"), s("bfs"), s("--json")}));
+        auto result = runCli(scheduleFig3({s("--order"), s("bfs"), s("--json")}));
         QVERIFY2(result.exitCode == 0, qPrintable(result.err));
         QJsonObject doc = parsed(result);
         QList<int> instances;
@@ -78,7 +71,7 @@ private slots:
     }
 
     void dfsOrderOfFig3() {
-        auto result = runCli(fig3({s("--order"), s("dfs"), s("--json")}));
+        auto result = runCli(scheduleFig3({s("--order"), s("dfs"), s("--json")}));
         QVERIFY2(result.exitCode == 0, qPrintable(result.err));
         QJsonObject doc = parsed(result);
         QCOMPARE(orderLabels(doc),
@@ -88,9 +81,9 @@ private slots:
     }
 
     void documentHasTheContractKeys() {
-        auto result = runCli(fig3({s("--json")}));
+        auto result = runCli(scheduleFig3({s("--json")}));
         QVERIFY2(result.exitCode == 0, qPrintable(result.err));
-        QCOMPARE(runCli(fig3({s("--json")})).out, result.out);
+        QCOMPARE(runCli(scheduleFig3({s("--json")})).out, result.out);
         QJsonObject doc = parsed(result);
         QCOMPARE(doc[s("format")].toString(), s("stagecraft-schedule"));
         QCOMPARE(doc[s("version")].toInt(), 1);
@@ -131,7 +124,7 @@ private slots:
     }
 
     void textSummary() {
-        auto result = runCli(fig3({s("--order"), s("dfs")}));
+        auto result = runCli(scheduleFig3({s("--order"), s("dfs")}));
         QVERIFY2(result.exitCode == 0, qPrintable(result.err));
         QVERIFY(result.out.startsWith(s("model zoo:fig3-chain (graph fig3-chain, 16 ops) on "
                                         "teaching\n")));
@@ -148,7 +141,8 @@ private slots:
     /// its ReLU, AGO clusters by weight; none splits into instances.
     void strategyPicksTheScheduler() {
         auto groupsOf = [](const char* strategy) {
-            auto result = runCli(fig3({s("--strategy"), s(strategy), s("--level"), s("lb")}));
+            auto result =
+                runCli(scheduleFig3({s("--strategy"), s(strategy), s("--level"), s("lb")}));
             return result.exitCode == 0 ? result.out : s("failed: ") + result.err;
         };
         QString dla = groupsOf("dla"), tvm = groupsOf("tvm"), ago = groupsOf("ago");
@@ -157,7 +151,7 @@ private slots:
         QVERIFY2(ago.contains(s("\ngroups (3)\n")), qPrintable(ago));
         for (const QString& out : {dla, tvm, ago})
             QVERIFY2(!out.contains(s("split dim")), qPrintable(out));
-        auto simulated = runCli(fig3({s("--strategy"), s("ago"), s("--simulate")}));
+        auto simulated = runCli(scheduleFig3({s("--strategy"), s("ago"), s("--simulate")}));
         QVERIFY2(simulated.exitCode == 0 && simulated.out.contains(s("where the time goes")),
                  qPrintable(simulated.err));
     }
@@ -182,11 +176,12 @@ private slots:
             QVERIFY(writeText(file("edits.json"), overrides));
             first << s("--overrides") << file("edits.json");
         }
-        auto a = runCli(fig3(first + QStringList{s("--out"), file("a.json")}));
+        auto a = runCli(scheduleFig3(first + QStringList{s("--out"), file("a.json")}));
         QVERIFY2(a.exitCode == 0, qPrintable(a.err));
         QVERIFY(a.out.contains(s("wrote ") + file("a.json")));
-        auto b = runCli(fig3(options + QStringList{s("--overrides"), file("a.json"), s("--out"),
-                                                   file("b.json"), s("--json")}));
+        auto b =
+            runCli(scheduleFig3(options + QStringList{s("--overrides"), file("a.json"), s("--out"),
+                                                      file("b.json"), s("--json")}));
         QVERIFY2(b.exitCode == 0, qPrintable(b.err));
         QByteArray written = readAll(file("a.json"));
         QVERIFY(!written.isEmpty());
@@ -221,7 +216,7 @@ private slots:
         QFETCH(QString, overrides);
         QFETCH(QStringList, parts);
         QVERIFY(writeText(file("edits.json"), overrides));
-        auto result = runCli(fig3({s("--overrides"), file("edits.json")}));
+        auto result = runCli(scheduleFig3({s("--overrides"), file("edits.json")}));
         expectOneLineError(result, 1, parts);
         QVERIFY(result.out.isEmpty());
     }
@@ -265,7 +260,8 @@ private slots:
     }
 
     void zooBatchFollowsPerCluster() {
-        auto result = runCli(fig3({s("--per-cluster"), s("2"), s("--batch"), s("6"), s("--json")}));
+        auto result =
+            runCli(scheduleFig3({s("--per-cluster"), s("2"), s("--batch"), s("6"), s("--json")}));
         QVERIFY2(result.exitCode == 0, qPrintable(result.err));
         QJsonObject clusters = parsed(result)[s("clusters")].toObject();
         QCOMPARE(clusters[s("per_cluster")].toInt(), 2);
@@ -275,8 +271,8 @@ private slots:
     }
 
     void levelChoosesTheBufferAlgorithm1Fills() {
-        auto lb = runCli(fig3({s("--level"), s("lb"), s("--json")}));
-        auto gb = runCli(fig3({s("--level"), s("gb"), s("--json")}));
+        auto lb = runCli(scheduleFig3({s("--level"), s("lb"), s("--json")}));
+        auto gb = runCli(scheduleFig3({s("--level"), s("gb"), s("--json")}));
         QVERIFY2(lb.exitCode == 0 && gb.exitCode == 0, qPrintable(lb.err + gb.err));
         QCOMPARE(parsed(lb)[s("level")].toString(), s("LB"));
         QCOMPARE(parsed(gb)[s("level")].toString(), s("GB"));
@@ -286,20 +282,20 @@ private slots:
                 parsed(lb)[s("capacity_bytes")].toDouble());
         QVERIFY(parsed(gb)[s("instances")].toArray().size() <
                 parsed(lb)[s("instances")].toArray().size());
-        auto text = runCli(fig3({s("--level"), s("gb")}));
+        auto text = runCli(scheduleFig3({s("--level"), s("gb")}));
         QVERIFY2(text.out.contains(s("; GB capacity ")), qPrintable(text.out));
     }
 
     /// The default, auto, simulates both levels, keeps the faster and says
     /// so (in the text; the document has the level) with both latencies.
     void levelAutoIsTheDefaultAndSaysWhy() {
-        auto result = runCli(fig3({s("--level"), s("auto"), s("--json")}));
+        auto result = runCli(scheduleFig3({s("--level"), s("auto"), s("--json")}));
         QVERIFY2(result.exitCode == 0 && result.err.isEmpty(), qPrintable(result.err));
         QString level = parsed(result)[s("level")].toString();
         QVERIFY(level == s("LB") || level == s("GB"));
-        auto forced = runCli(fig3({s("--level"), level.toLower(), s("--json")}));
+        auto forced = runCli(scheduleFig3({s("--level"), level.toLower(), s("--json")}));
         QCOMPARE(forced.out, result.out); // the same schedule as asking for it
-        auto text = runCli(fig3({s("--level"), s("auto")}));
+        auto text = runCli(scheduleFig3({s("--level"), s("auto")}));
         // On stderr: stdout is the schedule, for a pipe.
         QVERIFY2(text.err.startsWith(s("stagecraft schedule: level auto: ") + level +
                                      s(": graphturbo simulates ")),
@@ -307,12 +303,12 @@ private slots:
         QVERIFY2(text.err.contains(s(" at LB")) && text.err.contains(s(" at GB")),
                  qPrintable(text.err));
         QVERIFY(!text.out.contains(s("level auto")));
-        QVERIFY(!runCli(fig3({s("--level"), s("lb")})).err.contains(s("level auto")));
+        QVERIFY(!runCli(scheduleFig3({s("--level"), s("lb")})).err.contains(s("level auto")));
     }
 
     void perClusterAuto() {
-        auto result =
-            runCli(fig3({s("--per-cluster"), s("auto"), s("--batch"), s("64"), s("--json")}));
+        auto result = runCli(
+            scheduleFig3({s("--per-cluster"), s("auto"), s("--batch"), s("64"), s("--json")}));
         QVERIFY2(result.exitCode == 0, qPrintable(result.err));
         QJsonObject clusters = parsed(result)[s("clusters")].toObject();
         QVERIFY(clusters[s("chosen_by")].toString().startsWith(s("auto")));
@@ -340,13 +336,13 @@ private slots:
         QTest::newRow("missing file") << QStringList{s("schedule"), s("/nonexistent/m.onnx")}
                                       << QStringList{s("/nonexistent/m.onnx")};
         QTest::newRow("batch does not divide")
-            << fig3({s("--batch"), s("10")}) << QStringList{s("10"), s("does not divide")};
+            << scheduleFig3({s("--batch"), s("10")}) << QStringList{s("10"), s("does not divide")};
         QTest::newRow("batch zero")
-            << fig3({s("--batch"), s("0")}) << QStringList{s("--batch must be at least 1")};
+            << scheduleFig3({s("--batch"), s("0")}) << QStringList{s("--batch must be at least 1")};
         QTest::newRow("missing overrides file")
-            << fig3({s("--overrides"), s("/nonexistent/o.json")})
+            << scheduleFig3({s("--overrides"), s("/nonexistent/o.json")})
             << QStringList{s("/nonexistent/o.json")};
-        QTest::newRow("unwritable out") << fig3({s("--out"), s("/nonexistent/dir/s.json")})
+        QTest::newRow("unwritable out") << scheduleFig3({s("--out"), s("/nonexistent/dir/s.json")})
                                         << QStringList{s("/nonexistent/dir/s.json")};
     }
     void badInput() {
@@ -360,25 +356,25 @@ private slots:
         QTest::addColumn<QString>("part");
         QTest::newRow("no model") << QStringList{s("schedule")} << s("missing MODEL");
         QTest::newRow("bad order")
-            << fig3({s("--order"), s("zigzag")}) << s("--order must be bfs, dfs or best");
-        QTest::newRow("bad strategy") << fig3({s("--strategy"), s("fast")})
+            << scheduleFig3({s("--order"), s("zigzag")}) << s("--order must be bfs, dfs or best");
+        QTest::newRow("bad strategy") << scheduleFig3({s("--strategy"), s("fast")})
                                       << s("--strategy: unknown strategy 'fast' (expected tvm, "
                                            "tvm-llb, astitch, dla, ago, ios, gt-gb, gt-lb, "
                                            "gt-instances, gt-paper or graphturbo)");
         QTest::newRow("bad level")
-            << fig3({s("--level"), s("l2")}) << s("--level must be lb, gb or auto");
-        QTest::newRow("auto without batch")
-            << fig3({s("--per-cluster"), s("auto")}) << s("--per-cluster auto needs --batch N");
-        QTest::newRow("per-cluster word")
-            << fig3({s("--per-cluster"), s("many")}) << s("--per-cluster needs a whole number");
+            << scheduleFig3({s("--level"), s("l2")}) << s("--level must be lb, gb or auto");
+        QTest::newRow("auto without batch") << scheduleFig3({s("--per-cluster"), s("auto")})
+                                            << s("--per-cluster auto needs --batch N");
+        QTest::newRow("per-cluster word") << scheduleFig3({s("--per-cluster"), s("many")})
+                                          << s("--per-cluster needs a whole number");
         QTest::newRow("batch word")
-            << fig3({s("--batch"), s("x")}) << s("--batch needs a whole number");
-        QTest::newRow("unknown option") << fig3({s("--colour")}) << s("--colour");
+            << scheduleFig3({s("--batch"), s("x")}) << s("--batch needs a whole number");
+        QTest::newRow("unknown option") << scheduleFig3({s("--colour")}) << s("--colour");
         QTest::newRow("seq for a file")
             << QStringList{s("schedule"), s("m.onnx"), s("--seq"), s("64")}
             << s("--seq applies to zoo models");
-        QTest::newRow("dim for zoo")
-            << fig3({s("--dim"), s("N=2")}) << s("--input, --dim and --value apply to .onnx files");
+        QTest::newRow("dim for zoo") << scheduleFig3({s("--dim"), s("N=2")})
+                                     << s("--input, --dim and --value apply to .onnx files");
     }
     void badUsage() {
         QFETCH(QStringList, args);
