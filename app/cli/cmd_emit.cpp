@@ -1,7 +1,8 @@
 // stagecraft emit: lower every kernel plan of a schedule to LLVM IR (one
 // function per sub-graph instance, GraphTurbo §4) and compile it for the
-// DSA's RISC-V vector cores or the host; write a .ll and a .o per kernel and
-// manifest.json (docs/codegen.md).
+// DSA's RISC-V vector cores or the host; write a .o per kernel, the model
+// library that runs them (weights.bin, model.c/h, runtime/, example.c, build
+// files) and manifest.json (docs/codegen.md).
 
 #include "cli/args.h"
 #include "cli/commands.h"
@@ -27,13 +28,25 @@ ArgParser makeParser() {
         "Emits the kernels of a schedule through LLVM: one function per sub-graph instance\n"
         "(its layers' fused, tiled loop nests, stitched buffers in local memory, weight\n"
         "promotion as explicit copies, the core id and count as parameters), optimized at\n"
-        "O2 for the target and compiled to an object. Writes <kernel>.ll, <kernel>.o and\n"
-        "manifest.json into DIR. MODEL is an .onnx file or zoo:NAME; SESSION a\n"
-        "stagecraft-studio session (.stagecraft) whose schedule choices are used.");
+        "O2 for the target and compiled to an object. Writes into DIR a <kernel>.o per\n"
+        "kernel, manifest.json and, as --format library (the default), a model library\n"
+        "that runs without Stagecraft: weights.bin, model.h, model.c, runtime/, example.c,\n"
+        "CMakeLists.txt and a Makefile ('make' builds libmodel.a and the example). MODEL\n"
+        "is an .onnx file or zoo:NAME; SESSION a stagecraft-studio session (.stagecraft)\n"
+        "whose schedule choices are used.");
     parser.addPositional("MODEL", "the .onnx file, zoo:NAME or a .stagecraft session");
     parser.addOption("out", "DIR", "directory for the kernel files (created if missing)");
     parser.addOption("target", "riscv64|host",
                      "the DSA's RISC-V vector cores (default) or this host");
+    parser.addOption("format", "library|objects",
+                     "a model library (default), or the kernel objects, their .ll and the "
+                     "manifest alone");
+    parser.addOption("cpu", "NAME",
+                     "host: the CPU to compile for, an LLVM name (default " +
+                         codegen::portableHostCpu() + "; native: this machine's)");
+    parser.addOption("vlen", "BITS",
+                     "riscv64: the least VLEN the objects may assume, 128-1024 (default: any)");
+    parser.addSwitch("ir", "library: also write each kernel's optimized IR (<kernel>.ll)");
     parser.addOption("opt", "N", "LLVM optimization level 0-3 (default 2)");
     parser.addOption("threads", "N", "kernels compiled at once (default: one per hardware thread)");
     parser.addSwitch("no-cache",
@@ -48,7 +61,27 @@ struct Request {
     KernelRequest kernels;
     std::string out;
     codegen::EmitOptions emit;
+    driver::EmitFormat format = driver::EmitFormat::Library;
 };
+
+/// --format, --cpu, --vlen and --ir into \p request.
+std::optional<std::string> readOutputForm(const ArgParser& parser, Request& request) {
+    const std::string format = parser.value("format", "library");
+    if (format != "library" && format != "objects")
+        return "--format must be library or objects, got " + quote(format);
+    request.format =
+        format == "library" ? driver::EmitFormat::Library : driver::EmitFormat::Objects;
+    request.emit.keepIr = request.format == driver::EmitFormat::Objects || parser.has("ir");
+    const bool host = request.emit.target == codegen::Target::Host;
+    request.emit.cpu = parser.value("cpu", host ? codegen::portableHostCpu() : "");
+    std::optional<int64_t> vlen = parseInt(parser.value("vlen", "0"));
+    if (!vlen || *vlen < 0 || *vlen > 1024)
+        return std::string("--vlen must be 128, 256, 512 or 1024");
+    request.emit.vlen = static_cast<int>(*vlen);
+    Expected<codegen::TargetInfo> machine =
+        codegen::resolveTarget(request.emit.target, request.emit.cpu, request.emit.vlen);
+    return machine.ok() ? std::nullopt : std::optional<std::string>(machine.error().message());
+}
 
 std::optional<std::string> readRequest(const ArgParser& parser, Request& request) {
     if (auto problem = readKernelRequest(parser, *parser.positional("MODEL"), request.kernels))
@@ -62,6 +95,8 @@ std::optional<std::string> readRequest(const ArgParser& parser, Request& request
     if (!parsed)
         return "--target must be riscv64 or host, got " + quote(target);
     request.emit.target = *parsed;
+    if (auto problem = readOutputForm(parser, request))
+        return problem;
     std::optional<int64_t> opt = parseInt(parser.value("opt", "2"));
     if (!opt || *opt < 0 || *opt > 3)
         return "--opt must be 0, 1, 2 or 3";
@@ -139,7 +174,7 @@ int runEmit(const Args& args, std::ostream& out, std::ostream& err) {
                                build->arch.name, build->strategy};
     auto written =
         driver::emitKernels(request.out, build->model.graph, *build->evaluation.schedule.semantics,
-                            build->plan, request.emit, info, progressOn(err));
+                            build->plan, request.emit, info, progressOn(err), request.format);
     if (!written.ok()) {
         err << kName << written.error().message() << "\n";
         return kExitBadInput;
@@ -156,8 +191,13 @@ int runEmit(const Args& args, std::ostream& out, std::ostream& err) {
     out << "emitted " << program.kernels.size() << " kernels (" << build->strategy << " on "
         << build->arch.name << ") for " << codegen::targetName(program.target) << " ("
         << program.machine.triple << ", " << program.machine.cpu << ") at O" << program.optLevel
-        << " in " << time << "\nwrote " << request.out
-        << "/manifest.json and a .ll and .o per kernel" << partsNote(program) << "\n";
+        << " in " << time << "\nwrote " << request.out << "/manifest.json"
+        << (request.format == driver::EmitFormat::Library
+                ? ", the model library (" + request.out + "/model.h; build with 'make -C " +
+                      request.out + "')"
+                : std::string())
+        << " and " << (request.emit.keepIr ? "a .ll and .o" : "a .o") << " per kernel"
+        << partsNote(program) << "\n";
     // How the configuration was chosen: a note for the reader, not output.
     for (const std::string& note : build->notes)
         err << kName << note << "\n";

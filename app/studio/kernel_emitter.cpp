@@ -23,6 +23,10 @@ Expected<QString> emitFiles(const KernelEmitter::Request& request,
     codegen::EmitOptions options;
     options.target = *target;
     options.optLevel = request.optLevel;
+    // As `stagecraft emit`: host objects for a portable CPU, so the library
+    // runs on machines other than this one.
+    if (*target == codegen::Target::Host)
+        options.cpu = codegen::portableHostCpu();
     options.cacheDir = codegen::defaultObjectCacheDir();
     codegen::ManifestInfo info{request.model.toStdString(), r.arch.name, r.strategy};
     SC_ASSIGN_OR_RETURN(driver::Emitted emitted,
@@ -33,8 +37,8 @@ Expected<QString> emitFiles(const KernelEmitter::Request& request,
     const std::vector<std::string>& notes = emitted.notes;
     auto cached = std::count_if(program.kernels.begin(), program.kernels.end(),
                                 [](const codegen::EmittedKernel& k) { return k.cached; });
-    QString summary = QStringLiteral("Emitted %1 kernels for %2 (O%3) into %4 (%5 from the "
-                                     "object cache)")
+    QString summary = QStringLiteral("Emitted the model library of %1 kernels for %2 (O%3) "
+                                     "into %4 (%5 from the object cache)")
                           .arg(program.kernels.size())
                           .arg(request.target)
                           .arg(program.optLevel)

@@ -39,13 +39,17 @@ struct VectorRegisters {
     int64_t count = 16;
 };
 
-VectorRegisters hostVectorRegisters(int64_t bytes) {
-    static const int bits = [] {
+/// Those of the machine \p module is compiled for (setVectorBits), else
+/// this host's.
+VectorRegisters hostVectorRegisters(const llvm::Module& module, int64_t bytes) {
+    static const int hostBits = [] {
         llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
         if (features.lookup("avx512f"))
             return 512;
         return features.lookup("avx") ? 256 : 128;
     }();
+    const int recorded = detail::vectorBitsOf(module);
+    const int bits = recorded > 0 ? recorded : hostBits;
     const llvm::Triple host(llvm::sys::getProcessTriple());
     const int64_t count = (host.isX86() && bits < 512) ? 16 : 32;
     return {bits / 8 / bytes, count};
@@ -396,7 +400,8 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
     std::optional<BlockedPlan> plan = planRow(call, false);
     if (!plan)
         return std::nullopt;
-    const VectorRegisters registers = hostVectorRegisters(t == ir::DType::Float32 ? 4 : 8);
+    const VectorRegisters registers =
+        hostVectorRegisters(e.module(), t == ir::DType::Float32 ? 4 : 8);
     // Narrow rows are flattened; wider ones (ResNet-50's 14 x 14 stage: 14
     // of 16 lanes, 196 of 208 flattened) only without taps: nine unrolled
     // taps of a 3 x 3 one ran 10 % slower, its 1 x 1 ones 8-23 % faster.

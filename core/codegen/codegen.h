@@ -36,6 +36,18 @@ struct TargetInfo {
 /// this machine's triple, CPU and features.
 TargetInfo targetInfo(Target target);
 
+/// The CPU `emit --target host` compiles for unless told: a portable level of
+/// this machine's architecture (x86-64-v3 on x86-64, else "generic").
+std::string portableHostCpu();
+
+/// The machine of \p target for \p cpu and \p vlen. Host: \p cpu "" or
+/// "native" is this machine's (targetInfo), another name a CPU LLVM knows
+/// for this triple (its features implied). riscv64: \p cpu must be empty;
+/// \p vlen 0 (any VLEN) or 128..1024, a power of two: the objects assume at
+/// least that many bits per vector register (+zvl<vlen>b) and run on no
+/// machine of fewer. The error names the option.
+Expected<TargetInfo> resolveTarget(Target target, const std::string& cpu, int vlen);
+
 struct EmitOptions {
     Target target = Target::Host;
     /// 0..3: the LLVM pipeline (O2 and O3 vectorize).
@@ -48,6 +60,11 @@ struct EmitOptions {
     /// The object cache's directory (object_cache.h): a kernel found there
     /// is not compiled again, a compiled one is stored. Empty: no cache.
     std::filesystem::path cacheDir;
+    /// Host: the CPU to compile for ("" or "native": this machine's; see
+    /// resolveTarget). riscv64: empty.
+    std::string cpu{};
+    /// riscv64: the least VLEN the objects may assume, or 0 (any).
+    int vlen = 0;
 };
 
 /// One module of a kernel, compiled on its own (docs/codegen.md, "Kernel
@@ -83,6 +100,8 @@ struct EmittedKernel {
 struct EmittedProgram {
     Target target = Target::Host;
     TargetInfo machine;
+    /// riscv64: the least VLEN the objects assume (EmitOptions::vlen), or 0.
+    int vlen = 0;
     int optLevel = 2;
     /// Whether an object cache was used (EmitOptions::cacheDir).
     bool objectCache = false;

@@ -15,9 +15,12 @@
 #include "codegen/object_cache.h"
 #include "support/llvm_bad_alloc.h"
 
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Metadata.h>
 #include <llvm/IR/PassTimingInfo.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/TargetSelect.h>
@@ -77,6 +80,27 @@ Expected<std::unique_ptr<llvm::TargetMachine>> detail::makeMachine(const TargetI
     if (!machine)
         return Error("target " + info.triple + ": LLVM could not create a target machine");
     return machine;
+}
+
+namespace {
+constexpr const char* kVectorBitsFlag = "stagecraft.vector-bits";
+} // namespace
+
+void detail::setVectorBits(llvm::Module& module, const llvm::TargetMachine& machine) {
+    int bits = 128;
+    if (machine.getTargetTriple().isX86()) {
+        const llvm::MCSubtargetInfo* subtarget = machine.getMCSubtargetInfo();
+        bits = subtarget->checkFeatures("+avx512f") ? 512
+               : subtarget->checkFeatures("+avx")   ? 256
+                                                    : 128;
+    }
+    module.addModuleFlag(llvm::Module::Warning, kVectorBitsFlag, bits);
+}
+
+int detail::vectorBitsOf(const llvm::Module& module) {
+    auto* flag =
+        llvm::mdconst::extract_or_null<llvm::ConstantInt>(module.getModuleFlag(kVectorBitsFlag));
+    return flag ? static_cast<int>(flag->getZExtValue()) : 0;
 }
 
 void detail::optimize(llvm::Module& module, llvm::TargetMachine& machine, int optLevel) {
@@ -139,16 +163,18 @@ int64_t instructionCount(const llvm::Module& module) {
 }
 
 /// Lowers part \p part of \p kernel into a fresh module of \p ctx for
-/// \p triple (the lowerings may choose by target; "" is the host's).
+/// \p machine (the lowerings choose by its triple and vector width).
 Expected<std::unique_ptr<llvm::Module>> lowerModule(llvm::LLVMContext& ctx, const ir::Graph& graph,
                                                     const partition::SemanticsCache& semantics,
                                                     const KernelCode& kernel,
                                                     const std::vector<detail::KernelPart>& parts,
-                                                    size_t part, const std::string& triple) {
+                                                    size_t part,
+                                                    const llvm::TargetMachine& machine) {
     std::string name = part == 0 ? kernel.symbol : kernel.symbol + ".part" + std::to_string(part);
     auto module = std::make_unique<llvm::Module>(name, ctx);
     module->setSourceFileName(name);
-    module->setTargetTriple(triple);
+    module->setTargetTriple(machine.getTargetTriple().str());
+    detail::setVectorBits(*module, machine);
     SC_RETURN_IF_ERROR(detail::lowerKernelPart(*module, graph, semantics, kernel, parts, part));
     return module;
 }
@@ -187,8 +213,8 @@ Expected<EmittedPart> emitPart(const ir::Graph& graph, const partition::Semantic
                                const EmitOptions& options, const ObjectCache* cache) {
     auto start = std::chrono::steady_clock::now();
     llvm::LLVMContext ctx;
-    SC_ASSIGN_OR_RETURN(auto module, lowerModule(ctx, graph, semantics, kernel, parts, part,
-                                                 machine.getTargetTriple().str()));
+    SC_ASSIGN_OR_RETURN(auto module,
+                        lowerModule(ctx, graph, semantics, kernel, parts, part, machine));
     module->setDataLayout(machine.createDataLayout());
     std::string key;
     if (cache != nullptr)
@@ -386,13 +412,48 @@ TargetInfo targetInfo(Target target) {
     return {llvm::sys::getProcessTriple(), llvm::sys::getHostCPUName().str(), hostFeatures()};
 }
 
+std::string portableHostCpu() {
+    return llvm::Triple(llvm::sys::getProcessTriple()).getArch() == llvm::Triple::x86_64
+               ? "x86-64-v3"
+               : "generic";
+}
+
+Expected<TargetInfo> resolveTarget(Target target, const std::string& cpu, int vlen) {
+    TargetInfo info = targetInfo(target);
+    if (target == Target::RiscV64) {
+        if (!cpu.empty())
+            return Error("--cpu is for --target host; riscv64 objects are for " + info.cpu +
+                         " with " + info.features);
+        if (vlen != 0 && (vlen < 128 || vlen > 1024 || (vlen & (vlen - 1)) != 0))
+            return Error("--vlen must be 128, 256, 512 or 1024, not " + std::to_string(vlen));
+        if (vlen != 0)
+            info.features += ",+zvl" + std::to_string(vlen) + "b";
+        return info;
+    }
+    if (vlen != 0)
+        return Error("--vlen is for --target riscv64");
+    if (cpu.empty() || cpu == "native")
+        return info;
+    std::string problem;
+    const llvm::Target* found = llvm::TargetRegistry::lookupTarget(info.triple, problem);
+    std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
+        found ? found->createMCSubtargetInfo(info.triple, "", "") : nullptr);
+    if (!subtarget || !subtarget->isCPUStringValid(cpu))
+        return Error("--cpu: '" + cpu + "' is not a CPU LLVM knows for " + info.triple +
+                     " (e.g. native, " + portableHostCpu() + ")");
+    info.cpu = cpu;
+    info.features.clear();
+    return info;
+}
+
 Expected<EmittedProgram> emitProgram(const ir::Graph& graph,
                                      const partition::SemanticsCache& semantics,
                                      const CodePlan& plan, const EmitOptions& options,
                                      const EmitProgress& progress) {
     EmittedProgram program;
     program.target = options.target;
-    program.machine = targetInfo(options.target);
+    SC_ASSIGN_OR_RETURN(program.machine, resolveTarget(options.target, options.cpu, options.vlen));
+    program.vlen = options.target == Target::RiscV64 ? options.vlen : 0;
     program.optLevel = std::clamp(options.optLevel, 0, 3);
     std::optional<ObjectCache> cache;
     if (!options.cacheDir.empty()) {
@@ -426,10 +487,12 @@ Expected<std::string> lowerKernelText(const ir::Graph& graph,
                                       const CodePlan& plan, size_t index) {
     if (index >= plan.kernels.size())
         return Error("kernel " + std::to_string(index) + " does not exist");
+    detail::initializeTargets();
+    SC_ASSIGN_OR_RETURN(auto machine, detail::makeMachine(targetInfo(Target::Host), 2));
     llvm::LLVMContext ctx;
     const KernelCode& kernel = plan.kernels[index];
     SC_ASSIGN_OR_RETURN(auto module, lowerModule(ctx, graph, semantics, kernel,
-                                                 {{0, kernel.layers.size()}}, 0, std::string()));
+                                                 {{0, kernel.layers.size()}}, 0, *machine));
     std::string text;
     llvm::raw_string_ostream out(text);
     module->print(out, nullptr);

@@ -10,6 +10,7 @@
 #include "codegen/internal/host_program.h"
 #include "codegen/internal/host_threads.h"
 #include "codegen/internal/lowering.h"
+#include "codegen/model_library.h"
 #include "support/limits.h"
 #include "support/strings.h"
 
@@ -61,25 +62,6 @@ llvm::orc::LLJITBuilder jitBuilder() {
             return layer;
         });
     return builder;
-}
-
-/// The \p rows x cols matrix of \p g's \p bytes as the host stores it
-/// (GlobalTensor::hostTransposed, hostRowPitch): transposed, and each stored
-/// row hostRowPitch elements from the next.
-std::vector<std::byte> hostStored(const ir::Graph& graph, const GlobalTensor& g,
-                                  std::span<const std::byte> bytes) {
-    const ir::Tensor& t = graph.tensor(g.tensor);
-    const auto rows = static_cast<size_t>(t.shape[0]), cols = static_cast<size_t>(t.shape[1]);
-    const auto width = static_cast<size_t>(ir::dtypeSize(t.dtype));
-    const size_t stored = g.hostTransposed ? rows : cols;
-    const size_t pitch = g.hostRowPitch > 0 ? static_cast<size_t>(g.hostRowPitch) : stored;
-    std::vector<std::byte> out(static_cast<size_t>(hostStoredBytes(graph, g)));
-    for (size_t r = 0; r < rows; ++r)
-        for (size_t c = 0; c < cols; ++c) {
-            const size_t at = g.hostTransposed ? c * pitch + r : r * pitch + c;
-            std::memcpy(&out[at * width], &bytes[(r * cols + c) * width], width);
-        }
-    return out;
 }
 
 } // namespace
@@ -170,7 +152,7 @@ Status HostProgram::Impl::allocate() {
                 return Error("weight '" + t.name + "': " + bytes.error().message());
             table[slot] = const_cast<std::byte*>(bytes->data());
             if (g.hostTransposed || g.hostRowPitch > 0) {
-                buffers[slot] = hostStored(*graph, g, *bytes);
+                buffers[slot] = hostStoredWeight(*graph, g, *bytes);
                 table[slot] = buffers[slot].data();
             }
             continue;

@@ -172,6 +172,7 @@ Expected<KernelExplanation> explainKernel(const ir::Graph& graph,
     module.setSourceFileName(kernel.symbol + ".loops");
     module.setTargetTriple(machine->getTargetTriple().str());
     module.setDataLayout(machine->createDataLayout());
+    detail::setVectorBits(module, *machine);
     module.addModuleFlag(llvm::Module::Warning, "Debug Info Version", llvm::DEBUG_METADATA_VERSION);
     module.addModuleFlag(llvm::Module::Warning, "Dwarf Version", 4);
     llvm::DIBuilder di(module);

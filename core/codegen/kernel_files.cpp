@@ -17,10 +17,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <iterator>
 #include <map>
 #include <signal.h>
 #include <sys/stat.h>
@@ -46,13 +48,43 @@ struct PreviousEmission {
     std::map<std::string, std::string> files;
 };
 
-/// A name emit gives its files: "sc_k<index>_<instance>.ll" or ".o" (with
-/// ".part<N>" before the extension for a kernel's further parts), in the
-/// directory itself. Only such files are ever removed.
+/// The folder of a model library's runtime sources.
+constexpr std::string_view kRuntimeFolder = "runtime";
+
+/// A name emit gives its kernel files: "sc_k<index>_<instance>.ll" or ".o"
+/// (with ".part<N>" before the extension for a kernel's further parts), in
+/// the directory itself.
 bool isKernelFileName(const std::string& name) {
     fs::path path(name);
     return name.rfind("sc_k", 0) == 0 && path.filename().string() == name &&
            (path.extension() == ".ll" || path.extension() == ".o");
+}
+
+/// A name emit gives its files: a kernel file's, or one of the model
+/// library's fixed names. Only such files are ever removed.
+bool isEmittedFileName(const std::string& name) {
+    static const char* const kLibraryNames[] = {"weights.bin",
+                                                "model.h",
+                                                "model.c",
+                                                "example.c",
+                                                "CMakeLists.txt",
+                                                "Makefile",
+                                                "runtime/sc_runtime.h",
+                                                "runtime/sc_runtime.c",
+                                                "runtime/sc_tensors.h",
+                                                "runtime/sc_tensors.c"};
+    return isKernelFileName(name) || std::any_of(std::begin(kLibraryNames), std::end(kLibraryNames),
+                                                 [&](const char* known) { return name == known; });
+}
+
+/// Whether \p name lies in a folder of \p dir that is a link (never
+/// followed to remove or write a file).
+bool inLinkedFolder(const fs::path& dir, const std::string& name) {
+    const size_t slash = name.find('/');
+    if (slash == std::string::npos)
+        return false;
+    struct stat info {};
+    return ::lstat((dir / name.substr(0, slash)).c_str(), &info) != 0 || !S_ISDIR(info.st_mode);
 }
 
 /// Reads \p dir/manifest.json if there is one. An unreadable file or another
@@ -72,7 +104,7 @@ Expected<PreviousEmission> readPrevious(const fs::path& dir) {
     if (files == nullptr)
         return previous; // version 1 recorded no hashes: nothing of it is removed
     for (const auto& [name, hash] : files->items())
-        if (isKernelFileName(name) && hash.is_string())
+        if (isEmittedFileName(name) && hash.is_string())
             previous.files[name] = hash.get<std::string>();
     return previous;
 }
@@ -88,7 +120,7 @@ void removeStale(const fs::path& dir, const PreviousEmission& previous,
             continue;
         fs::path path = dir / name;
         std::error_code ec;
-        if (!fs::is_regular_file(fs::symlink_status(path, ec)))
+        if (inLinkedFolder(dir, name) || !fs::is_regular_file(fs::symlink_status(path, ec)))
             continue;
         Expected<std::string> now = fileSha256(path);
         if (!now.ok() || *now != hash) {
@@ -159,9 +191,13 @@ public:
             fs::remove_all(path_, ignored);
     }
 
-    /// Writes \p name (a new file: nothing of that name can be followed).
+    /// Writes \p name (a new file: nothing of that name can be followed),
+    /// "runtime/<file>" in a folder of the staging folder's own.
     Status write(const std::string& name, std::string_view bytes) const {
         fs::path path = path_ / name;
+        if (name.find('/') != std::string::npos && ::mkdir(path.parent_path().c_str(), 0700) != 0 &&
+            errno != EEXIST)
+            return systemError(path.parent_path(), "cannot create");
         int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
         if (fd < 0)
             return systemError(path, "cannot write");
@@ -182,10 +218,30 @@ public:
     }
 
     /// Renames \p name over \p dir / \p name (a link there is replaced).
+    /// A name in a folder goes into \p dir's real folder of that name,
+    /// created if missing; a link of that name is refused, never followed.
     Status moveTo(const fs::path& dir, const std::string& name) const {
-        if (::rename((path_ / name).c_str(), (dir / name).c_str()) != 0)
-            return systemError(dir / name, "cannot write");
-        return Status::success();
+        const size_t slash = name.find('/');
+        if (slash == std::string::npos) {
+            if (::rename((path_ / name).c_str(), (dir / name).c_str()) != 0)
+                return systemError(dir / name, "cannot write");
+            return Status::success();
+        }
+        const fs::path folder = dir / name.substr(0, slash);
+        if (::mkdir(folder.c_str(), 0777) != 0 && errno != EEXIST)
+            return systemError(folder, "cannot create");
+        const int into = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (into < 0)
+            return systemError(folder, "is not a folder emit may write into (a link?)");
+        const int from = ::open((path_ / name.substr(0, slash)).c_str(),
+                                O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        const std::string file = name.substr(slash + 1);
+        const bool moved = from >= 0 && ::renameat(from, file.c_str(), into, file.c_str()) == 0;
+        Error error = systemError(dir / name, "cannot write");
+        if (from >= 0)
+            ::close(from);
+        ::close(into);
+        return moved ? Status::success() : Status(error);
     }
 
 private:
@@ -209,7 +265,8 @@ Status prepareKernelDirectory(const fs::path& dir) {
 Expected<std::vector<std::string>> writeKernelFiles(const fs::path& dir, const ir::Graph& graph,
                                                     const CodePlan& plan,
                                                     const EmittedProgram& program,
-                                                    const ManifestInfo& info) {
+                                                    const ManifestInfo& info,
+                                                    const ModelLibrary* library) {
     SC_RETURN_IF_ERROR(prepareKernelDirectory(dir));
     SC_ASSIGN_OR_RETURN(PreviousEmission previous, readPrevious(dir));
     std::vector<std::string> notes;
@@ -219,13 +276,27 @@ Expected<std::vector<std::string>> writeKernelFiles(const fs::path& dir, const i
     for (const EmittedKernel& k : program.kernels)
         for (size_t p = 0; p < k.parts.size(); ++p) {
             std::string stem = k.fileStem(p);
-            SC_RETURN_IF_ERROR(staging.write(stem + ".ll", k.parts[p].ir));
+            if (!k.parts[p].ir.empty()) {
+                SC_RETURN_IF_ERROR(staging.write(stem + ".ll", k.parts[p].ir));
+                written[stem + ".ll"] = "";
+            }
             SC_RETURN_IF_ERROR(staging.write(stem + ".o", k.parts[p].object));
-            written[stem + ".ll"] = "";
             written[stem + ".o"] = "";
         }
+    if (library != nullptr) {
+        SC_RETURN_IF_ERROR(staging.write("weights.bin", library->weights.bytes));
+        written["weights.bin"] = "";
+        for (const LibraryFile& f : library->files) {
+            SC_RETURN_IF_ERROR(staging.write(f.path, f.bytes));
+            written[f.path] = "";
+        }
+    }
     SC_RETURN_IF_ERROR(
-        staging.write("manifest.json", writeManifestJson(graph, plan, program, info)));
+        staging.write("manifest.json", writeManifestJson(graph, plan, program, info, library)));
+    if (library != nullptr && inLinkedFolder(dir, std::string(kRuntimeFolder) + "/") &&
+        fs::exists(fs::symlink_status(dir / kRuntimeFolder)))
+        return Error((dir / kRuntimeFolder).string() +
+                     ": is not a folder emit may write into (a link?)");
     // The switch: no reader may pair the old manifest with new files.
     if (::unlink((dir / "manifest.json").c_str()) != 0 && errno != ENOENT)
         return systemError(dir / "manifest.json", "cannot replace");

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstdio>
 #include <vector>
 
 namespace stagecraft::codegen {
@@ -27,8 +28,11 @@ const char* const kFormat = kManifestFormat;
 /// Version 2 added "files": the SHA-256 of every file the emission wrote;
 /// version 3 each kernel's "compile" (object cache hit or miss, seconds);
 /// version 4 each kernel's "parts": the further objects a kernel of many
-/// layers is compiled into, linked with its "object".
-constexpr int kVersion = 4;
+/// layers is compiled into, linked with its "object"; version 5 the model
+/// library ("kind", "weights", "library", the tensors' "offset" and
+/// "stored_bytes") and the target's "vlen", and "ir" is null where no .ll
+/// was written.
+constexpr int kVersion = 5;
 constexpr const char* kAbi =
     "void kernel(ptr tensors, ptr arena, ptr scratch, i64 core, i64 cores, ptr sync): tensors is "
     "the table of whole tensors by slot; arena is shared by the kernel's cores; each core uses "
@@ -47,7 +51,8 @@ Json boxJson(const partition::Box& box) {
 /// The tensor table; on the host, a weight the kernels read transposed
 /// (GlobalTensor::hostTransposed) says so, and one stored with padded rows
 /// its pitch (hostRowPitch): its slot holds it packed so.
-Json tensorsJson(const ir::Graph& graph, const CodePlan& plan, bool host) {
+Json tensorsJson(const ir::Graph& graph, const CodePlan& plan, bool host,
+                 const ModelLibrary* library) {
     Json table = Json::array();
     for (size_t slot = 0; slot < plan.globals.size(); ++slot) {
         const GlobalTensor& g = plan.globals[slot];
@@ -62,6 +67,10 @@ Json tensorsJson(const ir::Graph& graph, const CodePlan& plan, bool host) {
             table.back()["layout"] = "transposed";
         if (host && g.hostRowPitch > 0)
             table.back()["row_pitch"] = g.hostRowPitch;
+        if (library != nullptr && library->weights.offsets[slot] >= 0) {
+            table.back()["offset"] = library->weights.offsets[slot];
+            table.back()["stored_bytes"] = library->weights.storedBytes[slot];
+        }
     }
     return table;
 }
@@ -113,8 +122,9 @@ Json compileJson(const EmittedKernel& emitted, bool objectCache) {
 Json partsJson(const EmittedKernel& emitted) {
     Json parts = Json::array();
     for (size_t p = 1; p < emitted.parts.size(); ++p)
-        parts.push_back(
-            {{"ir", emitted.fileStem(p) + ".ll"}, {"object", emitted.fileStem(p) + ".o"}});
+        parts.push_back({{"ir", emitted.parts[p].ir.empty() ? Json(nullptr)
+                                                            : Json(emitted.fileStem(p) + ".ll")},
+                         {"object", emitted.fileStem(p) + ".o"}});
     return parts;
 }
 
@@ -138,7 +148,8 @@ Json kernelJson(const ir::Graph& graph, const KernelCode& k, const EmittedKernel
             {"slice", slice},
             {"cores", k.cores},
             {"continues_launch", k.continuesLaunch},
-            {"ir", emitted.fileStem(0) + ".ll"},
+            {"ir",
+             emitted.parts.front().ir.empty() ? Json(nullptr) : Json(emitted.fileStem(0) + ".ll")},
             {"object", emitted.fileStem(0) + ".o"},
             {"parts", partsJson(emitted)},
             {"instructions", emitted.instructions},
@@ -150,22 +161,55 @@ Json kernelJson(const ir::Graph& graph, const KernelCode& k, const EmittedKernel
             {"layers", layers}};
 }
 
+/// weights.bin's description (the runtime checks size and checksum).
+Json weightsJson(const WeightsImage& weights) {
+    char checksum[24];
+    std::snprintf(checksum, sizeof checksum, "%016llx",
+                  static_cast<unsigned long long>(weights.fnv1a64));
+    return {{"file", "weights.bin"},
+            {"bytes", weights.bytes.size()},
+            {"alignment", kWeightsAlignment},
+            {"fnv1a64", checksum},
+            {"sha256", sha256Hex(std::string_view(weights.bytes))}};
+}
+
+Json libraryJson(const ModelLibrary& library) {
+    Json runtime = Json::array();
+    for (const LibraryFile& f : library.files)
+        if (f.path.rfind("runtime/", 0) == 0)
+            runtime.push_back(f.path);
+    return {{"abi_version", kLibraryAbiVersion},
+            {"header", "model.h"},
+            {"source", "model.c"},
+            {"runtime", runtime},
+            {"example", "example.c"},
+            {"build", {"CMakeLists.txt", "Makefile"}}};
+}
+
 } // namespace
 
 std::string writeManifestJson(const ir::Graph& graph, const CodePlan& plan,
-                              const EmittedProgram& program, const ManifestInfo& info) {
+                              const EmittedProgram& program, const ManifestInfo& info,
+                              const ModelLibrary* library) {
     Json kernels = Json::array();
     Json files = Json::object();
     for (size_t i = 0; i < plan.kernels.size() && i < program.kernels.size(); ++i) {
         const EmittedKernel& k = program.kernels[i];
         kernels.push_back(kernelJson(graph, plan.kernels[i], k, i, program));
         for (size_t p = 0; p < k.parts.size(); ++p) {
-            files[k.fileStem(p) + ".ll"] = sha256Hex(std::string_view(k.parts[p].ir));
+            if (!k.parts[p].ir.empty())
+                files[k.fileStem(p) + ".ll"] = sha256Hex(std::string_view(k.parts[p].ir));
             files[k.fileStem(p) + ".o"] = sha256Hex(std::string_view(k.parts[p].object));
         }
     }
+    if (library != nullptr) {
+        files["weights.bin"] = sha256Hex(std::string_view(library->weights.bytes));
+        for (const LibraryFile& f : library->files)
+            files[f.path] = sha256Hex(std::string_view(f.bytes));
+    }
     Json doc = {{"format", kFormat},
                 {"version", kVersion},
+                {"kind", library != nullptr ? "library" : "objects"},
                 {"model", info.model},
                 {"arch", info.arch},
                 {"strategy", info.strategy},
@@ -174,11 +218,16 @@ std::string writeManifestJson(const ir::Graph& graph, const CodePlan& plan,
                   {"triple", program.machine.triple},
                   {"cpu", program.machine.cpu},
                   {"features", program.machine.features},
+                  {"vlen", program.vlen > 0 ? Json(program.vlen) : Json(nullptr)},
                   {"opt", program.optLevel}}},
                 {"abi", kAbi},
-                {"tensors", tensorsJson(graph, plan, program.target == Target::Host)},
-                {"kernels", kernels},
-                {"files", files}};
+                {"tensors", tensorsJson(graph, plan, program.target == Target::Host, library)}};
+    if (library != nullptr) {
+        doc["weights"] = weightsJson(library->weights);
+        doc["library"] = libraryJson(*library);
+    }
+    doc["kernels"] = kernels;
+    doc["files"] = files;
     return doc.dump(2) + "\n";
 }
 

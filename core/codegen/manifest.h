@@ -1,12 +1,14 @@
 #pragma once
 /// \file
 /// The files of an emission (docs/codegen.md): one `.ll` (optimized IR) and
-/// one `.o` per kernel and `manifest.json` ("stagecraft-kernels": the
+/// one `.o` per kernel, the model library (model_library.h) and
+/// `manifest.json` ("stagecraft-kernels": the
 /// target, the kernel ABI, the tensor table, and per kernel in execution
 /// order its symbol, instance, cores, arguments, buffers, tiles and
 /// promotions).
 
 #include "codegen/codegen.h"
+#include "codegen/model_library.h"
 
 #include <filesystem>
 #include <string>
@@ -25,8 +27,11 @@ struct ManifestInfo {
 /// The "format" of every manifest.json ("stagecraft-kernels").
 extern const char* const kManifestFormat;
 
+/// \p library: the model library written with the kernels ("kind":
+/// "library"), or null ("kind": "objects").
 std::string writeManifestJson(const ir::Graph& graph, const CodePlan& plan,
-                              const EmittedProgram& program, const ManifestInfo& info);
+                              const EmittedProgram& program, const ManifestInfo& info,
+                              const ModelLibrary* library = nullptr);
 
 /// Creates \p dir if missing and checks that an emission may write there:
 /// a manifest.json in it must be one of ours. Called before compiling, so a
@@ -40,11 +45,15 @@ Status prepareKernelDirectory(const std::filesystem::path& dir);
 /// earlier manifest in \p dir recorded as written by it (with their
 /// SHA-256), that this emission does not write and that still hold what was
 /// written, are removed, and so is what an interrupted emission left;
-/// nothing else in \p dir is touched. \returns notes on files kept because
-/// they changed and on leftovers removed.
+/// nothing else in \p dir is touched. With \p library, its files too
+/// (weights.bin, model.c …, runtime/ created as a real folder, never
+/// through a link). A kernel's .ll is written when its IR was kept.
+/// \returns notes on files kept because they changed and on leftovers
+/// removed.
 Expected<std::vector<std::string>> writeKernelFiles(const std::filesystem::path& dir,
                                                     const ir::Graph& graph, const CodePlan& plan,
                                                     const EmittedProgram& program,
-                                                    const ManifestInfo& info);
+                                                    const ManifestInfo& info,
+                                                    const ModelLibrary* library = nullptr);
 
 } // namespace stagecraft::codegen

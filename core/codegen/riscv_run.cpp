@@ -1,27 +1,24 @@
 // The riscv64 runner (riscv_run.h). In a fresh temporary directory: the
-// kernel objects, kernels.c (the table sc_kernels naming them in plan
-// order), runtime.c (riscv_runtime.cpp) and job.bin (the table's contents
-// before the first kernel, as the host runner sets them up: weights and
-// given inputs with their bytes, constant outputs with their value, the
-// rest zero); riscv64-linux-gnu-gcc links them statically into `runner`,
-// qemu-riscv64 -cpu rv64,v=true,vlen=N runs it, and outputs.bin holds each
-// graph output's slot in graph order. Child processes are started without a
-// shell, their output kept in a log that an error quotes.
+// model library `emit --format library` writes (model_library.h: weights.bin,
+// model.c, the runtime and the example program) with the kernel objects;
+// riscv64-linux-gnu-gcc links them statically into `example`, qemu-riscv64
+// -cpu rv64,v=true,vlen=N runs it on inputs.json and it writes outputs.json
+// (tensors files). So `run --target riscv64` runs what a user of the library
+// runs. Child processes are started without a shell, their output kept in a
+// log that an error quotes.
 
 #include "codegen/riscv_run.h"
 
-#include "codegen/internal/riscv_runtime.h"
+#include "codegen/model_library.h"
 #include "support/file.h"
 #include "support/strings.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <fcntl.h>
 #include <filesystem>
 #include <optional>
-#include <span>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -105,101 +102,29 @@ Status runProcess(const std::vector<std::string>& argv, const fs::path& log,
     return Error("riscv64 runner: " + step + " failed" + (said.empty() ? "" : ": " + said));
 }
 
-void putU64(std::string& out, uint64_t v) {
-    for (int i = 0; i < 8; ++i)
-        out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-}
-
-void putBytes(std::string& out, std::span<const std::byte> bytes) {
-    out.append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-}
-
-/// The bytes slot \p slot holds before the first kernel, or nothing (zeros).
-Expected<std::optional<std::span<const std::byte>>>
-initialBytes(const ir::Graph& graph, const GlobalTensor& g, const TensorSet& inputs) {
-    const ir::Tensor& t = graph.tensor(g.tensor);
-    if (const HostTensor* in = findTensor(inputs, t.name); in != nullptr && !in->data.empty())
-        return std::optional<std::span<const std::byte>>(in->data);
-    if ((g.role == TensorRole::Weight || t.isConstant()) && t.data) {
-        auto bytes = t.data->bytes();
-        if (!bytes.ok())
-            return Error("weight '" + t.name + "': " + bytes.error().message());
-        return std::optional<std::span<const std::byte>>(*bytes);
-    }
-    return std::optional<std::span<const std::byte>>();
-}
-
-Expected<std::string> jobFile(const ir::Graph& graph, const CodePlan& plan,
-                              const TensorSet& inputs) {
-    std::string job = "SCJOB001";
-    putU64(job, plan.globals.size());
-    for (const GlobalTensor& g : plan.globals) {
-        SC_ASSIGN_OR_RETURN(auto bytes, initialBytes(graph, g, inputs));
-        int64_t size = std::max<int64_t>(g.bytes, bytes ? static_cast<int64_t>(bytes->size()) : 0);
-        putU64(job, static_cast<uint64_t>(size));
-        putU64(job, bytes ? 1 : 0);
-        if (bytes) {
-            putBytes(job, *bytes);
-            job.append(static_cast<size_t>(size) - bytes->size(), '\0');
-        }
-    }
-    int64_t arena = 1, scratch = 1;
-    for (const KernelCode& k : plan.kernels) {
-        arena = std::max(arena, k.arenaBytes);
-        scratch = std::max(scratch, k.scratchBytes * k.cores);
-    }
-    putU64(job, static_cast<uint64_t>(arena));
-    putU64(job, static_cast<uint64_t>(scratch));
-    putU64(job, plan.kernels.size());
-    for (const KernelCode& k : plan.kernels) {
-        putU64(job, static_cast<uint64_t>(k.cores));
-        putU64(job, k.continuesLaunch ? 1 : 0);
-    }
-    putU64(job, graph.outputs().size());
-    for (ir::TensorId id : graph.outputs()) {
-        int32_t slot = plan.slotOf(id);
-        if (slot < 0)
-            return Error("output '" + graph.tensor(id).name + "' is not computed by any kernel");
-        putU64(job, static_cast<uint64_t>(slot));
-    }
-    return job;
-}
-
-bool isIdentifier(const std::string& name) {
-    return !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
-           std::all_of(name.begin(), name.end(), [](char c) {
-               return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-           });
-}
-
-/// kernels.c: the kernels' declarations and the table in plan order.
-Expected<std::string> kernelTable(const EmittedProgram& program) {
-    std::string text = "#include <stdint.h>\ntypedef void (*sc_kernel)(void **, void *, void *, "
-                       "int64_t, int64_t, void *);\n";
-    std::string table;
-    for (const EmittedKernel& k : program.kernels) {
-        if (!isIdentifier(k.symbol))
-            return Error("riscv64 runner: kernel symbol '" + k.symbol + "' is not a C name");
-        text += "void " + k.symbol + "(void **, void *, void *, int64_t, int64_t, void *);\n";
-        table += "    " + k.symbol + ",\n";
-    }
-    text += "const sc_kernel sc_kernels[] = {\n" + table + "    0};\n";
-    text += "const int64_t sc_kernel_count = " + std::to_string(program.kernels.size()) + ";\n";
-    return text;
-}
-
-/// Links the program; returns the path of the runner.
-Expected<fs::path> linkRunner(const EmittedProgram& program, const fs::path& dir) {
-    SC_ASSIGN_OR_RETURN(std::string table, kernelTable(program));
-    SC_RETURN_IF_ERROR(writeFileAtomic(dir / "kernels.c", table));
-    SC_RETURN_IF_ERROR(writeFileAtomic(dir / "runtime.c", detail::riscvRuntimeSource()));
+/// Writes the model library of \p program and its kernel objects into
+/// \p dir and links the example program statically; returns its path.
+Expected<fs::path> linkRunner(const ir::Graph& graph, const CodePlan& plan,
+                              const EmittedProgram& program, const fs::path& dir) {
+    SC_ASSIGN_OR_RETURN(ModelLibrary library,
+                        buildModelLibrary(graph, plan, program, "riscv64 run"));
+    SC_RETURN_IF_ERROR(writeFileAtomic(dir / "weights.bin", library.weights.bytes));
+    std::error_code ec;
+    fs::create_directory(dir / "runtime", ec);
     std::vector<std::string> argv = {kRiscvCompiler,
                                      "-O2",
+                                     "-std=c99",
+                                     "-pthread",
                                      "-static",
+                                     "-I" + dir.string(),
+                                     "-I" + (dir / "runtime").string(),
                                      "-o",
-                                     (dir / "runner").string(),
-                                     (dir / "runtime.c").string(),
-                                     (dir / "kernels.c").string()};
+                                     (dir / "example").string()};
+    for (const LibraryFile& f : library.files) {
+        SC_RETURN_IF_ERROR(writeFileAtomic(dir / f.path, f.bytes));
+        if (f.path.ends_with(".c"))
+            argv.push_back((dir / f.path).string());
+    }
     for (const EmittedKernel& k : program.kernels)
         for (size_t p = 0; p < k.parts.size(); ++p) {
             fs::path object = dir / (k.fileStem(p) + ".o");
@@ -208,25 +133,21 @@ Expected<fs::path> linkRunner(const EmittedProgram& program, const fs::path& dir
         }
     argv.insert(argv.end(), {"-lm", "-lpthread"});
     SC_RETURN_IF_ERROR(runProcess(argv, dir / "link.log", "linking with " + argv[0]));
-    return dir / "runner";
+    return dir / "example";
 }
 
-Expected<TensorSet> readOutputs(const ir::Graph& graph, const CodePlan& plan,
-                                const fs::path& file) {
-    SC_ASSIGN_OR_RETURN(std::string bytes, readFile(file));
+/// The outputs file the example wrote, in graph order.
+Expected<TensorSet> readOutputs(const ir::Graph& graph, const fs::path& file) {
+    SC_ASSIGN_OR_RETURN(std::string text, readFile(file));
+    SC_ASSIGN_OR_RETURN(TensorSet written, readTensorsJson(text, file.string()));
     TensorSet outputs;
-    size_t at = 0;
     for (ir::TensorId id : graph.outputs()) {
         const ir::Tensor& t = graph.tensor(id);
-        const GlobalTensor& g = plan.globals[static_cast<size_t>(plan.slotOf(id))];
-        auto size = static_cast<size_t>(std::max<int64_t>(g.bytes, t.byteSize()));
-        if (at + size > bytes.size())
-            return Error("riscv64 runner: the outputs file is short");
-        HostTensor out{t.name, t.dtype, t.shape, {}};
-        const auto* start = reinterpret_cast<const std::byte*>(bytes.data() + at);
-        out.data.assign(start, start + t.byteSize());
-        outputs.push_back(std::move(out));
-        at += size;
+        const HostTensor* found = findTensor(written, t.name);
+        if (found == nullptr || found->dtype != t.dtype || found->shape != t.shape)
+            return Error("riscv64 runner: the program wrote no output '" + t.name + "' of " +
+                         std::string(ir::dtypeName(t.dtype)) + " " + ir::formatShape(t.shape));
+        outputs.push_back(*found);
     }
     return outputs;
 }
@@ -260,16 +181,19 @@ Expected<TensorSet> runOnRiscv(const ir::Graph& graph, const CodePlan& plan,
                      std::to_string(vlen));
     SC_RETURN_IF_ERROR(checkRiscvTools());
     SC_ASSIGN_OR_RETURN(TensorSet matched, matchInputs(graph, inputs));
-    SC_ASSIGN_OR_RETURN(std::string job, jobFile(graph, plan, matched));
+    if (program.vlen > vlen)
+        return Error("riscv64 runner: the kernels assume a VLEN of at least " +
+                     std::to_string(program.vlen) + " bits, not " + std::to_string(vlen));
     SC_ASSIGN_OR_RETURN(ScratchDir dir, ScratchDir::create());
-    SC_ASSIGN_OR_RETURN(fs::path runner, linkRunner(program, dir.path()));
-    SC_RETURN_IF_ERROR(writeFileAtomic(dir.path() / "job.bin", job));
-    fs::path outputs = dir.path() / "outputs.bin";
-    SC_RETURN_IF_ERROR(
-        runProcess({kRiscvEmulator, "-cpu", "rv64,v=true,vlen=" + std::to_string(vlen),
-                    runner.string(), (dir.path() / "job.bin").string(), outputs.string()},
-                   dir.path() / "run.log", "running under qemu-riscv64"));
-    return readOutputs(graph, plan, outputs);
+    SC_ASSIGN_OR_RETURN(fs::path runner, linkRunner(graph, plan, program, dir.path()));
+    const fs::path inputsFile = dir.path() / "inputs.json";
+    const fs::path outputs = dir.path() / "outputs.json";
+    SC_RETURN_IF_ERROR(writeFileAtomic(inputsFile, writeTensorsJson(matched)));
+    SC_RETURN_IF_ERROR(runProcess(
+        {kRiscvEmulator, "-cpu", "rv64,v=true,vlen=" + std::to_string(vlen), runner.string(),
+         (dir.path() / "weights.bin").string(), inputsFile.string(), outputs.string()},
+        dir.path() / "run.log", "running under qemu-riscv64"));
+    return readOutputs(graph, outputs);
 }
 
 } // namespace stagecraft::codegen

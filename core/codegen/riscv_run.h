@@ -1,13 +1,12 @@
 #pragma once
 /// \file
 /// Running the riscv64 kernels (docs/codegen.md, "The riscv64 runner"): the
-/// objects `emit --target riscv64` writes are linked with a small C runtime
-/// by Debian's riscv64 cross compiler into a static program, which
+/// objects `emit --target riscv64` writes are linked with the model library
+/// (model_library.h: weights.bin, model.c, the C runtime, the example
+/// program) by Debian's riscv64 cross compiler into a static program, which
 /// qemu-riscv64 runs with the vector extension (RVV 1.0) at the VLEN asked
-/// for. The program reads a job file (the tensor table's contents before the
-/// first kernel, the arena and scratch sizes, the kernels in order with
-/// their cores), runs each kernel on as many threads as its binding has
-/// cores (sc_barrier is a pthread barrier) and writes the graph's outputs.
+/// for: each kernel on as many threads as its binding has cores
+/// (sc_barrier is a pthread barrier), inputs and outputs as tensors files.
 /// Everything lives in a temporary directory, removed afterwards.
 
 #include "codegen/codegen.h"

@@ -20,13 +20,18 @@ struct Emitted {
     std::vector<std::string> notes;
 };
 
+/// What an emission writes: the model library (codegen/model_library.h)
+/// with the kernels, or the kernels and the manifest alone.
+enum class EmitFormat { Library, Objects };
+
 /// Prepares \p dir, compiles \p plan's kernels with \p options (progress and
-/// cancellation through \p progress) and writes them into \p dir. A
-/// compilation error names the model (\p info.model).
+/// cancellation through \p progress) and writes them into \p dir in
+/// \p format. A compilation error names the model (\p info.model).
 Expected<Emitted> emitKernels(const std::filesystem::path& dir, const ir::Graph& graph,
                               const partition::SemanticsCache& semantics,
                               const codegen::CodePlan& plan, const codegen::EmitOptions& options,
                               const codegen::ManifestInfo& info,
-                              const codegen::EmitProgress& progress = {});
+                              const codegen::EmitProgress& progress = {},
+                              EmitFormat format = EmitFormat::Library);
 
 } // namespace stagecraft::driver

@@ -1,9 +1,10 @@
 #pragma once
 /// \file
-/// SHA-256 (FIPS 180-4, §6.2) for fingerprinting model files: a session
-/// remembers the hash of its model so that a changed file is noticed when the
-/// session is opened again. Incremental, so that large models (1 GB and more)
-/// are hashed in chunks and never held in memory whole.
+/// SHA-256 (FIPS 180-4) for fingerprinting model files: a session remembers
+/// the hash of its model so that a changed file is noticed when the session
+/// is opened again. Incremental, so that large models (1 GB and more) are
+/// hashed in chunks and never held in memory whole. LLVM's implementation
+/// (llvm/Support/SHA256.h) computes it; no LLVM type appears here.
 
 #include "support/expected.h"
 
@@ -11,9 +12,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
+
+namespace llvm {
+class SHA256;
+} // namespace llvm
 
 namespace stagecraft {
 
@@ -23,6 +29,9 @@ public:
     using Digest = std::array<std::byte, 32>;
 
     Sha256();
+    ~Sha256();
+    Sha256(const Sha256&) = delete;
+    Sha256& operator=(const Sha256&) = delete;
 
     /// Appends \p data to the message.
     void update(std::span<const std::byte> data);
@@ -33,12 +42,7 @@ public:
     Digest digest();
 
 private:
-    void compressBlock(const std::byte* block);
-
-    std::array<uint32_t, 8> state_;
-    std::array<std::byte, 64> buffer_{};
-    size_t buffered_ = 0;
-    uint64_t messageBytes_ = 0;
+    std::unique_ptr<llvm::SHA256> hash_;
     bool finished_ = false;
 };
 

@@ -69,11 +69,33 @@ private slots:
 
     void emitWritesKernelsAndManifest() {
         QString out = path("riscv");
-        auto r = emitFig3(out);
+        auto r = emitFig3(out, {s("--ir")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY(r.out.contains(s("emitted 15 kernels (graphturbo on teaching) for riscv64")));
         QJsonObject manifest = readJson(out + s("/manifest.json"));
         QCOMPARE(manifest[s("format")].toString(), s("stagecraft-kernels"));
+        QCOMPARE(manifest[s("kind")].toString(), s("library"));
+        // The library's weights and files, each recorded with its SHA-256.
+        QJsonObject weights = manifest[s("weights")].toObject();
+        QCOMPARE(weights[s("bytes")].toInteger(), QFileInfo(out + s("/weights.bin")).size());
+        QCOMPARE(weights[s("alignment")].toInt(), 64);
+        QJsonObject files = manifest[s("files")].toObject();
+        for (const char* name : {"weights.bin", "model.h", "model.c", "example.c", "Makefile",
+                                 "CMakeLists.txt", "runtime/sc_runtime.c", "runtime/sc_tensors.c"})
+            QVERIFY2(files.contains(s(name)) && QFile::exists(out + QLatin1Char('/') + s(name)),
+                     name);
+        // Every weight at an aligned offset inside weights.bin.
+        int weightsSeen = 0;
+        for (const auto& t : manifest[s("tensors")].toArray()) {
+            QJsonObject tensor = t.toObject();
+            if (tensor[s("role")].toString() != s("weight"))
+                continue;
+            ++weightsSeen;
+            QCOMPARE(tensor[s("offset")].toInteger() % 64, 0);
+            QVERIFY(tensor[s("offset")].toInteger() + tensor[s("stored_bytes")].toInteger() <=
+                    weights[s("bytes")].toInteger());
+        }
+        QVERIFY(weightsSeen > 0);
         QCOMPARE(manifest[s("target")].toObject()[s("name")].toString(), s("riscv64"));
         QCOMPARE(manifest[s("target")].toObject()[s("opt")].toInt(), 2);
         QJsonArray kernels = manifest[s("kernels")].toArray();
@@ -105,16 +127,53 @@ private slots:
     void reEmittingRemovesOnlyStaleKernels() {
         QString out = path("again");
         QVERIFY(emitFig3(out, {s("--target"), s("host")}).exitCode == 0);
+        QVERIFY(QFile::exists(out + s("/runtime/sc_runtime.h")));
         QFile notes(out + s("/notes.txt"));
         QVERIFY(notes.open(QIODevice::WriteOnly));
         notes.write("mine");
         notes.close();
-        auto tvm = emitFig3(out, {s("--target"), s("host"), s("--strategy"), s("tvm")});
+        auto tvm = emitFig3(out, {s("--target"), s("host"), s("--strategy"), s("tvm"),
+                                  s("--format"), s("objects")});
         QVERIFY2(tvm.exitCode == 0, qPrintable(tvm.err));
         QStringList files = QDir(out).entryList(QDir::Files);
-        // 8 tvm kernels, two files each, the manifest and the user's file.
+        // 8 tvm kernels, two files each, the manifest and the user's file:
+        // the library the first emission wrote is gone with its kernels.
         QCOMPARE(files.size(), 8 * 2 + 2);
         QVERIFY(files.contains(s("notes.txt")));
+        QVERIFY(QDir(out + s("/runtime")).isEmpty());
+        QCOMPARE(readJson(out + s("/manifest.json"))[s("kind")].toString(), s("objects"));
+    }
+
+    /// runtime/ planted as a link to another folder: emit refuses to write
+    /// through it and leaves that folder alone.
+    void aLinkedRuntimeFolderIsRefused() {
+        QString out = path("linked");
+        QVERIFY(QDir().mkpath(out));
+        QVERIFY(QDir().mkpath(path("elsewhere")));
+        QVERIFY(QFile::link(path("elsewhere"), out + s("/runtime")));
+        auto r = emitFig3(out, {s("--target"), s("host")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(s("runtime: is not a folder emit may write into")),
+                 qPrintable(r.err));
+        QVERIFY(QDir(path("elsewhere")).isEmpty());
+    }
+
+    /// --cpu and --vlen reach the objects' target, and a CPU LLVM does not
+    /// know is refused before anything is compiled.
+    void theTargetCpuAndVlenAreChosen() {
+        auto host = emitFig3(path("cpu"), {s("--target"), s("host"), s("--cpu"), s("x86-64")});
+        QVERIFY2(host.exitCode == 0, qPrintable(host.err));
+        QCOMPARE(readJson(path("cpu/manifest.json"))[s("target")].toObject()[s("cpu")].toString(),
+                 s("x86-64"));
+        auto rv = emitFig3(path("vlen"), {s("--vlen"), s("512")});
+        QVERIFY2(rv.exitCode == 0, qPrintable(rv.err));
+        QJsonObject target = readJson(path("vlen/manifest.json"))[s("target")].toObject();
+        QCOMPARE(target[s("vlen")].toInt(), 512);
+        QVERIFY(target[s("features")].toString().endsWith(s("+zvl512b")));
+        auto bad = emitFig3(path("bad"), {s("--target"), s("host"), s("--cpu"), s("pentium9")});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains(s("'pentium9' is not a CPU LLVM knows")), qPrintable(bad.err));
+        QVERIFY(!QFile::exists(path("bad")));
     }
 
     /// A link planted where emit puts a kernel file is replaced, never
@@ -123,7 +182,7 @@ private slots:
     /// staging folder outlives an emission.
     void plantedLinksAndLeftoversDoNotSurvive() {
         QString out = path("planted");
-        QVERIFY(emitFig3(out, {s("--target"), s("host")}).exitCode == 0);
+        QVERIFY(emitFig3(out, {s("--target"), s("host"), s("--ir")}).exitCode == 0);
         QString victim = path("victim.txt");
         QFile precious(victim);
         QVERIFY(precious.open(QIODevice::WriteOnly));
@@ -137,7 +196,7 @@ private slots:
         QFile legacy(out + s("/.sc_k000_a8.ll.999999999.0.tmp"));
         QVERIFY(legacy.open(QIODevice::WriteOnly));
         legacy.close();
-        auto again = emitFig3(out, {s("--target"), s("host")});
+        auto again = emitFig3(out, {s("--target"), s("host"), s("--ir")});
         QVERIFY2(again.exitCode == 0, qPrintable(again.err));
         QCOMPARE(readAll(victim), QByteArray("precious"));
         QVERIFY(!QFileInfo(ll).isSymLink());
@@ -176,7 +235,11 @@ private slots:
         QVERIFY(emitFig3(path("two"), {s("--threads"), s("1")}).exitCode == 0);
         QCOMPARE(withoutCompileTimes(readJson(path("one/manifest.json"))),
                  withoutCompileTimes(readJson(path("two/manifest.json"))));
-        for (const QString& f : QDir(path("one")).entryList({s("*.o"), s("*.ll")}))
+        const QStringList files =
+            QDir(path("one"))
+                .entryList({s("*.o"), s("*.ll"), s("*.c"), s("*.h"), s("*.bin"), s("Makefile")});
+        QVERIFY(files.contains(s("weights.bin")) && files.contains(s("model.c")));
+        for (const QString& f : files)
             QVERIFY2(readAll(path("one/") + f) == readAll(path("two/") + f), qPrintable(f));
     }
 

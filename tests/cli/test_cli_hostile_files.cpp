@@ -201,13 +201,13 @@ private slots:
     void emitKeepsAKernelFileTheUserChanged() {
         QString out = q(path("changed"));
         QVERIFY(runCli({s("emit"), fig3_, s("--arch"), s("teaching"), s("--level"), s("lb"),
-                        s("--out"), out})
+                        s("--ir"), s("--out"), out})
                     .exitCode == 0);
         QStringList irs = QDir(out).entryList({s("sc_k*.ll")}, QDir::Files);
         QVERIFY(!irs.isEmpty());
         test::writeText(path("changed") / irs.front().toStdString(), "; edited by hand\n");
         auto r = runCli({s("emit"), fig3_, s("--arch"), s("teaching"), s("--level"), s("lb"),
-                         s("--strategy"), s("tvm"), s("--out"), out});
+                         s("--strategy"), s("tvm"), s("--ir"), s("--out"), out});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY(r.err.contains(s("has changed since")));
         QCOMPARE(test::readText(path("changed") / irs.front().toStdString()),
