@@ -191,8 +191,9 @@ std::string slotTable(const ir::Graph& graph, const CodePlan& plan, const Weight
             weights.offsets[s] >= 0
                 ? weights.storedBytes[s]
                 : std::max({g.bytes, graph.tensor(g.tensor).byteSize(), int64_t{1}});
-        table +=
-            "    {" + std::to_string(bytes) + "u, " + std::to_string(weights.offsets[s]) + "},\n";
+        table += "    {" + std::to_string(bytes) + "u, " + std::to_string(weights.offsets[s]) +
+                 "}, /* " + std::to_string(s) + ": " + std::string(roleName(g.role)) + " " +
+                 commentText(graph.tensor(g.tensor).name) + " */\n";
     }
     return table + "};\n\n";
 }

@@ -89,6 +89,23 @@ double largestFinite(ir::DType dtype) {
     }
 }
 
+/// The least magnitude that rounds to an infinity in floating-point \p dtype
+/// (its largest finite value plus half an ulp there, round to nearest even:
+/// the largest's last bit is odd), so that a decimal of the largest finite
+/// value, as "%.8g" writes FLT_MAX (3.4028235e+38), is taken.
+double overflowThreshold(ir::DType dtype) {
+    switch (dtype) {
+    case ir::DType::Float16:
+        return 65520.0;
+    case ir::DType::BFloat16:
+        return largestFinite(dtype) + std::ldexp(1.0, 119);
+    case ir::DType::Float32:
+        return largestFinite(dtype) + std::ldexp(1.0, 103);
+    default:
+        return std::numeric_limits<double>::infinity();
+    }
+}
+
 /// The range of integer \p dtype, as (lowest, highest).
 std::pair<long double, long double> integerRange(ir::DType dtype) {
     int bits = static_cast<int>(ir::dtypeSize(dtype) * 8);
@@ -105,7 +122,7 @@ std::string rangeProblem(ir::DType dtype, const nlohmann::json& v) {
     std::string type(ir::dtypeName(dtype));
     if (ir::isFloatingPoint(dtype)) {
         double d = v.get<double>();
-        if (std::isfinite(d) && std::abs(d) > largestFinite(dtype)) {
+        if (std::isfinite(d) && std::abs(d) >= overflowThreshold(dtype)) {
             char largest[32];
             std::snprintf(largest, sizeof largest, "%.8g", largestFinite(dtype));
             return v.dump() + " is beyond " + type + "'s largest finite value (" + largest +

@@ -92,6 +92,12 @@ TEST(TestTensorsFile, numbersBeyondTheTypesRangeAreRefused) {
     EXPECT_NE(one("f16", "70000").find("beyond f16's largest finite value"), std::string::npos);
     EXPECT_EQ(one("f16", "65504"), "accepted");
     EXPECT_EQ(one("f32", "3.4028234663852886e38"), "accepted");
+    // Decimals that round to the largest finite value, as Stagecraft writes
+    // FLT_MAX, are that value; half an ulp beyond is an infinity.
+    EXPECT_EQ(one("f32", "3.4028235e+38"), "accepted");
+    EXPECT_NE(one("f32", "3.4028235677973366e38").find("beyond f32's"), std::string::npos);
+    EXPECT_EQ(one("f16", "65519"), "accepted");
+    EXPECT_NE(one("f16", "65520").find("beyond f16's"), std::string::npos);
     EXPECT_EQ(one("i8", "300"), "in.json: tensors[0] ('v').data[0]: 300 is out of i8's range");
     EXPECT_EQ(one("u8", "-1"), "in.json: tensors[0] ('v').data[0]: -1 is out of u8's range");
     EXPECT_EQ(one("i8", "-128"), "accepted");
