@@ -289,7 +289,8 @@ std::string makefile(const std::vector<std::string>& objects) {
            "$(LDLIBS)\n\n"
            "model.o example.o runtime/sc_runtime.o runtime/sc_tensors.o: %.o: %.c\n"
            "\t$(CC) $(SC_CFLAGS) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<\n\n"
-           "model.o example.o runtime/sc_runtime.o: model.h runtime/sc_runtime.h\n"
+           "model.o example.o: model.h runtime/sc_runtime.h\n"
+           "runtime/sc_runtime.o runtime/sc_tensors.o: runtime/sc_runtime.h\n"
            "example.o runtime/sc_tensors.o: runtime/sc_tensors.h\n\n"
            "clean:\n\trm -f example libmodel.a model.o example.o runtime/sc_runtime.o "
            "runtime/sc_tensors.o\n\n.PHONY: all clean\n";

@@ -29,8 +29,6 @@ extern "C" {
 
 #define SC_RUNTIME_ABI_VERSION 1
 
-#ifndef SC_DTYPE_DEFINED
-#define SC_DTYPE_DEFINED
 /* Element types, by Stagecraft's names: f32 f16 bf16 f64 i8 i16 i32 i64 u8
  * u16 u32 u64 bool. */
 typedef enum {
@@ -49,7 +47,6 @@ typedef enum {
     SC_DTYPE_BOOL
 } sc_dtype;
 #define SC_MAX_RANK 16
-#endif
 
 /* Status codes; sc_status_message names each. */
 enum {

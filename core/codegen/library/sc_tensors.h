@@ -16,6 +16,8 @@
 #ifndef SC_TENSORS_H
 #define SC_TENSORS_H
 
+#include "sc_runtime.h" /* sc_dtype, SC_MAX_RANK */
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,27 +25,6 @@
 extern "C" {
 #endif
 
-#ifndef SC_DTYPE_DEFINED
-#define SC_DTYPE_DEFINED
-/* Element types, by Stagecraft's names: f32 f16 bf16 f64 i8 i16 i32 i64 u8
- * u16 u32 u64 bool. */
-typedef enum {
-    SC_DTYPE_F32 = 1,
-    SC_DTYPE_F16,
-    SC_DTYPE_BF16,
-    SC_DTYPE_F64,
-    SC_DTYPE_I8,
-    SC_DTYPE_I16,
-    SC_DTYPE_I32,
-    SC_DTYPE_I64,
-    SC_DTYPE_U8,
-    SC_DTYPE_U16,
-    SC_DTYPE_U32,
-    SC_DTYPE_U64,
-    SC_DTYPE_BOOL
-} sc_dtype;
-#define SC_MAX_RANK 16
-#endif
 
 /* One tensor of a file. */
 typedef struct {
