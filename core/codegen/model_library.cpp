@@ -54,37 +54,15 @@ std::string commentText(const std::string& text) {
     return out;
 }
 
-const char* dtypeConstant(ir::DType t) {
-    switch (t) {
-    case ir::DType::Float32:
-        return "SC_DTYPE_F32";
-    case ir::DType::Float16:
-        return "SC_DTYPE_F16";
-    case ir::DType::BFloat16:
-        return "SC_DTYPE_BF16";
-    case ir::DType::Float64:
-        return "SC_DTYPE_F64";
-    case ir::DType::Int8:
-        return "SC_DTYPE_I8";
-    case ir::DType::Int16:
-        return "SC_DTYPE_I16";
-    case ir::DType::Int32:
-        return "SC_DTYPE_I32";
-    case ir::DType::Int64:
-        return "SC_DTYPE_I64";
-    case ir::DType::UInt8:
-        return "SC_DTYPE_U8";
-    case ir::DType::UInt16:
-        return "SC_DTYPE_U16";
-    case ir::DType::UInt32:
-        return "SC_DTYPE_U32";
-    case ir::DType::UInt64:
-        return "SC_DTYPE_U64";
-    case ir::DType::Bool:
-        return "SC_DTYPE_BOOL";
-    default:
-        return nullptr;
-    }
+/// The runtime's constant for \p t ("SC_DTYPE_" and Stagecraft's name in
+/// capitals: SC_DTYPE_F32, SC_DTYPE_BOOL), or "" for a type it does not take.
+std::string dtypeConstant(ir::DType t) {
+    if (t == ir::DType::Undefined || t == ir::DType::String)
+        return "";
+    std::string name(ir::dtypeName(t));
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    return "SC_DTYPE_" + name;
 }
 
 struct Endpoint {
@@ -99,7 +77,7 @@ Expected<std::vector<Endpoint>> endpoints(const ir::Graph& graph, const CodePlan
     std::vector<Endpoint> list;
     for (ir::TensorId id : outputs ? graph.outputs() : graph.inputs()) {
         const ir::Tensor& t = graph.tensor(id);
-        if (dtypeConstant(t.dtype) == nullptr)
+        if (dtypeConstant(t.dtype).empty())
             return Error("model library: " + std::string(outputs ? "output" : "input") + " '" +
                          t.name + "' is " + std::string(ir::dtypeName(t.dtype)) +
                          ", which the runtime does not take");
