@@ -17,6 +17,7 @@
 #include "compare/side_by_side.h"
 #include "costs/cost_table_view.h"
 #include "kernel/kernel_view.h"
+#include "roofline/roofline_view.h"
 #include "stepper/stepper_view.h"
 #include "studio/pipeline_runner.h"
 #include "timeline/timeline_view.h"
@@ -64,6 +65,8 @@ const char* dockNameOf(StudioView view) {
         return "diffDock";
     case StudioView::Kernel:
         return "kernelDock";
+    case StudioView::Roofline:
+        return "rooflineDock";
     case StudioView::Window:
     case StudioView::Graph:
         break;
@@ -122,6 +125,8 @@ void AnalysisDocks::createComparison() {
     costs_->setSelectionModel(selection_);
     kernel_ = new views::KernelView(window_);
     kernel_->setSelectionModel(selection_);
+    roofline_ = new views::RooflineView(window_);
+    roofline_->setSelectionModel(selection_);
 
     auto* instances = window_->findChild<QDockWidget*>(QStringLiteral("instancesDock"));
     auto* inspector = window_->findChild<QDockWidget*>(QStringLiteral("inspectorDock"));
@@ -138,10 +143,12 @@ void AnalysisDocks::createComparison() {
     auto* steps = dockFor(window_, tr("Steps"), QStringLiteral("stepsDock"), stepper_);
     auto* costs = dockFor(window_, tr("Costs"), QStringLiteral("costsDock"), costs_);
     auto* kernel = dockFor(window_, tr("Kernel"), QStringLiteral("kernelDock"), kernel_);
+    auto* roofline = dockFor(window_, tr("Roofline"), QStringLiteral("rooflineDock"), roofline_);
     window_->tabifyDockWidget(instances, time);
     window_->tabifyDockWidget(time, costs);
     window_->tabifyDockWidget(costs, kernel);
-    followVisibility({time, compare, diff, steps, costs, kernel});
+    window_->tabifyDockWidget(kernel, roofline);
+    followVisibility({time, compare, diff, steps, costs, kernel, roofline});
     window_->tabifyDockWidget(inspector, compare);
     window_->tabifyDockWidget(compare, diff);
     window_->tabifyDockWidget(diff, steps);
@@ -219,6 +226,10 @@ void AnalysisDocks::refreshShown() {
         kernelResult_ = result_;
         kernel_->setResult(result_);
     }
+    if (shownDocks_.contains(QStringLiteral("rooflineDock")) && rooflineResult_ != result_) {
+        rooflineResult_ = result_;
+        roofline_->setResult(result_);
+    }
     if (shownDocks_.contains(QStringLiteral("stepsDock")) && stepsResult_ != result_) {
         stepsResult_ = result_;
         stepper_->setResult(result_);
@@ -270,6 +281,8 @@ QWidget* AnalysisDocks::view(StudioView view) const {
         return costs_;
     case StudioView::Kernel:
         return kernel_;
+    case StudioView::Roofline:
+        return roofline_;
     case StudioView::SideBySide:
         return diff_->sideBySide();
     case StudioView::Window:

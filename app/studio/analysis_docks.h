@@ -2,8 +2,8 @@
 // The main window's analysis docks (Studio 2/2): the time views (timeline,
 // occupancy, compute-unit overlap) stacked on one shared time axis, the
 // strategy comparison, the schedule diff, the algorithm step-through, the
-// cost table and the selected instance's kernel, tabbed with the instance
-// view and the inspector. They follow the result
+// cost table, the selected instance's kernel and the roofline, tabbed with
+// the instance view and the inspector. They follow the result
 // the window shows, each only while its dock is in front.
 
 #include "common/pipeline_result.h"
@@ -36,6 +36,7 @@ class DiffView;
 class StepperView;
 class CostTableView;
 class KernelView;
+class RooflineView;
 } // namespace stagecraft::views
 
 namespace stagecraft::studio {
@@ -106,6 +107,7 @@ private:
     views::StepperView* stepper_ = nullptr;
     views::CostTableView* costs_ = nullptr;
     views::KernelView* kernel_ = nullptr;
+    views::RooflineView* roofline_ = nullptr;
     PipelineRunner* sessionDiffRunner_ = nullptr;
     quint64 sessionDiffTicket_ = 0;
     QString sessionDiffLabel_;
@@ -118,6 +120,7 @@ private:
     views::ResultPtr stepsResult_;
     views::ResultPtr costsResult_;
     views::ResultPtr kernelResult_;
+    views::ResultPtr rooflineResult_;
     views::ResultPtr comparedResult_;
     /// Object names of the docks whose tab is in front.
     QSet<QString> shownDocks_;

@@ -70,6 +70,7 @@ QWidget* MainWindow::view(StudioView view) const {
     case StudioView::Costs:
     case StudioView::SideBySide:
     case StudioView::Kernel:
+    case StudioView::Roofline:
         return analysis_->view(view);
     }
     return nullptr;

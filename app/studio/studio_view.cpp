@@ -7,11 +7,12 @@ namespace stagecraft::studio {
 namespace {
 
 using enum StudioView;
-constexpr std::array kViews{Window, Graph,   Instances, Inspector, Timeline, Occupancy,  Overlap,
-                            Time,   Compare, Diff,      Steps,     Costs,    SideBySide, Kernel};
+constexpr std::array kViews{Window,    Graph,   Instances,  Inspector, Timeline,
+                            Occupancy, Overlap, Time,       Compare,   Diff,
+                            Steps,     Costs,   SideBySide, Kernel,    Roofline};
 constexpr std::array<const char*, kViews.size()> kNames{
-    "window", "graph",   "instances", "inspector", "timeline", "occupancy",  "overlap",
-    "time",   "compare", "diff",      "steps",     "costs",    "sidebyside", "kernel"};
+    "window",  "graph", "instances", "inspector", "timeline",   "occupancy", "overlap", "time",
+    "compare", "diff",  "steps",     "costs",     "sidebyside", "kernel",    "roofline"};
 
 } // namespace
 

@@ -30,13 +30,16 @@ enum class StudioView {
     SideBySide,
     /// The selected instance's kernel: loop nest, LLVM IR and assembly.
     Kernel,
+    /// The kernels (or groups) on a hierarchical roofline.
+    Roofline,
 };
 
 /// Every view, in the order above.
 std::span<const StudioView> studioViews();
 
 /// "window", "graph", "instances", "inspector", "timeline", "occupancy",
-/// "overlap", "time", "compare", "diff", "steps", "costs", "sidebyside", "kernel".
+/// "overlap", "time", "compare", "diff", "steps", "costs", "sidebyside", "kernel",
+/// "roofline".
 QString studioViewName(StudioView view);
 
 /// The names of studioViews(), in order.

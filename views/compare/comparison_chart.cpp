@@ -3,6 +3,8 @@
 
 #include "compare/comparison_chart.h"
 
+#include "common/energy_text.h"
+
 #include <QMouseEvent>
 #include <QPainter>
 
@@ -14,7 +16,7 @@ namespace {
 
 constexpr int kRowHeight = 22;
 constexpr int kLabelWidth = 110;
-constexpr int kValueWidth = 70;
+constexpr int kValueWidth = 96;
 constexpr int kMargin = 6;
 
 } // namespace
@@ -45,15 +47,44 @@ QSize ComparisonChart::sizeHint() const {
             2 * kMargin + kRowHeight * std::max<int>(1, static_cast<int>(bars_.size()))};
 }
 
-double ComparisonChart::valueOf(const Bar& bar) const {
-    return metric_ == Metric::Speedup ? bar.speedup : bar.latencyUs;
+std::optional<double> ComparisonChart::valueOf(const Bar& bar) const {
+    switch (metric_) {
+    case Metric::Speedup:
+        return bar.speedup;
+    case Metric::Latency:
+        return bar.latencyUs;
+    case Metric::Energy:
+        return bar.energyMj;
+    case Metric::Edp:
+        return bar.edpMjMs;
+    }
+    return std::nullopt;
+}
+
+QString ComparisonChart::valueText(const Bar& bar) const {
+    if (!bar.ready)
+        return QStringLiteral("…");
+    const std::optional<double> value = valueOf(bar);
+    if (!value)
+        return unknownEnergyText();
+    switch (metric_) {
+    case Metric::Speedup:
+        return QString::number(*value, 'f', 2) + QLatin1Char('x');
+    case Metric::Latency:
+        return QString::number(*value, 'f', 0) + QStringLiteral(" µs");
+    case Metric::Energy:
+        return formatSignificant(*value) + QStringLiteral(" mJ");
+    case Metric::Edp:
+        return formatSignificant(*value) + QStringLiteral(" mJ·ms");
+    }
+    return {};
 }
 
 double ComparisonChart::maxValue() const {
     double top = metric_ == Metric::Speedup ? 1.0 : 0.0;
     for (const Bar& bar : bars_)
         if (bar.ready)
-            top = std::max(top, valueOf(bar));
+            top = std::max(top, valueOf(bar).value_or(0.0));
     return top;
 }
 
@@ -71,7 +102,7 @@ int ComparisonChart::barLength(int index) const {
     double top = maxValue();
     if (!bar.ready || top <= 0)
         return 0;
-    return static_cast<int>(slotRect(index).width() * valueOf(bar) / top);
+    return static_cast<int>(slotRect(index).width() * valueOf(bar).value_or(0.0) / top);
 }
 
 void ComparisonChart::paintEvent(QPaintEvent*) {
@@ -91,11 +122,7 @@ void ComparisonChart::paintEvent(QPaintEvent*) {
         painter.fillRect(filled, current ? palette().highlight().color() : QColor(150, 170, 200));
         painter.setPen(palette().mid().color());
         painter.drawRect(slot.adjusted(0, 0, -1, -1));
-        QString value =
-            !bar.ready ? QStringLiteral("…")
-            : metric_ == Metric::Speedup
-                ? QString(QString::number(bar.speedup, 'f', 2) + QLatin1Char('x'))
-                : QString(QString::number(bar.latencyUs, 'f', 0) + QStringLiteral(" µs"));
+        const QString value = valueText(bar);
         painter.setPen(palette().text().color());
         painter.drawText(QRect(slot.right() + kMargin, slot.top(), kValueWidth, slot.height()),
                          Qt::AlignLeft | Qt::AlignVCenter, value);

@@ -1,11 +1,14 @@
 #pragma once
 // A self-painted horizontal bar chart of one figure per strategy (speedup vs
-// tvm, or latency), the strategy the views show highlighted; a dashed line
-// marks speedup 1. Clicking a bar emits barClicked().
+// tvm, latency, energy or energy-delay product), the strategy the views show
+// highlighted; a dashed line marks speedup 1. An unknown energy (no energy
+// table) is an empty slot reading "—", never a bar of 0. Clicking a bar emits
+// barClicked().
 
 #include <QString>
 #include <QWidget>
 
+#include <optional>
 #include <vector>
 
 namespace stagecraft::views {
@@ -13,11 +16,14 @@ namespace stagecraft::views {
 class ComparisonChart : public QWidget {
     Q_OBJECT
 public:
-    enum class Metric { Speedup, Latency };
+    enum class Metric { Speedup, Latency, Energy, Edp };
     struct Bar {
         QString strategy;
         double speedup = 0;
         double latencyUs = 0;
+        /// Unknown without an energy table.
+        std::optional<double> energyMj;
+        std::optional<double> edpMjMs;
         /// False: not computed yet (drawn as an empty slot).
         bool ready = false;
     };
@@ -44,7 +50,9 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
 
 private:
-    double valueOf(const Bar& bar) const;
+    /// The bar's figure for the metric; nullopt when unknown.
+    std::optional<double> valueOf(const Bar& bar) const;
+    QString valueText(const Bar& bar) const;
     double maxValue() const;
     QRect plotArea() const;
 

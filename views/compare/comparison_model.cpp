@@ -3,6 +3,8 @@
 
 #include "compare/comparison_model.h"
 
+#include "common/energy_text.h"
+
 #include <QFont>
 
 namespace stagecraft::views {
@@ -14,15 +16,21 @@ constexpr int kGb = 1;
 constexpr int kLb = 2;
 
 // In Column's order.
-const char* const kHeaders[] = {
-    "Strategy",   "vs tvm",     "Latency µs", "DDR traffic", "Spills",     "Config",     "Kernels",
-    "GB traffic", "LB traffic", "Samples/s",  "LB tensors",  "GB tensors", "DDR tensors"};
+const char* const kHeaders[] = {"Strategy",   "vs tvm",     "Latency µs", "DDR traffic",
+                                "Spills",     "Energy mJ",  "EDP mJ·ms",  "Config",
+                                "Kernels",    "GB traffic", "LB traffic", "Samples/s",
+                                "LB tensors", "GB tensors", "DDR tensors"};
 const char* const kHeaderTips[] = {
     "The scheduling strategy",
     "Speedup over tvm's schedule of the same model on the same architecture",
     "Simulated latency of one run, in microseconds",
     "Bytes moved to and from DDR (SI units)",
     "Spills out of the LB and out of the GB",
+    "Energy of the whole batch in millijoules: every simulated action times the architecture's "
+    "energy per action, plus leakage over the latency (docs/simulator.md, Energy); — without "
+    "an energy table",
+    "Energy-delay product: energy (mJ) × latency (ms), lower is better; — without an energy "
+    "table",
     "Samples per cluster × loop iterations, level and order: each strategy's fastest, "
     "found by simulating the configurations its search may vary (§5.1), as stagecraft "
     "compare does",
@@ -121,6 +129,10 @@ QVariant ComparisonModel::rawValue(const Row& row, int column) const {
         return qlonglong(r.spills);
     case Configuration:
         return QString::fromStdString(sim::configurationText(r));
+    case Energy:
+        return r.energyMj() ? QVariant(*r.energyMj()) : QVariant();
+    case Edp:
+        return r.edpMjMs() ? QVariant(*r.edpMjMs()) : QVariant();
     default:
         return {};
     }
@@ -145,6 +157,11 @@ QVariant ComparisonModel::displayValue(const Row& row, int column) const {
     case GbTraffic:
     case LbTraffic:
         return formatBytes(rawValue(row, column).toLongLong());
+    case Energy:
+    case Edp: {
+        const QVariant value = rawValue(row, column);
+        return value.isValid() ? formatSignificant(value.toDouble()) : unknownEnergyText();
+    }
     case Configuration: { // "16×1 GB dfs"; the tooltip and UserRole say it in words
         QString text =
             QString::number(r.perCluster) + QStringLiteral("×") + QString::number(r.iterations);
@@ -168,6 +185,8 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
     case Qt::UserRole:
         return row.result ? rawValue(row, index.column()) : QVariant();
     case Qt::ToolTipRole:
+        if (row.result && (index.column() == Energy || index.column() == Edp) && !row.report.energy)
+            return unknownEnergyTip();
         return row.result
                    ? QString(row.description + QStringLiteral("\n") +
                              QString::fromStdString(row.report.chosenBy) + QStringLiteral(": ") +

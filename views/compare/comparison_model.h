@@ -1,8 +1,9 @@
 #pragma once
 // The comparison table: one row per strategy of sim::strategies(), its
 // report's figures in columns (the configuration its search chose among
-// them), speedups from sim::fillSpeedups over the computed reports. Rows not
-// computed yet show "…". Qt::UserRole gives the raw figure (double,
+// them), speedups from sim::fillSpeedups over the computed reports, energy
+// and energy-delay product ("—" when the architecture has no energy table).
+// Rows not computed yet show "…". Qt::UserRole gives the raw figure (double,
 // qlonglong, or the configuration's text) of a cell.
 
 #include "common/byte_text.h"
@@ -20,14 +21,16 @@ namespace stagecraft::views {
 class ComparisonModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    /// What a verdict needs first (speed, DDR traffic, spills), so that a
-    /// narrow dock shows it without scrolling.
+    /// What a verdict needs first (speed, DDR traffic, spills, energy), so
+    /// that a narrow dock shows it without scrolling.
     enum Column {
         Strategy,
         Speedup,
         Latency,
         DdrTraffic,
         Spills,
+        Energy,
+        Edp,
         Configuration,
         Kernels,
         GbTraffic,

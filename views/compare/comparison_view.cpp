@@ -1,5 +1,6 @@
 // The comparison view's layout and wiring: runner results refresh the model
-// and the chart; row and bar clicks choose a strategy.
+// and the chart; row and bar clicks choose a strategy. The chart's metric is
+// one box: speedup, latency, energy or energy × delay.
 
 #include "compare/comparison_view.h"
 
@@ -33,6 +34,9 @@ ComparisonView::ComparisonView(QWidget* parent)
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     metric_->addItem(tr("Speedup vs tvm"));
     metric_->addItem(tr("Latency"));
+    metric_->addItem(tr("Energy"));
+    metric_->addItem(tr("Energy × delay"));
+    metric_->setObjectName(QStringLiteral("compareMetric"));
     cancel_->setEnabled(false);
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Chart:"), this));
@@ -49,10 +53,9 @@ ComparisonView::ComparisonView(QWidget* parent)
     connect(table_, &QTableView::clicked, this, chooseRow);
     connect(table_, &QTableView::activated, this, chooseRow);
     connect(chart_, &ComparisonChart::barClicked, this, &ComparisonView::choose);
-    connect(metric_, &QComboBox::currentIndexChanged, this, [this](int index) {
-        chart_->setMetric(index == 1 ? ComparisonChart::Metric::Latency
-                                     : ComparisonChart::Metric::Speedup);
-    });
+    // The box lists the metrics in ComparisonChart::Metric's order.
+    connect(metric_, &QComboBox::currentIndexChanged, this,
+            [this](int index) { chart_->setMetric(static_cast<ComparisonChart::Metric>(index)); });
     connect(cancel_, &QPushButton::clicked, this, [this] {
         if (runner_)
             runner_->cancel();
@@ -120,8 +123,16 @@ void ComparisonView::refresh() {
     std::vector<ComparisonChart::Bar> bars;
     for (int row = 0; row < model_->rowCount(); ++row) {
         const sim::Report* report = model_->reportAt(row);
-        bars.push_back({model_->strategyAt(row), report ? report->speedupVsTvm : 0,
-                        report ? report->latencyUs : 0, report != nullptr});
+        ComparisonChart::Bar bar;
+        bar.strategy = model_->strategyAt(row);
+        bar.ready = report != nullptr;
+        if (report) {
+            bar.speedup = report->speedupVsTvm;
+            bar.latencyUs = report->latencyUs;
+            bar.energyMj = report->energyMj();
+            bar.edpMjMs = report->edpMjMs();
+        }
+        bars.push_back(std::move(bar));
     }
     chart_->setBars(std::move(bars));
 }

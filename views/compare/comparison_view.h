@@ -1,7 +1,8 @@
 #pragma once
 // The comparison view: every strategy on the same model and arch, as a table
 // (speedup vs tvm, latency, throughput, kernels, traffic per level, tensors
-// per scope, spills) and a bar chart of speedup or latency, the strategy the
+// per scope, spills, energy, EDP) and a bar chart of speedup, latency, energy
+// or EDP, the strategy the
 // other views show highlighted. Clicking or activating a computed row (or a
 // bar) emits strategyChosen() with its kept result: no recomputation.
 

@@ -11,9 +11,10 @@ namespace stagecraft::views {
 const std::vector<int>& costColumnPriority() {
     using C = CostTableModel;
     static const std::vector<int> order = {
-        C::Name,       C::Time,      C::Share,     C::MainCause,  C::DdrTraffic, C::Spills,
-        C::FirstOp,    C::Computing, C::Compute,   C::DmaWait,    C::Kernels,    C::Control,
-        C::SpillBytes, C::GbTraffic, C::LbTraffic, C::WeightBytes};
+        C::Name,      C::Time,      C::Share,       C::MainCause,      C::DdrTraffic,
+        C::Spills,    C::Energy,    C::FirstOp,     C::Computing,      C::Compute,
+        C::DmaWait,   C::Kernels,   C::Control,     C::DdrEnergyShare, C::SpillBytes,
+        C::GbTraffic, C::LbTraffic, C::WeightBytes, C::DynamicEnergy,  C::StaticEnergy};
     return order;
 }
 

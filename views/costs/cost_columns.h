@@ -1,8 +1,8 @@
 #pragma once
 // Which of the cost table's columns fit: docked beside the graph, the table
-// has room for a few of its sixteen. Columns are shown in order of what an
+// has room for a few of its twenty. Columns are shown in order of what an
 // engineer reads first (the name, the time and its share, its main cause,
-// DDR bytes, spills), each while the ones before it leave room, so that a
+// DDR bytes, spills, energy), each while the ones before it leave room, so that a
 // narrow table keeps the verdict and drops the detail rather than scrolling
 // sideways. A column the user shows or hides from the header's menu stays
 // so at any width.

@@ -51,6 +51,19 @@ std::vector<int64_t> spillsByKernel(const PipelineResult& result) {
     return spills;
 }
 
+/// Each kernel's energy by kernel index; empty without an energy table.
+std::vector<std::optional<sim::Energy>> energyByKernel(const PipelineResult& result) {
+    const std::optional<sim::EnergyReport>& report = result.eval.report.energy;
+    if (!report)
+        return {};
+    std::vector<std::optional<sim::Energy>> energy(result.eval.program.kernels.size(),
+                                                   sim::Energy{});
+    for (const sim::KernelEnergy& k : report->kernels)
+        if (k.kernel >= 0 && static_cast<size_t>(k.kernel) < energy.size())
+            *energy[static_cast<size_t>(k.kernel)] += k.energy;
+    return energy;
+}
+
 std::string firstOpName(const PipelineResult& result, schedule::GroupId group) {
     const auto ops = result.eval.schedule.partition.ops(group);
     return ops.empty() || !result.graph ? std::string() : result.graph->op(ops.front()).name;
@@ -91,6 +104,11 @@ std::vector<CostRow> groupRows(const PipelineResult& result, const std::vector<C
         for (size_t level = 0; level < row.traffic.size(); ++level)
             row.traffic[level] += k.traffic[level];
         row.spills += k.spills;
+        if (k.energy) {
+            if (!row.energy)
+                row.energy.emplace();
+            *row.energy += *k.energy;
+        }
     }
     std::erase_if(rows, [](const CostRow& row) { return row.kernels == 0; });
     return rows;
@@ -123,12 +141,17 @@ std::vector<CostRow> costRows(const PipelineResult& result, CostGrain grain) {
     const size_t kernelCount = result.eval.program.kernels.size();
     const std::vector<sim::PerLevel> traffic = trafficByKernel(result);
     const std::vector<int64_t> spills = spillsByKernel(result);
+    const std::vector<std::optional<sim::Energy>> energy = energyByKernel(result);
     std::vector<CostRow> kernels;
     kernels.reserve(attribution.kernels.size());
-    for (const sim::KernelBreakdown& k : attribution.kernels)
-        if (k.kernel >= 0 && static_cast<size_t>(k.kernel) < kernelCount)
-            kernels.push_back(kernelRow(result, k, traffic[static_cast<size_t>(k.kernel)],
-                                        spills[static_cast<size_t>(k.kernel)]));
+    for (const sim::KernelBreakdown& k : attribution.kernels) {
+        if (k.kernel < 0 || static_cast<size_t>(k.kernel) >= kernelCount)
+            continue;
+        const size_t index = static_cast<size_t>(k.kernel);
+        kernels.push_back(kernelRow(result, k, traffic[index], spills[index]));
+        if (!energy.empty())
+            kernels.back().energy = energy[index];
+    }
     return grain == CostGrain::Kernels ? kernels : groupRows(result, kernels);
 }
 

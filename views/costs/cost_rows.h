@@ -2,15 +2,17 @@
 // The rows of the cost table: each group or each kernel of a result with
 // where its simulated time and bytes go (sim::Attribution, docs/simulator.md
 // "Attribution"), the bytes it moves to and from each memory level and the
-// spills its layers make. Kernel rows add up to their group's row, and the
+// spills its layers make, and its energy when the architecture has an energy
+// table (sim/energy.h). Kernel rows add up to their group's row, and the
 // rows of either grain to the run: time to the latency, bytes to the report's
-// traffic per level, spills to the report's.
+// traffic per level, spills to the report's, energy to the report's.
 
 #include "common/pipeline_result.h"
 #include "common/selection.h"
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +38,9 @@ struct CostRow {
     /// tells groups apart where labels do not).
     int64_t ops = 0;
     std::string firstOp;
+    /// Its energy over the whole batch; nullopt when the architecture has no
+    /// energy table (unknown, never 0).
+    std::optional<sim::Energy> energy;
 
     double computeNs() const;
     /// Launch and sync.

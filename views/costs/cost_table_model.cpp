@@ -1,10 +1,12 @@
 // The cost table model (cost_table_model.h). Times are shown in µs with
 // three significant decimals as the comparison shows latencies; traffic in SI
-// bytes (common/byte_text.h).
+// bytes (common/byte_text.h); energies in the unit that suits them
+// (common/energy_text.h), "—" when unknown.
 
 #include "costs/cost_table_model.h"
 
 #include "common/byte_text.h"
+#include "common/energy_text.h"
 
 namespace stagecraft::views {
 
@@ -17,10 +19,10 @@ constexpr int kGb = 1;
 constexpr int kLb = 2;
 
 // In Column's order.
-const char* const kHeaders[] = {"Name",       "First op",   "Kernels",     "Time µs",
-                                "Share",      "Compute µs", "DMA wait µs", "Control µs",
-                                "Mostly",     "Computing",  "DDR traffic", "GB traffic",
-                                "LB traffic", "Weights",    "Spills",      "Spilled"};
+const char* const kHeaders[] = {
+    "Name",       "First op", "Kernels",   "Time µs",     "Share",      "Compute µs", "DMA wait µs",
+    "Control µs", "Mostly",   "Computing", "DDR traffic", "GB traffic", "LB traffic", "Weights",
+    "Spills",     "Spilled",  "Energy",    "Dynamic",     "Static",     "DDR energy"};
 const char* const kHeaderTips[] = {
     "The group (its label in the graph) or the kernel (its instance); sorts by execution order",
     "The first of its group's ops in graph order",
@@ -37,7 +39,12 @@ const char* const kHeaderTips[] = {
     "Bytes it moves to and from the LBs",
     "Weight bytes it loads",
     "Tensors its layers move to a slower memory (LB to GB or DDR, GB to DDR)",
-    "Bytes it spills out and reads back"};
+    "Bytes it spills out and reads back",
+    "Energy of the simulated run over the whole batch: its actions times the architecture's "
+    "energy per action, plus leakage over its time (docs/simulator.md, Energy)",
+    "Energy of its actions: operations, LB/GB/DDR reads and writes, wires",
+    "Leakage of every unit and memory over its share of the run's time",
+    "The part of its energy spent moving bytes to and from DDR (reads, writes, wires)"};
 
 /// One decimal in every row, so the column's figures line up ("6.0" beside
 /// "13.0"); a time too small for it says so.
@@ -113,6 +120,24 @@ QVariant CostTableModel::rawValue(int index, int column) const {
     case SpillBytes:
         return qlonglong(row.bytesOf(Cause::SpillOut) + row.bytesOf(Cause::SpillBack));
     default:
+        return energyValue(row, column);
+    }
+}
+
+QVariant CostTableModel::energyValue(const CostRow& row, int column) const {
+    // Unknown sorts below every figure (as -1), never as a 0 J that is not.
+    if (!row.energy)
+        return -1.0;
+    switch (column) {
+    case Energy:
+        return row.energy->totalPj();
+    case DynamicEnergy:
+        return row.energy->dynamicPj();
+    case StaticEnergy:
+        return row.energy->staticPj();
+    case DdrEnergyShare:
+        return row.energy->totalPj() > 0 ? row.energy->ddrTrafficPj() / row.energy->totalPj() : 0.0;
+    default:
         return {};
     }
 }
@@ -136,6 +161,12 @@ QVariant CostTableModel::displayValue(int index, int column) const {
     case WeightBytes:
     case SpillBytes:
         return formatBytes(rawValue(index, column).toLongLong());
+    case Energy:
+    case DynamicEnergy:
+    case StaticEnergy:
+        return row.energy ? formatEnergy(rawValue(index, column).toDouble()) : unknownEnergyText();
+    case DdrEnergyShare:
+        return row.energy ? percent(rawValue(index, column).toDouble()) : unknownEnergyText();
     default:
         return rawValue(index, column).toString();
     }
@@ -151,7 +182,12 @@ QString CostTableModel::rowTip(const CostRow& row) const {
                 : tr("Kernel %1 of group %2: %3 ops")
                       .arg(QString::fromStdString(row.label), QString::fromStdString(row.group))
                       .arg(row.ops);
-    return tip + tr("; mostly %1").arg(causeText(sim::dominantCause(row.breakdown)));
+    tip += tr("; mostly %1").arg(causeText(sim::dominantCause(row.breakdown)));
+    if (row.energy)
+        tip += tr("; %1 (%2 dynamic, %3 static)")
+                   .arg(formatEnergy(row.energy->totalPj()), formatEnergy(row.energy->dynamicPj()),
+                        formatEnergy(row.energy->staticPj()));
+    return tip;
 }
 
 QVariant CostTableModel::data(const QModelIndex& index, int role) const {
@@ -163,6 +199,8 @@ QVariant CostTableModel::data(const QModelIndex& index, int role) const {
     case Qt::UserRole:
         return rawValue(index.row(), index.column());
     case Qt::ToolTipRole:
+        if (index.column() >= Energy && !rows_[static_cast<size_t>(index.row())].energy)
+            return unknownEnergyTip();
         return rowTip(rows_[static_cast<size_t>(index.row())]);
     case Qt::TextAlignmentRole:
         return index.column() == Name || index.column() == FirstOp || index.column() == MainCause

@@ -2,7 +2,9 @@
 // The cost table's model: one row per group or kernel (cost_rows.h), its
 // time, the share of the run, where the time goes (compute, DMA the units
 // waited for, launch and sync, the main cause), the bytes it moves per level
-// and by cause, and its spills. Qt::UserRole gives each cell's raw figure for
+// and by cause, its spills and its energy (total, dynamic, static, the share
+// of moving bytes to and from DDR; "—" when the architecture has no energy
+// table). Qt::UserRole gives each cell's raw figure for
 // sorting (the name column: execution order); headers carry tooltips.
 
 #include "costs/cost_rows.h"
@@ -33,6 +35,10 @@ public:
         WeightBytes,
         Spills,
         SpillBytes,
+        Energy,
+        DynamicEnergy,
+        StaticEnergy,
+        DdrEnergyShare,
         ColumnCount
     };
 
@@ -53,6 +59,7 @@ private:
     QVariant rawValue(int row, int column) const;
     QVariant displayValue(int row, int column) const;
     QString rowTip(const CostRow& row) const;
+    QVariant energyValue(const CostRow& row, int column) const;
 
     std::vector<CostRow> rows_;
     double runNs_ = 0;

@@ -5,6 +5,7 @@
 #include "costs/cost_table_view.h"
 
 #include "common/byte_text.h"
+#include "common/energy_text.h"
 #include "costs/cost_columns.h"
 #include "costs/cost_table_model.h"
 
@@ -211,12 +212,15 @@ void CostTableView::updateSummary() {
     double ns = 0;
     int64_t ddr = 0;
     int64_t spills = 0;
+    double energyPj = 0;
+    const bool energyKnown = result_->eval.report.energy.has_value();
     for (int r = 0; r < proxy_->rowCount(); ++r) {
         const CostRow& row =
             model_->rows()[static_cast<size_t>(proxy_->mapToSource(proxy_->index(r, 0)).row())];
         ns += row.breakdown.totalNs;
         ddr += row.traffic[0];
         spills += row.spills;
+        energyPj += row.energy ? row.energy->totalPj() : 0.0;
     }
     const QString unit = grain_ == CostGrain::Groups ? tr("groups") : tr("kernels");
     int hidden = 0;
@@ -227,7 +231,7 @@ void CostTableView::updateSummary() {
         : hidden == 1 ? tr(" 1 column hidden: right-click a header to show it.")
                       : tr(" %1 columns hidden: right-click a header to show them.").arg(hidden);
     summary_->setText(
-        tr("%1 of %2 %3: %4 µs (%5 % of the run), DDR %6, %7 spills. "
+        tr("%1 of %2 %3: %4 µs (%5 % of the run), DDR %6, %7 spills, energy %8. "
            "Click a header to sort, a row to select it in every view.")
             .arg(proxy_->rowCount())
             .arg(model_->rowCount())
@@ -235,8 +239,10 @@ void CostTableView::updateSummary() {
             .arg(QString::number(ns / 1000.0, 'f', 1))
             .arg(QString::number(model_->runNs() > 0 ? 100.0 * ns / model_->runNs() : 0.0, 'f', 1))
             .arg(formatBytes(ddr))
-            .arg(spills) +
+            .arg(spills)
+            .arg(energyKnown ? formatEnergy(energyPj) : tr("unknown (no energy table)")) +
         columns);
+    summary_->setToolTip(energyKnown ? QString() : unknownEnergyTip());
 }
 
 void CostTableView::chooseRow(const QModelIndex& proxyIndex) {

@@ -6,6 +6,7 @@
 #include "costs/group_overlay.h"
 
 #include "common/byte_text.h"
+#include "common/energy_text.h"
 #include "costs/cost_rows.h"
 #include "usage/busy_chart.h"
 
@@ -19,7 +20,7 @@ namespace stagecraft::views {
 
 namespace {
 
-constexpr std::array kNames{"groups", "time", "ddr", "spills", "split", "unit"};
+constexpr std::array kNames{"groups", "time", "ddr", "spills", "split", "unit", "energy"};
 constexpr std::array kStops{0xffffb2U, 0xfecc5cU, 0xfd8d3cU, 0xf03b20U, 0xbd0026U};
 
 std::vector<double> figures(const PipelineResult& result, GroupOverlay overlay) {
@@ -34,6 +35,7 @@ std::vector<double> figures(const PipelineResult& result, GroupOverlay overlay) 
         const size_t g = static_cast<size_t>(row.selection.id);
         values[g] = overlay == GroupOverlay::Time         ? row.breakdown.totalNs
                     : overlay == GroupOverlay::DdrTraffic ? static_cast<double>(row.traffic[0])
+                    : overlay == GroupOverlay::Energy     ? (row.energy ? row.energy->totalPj() : 0)
                                                           : static_cast<double>(row.spills);
     }
     return values;
@@ -49,6 +51,8 @@ QString figureText(GroupOverlay overlay, double value) {
         return QString::number(static_cast<int64_t>(value)) + QStringLiteral(" spills");
     case GroupOverlay::SplitFactor:
         return QStringLiteral("×") + QString::number(static_cast<int64_t>(value));
+    case GroupOverlay::Energy:
+        return formatEnergy(value);
     case GroupOverlay::Groups:
     case GroupOverlay::Unit:
         break;
@@ -68,6 +72,8 @@ QString titleOf(GroupOverlay overlay) {
         return QStringLiteral("Split factor of each group (instances, §3.1)");
     case GroupOverlay::Unit:
         return QStringLiteral("The compute unit that computes longest in each group");
+    case GroupOverlay::Energy:
+        return QStringLiteral("Energy of each group (dynamic and static), whole batch");
     case GroupOverlay::Groups:
         break;
     }
@@ -119,6 +125,19 @@ GroupShading unitShading(const PipelineResult& result, GroupShading shading) {
     return shading;
 }
 
+/// Every group in the no-figure grey: energy is unknown without an energy
+/// table, and a scale from 0 would say it was nothing.
+GroupShading unknownEnergyShading(const PipelineResult& result, GroupShading shading) {
+    const size_t groups = result.eval.schedule.groups.size();
+    shading.colors.assign(groups, noFigureColor());
+    shading.values.assign(groups, 0.0);
+    shading.title = QStringLiteral("Energy per group: unknown, the architecture has no energy "
+                                   "table");
+    shading.lowText = shading.highText = unknownEnergyText();
+    shading.unknown = true;
+    return shading;
+}
+
 } // namespace
 
 QStringList groupOverlayNames() {
@@ -147,6 +166,8 @@ QString groupOverlayTitle(GroupOverlay overlay) {
         return QStringLiteral("Split factor");
     case GroupOverlay::Unit:
         return QStringLiteral("Compute unit");
+    case GroupOverlay::Energy:
+        return QStringLiteral("Energy");
     case GroupOverlay::Groups:
         break;
     }
@@ -177,6 +198,8 @@ GroupShading groupShading(const PipelineResult& result, GroupOverlay overlay) {
         return shading;
     if (overlay == GroupOverlay::Unit)
         return unitShading(result, std::move(shading));
+    if (overlay == GroupOverlay::Energy && !result.eval.report.energy)
+        return unknownEnergyShading(result, std::move(shading));
     shading.values = figures(result, overlay);
     shading.maxValue = shading.values.empty()
                            ? 0.0

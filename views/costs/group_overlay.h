@@ -1,7 +1,8 @@
 #pragma once
 // What the graph can colour its groups by (issue 20's overlays): their own
 // colour (the default), or a figure of each group — simulated time, DDR
-// traffic or spills (cost_rows.h, over the whole batch) or its split factor
+// traffic, spills or energy (cost_rows.h, over the whole batch; energy is
+// unknown, every group grey, without an energy table) or its split factor
 // (§3.1) — on one sequential scale from 0 to the largest group's figure;
 // or by category: the kind of compute unit (matrix, vector, fallback) that
 // computes longest in the group. The scale or the categories and their
@@ -19,9 +20,10 @@
 
 namespace stagecraft::views {
 
-enum class GroupOverlay { Groups, Time, DdrTraffic, Spills, SplitFactor, Unit };
+enum class GroupOverlay { Groups, Time, DdrTraffic, Spills, SplitFactor, Unit, Energy };
 
-/// "groups", "time", "ddr", "spills", "split", "unit", in GroupOverlay's order.
+/// "groups", "time", "ddr", "spills", "split", "unit", "energy", in
+/// GroupOverlay's order.
 QStringList groupOverlayNames();
 std::optional<GroupOverlay> parseGroupOverlay(const QString& name);
 /// "Groups", "Simulated time", "DDR traffic"... for a menu.
@@ -42,6 +44,9 @@ struct GroupShading {
     /// A categorical overlay (Unit): each category's name and colour, in
     /// the order shown; empty for the scales.
     std::vector<std::pair<QString, QColor>> categories;
+    /// The figure is unknown (energy without an energy table): every group
+    /// grey, the title says why, and there is no scale.
+    bool unknown = false;
 };
 
 GroupShading groupShading(const PipelineResult& result, GroupOverlay overlay);

@@ -123,7 +123,7 @@ OverlayLegend::Flow OverlayLegend::flowAt(int width) const {
             place(kSwatchWidth);
         if (shownSwatches() < static_cast<int>(groupLabels_.size()))
             place(2 * kSwatchWidth); // "+N more"
-    } else {
+    } else if (!shading_.unknown) {
         place(fillsWidth(metrics));
     }
     flow.bottom = y + kLine;
@@ -220,7 +220,7 @@ QStringList OverlayLegend::texts() const {
             texts << name;
         if (hasGreyGroups())
             texts << tr("no compute");
-    } else {
+    } else if (!shading_.unknown) {
         texts << shading_.lowText << shading_.highText;
         if (hasGreyGroups())
             texts << tr("no kernel");

@@ -3,8 +3,10 @@
 // table showing each report's figures (its configuration among them) with
 // sim::fillSpeedups' speedups, the chart scaled to them, a row click
 // choosing the kept result without any recomputation, and the same rows as
-// `stagecraft compare` prints for the same file.
+// `stagecraft compare` prints for the same file. Energy and EDP read "—"
+// (cells and bars) without an energy table, and the reports' figures with one.
 
+#include "common/energy_text.h"
 #include "compare/comparison_chart.h"
 #include "compare/comparison_model.h"
 #include "compare/comparison_runner.h"
@@ -53,6 +55,23 @@ bool waitComplete(ComparisonRunner& runner) {
 void clickRow(QTableView* table, int row) {
     QRect cell = table->visualRect(table->model()->index(row, 0));
     QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
+}
+
+/// The runner's results, each with its energy unknown (\p pj < 0) or \p pj
+/// picojoules of compute in the whole run.
+std::map<std::string, ResultPtr> withEnergy(const ComparisonRunner& runner, double pj) {
+    std::map<std::string, ResultPtr> results;
+    for (const auto& [name, result] : runner.results()) {
+        auto copy = std::make_shared<PipelineResult>(*result);
+        copy->eval.report.energy.reset();
+        if (pj >= 0) {
+            sim::EnergyReport energy;
+            energy.run.pj[static_cast<size_t>(sim::EnergyAction::ComputeMatrix)] = pj;
+            copy->eval.report.energy = energy;
+        }
+        results[name] = copy;
+    }
+    return results;
 }
 
 } // namespace
@@ -273,6 +292,46 @@ private slots:
         QTest::mouseClick(view.chart(), Qt::LeftButton, {}, view.chart()->slotRect(0).center());
         QCOMPARE(chosen.size(), 1);
         QCOMPARE(chosen.first().at(0).toString(), bars[0].strategy);
+    }
+
+    void energyIsUnknownWithoutATableAndShownWithOne() {
+        ComparisonModel model;
+        QAbstractItemModelTester tester(&model);
+        model.setResults(withEnergy(runner, -1));
+        for (int row = 0; row < model.rowCount(); ++row)
+            for (int column : {ComparisonModel::Energy, ComparisonModel::Edp}) {
+                QCOMPARE(model.index(row, column).data().toString(), unknownEnergyText());
+                QCOMPARE(model.index(row, column).data(Qt::ToolTipRole).toString(),
+                         unknownEnergyTip());
+            }
+        // 2.5e9 pJ = 2.5 mJ; EDP = 2.5 mJ x the latency in ms.
+        model.setResults(withEnergy(runner, 2.5e9));
+        for (int row = 0; row < model.rowCount(); ++row) {
+            const sim::Report* report = model.reportAt(row);
+            QVERIFY(report);
+            QCOMPARE(model.index(row, ComparisonModel::Energy).data().toString(),
+                     formatSignificant(2.5));
+            const double edp = 2.5 * report->latencyUs / 1000;
+            QVERIFY(std::abs(model.index(row, ComparisonModel::Edp).data(Qt::UserRole).toDouble() -
+                             edp) <= 1e-9 * edp);
+            QCOMPARE(model.index(row, ComparisonModel::Edp).data().toString(),
+                     formatSignificant(edp));
+        }
+    }
+
+    void theChartDrawsEnergyOrADashWhenUnknown() {
+        ComparisonChart chart;
+        chart.resize(600, 200);
+        chart.setMetric(ComparisonChart::Metric::Energy);
+        chart.setBars({{QStringLiteral("a"), 1, 100, 2.0, 0.2, true},
+                       {QStringLiteral("b"), 1, 200, 1.0, 0.2, true},
+                       {QStringLiteral("c"), 1, 300, std::nullopt, std::nullopt, true}});
+        QCOMPARE(chart.barLength(0), chart.slotRect(0).width());
+        QVERIFY(std::abs(chart.barLength(1) - chart.slotRect(1).width() / 2) <= 1);
+        QCOMPARE(chart.barLength(2), 0);
+        chart.setMetric(ComparisonChart::Metric::Edp);
+        QCOMPARE(chart.barLength(0), chart.barLength(1));
+        QCOMPARE(chart.barLength(2), 0);
     }
 
     // With no B chosen the diff takes the baseline as soon as it is computed.

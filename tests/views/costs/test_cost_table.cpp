@@ -4,12 +4,17 @@
 // sort by the raw figures; the filter and the summary line agree; a row
 // click selects its group or instance, and a selection made elsewhere
 // selects the row standing for it. Columns fit the width in reading order,
-// and a column the user shows or hides stays so.
+// and a column the user shows or hides stays so. Energy: "—" with a tooltip
+// saying why when the architecture has no energy table, the report's
+// figures (total, dynamic, static, DDR share) when it has one, and the
+// graph's energy overlay grey without one and shaded by the figures with one.
 
+#include "common/energy_text.h"
 #include "costs/cost_columns.h"
 #include "costs/cost_rows.h"
 #include "costs/cost_table_model.h"
 #include "costs/cost_table_view.h"
+#include "costs/group_overlay.h"
 #include "result_fixture.h"
 
 #include <QAbstractItemModelTester>
@@ -75,6 +80,34 @@ void clickRow(QTableView* table, int row) {
 QString selectedLabel(QTableView* table) {
     const QModelIndexList rows = table->selectionModel()->selectedRows(CostTableModel::Name);
     return rows.size() == 1 ? rows.front().data().toString() : QString();
+}
+
+/// \p result without an energy table (energy unknown).
+ResultPtr withoutEnergy(const ResultPtr& result) {
+    auto copy = std::make_shared<PipelineResult>(*result);
+    copy->eval.report.energy.reset();
+    return copy;
+}
+
+/// \p result with a made-up energy per kernel: kernel k computes (k + 1) nJ,
+/// reads 0.5 nJ from DDR and leaks 0.25 nJ; groups and the run sum them.
+ResultPtr withKnownEnergy(const ResultPtr& result) {
+    auto copy = std::make_shared<PipelineResult>(*result);
+    sim::EnergyReport energy;
+    const schedule::Schedule& schedule = copy->eval.schedule;
+    for (schedule::GroupId g : schedule.groups.ids())
+        energy.groups.push_back({g, partition::Partition::label(g), {}});
+    for (const sim::KernelBreakdown& k : copy->eval.report.attribution.kernels) {
+        sim::Energy e;
+        e.pj[static_cast<size_t>(sim::EnergyAction::ComputeMatrix)] = 1000.0 * (k.kernel + 1);
+        e.pj[static_cast<size_t>(sim::EnergyAction::DdrRead)] = 500;
+        e.pj[static_cast<size_t>(sim::EnergyAction::StaticCompute)] = 250;
+        energy.kernels.push_back({k.kernel, k.label, k.group, e});
+        energy.groups[k.group].energy += e;
+        energy.run += e;
+    }
+    copy->eval.report.energy = energy;
+    return copy;
 }
 
 } // namespace
@@ -303,6 +336,84 @@ private slots:
         QCOMPARE(selectedLabel(view.table()), QString::fromStdString(group));
         selection.clear();
         QVERIFY(selectedLabel(view.table()).isEmpty());
+    }
+
+    void energyIsUnknownWithoutAnEnergyTable() {
+        const ResultPtr result =
+            withoutEnergy(resultOf("fig3-chain", "teaching", schedule::Level::LB));
+        CostTableModel model;
+        model.setRows(costRows(*result, CostGrain::Kernels), 1);
+        QVERIFY(model.rowCount() > 1);
+        for (int column : {CostTableModel::Energy, CostTableModel::DynamicEnergy,
+                           CostTableModel::StaticEnergy, CostTableModel::DdrEnergyShare})
+            for (int row = 0; row < model.rowCount(); ++row) {
+                const QModelIndex cell = model.index(row, column);
+                QCOMPARE(cell.data().toString(), unknownEnergyText());
+                QCOMPARE(cell.data(Qt::ToolTipRole).toString(), unknownEnergyTip());
+            }
+        CostTableView view;
+        view.setResult(result);
+        auto* summary = view.findChild<QLabel*>(QStringLiteral("costSummary"));
+        QVERIFY2(summary->text().contains(u"unknown"_s), qPrintable(summary->text()));
+        const GroupShading shading = groupShading(*result, GroupOverlay::Energy);
+        QVERIFY(shading.unknown);
+        for (const QColor& color : shading.colors)
+            QCOMPARE(color, noFigureColor());
+    }
+
+    void energyColumnsShowTheReportsFigures() {
+        const ResultPtr result =
+            withKnownEnergy(resultOf("fig3-chain", "teaching", schedule::Level::LB));
+        const sim::EnergyReport& energy = *result->eval.report.energy;
+        CostTableModel model;
+        model.setRows(costRows(*result, CostGrain::Kernels), 1);
+        for (int row = 0; row < model.rowCount(); ++row) {
+            const CostRow& r = model.rows()[static_cast<size_t>(row)];
+            QVERIFY(r.energy);
+            const int32_t kernel =
+                result->eval.report.attribution.kernels[static_cast<size_t>(row)].kernel;
+            const double total = 1000.0 * (kernel + 1) + 750;
+            QCOMPARE(model.index(row, CostTableModel::Energy).data(Qt::UserRole).toDouble(), total);
+            QCOMPARE(model.index(row, CostTableModel::Energy).data().toString(),
+                     formatEnergy(total));
+            QCOMPARE(model.index(row, CostTableModel::DynamicEnergy).data().toString(),
+                     formatEnergy(total - 250));
+            QCOMPARE(model.index(row, CostTableModel::StaticEnergy).data().toString(),
+                     formatEnergy(250));
+            QCOMPARE(model.index(row, CostTableModel::DdrEnergyShare).data(Qt::UserRole).toDouble(),
+                     500 / total);
+        }
+        // Groups sum their kernels, and either grain sums to the run.
+        for (CostGrain grain : {CostGrain::Groups, CostGrain::Kernels}) {
+            double sum = 0;
+            for (const CostRow& row : costRows(*result, grain))
+                sum += row.energy->totalPj();
+            QVERIFY(near(sum, energy.run.totalPj()));
+        }
+        // The overlay shades by the figure: the group with the most energy darkest.
+        const GroupShading shading = groupShading(*result, GroupOverlay::Energy);
+        QVERIFY(!shading.unknown);
+        for (const CostRow& row : costRows(*result, CostGrain::Groups)) {
+            const size_t g = static_cast<size_t>(row.selection.id);
+            QVERIFY(near(shading.values[g], row.energy->totalPj()));
+            QCOMPARE(shading.colors[g], shadeAt(shading.values[g] / shading.maxValue));
+        }
+        QCOMPARE(shading.highText, formatEnergy(shading.maxValue));
+    }
+
+    void energyOfARealTableAddsUpToTheRun() {
+        const ResultPtr result = resultOf("fig3-chain", "teaching", schedule::Level::LB);
+        if (!result->eval.report.energy)
+            QSKIP("the teaching architecture has no energy table");
+        for (CostGrain grain : {CostGrain::Groups, CostGrain::Kernels}) {
+            double sum = 0;
+            for (const CostRow& row : costRows(*result, grain)) {
+                QVERIFY(row.energy);
+                sum += row.energy->totalPj();
+            }
+            QVERIFY(std::abs(sum - result->eval.report.energy->run.totalPj()) <=
+                    1e-6 * result->eval.report.energy->run.totalPj());
+        }
     }
 };
 

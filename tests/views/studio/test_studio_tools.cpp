@@ -112,7 +112,7 @@ private slots:
             names << name;
         }
         QCOMPARE(names, studio::studioViewNames());
-        QCOMPARE(names.size(), 14);
+        QCOMPARE(names.size(), 15);
         QCOMPARE(window_->view(studio::StudioView::Window), window_.get());
         QVERIFY(!studio::parseStudioView(QStringLiteral("Graph")));
         QVERIFY(!studio::parseStudioView(QString()));
