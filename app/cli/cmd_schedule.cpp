@@ -1,6 +1,7 @@
 // stagecraft schedule: run the GraphTurbo scheduling pipeline (§3) on a model
 // and print the schedule (text), its document (--json, --out) and the
-// algorithm trace (--explain). The batch is split over the architecture's
+// algorithm trace (--explain), and the simulation's exports (--trace, --roofline).
+// The batch is split over the architecture's
 // clusters (§2.1, §5.1): K samples per cluster, the model loaded with batch K.
 
 #include "arch/presets.h"
@@ -14,9 +15,11 @@
 #include "io/chrome_trace.h"
 #include "io/dot_export.h"
 #include "io/overrides_json.h"
+#include "io/roofline_export.h"
 #include "io/schedule_json.h"
 #include "schedule/clusters.h"
 #include "sim/compare.h"
+#include "sim/roofline_chart.h"
 #include "support/file.h"
 #include "support/strings.h"
 
@@ -67,6 +70,9 @@ ArgParser makeParser() {
         "simulate", "lower to kernel plans and simulate (§4); print latency, traffic, utilization");
     parser.addOption("trace", "FILE", "simulate and write the timeline as Chrome trace JSON");
     parser.addOption("dot", "FILE", "write the grouped graph as Graphviz DOT");
+    parser.addOption("roofline", "FILE.csv|FILE.svg",
+                     "simulate and write the roofline chart (kernels and groups per memory "
+                     "level) as CSV or SVG, by the extension");
     parser.addOption("seq", "N", "sequence length of zoo:bert-* and zoo:conformer");
     parser.addRepeatedOption("input", "NAME:SHAPE", "bind a whole input shape of a file");
     parser.addRepeatedOption("dim", "NAME=N", "bind a named dynamic dimension of a file");
@@ -92,6 +98,7 @@ struct Request {
     bool simulate = false;
     std::optional<std::string> trace;
     std::optional<std::string> dot;
+    std::optional<std::string> roofline;
 };
 
 /// A usage error (exit 2) or a bad value (exit 1), with its message.
@@ -197,7 +204,13 @@ std::optional<Refusal> readRequest(const ArgParser& parser, Request& request) {
     request.explain = parser.has("explain");
     request.trace = parser.value("trace");
     request.dot = parser.value("dot");
-    request.simulate = parser.has("simulate") || request.trace.has_value();
+    request.roofline = parser.value("roofline");
+    if (request.roofline && !request.roofline->ends_with(".csv") &&
+        !request.roofline->ends_with(".svg"))
+        return Refusal{kExitBadUsage,
+                       "--roofline: " + quote(*request.roofline) + " must end in .csv or .svg"};
+    request.simulate =
+        parser.has("simulate") || request.trace.has_value() || request.roofline.has_value();
     return std::nullopt;
 }
 
@@ -246,7 +259,14 @@ Expected<Scheduled> scheduleRequest(const Request& request, const arch::Arch& ar
                      std::move(planned.planned.levelWhy)};
 }
 
-/// --dot, --simulate and --trace: the exports and the simulation summary.
+/// The --roofline file of \p ev, CSV or SVG by its extension.
+Status writeRoofline(const std::string& path, const arch::Arch& arch, const sim::Evaluation& ev) {
+    sim::RooflineChart chart = sim::rooflineChart(arch, ev);
+    return writeFileAtomic(path, path.ends_with(".svg") ? io::rooflineSvg(chart)
+                                                        : io::rooflineCsv(chart));
+}
+
+/// --dot, --simulate, --trace and --roofline: the exports and the simulation summary.
 int emitExtras(const Request& request, const arch::Arch& arch, const Scheduled& result,
                std::ostream& out, std::ostream& err) {
     const ir::Graph& graph = result.model.graph;
@@ -273,6 +293,11 @@ int emitExtras(const Request& request, const arch::Arch& arch, const Scheduled& 
         if (Status w = writeFileAtomic(
                 *request.trace, io::writeChromeTrace(graph, arch, ev->program, ev->tasks, ev->sim));
             !w.ok()) {
+            err << kName << w.error().message() << "\n";
+            return kExitBadInput;
+        }
+    if (request.roofline)
+        if (Status w = writeRoofline(*request.roofline, arch, *ev); !w.ok()) {
             err << kName << w.error().message() << "\n";
             return kExitBadInput;
         }
@@ -306,7 +331,7 @@ int emit(const Request& request, const arch::Arch& arch, const Scheduled& result
         return code;
     if (request.out)
         out << "\nwrote " << *request.out << "\n";
-    for (const auto* file : {&request.dot, &request.trace})
+    for (const auto* file : {&request.dot, &request.trace, &request.roofline})
         if (*file)
             out << "wrote " << **file << "\n";
     return kExitOk;
@@ -329,7 +354,8 @@ int runSchedule(const Args& args, std::ostream& out, std::ostream& err) {
         err << kName << refusal->message << "\n";
         return refusal->code;
     }
-    if (Status outputs = checkOutputOptions(parser, {"out", "trace", "dot"}); !outputs.ok()) {
+    if (Status outputs = checkOutputOptions(parser, {"out", "trace", "dot", "roofline"});
+        !outputs.ok()) {
         err << kName << outputs.error().message() << "\n";
         return kExitBadInput;
     }

@@ -19,6 +19,7 @@ int runArchCalibrate(const Args& args, std::ostream& out, std::ostream& err);
 int runZoo(const Args& args, std::ostream& out, std::ostream& err);
 int runSchedule(const Args& args, std::ostream& out, std::ostream& err);
 int runCompare(const Args& args, std::ostream& out, std::ostream& err);
+int runReport(const Args& args, std::ostream& out, std::ostream& err);
 int runEmit(const Args& args, std::ostream& out, std::ostream& err);
 int runRun(const Args& args, std::ostream& out, std::ostream& err);
 int runFidelity(const Args& args, std::ostream& out, std::ostream& err);

@@ -24,6 +24,7 @@ constexpr Command kCommands[] = {
     {"zoo", runZoo, "write the built-in models (ResNet-50, BERT, ... and the paper's figures)"},
     {"schedule", runSchedule, "schedule a model onto an accelerator (GraphTurbo §3)"},
     {"compare", runCompare, "simulate every strategy (tvm, astitch, GraphTurbo variants) (§5)"},
+    {"report", runReport, "write one self-contained HTML report of every strategy on a model"},
     {"emit", runEmit, "emit the kernels through LLVM for the DSA's RISC-V cores or the host (§4)"},
     {"run", runRun, "run a model on this host with the emitted kernels"},
     {"fidelity", runFidelity, "compare simulated with measured kernel times on this host"},
