@@ -137,6 +137,65 @@ struct FallbackCpu {
     bool operator==(const FallbackCpu&) const = default;
 };
 
+/// Energy of one compute unit's actions (docs/arch.md, "Energy").
+struct UnitEnergy {
+    /// Per dtype, picojoules per operation in the unit of opsPerCycle: a
+    /// multiply-accumulate of a complex op on a matrix unit, an element
+    /// operation otherwise. Covers every dtype of the unit's opsPerCycle.
+    std::map<ir::DType, double> pjPerOp;
+    /// Leakage of one such unit (one per core), milliwatts.
+    double staticMw = 0;
+
+    bool operator==(const UnitEnergy&) const = default;
+};
+
+/// Energy of a memory level: per byte read and written, and the leakage of
+/// one instance (each core's LB, each cluster's GB, the chip's DDR).
+struct MemoryEnergy {
+    double readPjPerByte = 0;
+    double writePjPerByte = 0;
+    double staticMw = 0;
+
+    bool operator==(const MemoryEnergy&) const = default;
+};
+
+/// The wires of one path of Arch::paths (same from and to): picojoules per
+/// byte carried, on top of the read at one end and the write at the other.
+struct PathEnergy {
+    Memory from = Memory::DDR;
+    Memory to = Memory::GB;
+    double pjPerByte = 0;
+
+    bool operator==(const PathEnergy&) const = default;
+};
+
+/// The fallback CPU's energy: per floating-point operation and its leakage.
+struct FallbackEnergy {
+    double pjPerOp = 0;
+    double staticMw = 0;
+
+    bool operator==(const FallbackEnergy&) const = default;
+};
+
+/// Accelergy-style energy reference table of an architecture: energy of an
+/// action times the count of the action (docs/arch.md, "Energy").
+struct EnergyModel {
+    /// Where the figures come from and how much to trust them, one line.
+    std::string source;
+    /// By unit name: every unit of every core group has an entry (units of
+    /// the same name in two core groups share it).
+    std::map<std::string, UnitEnergy> units;
+    /// One entry per level the chip has (LB only when a core group has one,
+    /// GB only with a global buffer).
+    std::map<Memory, MemoryEnergy> memories;
+    /// One entry per path of Arch::paths, in any order.
+    std::vector<PathEnergy> paths;
+    /// Present exactly when the arch has a fallback CPU.
+    std::optional<FallbackEnergy> fallbackCpu;
+
+    bool operator==(const EnergyModel&) const = default;
+};
+
 /// A whole DSA description.
 struct Arch {
     std::string name;
@@ -151,6 +210,8 @@ struct Arch {
     /// The op types the accelerator runs (DLA §3), sorted; unset: every op
     /// whose category a unit runs. The others run on the fallback CPU.
     std::optional<std::vector<ir::OpKind>> supportedOps;
+    /// Per-action energy; unset: energy is reported as unknown, never as 0.
+    std::optional<EnergyModel> energy;
 
     bool operator==(const Arch&) const = default;
 };

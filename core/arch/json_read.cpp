@@ -6,6 +6,7 @@
 // here and become Errors with the line and column nlohmann reports.
 
 #include "arch/arch_json.h"
+#include "arch/internal/energy_json.h"
 #include "arch/internal/json_fields.h"
 #include "support/file.h"
 #include "support/json_depth.h"
@@ -288,7 +289,7 @@ Expected<Arch> parseRoot(const Json& root) {
     SC_RETURN_IF_ERROR(
         checkObject(root, "",
                     {"format", "version", "name", "description", "clock_ghz", "clusters", "cluster",
-                     "ddr", "paths", "overheads", "fallback_cpu", "supported_ops"}));
+                     "ddr", "paths", "overheads", "fallback_cpu", "supported_ops", "energy"}));
     Arch arch;
     SC_ASSIGN_OR_RETURN(arch.name, stringField(root, "", "name"));
     if (const Json* description = optional(root, "description")) {
@@ -307,6 +308,7 @@ Expected<Arch> parseRoot(const Json& root) {
                         parseFallback(optional(root, "fallback_cpu"), "fallback_cpu"));
     SC_ASSIGN_OR_RETURN(arch.supportedOps,
                         parseSupportedOps(optional(root, "supported_ops"), "supported_ops"));
+    SC_ASSIGN_OR_RETURN(arch.energy, detail::parseEnergy(optional(root, "energy"), "energy"));
     SC_RETURN_IF_ERROR(validateArch(arch));
     return arch;
 }

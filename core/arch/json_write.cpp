@@ -4,6 +4,7 @@
 // round-trip form, so parseArch(toJson(a)) == a and the text never varies.
 
 #include "arch/arch_json.h"
+#include "arch/internal/energy_json.h"
 
 #include <nlohmann/json.hpp>
 
@@ -125,6 +126,8 @@ std::string toJson(const Arch& arch) {
             kinds.push_back(std::string(ir::opKindName(kind)));
         json["supported_ops"] = std::move(kinds);
     }
+    if (arch.energy)
+        json["energy"] = detail::energyJson(*arch.energy);
     // replace: a name built in code with invalid UTF-8 must not make dump() throw.
     return json.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }

@@ -7,6 +7,7 @@
 // §5 Eq. 2 of the GraphTurbo paper; docs/arch.md lists the rules.
 
 #include "arch/arch.h"
+#include "arch/internal/energy_json.h"
 #include "support/strings.h"
 
 #include <algorithm>
@@ -262,7 +263,7 @@ Status validateArch(const Arch& arch) {
     if (arch.supportedOps && !arch.fallbackCpu)
         return fieldError("supported_ops",
                           "the ops outside the list need a fallback_cpu to run on");
-    return {};
+    return detail::validateEnergy(arch);
 }
 
 } // namespace stagecraft::arch

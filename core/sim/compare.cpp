@@ -150,6 +150,8 @@ Expected<Evaluation> evaluateSchedule(const ir::Graph& graph, const arch::Arch& 
     addScopes(ev.program, r);
     addUtilization(arch, ev.tasks, ev.sim, r);
     r.attribution = attribute(arch, ev.schedule, ev.program, ev.tasks, ev.sim);
+    r.energy =
+        estimateEnergy(graph, arch, ev.program, ev.tasks, r.attribution, clusters.iterations);
     r.rooflineUs = rooflineUs(graph, arch, *ev.schedule.semantics, clusters);
     r.efficiency = r.latencyUs > 0 ? r.rooflineUs / r.latencyUs : 0;
     return ev;
@@ -162,6 +164,19 @@ Expected<Evaluation> evaluate(const ir::Graph& graph, const arch::Arch& arch,
     options.clusters = clusters;
     SC_ASSIGN_OR_RETURN(schedule::Schedule s, schedule::buildSchedule(graph, arch, options));
     return evaluateSchedule(graph, arch, std::move(s), strategy);
+}
+
+std::optional<double> Report::energyMj() const {
+    if (!energy)
+        return std::nullopt;
+    return millijoules(energy->run);
+}
+
+std::optional<double> Report::edpMjMs() const {
+    std::optional<double> mj = energyMj();
+    if (!mj)
+        return std::nullopt;
+    return *mj * latencyUs / 1000.0;
 }
 
 std::string configurationText(const Report& report) {

@@ -7,6 +7,7 @@
 #include "kernel/streams.h"
 #include "schedule/pipeline.h"
 #include "sim/breakdown.h"
+#include "sim/energy.h"
 #include "sim/simulator.h"
 #include "sim/strategies.h"
 
@@ -68,6 +69,14 @@ struct Report {
     double efficiency = 0;
     /// Where the time and the bytes go, per run, group and kernel (breakdown.h).
     Attribution attribution;
+    /// The batch's energy (energy.h); unset when the architecture has no
+    /// energy table: unknown, never 0.
+    std::optional<EnergyReport> energy;
+
+    /// Millijoules of the batch; nullopt when unknown.
+    std::optional<double> energyMj() const;
+    /// Energy-delay product, millijoules x milliseconds; nullopt when unknown.
+    std::optional<double> edpMjMs() const;
 };
 
 /// Everything one strategy produced.

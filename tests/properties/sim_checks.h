@@ -21,6 +21,15 @@ std::string evaluationProblem(const sim::Strategy& strategy, const sim::Evaluati
 /// every report field, compared exactly; "" when they are equal.
 std::string evaluationDifference(const sim::Evaluation& a, const sim::Evaluation& b);
 
+/// Energy (sim/energy.h) of \p ev, a run on \p arch: unknown exactly when
+/// the arch has no energy table; every part finite and non-negative; the
+/// actions, the levels, dynamic and static, the groups and the kernels each
+/// add up to the run; leakage is the chip's static power over the latency;
+/// the DDR reads and writes are the report's DDR bytes at DDR's figures, and
+/// the GB's its GB bytes (a core with an LB reads its operands there). ""
+/// when all hold.
+std::string energyProblem(const arch::Arch& arch, const sim::Evaluation& ev);
+
 namespace detail {
 /// Placements of every buffer (§4.3): the first at the buffer's first task,
 /// task order, pools only moving towards slower memory (LB -> GB -> DDR),

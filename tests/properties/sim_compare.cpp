@@ -72,6 +72,9 @@ std::string reportDifference(const sim::Report& a, const sim::Report& b) {
     field(fields, "concurrency", a.concurrency, b.concurrency);
     field(fields, "rooflineUs", a.rooflineUs, b.rooflineUs);
     field(fields, "efficiency", a.efficiency, b.efficiency);
+    field(fields, "energy", a.energy.has_value(), b.energy.has_value());
+    if (a.energy && b.energy)
+        field(fields, "energy.run", a.energy->run.pj, b.energy->run.pj);
     if (fields.empty())
         return {};
     std::string list;

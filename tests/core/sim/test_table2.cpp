@@ -94,6 +94,8 @@ Row runRow(std::string name, const driver::Workload& workload, const arch::Arch&
             row.name + " " + s.name);
         StrategyRun run{&s, std::move(best.eval), {}};
         run.problem = test::evaluationProblem(s, run.eval);
+        if (run.problem.empty())
+            run.problem = test::energyProblem(arch, run.eval);
         row.runs.push_back(std::move(run));
     };
     for (const sim::Strategy& s : sim::strategies())
