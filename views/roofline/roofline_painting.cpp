@@ -139,7 +139,8 @@ void RooflinePlot::paintCeilings(QPainter& painter, const RooflineAxes& axes) co
         painter.setPen(QPen(rooflineLevelColor(level), 1.6, Qt::DashLine));
         painter.drawLine(line);
         painter.save();
-        painter.translate(line.pointAt(0.12));
+        // Labels staggered along their lines: close ceilings do not overprint.
+        painter.translate(line.pointAt(0.08 + 0.14 * static_cast<double>(level)));
         painter.rotate(angle);
         painter.setPen(rooflineLevelColor(level));
         painter.drawText(QPointF(4, -4),

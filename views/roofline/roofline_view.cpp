@@ -78,7 +78,9 @@ void RooflineView::updateSummary() {
            "operations over its share of the run's time). Hover a marker for its "
            "figures; a click selects it in every view.")
             .arg(points.size())
-            .arg(plot_->grain() == RooflineGrain::Kernels ? tr("kernels") : tr("groups"))
+            .arg(plot_->grain() == RooflineGrain::Kernels
+                     ? (points.size() == 1 ? tr("kernel") : tr("kernels"))
+                     : (points.size() == 1 ? tr("group") : tr("groups")))
             .arg(QString::fromStdString(chart.strategy), QString::fromStdString(chart.precision));
     if (unplaced > 0)
         text += tr(" %1 without operations or traffic are not drawn.").arg(unplaced);
