@@ -1,9 +1,14 @@
 // Exports of the current result: the schedule document, DOT of the grouped
 // graph, SVG/PNG of the graph and instance views, the simulated timeline as
-// a Perfetto (Chrome trace) file and the report as CSV, and the docks (time
-// views, costs, compare, diff, steps) as PNG images of what they show. Text
+// a Perfetto (Chrome trace) file and the report as CSV, the docks (time
+// views, costs, compare, diff, steps) as PNG images of what they show, and
+// the HTML report of `stagecraft report` (every strategy compared: it waits
+// for the Compare dock's runs, with their progress in the status bar). Text
 // files are written atomically; the same result gives the same bytes.
 
+#include "cli/report_graph.h"
+#include "cli/report_html.h"
+#include "compare/comparison_runner.h"
 #include "graph/graph_view.h"
 #include "instances/instance_view.h"
 #include "io/chrome_trace.h"
@@ -15,6 +20,7 @@
 #include "studio/studio_view.h"
 #include "support/file.h"
 
+#include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
@@ -44,6 +50,7 @@ enum class Export {
     ComparePng,
     DiffPng,
     StepsPng,
+    Report,
 };
 
 struct ExportKind {
@@ -71,6 +78,7 @@ constexpr ExportKind kExports[] = {
     {Export::ComparePng, "compare-png", "Comparison (PNG)…", "PNG (*.png)", ".png"},
     {Export::DiffPng, "diff-png", "Diff (PNG)…", "PNG (*.png)", ".png"},
     {Export::StepsPng, "steps-png", "Step-through (PNG)…", "PNG (*.png)", ".png"},
+    {Export::Report, "report", "Report (HTML)…", "HTML (*.html)", ".html"},
 };
 
 /// The dock an image export renders, or nullopt for the other kinds.
@@ -131,9 +139,68 @@ std::string exportText(Export what, const views::PipelineResult& r, const io::Se
     case Export::ComparePng:
     case Export::DiffPng:
     case Export::StepsPng:
+    case Export::Report:
         break;
     }
     return {};
+}
+
+/// Runs every strategy on \p r's model as the Compare dock does (the runner
+/// keeps what it has for the same request) and waits until each is done,
+/// showing the progress on \p window's status bar.
+void compareAll(MainWindow& window, views::ComparisonRunner& runner, const views::PipelineResult& r,
+                const io::Session& session) {
+    views::PipelineRequest request;
+    request.graph = r.graph;
+    request.modelPath = session.modelPath;
+    request.arch = r.arch;
+    request.strategy = r.strategy;
+    request.level = session.level;
+    request.order = session.order;
+    request.overrides = session.overrides;
+    request.warnings = r.warnings;
+    QEventLoop loop;
+    QObject::connect(&runner, &views::ComparisonRunner::finished, &loop, &QEventLoop::quit);
+    QObject::connect(&runner, &views::ComparisonRunner::progress, &loop,
+                     [&window](int done, int total, const QString& strategy) {
+                         window.statusBar()->showMessage(
+                             MainWindow::tr("Report: %1 of %2 strategies compared (%3)")
+                                 .arg(done)
+                                 .arg(total)
+                                 .arg(strategy));
+                     });
+    runner.setRequest(request);
+    if (runner.isBusy())
+        loop.exec();
+}
+
+/// The HTML report of the result \p shown and every strategy compared.
+QString writeReport(MainWindow& window, views::ResultPtr shown, io::Session session,
+                    const QString& path) {
+    // Held here: the nested event loop below may show a newer result.
+    const views::PipelineResult& r = *shown;
+    views::ComparisonRunner& runner = *window.comparisonRunner();
+    compareAll(window, runner, r, session);
+    cli::ReportInput input;
+    input.model = session.modelPath;
+    input.arch = &r.arch;
+    input.graph = r.graph.get();
+    input.chosen = &r.eval;
+    for (const sim::Strategy& strategy : sim::strategies())
+        if (views::ResultPtr compared = runner.result(QString::fromStdString(strategy.name)))
+            input.reports.push_back(compared->eval.report);
+    if (input.reports.empty())
+        return MainWindow::tr("%1: no strategy could be compared").arg(path);
+    sim::fillSpeedups(input.reports);
+    input.batchFrom = "the session's batch";
+    input.session = session;
+    Expected<std::string> svg =
+        cli::groupedGraphSvg(*r.graph, r.eval.schedule.partition, session.modelPath);
+    input.graphSvg = svg.ok() ? *svg : std::string();
+    input.graphNote = svg.ok() ? "Groups of " + r.strategy + " as clusters."
+                               : "The graph is not drawn: " + svg.error().message() + ".";
+    Status written = writeFileAtomic(path.toStdString(), cli::writeHtmlReport(input));
+    return written.ok() ? QString() : QString::fromStdString(written.error().message());
 }
 
 } // namespace
@@ -164,6 +231,8 @@ QString MainWindow::exportTo(const QString& kind, const QString& path) {
         return ok ? QString() : tr("%1: cannot write").arg(path);
     }
     switch (e->what) {
+    case Export::Report:
+        return writeReport(*this, result_, document_->session(), path);
     case Export::GraphSvg:
         ok = graphView_->exportSvg(path, &error);
         break;

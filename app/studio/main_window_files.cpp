@@ -1,5 +1,5 @@
-// Opening models and sessions, saving, recent files, drag and drop, and the
-// questions asked before anything unsaved could be lost.
+// Opening models and sessions (session files and `stagecraft report` pages), saving, recent files,
+// drag and drop, and the questions asked before anything unsaved could be lost.
 
 #include "arch/presets.h"
 #include "dialogs/dims_dialog.h"
@@ -29,7 +29,8 @@ constexpr int kMaxRecent = 10;
 const QString kRecentKey = QStringLiteral("recentFiles");
 
 bool isSessionFile(const QString& path) {
-    return path.endsWith(QLatin1String(".stagecraft")) || path.endsWith(QLatin1String(".json"));
+    return path.endsWith(QLatin1String(".stagecraft")) || path.endsWith(QLatin1String(".json")) ||
+           isReportFile(path);
 }
 
 } // namespace
@@ -141,13 +142,14 @@ bool MainWindow::openModelIn(const QString& path, const QString& shownAs) {
 bool MainWindow::openSession(const QString& path) {
     if (!confirmDiscard())
         return false;
-    Expected<io::Session> session = io::loadSession(path.toStdString());
+    Expected<io::Session> session = loadSessionFile(path);
     if (!session.ok()) {
         reportError(QString::fromStdString(session.error().message()));
         return false;
     }
-    pending_.expectOpen(
-        {*session, QFileInfo(path).absoluteFilePath(), QString(), false, QString()});
+    // A report is not where the session is saved: Save asks for a file.
+    QString file = isReportFile(path) ? QString() : QFileInfo(path).absoluteFilePath();
+    pending_.expectOpen({*session, file, QString(), false, QString()});
     run(*session);
     return true;
 }
@@ -212,8 +214,8 @@ bool MainWindow::saveAs(const QString& path) {
 void MainWindow::openDialog() {
     QString path = QFileDialog::getOpenFileName(
         this, tr("Open a model or session"), QString(),
-        tr("Models and sessions (*.onnx *.stagecraft);;ONNX models (*.onnx);;Sessions "
-           "(*.stagecraft)"));
+        tr("Models and sessions (*.onnx *.stagecraft *.html);;ONNX models (*.onnx);;Sessions "
+           "(*.stagecraft);;Reports of stagecraft report (*.html *.htm)"));
     if (!path.isEmpty())
         openPath(path);
 }

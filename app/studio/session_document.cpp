@@ -1,5 +1,8 @@
 #include "studio/session_document.h"
 
+#include "cli/report_html.h"
+#include "support/file.h"
+
 #include <QUndoCommand>
 
 #include <utility>
@@ -70,6 +73,20 @@ QString SessionDocument::saveAs(const QString& path) {
 void SessionDocument::apply(const io::Session& session) {
     session_ = session;
     emit sessionChanged(session_);
+}
+
+bool isReportFile(const QString& path) {
+    return path.endsWith(QLatin1String(".html"), Qt::CaseInsensitive) ||
+           path.endsWith(QLatin1String(".htm"), Qt::CaseInsensitive);
+}
+
+Expected<io::Session> loadSessionFile(const QString& path) {
+    const std::string file = path.toStdString();
+    if (!isReportFile(path))
+        return io::loadSession(file);
+    SC_ASSIGN_OR_RETURN(std::string html, readFile(file));
+    SC_ASSIGN_OR_RETURN(std::string json, cli::reportSessionJson(html, file));
+    return io::readSessionJson(json, file);
 }
 
 } // namespace stagecraft::studio

@@ -3,7 +3,8 @@
 // the session (model, bound dims, architecture, strategy, overrides) and the
 // undo history of its changes. Every change is one generic command that swaps
 // two sessions; listeners hear sessionChanged and re-run the pipeline from
-// the earliest step the difference touches.
+// the earliest step the difference touches. A session is read from a session
+// file or from the HTML page `stagecraft report` writes, which embeds one.
 
 #include "io/session_json.h"
 
@@ -53,5 +54,12 @@ private:
     QString filePath_;
     QUndoStack undoStack_;
 };
+
+/// True for the HTML reports Studio opens as sessions (.html, .htm).
+bool isReportFile(const QString& path);
+
+/// Reads the session file \p path, or the session embedded in the report
+/// page \p path; an HTML file without one is refused, naming the file.
+Expected<io::Session> loadSessionFile(const QString& path);
 
 } // namespace stagecraft::studio
