@@ -24,7 +24,7 @@ tr.chosen td{background:#fff7d6;font-weight:600}
 .bar{fill:#7a9cc6}.bar.chosen{fill:#e0a030}
 .note{color:#8a5a00}
 .controls button{font:inherit;margin-right:6px;padding:2px 10px}
-#timeline,#occupancy{display:block;width:100%;cursor:grab;border:1px solid #dde;margin-top:6px}
+#timeline,#occupancy{display:block;box-sizing:border-box;width:100%;cursor:grab;border:1px solid #dde;margin-top:6px}
 #timeline-status{color:#444;font-variant-numeric:tabular-nums;min-height:1.4em}
 .legend span{display:inline-block;margin-right:14px}.legend i{display:inline-block;width:12px;height:12px;margin-right:4px;vertical-align:-1px}
 .graph-box{max-height:720px;overflow:auto;border:1px solid #dde;background:#fff}

@@ -140,7 +140,8 @@ std::string levelTable(const ReportInput& input) {
     std::string out = "<table class=\"grid\" id=\"energy-levels\"><thead><tr><th>strategy</th>";
     for (std::string_view level : sim::energyLevels())
         out += "<th>" + escapeMarkup(std::string(level)) + " mJ</th>";
-    out += "<th>dynamic mJ</th><th>static mJ</th><th>total mJ</th><th>EDP mJ·ms</th></tr>"
+    // The levels end with the static energy of every unit and memory.
+    out += "<th>dynamic mJ</th><th>total mJ</th><th>EDP mJ·ms</th></tr>"
            "</thead><tbody>\n";
     for (const sim::Report& r : input.reports) {
         out += "<tr>" + cell(r.strategy, false);
@@ -151,7 +152,6 @@ std::string levelTable(const ReportInput& input) {
         for (std::string_view level : sim::energyLevels())
             out += cell(e ? value(e->run.levelPj(level)) : "unknown");
         out += cell(e ? value(e->run.dynamicPj()) : "unknown");
-        out += cell(e ? value(e->run.staticPj()) : "unknown");
         out += cell(mj(r.energyMj())) + cell(mj(r.edpMjMs())) + "</tr>\n";
     }
     return out + "</tbody></table>\n";
