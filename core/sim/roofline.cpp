@@ -15,17 +15,6 @@ namespace stagecraft::sim {
 
 namespace {
 
-/// A unit's operations per cycle on \p dtype: its entry, else its slowest
-/// listed rate, as the simulator runs it (kernel/layers.cpp).
-double unitRate(const arch::ComputeUnit& unit, ir::DType dtype) {
-    if (auto it = unit.opsPerCycle.find(dtype); it != unit.opsPerCycle.end())
-        return it->second;
-    double slowest = 0;
-    for (const auto& [type, ops] : unit.opsPerCycle)
-        slowest = slowest == 0 ? ops : std::min(slowest, ops);
-    return slowest;
-}
-
 /// Rate (operations per ns) of one cluster's units that run \p complex work
 /// or the other work, on \p dtype: the precision simulated, not each unit's
 /// fastest dtype (an f32 model is not bounded by the i8 rate).
@@ -38,7 +27,8 @@ double clusterRate(const arch::Arch& arch, bool complex, ir::DType dtype) {
             bool runsOther = unit.categories.size() > (runsComplex ? 1U : 0U);
             if (complex ? !runsComplex : !runsOther)
                 continue;
-            rate += unitRate(unit, dtype) * arch.clockGhz * static_cast<double>(group.count);
+            rate +=
+                detail::unitRate(unit, dtype) * arch.clockGhz * static_cast<double>(group.count);
         }
     if (!complex && arch.fallbackCpu)
         rate += arch.fallbackCpu->gflops / static_cast<double>(arch.clusters);
@@ -48,6 +38,15 @@ double clusterRate(const arch::Arch& arch, bool complex, ir::DType dtype) {
 } // namespace
 
 namespace detail {
+
+double unitRate(const arch::ComputeUnit& unit, ir::DType dtype) {
+    if (auto it = unit.opsPerCycle.find(dtype); it != unit.opsPerCycle.end())
+        return it->second;
+    double slowest = 0;
+    for (const auto& [type, ops] : unit.opsPerCycle)
+        slowest = slowest == 0 ? ops : std::min(slowest, ops);
+    return slowest;
+}
 
 double ddrBandwidth(const arch::Arch& arch) {
     double bw = 0;

@@ -4,6 +4,8 @@
 
 #include "sim/roofline_chart.h"
 
+#include "sim/internal/rates.h"
+
 #include <map>
 
 namespace stagecraft::sim {
@@ -40,6 +42,36 @@ std::array<double, 3> levelBandwidths(const arch::Arch& arch) {
     return bandwidth;
 }
 
+/// Operations per second of the chip on \p dtype: every unit at the rate
+/// the simulator runs it (its entry, else its slowest), and the fallback CPU.
+double chipOpsPerSecond(const arch::Arch& arch, ir::DType dtype) {
+    double perNs = 0;
+    for (const arch::CoreGroup& group : arch.cluster.coreGroups)
+        for (const arch::ComputeUnit& unit : group.units)
+            perNs += detail::unitRate(unit, dtype) * arch.clockGhz *
+                     static_cast<double>(group.count * arch.clusters);
+    if (arch.fallbackCpu)
+        perNs += arch.fallbackCpu->gflops;
+    return perNs * 1e9;
+}
+
+/// Nanoseconds from the first task of each kernel to its last: what its
+/// transfers and compute took, overlaps with its neighbours included, so no
+/// point rises above a ceiling.
+std::vector<double> kernelSpans(const Evaluation& eval) {
+    std::vector<double> first(eval.program.kernels.size(), -1), last(first.size(), 0);
+    for (kernel::TaskId id : eval.tasks.tasks.ids()) {
+        auto k = static_cast<size_t>(eval.tasks.tasks[id].kernel);
+        const Event& e = eval.sim.events[id];
+        first[k] = first[k] < 0 ? e.start : std::min(first[k], e.start);
+        last[k] = std::max(last[k], e.end);
+    }
+    std::vector<double> spans(first.size());
+    for (size_t k = 0; k < spans.size(); ++k)
+        spans[k] = first[k] < 0 ? 0 : last[k] - first[k];
+    return spans;
+}
+
 /// Operations and bytes per kernel of one cluster running the program once.
 std::vector<RooflinePoint> countPerKernel(const Evaluation& eval) {
     std::vector<RooflinePoint> kernels(eval.program.kernels.size());
@@ -49,9 +81,10 @@ std::vector<RooflinePoint> countPerKernel(const Evaluation& eval) {
         RooflinePoint& p = kernels[static_cast<size_t>(t.kernel)];
         if (t.kind == kernel::TaskKind::Compute)
             p.ops += t.work;
-        if (t.isTransfer()) {
+        if (t.isTransfer()) { // a hop within one level (LB to LB) counts there once
             p.bytes[levelOf(t.from)] += static_cast<double>(t.bytes);
-            p.bytes[levelOf(t.to)] += static_cast<double>(t.bytes);
+            if (t.to != t.from)
+                p.bytes[levelOf(t.to)] += static_cast<double>(t.bytes);
         }
     }
     return kernels;
@@ -76,9 +109,10 @@ RooflineChart rooflineChart(const arch::Arch& arch, const Evaluation& eval) {
     chart.strategy = report.strategy;
     chart.precision = report.precision;
     ir::DType dtype = ir::parseDType(report.precision).value_or(ir::DType::Float32);
-    chart.peakOpsPerSecond = arch::peakOpsPerSecond(arch, dtype);
+    chart.peakOpsPerSecond = chipOpsPerSecond(arch, dtype);
     chart.bandwidth = levelBandwidths(arch);
     std::vector<RooflinePoint> counts = countPerKernel(eval);
+    std::vector<double> spans = kernelSpans(eval);
     double repeat = static_cast<double>(arch.clusters * std::max<int64_t>(report.iterations, 1));
     std::map<schedule::GroupId, size_t> groupIndex;
     for (const KernelBreakdown& kb : report.attribution.kernels) {
@@ -89,7 +123,8 @@ RooflineChart rooflineChart(const arch::Arch& arch, const Evaluation& eval) {
         p.ops *= repeat;
         for (double& b : p.bytes)
             b *= repeat;
-        p.seconds = kb.breakdown.totalNs * 1e-9;
+        p.seconds = spans[static_cast<size_t>(kb.kernel)] * 1e-9 *
+                    static_cast<double>(std::max<int64_t>(report.iterations, 1));
         auto [it, added] = groupIndex.emplace(kb.group, chart.groups.size());
         if (added) {
             RooflinePoint g;

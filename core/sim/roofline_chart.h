@@ -6,7 +6,9 @@
 /// end at the level, summed over their sharing domains), and each kernel
 /// and group of a simulated run as a point per level it moves bytes to or
 /// from: x its arithmetic intensity at that level (operations per byte), y
-/// its achieved throughput (operations over its share of the run's time).
+/// its achieved throughput (operations over the time from its first task's
+/// start to its last task's end, so overlaps with its neighbours count for
+/// both and no point rises above a ceiling).
 /// Operations are counted in the unit of ops_per_cycle (MACs of complex ops
 /// on matrix units, element operations otherwise), like the ceiling.
 
@@ -28,9 +30,11 @@ struct RooflinePoint {
     int32_t kernel = -1;
     /// Operations over the whole batch.
     double ops = 0;
-    /// Bytes moved to or from each level (DDR, GB, LB) over the whole batch.
+    /// Bytes moved to or from each level (DDR, GB, LB) over the whole batch;
+    /// a hop within one level (LB to LB) counts there once.
     std::array<double, 3> bytes{};
-    /// Its exclusive share of the run's time, seconds.
+    /// Seconds from its first task's start to its last task's end, times the
+    /// iterations; a group's: the sum over its kernels.
     double seconds = 0;
 
     /// Operations per second achieved.
@@ -43,7 +47,8 @@ struct RooflinePoint {
 struct RooflineChart {
     std::string strategy;
     std::string precision;
-    /// Operations per second of the whole chip at the precision simulated.
+    /// Operations per second of the whole chip at the precision simulated:
+    /// every unit at the rate the simulator runs it, and the fallback CPU.
     double peakOpsPerSecond = 0;
     /// Bytes per second of the chip at DDR, GB, LB; 0 where no path reaches
     /// the level.

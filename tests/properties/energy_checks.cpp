@@ -1,7 +1,8 @@
-// energyProblem (sim_checks.h): the energy of a run checked against the
+// energyProblem and rooflineProblem (sim_checks.h): the energy of a run checked against the
 // report's independent figures — its latency, its bytes per level — and for
 // parts that add up, with a relative tolerance for summation order.
 
+#include "sim/roofline_chart.h"
 #include "sim_checks.h"
 
 #include <cmath>
@@ -97,6 +98,47 @@ std::string energyProblem(const arch::Arch& arch, const sim::Evaluation& ev) {
     if (arch.cluster.coreGroups.front().localBuffer)
         if (std::string p = levelBytesProblem(arch, ev, arch::Memory::GB, 1); !p.empty())
             return "energy: " + p;
+    return {};
+}
+
+namespace {
+
+std::string pointProblem(const sim::RooflineChart& chart, const sim::RooflinePoint& p) {
+    constexpr double kSlack = 1 + 1e-9;
+    double achieved = p.opsPerSecond();
+    if (achieved > chart.peakOpsPerSecond * kSlack)
+        return p.label + " runs " + std::to_string(achieved) + " ops/s, above the peak " +
+               std::to_string(chart.peakOpsPerSecond);
+    for (size_t level = 0; level < 3; ++level) {
+        if (p.bytes[level] <= 0)
+            continue;
+        double roof = chart.bandwidth[level] * p.intensity(level);
+        if (achieved > roof * kSlack)
+            return p.label + " runs " + std::to_string(achieved) + " ops/s, above the " +
+                   std::string(sim::rooflineLevelName(level)) + " ceiling " + std::to_string(roof) +
+                   " at its intensity";
+    }
+    return {};
+}
+
+} // namespace
+
+std::string rooflineProblem(const arch::Arch& arch, const sim::Evaluation& ev) {
+    sim::RooflineChart chart = sim::rooflineChart(arch, ev);
+    double work = 0;
+    for (const kernel::Task& t : ev.tasks.tasks)
+        work += t.kind == kernel::TaskKind::Compute ? t.work : 0;
+    double repeat = static_cast<double>(arch.clusters * ev.report.iterations);
+    double ops = 0;
+    for (const sim::RooflinePoint& p : chart.kernels)
+        ops += p.ops;
+    if (!near(ops, work * repeat))
+        return "roofline: the kernels hold " + std::to_string(ops) + " operations of " +
+               std::to_string(work * repeat);
+    for (const auto* points : {&chart.kernels, &chart.groups})
+        for (const sim::RooflinePoint& p : *points)
+            if (std::string problem = pointProblem(chart, p); !problem.empty())
+                return "roofline: " + problem;
     return {};
 }
 

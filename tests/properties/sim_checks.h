@@ -30,6 +30,12 @@ std::string evaluationDifference(const sim::Evaluation& a, const sim::Evaluation
 /// when all hold.
 std::string energyProblem(const arch::Arch& arch, const sim::Evaluation& ev);
 
+/// The roofline chart (sim/roofline_chart.h) of \p ev on \p arch: every
+/// kernel's and group's throughput at most the compute ceiling and, at each
+/// level it moves bytes at, the level's bandwidth times its intensity; the
+/// kernels' operations the compute tasks' work. "" when all hold.
+std::string rooflineProblem(const arch::Arch& arch, const sim::Evaluation& ev);
+
 namespace detail {
 /// Placements of every buffer (§4.3): the first at the buffer's first task,
 /// task order, pools only moving towards slower memory (LB -> GB -> DDR),

@@ -111,6 +111,8 @@ protected:
         std::string problem = test::evaluationProblem(strategy, *ev);
         if (problem.empty())
             problem = test::energyProblem(arch, *ev);
+        if (problem.empty())
+            problem = test::rooflineProblem(arch, *ev);
         if (problem.empty() && twice) {
             auto again = sim::evaluate(graph, arch, strategy, *plan);
             problem = again.ok() ? test::evaluationDifference(*ev, *again)

@@ -6,6 +6,10 @@
 
 namespace stagecraft::sim::detail {
 
+/// A unit's operations per cycle on \p dtype: its entry, else its slowest
+/// listed rate, as the simulator runs it (kernel/layers.cpp).
+double unitRate(const arch::ComputeUnit& unit, ir::DType dtype);
+
 /// Bytes per ns all paths touching DDR can carry for the whole chip.
 double ddrBandwidth(const arch::Arch& arch);
 

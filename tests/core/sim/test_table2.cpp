@@ -96,6 +96,8 @@ Row runRow(std::string name, const driver::Workload& workload, const arch::Arch&
         run.problem = test::evaluationProblem(s, run.eval);
         if (run.problem.empty())
             run.problem = test::energyProblem(arch, run.eval);
+        if (run.problem.empty())
+            run.problem = test::rooflineProblem(arch, run.eval);
         row.runs.push_back(std::move(run));
     };
     for (const sim::Strategy& s : sim::strategies())
