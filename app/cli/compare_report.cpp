@@ -88,6 +88,75 @@ void printBreakdownText(const sim::Attribution& a, std::ostream& out) {
     out << "\n";
 }
 
+std::string mj(double pj) {
+    return fixed(pj * 1e-9, 3);
+}
+
+/// "compute 1.234 mJ (12.3%), LB ..." for each energy level.
+std::string levelsText(const sim::Energy& e) {
+    std::string text;
+    for (std::string_view level : sim::energyLevels())
+        text += (text.empty() ? "" : ", ") + std::string(level) + " " + mj(e.levelPj(level)) +
+                " mJ (" + fixed(100 * e.levelPj(level) / std::max(e.totalPj(), 1e-30), 1) + "%)";
+    return text;
+}
+
+void printEnergyText(const sim::Report& r, std::ostream& out) {
+    if (!r.energy) {
+        out << "  energy unknown: the architecture has no energy table (docs/arch.md, Energy)\n";
+        return;
+    }
+    const sim::EnergyReport& e = *r.energy;
+    out << "  energy " << mj(e.run.totalPj()) << " mJ (dynamic " << mj(e.run.dynamicPj())
+        << ", static " << mj(e.run.staticPj()) << "), EDP " << fixed(r.edpMjMs().value_or(0), 4)
+        << " mJ*ms\n";
+    out << "  energy by level: " << levelsText(e.run) << "\n";
+    out << "  energy by action:";
+    for (size_t a = 0; a < sim::kEnergyActionCount; ++a)
+        if (e.run.pj[a] > 0)
+            out << " " << sim::energyActionName(static_cast<sim::EnergyAction>(a)) << " "
+                << mj(e.run.pj[a]);
+    out << " (mJ)\n";
+    std::vector<const sim::GroupEnergy*> groups;
+    for (const sim::GroupEnergy& g : e.groups)
+        groups.push_back(&g);
+    std::stable_sort(groups.begin(), groups.end(), [](const auto* x, const auto* y) {
+        return x->energy.totalPj() > y->energy.totalPj();
+    });
+    out << "  groups by energy:";
+    for (size_t i = 0; i < groups.size() && i < 5; ++i)
+        out << (i ? ", " : " ") << groups[i]->label << " " << mj(groups[i]->energy.totalPj())
+            << " mJ";
+    out << "\n";
+}
+
+/// Per strategy: energy by level and what it saves against tvm, with the
+/// share of the saving that is DDR traffic avoided (reads, writes, links).
+void printCompareEnergy(const std::vector<sim::Report>& reports, std::ostream& out) {
+    const sim::Report* tvm = nullptr;
+    for (const sim::Report& r : reports)
+        tvm = r.strategy == "tvm" && r.energy ? &r : tvm;
+    out << "\nenergy per batch, by level (docs/simulator.md, Energy)\n";
+    for (const sim::Report& r : reports) {
+        out << "  " << std::left << std::setw(13) << r.strategy;
+        if (!r.energy) {
+            out << " unknown (the architecture has no energy table)\n";
+            continue;
+        }
+        const sim::Energy& e = r.energy->run;
+        out << " " << mj(e.totalPj()) << " mJ, EDP " << fixed(r.edpMjMs().value_or(0), 4)
+            << " mJ*ms: " << levelsText(e);
+        if (tvm != nullptr && &r != tvm) {
+            double saved = tvm->energy->run.totalPj() - e.totalPj();
+            double ddr = tvm->energy->run.ddrTrafficPj() - e.ddrTrafficPj();
+            out << "; saves " << mj(saved) << " mJ against tvm";
+            if (saved > 0)
+                out << ", " << fixed(100 * ddr / saved, 1) << "% of it DDR traffic avoided";
+        }
+        out << "\n";
+    }
+}
+
 } // namespace
 
 void printSimulationText(const sim::Report& r, std::ostream& out) {
@@ -106,6 +175,7 @@ void printSimulationText(const sim::Report& r, std::ostream& out) {
     for (const auto& [name, value] : r.cuUtilization)
         out << " " << name << " " << fixed(100 * value, 1) << "%";
     out << ", concurrency " << fixed(r.concurrency, 2) << "\n";
+    printEnergyText(r, out);
     printBreakdownText(r.attribution, out);
 }
 
@@ -170,6 +240,7 @@ void printCompareText(const io::CompareInfo& info, const std::vector<sim::Report
             out << " " << name << " " << fixed(100 * value, 1) << "%";
         out << "  concurrency " << fixed(r.concurrency, 2) << "\n";
     }
+    printCompareEnergy(reports, out);
 }
 
 } // namespace stagecraft::cli

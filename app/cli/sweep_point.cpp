@@ -101,6 +101,8 @@ sweep::PointResult resultOf(const sim::Report& report) {
     r.throughput = report.throughput;
     r.rooflineMs = report.rooflineUs / 1000.0;
     r.efficiency = report.efficiency;
+    r.energyMj = report.energyMj();
+    r.edpMjMs = report.edpMjMs();
     for (size_t i = 0; i < r.trafficBytes.size(); ++i)
         r.trafficBytes[i] = report.trafficBytes[i];
     return r;

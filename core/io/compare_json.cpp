@@ -62,6 +62,56 @@ nlohmann::json breakdownJson(const sim::Attribution& a) {
     return doc;
 }
 
+constexpr double kMjPerPj = 1e-9;
+
+/// Millijoules per action: every action when \p all, else those with energy.
+nlohmann::json actionsJson(const sim::Energy& e, bool all) {
+    nlohmann::json actions = nlohmann::json::object();
+    for (size_t a = 0; a < sim::kEnergyActionCount; ++a)
+        if (all || e.pj[a] > 0)
+            actions[std::string(sim::energyActionName(static_cast<sim::EnergyAction>(a)))] =
+                e.pj[a] * kMjPerPj;
+    return actions;
+}
+
+nlohmann::json energyPartJson(const sim::Energy& e, bool all) {
+    return {{"total_mj", e.totalPj() * kMjPerPj}, {"by_action_mj", actionsJson(e, all)}};
+}
+
+/// The report's energy (docs/simulator.md, "Energy"); null when unknown.
+nlohmann::json energyJson(const sim::Report& r) {
+    if (!r.energy)
+        return nullptr;
+    const sim::EnergyReport& e = *r.energy;
+    nlohmann::json levels = nlohmann::json::object();
+    for (std::string_view level : sim::energyLevels())
+        levels[std::string(level)] = e.run.levelPj(level) * kMjPerPj;
+    nlohmann::json doc = energyPartJson(e.run, true);
+    doc["dynamic_mj"] = e.run.dynamicPj() * kMjPerPj;
+    doc["static_mj"] = e.run.staticPj() * kMjPerPj;
+    doc["ddr_traffic_mj"] = e.run.ddrTrafficPj() * kMjPerPj;
+    doc["edp_mj_ms"] = r.edpMjMs().value_or(0);
+    doc["static_mw"] = e.staticMw;
+    doc["by_level_mj"] = std::move(levels);
+    nlohmann::json groups = nlohmann::json::array();
+    for (const sim::GroupEnergy& g : e.groups) {
+        nlohmann::json entry = energyPartJson(g.energy, false);
+        entry["group"] = g.label;
+        groups.push_back(std::move(entry));
+    }
+    nlohmann::json kernels = nlohmann::json::array();
+    for (const sim::KernelEnergy& k : e.kernels) {
+        nlohmann::json entry = energyPartJson(k.energy, false);
+        entry["kernel"] = k.kernel;
+        entry["instance"] = k.label;
+        entry["group"] = e.groups[k.group].label;
+        kernels.push_back(std::move(entry));
+    }
+    doc["groups"] = std::move(groups);
+    doc["kernels"] = std::move(kernels);
+    return doc;
+}
+
 nlohmann::json strategyJson(const sim::Report& r) {
     nlohmann::json units = nlohmann::json::object();
     for (const auto& [name, value] : r.cuUtilization)
@@ -89,7 +139,8 @@ nlohmann::json strategyJson(const sim::Report& r) {
             {"concurrency", r.concurrency},
             {"roofline_us", r.rooflineUs},
             {"efficiency", r.efficiency},
-            {"breakdown", breakdownJson(r.attribution)}};
+            {"breakdown", breakdownJson(r.attribution)},
+            {"energy", energyJson(r)}};
 }
 
 } // namespace
@@ -118,6 +169,22 @@ void causeHeaders(std::vector<std::string>& header) {
             header.push_back("bytes_" + std::string(sim::causeName(static_cast<sim::Cause>(c))));
 }
 
+/// The energy columns: the total, then millijoules per action.
+void energyHeaders(std::vector<std::string>& header) {
+    header.emplace_back("energy_mj");
+    for (size_t a = 0; a < sim::kEnergyActionCount; ++a)
+        header.push_back("energy_" +
+                         std::string(sim::energyActionName(static_cast<sim::EnergyAction>(a))) +
+                         "_mj");
+}
+
+/// The energy columns' fields, empty when the energy is unknown.
+void energyFields(const sim::Energy* e, std::vector<std::string>& row) {
+    row.push_back(e ? csvNumber(e->totalPj() * kMjPerPj) : std::string());
+    for (size_t a = 0; a < sim::kEnergyActionCount; ++a)
+        row.push_back(e ? csvNumber(e->pj[a] * kMjPerPj) : std::string());
+}
+
 void causeFields(const sim::Breakdown& b, std::vector<std::string>& row) {
     for (size_t c = 0; c < sim::kCauseCount; ++c)
         row.push_back(csvNumber(b.ns[c] / 1000.0));
@@ -140,6 +207,8 @@ std::string writeCompareCsv(const std::vector<sim::Report>& reports) {
         for (const auto& [name, value] : reports.front().cuUtilization)
             header.push_back("util_" + name);
     causeHeaders(header);
+    header.emplace_back("edp_mj_ms");
+    energyHeaders(header);
     std::string out = csvRecord(header);
     for (const sim::Report& r : reports) {
         std::vector<std::string> row{r.strategy,
@@ -163,6 +232,9 @@ std::string writeCompareCsv(const std::vector<sim::Report>& reports) {
         for (const auto& [name, value] : r.cuUtilization)
             row.push_back(csvNumber(value));
         causeFields(r.attribution.run, row);
+        std::optional<double> edp = r.edpMjMs();
+        row.push_back(edp ? csvNumber(*edp) : std::string());
+        energyFields(r.energy ? &r.energy->run : nullptr, row);
         out += csvRecord(row);
     }
     return out;
@@ -171,20 +243,26 @@ std::string writeCompareCsv(const std::vector<sim::Report>& reports) {
 std::string writeBreakdownCsv(const sim::Report& report) {
     std::vector<std::string> header{"level", "name", "group", "kernels", "total_us"};
     causeHeaders(header);
+    energyHeaders(header);
     std::string out = csvRecord(header);
+    const sim::EnergyReport* energy = report.energy ? &*report.energy : nullptr;
     auto row = [&](const char* level, const std::string& name, const std::string& group,
-                   int64_t kernels, const sim::Breakdown& b) {
+                   int64_t kernels, const sim::Breakdown& b, const sim::Energy* e) {
         std::vector<std::string> fields{level, name, group, csvNumber(kernels),
                                         csvNumber(b.totalNs / 1000.0)};
         causeFields(b, fields);
+        energyFields(e, fields);
         out += csvRecord(fields);
     };
     const sim::Attribution& a = report.attribution;
-    row("run", report.strategy, "", static_cast<int64_t>(a.kernels.size()), a.run);
+    row("run", report.strategy, "", static_cast<int64_t>(a.kernels.size()), a.run,
+        energy ? &energy->run : nullptr);
     for (const sim::GroupBreakdown& g : a.groups)
-        row("group", g.label, g.label, g.kernels, g.breakdown);
-    for (const sim::KernelBreakdown& k : a.kernels)
-        row("kernel", k.label, a.groups[k.group].label, 1, k.breakdown);
+        row("group", g.label, g.label, g.kernels, g.breakdown,
+            energy ? &energy->groups[g.group].energy : nullptr);
+    for (size_t k = 0; k < a.kernels.size(); ++k)
+        row("kernel", a.kernels[k].label, a.groups[a.kernels[k].group].label, 1,
+            a.kernels[k].breakdown, energy ? &energy->kernels[k].energy : nullptr);
     return out;
 }
 

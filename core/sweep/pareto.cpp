@@ -29,6 +29,10 @@ struct Candidate {
 /// The objective's value with "better" meaning smaller.
 Expected<double> costOf(const Json& record, const Objective& objective) {
     auto it = record.find(objective.column);
+    if (it != record.end() && it->is_null())
+        return Error("--pareto: " + quote(objective.column) + " is unknown for point " +
+                     record.value("point", Json()).dump() +
+                     " (energy needs an architecture with an energy table, docs/arch.md)");
     if (it == record.end() || !it->is_number())
         return Error("--pareto: " + quote(objective.column) +
                      " is not a numeric column of the results (e.g. latency_ms, throughput, "

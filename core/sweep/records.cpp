@@ -28,13 +28,11 @@ using OrderedJson = nlohmann::ordered_json;
 using json_fields::Json;
 
 /// The result columns after the point's own, in CSV order.
-constexpr const char* kResultColumns[] = {"status",           "level_used",
-                                          "total_batch",      "per_cluster_used",
-                                          "kernels",          "latency_ms",
-                                          "throughput",       "ddr_traffic_bytes",
-                                          "gb_traffic_bytes", "lb_traffic_bytes",
-                                          "spills",           "roofline_ms",
-                                          "efficiency",       "error"};
+constexpr const char* kResultColumns[] = {
+    "status",           "level_used",       "total_batch", "per_cluster_used",
+    "kernels",          "latency_ms",       "throughput",  "ddr_traffic_bytes",
+    "gb_traffic_bytes", "lb_traffic_bytes", "spills",      "roofline_ms",
+    "efficiency",       "energy_mj",        "edp_mj_ms",   "error"};
 
 /// \p v as JSON: an integer when it is whole (bytes, counts), as formatNumber
 /// writes it in the point's key.
@@ -79,6 +77,8 @@ void addResult(OrderedJson& j, const PointResult& r) {
     j["spills"] = r.spills;
     j["roofline_ms"] = r.rooflineMs;
     j["efficiency"] = r.efficiency;
+    j["energy_mj"] = r.energyMj ? OrderedJson(*r.energyMj) : OrderedJson();
+    j["edp_mj_ms"] = r.edpMjMs ? OrderedJson(*r.edpMjMs) : OrderedJson();
 }
 
 /// A record's value as a CSV field's text: a string as it is, a number as
@@ -132,6 +132,16 @@ std::string figureProblem(const Json& j) {
         if (!std::isfinite(v) || v < 0 || (positive && v == 0))
             return "'" + field + "' is " + it->dump() + ", not a" +
                    (positive ? " positive" : " non-negative") + " finite number";
+    }
+    // Energy: null (the architecture has no energy table) or absent (a
+    // record written before energy was reported) is unknown.
+    for (std::string field : {"energy_mj", "edp_mj_ms"}) {
+        auto it = j.find(field);
+        if (it == j.end() || it->is_null())
+            continue;
+        if (!it->is_number() || !std::isfinite(it->get<double>()) || it->get<double>() < 0)
+            return "'" + field + "' must be null or a non-negative number (got " +
+                   json_fields::shown(*it) + ")";
     }
     // The throughput is the batch over the latency: a record saying
     // otherwise was not written by a simulation.

@@ -8,6 +8,7 @@
 #include <array>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -30,6 +31,10 @@ struct PointResult {
     double efficiency = 0;
     /// Bytes moved to or from DDR, GB and LB over the whole batch.
     std::array<int64_t, 3> trafficBytes{};
+    /// The batch's energy and energy-delay product (sim::Report); unset when
+    /// the architecture has no energy table (written as null: unknown).
+    std::optional<double> energyMj;
+    std::optional<double> edpMjMs;
 };
 
 /// The record of \p point: one line of JSON, without the newline.

@@ -135,6 +135,65 @@ private slots:
         QVERIFY(lines[2].startsWith(s("graphturbo,")));
     }
 
+    // Energy (docs/simulator.md, "Energy"): the teaching preset's table
+    // prices every strategy; the levels and the groups add up to the total.
+    void energyInEveryReportAddsUp() {
+        auto result = runCli(fig3("compare", {s("--json")}));
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        for (const auto& value : parsed(result)[s("strategies")].toArray()) {
+            QJsonObject energy = value.toObject()[s("energy")].toObject();
+            double total = energy[s("total_mj")].toDouble();
+            QVERIFY(total > 0);
+            double levels = 0, groups = 0;
+            for (const auto& level : energy[s("by_level_mj")].toObject())
+                levels += level.toDouble();
+            for (const auto& group : energy[s("groups")].toArray())
+                groups += group.toObject()[s("total_mj")].toDouble();
+            QVERIFY(qAbs(levels - total) <= 1e-9 * total);
+            QVERIFY(qAbs(groups - total) <= 1e-9 * total);
+            QVERIFY(energy[s("static_mj")].toDouble() > 0);
+            QVERIFY(energy[s("edp_mj_ms")].toDouble() > 0);
+        }
+        auto text = runCli(fig3("compare", {}));
+        QVERIFY(text.out.contains(s("energy per batch, by level")));
+        QVERIFY(text.out.contains(s("DDR traffic avoided")) ||
+                text.out.contains(s("saves -"))); // a measurement, whichever way it goes
+        auto csv = runCli(fig3("compare", {s("--csv")}));
+        QStringList header = csv.out.section(QLatin1Char('\n'), 0, 0).split(QLatin1Char(','));
+        QStringList row = csv.out.section(QLatin1Char('\n'), 1, 1).split(QLatin1Char(','));
+        qsizetype at = header.indexOf(s("energy_mj"));
+        QVERIFY(at >= 0 && header.contains(s("edp_mj_ms")) &&
+                header.contains(s("energy_ddr_read_mj")));
+        QVERIFY(row.value(at).toDouble() > 0);
+    }
+
+    // An architecture without an energy table still runs: energy unknown,
+    // written as null and empty, never as 0.
+    void energyUnknownWithoutATable() {
+        auto arch = runCli({s("arch"), s("teaching"), s("--json")});
+        QVERIFY2(arch.exitCode == 0, qPrintable(arch.err));
+        QJsonObject description = parsed(arch);
+        QVERIFY(description.contains(s("energy")));
+        description.remove(s("energy"));
+        QString file = dir_.filePath(s("no-energy.json"));
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(description).toJson());
+        out.close();
+        QStringList args{s("compare"), s("zoo:fig3-chain"), s("--arch"),
+                         file,         s("--strategies"),   s("tvm,graphturbo")};
+        auto json = runCli(args + QStringList{s("--json")});
+        QVERIFY2(json.exitCode == 0, qPrintable(json.err));
+        for (const auto& value : parsed(json)[s("strategies")].toArray())
+            QVERIFY(value.toObject()[s("energy")].isNull());
+        auto text = runCli(args);
+        QVERIFY(text.out.contains(s("unknown (the architecture has no energy table)")));
+        auto csv = runCli(args + QStringList{s("--csv")});
+        QStringList header = csv.out.section(QLatin1Char('\n'), 0, 0).split(QLatin1Char(','));
+        QStringList row = csv.out.section(QLatin1Char('\n'), 1, 1).split(QLatin1Char(','));
+        QCOMPARE(row.value(header.indexOf(s("energy_mj"))), QString());
+    }
+
     void scheduleSimulatesAndExports() {
         QString trace = dir_.filePath(s("t.json"));
         QString dot = dir_.filePath(s("g.dot"));
@@ -143,6 +202,7 @@ private slots:
         QVERIFY2(result.exitCode == 0, qPrintable(result.err));
         QVERIFY(result.out.contains(s("simulation")));
         QVERIFY(result.out.contains(s("roofline")));
+        QVERIFY(result.out.contains(s("energy by level:")));
         QJsonObject doc = parsed(readAll(trace));
         QVERIFY(doc[s("traceEvents")].toArray().size() > 10);
         QVERIFY(readAll(dot).startsWith("digraph"));
