@@ -117,6 +117,32 @@ void printPeaks(std::ostream& out, const arch::Arch& a) {
         out << "chip peak, complex ops: " << join(complex, ", ") << "\n";
 }
 
+/// The energy table in one block (docs/arch.md, "Energy").
+void printEnergy(std::ostream& out, const arch::Arch& a) {
+    if (!a.energy) {
+        out << "energy: no table (energy is reported as unknown)\n";
+        return;
+    }
+    const arch::EnergyModel& e = *a.energy;
+    out << "energy: " << e.source << "\n";
+    for (const auto& [name, unit] : e.units) {
+        out << "  unit '" << name << "': pJ per op";
+        for (const auto& [dtype, pj] : unit.pjPerOp)
+            out << " " << ir::dtypeName(dtype) << " " << number(pj);
+        out << ", leakage " << number(unit.staticMw) << " mW\n";
+    }
+    for (const auto& [level, memory] : e.memories)
+        out << "  " << arch::memoryName(level) << ": read " << number(memory.readPjPerByte)
+            << " pJ/B, write " << number(memory.writePjPerByte) << " pJ/B, leakage "
+            << number(memory.staticMw) << " mW\n";
+    for (const arch::PathEnergy& p : e.paths)
+        out << "  " << arch::memoryName(p.from) << "->" << arch::memoryName(p.to) << " wires "
+            << number(p.pjPerByte) << " pJ/B\n";
+    if (e.fallbackCpu)
+        out << "  fallback CPU: " << number(e.fallbackCpu->pjPerOp) << " pJ per op, leakage "
+            << number(e.fallbackCpu->staticMw) << " mW\n";
+}
+
 void printSummary(std::ostream& out, const arch::Arch& a) {
     out << a.name << ": " << a.description << "\n"
         << "chip: " << a.clusters << " cluster(s) x " << arch::coresPerCluster(a)
@@ -135,6 +161,7 @@ void printSummary(std::ostream& out, const arch::Arch& a) {
             << " GFLOP/s\n";
     else
         out << "fallback CPU: none\n";
+    printEnergy(out, a);
     printPeaks(out, a);
 }
 

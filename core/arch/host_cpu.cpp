@@ -9,6 +9,7 @@
 #include "arch/host_cpu.h"
 
 #include "arch/arch_json.h"
+#include "arch/internal/host_energy.h"
 #include "support/private_dir.h"
 #include "support/strings.h"
 
@@ -260,6 +261,8 @@ Expected<Arch> hostCpuPreset() {
         return detected;
     }
     calibrated->name = std::string(kHostCpuPreset);
+    if (!calibrated->energy) // a calibration written before energy was modelled
+        calibrated->energy = detail::hostEnergy(*calibrated, HostProbe{}.powercap);
     return calibrated;
 }
 
@@ -281,6 +284,7 @@ Arch detectHostCpu(const HostProbe& probe) {
     arch.ddr = MemorySpec{"DRAM", physicalBytes(probe)};
     arch.paths = hostPaths(arch.cluster.globalBuffer.has_value(), arch.clockGhz);
     arch.overheads = Overheads{2000, 500};
+    arch.energy = detail::hostEnergy(arch, probe.powercap);
     SC_ASSERT(validateArch(arch).ok(), "host-cpu description must validate");
     return arch;
 }

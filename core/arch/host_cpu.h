@@ -23,6 +23,9 @@ struct HostProbe {
     int64_t physicalBytes = 0;
     /// SIMD width in bits (0: from the CPU the build targets, at least 128).
     int64_t vectorBits = 0;
+    /// Linux powercap: <dir>/intel-rapl:N/constraint_0_power_limit_uw, the
+    /// packages' power that the energy table's leakage is a share of.
+    std::filesystem::path powercap = "/sys/class/powercap";
 };
 
 /// Where the calibration of this machine is kept (docs/simulator.md,
@@ -45,8 +48,10 @@ Expected<Arch> hostCpuPreset();
 /// Builds the description of this machine: one cluster, one core per logical
 /// CPU with its share of L2 (or L1d) as LB, the last-level cache (level 3 or
 /// more) as GB, physical memory as DDR, a scalar and a vector unit per core
-/// running every category. Fallbacks for missing sysfs entries are listed in
-/// docs/arch.md. The result always passes validateArch.
+/// running every category, and an energy table of documented assumptions
+/// (leakage from RAPL's power limit where powercap offers it). Fallbacks for
+/// missing sysfs entries are listed in docs/arch.md. The result always
+/// passes validateArch.
 Arch detectHostCpu(const HostProbe& probe = {});
 
 } // namespace stagecraft::arch

@@ -42,6 +42,7 @@ HostProbe fakeProbe(const test::TempDir& dir) {
     probe.logicalCpus = 16;
     probe.physicalBytes = int64_t(16) << 30;
     probe.vectorBits = 256;
+    probe.powercap = dir.path() / "powercap";
     return probe;
 }
 
@@ -216,6 +217,41 @@ TEST(TestArchQueries, hostCpuFromSysfs) {
     ASSERT_FUZZY_EQ(cpus.units.at(1).opsPerCycle.at(DType::Float32), 16.0); // 2 x 256/32
     ASSERT_TRUE(findPath(host, Memory::DDR, Memory::GB) != nullptr);
     ASSERT_TRUE(findPath(host, Memory::GB, Memory::LB) != nullptr);
+}
+
+/// Milliwatts of leakage the energy table of \p host gives its chip.
+double hostLeakMw(const Arch& host) {
+    const CoreGroup& cpus = host.cluster.coreGroups.at(0);
+    const EnergyModel& e = *host.energy;
+    double mw = 0;
+    for (const ComputeUnit& unit : cpus.units)
+        mw += e.units.at(unit.name).staticMw * static_cast<double>(cpus.count);
+    mw += e.memories.at(Memory::LB).staticMw * static_cast<double>(cpus.count);
+    return mw + e.memories.at(Memory::GB).staticMw + e.memories.at(Memory::DDR).staticMw;
+}
+
+// docs/arch.md, "Energy": leakage is 20 % of RAPL's package power limits
+// where powercap offers them (two packages of 125 W here), else of 6 W per
+// logical CPU; a SIMD operation costs less than a scalar one (the
+// instruction's overhead is spread over its lanes).
+TEST(TestArchQueries, hostCpuEnergyFromRaplOrAssumptions) {
+    test::TempDir dir;
+    ASSERT_TRUE(dir.isValid());
+    HostProbe probe = fakeProbe(dir);
+    Arch assumed = detectHostCpu(probe);
+    ASSERT_TRUE(assumed.energy.has_value());
+    ASSERT_FUZZY_EQ(hostLeakMw(assumed), 16 * 6 * 0.2 * 1000);
+    ASSERT_TRUE(assumed.energy->source.find("assumed 6 W") != std::string::npos);
+    const auto& units = assumed.energy->units;
+    ASSERT_LT(units.at("simd").pjPerOp.at(DType::Float32),
+              units.at("scalar").pjPerOp.at(DType::Float32));
+    for (int package : {0, 1})
+        writeFile(probe.powercap / ("intel-rapl:" + std::to_string(package)) /
+                      "constraint_0_power_limit_uw",
+                  "125000000");
+    Arch measured = detectHostCpu(probe);
+    ASSERT_FUZZY_EQ(hostLeakMw(measured), 2 * 125 * 0.2 * 1000);
+    ASSERT_TRUE(measured.energy->source.find("RAPL") != std::string::npos);
 }
 
 TEST(TestArchQueries, hostCpuWithoutL3HasNoGlobalBuffer) {
