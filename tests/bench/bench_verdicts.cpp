@@ -29,9 +29,9 @@
 
 namespace stagecraft::bench {
 
-namespace {
-
 const char* const kCompared[] = {"tvm", "tvm-llb", "astitch", "gt-paper", "graphturbo"};
+
+namespace {
 
 std::string ms(double us) {
     char text[32];
@@ -265,6 +265,10 @@ int main(int argc, char** argv) {
     for (ir::DType precision : {ir::DType::Float32, ir::DType::Float16}) {
         bench::Optima optima = bench::optimaOf(rows, precision, arch);
         bench::optimaTable(rows, optima, precision);
+        bench::energyTable(
+            rows, optima,
+            std::vector<std::string>(std::begin(bench::kCompared), std::end(bench::kCompared)),
+            precision);
         if (precision == ir::DType::Float16) {
             bench::gapTable(rows, optima);
             std::vector<sim::Report> graphturbo;

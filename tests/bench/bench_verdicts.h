@@ -54,6 +54,12 @@ Expected<std::shared_ptr<const ir::Graph>> graphOf(const Row& row, ir::DType pre
 void boundsTable(const std::vector<Row>& rows, const std::vector<sim::Report>& graphturbo,
                  ir::DType precision, const arch::Arch& arch);
 
+/// Energy at each optimum: per row every strategy's (\p optima per row, in
+/// the order of \p names), graphturbo's saving and its DDR share, and the
+/// levels of ResNet-50 and BERT-base (bench_energy.cpp).
+void energyTable(const std::vector<Row>& rows, const std::vector<std::vector<sim::Report>>& optima,
+                 const std::vector<std::string>& names, ir::DType precision);
+
 /// "16×1 GB dfs": samples per cluster × iterations, level, order.
 std::string shortConfig(const sim::Report& report);
 
