@@ -7,19 +7,15 @@
 // (Fig. 16/17) and the roofline bound. Zoo models of Table 2 run its total
 // batch.
 
-#include "arch/presets.h"
 #include "cli/args.h"
-#include "cli/batch_config.h"
 #include "cli/commands.h"
 #include "cli/compare_report.h"
 #include "cli/output_paths.h"
 #include "cli/schedule_model.h"
-#include "driver/optimum.h"
+#include "cli/strategy_runs.h"
 #include "io/chrome_trace.h"
 #include "io/compare_json.h"
-#include "schedule/clusters.h"
 #include "support/file.h"
-#include "support/strings.h"
 
 #include <cstdio>
 #include <ostream>
@@ -71,75 +67,15 @@ ArgParser makeParser() {
 }
 
 struct Request {
-    ModelSpec model;
-    std::string arch;
-    std::optional<int64_t> batch;
-    std::optional<int64_t> perCluster;
-    std::vector<const sim::Strategy*> strategies;
+    StrategyRuns runs;
     std::optional<std::string> trace;
-    driver::Fixed fixed;
     bool json = false;
     bool csv = false;
 };
 
-std::optional<std::string> readCountOption(const ArgParser& parser, const char* name,
-                                           std::optional<int64_t>& value) {
-    auto text = parser.value(name);
-    if (!text)
-        return std::nullopt;
-    auto parsed = parseInt(*text);
-    if (!parsed || *parsed < 1)
-        return "--" + std::string(name) + " needs a whole number of at least 1, got " +
-               quote(*text);
-    value = parsed;
-    return std::nullopt;
-}
-
 std::optional<std::string> readRequest(const ArgParser& parser, Request& r) {
-    r.model.text = *parser.positional("MODEL");
-    if (r.model.text.rfind("zoo:", 0) == 0)
-        r.model.zooName = r.model.text.substr(4);
-    std::optional<int64_t> seq;
-    for (auto [name, slot] : {std::pair{"seq", &seq}, std::pair{"batch", &r.batch},
-                              std::pair{"per-cluster", &r.perCluster}})
-        if (auto refusal = readCountOption(parser, name, *slot))
-            return refusal;
-    r.model.seq = seq.value_or(0);
-    for (const std::string& text : parser.values("input"))
-        if (Status s = onnxio::addInputBinding(r.model.import, text); !s.ok())
-            return s.error().message();
-    for (const std::string& text : parser.values("dim"))
-        if (Status s = onnxio::addDimBinding(r.model.import, text); !s.ok())
-            return s.error().message();
-    for (const std::string& text : parser.values("value"))
-        if (Status s = onnxio::addValueBinding(r.model.import, text); !s.ok())
-            return s.error().message();
-    if (auto problem = readPrecision(parser, r.model))
-        return problem;
-    std::string list = parser.value("strategies", "");
-    for (const std::string& name : list.empty() ? std::vector<std::string>{} : split(list, ',')) {
-        const sim::Strategy* s = sim::findStrategy(name);
-        if (s == nullptr)
-            return sim::unknownStrategyMessage(name);
-        r.strategies.push_back(s);
-    }
-    if (r.strategies.empty())
-        for (const sim::Strategy& s : sim::strategies())
-            r.strategies.push_back(&s);
-    std::string level = parser.value("level", "auto");
-    if (level != "auto") {
-        r.fixed.level = schedule::parseLevel(level);
-        if (!r.fixed.level)
-            return "--level must be lb, gb or auto, got " + quote(level);
-    }
-    if (auto order = parser.value("order")) {
-        r.fixed.order = schedule::parseOrderChoice(*order);
-        if (!r.fixed.order)
-            return "--order must be bfs, dfs or best, got " + quote(*order);
-    }
-    r.fixed.perCluster = r.perCluster;
-    r.fixed.everything = parser.has("fixed");
-    r.arch = parser.value("arch", std::string(arch::kDefaultPreset));
+    if (auto refusal = readStrategyRuns(parser, r.runs))
+        return refusal;
     r.trace = parser.value("trace");
     r.json = parser.has("json");
     r.csv = parser.has("csv");
@@ -154,53 +90,45 @@ std::string seconds(double ms) {
     return text;
 }
 
-/// One strategy at its best configuration, written as a trace when asked.
-Expected<sim::Report> runOne(const Request& r, const arch::Arch& arch,
-                             const sim::Strategy& strategy, const driver::Workload& workload) {
-    schedule::ScheduleOptions options;
-    options.recordTrace = false;
-    Expected<driver::Optimum> best =
-        driver::bestConfiguration(workload, arch, strategy, r.fixed, options);
-    if (!best.ok())
-        return inModel(r.model, best.error());
+/// Writes graphturbo's simulation as a trace when asked, then says which
+/// configuration \p strategy took and how it was found.
+Status traceAndTell(const Request& r, const arch::Arch& arch, const driver::Workload& workload,
+                    const sim::Strategy& strategy, const sim::Evaluation& ev, std::ostream& err) {
     if (r.trace && strategy.name == "graphturbo") {
-        const sim::Evaluation& ev = best->eval;
         std::shared_ptr<const ir::Graph> graph = *workload.graphAt(ev.report.perCluster);
         std::string text = io::writeChromeTrace(*graph, arch, ev.program, ev.tasks, ev.sim);
         SC_RETURN_IF_ERROR(writeFileAtomic(*r.trace, text));
     }
-    return std::move(best->eval.report);
+    const sim::Report& report = ev.report;
+    err << kName << "  " << strategy.name << ": " << sim::configurationText(report) << " ("
+        << report.chosenBy << ", " << report.trials << " configuration"
+        << (report.trials == 1 ? "" : "s") << " in " << seconds(report.searchMs) << ")\n";
+    return Status::success();
 }
 
 int compare(const Request& r, const arch::Arch& arch, std::ostream& out, std::ostream& err) {
-    auto workload = workloadFor(r.model, r.batch, r.perCluster, arch);
+    auto workload = workloadOf(r.runs, arch);
     if (!workload.ok()) {
-        err << kName << inModel(r.model, workload.error()).message() << "\n";
+        err << kName << workload.error().message() << "\n";
         return kExitBadInput;
     }
-    std::vector<sim::Report> reports;
-    for (size_t i = 0; i < r.strategies.size(); ++i) {
-        const sim::Strategy& s = *r.strategies[i];
-        err << kName << "[" << i + 1 << "/" << r.strategies.size() << "] " << s.name << "\n";
-        auto report = runOne(r, arch, s, *workload);
-        if (!report.ok()) {
-            err << kName << s.name << ": " << report.error().message() << "\n";
-            return kExitBadInput;
-        }
-        err << kName << "  " << s.name << ": " << sim::configurationText(*report) << " ("
-            << report->chosenBy << ", " << report->trials << " configuration"
-            << (report->trials == 1 ? "" : "s") << " in " << seconds(report->searchMs) << ")\n";
-        reports.push_back(std::move(report).value());
+    auto reports = runStrategies(r.runs, arch, *workload, kName, err,
+                                 [&](const sim::Strategy& s, const sim::Evaluation& ev) {
+                                     return traceAndTell(r, arch, *workload, s, ev, err);
+                                 });
+    if (!reports.ok()) {
+        err << kName << reports.error().message() << "\n";
+        return kExitBadInput;
     }
-    sim::fillSpeedups(reports);
     std::string table2 =
         workload->chosenBy.rfind("Table 2 ", 0) == 0 ? workload->chosenBy.substr(8) : std::string();
+    const std::string& model = r.runs.model.text;
     if (r.json)
-        out << io::writeCompareJson({r.model.text, arch.name, table2}, reports);
+        out << io::writeCompareJson({model, arch.name, table2}, *reports);
     else if (r.csv)
-        out << io::writeCompareCsv(reports);
+        out << io::writeCompareCsv(*reports);
     else
-        printCompareText({r.model.text, arch.name, table2}, reports, out);
+        printCompareText({model, arch.name, table2}, *reports, out);
     return kExitOk;
 }
 
@@ -225,13 +153,9 @@ int runCompare(const Args& args, std::ostream& out, std::ostream& err) {
         err << kName << outputs.error().message() << "\n";
         return kExitBadInput;
     }
-    auto arch = arch::resolveArch(request.arch);
+    auto arch = archOf(request.runs);
     if (!arch.ok()) {
         err << kName << arch.error().message() << "\n";
-        return kExitBadInput;
-    }
-    if (Status rates = checkPrecision(request.model, *arch); !rates.ok()) {
-        err << kName << rates.error().message() << "\n";
         return kExitBadInput;
     }
     return compare(request, *arch, out, err);
