@@ -31,24 +31,39 @@ ArgParser makeParser() {
         "stagecraft report MODEL --out FILE.html [options]",
         "Writes one self-contained HTML page (no network, no external file) of a model: its\n"
         "summary, every strategy compared at its own best configuration (as 'stagecraft\n"
-        "compare' runs them), the chosen strategy's timeline and buffer occupancy (zoomable),\n"
-        "roofline, the energy of every strategy and the grouped graph (drawn by Graphviz's\n"
-        "dot when installed). The page embeds the session of the chosen schedule:\n"
-        "Stagecraft Studio opens it as a session (File > Open).");
+        "compare' runs them, with the same options), the chosen strategy's timeline and\n"
+        "buffer occupancy (zoomable), roofline, the energy of every strategy and the grouped\n"
+        "graph (drawn by Graphviz's dot when installed). The page embeds the session of the\n"
+        "chosen schedule: Stagecraft Studio opens it as a session (File > Open).\n"
+        "Zoo models of the paper's Table 2 run its total batch unless --batch or\n"
+        "--per-cluster is given. The chosen strategy (--strategy) is compared too when\n"
+        "--strategies leaves it out.\n"
+        "\n"
+        "For example, ResNet-50 on the default architecture, then a file on another one with\n"
+        "gt-paper in detail:\n"
+        "\n"
+        "  $ stagecraft report zoo:resnet50 --out resnet50.html\n"
+        "  $ stagecraft report model.onnx --arch teaching --strategy gt-paper --out model.html");
     parser.addPositional("MODEL", "the .onnx file or zoo:NAME");
     parser.addOption("out", "FILE.html", "the page to write (required)");
-    parser.addOption("arch", "A", "architecture preset or file (default stcp920)");
     parser.addOption("strategy", "S", "the strategy shown in detail (default graphturbo)");
-    parser.addOption("strategies", "LIST", "comma-separated strategies compared (default all)");
+    parser.addOption("arch", "A", "architecture preset or file (default stcp920)");
     parser.addOption("batch", "N", "total batch over all clusters");
     parser.addOption("per-cluster", "K", "samples per cluster for every strategy (not searched)");
-    parser.addOption("level", "lb|gb|auto", "buffer level Algorithm 1 fills (default auto)");
-    parser.addOption("order", "bfs|dfs|best", "order of the instances (default: searched)");
-    parser.addSwitch("fixed", "search no configuration: run each strategy as given or by default");
     parser.addOption("seq", "N", "sequence length of zoo:bert-* and zoo:conformer");
+    parser.addOption("strategies", "LIST", "comma-separated strategies compared (default all)");
+    parser.addOption("level", "lb|gb|auto",
+                     "buffer level Algorithm 1 fills for the GraphTurbo strategies (§3.6); "
+                     "auto: each strategy that tunes it takes its faster (default)");
+    parser.addOption("order", "bfs|dfs|best",
+                     "order of the instances for every strategy that splits groups; default: "
+                     "each strategy that tunes it takes its faster, the others section 3.3's");
+    parser.addSwitch("fixed", "search no configuration: run each strategy as given or by default");
     parser.addRepeatedOption("input", "NAME:SHAPE", "bind a whole input shape of a file");
     parser.addRepeatedOption("dim", "NAME=N", "bind a named dynamic dimension of a file");
-    parser.addRepeatedOption("value", "NAME=V[,V...]", "bind a scalar or vector input's value");
+    parser.addRepeatedOption(
+        "value", "NAME=V[,V...]",
+        "bind a scalar or vector input's value, e.g. sr=16000; folds an If on it of a file");
     addPrecisionOption(parser);
     return parser;
 }
