@@ -1,5 +1,5 @@
 // The Analyze menu and the keyboard shortcuts of the main window's common
-// actions (docs/studio.md lists them): views, fit and find, the comparison,
+// actions (docs/studio.md lists them): views, fit and find, the roofline, the comparison,
 // diffs with another strategy or a saved session, and the step-through.
 
 #include "graph/graph_view.h"
@@ -43,6 +43,10 @@ void MainWindow::createToolsMenu() {
         ->setShortcut(Qt::CTRL | Qt::Key_J);
     analyze->addAction(tr("&Compare Strategies"), this, [this] { showView(StudioView::Compare); })
         ->setShortcut(Qt::CTRL | Qt::Key_K);
+    // Ctrl+R is the architecture's; Shift takes a view whose letter is
+    // taken, as Ctrl+Shift+K does for Emit Kernels.
+    analyze->addAction(tr("&Roofline"), this, [this] { showView(StudioView::Roofline); })
+        ->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_R);
     auto* diffMenu = analyze->addMenu(tr("&Diff With Strategy"));
     for (const sim::Strategy& strategy : sim::strategies()) {
         const QString name = QString::fromStdString(strategy.name);

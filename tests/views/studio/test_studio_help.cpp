@@ -1,7 +1,8 @@
 // Help in the main window: the menu offers the documentation and the
 // keyboard shortcuts; the shortcuts list is read from the menus (the
-// step-through's Ctrl+T, Open's Ctrl+O), and every documentation page built
-// into the program renders from its Markdown.
+// step-through's Ctrl+T, Open's Ctrl+O, the Roofline's Ctrl+Shift+R), no two
+// actions share keys, Analyze → Roofline raises its dock, and every
+// documentation page built into the program renders from its Markdown.
 
 #include "studio/help_windows.h"
 #include "studio/main_window.h"
@@ -41,6 +42,44 @@ private slots:
         QVERIFY2(rows.contains(open), qPrintable(rows.join(u'\n')));
         for (const QString& row : rows)
             QVERIFY2(!row.endsWith(QStringLiteral(": ")), qPrintable(row));
+        const QString roofline =
+            QStringLiteral("Analyze \u203a Roofline: ") +
+            QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R).toString(QKeySequence::NativeText);
+        QVERIFY2(rows.contains(roofline), qPrintable(rows.join(u'\n')));
+    }
+
+    // No two menu actions share keys: a clash would make Qt fire neither.
+    void everyShortcutIsUnique() {
+        studio::MainWindow window;
+        QHash<QKeySequence, QString> owners;
+        QList<QAction*> actions = window.menuBar()->actions();
+        while (!actions.isEmpty()) {
+            QAction* action = actions.takeFirst();
+            if (action->menu() != nullptr)
+                actions += action->menu()->actions();
+            if (action->shortcut().isEmpty())
+                continue;
+            const QString owner = owners.value(action->shortcut());
+            QVERIFY2(owner.isEmpty(), qPrintable(owner + QStringLiteral(" and ") + action->text()));
+            owners.insert(action->shortcut(), action->text());
+        }
+        QVERIFY(owners.contains(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R)));
+    }
+
+    void theRooflineEntryRaisesTheRoofline() {
+        studio::MainWindow window;
+        window.show();
+        auto* analyze = window.menuBar()->findChild<QMenu*>(QStringLiteral("analyzeMenu"));
+        QVERIFY(analyze);
+        QAction* roofline = nullptr;
+        for (QAction* action : analyze->actions())
+            if (action->text().remove(QLatin1Char('&')) == QStringLiteral("Roofline"))
+                roofline = action;
+        QVERIFY(roofline);
+        roofline->trigger();
+        QWidget* view = window.view(studio::StudioView::Roofline);
+        QVERIFY(view);
+        QTRY_VERIFY(view->isVisible());
     }
 
     void everyDocumentationPageRenders() {
