@@ -82,6 +82,20 @@ int shootWithoutModel(QWidget* widget, const stagecraft::studio::StudioOptions& 
     return QApplication::exec();
 }
 
+/// --sweep-axes on the sweep window; false, said on stderr, for a name that
+/// is not one of its columns.
+bool chooseSweepAxes(MainWindow& window, const QStringList& axes) {
+    stagecraft::views::SweepWindow* sweep = window.sweepWindow();
+    if (!sweep || sweep->setColumns(axes[0], axes[1], axes.value(2)))
+        return true;
+    std::fprintf(stderr,
+                 "stagecraft-studio: --sweep-axes: '%s' are not columns of the sweep (x and y "
+                 "take %s)\n",
+                 qPrintable(axes.join(QLatin1Char(','))),
+                 qPrintable(sweep->axisColumns().join(QStringLiteral(", "))));
+    return false;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -150,6 +164,8 @@ int main(int argc, char** argv) {
     if (!options.profile.isEmpty() && !window.openProfile(options.profile) && screenshot)
         return 1;
     if (!options.sweep.isEmpty() && !window.openSweep(options.sweep) && screenshot)
+        return 1;
+    if (!options.sweepAxes.isEmpty() && !chooseSweepAxes(window, options.sweepAxes) && screenshot)
         return 1;
     if (screenshot && options.open.isEmpty() && options.tour.isEmpty())
         return shootWithoutModel(

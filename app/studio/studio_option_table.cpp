@@ -190,6 +190,17 @@ QString applySweep(const QStringList& values, StudioOptions& options) {
     return {};
 }
 
+QString applySweepAxes(const QStringList& values, StudioOptions& options) {
+    if (values.isEmpty())
+        return {};
+    options.sweepAxes = last(values).split(QLatin1Char(','));
+    const bool empty = options.sweepAxes.contains(QString());
+    if (options.sweepAxes.size() < 2 || options.sweepAxes.size() > 3 || empty)
+        return QStringLiteral("--sweep-axes: expected X,Y or X,Y,COLOUR column names (got '%1')")
+            .arg(last(values));
+    return {};
+}
+
 QString applyColorBy(const QStringList& values, StudioOptions& options) {
     options.colorBy = last(values);
     if (!views::parseGroupOverlay(options.colorBy))
@@ -243,12 +254,49 @@ StudioOptionSpec option(const char* name, const char* valueName, const char* hel
             apply};
 }
 
+StudioOptionSpec withHelp(StudioOptionSpec spec, QString help) {
+    spec.help = std::move(help);
+    return spec;
+}
+
+/// "a, b or c".
+QString orList(QStringList names) {
+    const QString tail = names.takeLast();
+    return names.isEmpty() ? tail
+                           : names.join(QStringLiteral(", ")) + QStringLiteral(" or ") + tail;
+}
+
+/// --view's help, from the views' own table so that it lists every view.
+QString viewHelp() {
+    QStringList names;
+    for (StudioView view : studioViews()) {
+        QString name = studioViewName(view);
+        if (view == StudioView::Window)
+            name += QStringLiteral(" (default)");
+        else if (view == StudioView::Time)
+            name += QStringLiteral(" (the three time views)");
+        else if (view == StudioView::SideBySide)
+            name += QStringLiteral(" (the diff's two graphs)");
+        names << name;
+    }
+    return QStringLiteral("What --screenshot renders: ") + orList(names) + QLatin1Char('.');
+}
+
+/// --color-by's help, from the overlays' own names.
+QString colorByHelp() {
+    QStringList names = views::groupOverlayNames();
+    for (QString& name : names)
+        if (name == QStringLiteral("groups"))
+            name += QStringLiteral(" (their own colours, default)");
+    return QStringLiteral("Colour the graph's groups by: ") + orList(names) + QLatin1Char('.');
+}
+
 StudioOptionSpec fixing(StudioOptionSpec spec, bool setup) {
     (setup ? spec.fixesSetup : spec.fixesBatch) = true;
     return spec;
 }
 
-std::array<StudioOptionSpec, 26> makeTable() {
+std::array<StudioOptionSpec, 27> makeTable() {
     return {{
         fixing(option("arch", "A", "Architecture preset or JSON file (default stcp920).", applyArch,
                       "stcp920"),
@@ -287,11 +335,7 @@ std::array<StudioOptionSpec, 26> makeTable() {
                "Render to a PNG once the result is shown, then exit (offscreen without a "
                "display); with nothing to open, the start page.",
                applyScreenshot),
-        option("view", "NAME",
-               "What --screenshot renders: window (default), graph, instances, inspector, "
-               "timeline, occupancy, overlap, time (the three time views), compare, diff, "
-               "steps, costs or sidebyside.",
-               applyView, "window"),
+        withHelp(option("view", "NAME", "", applyView, "window"), viewHelp()),
         option("size", "WxH",
                "Size of the window, or with --view of the view, for --screenshot (default "
                "1400x900).",
@@ -312,10 +356,13 @@ std::array<StudioOptionSpec, 26> makeTable() {
                "Show a sweep's results (the --out DIR of stagecraft sweep); with --screenshot "
                "and no model, render its window.",
                applySweep),
-        option("color-by", "NAME",
-               "Colour the graph's groups by: groups (their own colours, default), time, ddr, "
-               "spills, split or unit.",
-               applyColorBy, "groups"),
+        option("sweep-axes", "X,Y",
+               "The sweep window's x and y columns (numeric fields of the records, e.g. "
+               "energy_mj,latency_ms); X,Y,COLOUR also picks the column its points are "
+               "coloured by (default: the first varied field or gb_bytes, latency_ms, "
+               "strategy).",
+               applySweepAxes),
+        withHelp(option("color-by", "NAME", "", applyColorBy, "groups"), colorByHelp()),
         option("find", "TEXT",
                "Mark every op of the graph whose name contains TEXT (any case), as typing it "
                "in Find op does.",
@@ -342,7 +389,7 @@ std::array<StudioOptionSpec, 26> makeTable() {
 } // namespace
 
 std::span<const StudioOptionSpec> studioOptionTable() {
-    static const std::array<StudioOptionSpec, 26> table = makeTable();
+    static const std::array<StudioOptionSpec, 27> table = makeTable();
     return table;
 }
 

@@ -58,6 +58,8 @@ QString checkTogether(const QCommandLineParser& parser, StudioOptions& options) 
     if (!options.screenshot.isEmpty() && options.open.isEmpty() && options.sweep.isEmpty() &&
         options.tour.isEmpty() && parseStudioView(options.view) != StudioView::Window)
         return QStringLiteral("--view %1 needs a model or a session to open").arg(options.view);
+    if (!options.sweepAxes.isEmpty() && options.sweep.isEmpty())
+        return QStringLiteral("--sweep-axes needs --sweep DIR");
     if (!options.screenshot.isEmpty())
         if (Status target = checkOutputPath(options.screenshot.toStdString()); !target.ok())
             return QString::fromStdString(target.error().message());

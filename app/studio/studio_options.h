@@ -3,9 +3,10 @@
 //   stagecraft-studio [MODEL|SESSION] [--arch A] [--session FILE] [--strategy S]
 //                     [--level auto|lb|gb] [--batch N] [--per-cluster K|auto] [--seq N]
 //                     [--input NAME:SHAPE]... [--dim NAME=N]...
-//                     [--select NAME] [--find TEXT] [--color-by groups|time|ddr|spills|split|unit]
+//                     [--select NAME] [--find TEXT]
+//                     [--color-by groups|time|ddr|spills|split|unit|energy]
 //                     [--draw-by groups|names] [--side-by-side]
-//                     [--diff-with STRATEGY] [--step N] [--sweep DIR]
+//                     [--diff-with STRATEGY] [--step N] [--sweep DIR [--sweep-axes X,Y]]
 //                     [--tour NAME|FILE [--tour-step N]]
 //                     [--screenshot FILE [--view NAME] [--show NAMES] [--size WxH]]
 
@@ -39,6 +40,8 @@ struct StudioOptions {
     QString profile;
     /// A sweep's results directory to show, empty for none.
     QString sweep;
+    /// The sweep window's x, y and optionally colour columns, empty for its own choice.
+    QStringList sweepAxes;
     /// Text the graph's find field starts with: every op containing it is marked.
     QString find;
     /// What the graph colours its groups by (costs/group_overlay.h names), checked.

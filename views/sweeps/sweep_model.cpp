@@ -1,3 +1,7 @@
+// The sweep's records as a table model (sweep_model.h); a null field (an
+// energy the architecture cannot price, a batch the spec leaves unset)
+// reads "—" with a tooltip saying why, never 0.
+
 #include "sweeps/sweep_model.h"
 
 #include <cmath>
@@ -11,6 +15,10 @@ QString numberText(double v) {
     if (v == std::floor(v) && std::fabs(v) < 1e15)
         return QString::number(static_cast<qint64>(v));
     return QString::number(v, 'g', 6);
+}
+
+bool isEnergy(const QString& column) {
+    return column == QLatin1String("energy_mj") || column == QLatin1String("edp_mj_ms");
 }
 
 } // namespace
@@ -32,16 +40,21 @@ QVariant SweepModel::data(const QModelIndex& index, int role) const {
         return {};
     const QVariant& value = table_->rows[index.row()][index.column()];
     bool number = value.typeId() == QMetaType::Double;
+    bool unknown = table_->unknown(index.row(), index.column());
     switch (role) {
     case Qt::DisplayRole:
+        if (unknown)
+            return QStringLiteral("\u2014");
         return number ? numberText(value.toDouble()) : value.toString();
     case Qt::UserRole:
         return value;
     case Qt::TextAlignmentRole:
-        return QVariant::fromValue(number ? Qt::AlignRight | Qt::AlignVCenter
-                                          : Qt::AlignLeft | Qt::AlignVCenter);
+        return QVariant::fromValue(number || unknown ? Qt::AlignRight | Qt::AlignVCenter
+                                                     : Qt::AlignLeft | Qt::AlignVCenter);
     case Qt::ToolTipRole:
-        return value.toString();
+        if (unknown && isEnergy(table_->columns[index.column()]))
+            return tr("unknown: the architecture has no energy table (docs/arch.md)");
+        return unknown ? tr("not set") : value.toString();
     default:
         return {};
     }

@@ -1,3 +1,7 @@
+// A sweep's spec and records read for Studio (sweep_table.h): cells as
+// numbers or text, nulls remembered as unknown, the Pareto front over the
+// rows that know both columns, and the session that opens a row.
+
 #include "sweeps/sweep_table.h"
 
 #include "arch/presets.h"
@@ -30,8 +34,12 @@ void fillRows(SweepTable& table) {
     for (const auto& [point, line] : table.records) {
         QJsonObject record = QJsonDocument::fromJson(QByteArray::fromStdString(line)).object();
         QVector<QVariant> row;
-        for (const QString& column : table.columns)
+        for (const QString& column : table.columns) {
+            if (record.contains(column) && record.value(column).isNull())
+                table.unknownCells.insert(qint64{table.rows.size()} * table.columns.size() +
+                                          row.size());
             row << cellOf(record.value(column));
+        }
         table.rows << row;
         table.rowPoints << point;
     }
@@ -70,7 +78,14 @@ QVector<bool> SweepTable::front(int x, int y) const {
     Expected<std::vector<sweep::Objective>> objectives = sweep::parseObjectives(text);
     if (!objectives.ok())
         return onFront;
-    Expected<std::vector<int64_t>> frontPoints = sweep::paretoFront(records, *objectives);
+    // A point that does not know x or y (energy without an energy table) is
+    // neither on the front nor beating anything.
+    sweep::Records known;
+    for (int row = 0; row < rows.size(); ++row)
+        if (rows[row][x].typeId() == QMetaType::Double &&
+            rows[row][y].typeId() == QMetaType::Double)
+            known.emplace(rowPoints[row], records.at(rowPoints[row]));
+    Expected<std::vector<int64_t>> frontPoints = sweep::paretoFront(known, *objectives);
     if (!frontPoints.ok())
         return onFront;
     for (int64_t point : *frontPoints)

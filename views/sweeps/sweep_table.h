@@ -7,6 +7,7 @@
 #include "io/session_json.h"
 #include "sweep/records.h"
 
+#include <QSet>
 #include <QString>
 #include <QStringList>
 #include <QVariant>
@@ -27,11 +28,20 @@ struct SweepTable {
     QVector<QVector<QVariant>> rows;
     /// The point of each row.
     QVector<int64_t> rowPoints;
+    /// Cells (row × columns.size() + column) whose record holds null: a
+    /// figure the run could not give, such as energy without an energy
+    /// table. Their value is invalid, as a missing field's, but they read
+    /// "—", never 0, and are left off the plot and the front.
+    QSet<qint64> unknownCells;
 
+    bool unknown(int row, int column) const {
+        return unknownCells.contains(qint64{row} * columns.size() + column);
+    }
     /// Whether every value of \p column is a number.
     bool numeric(int column) const;
     /// The rows on the Pareto front of columns \p x and \p y, each minimized
-    /// unless it is throughput, efficiency or a speedup (sweep::paretoFront).
+    /// unless it is throughput, efficiency or a speedup (sweep::paretoFront),
+    /// over the rows where both are known.
     QVector<bool> front(int x, int y) const;
 };
 

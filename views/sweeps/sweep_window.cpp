@@ -1,3 +1,6 @@
+// The sweep window (sweep_window.h): x, y and colour boxes over the
+// scatter plot, the records' table below, selection kept in step.
+
 #include "sweeps/sweep_window.h"
 
 #include "sweeps/sweep_model.h"
@@ -10,10 +13,13 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace stagecraft::views {
 
@@ -33,11 +39,20 @@ QString summaryOf(const SweepTable& table) {
     qsizetype status = table.columns.indexOf(QStringLiteral("status"));
     for (const QVector<QVariant>& row : table.rows)
         failed += row.value(status).toString() == QStringLiteral("ok") ? 0 : 1;
-    return QObject::tr("%1: %2 of %3 points, %4 failed. Double-click a point to open it.")
-        .arg(table.directory)
-        .arg(table.rows.size())
-        .arg(table.points.size())
-        .arg(failed);
+    QString text = QObject::tr("%1: %2 of %3 points, %4 failed. Double-click a point to open it.")
+                       .arg(table.directory)
+                       .arg(table.rows.size())
+                       .arg(table.points.size())
+                       .arg(failed);
+    qsizetype energy = table.columns.indexOf(QStringLiteral("energy_mj"));
+    int unknownEnergy = 0;
+    for (int row = 0; energy >= 0 && row < table.rows.size(); ++row)
+        unknownEnergy += table.unknown(row, static_cast<int>(energy)) ? 1 : 0;
+    if (unknownEnergy > 0)
+        text += QObject::tr(" Energy unknown for %1 points: their architecture has no energy "
+                            "table.")
+                    .arg(unknownEnergy);
+    return text;
 }
 
 } // namespace
@@ -108,6 +123,12 @@ SweepWindow::SweepWindow(std::shared_ptr<const SweepTable> table, QWidget* paren
     logX_->setChecked(scatter_->suitsLog(x_->currentData().toInt()));
     logY_->setChecked(scatter_->suitsLog(y_->currentData().toInt()));
     applyColumns();
+    // A column chosen for an axis brings the log scale that suits it.
+    for (auto [box, log] : {std::pair{x_, logX_}, std::pair{y_, logY_}})
+        connect(box, &QComboBox::currentIndexChanged, this, [this, box, log] {
+            const QSignalBlocker blocker(log);
+            log->setChecked(scatter_->suitsLog(box->currentData().toInt()));
+        });
     for (QComboBox* box : {x_, y_, colour_})
         connect(box, &QComboBox::currentIndexChanged, this, &SweepWindow::applyColumns);
     for (QCheckBox* box : {logX_, logY_})
@@ -125,7 +146,8 @@ SweepWindow::SweepWindow(std::shared_ptr<const SweepTable> table, QWidget* paren
 }
 
 bool SweepWindow::setColumns(const QString& x, const QString& y, const QString& colour) {
-    int xi = x_->findText(x), yi = y_->findText(y), ci = colour_->findText(colour);
+    int xi = x_->findText(x), yi = y_->findText(y);
+    int ci = colour.isEmpty() ? colour_->currentIndex() : colour_->findText(colour);
     if (xi < 0 || yi < 0 || ci < 0)
         return false;
     x_->setCurrentIndex(xi);
@@ -135,10 +157,22 @@ bool SweepWindow::setColumns(const QString& x, const QString& y, const QString& 
     return true;
 }
 
+QStringList SweepWindow::axisColumns() const {
+    QStringList names;
+    for (int i = 0; i < x_->count(); ++i)
+        names << x_->itemText(i);
+    return names;
+}
+
 void SweepWindow::applyColumns() {
     scatter_->setColumns(x_->currentData().toInt(), y_->currentData().toInt(),
                          colour_->currentData().toInt());
     scatter_->setLogScale(logX_->isChecked(), logY_->isChecked());
+    // The table scrolls sideways to the plotted columns, its rows staying.
+    const int top = std::max(0, view_->rowAt(0));
+    for (QComboBox* box : {y_, x_})
+        view_->scrollTo(proxy_->index(top, box->currentData().toInt()),
+                        QAbstractItemView::EnsureVisible);
 }
 
 void SweepWindow::selectRow(int row) {

@@ -27,8 +27,12 @@ public:
 
     SweepScatter* scatter() const { return scatter_; }
     QTableView* table() const { return view_; }
-    /// Chooses the plotted columns by name; false when one is not a column.
-    bool setColumns(const QString& x, const QString& y, const QString& colour);
+    /// Chooses the plotted columns by name (an empty \p colour keeps the
+    /// colour column); false when x or y is not a numeric column or colour
+    /// not a column. Each axis is log when its column suits it.
+    bool setColumns(const QString& x, const QString& y, const QString& colour = {});
+    /// The columns x and y can show: those whose known values are numbers.
+    QStringList axisColumns() const;
     /// Selects the row of \p point in the plot and the table.
     void selectPoint(int64_t point);
 

@@ -2,6 +2,7 @@
 // crash recovery, every export kind (written, deterministic), the status-bar
 // figures with deltas and the command line's errors.
 
+#include "costs/group_overlay.h"
 #include "studio/autosave.h"
 #include "studio/recovery_dialog.h"
 #include "studio/session_document.h"
@@ -9,12 +10,14 @@
 #include "studio/status_figures.h"
 #include "studio/studio_option_table.h"
 #include "studio/studio_options.h"
+#include "studio/studio_view.h"
 #include "studio_fixture.h"
 
 #include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -334,9 +337,36 @@ private slots:
         auto parsed = studio::parseStudioOptions(
             {QStringLiteral("stagecraft-studio"), QStringLiteral("--help")});
         QVERIFY(parsed.exitNow);
-        for (const studio::StudioOptionSpec& spec : studio::studioOptionTable())
+        for (const studio::StudioOptionSpec& spec : studio::studioOptionTable()) {
             QVERIFY2(parsed.error.contains(QStringLiteral("--") + spec.name),
                      qPrintable(spec.name));
+            // --view and --color-by list every name they accept.
+            QStringList names;
+            if (spec.name == QStringLiteral("view"))
+                names = studio::studioViewNames();
+            if (spec.name == QStringLiteral("color-by"))
+                names = views::groupOverlayNames();
+            for (const QString& name : std::as_const(names))
+                QVERIFY2(
+                    spec.help.contains(QRegularExpression(QStringLiteral("\\b%1\\b").arg(name))),
+                    qPrintable(spec.name + QStringLiteral(": ") + name));
+        }
+        auto axes = studio::parseStudioOptions(
+            {QStringLiteral("stagecraft-studio"), QStringLiteral("--sweep"), QStringLiteral("d"),
+             QStringLiteral("--sweep-axes"), QStringLiteral("energy_mj,latency_ms")});
+        QVERIFY2(axes.options, qPrintable(axes.error));
+        QCOMPARE(axes.options->sweepAxes,
+                 (QStringList{QStringLiteral("energy_mj"), QStringLiteral("latency_ms")}));
+        for (const char* bad : {"energy_mj", "a,,b", "a,b,c,d"}) {
+            auto refused = studio::parseStudioOptions(
+                {QStringLiteral("stagecraft-studio"), QStringLiteral("--sweep"),
+                 QStringLiteral("d"), QStringLiteral("--sweep-axes"), QLatin1String(bad)});
+            QVERIFY2(refused.error.startsWith(QStringLiteral("--sweep-axes: expected")), bad);
+        }
+        auto alone = studio::parseStudioOptions({QStringLiteral("stagecraft-studio"),
+                                                 QStringLiteral("--sweep-axes"),
+                                                 QStringLiteral("energy_mj,latency_ms")});
+        QCOMPARE(alone.error, QStringLiteral("--sweep-axes needs --sweep DIR"));
         auto batch = studio::parseStudioOptions(
             {QStringLiteral("stagecraft-studio"), QStringLiteral("zoo:resnet50"),
              QStringLiteral("--batch"), QStringLiteral("64"), QStringLiteral("--per-cluster"),

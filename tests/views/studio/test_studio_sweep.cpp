@@ -3,7 +3,9 @@
 // both columns, selecting in the plot selects the table row, a double click
 // opens the point in the main window with its architecture variant,
 // strategy and batch, a directory without a sweep is refused with the file
-// named, and `--sweep DIR --screenshot` renders the window.
+// named, and `--sweep DIR --screenshot` renders the window. Energy and EDP
+// are axes like latency; without an energy table they read "—", never 0;
+// --sweep-axes picks the plotted columns.
 
 #include "studio/session_document.h"
 #include "studio_fixture.h"
@@ -12,6 +14,9 @@
 
 #include <QFile>
 #include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
 #include <QProcess>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -153,6 +158,102 @@ private slots:
             for (int x = 0; x < image.width(); x += 3)
                 colours.insert(image.pixel(x, y));
         QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
+    }
+
+    // stcp920 has an energy table: energy and EDP are axes like latency,
+    // and the front over them is the points nothing beats on both.
+    void energyColumnsAreAxes() {
+        views::SweepWindow* sweep = sweepWindow();
+        QVERIFY(sweep);
+        QVERIFY2(sweep->axisColumns().contains(QStringLiteral("energy_mj")),
+                 qPrintable(sweep->axisColumns().join(u',')));
+        QVERIFY(sweep->axisColumns().contains(QStringLiteral("edp_mj_ms")));
+        QVERIFY(sweep->setColumns(QStringLiteral("energy_mj"), QStringLiteral("latency_ms")));
+        QVERIFY(sweep->scatter()->front().contains(true));
+        QVERIFY(sweep->setColumns(QStringLiteral("edp_mj_ms"), QStringLiteral("gb_bytes"),
+                                  QStringLiteral("energy_mj")));
+        QVERIFY(!sweep->setColumns(QStringLiteral("strategy"), QStringLiteral("latency_ms")));
+    }
+
+    // Without an energy table energy is unknown: "—" in the table, never 0,
+    // not an axis, said in the summary; the other axes keep their front.
+    void unknownEnergyReadsADash() {
+        QProcess arch;
+        arch.start(qEnvironmentVariable("STAGECRAFT_CLI"),
+                   {QStringLiteral("arch"), QStringLiteral("stcp920"), QStringLiteral("--json")});
+        QVERIFY(arch.waitForFinished(60000));
+        QJsonObject document = QJsonDocument::fromJson(arch.readAllStandardOutput()).object();
+        QVERIFY(document.contains(QStringLiteral("energy")));
+        document.remove(QStringLiteral("energy"));
+        QFile archFile(dir_.filePath(QStringLiteral("no-energy.json")));
+        QVERIFY(archFile.open(QIODevice::WriteOnly));
+        archFile.write(QJsonDocument(document).toJson());
+        archFile.close();
+        QFile spec(dir_.filePath(QStringLiteral("no-energy-spec.json")));
+        QVERIFY(spec.open(QIODevice::WriteOnly));
+        spec.write(QStringLiteral(R"({"models": ["zoo:fig3-chain"], "arch": "%1",
+            "strategies": ["tvm", "graphturbo"], "per_cluster": [2]})")
+                       .arg(archFile.fileName())
+                       .toUtf8());
+        spec.close();
+        const QString out = dir_.filePath(QStringLiteral("no-energy"));
+        QProcess cli;
+        cli.start(qEnvironmentVariable("STAGECRAFT_CLI"),
+                  {QStringLiteral("sweep"), spec.fileName(), QStringLiteral("--out"), out});
+        QVERIFY(cli.waitForFinished(300000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        auto table = views::loadSweepTable(out);
+        QVERIFY2(table.ok(), table.ok() ? "" : table.error().message().c_str());
+        views::SweepWindow window(*table);
+        QVERIFY(!window.axisColumns().contains(QStringLiteral("energy_mj")));
+        QVERIFY(window.axisColumns().contains(QStringLiteral("latency_ms")));
+        QAbstractItemModel* model = window.table()->model();
+        int energy = -1;
+        for (int c = 0; c < model->columnCount(); ++c)
+            if (model->headerData(c, Qt::Horizontal).toString() == QLatin1String("edp_mj_ms"))
+                energy = c;
+        QVERIFY(energy >= 0);
+        QCOMPARE(model->rowCount(), 2);
+        for (int r = 0; r < model->rowCount(); ++r) {
+            QCOMPARE(model->index(r, energy).data().toString(), QStringLiteral("\u2014"));
+            QVERIFY(!model->index(r, energy).data(Qt::UserRole).isValid());
+            QVERIFY(model->index(r, energy)
+                        .data(Qt::ToolTipRole)
+                        .toString()
+                        .contains(QLatin1String("energy table")));
+        }
+        bool said = false;
+        for (const QLabel* label : window.findChildren<QLabel*>())
+            said = said || label->text().contains(QLatin1String("Energy unknown for 2 points"));
+        QVERIFY(said);
+        QVERIFY(window.setColumns(QStringLiteral("kernels"), QStringLiteral("latency_ms")));
+        QVERIFY(window.scatter()->front().contains(true));
+    }
+
+    // --sweep-axes picks the plotted columns from the command line; a name
+    // that is not a column is an error listing those that are.
+    void sweepAxesFromTheCommandLine() {
+        QProcess studio;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("ASAN_OPTIONS"),
+                   env.value(QStringLiteral("ASAN_OPTIONS")) + QStringLiteral(":detect_leaks=0"));
+        studio.setProcessEnvironment(env);
+        const QString png = dir_.filePath(QStringLiteral("axes.png"));
+        studio.start(qEnvironmentVariable("STAGECRAFT_STUDIO"),
+                     {QStringLiteral("--sweep"), sweep_, QStringLiteral("--sweep-axes"),
+                      QStringLiteral("energy_mj,latency_ms"), QStringLiteral("--screenshot"), png});
+        QVERIFY(studio.waitForFinished(300000));
+        QVERIFY2(studio.exitCode() == 0, studio.readAllStandardError().constData());
+        QVERIFY(QImage(png).width() > 0);
+        studio.start(qEnvironmentVariable("STAGECRAFT_STUDIO"),
+                     {QStringLiteral("--sweep"), sweep_, QStringLiteral("--sweep-axes"),
+                      QStringLiteral("joules,latency_ms"), QStringLiteral("--screenshot"), png});
+        QVERIFY(studio.waitForFinished(300000));
+        QCOMPARE(studio.exitCode(), 1);
+        const QString error = QString::fromUtf8(studio.readAllStandardError());
+        QVERIFY2(error.contains(QLatin1String("--sweep-axes: 'joules,latency_ms' are not columns")),
+                 qPrintable(error));
+        QVERIFY2(error.contains(QLatin1String("energy_mj")), qPrintable(error));
     }
 
     void cleanupTestCase() { window_.reset(); }
