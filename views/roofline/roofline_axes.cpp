@@ -1,6 +1,7 @@
-// Log axes: the range is widened to whole decades around what must show
-// (points at half to twice their value, so that a marker never sits on the
-// frame), with at least one decade on each axis.
+// Log axes: the range is widened to 1, 2 or 5 × a power of ten around what
+// must show (points at two thirds to 1.5 times their value, so that a marker
+// never sits on the frame), with at least one decade on each axis. Whole
+// decades wasted up to half the plot: a 10.8 Tops/s ceiling drew up to 100T.
 
 #include "roofline/roofline_axes.h"
 
@@ -28,15 +29,36 @@ struct Span {
     bool empty() const { return high <= 0; }
 };
 
-/// Whole decades around \p span, margins included; \p fallback when empty.
+constexpr std::array kSteps{1.0, 2.0, 5.0};
+
+/// The largest 1, 2 or 5 × 10^k at most \p value.
+double niceBelow(double value) {
+    const double decade = std::pow(10.0, std::floor(std::log10(value)));
+    double nice = decade;
+    for (double step : kSteps)
+        if (step * decade <= value * (1 + 1e-9))
+            nice = step * decade;
+    return nice;
+}
+
+/// The smallest 1, 2 or 5 × 10^k at least \p value.
+double niceAbove(double value) {
+    const double decade = std::pow(10.0, std::floor(std::log10(value)));
+    for (double step : kSteps)
+        if (step * decade >= value * (1 - 1e-9))
+            return step * decade;
+    return decade * 10;
+}
+
+/// Nice ends around \p span, margins included; \p fallback when empty.
 LogAxis decadesAround(Span span, double fallback) {
     if (span.empty())
         span = {fallback, fallback};
     LogAxis axis;
-    axis.low = std::pow(10.0, std::floor(std::log10(span.low / 2)));
-    axis.high = std::pow(10.0, std::ceil(std::log10(span.high * 2)));
-    if (axis.high <= axis.low)
-        axis.high = axis.low * 10;
+    axis.low = niceBelow(span.low / 1.5);
+    axis.high = niceAbove(span.high * 1.5);
+    if (axis.high < axis.low * 9.99)
+        axis.high = niceAbove(axis.low * 10);
     return axis;
 }
 
@@ -55,10 +77,16 @@ double LogAxis::fromPixel(double pixel) const {
 
 std::vector<double> LogAxis::decades() const {
     std::vector<double> marks;
-    const int first = static_cast<int>(std::lround(std::log10(low)));
-    const int last = static_cast<int>(std::lround(std::log10(high)));
+    const int first = static_cast<int>(std::floor(std::log10(low) + 1e-9));
+    const int last = static_cast<int>(std::floor(std::log10(high) + 1e-9));
+    // Fewer than three decades: 2 and 5 between them too.
+    const bool fine = last - first < 3;
     for (int e = first; e <= last; ++e)
-        marks.push_back(std::pow(10.0, e));
+        for (double step : kSteps) {
+            const double mark = step * std::pow(10.0, e);
+            if ((step == 1 || fine) && mark >= low * (1 - 1e-9) && mark <= high * (1 + 1e-9))
+                marks.push_back(mark);
+        }
     return marks;
 }
 
@@ -99,12 +127,12 @@ QPointF RooflineAxes::at(double opsPerByte, double opsPerSecond) const {
 
 QString decadeText(double value) {
     static constexpr std::array prefixes{"", "k", "M", "G", "T", "P", "E"};
-    int exponent = static_cast<int>(std::lround(std::log10(value)));
+    int exponent = static_cast<int>(std::floor(std::log10(value) + 1e-9));
     if (exponent < 0)
         return QString::number(value, 'g', 1);
     const size_t prefix = std::min(static_cast<size_t>(exponent / 3), prefixes.size() - 1);
-    exponent -= static_cast<int>(prefix) * 3;
-    return QString::number(std::pow(10.0, exponent), 'f', 0) + QLatin1String(prefixes[prefix]);
+    return QString::number(value / std::pow(1000.0, static_cast<double>(prefix)), 'g', 3) +
+           QLatin1String(prefixes[prefix]);
 }
 
 QString siText(double value) {

@@ -2,7 +2,8 @@
 // The roofline chart's log-log mapping, a plain struct as the time axis is
 // (common/time_axis.h): x is arithmetic intensity (operations per byte), y
 // achieved throughput (operations per second), each a log10 scale between
-// two powers of ten that hold every point and every ceiling's corner.
+// two values of 1, 2 or 5 × a power of ten that hold every point and every
+// ceiling's corner.
 
 #include "sim/roofline_chart.h"
 
@@ -22,7 +23,8 @@ struct LogAxis {
 
     double toPixel(double value) const;
     double fromPixel(double pixel) const;
-    /// The powers of ten from low to high.
+    /// The powers of ten from low to high, with 2 and 5 × each between
+    /// them when the axis spans fewer than three decades.
     std::vector<double> decades() const;
 };
 
@@ -41,7 +43,7 @@ struct RooflineAxes {
     QPointF at(double opsPerByte, double opsPerSecond) const;
 };
 
-/// "1", "10", "100", "1k", "10M", "1G", "100T": a power of ten with its SI prefix.
+/// "1", "10", "100", "1k", "10M", "1G", "2T", "500T": a mark of an axis with its SI prefix.
 QString decadeText(double value);
 /// \p value with three significant digits and an SI prefix ("4.56 T", "12.3 G", "0.0125").
 QString siText(double value);

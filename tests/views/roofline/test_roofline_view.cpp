@@ -79,9 +79,18 @@ private slots:
         view.setChart(fixture(), knownChart());
         const RooflinePlot& plot = *view.plot();
         const RooflineAxes axes = plot.axes();
-        // Whole decades, holding every point and the peak.
+        // Ends at 1, 2 or 5 × a power of ten, holding every point and the peak.
         QVERIFY(axes.x.low <= 1 && axes.x.high >= 100 && axes.y.high >= 1e13);
-        QCOMPARE(std::log10(axes.x.low), std::round(std::log10(axes.x.low)));
+        for (double end : {axes.x.low, axes.x.high, axes.y.low, axes.y.high}) {
+            const double mantissa = end / std::pow(10.0, std::floor(std::log10(end) + 1e-9));
+            QVERIFY2(near(mantissa, 1, 1e-6) || near(mantissa, 2, 1e-6) || near(mantissa, 5, 1e-6),
+                     qPrintable(QString::number(end)));
+        }
+        // The peak does not sit far below the top: less than a decade of room.
+        QVERIFY(axes.y.high < 1e14);
+        QCOMPARE(decadeText(2e12), QStringLiteral("2T"));
+        QCOMPARE(decadeText(1e3), QStringLiteral("1k"));
+        QCOMPARE(decadeText(500), QStringLiteral("500"));
         const auto ddr0 = markerOf(plot, 0, 0);
         const auto gb0 = markerOf(plot, 0, 1);
         const auto ddr1 = markerOf(plot, 1, 0);
