@@ -1,5 +1,5 @@
 // Log axes: the range is widened to 1, 2 or 5 × a power of ten around what
-// must show (points at two thirds to 1.5 times their value, so that a marker
+// must show (points at 0.8 to 1.25 times their value, so that a marker
 // never sits on the frame), with at least one decade on each axis. Whole
 // decades wasted up to half the plot: a 10.8 Tops/s ceiling drew up to 100T.
 
@@ -55,8 +55,8 @@ LogAxis decadesAround(Span span, double fallback) {
     if (span.empty())
         span = {fallback, fallback};
     LogAxis axis;
-    axis.low = niceBelow(span.low / 1.5);
-    axis.high = niceAbove(span.high * 1.5);
+    axis.low = niceBelow(span.low / 1.25);
+    axis.high = niceAbove(span.high * 1.25);
     if (axis.high < axis.low * 9.99)
         axis.high = niceAbove(axis.low * 10);
     return axis;
