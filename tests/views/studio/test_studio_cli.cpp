@@ -104,9 +104,10 @@ private slots:
     void unknownOverlayExitsTwoListingTheNames() {
         Run run = runStudio({model_, QStringLiteral("--color-by"), QStringLiteral("heat")});
         QCOMPARE(run.exitCode, 2);
-        QCOMPARE(ourLines(run.err), QStringList{QStringLiteral(
-                                        "stagecraft-studio: --color-by: expected one of "
-                                        "groups, time, ddr, spills, split, unit (got 'heat')")});
+        QCOMPARE(ourLines(run.err),
+                 QStringList{QStringLiteral(
+                     "stagecraft-studio: --color-by: expected one of "
+                     "groups, time, ddr, spills, split, unit, energy (got 'heat')")});
     }
 
     void unknownDrawingExitsTwoListingTheNames() {
