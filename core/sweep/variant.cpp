@@ -7,7 +7,9 @@
 //   rate:UNIT:DTYPE            ops_per_cycle of every unit named UNIT
 // Anything starting with '/' is a JSON pointer itself. The value replaces a
 // number; the architecture's schema decides which fields take whole values
-// only (a fraction there is refused with the reader's error).
+// only (a fraction there is refused with the reader's error). The energy
+// table follows the buffer sizes a variant changes, by docs/arch.md's SRAM
+// rule: a byte read or written x sqrt(size ratio), leakage x size ratio.
 
 #include "sweep/variant.h"
 
@@ -120,6 +122,33 @@ Expected<Json> archDocument(const arch::Arch& base) {
     return json_fields::parse(arch::toJson(base));
 }
 
+int64_t localBufferBytes(const arch::Arch& arch) {
+    for (const arch::CoreGroup& group : arch.cluster.coreGroups)
+        if (group.localBuffer)
+            return group.localBuffer->bytes;
+    return 0;
+}
+
+int64_t globalBufferBytes(const arch::Arch& arch) {
+    return arch.cluster.globalBuffer ? arch.cluster.globalBuffer->bytes : 0;
+}
+
+/// \p level's energy in \p variant scaled from \p base's by the SRAM rule
+/// for a buffer of \p bytes instead of \p baseBytes.
+void scaleMemory(arch::Arch& variant, const arch::Arch& base, arch::Memory level, int64_t baseBytes,
+                 int64_t bytes) {
+    if (!base.energy || !variant.energy || baseBytes <= 0 || bytes <= 0 || bytes == baseBytes)
+        return;
+    auto from = base.energy->memories.find(level);
+    auto to = variant.energy->memories.find(level);
+    if (from == base.energy->memories.end() || to == variant.energy->memories.end())
+        return;
+    double ratio = static_cast<double>(bytes) / static_cast<double>(baseBytes);
+    to->second.readPjPerByte = from->second.readPjPerByte * std::sqrt(ratio);
+    to->second.writePjPerByte = from->second.writePjPerByte * std::sqrt(ratio);
+    to->second.staticMw = from->second.staticMw * ratio;
+}
+
 } // namespace
 
 Status checkAxes(const arch::Arch& base, const SweepSpec& spec, std::string_view source) {
@@ -148,7 +177,11 @@ Expected<arch::Arch> archVariant(const arch::Arch& base, const SweepSpec& spec,
     std::string name = spec.arch;
     for (size_t i = 0; i < spec.axes.size() && i < point.archValues.size(); ++i)
         name += " " + spec.axes[i].field + "=" + formatNumber(point.archValues[i]);
-    return arch::parseArch(arch.dump(), name);
+    SC_ASSIGN_OR_RETURN(arch::Arch variant, arch::parseArch(arch.dump(), name));
+    scaleMemory(variant, base, arch::Memory::LB, localBufferBytes(base), localBufferBytes(variant));
+    scaleMemory(variant, base, arch::Memory::GB, globalBufferBytes(base),
+                globalBufferBytes(variant));
+    return variant;
 }
 
 } // namespace stagecraft::sweep

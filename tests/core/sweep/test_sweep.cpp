@@ -9,6 +9,7 @@
 #include "sweep/spec.h"
 #include "sweep/variant.h"
 
+#include <cmath>
 #include <fstream>
 #include <gtest/gtest.h>
 
@@ -114,6 +115,19 @@ TEST(SweepVariant, SetsFieldsAndValidatesTheResult) {
     const arch::Path* ddr = arch::findPath(*variant, arch::Memory::DDR, arch::Memory::GB);
     ASSERT_NE(ddr, nullptr);
     EXPECT_DOUBLE_EQ(ddr->bandwidthGBps, 68);
+    // The energy table follows the sizes (docs/arch.md's SRAM rule): the LB
+    // doubled from 64 KiB reads at sqrt(2) its energy per byte and leaks
+    // twice as much; the GB at 1/8 of its 8 MiB, sqrt(1/8) and 1/8.
+    const auto& before = base->energy->memories;
+    const auto& after = variant->energy->memories;
+    EXPECT_DOUBLE_EQ(after.at(arch::Memory::LB).readPjPerByte,
+                     before.at(arch::Memory::LB).readPjPerByte * std::sqrt(2.0));
+    EXPECT_DOUBLE_EQ(after.at(arch::Memory::LB).staticMw, before.at(arch::Memory::LB).staticMw * 2);
+    EXPECT_DOUBLE_EQ(after.at(arch::Memory::GB).writePjPerByte,
+                     before.at(arch::Memory::GB).writePjPerByte * std::sqrt(0.125));
+    EXPECT_DOUBLE_EQ(after.at(arch::Memory::GB).staticMw,
+                     before.at(arch::Memory::GB).staticMw * 0.125);
+    EXPECT_EQ(after.at(arch::Memory::DDR), before.at(arch::Memory::DDR));
 
     SweepSpec bad = parsed(R"({"models": ["zoo:a"], "arch": {"vary": {"rate:NPU:f16": [1]}}})");
     EXPECT_EQ(checkAxes(*base, bad, "s.json").error().message(),
