@@ -75,7 +75,7 @@ void RooflineView::updateSummary() {
     const sim::RooflineChart& chart = plot_->chart();
     QString text =
         tr("%1 %2 of %3 at %4 (x: operations per byte moved at a level, y: "
-           "operations over its share of the run's time). Hover a marker for its "
+           "operations over the time from its first task to its last). Hover a marker for its "
            "figures; a click selects it in every view.")
             .arg(points.size())
             .arg(plot_->grain() == RooflineGrain::Kernels
