@@ -181,11 +181,6 @@ std::vector<Energy> dynamicPerKernel(const Counter& counter, const kernel::Progr
     return kernels;
 }
 
-/// \p mw of leakage over \p ns.
-Energy leakage(const Energy& mw, double ns) {
-    return scaled(mw, ns);
-}
-
 } // namespace
 
 std::string_view energyActionName(EnergyAction action) {
@@ -257,7 +252,7 @@ std::optional<EnergyReport> estimateEnergy(const ir::Graph& graph, const arch::A
         report.groups.push_back({g.group, g.label, {}});
     for (const KernelBreakdown& kb : attribution.kernels) {
         Energy e = scaled(dynamic[static_cast<size_t>(kb.kernel)], repeat);
-        e += leakage(mw, kb.breakdown.totalNs);
+        e += scaled(mw, kb.breakdown.totalNs); // leakage: mW x ns = pJ
         report.kernels.push_back({kb.kernel, kb.label, kb.group, e});
         report.groups[kb.group].energy += e;
         report.run += e;

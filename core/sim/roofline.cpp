@@ -48,17 +48,23 @@ double unitRate(const arch::ComputeUnit& unit, ir::DType dtype) {
     return slowest;
 }
 
+double sharingDomains(const arch::Arch& arch, arch::Sharing sharing) {
+    switch (sharing) {
+    case arch::Sharing::Chip:
+        return 1;
+    case arch::Sharing::Cluster:
+        return static_cast<double>(arch.clusters);
+    case arch::Sharing::Core:
+        return static_cast<double>(arch::totalCores(arch));
+    }
+    return 1;
+}
+
 double ddrBandwidth(const arch::Arch& arch) {
     double bw = 0;
-    for (const arch::Path& p : arch.paths) {
-        if (p.from != arch::Memory::DDR && p.to != arch::Memory::DDR)
-            continue;
-        double domains = p.sharedBy == arch::Sharing::Chip ? 1
-                         : p.sharedBy == arch::Sharing::Cluster
-                             ? static_cast<double>(arch.clusters)
-                             : static_cast<double>(arch::totalCores(arch));
-        bw += p.bandwidthGBps * domains;
-    }
+    for (const arch::Path& p : arch.paths)
+        if (p.from == arch::Memory::DDR || p.to == arch::Memory::DDR)
+            bw += p.bandwidthGBps * sharingDomains(arch, p.sharedBy);
     return bw;
 }
 

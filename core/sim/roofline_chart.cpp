@@ -18,23 +18,10 @@ size_t levelOf(arch::Memory m) {
     return m == arch::Memory::DDR ? 0 : m == arch::Memory::GB ? 1 : 2;
 }
 
-/// How many copies of a path's pipe the chip has.
-double domains(const arch::Arch& arch, arch::Sharing sharing) {
-    switch (sharing) {
-    case arch::Sharing::Chip:
-        return 1;
-    case arch::Sharing::Cluster:
-        return static_cast<double>(arch.clusters);
-    case arch::Sharing::Core:
-        return static_cast<double>(arch::totalCores(arch));
-    }
-    return 1;
-}
-
 std::array<double, 3> levelBandwidths(const arch::Arch& arch) {
     std::array<double, 3> bandwidth{};
     for (const arch::Path& p : arch.paths) {
-        double bytesPerSecond = p.bandwidthGBps * 1e9 * domains(arch, p.sharedBy);
+        double bytesPerSecond = p.bandwidthGBps * 1e9 * detail::sharingDomains(arch, p.sharedBy);
         bandwidth[levelOf(p.from)] += bytesPerSecond;
         if (p.to != p.from)
             bandwidth[levelOf(p.to)] += bytesPerSecond;

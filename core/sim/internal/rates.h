@@ -10,6 +10,10 @@ namespace stagecraft::sim::detail {
 /// listed rate, as the simulator runs it (kernel/layers.cpp).
 double unitRate(const arch::ComputeUnit& unit, ir::DType dtype);
 
+/// How many copies of a path's pipe the chip has: 1 for a chip-wide path,
+/// one per cluster or one per core.
+double sharingDomains(const arch::Arch& arch, arch::Sharing sharing);
+
 /// Bytes per ns all paths touching DDR can carry for the whole chip.
 double ddrBandwidth(const arch::Arch& arch);
 
