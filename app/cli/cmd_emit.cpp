@@ -47,6 +47,10 @@ ArgParser makeParser() {
     parser.addOption("vlen", "BITS",
                      "riscv64: the least VLEN the objects may assume, 128-1024 (default: any)");
     parser.addSwitch("ir", "library: also write each kernel's optimized IR (<kernel>.ll)");
+    parser.addSwitch("report",
+                     "riscv64: print how every kernel's inner loops use the vector unit (lanes "
+                     "filled at VLEN 128/256/512, multiply-adds per vector FMA, spills) and "
+                     "write it to DIR/vector-report.json");
     parser.addOption("opt", "N", "LLVM optimization level 0-3 (default 2)");
     parser.addOption("threads", "N", "kernels compiled at once (default: one per hardware thread)");
     parser.addSwitch("no-cache",
@@ -107,6 +111,10 @@ std::optional<std::string> readRequest(const ArgParser& parser, Request& request
     request.emit.threads = static_cast<int>(*threads);
     if (!parser.has("no-cache"))
         request.emit.cacheDir = codegen::defaultObjectCacheDir();
+    request.emit.vectorReport = parser.has("report");
+    if (request.emit.vectorReport && request.emit.target != codegen::Target::RiscV64)
+        return std::string("--report reads the vector code of riscv64 kernels: use it with "
+                           "--target riscv64");
     return std::nullopt;
 }
 
@@ -198,6 +206,10 @@ int runEmit(const Args& args, std::ostream& out, std::ostream& err) {
                 : std::string())
         << " and " << (request.emit.keepIr ? "a .ll and .o" : "a .o") << " per kernel"
         << partsNote(program) << "\n";
+    if (program.vectorReport)
+        out << "\n"
+            << codegen::vectorReportText(*program.vectorReport) << "wrote " << request.out << "/"
+            << codegen::kVectorReportFile << "\n";
     // How the configuration was chosen: a note for the reader, not output.
     for (const std::string& note : build->notes)
         err << kName << note << "\n";

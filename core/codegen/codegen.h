@@ -8,6 +8,7 @@
 /// only. docs/codegen.md describes the kernel ABI and the files.
 
 #include "codegen/code_plan.h"
+#include "codegen/vector_report.h"
 #include "partition/slices.h"
 #include "support/expected.h"
 
@@ -65,6 +66,9 @@ struct EmitOptions {
     std::string cpu{};
     /// riscv64: the least VLEN the objects may assume, or 0 (any).
     int vlen = 0;
+    /// Read each part's assembly, as LLVM prints it verbosely (with its
+    /// loop and spill comments), into EmittedProgram::vectorReport.
+    bool vectorReport = false;
 };
 
 /// One module of a kernel, compiled on its own (docs/codegen.md, "Kernel
@@ -75,6 +79,8 @@ struct EmittedPart {
     std::string ir;
     /// The relocatable ELF object.
     std::string object;
+    /// Its assembly, verbose (EmitOptions::vectorReport), else empty.
+    std::string assembly;
     /// Instructions in the optimized functions, for reports.
     int64_t instructions = 0;
     /// Whether the object came from the object cache, not the compiler.
@@ -110,6 +116,8 @@ struct EmittedProgram {
     std::string cacheNote;
     /// In the order of the plan's kernels.
     std::vector<EmittedKernel> kernels;
+    /// How the kernels use the vector unit (EmitOptions::vectorReport).
+    std::optional<VectorReport> vectorReport;
 };
 
 /// Kernels done so far, of which \p cached came from the object cache, and

@@ -15,6 +15,7 @@
 #include "codegen/object_cache.h"
 #include "support/llvm_bad_alloc.h"
 
+#include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Metadata.h>
@@ -23,6 +24,7 @@
 #include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
@@ -92,6 +94,13 @@ void detail::setVectorBits(llvm::Module& module, const llvm::TargetMachine& mach
         bits = subtarget->checkFeatures("+avx512f") ? 512
                : subtarget->checkFeatures("+avx")   ? 256
                                                     : 128;
+    } else if (machine.getTargetTriple().isRISCV()) {
+        // The least VLEN the objects assume (+zvl<N>b; the V extension
+        // implies 128): vectors of that many bits fill a register there.
+        const llvm::MCSubtargetInfo* subtarget = machine.getMCSubtargetInfo();
+        for (int vlen : {1024, 512, 256})
+            if (bits == 128 && subtarget->checkFeatures("+zvl" + std::to_string(vlen) + "b"))
+                bits = vlen;
     }
     module.addModuleFlag(llvm::Module::Warning, kVectorBitsFlag, bits);
 }
@@ -139,6 +148,26 @@ Expected<std::string> compileObject(llvm::Module& module, llvm::TargetMachine& m
     passes.run(module);
     if (llvm::TimePassesIsEnabled)
         llvm::reportAndResetTimings(&llvm::errs());
+    return std::string(buffer.begin(), buffer.end());
+}
+
+/// The assembly of the optimized IR \p ir for \p machine, verbose: LLVM's
+/// comments name each block's loop and mark spills (vector_use.h reads them).
+Expected<std::string> assemblyOf(const std::string& ir, llvm::TargetMachine& machine,
+                                 const std::string& symbol) {
+    llvm::LLVMContext ctx;
+    llvm::SMDiagnostic problem;
+    std::unique_ptr<llvm::Module> module = llvm::parseAssemblyString(ir, problem, ctx);
+    if (!module)
+        return Error("kernel " + symbol +
+                     ": its optimized IR does not parse: " + problem.getMessage().str());
+    machine.Options.MCOptions.AsmVerbose = true;
+    llvm::SmallVector<char, 0> buffer;
+    llvm::raw_svector_ostream out(buffer);
+    llvm::legacy::PassManager passes;
+    if (machine.addPassesToEmitFile(passes, out, nullptr, llvm::CodeGenFileType::AssemblyFile))
+        return Error("target " + machine.getTargetTriple().str() + " cannot print assembly");
+    passes.run(*module);
     return std::string(buffer.begin(), buffer.end());
 }
 
@@ -211,10 +240,14 @@ Expected<EmittedPart> emitPart(const ir::Graph& graph, const partition::Semantic
     std::optional<CachedKernel> found = cache ? cache->load(key) : std::nullopt;
     result.cached = found.has_value();
     if (!found) {
-        SC_ASSIGN_OR_RETURN(found, compileModule(*module, kernel.symbol, machine, options,
-                                                 options.keepIr || cache != nullptr));
+        SC_ASSIGN_OR_RETURN(
+            found, compileModule(*module, kernel.symbol, machine, options,
+                                 options.keepIr || options.vectorReport || cache != nullptr));
         if (cache)
             (void)cache->store(key, *found);
+    }
+    if (options.vectorReport) {
+        SC_ASSIGN_OR_RETURN(result.assembly, assemblyOf(found->ir, machine, kernel.symbol));
     }
     result.instructions = found->instructions;
     result.object = std::move(found->object);
@@ -390,6 +423,8 @@ Expected<EmittedProgram> emitProgram(const ir::Graph& graph,
     SC_ASSIGN_OR_RETURN(program.machine, resolveTarget(options.target, options.cpu, options.vlen));
     program.vlen = options.target == Target::RiscV64 ? options.vlen : 0;
     program.optLevel = std::clamp(options.optLevel, 0, 3);
+    if (options.vectorReport && options.target != Target::RiscV64)
+        return Error("the vector report reads riscv64 code: emit for --target riscv64");
     std::optional<ObjectCache> cache;
     if (!options.cacheDir.empty()) {
         Expected<ObjectCache> opened = ObjectCache::open(options.cacheDir);
@@ -407,6 +442,15 @@ Expected<EmittedProgram> emitProgram(const ir::Graph& graph,
                             cache ? &*cache : nullptr);
     SC_RETURN_IF_ERROR(compilation.run(progress));
     program.kernels = compilation.take();
+    if (options.vectorReport) {
+        std::vector<KernelAssembly> assembly;
+        for (const EmittedKernel& kernel : program.kernels) {
+            assembly.push_back({kernel.symbol, {}});
+            for (const EmittedPart& part : kernel.parts)
+                assembly.back().parts.push_back(part.assembly);
+        }
+        program.vectorReport = buildVectorReport(graph, plan, assembly, program.vlen);
+    }
     // The cache stays within its cap, least recently used entries first; a
     // prune that fails costs a later run its hits, never this one a result.
     if (cache) {

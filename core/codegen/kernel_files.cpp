@@ -72,7 +72,8 @@ bool isEmittedFileName(const std::string& name) {
                                                 "runtime/sc_runtime.h",
                                                 "runtime/sc_runtime.c",
                                                 "runtime/sc_tensors.h",
-                                                "runtime/sc_tensors.c"};
+                                                "runtime/sc_tensors.c",
+                                                kVectorReportFile};
     return isKernelFileName(name) || std::any_of(std::begin(kLibraryNames), std::end(kLibraryNames),
                                                  [&](const char* known) { return name == known; });
 }
@@ -290,6 +291,11 @@ Expected<std::vector<std::string>> writeKernelFiles(const fs::path& dir, const i
             SC_RETURN_IF_ERROR(staging.write(f.path, f.bytes));
             written[f.path] = "";
         }
+    }
+    if (program.vectorReport) {
+        SC_RETURN_IF_ERROR(
+            staging.write(kVectorReportFile, vectorReportJson(*program.vectorReport)));
+        written[kVectorReportFile] = "";
     }
     SC_RETURN_IF_ERROR(
         staging.write("manifest.json", writeManifestJson(graph, plan, program, info, library)));

@@ -21,6 +21,7 @@ namespace fs = std::filesystem;
 } // namespace
 
 const char* const kManifestFormat = "stagecraft-kernels";
+const char* const kVectorReportFile = "vector-report.json";
 
 namespace {
 
@@ -207,6 +208,8 @@ std::string writeManifestJson(const ir::Graph& graph, const CodePlan& plan,
         for (const LibraryFile& f : library->files)
             files[f.path] = sha256Hex(std::string_view(f.bytes));
     }
+    if (program.vectorReport)
+        files[kVectorReportFile] = sha256Hex(vectorReportJson(*program.vectorReport));
     Json doc = {{"format", kFormat},
                 {"version", kVersion},
                 {"kind", library != nullptr ? "library" : "objects"},

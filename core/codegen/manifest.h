@@ -26,6 +26,8 @@ struct ManifestInfo {
 /// The manifest text; deterministic.
 /// The "format" of every manifest.json ("stagecraft-kernels").
 extern const char* const kManifestFormat;
+/// The vector-use report an emission writes with EmitOptions::vectorReport.
+extern const char* const kVectorReportFile;
 
 /// \p library: the model library written with the kernels ("kind":
 /// "library"), or null ("kind": "objects").

@@ -176,6 +176,26 @@ private slots:
         QVERIFY(!QFile::exists(path("bad")));
     }
 
+    /// --report prints the vector use of the riscv64 kernels and writes it
+    /// as vector-report.json, recorded in the manifest, so that an emission
+    /// without it removes it again.
+    void theVectorReportIsPrintedAndWritten() {
+        QString out = path("report");
+        auto r = emitFig3(out, {s("--vlen"), s("256"), s("--report"), s("--format"), s("objects")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(s("loops that multiply-add, by layer")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QRegularExpression(s("VLEN 256: \\d+ at >= 75 % of the lanes"))),
+                 qPrintable(r.out));
+        QJsonObject report = readJson(out + s("/vector-report.json"));
+        QCOMPARE(report[s("format")].toString(), s("stagecraft-vector-report"));
+        QCOMPARE(report[s("compiled_vlen")].toInt(), 256);
+        QVERIFY(report[s("multiply_add_loops")].toObject()[s("loops")].toInt() > 0);
+        QJsonObject files = readJson(out + s("/manifest.json"))[s("files")].toObject();
+        QVERIFY(files.contains(s("vector-report.json")));
+        QVERIFY(emitFig3(out, {s("--vlen"), s("256"), s("--format"), s("objects")}).exitCode == 0);
+        QVERIFY(!QFile::exists(out + s("/vector-report.json")));
+    }
+
     /// A link planted where emit puts a kernel file is replaced, never
     /// followed; what an interrupted emission left (its staging folder, an
     /// older version's temporary file) is removed by the next and said; no
@@ -339,6 +359,9 @@ private slots:
         QTest::newRow("emit without --out") << QStringList{s("emit"), s("zoo:fig3-chain")};
         QTest::newRow("unknown target") << QStringList{s("emit"), s("zoo:fig3-chain"), s("--out"),
                                                        s("x"),    s("--target"),       s("arm")};
+        QTest::newRow("report of host kernels")
+            << QStringList{s("emit"),     s("zoo:fig3-chain"), s("--out"),   s("x"),
+                           s("--target"), s("host"),           s("--report")};
         QTest::newRow("opt out of range")
             << QStringList{s("emit"), s("zoo:fig3-chain"), s("--out"), s("x"), s("--opt"), s("5")};
         QTest::newRow("unknown strategy") << QStringList{s("emit"), s("zoo:fig3-chain"), s("--out"),
