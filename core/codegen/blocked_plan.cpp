@@ -50,8 +50,9 @@ VectorRegisters hostVectorRegisters(const llvm::Module& module, int64_t bytes) {
     }();
     const int recorded = detail::vectorBitsOf(module);
     const int bits = recorded > 0 ? recorded : hostBits;
-    const llvm::Triple host(llvm::sys::getProcessTriple());
-    const int64_t count = (host.isX86() && bits < 512) ? 16 : 32;
+    const llvm::Triple target(recorded > 0 ? module.getTargetTriple()
+                                           : llvm::sys::getProcessTriple());
+    const int64_t count = (target.isX86() && bits < 512) ? 16 : 32;
     return {bits / 8 / bytes, count};
 }
 
@@ -386,8 +387,6 @@ int64_t reductionChunk(const ops::LoopNest& nest, const BlockedPlan& plan, int64
 /// leaves lanes empty is flattened with the loop before it where the
 /// addresses allow (ResNet-50's 7 x 7 stage; wider rows without taps).
 std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
-    if (llvm::Triple(e.module().getTargetTriple()).isRISCV())
-        return std::nullopt;
     const ops::LoopNest& nest = call.semantics->nests[0];
     if (nest.outputRank < 1 || call.regions[0].empty())
         return std::nullopt;

@@ -1,7 +1,8 @@
 // Emitted modules and objects: every kernel verifies (llvm::verifyModule runs
 // on each module before and after optimization; a failure is an error) and
 // compiles for both targets; the RISC-V objects of elementwise and matmul
-// kernels contain RVV instructions (llvm-objdump finds vsetvli); output is
+// kernels contain RVV instructions (llvm-objdump finds vsetvli or vsetivli,
+// and the matmuls a vector multiply-add); output is
 // byte-identical whatever the number of compile threads; unsupported ops
 // are refused naming the op; the host runner refuses RISC-V objects.
 
@@ -193,6 +194,12 @@ INSTANTIATE_TEST_SUITE_P(TestCodegen, EveryKernelCompilesForBothTargetsRows,
                          ::testing::ValuesIn(everyKernelCompilesForBothTargetsRows()),
                          test::RowName{});
 
+/// Whether RISC-V disassembly sets a vector configuration (vsetvli, or
+/// vsetivli for a constant length).
+bool configuresVectors(const std::string& text) {
+    return test::containsText(text, "vsetvli") || test::containsText(text, "vsetivli");
+}
+
 struct RiscvObjectsUseTheVectorExtensionRow {
     std::string rowLabel;
     int graph;
@@ -216,7 +223,7 @@ TEST_P(RiscvObjectsUseTheVectorExtensionRows, riscvObjectsUseTheVectorExtension)
     ASSERT_TRUE(program.ok()) << (program.ok() ? "" : program.error().message().c_str());
     for (const codegen::EmittedKernel& k : program->kernels) {
         std::string text = disassembleParts(k, *dir_);
-        ASSERT_TRUE(test::containsText(text, "vsetvli")) << k.symbol.c_str();
+        ASSERT_TRUE(configuresVectors(text)) << k.symbol.c_str();
     }
 }
 
@@ -237,7 +244,9 @@ TEST_F(TestCodegen, bertMatmulKernelsAreVectorized) {
         if (anchor != "MatMul" && anchor != "Gemm")
             continue;
         ++matmuls;
-        ASSERT_TRUE(test::containsText(disassembleParts(program->kernels[i], *dir_), "vsetvli"))
+        const std::string text = disassembleParts(program->kernels[i], *dir_);
+        ASSERT_TRUE(configuresVectors(text) &&
+                    (test::containsText(text, "vfmacc") || test::containsText(text, "vfmadd")))
             << (program->kernels[i].symbol.c_str());
     }
     ASSERT_TRUE(matmuls >= 12); // 6 linears per layer, and the pooler
