@@ -55,7 +55,9 @@ ArgParser makeParser() {
     parser.addOption("target", "host|riscv64",
                      "run on this host (default), or link the DSA's riscv64 kernels with Debian's "
                      "cross compiler and run them under qemu-riscv64 with the vector extension");
-    parser.addOption("vlen", "BITS", "VLEN of the emulated RISC-V vector unit (default 256)");
+    parser.addOption("vlen", "BITS",
+                     "VLEN of the emulated RISC-V vector unit, and the least the kernels are "
+                     "compiled for, as emit --vlen (default 256)");
     parser.addSwitch("no-cache",
                      "compile every kernel; else kernels compiled before are read from the "
                      "object cache ($STAGECRAFT_CACHE_DIR, $XDG_CACHE_HOME/stagecraft or "
@@ -334,6 +336,7 @@ int runRun(const Args& args, std::ostream& out, std::ostream& err) {
             return fail(err, tools.error());
     codegen::EmitOptions emit;
     emit.target = request.target;
+    emit.vlen = riscv ? request.vlen : 0;
     emit.optLevel = request.optLevel;
     emit.keepIr = false;
     if (request.cache)

@@ -3,8 +3,9 @@
 // loop, the reduction loops to unroll (those that move the row factor along
 // the row) and the dims to test per step, all read off the loop nest and the
 // access maps; then the vector width, the segment and the tile sized from
-// the host's vector registers. Nothing applies on RISC-V, to a non-float
-// nest, or where a factor's read is not affine in the way the emitter needs.
+// the target's vector registers (the host's, or riscv64's at the least VLEN
+// the objects assume). Nothing applies to a non-float nest, or where a
+// factor's read is not affine in the way the emitter needs.
 
 #include "codegen/internal/blocked_plan.h"
 
@@ -33,7 +34,7 @@ constexpr int64_t kMaxFlatSpanPerLane = 8;
 /// of a 48 KiB L1 data cache, so that the chunk stays there over every tile.
 constexpr int64_t kChunkBytes = 16 * 1024;
 
-/// The host's vector registers: lanes of \p bytes-wide elements and count.
+/// The target's vector registers: lanes of \p bytes-wide elements and count.
 struct VectorRegisters {
     int64_t lanes = 4;
     int64_t count = 16;

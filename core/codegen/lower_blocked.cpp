@@ -1,5 +1,5 @@
 // The register-blocked contraction: the micro-kernel lowering of Conv,
-// ConvTranspose, MatMul and Gemm on the host, chosen from the loop nest and
+// ConvTranspose, MatMul and Gemm (host and riscv64), chosen from the loop nest and
 // access maps (no op is named). Of the two factors, the "row" factor is the
 // one whose map reads along the output's last loop (the row: Conv's ow,
 // MatMul's n) and the "column" factor reads along another output loop, the

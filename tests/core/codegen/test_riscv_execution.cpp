@@ -3,7 +3,8 @@
 // qemu-riscv64 at VLEN 128 and 256, on fig2-blocks, resnet-reduced,
 // BERT-2layer (seq 32), PP-OCR mobile cls and openWakeWord's hello_deepa:
 // the outputs equal the host run's within 1e-5 relative and ONNX Runtime's
-// within 1e-4 (docs/codegen.md). Host objects, a bad VLEN and missing tools
+// within 1e-4 (docs/codegen.md); resnet-reduced's objects for VLEN >= 256
+// and >= 512 at those VLENs too. Host objects, a bad VLEN and missing tools
 // are refused in one line.
 
 #include "codegen/riscv_run.h"
@@ -114,6 +115,34 @@ TEST_P(RiscvRuns, matchTheHostAndOnnxRuntime) {
 
 INSTANTIATE_TEST_SUITE_P(TestRiscvExecution, RiscvRuns, ::testing::ValuesIn(rows()),
                          test::RowName{});
+
+// Objects for VLEN >= 256 and >= 512 (emit --vlen) vectorize with 8 and 16
+// f32 lanes (the register-blocked contractions among them) and run at that
+// VLEN with the host's outputs.
+TEST(TestRiscvExecution, objectsForAVlenMatchTheHostAtThatVlen) {
+    ASSERT_TRUE(codegen::checkRiscvTools().ok()) << "scripts/setup-deps installs them";
+    TempDir dir;
+    auto planned =
+        plan(writeZoo(dir.filePath("resnet"), "resnet-reduced"), "stcp920", "graphturbo");
+    ASSERT_TRUE(planned.ok()) << planned.error().message();
+    const Planned& p = **planned;
+    auto inputs = codegen::seededInputs(p.graph);
+    ASSERT_TRUE(inputs.ok());
+    auto host = runOnHost(p, *inputs);
+    ASSERT_TRUE(host.ok()) << host.error().message();
+    for (int vlen : {256, 512}) {
+        codegen::EmitOptions options;
+        options.target = codegen::Target::RiscV64;
+        options.vlen = vlen;
+        options.keepIr = false;
+        auto program =
+            codegen::emitProgram(p.graph, *p.evaluation.schedule.semantics, p.plan, options);
+        ASSERT_TRUE(program.ok()) << program.error().message();
+        auto rv = codegen::runOnRiscv(p.graph, p.plan, *program, *inputs, {vlen});
+        ASSERT_TRUE(rv.ok()) << rv.error().message();
+        expectClose(*rv, *host, 1e-5, "objects for VLEN " + std::to_string(vlen));
+    }
+}
 
 TEST(TestRiscvRunner, refusesHostObjectsABadVlenAndNamesMissingTools) {
     TempDir dir;
