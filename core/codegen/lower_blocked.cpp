@@ -1,35 +1,21 @@
-// The register-blocked contraction: the micro-kernel lowering of Conv,
-// ConvTranspose, MatMul and Gemm (host and riscv64), chosen from the loop nest and
-// access maps (no op is named). Of the two factors, the "row" factor is the
-// one whose map reads along the output's last loop (the row: Conv's ow,
-// MatMul's n) and the "column" factor reads along another output loop, the
-// block (Conv's oc, MatMul's m), that the row factor does not read. A tile
-// of R block positions by a segment of the row is kept in vector registers
-// over every reduction step: each step loads the row factor's vectors once
-// and multiplies them by R broadcast scalars of the column factor, so a
-// loaded vector feeds R vector multiply-adds instead of one. R, the vector
-// width and the segment's vectors are sized from the host's vector
-// registers (blocked_plan.cpp).
-//
-// The reduction loops that move the row factor's read along the row (Conv's
-// kw) are unrolled: a lane's index is then a constant, and padding lanes are
-// decided when the kernel is compiled. Segments whose every lane is inside
-// the input for every such step run in one loop at a runtime offset; the
-// others are emitted with their lanes known, each vector a masked load of
-// the span its lanes read and, unless they are in place, a shuffle (a
-// strided row; a ConvTranspose, whose lanes read where (ow - kw) / stride
-// divides exactly). A row whose start is known only at run time (a dense
-// layer's features tile) runs so where every lane of the row loop reads:
-// whole segments in a loop, then a shorter one. A row that leaves lanes
-// empty may run flattened with the output loop before it (blocked_plan.cpp
-// says when): positions then span rows, the reduction loops that move
-// either loop are unrolled, and at addresses linear in the position
-// segments run in a loop as a row's do. Without taps (1 x 1 Conv, MatMul)
-// the other output loops go outside the block's tiles, so that a row factor
-// row is reused by every tile while in cache; with taps, inside, so that a
-// tile's weights are. A long single reduction runs in chunks that take up
-// the sums the last one stored (its strip of the row factor stays in L1).
-// Each element sums the same products in the same order as
+// The register-blocked contraction (docs/codegen.md): the micro-kernel
+// lowering of Conv, ConvTranspose, MatMul and Gemm (host and riscv64), chosen
+// from the loop nest and access maps (no op is named). The "row" factor reads
+// along the output's last loop (Conv's ow, MatMul's n), the "column" factor
+// along another output loop, the block (Conv's oc, MatMul's m), that the row
+// factor does not read. A tile of R block positions by a segment of the row
+// stays in vector registers over every reduction step: each step loads the
+// row factor's vectors once and multiplies them by R broadcast scalars of the
+// column factor (sizes: blocked_plan.cpp). The reduction loops that move the
+// row factor along the row (Conv's kw) are unrolled, so padding lanes are
+// known when compiling; segments inside the input for every tap run in a
+// loop, the others with known lanes, each vector a masked load of the span
+// its lanes read, shuffled when not in place (strided rows, ConvTranspose's
+// exact divisions). A row of runtime start runs whole segments, then a
+// shorter one; a narrow row may run flattened with the loop before it. A
+// long single reduction runs in chunks that take up the stored sums. The
+// sums go through the call's epilogue (lower_epilogue.cpp) before the one
+// store. Each element sums the same products in the same order as
 // lower_contraction.cpp, with the same fused multiply-add: the same bits.
 
 #include "codegen/internal/blocked_plan.h"
@@ -146,10 +132,6 @@ private:
         return address;
     }
 
-    bool laneInside(int64_t position, const std::vector<int64_t>& taps) const {
-        return laneAddress(position, taps).has_value();
-    }
-
     /// Every combination of the unrolled loops' values, in loop order.
     std::vector<std::vector<int64_t>> tapSteps() const {
         std::vector<std::vector<int64_t>> steps{{}};
@@ -168,7 +150,7 @@ private:
     bool segmentInside(int64_t first, int64_t width) const {
         for (const std::vector<int64_t>& taps : tapSteps())
             for (int64_t lane = first; lane < first + width; ++lane)
-                if (!laneInside(lane, taps))
+                if (!laneAddress(lane, taps))
                     return false;
         return true;
     }
@@ -457,9 +439,16 @@ private:
                              0, read);
     }
 
+    /// Stores the sums of chunk \p chunk of row \p r (through the epilogue).
     void storeChunk(const Segment& s, Value* block, int64_t r, int64_t chunk, Value* slot) {
         Value* sum = e_.b().CreateLoad(vector_, slot);
         const int64_t count = lanesIn(s, chunk);
+        if (!call_.epilogue.empty())
+            sum = applyEpilogue(e_, call_, sum, count, plan_.outer < 0, [&](int64_t lane) {
+                std::vector<Value*> loops = at(block, r, laneOf(s, chunk * plan_.lanes + lane));
+                loops.resize(static_cast<size_t>(nest_.outputRank));
+                return loops;
+            });
         if (count < plan_.lanes) {
             std::vector<int> lanes;
             for (int k = 0; k < count; ++k)
@@ -467,8 +456,9 @@ private:
             sum = e_.b().CreateShuffleVector(sum, lanes);
         }
         std::vector<Value*> loops = at(block, r, laneOf(s, chunk * plan_.lanes));
-        e_.storeVector(call_.outputs[0],
-                       std::vector<Value*>(loops.begin(), loops.begin() + nest_.outputRank), sum);
+        loops.resize(static_cast<size_t>(nest_.outputRank));
+        e_.storeVector(call_.epilogue.empty() ? call_.outputs[0] : call_.epilogue.back().outputs[0],
+                       loops, sum);
     }
 
     Emitter& e_;
@@ -489,10 +479,17 @@ bool lowerBlockedContraction(Emitter& e, const OpCall& call) {
     std::optional<BlockedPlan> plan = planBlocked(e, call);
     if (!plan)
         return false;
-    BlockedEmitter emitter(e, call, *plan);
+    // An epilogue needs the final sums: none with chunks (they store partial ones).
+    OpCall withEpilogue = call;
+    const bool epilogue = !call.epilogue.empty() && plan->reductionChunk == 0;
+    if (!epilogue)
+        withEpilogue.epilogue.clear();
+    BlockedEmitter emitter(e, withEpilogue, *plan);
     if (!emitter.applies())
-        return false;
+        return false; // no IR emitted yet
     emitter.emit();
+    if (epilogue && call.epilogueApplied != nullptr)
+        *call.epilogueApplied = true;
     return true;
 }
 

@@ -105,8 +105,7 @@ public:
         begin(layer);
         LineScope at(e_.b(), subprogram_, loopLine());
         std::vector<Value*> starts = tileStarts(layer, f_->getArg(5));
-        for (const OpStep& step : steps)
-            SC_RETURN_IF_ERROR(lowerStep(layer, step, starts));
+        SC_RETURN_IF_ERROR(lowerSteps(layer, steps, starts));
         e_.b().CreateRetVoid();
         return Status::success();
     }
@@ -129,11 +128,8 @@ private:
     /// The ops of one tile: inline, or calls of chunk functions when many.
     Status lowerTileOps(const LayerCode& layer, const std::vector<Value*>& starts, Value* tile) {
         std::span<const OpStep> steps(layer.ops);
-        if (steps.size() <= kOpsPerFunction) {
-            for (const OpStep& step : steps)
-                SC_RETURN_IF_ERROR(lowerStep(layer, step, starts));
-            return Status::success();
-        }
+        if (steps.size() <= kOpsPerFunction)
+            return lowerSteps(layer, steps, starts);
         llvm::Module& module = *f_->getParent();
         for (size_t first = 0; first < steps.size(); first += kOpsPerFunction) {
             llvm::Function* chunk = llvm::Function::Create(
@@ -266,9 +262,42 @@ private:
                   [&](const std::vector<Value*>& idx) { e_.store(to, idx, e_.load(from, idx)); });
     }
 
-    Status lowerStep(const LayerCode& layer, const OpStep& step,
-                     const std::vector<Value*>& starts) {
+    /// \p steps in order; a contraction with an epilogue (epilogueLength)
+    /// gets the epilogue's calls, and those ops are not lowered again when
+    /// its lowering applied them.
+    Status lowerSteps(const LayerCode& layer, std::span<const OpStep> steps,
+                      const std::vector<Value*>& starts) {
+        for (size_t i = 0; i < steps.size(); ++i) {
+            const size_t length = epilogueLength(graph_, layer, steps, i);
+            std::vector<OpCall> epilogue;
+            for (size_t k = 1; k <= length; ++k) {
+                LineScope at(e_.b(), subprogram_,
+                             lines_ ? lines_->listing->statementLine(steps[i + k].op) : 0);
+                SC_ASSIGN_OR_RETURN(OpCall call, makeCall(layer, steps[i + k], starts));
+                call.line = e_.b().getCurrentDebugLocation();
+                epilogue.push_back(std::move(call));
+            }
+            bool applied = false;
+            SC_RETURN_IF_ERROR(lowerStep(layer, steps[i], starts, std::move(epilogue), &applied));
+            for (size_t k = 1; k <= length && !applied; ++k)
+                SC_RETURN_IF_ERROR(lowerStep(layer, steps[i + k], starts));
+            i += length;
+        }
+        return Status::success();
+    }
+
+    Status lowerStep(const LayerCode& layer, const OpStep& step, const std::vector<Value*>& starts,
+                     std::vector<OpCall> epilogue = {}, bool* epilogueApplied = nullptr) {
         LineScope at(e_.b(), subprogram_, lines_ ? lines_->listing->statementLine(step.op) : 0);
+        SC_ASSIGN_OR_RETURN(OpCall call, makeCall(layer, step, starts));
+        call.epilogue = std::move(epilogue);
+        call.epilogueApplied = epilogueApplied;
+        return lowerOp(e_, call);
+    }
+
+    /// The call of \p step: its tensors' accesses and its regions in the tile.
+    Expected<OpCall> makeCall(const LayerCode& layer, const OpStep& step,
+                              const std::vector<Value*>& starts) {
         OpCall call;
         call.graph = &graph_;
         call.id = step.op;
@@ -294,7 +323,7 @@ private:
             if (e_.memoryType(graph_.tensor(op.outputs[o]).dtype) == nullptr)
                 return call.error("code generation does not support element type " +
                                   std::string(ir::dtypeName(graph_.tensor(op.outputs[o]).dtype)));
-        return lowerOp(e_, call);
+        return call;
     }
 
     /// Tile starts of flat tile index \p t (last loop fastest).

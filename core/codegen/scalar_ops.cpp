@@ -41,12 +41,18 @@ struct Point {
     std::span<Value* const> args;
     std::span<const ir::DType> types;
     ir::DType out;
+    /// Lanes when the arguments are vectors (an epilogue, lower_epilogue.cpp),
+    /// else 0: constants are then splats.
+    unsigned lanes = 0;
 
     llvm::IRBuilder<>& b() const { return e.b(); }
     bool isFloat() const { return ir::isFloatingPoint(out); }
     /// Argument \p i converted to the output type.
     Value* arg(size_t i) const { return e.convert(args[i], types[i], out); }
-    Value* c(double value) const { return e.constant(out, value); }
+    Value* c(double value) const {
+        Value* constant = e.constant(out, value);
+        return lanes > 0 ? b().CreateVectorSplat(lanes, constant) : constant;
+    }
     double attr(std::string_view name, double fallback) const {
         return call.op().attrs.getFloat(name, fallback);
     }
@@ -430,6 +436,9 @@ Expected<Value*> scalarOp(Emitter& e, const OpCall& call, std::span<Value* const
                           std::span<const ir::DType> inTypes, ir::DType outType) {
     ir::OpKind kind = call.op().kind;
     Point p{e, call, args, inTypes, outType};
+    for (Value* arg : args)
+        if (auto* vector = arg ? llvm::dyn_cast<llvm::FixedVectorType>(arg->getType()) : nullptr)
+            p.lanes = vector->getNumElements();
     Value* result = nullptr;
     if (isLogical(kind))
         result = logical(p, kind);

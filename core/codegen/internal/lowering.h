@@ -156,6 +156,16 @@ struct OpCall {
     /// Per output: the ranges of its dims to compute (empty output: no ranges).
     std::vector<std::vector<Range>> regions;
 
+    /// A contraction's epilogue (lower_epilogue.cpp, epilogueLength): the
+    /// elementwise ops after it in its layer, each reading the one before.
+    /// The register-blocked lowering applies them to its sums before the one
+    /// store and sets *epilogueApplied; otherwise they run as ops of their own.
+    std::vector<OpCall> epilogue;
+    bool* epilogueApplied = nullptr;
+    /// The listing line an epilogue op's instructions are tied to (explained
+    /// kernels, kernel_explain.h); empty otherwise.
+    llvm::DebugLoc line;
+
     const ir::Op& op() const { return graph->op(id); }
     bool hasInput(int slot) const {
         return slot < static_cast<int>(inputs.size()) &&
@@ -263,6 +273,20 @@ Status lowerContraction(Emitter& e, const OpCall& call);
 /// The register-blocked lowering of a Conv, MatMul or Gemm on the host
 /// (lower_blocked.cpp); false, with nothing emitted, where it does not apply.
 bool lowerBlockedContraction(Emitter& e, const OpCall& call);
+
+/// How many of the steps after \p steps[first] of \p layer form its
+/// epilogue (docs/codegen.md, "Epilogues in registers"): a Conv,
+/// ConvTranspose or MatMul followed by elementwise ops of the same region and
+/// floating-point type, each reading the tensor before it once, which no
+/// other op reads and which lives only in the tile (Home::Fused).
+size_t epilogueLength(const ir::Graph& graph, const LayerCode& layer, std::span<const OpStep> steps,
+                      size_t first);
+/// \p sums (lanes of \p call's output; the first \p count at output loop
+/// values \p loopsOf(lane), consecutive along the output's last loop when
+/// \p lanesAlongRow) through \p call.epilogue with the ops' own functions
+/// (scalarOp) on vectors, so the bits are those of the ops run apart.
+Value* applyEpilogue(Emitter& e, const OpCall& call, Value* sums, int64_t count, bool lanesAlongRow,
+                     const std::function<std::vector<Value*>(int64_t lane)>& loopsOf);
 Status lowerConvTranspose(Emitter& e, const OpCall& call);
 Status lowerReduction(Emitter& e, const OpCall& call);
 Status lowerNormalization(Emitter& e, const OpCall& call);
@@ -287,6 +311,8 @@ Value* erfOf(Emitter& e, Value* x);
 bool isScalarOp(ir::OpKind kind);
 /// The value of an elementwise op at one point, from its loaded inputs
 /// (omitted inputs are null). \p inTypes are the inputs' element types.
+/// Vector arguments (all of one length and of the output's type) give the
+/// lanes' values: what an epilogue's kinds (epilogueLength) compute so.
 Expected<Value*> scalarOp(Emitter& e, const OpCall& call, std::span<Value* const> args,
                           std::span<const ir::DType> inTypes, ir::DType outType);
 

@@ -1,0 +1,183 @@
+// Epilogues in registers (docs/codegen.md): the elementwise ops that follow
+// a contraction in its layer (bias add, batch norm left unfolded, an
+// activation, a residual Add ...) applied to the contraction's sums before
+// its single store, instead of as passes of their own over its output. A
+// chain qualifies when each op reads the tensor before it exactly once, that
+// tensor is read by no other op and lives only in the tile (Home::Fused), and
+// every op computes the contraction's region in its floating-point type: so
+// nothing else needs the intermediate values, and no rounding to a narrower
+// type is skipped. The sums go through the ops' own functions (scalarOp) as
+// vectors, each other input gathered lane by lane at its output position
+// (LLVM merges adjacent loads into one, a broadcast into a splat), so the
+// bits are those of the ops run apart, one lane at a time.
+
+#include "codegen/internal/lowering.h"
+
+#include <algorithm>
+
+namespace stagecraft::codegen::detail {
+
+namespace {
+
+/// The elementwise kinds an epilogue takes: those whose scalar function is
+/// plain arithmetic, comparison and selection (no libm call, which the
+/// riscv64 objects make for exp).
+bool epilogueKind(ir::OpKind kind) {
+    using enum ir::OpKind;
+    switch (kind) {
+    case Add:
+    case Sub:
+    case Mul:
+    case Max:
+    case Min:
+    case Relu:
+    case LeakyRelu:
+    case Clip:
+    case HardSigmoid:
+    case HardSwish:
+    case BatchNormalization:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool contractionKind(ir::OpKind kind) {
+    return kind == ir::OpKind::Conv || kind == ir::OpKind::ConvTranspose ||
+           kind == ir::OpKind::MatMul;
+}
+
+/// Inputs of the ops of \p layer that are \p tensor.
+int64_t readersOf(const ir::Graph& graph, const LayerCode& layer, ir::TensorId tensor) {
+    int64_t readers = 0;
+    for (const OpStep& step : layer.ops)
+        for (ir::TensorId in : graph.op(step.op).inputs)
+            readers += in == tensor ? 1 : 0;
+    return readers;
+}
+
+/// Whether \p step can follow the chain whose last tensor is \p current.
+bool extendsChain(const ir::Graph& graph, const LayerCode& layer, const OpStep& step,
+                  const OpStep& contraction, ir::TensorId current, ir::DType type) {
+    const ir::Op& op = graph.op(step.op);
+    for (ir::TensorId in : op.inputs)
+        if (in != ir::kNoTensor && graph.tensor(in).dtype != type)
+            return false; // scalarOp's vectors are of one type
+    if (!epilogueKind(op.kind) || op.outputs.size() != 1 || step.regions.size() != 1 ||
+        !(step.regions[0] == contraction.regions[0]) || graph.tensor(op.outputs[0]).dtype != type ||
+        std::count(op.inputs.begin(), op.inputs.end(), current) != 1)
+        return false;
+    const View* view = layer.viewOf(current);
+    return view != nullptr && view->home == Home::Fused && readersOf(graph, layer, current) == 1 &&
+           graph.tensor(op.outputs[0]).shape == graph.tensor(current).shape;
+}
+
+/// How an epilogue op's other input varies over the lanes.
+enum class LaneRead { Gather, Splat, Contiguous };
+
+/// With lanes along the output's last loop (\p rowLoop): a map that does
+/// not read it gives one value for every lane; one whose last dim is that
+/// loop plainly (and no other dim reads it), over a dense last dim, reads
+/// consecutive elements.
+LaneRead laneRead(const ops::AccessMap& map, const Access& input, int rowLoop) {
+    auto reads = [&](const ops::IndexExpr& d) {
+        return d.full || std::any_of(d.terms.begin(), d.terms.end(),
+                                     [&](const ops::IndexTerm& t) { return t.loop == rowLoop; });
+    };
+    if (map.dims.empty() || std::none_of(map.dims.begin(), map.dims.end(), reads))
+        return LaneRead::Splat;
+    const ops::IndexExpr& last = map.dims.back();
+    const bool plain = !last.full && last.div == 1 && last.mod == 0 && last.terms.size() == 1 &&
+                       last.terms[0] == ops::IndexTerm{rowLoop, 1, 1, 0};
+    const bool othersStill = std::none_of(map.dims.begin(), map.dims.end() - 1, reads);
+    return plain && othersStill && !input.strides.empty() && input.strides.back() == 1
+               ? LaneRead::Contiguous
+               : LaneRead::Gather;
+}
+
+/// Input \p slot of \p op over the lanes (the first \p count), the rest poison.
+Value* laneValues(Emitter& e, const OpCall& op, int slot, llvm::Type* vectorType, int64_t count,
+                  bool lanesAlongRow,
+                  const std::function<const std::vector<Value*>&(int64_t lane)>& loopsAt) {
+    const auto lanes =
+        static_cast<int64_t>(llvm::cast<llvm::FixedVectorType>(vectorType)->getNumElements());
+    const ops::AccessMap& map = *op.semantics->nests[0].accessFor(slot);
+    const Access& input = op.inputs[static_cast<size_t>(slot)];
+    const LaneRead how = lanesAlongRow ? laneRead(map, input, op.semantics->nests[0].outputRank - 1)
+                                       : LaneRead::Gather;
+    if (how == LaneRead::Splat)
+        return e.b().CreateVectorSplat(static_cast<unsigned>(lanes),
+                                       loadMapped(e, op, 0, slot, loopsAt(0)));
+    if (how == LaneRead::Contiguous) {
+        std::vector<Value*> index;
+        for (const ops::IndexExpr& d : map.dims)
+            index.push_back(e.evalIndex(d, loopsAt(0)));
+        std::vector<bool> read(static_cast<size_t>(lanes), false);
+        std::fill_n(read.begin(), count, true);
+        return e.loadMasked(input, index, 0, read);
+    }
+    Value* gathered = llvm::PoisonValue::get(vectorType);
+    for (int64_t lane = 0; lane < count; ++lane)
+        gathered = e.b().CreateInsertElement(gathered, loadMapped(e, op, 0, slot, loopsAt(lane)),
+                                             static_cast<uint64_t>(lane));
+    return gathered;
+}
+
+} // namespace
+
+size_t epilogueLength(const ir::Graph& graph, const LayerCode& layer, std::span<const OpStep> steps,
+                      size_t first) {
+    const ir::Op& op = graph.op(steps[first].op);
+    if (!contractionKind(op.kind) || op.outputs.size() != 1 || steps[first].regions.size() != 1)
+        return 0;
+    ir::TensorId current = op.outputs[0];
+    const ir::DType type = graph.tensor(current).dtype;
+    if (type != ir::DType::Float32 && type != ir::DType::Float64)
+        return 0;
+    size_t length = 0;
+    for (size_t next = first + 1; next < steps.size(); ++next) {
+        if (!extendsChain(graph, layer, steps[next], steps[first], current, type))
+            break;
+        current = graph.op(steps[next].op).outputs[0];
+        ++length;
+    }
+    return length;
+}
+
+Value* applyEpilogue(Emitter& e, const OpCall& call, Value* sums, int64_t count, bool lanesAlongRow,
+                     const std::function<std::vector<Value*>(int64_t lane)>& loopsOf) {
+    const ir::DType type = outputType(call, 0);
+    const llvm::DebugLoc contractionLine = e.b().getCurrentDebugLocation();
+    std::vector<std::vector<Value*>> loops; // per lane, made when an input needs them
+    auto loopsAt = [&](int64_t lane) -> const std::vector<Value*>& {
+        while (static_cast<int64_t>(loops.size()) <= lane)
+            loops.push_back(loopsOf(static_cast<int64_t>(loops.size())));
+        return loops[static_cast<size_t>(lane)];
+    };
+    Value* x = sums;
+    ir::TensorId current = call.op().outputs[0];
+    for (const OpCall& op : call.epilogue) {
+        if (op.line)
+            e.b().SetCurrentDebugLocation(op.line);
+        std::vector<Value*> args;
+        std::vector<ir::DType> types;
+        for (int slot = 0; slot < static_cast<int>(op.op().inputs.size()); ++slot) {
+            const bool chained = op.op().inputs[static_cast<size_t>(slot)] == current;
+            const bool present = chained || op.hasInput(slot);
+            args.push_back(
+                chained   ? x
+                : present ? laneValues(e, op, slot, sums->getType(), count, lanesAlongRow, loopsAt)
+                          : nullptr);
+            types.push_back(present ? type : ir::DType::Undefined);
+        }
+        // epilogueLength took only kinds scalarOp computes so in this type.
+        x = scalarOp(e, op, args, types, type).value();
+        if (auto* computed = llvm::dyn_cast<llvm::Instruction>(x))
+            computed->setName("epilogue"); // for tests and the kernel view
+        current = op.op().outputs[0];
+    }
+    e.b().SetCurrentDebugLocation(contractionLine);
+    return x;
+}
+
+} // namespace stagecraft::codegen::detail
