@@ -1,0 +1,131 @@
+// Epilogues in registers (lower_epilogue.cpp, issue 65): contractions whose
+// elementwise successors run on the register-blocked lowering's sums before
+// the one store, against ONNX Runtime under tvm and graphturbo — a Conv's
+// bias, Relu, a residual Add of the block's input and a Clip by runtime
+// bounds; a Relu then a batch norm that cannot fold into the Conv; a
+// MatMul's bias, scale and LeakyRelu — and a check that their kernels take
+// the path (the values it computes are named "epilogue"), which a MatMul
+// followed by a Softmax does not.
+
+#include "codegen/codegen.h"
+#include "coretestsupport.h"
+#include "small_model_case.h"
+
+#include <algorithm>
+#include <gtest/gtest.h>
+
+using namespace stagecraft;
+using namespace stagecraft::test;
+
+namespace {
+
+void convReluResidualClip(onnxio::ModelBuilder& m, Seeded& r) {
+    m.addFloatInitializer("w", {8, 8, 3, 3}, r.floats(8 * 8 * 9, 0.5));
+    m.addFloatInitializer("b", {8}, r.floats(8, 1.0));
+    scalar(m, "lo", DType::Float32, 0.0);
+    scalar(m, "hi", DType::Float32, 3.0);
+    m.addNode("Conv", {"x", "w", "b"}, {"c"}).attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+    m.addNode("Relu", {"c"}, {"r"});
+    m.addNode("Add", {"r", "x"}, {"a"});
+    m.addNode("Clip", {"a", "lo", "hi"}, {"y"});
+    output(m, "y", DType::Float32, {1, 8, 10, 10});
+}
+
+void convReluBatchNorm(onnxio::ModelBuilder& m, Seeded& r) {
+    m.addFloatInitializer("w", {10, 6, 1, 1}, r.floats(60, 0.5));
+    m.addFloatInitializer("scale", {10}, r.floats(10, 1.0));
+    m.addFloatInitializer("shift", {10}, r.floats(10, 1.0));
+    m.addFloatInitializer("mean", {10}, r.floats(10, 0.5));
+    std::vector<float> var = r.floats(10, 0.5);
+    for (float& v : var)
+        v = v * v + 0.1f;
+    m.addFloatInitializer("var", {10}, var);
+    m.addNode("Conv", {"x", "w"}, {"c"});
+    m.addNode("Relu", {"c"}, {"r"});
+    m.addNode("BatchNormalization", {"r", "scale", "shift", "mean", "var"}, {"y"});
+    output(m, "y", DType::Float32, {1, 10, 9, 12});
+}
+
+void matmulBiasScaleLeakyRelu(onnxio::ModelBuilder& m, Seeded& r) {
+    m.addFloatInitializer("w", {40, 24}, r.floats(40 * 24, 0.5));
+    m.addFloatInitializer("bias", {24}, r.floats(24, 1.0));
+    m.addFloatInitializer("scale", {24}, r.floats(24, 2.0));
+    m.addNode("MatMul", {"x", "w"}, {"p"});
+    m.addNode("Add", {"p", "bias"}, {"q"});
+    m.addNode("Mul", {"q", "scale"}, {"s"});
+    m.addNode("LeakyRelu", {"s"}, {"y"}).attr("alpha", 0.1f);
+    output(m, "y", DType::Float32, {12, 24});
+}
+
+void matmulSoftmax(onnxio::ModelBuilder& m, Seeded& r) {
+    m.addFloatInitializer("w", {40, 24}, r.floats(40 * 24, 0.5));
+    m.addNode("MatMul", {"x", "w"}, {"p"});
+    m.addNode("Softmax", {"p"}, {"y"}).attr("axis", int64_t{-1});
+    output(m, "y", DType::Float32, {12, 24});
+}
+
+const std::vector<Case>& epilogueCases() {
+    static const std::vector<Case> all = {
+        {"conv-relu-residual-clip", DType::Float32, {1, 8, 10, 10}, 2.0, convReluResidualClip},
+        {"conv-relu-batchnorm", DType::Float32, {1, 6, 9, 12}, 2.0, convReluBatchNorm},
+        {"matmul-bias-scale-leakyrelu", DType::Float32, {12, 40}, 2.0, matmulBiasScaleLeakyRelu},
+        {"matmul-softmax", DType::Float32, {12, 40}, 2.0, matmulSoftmax},
+    };
+    return all;
+}
+
+struct EpilogueRow {
+    std::string rowLabel;
+    size_t index;
+    const char* strategy;
+};
+
+std::vector<EpilogueRow> epilogueRows() {
+    std::vector<EpilogueRow> rows;
+    for (const char* strategy : {"tvm", "graphturbo"})
+        for (size_t i = 0; i < epilogueCases().size(); ++i)
+            rows.push_back({std::string(epilogueCases()[i].name) + "-" + strategy, i, strategy});
+    return rows;
+}
+
+/// Values named "epilogue" in the unoptimized IR of every kernel of \p c.
+int64_t epilogueValues(const Case& c, const char* strategy, const TempDir& dir) {
+    Seeded r;
+    ModelFile file = saveCase(c, dir.path() / (std::string(c.name) + ".onnx"), r);
+    auto planned = plan(file, "stcp920", strategy);
+    EXPECT_TRUE(planned.ok()) << (planned.ok() ? "" : planned.error().message().c_str());
+    if (!planned.ok())
+        return -1;
+    const codegen::CodePlan& code = (*planned)->plan;
+    int64_t count = 0;
+    for (size_t k = 0; k < code.kernels.size(); ++k) {
+        auto text = codegen::lowerKernelText((*planned)->graph,
+                                             *(*planned)->evaluation.schedule.semantics, code, k);
+        EXPECT_TRUE(text.ok()) << (text.ok() ? "" : text.error().message().c_str());
+        count += text.ok() ? test::countText(*text, "%epilogue") : 0;
+    }
+    return count;
+}
+
+} // namespace
+
+class EpiloguesMatchOnnxRuntime : public ::testing::TestWithParam<EpilogueRow> {};
+
+TEST_P(EpiloguesMatchOnnxRuntime, epiloguesMatchOnnxRuntime) {
+    expectMatchesOnnxRuntime(epilogueCases()[GetParam().index], GetParam().strategy);
+}
+
+INSTANTIATE_TEST_SUITE_P(TestEpilogues, EpiloguesMatchOnnxRuntime,
+                         ::testing::ValuesIn(epilogueRows()), test::RowName{});
+
+// The successors run in the contraction's registers under both strategies;
+// a Softmax (a normalization, not an elementwise op) stays an op of its own.
+TEST(TestEpilogues, elementwiseSuccessorsRunAsEpilogues) {
+    TempDir dir;
+    for (const char* strategy : {"tvm", "graphturbo"})
+        for (const Case& c : epilogueCases()) {
+            const bool expected = std::string(c.name) != "matmul-softmax";
+            EXPECT_EQ(epilogueValues(c, strategy, dir) > 0, expected)
+                << c.name << " under " << strategy;
+        }
+}
