@@ -14,6 +14,7 @@
 #include <llvm/IR/Intrinsics.h>
 
 #include <algorithm>
+#include <array>
 
 namespace stagecraft::codegen::detail {
 
@@ -225,11 +226,22 @@ Value* Emitter::loadMasked(const Access& access, std::span<Value* const> index, 
     return value;
 }
 
-void Emitter::storeVector(const Access& access, std::span<Value* const> index, Value* vector) {
+void Emitter::storeVector(const Access& access, std::span<Value* const> index, Value* vector,
+                          int64_t count) {
     llvm::Type* word = memoryType(access.dtype);
-    markAliasing(builder_.CreateAlignedStore(vector, elementPtr(access, index),
-                                             module_.getDataLayout().getABITypeAlign(word)),
-                 access);
+    const llvm::Align align = module_.getDataLayout().getABITypeAlign(word);
+    auto* type = llvm::cast<llvm::FixedVectorType>(vector->getType());
+    if (count < 0 || count == type->getNumElements()) {
+        markAliasing(builder_.CreateAlignedStore(vector, elementPtr(access, index), align), access);
+        return;
+    }
+    Value* at = elementPtr(access, index);
+    Value* all = builder_.CreateVectorSplat(type->getNumElements(), builder_.getTrue());
+    std::array<Value*, 4> args{vector, at, all, builder_.getInt32(static_cast<uint32_t>(count))};
+    llvm::CallInst* store =
+        builder_.CreateIntrinsic(llvm::Intrinsic::vp_store, {type, at->getType()}, args);
+    store->addParamAttr(1, llvm::Attribute::getWithAlignment(module_.getContext(), align));
+    markAliasing(store, access);
 }
 
 Value* Emitter::floorDiv(Value* a, int64_t b) {

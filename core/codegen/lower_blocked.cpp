@@ -8,15 +8,17 @@
 // row factor's vectors once and multiplies them by R broadcast scalars of the
 // column factor (sizes: blocked_plan.cpp). The reduction loops that move the
 // row factor along the row (Conv's kw) are unrolled, so padding lanes are
-// known when compiling; segments inside the input for every tap run in a
-// loop, the others with known lanes, each vector a masked load of the span
-// its lanes read, shuffled when not in place (strided rows, ConvTranspose's
-// exact divisions). A row of runtime start runs whole segments, then a
-// shorter one; a narrow row may run flattened with the loop before it. A
-// long single reduction runs in chunks that take up the stored sums. The
-// sums go through the call's epilogue (lower_epilogue.cpp) before the one
-// store. Each element sums the same products in the same order as
-// lower_contraction.cpp, with the same fused multiply-add: the same bits.
+// known when compiling (blocked_lanes.cpp); segments inside the input for
+// every tap run in a loop, the others with known lanes, each vector one
+// masked load: in place when its lanes read consecutive elements (edge
+// taps), else of the span they read and shuffled (strided rows,
+// ConvTranspose's exact divisions). A row of runtime start runs whole
+// segments, then a shorter one; a narrow row may run flattened with the
+// loop before it. A long single reduction runs in chunks that take up the
+// stored sums. The sums go through the call's epilogue (lower_epilogue.cpp)
+// before the one store, a shorter last vector's as that many lanes. Each
+// element sums the same products in the same order as lower_contraction.cpp,
+// with the same fused multiply-add: the same bits.
 
 #include "codegen/internal/blocked_plan.h"
 
@@ -57,7 +59,7 @@ public:
     /// Whether it applies: a row at a runtime start needs every lane to read.
     bool applies() const {
         return plan_.start == nullptr ||
-               segmentInside(0, nest_.loops[static_cast<size_t>(plan_.row)].extent);
+               segmentInside(call_, plan_, 0, nest_.loops[static_cast<size_t>(plan_.row)].extent);
     }
 
 private:
@@ -100,61 +102,6 @@ private:
         });
     }
 
-    /// The outer loop's and the row's values at \p position (a row value
-    /// when the row is not flattened).
-    std::pair<int64_t, int64_t> positionValues(int64_t position) const {
-        if (plan_.outer < 0)
-            return {0, position};
-        return {plan_.outerFirst + position / plan_.width, plan_.first + position % plan_.width};
-    }
-
-    /// The offset in elements of the row factor's element that the lane at
-    /// \p position reads at tap values \p taps (over the dims a position
-    /// moves), or nullopt where that lies outside the input or its division
-    /// is not exact.
-    std::optional<int64_t> laneAddress(int64_t position, const std::vector<int64_t>& taps) const {
-        std::vector<int64_t> values(nest_.loops.size(), 0);
-        const auto [outer, row] = positionValues(position);
-        values[static_cast<size_t>(plan_.row)] = row;
-        if (plan_.outer >= 0)
-            values[static_cast<size_t>(plan_.outer)] = outer;
-        for (size_t i = 0; i < plan_.taps.size(); ++i)
-            values[static_cast<size_t>(plan_.taps[i])] = taps[i];
-        const ops::AccessMap& map = *nest_.accessFor(plan_.rowSlot);
-        const Access& rows = call_.inputs[static_cast<size_t>(plan_.rowSlot)];
-        int64_t address = 0;
-        for (int d : movedDims(plan_)) {
-            std::optional<int64_t> index = exactIndex(map.dims[static_cast<size_t>(d)], values);
-            if (!index || *index < 0 || *index >= rows.shape[static_cast<size_t>(d)])
-                return std::nullopt;
-            address += *index * rows.strides[static_cast<size_t>(d)];
-        }
-        return address;
-    }
-
-    /// Every combination of the unrolled loops' values, in loop order.
-    std::vector<std::vector<int64_t>> tapSteps() const {
-        std::vector<std::vector<int64_t>> steps{{}};
-        for (int tap : plan_.taps) {
-            std::vector<std::vector<int64_t>> next;
-            for (const std::vector<int64_t>& s : steps)
-                for (int64_t v = 0; v < nest_.loops[static_cast<size_t>(tap)].extent; ++v) {
-                    next.push_back(s);
-                    next.back().push_back(v);
-                }
-            steps = std::move(next);
-        }
-        return steps;
-    }
-
-    bool segmentInside(int64_t first, int64_t width) const {
-        for (const std::vector<int64_t>& taps : tapSteps())
-            for (int64_t lane = first; lane < first + width; ++lane)
-                if (!laneAddress(lane, taps))
-                    return false;
-        return true;
-    }
-
     /// Full segments inside the input for every tap run in one loop (but a
     /// ConvTranspose's, and a flattened row's at addresses not linear); the
     /// others, and a shorter last segment, are emitted with known lanes.
@@ -168,7 +115,7 @@ private:
         const int64_t end = start + plan_.positions();
         while (start < end) {
             int64_t stop = start;
-            while (stop + length <= end && segmentInside(stop, length))
+            while (stop + length <= end && segmentInside(call_, plan_, stop, length))
                 stop += length;
             if ((plan_.outer < 0 || plan_.linear) && plan_.rowDiv == 1 && stop - start > length) {
                 e_.forRange(
@@ -242,7 +189,7 @@ private:
             return loops;
         }
         if (std::optional<int64_t> position = constantOf(lane)) {
-            const auto [outer, row] = positionValues(*position);
+            const auto [outer, row] = positionValues(plan_, *position);
             loops[static_cast<size_t>(plan_.outer)] = e_.i64(outer);
             loops[static_cast<size_t>(plan_.row)] = e_.i64(row);
             return loops;
@@ -287,8 +234,10 @@ private:
     }
 
     /// The row factor's vector of chunk \p chunk at the current step: one
-    /// masked load from the first read lane's element of the span the lanes
-    /// read (the others poison), shuffled into lanes unless already there.
+    /// masked load of the lanes that read, in place when they read
+    /// consecutive elements (edge taps: the padding lanes masked off), else
+    /// from the first read lane's element over the span the lanes read,
+    /// shuffled into lanes.
     /// \p keep says which lanes' sums count: the lanes that read, and those
     /// past the segment's end (never stored). Null when no lane reads.
     Value* rowVector(const Segment& s, int64_t chunk, const std::vector<int64_t>& taps,
@@ -299,7 +248,8 @@ private:
         int64_t first = -1, base = 0, span = plan_.lanes;
         for (int64_t k = 0; k < count; ++k) {
             std::optional<int64_t> address =
-                s.known ? laneAddress(*constantOf(s.first) + chunk * plan_.lanes + k, taps)
+                s.known ? laneAddress(call_, plan_, *constantOf(s.first) + chunk * plan_.lanes + k,
+                                      taps)
                         : std::optional<int64_t>(k * plan_.rowStride);
             keep[static_cast<size_t>(k)] = address.has_value();
             if (!address)
@@ -313,14 +263,6 @@ private:
         }
         if (first < 0)
             return nullptr;
-        std::vector<bool> read(static_cast<size_t>(span), false);
-        bool inPlace = span == plan_.lanes;
-        for (int64_t k = 0; k < count; ++k) {
-            const int64_t o = offset[static_cast<size_t>(k)];
-            if (o >= 0)
-                read[static_cast<size_t>(o)] = true;
-            inPlace = inPlace && (o < 0 || o == k);
-        }
         std::vector<Value*> loops = at(nullptr, 0, laneOf(s, chunk * plan_.lanes + first));
         for (size_t i = 0; i < plan_.taps.size(); ++i)
             loops[static_cast<size_t>(plan_.taps[i])] = e_.i64(taps[i]);
@@ -328,10 +270,20 @@ private:
         std::vector<Value*> index;
         for (const ops::IndexExpr& d : map->dims)
             index.push_back(e_.evalIndex(d, loops));
-        Value* loaded =
-            e_.loadMasked(call_.inputs[static_cast<size_t>(plan_.rowSlot)], index, 0, read);
-        if (inPlace && first == 0)
+        const Access& rows = call_.inputs[static_cast<size_t>(plan_.rowSlot)];
+        if (std::optional<std::vector<bool>> lanes = inPlaceLanes(offset, first, plan_.lanes)) {
+            // The lanes read consecutive elements: one masked load from where
+            // lane 0 would read (maybe before the tensor; its lane unread).
+            Value* loaded = e_.loadMasked(rows, index, -first, *lanes);
+            if (std::find(lanes->begin(), lanes->begin() + count, false) != lanes->begin() + count)
+                loaded->setName("edge"); // padding lanes masked off
             return loaded;
+        }
+        std::vector<bool> read(static_cast<size_t>(span), false);
+        for (int64_t o : offset)
+            if (o >= 0)
+                read[static_cast<size_t>(o)] = true;
+        Value* loaded = e_.loadMasked(rows, index, 0, read);
         std::vector<int> lanes;
         for (int64_t k = 0; k < plan_.lanes; ++k) {
             const int64_t o = k < count ? offset[static_cast<size_t>(k)] : -1;
@@ -411,7 +363,7 @@ private:
         if (chunkStart_ != nullptr)
             reductions[0] = {chunkStart_,
                              e_.b().CreateAdd(chunkStart_, e_.i64(plan_.reductionChunk))};
-        const std::vector<std::vector<int64_t>> steps = tapSteps();
+        const std::vector<std::vector<int64_t>> steps = tapSteps(nest_, plan_);
         e_.forBox(reductions, [&](const std::vector<Value*>& red) {
             for (size_t i = 0; i < red.size(); ++i)
                 loops_[static_cast<size_t>(plan_.reductions[i])] = red[i];
@@ -449,16 +401,10 @@ private:
                 loops.resize(static_cast<size_t>(nest_.outputRank));
                 return loops;
             });
-        if (count < plan_.lanes) {
-            std::vector<int> lanes;
-            for (int k = 0; k < count; ++k)
-                lanes.push_back(k);
-            sum = e_.b().CreateShuffleVector(sum, lanes);
-        }
         std::vector<Value*> loops = at(block, r, laneOf(s, chunk * plan_.lanes));
         loops.resize(static_cast<size_t>(nest_.outputRank));
         e_.storeVector(call_.epilogue.empty() ? call_.outputs[0] : call_.epilogue.back().outputs[0],
-                       loops, sum);
+                       loops, sum, count);
     }
 
     Emitter& e_;

@@ -1,11 +1,13 @@
 #pragma once
 // Internal to core/codegen: what the register-blocked contraction lowering
-// decides before it emits (blocked_plan.cpp) and the constant helpers its
-// emitter shares (lower_blocked.cpp).
+// decides before it emits (blocked_plan.cpp), the lanes' geometry
+// (blocked_lanes.cpp) and the constant helpers its emitter shares
+// (lower_blocked.cpp).
 
 #include "codegen/internal/lowering.h"
 
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace stagecraft::codegen::detail {
@@ -87,5 +89,27 @@ std::optional<int64_t> exactIndex(const ops::IndexExpr& expr, const std::vector<
 std::optional<int64_t> constantOf(Value* v);
 /// hi - lo when it is a constant: both constants, or hi built as lo + c.
 std::optional<int64_t> constantExtent(const Range& range);
+
+// The lanes' geometry (blocked_lanes.cpp), at compile time.
+
+/// The outer loop's and the row's values at \p position (a row value when
+/// the row is not flattened).
+std::pair<int64_t, int64_t> positionValues(const BlockedPlan& plan, int64_t position);
+/// The offset in elements of the row factor's element that the lane at
+/// \p position reads at the unrolled loops' values \p taps (over the dims a
+/// position moves), or nullopt where that lies outside the input or its
+/// division is not exact.
+std::optional<int64_t> laneAddress(const OpCall& call, const BlockedPlan& plan, int64_t position,
+                                   const std::vector<int64_t>& taps);
+/// Every combination of the unrolled loops' values, in loop order.
+std::vector<std::vector<int64_t>> tapSteps(const ops::LoopNest& nest, const BlockedPlan& plan);
+/// Whether every lane of positions [first, first + width) reads inside the
+/// input at every tap.
+bool segmentInside(const OpCall& call, const BlockedPlan& plan, int64_t first, int64_t width);
+/// The lanes of a \p lanes-wide vector that read, when lane k reads the
+/// element k - \p first after the first reading lane's (\p offset: -1 where
+/// a lane does not read); nullopt when some lane reads elsewhere.
+std::optional<std::vector<bool>> inPlaceLanes(const std::vector<int64_t>& offset, int64_t first,
+                                              int64_t lanes);
 
 } // namespace stagecraft::codegen::detail

@@ -119,8 +119,12 @@ public:
     /// their register value (f32, f64).
     Value* loadMasked(const Access& access, std::span<Value* const> index, int64_t shift,
                       const std::vector<bool>& read);
-    /// Stores the lanes of \p vector in the elements that follow \p index.
-    void storeVector(const Access& access, std::span<Value* const> index, Value* vector);
+    /// Stores the first \p count lanes of \p vector (all when -1) in the
+    /// elements that follow \p index; a shorter count is one store of
+    /// vector length \p count (llvm.vp.store: RVV's vl on riscv64, a masked
+    /// store on the host).
+    void storeVector(const Access& access, std::span<Value* const> index, Value* vector,
+                     int64_t count = -1);
 
     /// The index of \p expr at loop values \p loops (floor division and modulo).
     Value* evalIndex(const ops::IndexExpr& expr, std::span<Value* const> loops);

@@ -2,6 +2,7 @@
 
 #include "small_model_case.h"
 
+#include "codegen/codegen.h"
 #include "coretestsupport.h"
 #include "host_fixture.h"
 #include "ir/const_tensor.h"
@@ -89,6 +90,27 @@ void expectMatchesOnnxRuntime(const Case& c, const char* strategy) {
         else
             EXPECT_EQ(d.maxAbsolute, 0) << out.name << " differs at element " << d.worstIndex;
     }
+}
+
+int64_t countInKernels(const Case& c, const char* strategy, const std::filesystem::path& dir,
+                       std::string_view part) {
+    Seeded r;
+    ModelFile file = saveCase(c, dir / (std::string(c.name) + ".onnx"), r);
+    auto planned = plan(file, "stcp920", strategy);
+    EXPECT_TRUE(planned.ok()) << (planned.ok() ? "" : planned.error().message().c_str());
+    if (!planned.ok())
+        return -1;
+    const codegen::CodePlan& code = (*planned)->plan;
+    int64_t count = 0;
+    for (size_t k = 0; k < code.kernels.size(); ++k) {
+        auto text = codegen::lowerKernelText((*planned)->graph,
+                                             *(*planned)->evaluation.schedule.semantics, code, k);
+        EXPECT_TRUE(text.ok()) << (text.ok() ? "" : text.error().message().c_str());
+        if (!text.ok())
+            return -1;
+        count += test::countText(*text, part);
+    }
+    return count;
 }
 
 } // namespace stagecraft::test

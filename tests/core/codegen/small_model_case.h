@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace stagecraft::test {
@@ -80,5 +81,11 @@ ModelFile saveCase(const Case& c, const std::filesystem::path& path, Seeded& r);
 /// Runs case \p c scheduled by \p strategy (on stcp920) on the host and
 /// compares its outputs with ONNX Runtime's.
 void expectMatchesOnnxRuntime(const Case& c, const char* strategy);
+
+/// Occurrences of \p part in the unoptimized IR of every kernel of case
+/// \p c scheduled by \p strategy (the model saved in \p dir); -1 when it
+/// cannot be planned or lowered.
+int64_t countInKernels(const Case& c, const char* strategy, const std::filesystem::path& dir,
+                       std::string_view part);
 
 } // namespace stagecraft::test

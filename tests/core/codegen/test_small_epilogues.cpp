@@ -88,25 +88,6 @@ std::vector<EpilogueRow> epilogueRows() {
     return rows;
 }
 
-/// Values named "epilogue" in the unoptimized IR of every kernel of \p c.
-int64_t epilogueValues(const Case& c, const char* strategy, const TempDir& dir) {
-    Seeded r;
-    ModelFile file = saveCase(c, dir.path() / (std::string(c.name) + ".onnx"), r);
-    auto planned = plan(file, "stcp920", strategy);
-    EXPECT_TRUE(planned.ok()) << (planned.ok() ? "" : planned.error().message().c_str());
-    if (!planned.ok())
-        return -1;
-    const codegen::CodePlan& code = (*planned)->plan;
-    int64_t count = 0;
-    for (size_t k = 0; k < code.kernels.size(); ++k) {
-        auto text = codegen::lowerKernelText((*planned)->graph,
-                                             *(*planned)->evaluation.schedule.semantics, code, k);
-        EXPECT_TRUE(text.ok()) << (text.ok() ? "" : text.error().message().c_str());
-        count += text.ok() ? test::countText(*text, "%epilogue") : 0;
-    }
-    return count;
-}
-
 } // namespace
 
 class EpiloguesMatchOnnxRuntime : public ::testing::TestWithParam<EpilogueRow> {};
@@ -125,7 +106,7 @@ TEST(TestEpilogues, elementwiseSuccessorsRunAsEpilogues) {
     for (const char* strategy : {"tvm", "graphturbo"})
         for (const Case& c : epilogueCases()) {
             const bool expected = std::string(c.name) != "matmul-softmax";
-            EXPECT_EQ(epilogueValues(c, strategy, dir) > 0, expected)
+            EXPECT_EQ(countInKernels(c, strategy, dir.path(), "%epilogue") > 0, expected)
                 << c.name << " under " << strategy;
         }
 }

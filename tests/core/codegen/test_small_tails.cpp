@@ -1,0 +1,101 @@
+// Masked tails in the register-blocked lowering (lower_blocked.cpp, issue
+// 65): an edge tap whose lanes read consecutive elements is one masked load
+// in place, its padding lanes masked off (named "edge"), and a segment's
+// last, shorter chunk is one store of that many lanes (llvm.vp.store: RVV's
+// vl, a masked store on the host). Against ONNX Runtime under tvm and
+// graphturbo: a padded 3x3 Conv on rows of 13, a strided one on rows of 15
+// (its lanes shuffled, so no in-place edge), a MatMul on rows of 13; and a
+// check that their kernels take the paths, which a 1x1 Conv on whole rows
+// of 16 does not.
+
+#include "coretestsupport.h"
+#include "small_model_case.h"
+
+#include <gtest/gtest.h>
+
+using namespace stagecraft;
+using namespace stagecraft::test;
+
+namespace {
+
+void paddedConv(onnxio::ModelBuilder& m, Seeded& r) {
+    m.addFloatInitializer("w", {6, 4, 3, 3}, r.floats(6 * 4 * 9, 0.5));
+    m.addFloatInitializer("b", {6}, r.floats(6, 1.0));
+    m.addNode("Conv", {"x", "w", "b"}, {"y"}).attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+    output(m, "y", DType::Float32, {1, 6, 6, 13});
+}
+
+void stridedConv(onnxio::ModelBuilder& m, Seeded& r) {
+    m.addFloatInitializer("w", {5, 4, 3, 3}, r.floats(5 * 4 * 9, 0.5));
+    m.addNode("Conv", {"x", "w"}, {"y"})
+        .attr("pads", std::vector<int64_t>{1, 1, 1, 1})
+        .attr("strides", std::vector<int64_t>{2, 2});
+    output(m, "y", DType::Float32, {1, 5, 5, 15});
+}
+
+void matmulRowTail(onnxio::ModelBuilder& m, Seeded& r) {
+    m.addFloatInitializer("w", {24, 13}, r.floats(24 * 13, 0.5));
+    m.addNode("MatMul", {"x", "w"}, {"y"});
+    output(m, "y", DType::Float32, {5, 13});
+}
+
+void wholeRows(onnxio::ModelBuilder& m, Seeded& r) {
+    m.addFloatInitializer("w", {8, 4, 1, 1}, r.floats(32, 0.5));
+    m.addNode("Conv", {"x", "w"}, {"y"});
+    output(m, "y", DType::Float32, {1, 8, 2, 16});
+}
+
+/// A case and the paths its kernels must take.
+struct TailCase {
+    Case model;
+    bool edgeLoads;
+    bool shorterStores;
+};
+
+const std::vector<TailCase>& tailCases() {
+    static const std::vector<TailCase> all = {
+        {{"conv-pad-row13", DType::Float32, {1, 4, 6, 13}, 2.0, paddedConv}, true, true},
+        {{"conv-stride2-row15", DType::Float32, {1, 4, 9, 29}, 2.0, stridedConv}, false, true},
+        {{"matmul-row13", DType::Float32, {5, 24}, 2.0, matmulRowTail}, false, true},
+        {{"conv1x1-rows16", DType::Float32, {1, 4, 2, 16}, 2.0, wholeRows}, false, false},
+    };
+    return all;
+}
+
+struct TailRow {
+    std::string rowLabel;
+    size_t index;
+    const char* strategy;
+};
+
+std::vector<TailRow> tailRows() {
+    std::vector<TailRow> rows;
+    for (const char* strategy : {"tvm", "graphturbo"})
+        for (size_t i = 0; i < tailCases().size(); ++i)
+            rows.push_back({std::string(tailCases()[i].model.name) + "-" + strategy, i, strategy});
+    return rows;
+}
+
+} // namespace
+
+class TailsMatchOnnxRuntime : public ::testing::TestWithParam<TailRow> {};
+
+TEST_P(TailsMatchOnnxRuntime, tailsMatchOnnxRuntime) {
+    expectMatchesOnnxRuntime(tailCases()[GetParam().index].model, GetParam().strategy);
+}
+
+INSTANTIATE_TEST_SUITE_P(TestTails, TailsMatchOnnxRuntime, ::testing::ValuesIn(tailRows()),
+                         test::RowName{});
+
+// Edge taps load in place under a mask and shorter chunks store their lanes
+// alone; whole rows without padding need neither.
+TEST(TestTails, edgesAndRowTailsAreMasked) {
+    TempDir dir;
+    for (const char* strategy : {"tvm", "graphturbo"})
+        for (const TailCase& c : tailCases()) {
+            const int64_t edges = countInKernels(c.model, strategy, dir.path(), "%edge");
+            const int64_t stores = countInKernels(c.model, strategy, dir.path(), "@llvm.vp.store");
+            EXPECT_EQ(edges > 0, c.edgeLoads) << c.model.name << " under " << strategy;
+            EXPECT_EQ(stores > 0, c.shorterStores) << c.model.name << " under " << strategy;
+        }
+}
