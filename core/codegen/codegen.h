@@ -118,6 +118,9 @@ struct EmittedProgram {
     std::vector<EmittedKernel> kernels;
     /// How the kernels use the vector unit (EmitOptions::vectorReport).
     std::optional<VectorReport> vectorReport;
+    /// vectorReport as the vector-report.json the emission writes (made
+    /// once: the manifest hashes the same bytes), else empty.
+    std::string vectorReportJson;
 };
 
 /// Kernels done so far, of which \p cached came from the object cache, and

@@ -161,13 +161,19 @@ Expected<std::string> assemblyOf(const std::string& ir, llvm::TargetMachine& mac
     if (!module)
         return Error("kernel " + symbol +
                      ": its optimized IR does not parse: " + problem.getMessage().str());
+    // The worker's machine prints its comments for this module alone.
+    const bool verbose = machine.Options.MCOptions.AsmVerbose;
     machine.Options.MCOptions.AsmVerbose = true;
     llvm::SmallVector<char, 0> buffer;
     llvm::raw_svector_ostream out(buffer);
     llvm::legacy::PassManager passes;
-    if (machine.addPassesToEmitFile(passes, out, nullptr, llvm::CodeGenFileType::AssemblyFile))
+    const bool refused =
+        machine.addPassesToEmitFile(passes, out, nullptr, llvm::CodeGenFileType::AssemblyFile);
+    if (!refused)
+        passes.run(*module);
+    machine.Options.MCOptions.AsmVerbose = verbose;
+    if (refused)
         return Error("target " + machine.getTargetTriple().str() + " cannot print assembly");
-    passes.run(*module);
     return std::string(buffer.begin(), buffer.end());
 }
 
@@ -450,6 +456,7 @@ Expected<EmittedProgram> emitProgram(const ir::Graph& graph,
                 assembly.back().parts.push_back(part.assembly);
         }
         program.vectorReport = buildVectorReport(graph, plan, assembly, program.vlen);
+        program.vectorReportJson = vectorReportJson(*program.vectorReport);
     }
     // The cache stays within its cap, least recently used entries first; a
     // prune that fails costs a later run its hits, never this one a result.

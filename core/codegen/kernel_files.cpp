@@ -293,8 +293,7 @@ Expected<std::vector<std::string>> writeKernelFiles(const fs::path& dir, const i
         }
     }
     if (program.vectorReport) {
-        SC_RETURN_IF_ERROR(
-            staging.write(kVectorReportFile, vectorReportJson(*program.vectorReport)));
+        SC_RETURN_IF_ERROR(staging.write(kVectorReportFile, program.vectorReportJson));
         written[kVectorReportFile] = "";
     }
     SC_RETURN_IF_ERROR(

@@ -209,7 +209,7 @@ std::string writeManifestJson(const ir::Graph& graph, const CodePlan& plan,
             files[f.path] = sha256Hex(std::string_view(f.bytes));
     }
     if (program.vectorReport)
-        files[kVectorReportFile] = sha256Hex(vectorReportJson(*program.vectorReport));
+        files[kVectorReportFile] = sha256Hex(std::string_view(program.vectorReportJson));
     Json doc = {{"format", kFormat},
                 {"version", kVersion},
                 {"kind", library != nullptr ? "library" : "objects"},
