@@ -60,13 +60,13 @@ bool segmentInside(const OpCall& call, const BlockedPlan& plan, int64_t first, i
     return true;
 }
 
-std::optional<std::vector<bool>> inPlaceLanes(const std::vector<int64_t>& offset, int64_t first,
-                                              int64_t lanes) {
+std::optional<std::vector<bool>> steppedLanes(const std::vector<int64_t>& offset, int64_t first,
+                                              int64_t step, int64_t lanes) {
     std::vector<bool> reading(static_cast<size_t>(lanes), false);
     for (size_t k = 0; k < offset.size(); ++k) {
         if (offset[k] < 0)
             continue;
-        if (offset[k] != static_cast<int64_t>(k) - first)
+        if (offset[k] != (static_cast<int64_t>(k) - first) * step)
             return std::nullopt;
         reading[k] = true;
     }

@@ -4,8 +4,11 @@
 // the row) and the dims to test per step, all read off the loop nest and the
 // access maps; then the vector width, the segment and the tile sized from
 // the target's vector registers (the host's, or riscv64's at the least VLEN
-// the objects assume). Nothing applies to a non-float nest, or where a
-// factor's read is not affine in the way the emitter needs.
+// the objects assume). The row is the output's last loop, or the last with
+// more than one position when the later ones have one; on riscv64 a row
+// factor of any stride is read with strided loads. Nothing applies to a
+// non-float nest, or where a factor's read is not affine in the way the
+// emitter needs.
 
 #include "codegen/internal/blocked_plan.h"
 
@@ -214,20 +217,20 @@ void chooseBlock(const ops::LoopNest& nest, BlockedPlan& plan) {
     const ops::AccessMap& rowMap = *nest.accessFor(plan.rowSlot);
     const ops::AccessMap& colMap = *nest.accessFor(plan.colSlot);
     plan.block = largestLoopOnlyIn(nest, plan.row, colMap, rowMap);
-    for (int l = 0; l < plan.row; ++l) {
-        if (l == plan.block || l == plan.outer)
+    for (int l = 0; l < nest.outputRank; ++l) {
+        if (l == plan.row || l == plan.block || l == plan.outer)
             continue;
         (readBy(rowMap, l) && readBy(colMap, l) ? plan.shared : plan.rest).push_back(l);
     }
 }
 
-/// Decides the row factor, the block loop and the unrolled loops, the row
-/// flattened with the loop before it when \p flatten; nullopt when the nest
-/// is not a product of a row and a column factor.
-std::optional<BlockedPlan> planFactors(const OpCall& call, bool flatten) {
+/// Decides the row factor, the block loop and the unrolled loops for row
+/// loop \p row, the row flattened with the loop before it when \p flatten;
+/// nullopt when the nest is not a product of a row and a column factor.
+std::optional<BlockedPlan> planFactors(const OpCall& call, bool flatten, int row) {
     const ops::LoopNest& nest = call.semantics->nests[0];
     BlockedPlan plan;
-    plan.row = nest.outputRank - 1;
+    plan.row = row;
     if (!chooseRowFactor(nest, plan) || (flatten && !chooseOuter(nest, plan)) ||
         !chooseTaps(nest, plan) || !chooseTests(call, plan))
         return std::nullopt;
@@ -281,10 +284,12 @@ std::optional<int64_t> constantExtent(const Range& range) {
 
 namespace {
 
-/// The factors and the row's stride and range; nullopt where the emitter
-/// cannot read the row factor along the row.
-std::optional<BlockedPlan> planRow(const OpCall& call, bool flatten) {
-    std::optional<BlockedPlan> plan = planFactors(call, flatten);
+/// The factors and the row's stride and range for row loop \p row (the
+/// output's last unless every later one is a single position); nullopt
+/// where the emitter cannot read the row factor along the row. With
+/// \p stridedLoads (riscv64's vlse) a row of any stride is read so.
+std::optional<BlockedPlan> planRow(const OpCall& call, bool flatten, int row, bool stridedLoads) {
+    std::optional<BlockedPlan> plan = planFactors(call, flatten, row);
     if (!plan)
         return std::nullopt;
     const ops::LoopNest& nest = call.semantics->nests[0];
@@ -299,10 +304,13 @@ std::optional<BlockedPlan> planRow(const OpCall& call, bool flatten) {
         if (term.loop == plan->row)
             plan->rowStride = term.coeff * rows.strides[static_cast<size_t>(plan->rowDim)];
     plan->rowDiv = along.div;
-    if (plan->rowStride <= 0 || plan->rowStride > kMaxSpanPerLane * plan->rowDiv)
+    plan->stridedLoads = stridedLoads && !flatten && plan->rowDiv == 1 &&
+                         plan->rowStride > kMaxSpanPerLane * plan->rowDiv;
+    if (plan->rowStride <= 0 ||
+        (plan->rowStride > kMaxSpanPerLane * plan->rowDiv && !plan->stridedLoads))
         return std::nullopt;
-    const Range& row = call.regions[0].back();
-    std::optional<int64_t> first = constantOf(row.lo), last = constantOf(row.hi);
+    const Range& range = call.regions[0][static_cast<size_t>(row)];
+    std::optional<int64_t> first = constantOf(range.lo), last = constantOf(range.hi);
     if (first && last && *last > *first) {
         plan->first = *first;
         plan->width = *last - *first;
@@ -310,10 +318,10 @@ std::optional<BlockedPlan> planRow(const OpCall& call, bool flatten) {
     }
     // A row tile at a runtime start: its width must be known, and it is
     // never flattened (a position's row would need the start).
-    std::optional<int64_t> width = constantExtent(row);
+    std::optional<int64_t> width = constantExtent(range);
     if (flatten || !width || *width <= 0 || plan->rowDiv != 1)
         return std::nullopt;
-    plan->start = row.lo;
+    plan->start = range.lo;
     plan->width = *width;
     return plan;
 }
@@ -383,6 +391,21 @@ int64_t reductionChunk(const ops::LoopNest& nest, const BlockedPlan& plan, int64
     return 0;
 }
 
+/// A plan along an earlier output loop when the later ones are single
+/// positions (a squeeze-excite Conv's 1 x 1 output: vectors over its
+/// channels, the weights read with a stride), or nullopt.
+std::optional<BlockedPlan> planAcross(const OpCall& call, bool stridedLoads) {
+    const int rank = call.semantics->nests[0].outputRank;
+    for (int l = rank - 1; l >= 0; --l) {
+        std::optional<int64_t> extent = constantExtent(call.regions[0][static_cast<size_t>(l)]);
+        if (!extent)
+            return std::nullopt;
+        if (*extent > 1)
+            return l == rank - 1 ? std::nullopt : planRow(call, false, l, stridedLoads);
+    }
+    return std::nullopt;
+}
+
 /// The full plan: factors, then the tile and segment sized to the host's
 /// vector registers; nullopt where the lowering does not apply. A row that
 /// leaves lanes empty is flattened with the loop before it where the
@@ -397,22 +420,29 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
     for (int slot = 0; slot < 2; ++slot)
         if (inputType(call, slot) != t)
             return std::nullopt;
-    std::optional<BlockedPlan> plan = planRow(call, false);
-    if (!plan)
-        return std::nullopt;
+    // riscv64 reads a row of any stride with one strided load (vlse).
+    const bool stridedLoads = llvm::Triple(e.module().getTargetTriple()).isRISCV();
+    std::optional<BlockedPlan> plan = planRow(call, false, nest.outputRank - 1, stridedLoads);
     const VectorRegisters registers =
         hostVectorRegisters(e.module(), t == ir::DType::Float32 ? 4 : 8);
     // Narrow rows are flattened; wider ones (ResNet-50's 14 x 14 stage: 14
     // of 16 lanes, 196 of 208 flattened) only without taps: nine unrolled
     // taps of a 3 x 3 one ran 10 % slower, its 1 x 1 ones 8-23 % faster.
-    if (plan->width % registers.lanes != 0) {
-        std::optional<BlockedPlan> flat = planRow(call, true);
+    if (plan && plan->width % registers.lanes != 0) {
+        std::optional<BlockedPlan> flat = planRow(call, true, nest.outputRank - 1, stridedLoads);
         if (flat && flattens(call, *flat, registers.lanes) &&
             (plan->width * 2 <= registers.lanes ||
              (flat->restOutside && laneShare(flat->positions(), registers.lanes) >
                                        laneShare(plan->width, registers.lanes))))
             plan = std::move(flat);
     }
+    // A single position along the row (the row factor may then not be read
+    // along it at all: a 1 x 1 input of stride 0): vectors along an earlier loop.
+    if (!plan || plan->positions() == 1)
+        if (std::optional<BlockedPlan> across = planAcross(call, stridedLoads))
+            plan = std::move(across);
+    if (!plan)
+        return std::nullopt;
     plan->lanes = std::min(registers.lanes, nextPowerOfTwo(plan->positions()));
     plan->chunks = std::min(kMaxChunks, (plan->positions() + plan->lanes - 1) / plan->lanes);
     const int64_t budget = registers.count * 3 / 4;

@@ -226,6 +226,29 @@ Value* Emitter::loadMasked(const Access& access, std::span<Value* const> index, 
     return value;
 }
 
+Value* Emitter::loadStrided(const Access& access, std::span<Value* const> index, int64_t shift,
+                            int64_t step, const std::vector<bool>& read) {
+    llvm::Type* word = memoryType(access.dtype);
+    Value* at = elementPtr(access, index);
+    if (shift != 0) // not inbounds: the first lanes may lie before the tensor
+        at = builder_.CreateGEP(word, at, i64(shift));
+    auto* type = llvm::FixedVectorType::get(word, static_cast<unsigned>(read.size()));
+    std::vector<llvm::Constant*> mask;
+    for (bool b : read)
+        mask.push_back(builder_.getInt1(b));
+    const llvm::DataLayout& layout = module_.getDataLayout();
+    const auto bytes = static_cast<int64_t>(layout.getTypeAllocSize(word));
+    std::array<Value*, 4> args{at, i64(step * bytes), llvm::ConstantVector::get(mask),
+                               builder_.getInt32(static_cast<uint32_t>(read.size()))};
+    llvm::CallInst* value =
+        builder_.CreateIntrinsic(llvm::Intrinsic::experimental_vp_strided_load,
+                                 {type, at->getType(), builder_.getInt64Ty()}, args);
+    value->addParamAttr(
+        0, llvm::Attribute::getWithAlignment(module_.getContext(), layout.getABITypeAlign(word)));
+    markAliasing(value, access);
+    return value;
+}
+
 void Emitter::storeVector(const Access& access, std::span<Value* const> index, Value* vector,
                           int64_t count) {
     llvm::Type* word = memoryType(access.dtype);

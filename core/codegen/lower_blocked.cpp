@@ -1,24 +1,26 @@
 // The register-blocked contraction (docs/codegen.md): the micro-kernel
 // lowering of Conv, ConvTranspose, MatMul and Gemm (host and riscv64), chosen
 // from the loop nest and access maps (no op is named). The "row" factor reads
-// along the output's last loop (Conv's ow, MatMul's n), the "column" factor
-// along another output loop, the block (Conv's oc, MatMul's m), that the row
-// factor does not read. A tile of R block positions by a segment of the row
-// stays in vector registers over every reduction step: each step loads the
-// row factor's vectors once and multiplies them by R broadcast scalars of the
-// column factor (sizes: blocked_plan.cpp). The reduction loops that move the
-// row factor along the row (Conv's kw) are unrolled, so padding lanes are
-// known when compiling (blocked_lanes.cpp); segments inside the input for
-// every tap run in a loop, the others with known lanes, each vector one
-// masked load: in place when its lanes read consecutive elements (edge
-// taps), else of the span they read and shuffled (strided rows,
-// ConvTranspose's exact divisions). A row of runtime start runs whole
-// segments, then a shorter one; a narrow row may run flattened with the
-// loop before it. A long single reduction runs in chunks that take up the
-// stored sums. The sums go through the call's epilogue (lower_epilogue.cpp)
-// before the one store, a shorter last vector's as that many lanes. Each
-// element sums the same products in the same order as lower_contraction.cpp,
-// with the same fused multiply-add: the same bits.
+// along the output's last loop (Conv's ow, MatMul's n; an earlier one when
+// the last are single positions: a squeeze-excite Conv's co), the "column"
+// factor along another output loop, the block (Conv's oc, MatMul's m), that
+// the row factor does not read. A tile of R block positions by a segment of
+// the row stays in vector registers over every reduction step: each step
+// loads the row factor's vectors once and multiplies them by R broadcast
+// scalars of the column factor (sizes: blocked_plan.cpp). The reduction loops
+// that move the row factor along the row (Conv's kw) are unrolled, so
+// padding lanes are known when compiling (blocked_lanes.cpp); segments inside
+// the input for every tap run in a loop, the others with known lanes, each
+// vector one masked load: in place when its lanes read consecutive elements
+// (edge taps), strided beyond a span's reach (riscv64's vlse), else of the
+// span they read and shuffled (stride 2, ConvTranspose's exact divisions). A
+// row of runtime start runs whole segments, then a shorter one; a narrow row
+// may run flattened with the loop before it. A long single reduction runs in
+// chunks that take up the stored sums. The sums go through the call's
+// epilogue (lower_epilogue.cpp) before the one store, a shorter last
+// vector's as that many lanes. Each element sums the same products in the
+// same order as lower_contraction.cpp, with the same fused multiply-add: the
+// same bits.
 
 #include "codegen/internal/blocked_plan.h"
 
@@ -212,6 +214,9 @@ private:
 
     int64_t chunksOf(const Segment& s) const { return (s.width + plan_.lanes - 1) / plan_.lanes; }
 
+    /// Whether the lanes run along the output's last loop, unflattened.
+    bool alongLastLoop() const { return plan_.outer < 0 && plan_.row == nest_.outputRank - 1; }
+
     /// A tile's accumulators start at the output's initial values (Conv's bias).
     Value* initialVector(const Segment& s, Value* block, int64_t r, int64_t chunk) {
         const ir::OpKind kind = call_.op().kind;
@@ -271,7 +276,7 @@ private:
         for (const ops::IndexExpr& d : map->dims)
             index.push_back(e_.evalIndex(d, loops));
         const Access& rows = call_.inputs[static_cast<size_t>(plan_.rowSlot)];
-        if (std::optional<std::vector<bool>> lanes = inPlaceLanes(offset, first, plan_.lanes)) {
+        if (std::optional<std::vector<bool>> lanes = steppedLanes(offset, first, 1, plan_.lanes)) {
             // The lanes read consecutive elements: one masked load from where
             // lane 0 would read (maybe before the tensor; its lane unread).
             Value* loaded = e_.loadMasked(rows, index, -first, *lanes);
@@ -279,6 +284,11 @@ private:
                 loaded->setName("edge"); // padding lanes masked off
             return loaded;
         }
+        if (plan_.stridedLoads)
+            if (std::optional<std::vector<bool>> lanes =
+                    steppedLanes(offset, first, plan_.rowStride, plan_.lanes))
+                return e_.loadStrided(rows, index, -first * plan_.rowStride, plan_.rowStride,
+                                      *lanes);
         std::vector<bool> read(static_cast<size_t>(span), false);
         for (int64_t o : offset)
             if (o >= 0)
@@ -396,7 +406,7 @@ private:
         Value* sum = e_.b().CreateLoad(vector_, slot);
         const int64_t count = lanesIn(s, chunk);
         if (!call_.epilogue.empty())
-            sum = applyEpilogue(e_, call_, sum, count, plan_.outer < 0, [&](int64_t lane) {
+            sum = applyEpilogue(e_, call_, sum, count, alongLastLoop(), [&](int64_t lane) {
                 std::vector<Value*> loops = at(block, r, laneOf(s, chunk * plan_.lanes + lane));
                 loops.resize(static_cast<size_t>(nest_.outputRank));
                 return loops;

@@ -16,7 +16,9 @@ namespace stagecraft::codegen::detail {
 struct BlockedPlan {
     int rowSlot = 0;
     int colSlot = 1;
-    /// The row loop (the output's last) and the row factor's dim it moves.
+    /// The row loop (the output's last, or the last of several positions
+    /// when every later one is a single position) and the row factor's dim
+    /// it moves.
     int row = 0;
     int rowDim = 0;
     /// Elements per position along the row: rowStride / rowDiv (a
@@ -24,6 +26,9 @@ struct BlockedPlan {
     /// only the lanes where the division is exact read).
     int64_t rowStride = 1;
     int64_t rowDiv = 1;
+    /// The row factor's lanes are read with one strided load (riscv64's
+    /// vlse), its stride beyond what a span and a shuffle take.
+    bool stridedLoads = false;
     /// A narrow row flattened with the output loop before it, or -1: position
     /// p is outer = outerFirst + p / width, row = first + p % width, and the
     /// row factor's dims that outer moves are tested per lane like rowDim.
@@ -107,9 +112,10 @@ std::vector<std::vector<int64_t>> tapSteps(const ops::LoopNest& nest, const Bloc
 /// input at every tap.
 bool segmentInside(const OpCall& call, const BlockedPlan& plan, int64_t first, int64_t width);
 /// The lanes of a \p lanes-wide vector that read, when lane k reads the
-/// element k - \p first after the first reading lane's (\p offset: -1 where
-/// a lane does not read); nullopt when some lane reads elsewhere.
-std::optional<std::vector<bool>> inPlaceLanes(const std::vector<int64_t>& offset, int64_t first,
-                                              int64_t lanes);
+/// element (k - \p first) * \p step after the first reading lane's
+/// (\p offset: -1 where a lane does not read); nullopt when some lane reads
+/// elsewhere.
+std::optional<std::vector<bool>> steppedLanes(const std::vector<int64_t>& offset, int64_t first,
+                                              int64_t step, int64_t lanes);
 
 } // namespace stagecraft::codegen::detail

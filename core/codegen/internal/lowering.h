@@ -119,6 +119,11 @@ public:
     /// their register value (f32, f64).
     Value* loadMasked(const Access& access, std::span<Value* const> index, int64_t shift,
                       const std::vector<bool>& read);
+    /// As loadMasked, lane i the element \p step * i elements after the
+    /// shifted one: one strided load (llvm.experimental.vp.strided.load,
+    /// riscv64's vlse).
+    Value* loadStrided(const Access& access, std::span<Value* const> index, int64_t shift,
+                       int64_t step, const std::vector<bool>& read);
     /// Stores the first \p count lanes of \p vector (all when -1) in the
     /// elements that follow \p index; a shorter count is one store of
     /// vector length \p count (llvm.vp.store: RVV's vl on riscv64, a masked

@@ -4,12 +4,14 @@
 // labels inside a block, spills, scalar multiply-adds), and the report of a
 // real emission: every contraction layer of resnet-reduced found with its
 // vector multiply-adds, lane fills that are shares and do not grow with the
-// VLEN, and a JSON whose summary counts its loops.
+// VLEN, and a JSON whose summary counts its loops; a squeeze-excite block's
+// single-position Convs and fc at >= 75 % of the lanes.
 
 #include "codegen/codegen.h"
 #include "codegen/vector_report.h"
 #include "codegen_fixture.h"
 #include "coretestsupport.h"
+#include "onnx/model_builder.h"
 #include "suite_fixture.h"
 
 #include <nlohmann/json.hpp>
@@ -189,6 +191,61 @@ TEST_F(TestVectorReport, everyContractionOfAnEmissionIsReported) {
         multiplyAdds += loop["vector_fmas"].get<int64_t>() + loop["scalar_fmas"].get<int64_t>() > 0;
     EXPECT_EQ(json["multiply_add_loops"]["loops"].get<int64_t>(), multiplyAdds);
     EXPECT_NE(codegen::vectorReportText(report).find("VLEN 512"), std::string::npos);
+}
+
+namespace {
+
+/// A squeeze-excite block on [1, 128, 7, 7]: its 1 x 1 Convs have a single
+/// output position, and an fc (a Gemm with transB) on the pooled channels;
+/// wide enough that each of stcp920's 8 cores gets whole vectors of them.
+ModelFile squeezeExcite(const std::filesystem::path& path) {
+    onnxio::ModelBuilder m("squeeze-excite", 13);
+    m.addInput("x", ir::DType::Float32, {1, 128, 7, 7});
+    m.addFloatInitializer("w1", {64, 128, 1, 1}, std::vector<float>(64 * 128, 0.05f));
+    m.addFloatInitializer("b1", {64}, std::vector<float>(64, 0.1f));
+    m.addFloatInitializer("w2", {128, 64, 1, 1}, std::vector<float>(128 * 64, -0.03f));
+    m.addFloatInitializer("fc", {128, 128}, std::vector<float>(128 * 128, 0.01f));
+    m.addNode("GlobalAveragePool", {"x"}, {"pooled"});
+    m.addNode("Conv", {"pooled", "w1", "b1"}, {"squeezed"});
+    m.addNode("Relu", {"squeezed"}, {"r"});
+    m.addNode("Conv", {"r", "w2"}, {"excited"});
+    m.addNode("HardSigmoid", {"excited"}, {"gate"});
+    m.addNode("Mul", {"x", "gate"}, {"y"});
+    m.addNode("Flatten", {"gate"}, {"flat"});
+    m.addNode("Gemm", {"flat", "fc"}, {"logits"}).attr("transB", int64_t{1});
+    m.addOutput("y", ir::DType::Float32, {1, 128, 7, 7});
+    m.addOutput("logits", ir::DType::Float32, {1, 128});
+    ModelFile file{path, {}};
+    EXPECT_TRUE(m.save(file.path).ok()) << path;
+    return file;
+}
+
+} // namespace
+
+// A contraction with one output position runs its vectors along the
+// channels, the weights read with a stride (vlse): every multiply-add loop
+// of the Convs and the Gemm fills at least 3/4 of the lanes at VLEN 256
+// (they were scalar, one lane of eight).
+TEST_F(TestVectorReport, singlePositionContractionsRunAlongChannels) {
+    auto planned = plan(squeezeExcite(dir_->filePath(std::string("se.onnx"))), "stcp920", "tvm");
+    ASSERT_TRUE(planned.ok()) << (planned.ok() ? "" : planned.error().message().c_str());
+    codegen::EmitOptions options;
+    options.target = codegen::Target::RiscV64;
+    options.vlen = 256;
+    options.vectorReport = true;
+    const Planned& p = **planned;
+    auto program = codegen::emitProgram(p.graph, *p.evaluation.schedule.semantics, p.plan, options);
+    ASSERT_TRUE(program.ok()) << (program.ok() ? "" : program.error().message().c_str());
+    int contractionLoops = 0;
+    for (const codegen::ReportedLoop& reported : program->vectorReport->loops) {
+        const std::string& type = reported.opType;
+        if (!reported.loop.multiplyAdds() || (type != "Conv" && type != "Gemm"))
+            continue;
+        ++contractionLoops;
+        EXPECT_GT(reported.loop.vectorFmaCount(), 0) << reported.op;
+        EXPECT_GE(reported.loop.laneFill(256), 0.75) << reported.op;
+    }
+    EXPECT_GE(contractionLoops, 3);
 }
 
 TEST_F(TestVectorReport, hostEmissionsHaveNoVectorReport) {
