@@ -12,9 +12,11 @@
 #include "codegen/internal/lowering.h"
 
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/TargetParser/Triple.h>
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 
 namespace stagecraft::codegen::detail {
 
@@ -204,24 +206,55 @@ void Emitter::store(const Access& access, std::span<Value* const> index, Value* 
                  access);
 }
 
+/// The pointer \p shift elements after \p index's element of \p access,
+/// not inbounds: the first lanes of a masked load may lie before the tensor.
+Value* Emitter::shiftedPointer(const Access& access, std::span<Value* const> index, int64_t shift) {
+    Value* at = elementPtr(access, index);
+    return shift == 0 ? at : builder_.CreateGEP(memoryType(access.dtype), at, i64(shift));
+}
+
+Value* Emitter::constantMask(const std::vector<bool>& lanes) {
+    std::vector<llvm::Constant*> mask;
+    for (bool b : lanes)
+        mask.push_back(builder_.getInt1(b));
+    return llvm::ConstantVector::get(mask);
+}
+
+Value* Emitter::laneMask(const std::vector<bool>& lanes) {
+    const bool maskRegisters = llvm::Triple(module_.getTargetTriple()).isX86() &&
+                               vectorBitsOf(module_) >= 512 && lanes.size() <= 64;
+    if (!maskRegisters)
+        return constantMask(lanes);
+    uint64_t bits = 0;
+    for (size_t k = 0; k < lanes.size(); ++k)
+        bits |= uint64_t{lanes[k]} << k;
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%llx", static_cast<unsigned long long>(bits));
+    const auto width = static_cast<unsigned>(lanes.size());
+    llvm::Type* word = builder_.getIntNTy(width);
+    const std::string name = module_.getName().str() + ".lanes" + std::to_string(width) + "." + hex;
+    auto* global = llvm::cast<llvm::GlobalVariable>(module_.getOrInsertGlobal(name, word));
+    if (!global->hasInitializer()) {
+        // Not constant and not local: the optimizer cannot fold its loads.
+        global->setInitializer(llvm::ConstantInt::get(word, bits));
+        global->setVisibility(llvm::GlobalValue::HiddenVisibility);
+    }
+    Value* loaded = builder_.CreateLoad(word, global);
+    return builder_.CreateBitCast(loaded, llvm::FixedVectorType::get(builder_.getInt1Ty(), width));
+}
+
 Value* Emitter::loadMasked(const Access& access, std::span<Value* const> index, int64_t shift,
                            const std::vector<bool>& read) {
     llvm::Type* word = memoryType(access.dtype);
-    Value* at = elementPtr(access, index);
-    if (shift != 0) // not inbounds: the first lanes may lie before the tensor
-        at = builder_.CreateGEP(word, at, i64(shift));
+    Value* at = shiftedPointer(access, index, shift);
     auto* type = llvm::FixedVectorType::get(word, static_cast<unsigned>(read.size()));
     const llvm::Align align = module_.getDataLayout().getABITypeAlign(word);
     llvm::Instruction* value = nullptr;
-    if (std::all_of(read.begin(), read.end(), [](bool b) { return b; })) {
+    if (std::all_of(read.begin(), read.end(), [](bool b) { return b; }))
         value = builder_.CreateAlignedLoad(type, at, align);
-    } else {
-        std::vector<llvm::Constant*> mask;
-        for (bool b : read)
-            mask.push_back(builder_.getInt1(b));
-        value = builder_.CreateMaskedLoad(type, at, align, llvm::ConstantVector::get(mask),
+    else
+        value = builder_.CreateMaskedLoad(type, at, align, constantMask(read),
                                           llvm::PoisonValue::get(type));
-    }
     markAliasing(value, access);
     return value;
 }
@@ -229,16 +262,11 @@ Value* Emitter::loadMasked(const Access& access, std::span<Value* const> index, 
 Value* Emitter::loadStrided(const Access& access, std::span<Value* const> index, int64_t shift,
                             int64_t step, const std::vector<bool>& read) {
     llvm::Type* word = memoryType(access.dtype);
-    Value* at = elementPtr(access, index);
-    if (shift != 0) // not inbounds: the first lanes may lie before the tensor
-        at = builder_.CreateGEP(word, at, i64(shift));
+    Value* at = shiftedPointer(access, index, shift);
     auto* type = llvm::FixedVectorType::get(word, static_cast<unsigned>(read.size()));
-    std::vector<llvm::Constant*> mask;
-    for (bool b : read)
-        mask.push_back(builder_.getInt1(b));
     const llvm::DataLayout& layout = module_.getDataLayout();
     const auto bytes = static_cast<int64_t>(layout.getTypeAllocSize(word));
-    std::array<Value*, 4> args{at, i64(step * bytes), llvm::ConstantVector::get(mask),
+    std::array<Value*, 4> args{at, i64(step * bytes), constantMask(read),
                                builder_.getInt32(static_cast<uint32_t>(read.size()))};
     llvm::CallInst* value =
         builder_.CreateIntrinsic(llvm::Intrinsic::experimental_vp_strided_load,

@@ -325,12 +325,8 @@ private:
                 std::array<Value*, 3> args{rows[static_cast<size_t>(c)], splat, old};
                 Value* sum = e_.intrinsic(llvm::Intrinsic::fmuladd, args);
                 const std::vector<bool>& kept = keep[static_cast<size_t>(c)];
-                if (!std::all_of(kept.begin(), kept.end(), [](bool b) { return b; })) {
-                    std::vector<llvm::Constant*> mask;
-                    for (bool b : kept)
-                        mask.push_back(e_.b().getInt1(b));
-                    sum = e_.b().CreateSelect(llvm::ConstantVector::get(mask), sum, old);
-                }
+                if (!std::all_of(kept.begin(), kept.end(), [](bool b) { return b; }))
+                    sum = e_.b().CreateSelect(e_.laneMask(kept), sum, old);
                 e_.b().CreateStore(sum, slot);
             }
         }

@@ -113,6 +113,15 @@ public:
     Value* elementPtr(const Access& access, std::span<Value* const> index);
     Value* load(const Access& access, std::span<Value* const> index);
     void store(const Access& access, std::span<Value* const> index, Value* value);
+    /// The constant mask of \p lanes.
+    Value* constantMask(const std::vector<bool>& lanes);
+    /// A mask of \p lanes for a select of sums: on x86 with AVX-512 loaded
+    /// from a hidden global of its bits, so that instruction selection keeps
+    /// it in a mask register and the select merges into a masked FMA (under
+    /// a constant mask the select becomes a blend, one more µop on the ports
+    /// 512-bit FMAs issue on); a constant elsewhere (riscv64 masks its
+    /// vfmacc from either).
+    Value* laneMask(const std::vector<bool>& lanes);
     /// Lane i of the vector is the element \p shift + i elements after
     /// \p index's where \p read[i] is set, else poison; unset lanes are not
     /// read, so they may lie outside the tensor. For types whose memory word is
@@ -149,6 +158,8 @@ public:
     Value* intrinsic(llvm::Intrinsic::ID id, std::span<Value* const> args);
 
 private:
+    Value* shiftedPointer(const Access& access, std::span<Value* const> index, int64_t shift);
+
     llvm::Module& module_;
     llvm::Function* function_;
     llvm::IRBuilder<> builder_;

@@ -113,4 +113,26 @@ int64_t countInKernels(const Case& c, const char* strategy, const std::filesyste
     return count;
 }
 
+std::string optimizedKernels(const Case& c, const char* strategy, const std::filesystem::path& dir,
+                             const std::string& cpu) {
+    Seeded r;
+    ModelFile file = saveCase(c, dir / (std::string(c.name) + ".onnx"), r);
+    auto planned = plan(file, "stcp920", strategy);
+    EXPECT_TRUE(planned.ok()) << (planned.ok() ? "" : planned.error().message().c_str());
+    if (!planned.ok())
+        return {};
+    codegen::EmitOptions options;
+    options.threads = 1;
+    options.cpu = cpu;
+    auto emitted = codegen::emitProgram(
+        (*planned)->graph, *(*planned)->evaluation.schedule.semantics, (*planned)->plan, options);
+    EXPECT_TRUE(emitted.ok()) << (emitted.ok() ? "" : emitted.error().message().c_str());
+    std::string ir;
+    if (emitted.ok())
+        for (const codegen::EmittedKernel& kernel : emitted->kernels)
+            for (const codegen::EmittedPart& part : kernel.parts)
+                ir += part.ir;
+    return ir;
+}
+
 } // namespace stagecraft::test

@@ -88,4 +88,10 @@ void expectMatchesOnnxRuntime(const Case& c, const char* strategy);
 int64_t countInKernels(const Case& c, const char* strategy, const std::filesystem::path& dir,
                        std::string_view part);
 
+/// The optimized IR of every kernel of case \p c scheduled by \p strategy,
+/// compiled for the host's triple and CPU \p cpu (the model saved in
+/// \p dir); empty when it cannot be planned or compiled.
+std::string optimizedKernels(const Case& c, const char* strategy, const std::filesystem::path& dir,
+                             const std::string& cpu);
+
 } // namespace stagecraft::test

@@ -6,7 +6,9 @@
 // graphturbo: a padded 3x3 Conv on rows of 13, a strided one on rows of 15
 // (its lanes shuffled, so no in-place edge), a MatMul on rows of 13; and a
 // check that their kernels take the paths, which a 1x1 Conv on whole rows
-// of 16 does not.
+// of 16 does not. Compiled for AVX-512, an edge tap's mask is loaded from a
+// hidden global (Emitter::laneMask), so that the select of its sums becomes
+// a masked FMA; for AVX2 and riscv64 it stays a constant.
 
 #include "coretestsupport.h"
 #include "small_model_case.h"
@@ -50,14 +52,19 @@ struct TailCase {
     Case model;
     bool edgeLoads;
     bool shorterStores;
+    /// Padding taps: lanes whose sums a select keeps.
+    bool paddingLanes;
 };
 
 const std::vector<TailCase>& tailCases() {
     static const std::vector<TailCase> all = {
-        {{"conv-pad-row13", DType::Float32, {1, 4, 6, 13}, 2.0, paddedConv}, true, true},
-        {{"conv-stride2-row15", DType::Float32, {1, 4, 9, 29}, 2.0, stridedConv}, false, true},
-        {{"matmul-row13", DType::Float32, {5, 24}, 2.0, matmulRowTail}, false, true},
-        {{"conv1x1-rows16", DType::Float32, {1, 4, 2, 16}, 2.0, wholeRows}, false, false},
+        {{"conv-pad-row13", DType::Float32, {1, 4, 6, 13}, 2.0, paddedConv}, true, true, true},
+        {{"conv-stride2-row15", DType::Float32, {1, 4, 9, 29}, 2.0, stridedConv},
+         false,
+         true,
+         true},
+        {{"matmul-row13", DType::Float32, {5, 24}, 2.0, matmulRowTail}, false, true, false},
+        {{"conv1x1-rows16", DType::Float32, {1, 4, 2, 16}, 2.0, wholeRows}, false, false, false},
     };
     return all;
 }
@@ -98,4 +105,20 @@ TEST(TestTails, edgesAndRowTailsAreMasked) {
             EXPECT_EQ(edges > 0, c.edgeLoads) << c.model.name << " under " << strategy;
             EXPECT_EQ(stores > 0, c.shorterStores) << c.model.name << " under " << strategy;
         }
+}
+
+// For AVX-512 the padding lanes' masks stay opaque to the optimizer (a load
+// of a hidden global's bits, hoisted), so the selects of the edge taps' sums
+// are masked FMAs, not blends; AVX2 has no mask registers, and whole rows
+// need no mask.
+TEST(TestTails, edgeTapMasksAreRegistersOnAvx512) {
+    TempDir dir;
+    for (const TailCase& c : tailCases()) {
+        const std::string avx512 = optimizedKernels(c.model, "tvm", dir.path(), "skylake-avx512");
+        const std::string avx2 = optimizedKernels(c.model, "tvm", dir.path(), "x86-64-v3");
+        ASSERT_FALSE(avx512.empty() || avx2.empty()) << c.model.name;
+        EXPECT_EQ(countText(avx512, "select <16 x i1> %") > 0, c.paddingLanes) << c.model.name;
+        EXPECT_EQ(countText(avx512, ".lanes16.") > 0, c.paddingLanes) << c.model.name;
+        EXPECT_EQ(countText(avx2, ".lanes"), 0) << c.model.name;
+    }
 }
