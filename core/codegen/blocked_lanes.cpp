@@ -2,13 +2,56 @@
 // element of the row factor each lane of a vector reads at the unrolled
 // taps' values, known when compiling. The emitter (lower_blocked.cpp) uses it
 // to tell padding lanes, segments inside the input for every tap, and
-// vectors whose lanes read consecutive elements (one masked load in place).
+// vectors whose lanes read consecutive elements (one masked load in place);
+// and the index arithmetic at constant loop values the plan shares.
 
 #include "codegen/internal/blocked_plan.h"
 
 #include <utility>
 
 namespace stagecraft::codegen::detail {
+
+std::vector<int> movedDims(const BlockedPlan& plan) {
+    std::vector<int> dims{plan.rowDim};
+    dims.insert(dims.end(), plan.outerDims.begin(), plan.outerDims.end());
+    return dims;
+}
+
+bool readsLoop(const ops::IndexExpr& expr, int loop) {
+    return std::any_of(expr.terms.begin(), expr.terms.end(),
+                       [&](const ops::IndexTerm& t) { return t.loop == loop; });
+}
+
+int64_t constantIndex(const ops::IndexExpr& expr, const std::vector<int64_t>& loops) {
+    int64_t sum = expr.offset;
+    for (const ops::IndexTerm& t : expr.terms)
+        sum += t.coeff * loops[static_cast<size_t>(t.loop)];
+    return sum;
+}
+
+std::optional<int64_t> exactIndex(const ops::IndexExpr& expr, const std::vector<int64_t>& loops) {
+    const int64_t sum = constantIndex(expr, loops);
+    if (sum % expr.div != 0)
+        return std::nullopt;
+    return sum / expr.div;
+}
+
+std::optional<int64_t> constantOf(Value* v) {
+    if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(v))
+        return c->getSExtValue();
+    return std::nullopt;
+}
+
+std::optional<int64_t> constantExtent(const Range& range) {
+    std::optional<int64_t> lo = constantOf(range.lo), hi = constantOf(range.hi);
+    if (lo && hi)
+        return *hi - *lo;
+    auto* add = llvm::dyn_cast<llvm::BinaryOperator>(range.hi);
+    if (add != nullptr && add->getOpcode() == llvm::Instruction::Add &&
+        add->getOperand(0) == range.lo)
+        return constantOf(add->getOperand(1));
+    return std::nullopt;
+}
 
 std::pair<int64_t, int64_t> positionValues(const BlockedPlan& plan, int64_t position) {
     if (plan.outer < 0)

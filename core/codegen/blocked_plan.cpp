@@ -6,7 +6,9 @@
 // the target's vector registers (the host's, or riscv64's at the least VLEN
 // the objects assume). The row is the output's last loop, or the last with
 // more than one position when the later ones have one; on riscv64 a row
-// factor of any stride is read with strided loads. Nothing applies to a
+// factor of any stride is read with strided loads. On the host a Conv whose
+// weight is stored in blocks of output channels runs along them, its block
+// positions flattened across output rows and its sums scattered. Nothing applies to a
 // non-float nest, or where a factor's read is not affine in the way the
 // emitter needs.
 
@@ -25,6 +27,11 @@ namespace {
 constexpr int64_t kMaxUnrolledSteps = 16;
 /// Vectors of one segment at most.
 constexpr int64_t kMaxChunks = 4;
+/// Vectors of one segment along channels at most: each step loads them
+/// afresh (the weights stream from L2) against a broadcast per position,
+/// so 2 vectors by 12 positions read half the weight bytes per
+/// multiply-add of 4 by 6.
+constexpr int64_t kMaxChannelChunks = 2;
 /// Block positions of one tile at most.
 constexpr int64_t kMaxBlock = 12;
 /// Lanes a row factor's span load may cover per vector lane (stride).
@@ -93,15 +100,7 @@ bool isPlain(const ops::IndexExpr& expr) {
 
 /// True when \p expr stays in [0, extent) over every loop's whole extent.
 bool alwaysInside(const ops::LoopNest& nest, const ops::IndexExpr& expr, int64_t extent) {
-    if (!isPlain(expr))
-        return false;
-    int64_t lo = expr.offset, hi = expr.offset;
-    for (const ops::IndexTerm& t : expr.terms) {
-        const int64_t last = t.coeff * (nest.loops[static_cast<size_t>(t.loop)].extent - 1);
-        lo += std::min<int64_t>(0, last);
-        hi += std::max<int64_t>(0, last);
-    }
-    return lo >= 0 && hi < extent;
+    return ops::alwaysInside(expr, nest.loops, extent);
 }
 
 bool readBy(const ops::AccessMap& map, int loop) {
@@ -197,13 +196,15 @@ bool chooseTests(const OpCall& call, BlockedPlan& plan) {
     return true;
 }
 
-/// The largest output loop before the row that \p map reads and \p other
-/// does not, or -1.
+/// The largest output loop that \p map reads and \p other does not, before
+/// the row or after it with more than one position (a row along channels:
+/// Conv's ow), or -1.
 int largestLoopOnlyIn(const ops::LoopNest& nest, int row, const ops::AccessMap& map,
                       const ops::AccessMap& other) {
     int best = -1;
-    for (int l = 0; l < row; ++l)
-        if (readBy(map, l) && !readBy(other, l) &&
+    for (int l = 0; l < nest.outputRank; ++l)
+        if ((l < row || (l > row && nest.loops[static_cast<size_t>(l)].extent > 1)) &&
+            readBy(map, l) && !readBy(other, l) &&
             (best < 0 || nest.loops[static_cast<size_t>(l)].extent >=
                              nest.loops[static_cast<size_t>(best)].extent))
             best = l;
@@ -238,64 +239,21 @@ std::optional<BlockedPlan> planFactors(const OpCall& call, bool flatten, int row
     return plan;
 }
 
-} // namespace
-
-std::vector<int> movedDims(const BlockedPlan& plan) {
-    std::vector<int> dims{plan.rowDim};
-    dims.insert(dims.end(), plan.outerDims.begin(), plan.outerDims.end());
-    return dims;
-}
-
-bool readsLoop(const ops::IndexExpr& expr, int loop) {
-    return std::any_of(expr.terms.begin(), expr.terms.end(),
-                       [&](const ops::IndexTerm& t) { return t.loop == loop; });
-}
-
-int64_t constantIndex(const ops::IndexExpr& expr, const std::vector<int64_t>& loops) {
-    int64_t sum = expr.offset;
-    for (const ops::IndexTerm& t : expr.terms)
-        sum += t.coeff * loops[static_cast<size_t>(t.loop)];
-    return sum;
-}
-
-std::optional<int64_t> exactIndex(const ops::IndexExpr& expr, const std::vector<int64_t>& loops) {
-    const int64_t sum = constantIndex(expr, loops);
-    if (sum % expr.div != 0)
-        return std::nullopt;
-    return sum / expr.div;
-}
-
-std::optional<int64_t> constantOf(Value* v) {
-    if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(v))
-        return c->getSExtValue();
-    return std::nullopt;
-}
-
-std::optional<int64_t> constantExtent(const Range& range) {
-    std::optional<int64_t> lo = constantOf(range.lo), hi = constantOf(range.hi);
-    if (lo && hi)
-        return *hi - *lo;
-    auto* add = llvm::dyn_cast<llvm::BinaryOperator>(range.hi);
-    if (add != nullptr && add->getOpcode() == llvm::Instruction::Add &&
-        add->getOperand(0) == range.lo)
-        return constantOf(add->getOperand(1));
-    return std::nullopt;
-}
-
-namespace {
-
 /// The factors and the row's stride and range for row loop \p row (the
 /// output's last unless every later one is a single position); nullopt
 /// where the emitter cannot read the row factor along the row. With
-/// \p stridedLoads (riscv64's vlse) a row of any stride is read so.
-std::optional<BlockedPlan> planRow(const OpCall& call, bool flatten, int row, bool stridedLoads) {
+/// \p stridedLoads (riscv64's vlse) a row of any stride is read so; with
+/// \p scattered an output row of any stride is stored so (channels).
+std::optional<BlockedPlan> planRow(const OpCall& call, bool flatten, int row, bool stridedLoads,
+                                   bool scattered = false) {
     std::optional<BlockedPlan> plan = planFactors(call, flatten, row);
     if (!plan)
         return std::nullopt;
     const ops::LoopNest& nest = call.semantics->nests[0];
     const Access& out = call.outputs[0];
     const Access& rows = call.inputs[static_cast<size_t>(plan->rowSlot)];
-    if (out.strides[static_cast<size_t>(plan->row)] != 1 ||
+    plan->outStride = out.strides[static_cast<size_t>(plan->row)];
+    if ((plan->outStride != 1 && !(scattered && plan->outStride > 1)) ||
         rows.strides[static_cast<size_t>(plan->rowDim)] == 0)
         return std::nullopt;
     const ops::IndexExpr& along =
@@ -375,11 +333,11 @@ bool flattens(const OpCall& call, BlockedPlan& plan, int64_t lanes) {
 /// The reduction chunk of \p plan (BlockedPlan::reductionChunk): the
 /// largest divisor of the one reduction's extent whose strip of a segment
 /// fits kChunkBytes, where it is at least half of that; else 0. Only
-/// without taps, tested dims or flattening, whose sums a chunk can leave in
-/// the output and take up again in the same order.
+/// without taps, tested dims, flattening or a scattered output, whose sums
+/// a chunk can leave in the output and take up again in the same order.
 int64_t reductionChunk(const ops::LoopNest& nest, const BlockedPlan& plan, int64_t bytes) {
     if (!plan.taps.empty() || plan.reductions.size() != 1 || !plan.testedDims.empty() ||
-        plan.outer >= 0)
+        plan.outer >= 0 || plan.outStride != 1)
         return 0;
     const int64_t steps = nest.loops[static_cast<size_t>(plan.reductions[0])].extent;
     const int64_t target = kChunkBytes / (plan.segment() * bytes);
@@ -406,6 +364,52 @@ std::optional<BlockedPlan> planAcross(const OpCall& call, bool stridedLoads) {
     return std::nullopt;
 }
 
+/// A plan along output channels where the host stores a factor's dim 0,
+/// read by an output loop before the last, contiguous (a Conv weight the
+/// host stores in blocks of channels, GlobalTensor::hostBlock): the
+/// weights' vectors load whole, the other factor's elements broadcast, the
+/// sums scattered to the output's channels; or nullopt.
+std::optional<BlockedPlan> planChannels(const OpCall& call) {
+    const ops::LoopNest& nest = call.semantics->nests[0];
+    for (int slot = 0; slot < 2; ++slot) {
+        const ops::AccessMap* map = nest.accessFor(slot);
+        const Access& stored = call.inputs[static_cast<size_t>(slot)];
+        if (map == nullptr || map->dims.size() < 3 || stored.strides[0] != 1 ||
+            map->dims[0].terms.size() != 1 ||
+            std::none_of(stored.strides.begin() + 1, stored.strides.end(),
+                         [](int64_t stride) { return stride > 1; }))
+            continue;
+        const int loop = map->dims[0].terms[0].loop;
+        if (loop < nest.outputRank - 1)
+            return planRow(call, false, loop, false, true);
+    }
+    return std::nullopt;
+}
+
+/// Flattens a channels plan's block with the output loop before it, both
+/// of constant ranges, so that a tile's positions (one broadcast each per
+/// step, against the weights' vectors) run across output rows: a 7 x 7
+/// output gives tiles of 10 or 9 positions, not of 4 and 3 per row.
+void flattenBlock(const OpCall& call, BlockedPlan& plan) {
+    const int outer = plan.block - 1;
+    auto rest = std::find(plan.rest.begin(), plan.rest.end(), outer);
+    if (plan.block < 1 || rest == plan.rest.end())
+        return;
+    const Range& blocks = call.regions[0][static_cast<size_t>(plan.block)];
+    const Range& outers = call.regions[0][static_cast<size_t>(outer)];
+    std::optional<int64_t> first = constantOf(blocks.lo), last = constantOf(blocks.hi);
+    std::optional<int64_t> outerFirst = constantOf(outers.lo), outerLast = constantOf(outers.hi);
+    if (!first || !last || !outerFirst || !outerLast || *last <= *first ||
+        *outerLast <= *outerFirst)
+        return;
+    plan.rest.erase(rest);
+    plan.blockOuter = outer;
+    plan.blockOuterFirst = *outerFirst;
+    plan.blockFirst = *first;
+    plan.blockWidth = *last - *first;
+    plan.blockPositions = plan.blockWidth * (*outerLast - *outerFirst);
+}
+
 /// The full plan: factors, then the tile and segment sized to the host's
 /// vector registers; nullopt where the lowering does not apply. A row that
 /// leaves lanes empty is flattened with the loop before it where the
@@ -420,15 +424,18 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
     for (int slot = 0; slot < 2; ++slot)
         if (inputType(call, slot) != t)
             return std::nullopt;
-    // riscv64 reads a row of any stride with one strided load (vlse).
+    // riscv64 reads a row of any stride with one strided load (vlse), and
+    // its weights as stored; the host may store them along channels.
     const bool stridedLoads = llvm::Triple(e.module().getTargetTriple()).isRISCV();
-    std::optional<BlockedPlan> plan = planRow(call, false, nest.outputRank - 1, stridedLoads);
+    std::optional<BlockedPlan> alongChannels = stridedLoads ? std::nullopt : planChannels(call);
+    std::optional<BlockedPlan> plan =
+        alongChannels ? alongChannels : planRow(call, false, nest.outputRank - 1, stridedLoads);
     const VectorRegisters registers =
         hostVectorRegisters(e.module(), t == ir::DType::Float32 ? 4 : 8);
     // Narrow rows are flattened; wider ones (ResNet-50's 14 x 14 stage: 14
     // of 16 lanes, 196 of 208 flattened) only without taps: nine unrolled
     // taps of a 3 x 3 one ran 10 % slower, its 1 x 1 ones 8-23 % faster.
-    if (plan && plan->width % registers.lanes != 0) {
+    if (plan && !alongChannels && plan->width % registers.lanes != 0) {
         std::optional<BlockedPlan> flat = planRow(call, true, nest.outputRank - 1, stridedLoads);
         if (flat && flattens(call, *flat, registers.lanes) &&
             (plan->width * 2 <= registers.lanes ||
@@ -443,14 +450,19 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
             plan = std::move(across);
     if (!plan)
         return std::nullopt;
+    if (alongChannels)
+        flattenBlock(call, *plan);
     plan->lanes = std::min(registers.lanes, nextPowerOfTwo(plan->positions()));
-    plan->chunks = std::min(kMaxChunks, (plan->positions() + plan->lanes - 1) / plan->lanes);
+    plan->chunks = std::min(alongChannels ? kMaxChannelChunks : kMaxChunks,
+                            (plan->positions() + plan->lanes - 1) / plan->lanes);
     const int64_t budget = registers.count * 3 / 4;
     plan->tile = std::clamp<int64_t>(budget / plan->chunks, 1, kMaxBlock);
     if (plan->block < 0)
         plan->tile = 1;
     else if (std::optional<int64_t> extent =
-                 constantExtent(call.regions[0][static_cast<size_t>(plan->block)])) {
+                 plan->blockOuter >= 0
+                     ? plan->blockPositions
+                     : constantExtent(call.regions[0][static_cast<size_t>(plan->block)])) {
         // As few tiles as the registers allow, of even sizes: 16 channels
         // run as 8 + 8, not 12 + 4 (a tile of 4 loads the row for a third
         // of the multiply-adds).

@@ -323,12 +323,7 @@ Expected<KernelCode> planKernel(const ir::Graph& graph, const schedule::Schedule
         code.layers.push_back(std::move(lc));
     }
     addSlots(graph, code);
-    for (int32_t slot : code.reads)
-        if (plan.globals[static_cast<size_t>(slot)].hostTransposed)
-            code.hostTransposed.push_back(slot);
-    for (int32_t slot : code.reads)
-        if (int64_t pitch = plan.globals[static_cast<size_t>(slot)].hostRowPitch; pitch > 0)
-            code.hostRowPitches.emplace_back(slot, pitch);
+    listHostLayouts(plan.globals, code);
     addSlice(graph, s, code);
     return code;
 }
@@ -493,6 +488,7 @@ Expected<CodePlan> planCode(const ir::Graph& graph, const schedule::Schedule& sc
         plan.kernels.push_back(std::move(code));
     }
     SC_RETURN_IF_ERROR(checkCoverage(graph, schedule, plan.kernels));
+    dropUnalignedBlocks(graph, *schedule.semantics, plan);
     return plan;
 }
 

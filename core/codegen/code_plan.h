@@ -144,6 +144,9 @@ struct KernelCode {
     /// Of reads, the weights the host stores with padded rows: slot and
     /// row pitch in elements (GlobalTensor::hostRowPitch).
     std::vector<std::pair<int32_t, int64_t>> hostRowPitches;
+    /// Of reads, the weights the host stores blocked: slot and channels per
+    /// block (GlobalTensor::hostBlock).
+    std::vector<std::pair<int32_t, int64_t>> hostBlocks;
 };
 
 enum class TensorRole : uint8_t { Input, Weight, Activation, Output };
@@ -166,6 +169,16 @@ struct GlobalTensor {
     /// cache's sets and evict each other, so the host stores each row one
     /// line longer. The DSA's objects read it as stored.
     int64_t hostRowPitch = 0;
+    /// Channels per block of a weight the host stores blocked along dim 0
+    /// (host_layer.cpp), or 0: [dim 0 / B][the other dims][B], packed once
+    /// when the program is set up. Every reader is a Conv whose vectors run
+    /// along its output channels (strided rows without padding: ResNet-50's
+    /// stride-2 1 x 1 Convs); a block holds whole vectors, and each
+    /// reduction step reads the next B channels. The DSA's objects read it
+    /// as stored.
+    int64_t hostBlock = 0;
+    /// Whether the host stores it otherwise than the graph does.
+    bool hostRelaid() const { return hostTransposed || hostRowPitch > 0 || hostBlock > 0; }
 };
 
 struct CodePlan {
@@ -205,9 +218,18 @@ int64_t hostScratchBytes(const ir::Graph& graph, const KernelCode& kernel);
 /// GlobalTensor::hostRowPitch on those of them, and on the weights whose
 /// every reader reads dim 1 along its output's last loop and dim 0 along
 /// reductions only, whose stored rows are a whole even number of 64-byte
-/// lines.
+/// lines; GlobalTensor::hostBlock on the Conv weights whose every reader
+/// runs its vectors best along output channels.
 void markHostLayouts(const ir::Graph& graph, const partition::SemanticsCache& semantics,
                      std::vector<GlobalTensor>& globals);
+/// Lists in \p code the weights it reads that the host stores otherwise
+/// (KernelCode::hostTransposed, hostRowPitches, hostBlocks).
+void listHostLayouts(const std::vector<GlobalTensor>& globals, KernelCode& code);
+/// Clears GlobalTensor::hostBlock (and the kernels' hostBlocks) of the
+/// weights some reader of which tiles its channels other than at whole
+/// blocks (host_layer.cpp).
+void dropUnalignedBlocks(const ir::Graph& graph, const partition::SemanticsCache& semantics,
+                         CodePlan& plan);
 /// Bytes of \p g as the host stores it (padded rows included).
 int64_t hostStoredBytes(const ir::Graph& graph, const GlobalTensor& g);
 

@@ -137,6 +137,14 @@ Value* Emitter::slot(llvm::Type* type, Value* initial) {
 Value* Emitter::elementPtr(const Access& access, std::span<Value* const> index) {
     Value* offset = i64(0);
     for (size_t d = 0; d < index.size(); ++d) {
+        if (d == 0 && access.block > 0) { // [dim 0 / block][...][block]
+            Value* local = builder_.CreateSub(index[0], access.origin[0], "", false, true);
+            Value* whole = builder_.CreateMul(builder_.CreateUDiv(local, i64(access.block)),
+                                              i64(access.blockStride), "", false, true);
+            offset = builder_.CreateAdd(whole, builder_.CreateURem(local, i64(access.block)), "",
+                                        false, true);
+            continue;
+        }
         if (access.strides[d] == 0)
             continue;
         Value* local = builder_.CreateSub(index[d], access.origin[d], "", false, true);
@@ -293,6 +301,24 @@ void Emitter::storeVector(const Access& access, std::span<Value* const> index, V
         builder_.CreateIntrinsic(llvm::Intrinsic::vp_store, {type, at->getType()}, args);
     store->addParamAttr(1, llvm::Attribute::getWithAlignment(module_.getContext(), align));
     markAliasing(store, access);
+}
+
+void Emitter::storeStrided(const Access& access, std::span<Value* const> index, Value* vector,
+                           int64_t step, int64_t count) {
+    llvm::Type* word = memoryType(access.dtype);
+    const auto lanes = llvm::cast<llvm::FixedVectorType>(vector->getType())->getNumElements();
+    std::vector<llvm::Constant*> offsets;
+    std::vector<bool> stored(lanes, false);
+    for (unsigned k = 0; k < lanes; ++k) {
+        offsets.push_back(builder_.getInt64(static_cast<uint64_t>(step) * k));
+        stored[k] = k < static_cast<uint64_t>(count);
+    }
+    // Not inbounds: the lanes past count are masked off and may lie past the tensor.
+    Value* pointers =
+        builder_.CreateGEP(word, elementPtr(access, index), llvm::ConstantVector::get(offsets));
+    const llvm::Align align = module_.getDataLayout().getABITypeAlign(word);
+    markAliasing(builder_.CreateMaskedScatter(vector, pointers, align, constantMask(stored)),
+                 access);
 }
 
 Value* Emitter::floorDiv(Value* a, int64_t b) {

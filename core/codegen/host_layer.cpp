@@ -25,6 +25,10 @@
 // - a 2-D weight read along its dim 0 by the output's last loop (Gemm's B
 //   with transB) is stored transposed, packed once when the program is set
 //   up, so that the contraction lowering loads it as vectors;
+// - a Conv weight whose every reader reads strided rows and no padding
+//   (ResNet-50's stride-2 1 x 1 Convs) is stored in blocks of 16 output
+//   channels, packed once so, and the lowering runs its vectors along them
+//   (unless some reader's channel tiles do not start at whole blocks);
 // - a 2-D weight read so (either way) whose stored rows are a whole even
 //   number of 64-byte lines is stored with each row one line longer: a
 //   contraction reads a few vectors of every row per strip, and rows
@@ -89,6 +93,51 @@ bool readsTransposed(const ops::LoopNest& nest, int slot) {
     return readsAlongRow(nest, slot, 0);
 }
 
+/// Whether \p nest reads input \p slot (rank 3 or more) as a convolution
+/// whose vectors run best along its output channels: its dim 0 is exactly an
+/// output loop before the last (the channel), its other dims reduction loops
+/// alone; the other factor, of shape \p otherShape, reads that loop nowhere,
+/// stays inside its input (no padding) and reads the output's last loop
+/// with a stride above 1 (a row's lanes then gather with shuffles). The
+/// register-blocked lowering then runs its vectors along the channels
+/// (blocked_plan.cpp).
+bool readsAcrossChannels(const ops::LoopNest& nest, int slot, const ir::Shape& otherShape) {
+    if (slot > 1)
+        return false;
+    const ops::AccessMap* map = nest.accessFor(slot);
+    const ops::AccessMap* other = nest.accessFor(1 - slot);
+    if (map == nullptr || other == nullptr || map->dims.size() < 3 ||
+        other->dims.size() != otherShape.size())
+        return false;
+    const ops::IndexExpr& channel = map->dims[0];
+    if (channel.full || channel.div != 1 || channel.mod != 0 || channel.offset != 0 ||
+        channel.terms.size() != 1 || channel.terms[0].coeff != 1 || channel.terms[0].div != 1 ||
+        channel.terms[0].mod != 0 || channel.terms[0].loop >= nest.outputRank - 1)
+        return false;
+    const int loop = channel.terms[0].loop;
+    for (size_t d = 1; d < map->dims.size(); ++d)
+        for (const ops::IndexTerm& t : map->dims[d].terms)
+            if (t.loop < nest.outputRank)
+                return false;
+    int64_t rowStride = 0;
+    for (size_t d = 0; d < other->dims.size(); ++d) {
+        const ops::IndexExpr& expr = other->dims[d];
+        if (!ops::alwaysInside(expr, nest.loops, otherShape[d]))
+            return false;
+        for (const ops::IndexTerm& t : expr.terms) {
+            if (t.loop == loop)
+                return false;
+            if (t.loop == nest.outputRank - 1)
+                rowStride = t.coeff;
+        }
+    }
+    return rowStride > 1;
+}
+
+/// Channels per block of a weight stored blocked (GlobalTensor::hostBlock):
+/// a 512-bit vector of f32, two of 256 bits.
+constexpr int64_t kChannelBlock = 16;
+
 /// Whether every reader of \p t reads it along its rows or transposed.
 bool readAsRowFactor(const ir::Tensor& t, const partition::SemanticsCache& semantics) {
     return !t.uses.empty() && std::all_of(t.uses.begin(), t.uses.end(), [&](const ir::Use& use) {
@@ -149,12 +198,29 @@ void markHostLayouts(const ir::Graph& graph, const partition::SemanticsCache& se
                      std::vector<GlobalTensor>& globals) {
     for (GlobalTensor& g : globals) {
         const ir::Tensor& t = graph.tensor(g.tensor);
-        if (g.role != TensorRole::Weight || t.shape.size() != 2 || t.uses.empty() ||
+        if (g.role != TensorRole::Weight || t.shape.size() < 2 || t.uses.empty() ||
             (t.dtype != ir::DType::Float32 && t.dtype != ir::DType::Float64))
             continue;
-        g.hostTransposed = std::all_of(t.uses.begin(), t.uses.end(), [&](const ir::Use& use) {
-            const ops::OpSemantics& op = semantics.of(use.op);
-            return op.nests.size() == 1 && readsTransposed(op.nests[0], use.slot);
+        const auto everyUse = [&](auto reads) {
+            return std::all_of(t.uses.begin(), t.uses.end(), [&](const ir::Use& use) {
+                const ops::OpSemantics& op = semantics.of(use.op);
+                return op.nests.size() == 1 && reads(op.nests[0], use);
+            });
+        };
+        if (t.shape.size() > 2) {
+            if (t.shape[0] % kChannelBlock == 0 &&
+                everyUse([&](const ops::LoopNest& nest, const ir::Use& use) {
+                    const std::vector<ir::TensorId>& inputs = graph.op(use.op).inputs;
+                    const auto other = static_cast<size_t>(1 - use.slot);
+                    return use.slot < 2 && other < inputs.size() &&
+                           inputs[other] != ir::kNoTensor &&
+                           readsAcrossChannels(nest, use.slot, graph.tensor(inputs[other]).shape);
+                }))
+                g.hostBlock = kChannelBlock;
+            continue;
+        }
+        g.hostTransposed = everyUse([](const ops::LoopNest& nest, const ir::Use& use) {
+            return readsTransposed(nest, use.slot);
         });
         if (g.hostTransposed || readAsRowFactor(t, semantics))
             g.hostRowPitch =
@@ -162,8 +228,69 @@ void markHostLayouts(const ir::Graph& graph, const partition::SemanticsCache& se
     }
 }
 
+void listHostLayouts(const std::vector<GlobalTensor>& globals, KernelCode& code) {
+    for (int32_t slot : code.reads) {
+        const GlobalTensor& g = globals[static_cast<size_t>(slot)];
+        if (g.hostTransposed)
+            code.hostTransposed.push_back(slot);
+        if (g.hostRowPitch > 0)
+            code.hostRowPitches.emplace_back(slot, g.hostRowPitch);
+        if (g.hostBlock > 0)
+            code.hostBlocks.emplace_back(slot, g.hostBlock);
+    }
+}
+
+namespace {
+
+/// Whether the channels of \p step (the dim \p channel of its \p output),
+/// the reader of a weight stored in blocks of \p block, start every tile
+/// at a whole block: the lowering's vectors then never straddle two.
+bool startsAtBlocks(const LayerCode& layer, const OpStep& step, ir::TensorId output, int channel,
+                    int64_t block) {
+    const View* view = layer.viewOf(output);
+    const int loop = view != nullptr && static_cast<size_t>(channel) < view->tileLoop.size()
+                         ? view->tileLoop[static_cast<size_t>(channel)]
+                         : -1;
+    const bool boxAligned =
+        step.regions.empty() || step.regions[0][static_cast<size_t>(channel)].lo % block == 0;
+    if (loop < 0)
+        return boxAligned;
+    const TileLoop& t = layer.tiles[static_cast<size_t>(loop)];
+    return boxAligned && t.lo % block == 0 && t.tile % block == 0;
+}
+
+} // namespace
+
+void dropUnalignedBlocks(const ir::Graph& graph, const partition::SemanticsCache& semantics,
+                         CodePlan& plan) {
+    for (size_t slot = 0; slot < plan.globals.size(); ++slot) {
+        GlobalTensor& g = plan.globals[slot];
+        if (g.hostBlock == 0)
+            continue;
+        bool aligned = true;
+        for (const KernelCode& k : plan.kernels)
+            for (const LayerCode& layer : k.layers)
+                for (const OpStep& step : layer.ops)
+                    for (const ir::Use& use : graph.tensor(g.tensor).uses) {
+                        if (use.op != step.op)
+                            continue;
+                        const ops::LoopNest& nest = semantics.of(step.op).nests[0];
+                        const int channel = nest.accessFor(use.slot)->dims[0].terms[0].loop;
+                        aligned =
+                            aligned && startsAtBlocks(layer, step, graph.op(step.op).outputs[0],
+                                                      channel, g.hostBlock);
+                    }
+        if (aligned)
+            continue;
+        g.hostBlock = 0;
+        for (KernelCode& k : plan.kernels)
+            std::erase_if(k.hostBlocks,
+                          [&](const auto& b) { return b.first == static_cast<int32_t>(slot); });
+    }
+}
+
 int64_t hostStoredBytes(const ir::Graph& graph, const GlobalTensor& g) {
-    if (g.hostRowPitch == 0)
+    if (g.hostRowPitch == 0) // a block layout holds whole blocks: as many bytes
         return g.bytes;
     const ir::Tensor& t = graph.tensor(g.tensor);
     const int64_t rows = g.hostTransposed ? t.shape[1] : t.shape[0];

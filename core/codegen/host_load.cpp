@@ -122,7 +122,7 @@ Status checkRunMemory(const ir::Graph& graph, const CodePlan& plan) {
     };
     for (const GlobalTensor& g : plan.globals) {
         const ir::Tensor& t = graph.tensor(g.tensor);
-        if (g.role != TensorRole::Weight || g.hostTransposed || g.hostRowPitch > 0)
+        if (g.role != TensorRole::Weight || g.hostRelaid())
             add(hostStoredBytes(graph, g), "tensor " + quote(t.name));
         else if (t.data && t.data->storage() == ir::WeightStorage::Derived)
             add(checkedProduct(t.data->byteSize(), 2), "weight " + quote(t.name));
@@ -151,7 +151,7 @@ Status HostProgram::Impl::allocate() {
             if (!bytes.ok())
                 return Error("weight '" + t.name + "': " + bytes.error().message());
             table[slot] = const_cast<std::byte*>(bytes->data());
-            if (g.hostTransposed || g.hostRowPitch > 0) {
+            if (g.hostRelaid()) {
                 buffers[slot] = hostStoredWeight(*graph, g, *bytes);
                 table[slot] = buffers[slot].data();
             }

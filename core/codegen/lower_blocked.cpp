@@ -18,7 +18,8 @@
 // may run flattened with the loop before it. A long single reduction runs in
 // chunks that take up the stored sums. The sums go through the call's
 // epilogue (lower_epilogue.cpp) before the one store, a shorter last
-// vector's as that many lanes. Each element sums the same products in the
+// vector's as that many lanes; a row along output channels (a weight the
+// host stores in blocks of them) scatters them. Each element sums the same products in the
 // same order as lower_contraction.cpp, with the same fused multiply-add: the
 // same bits.
 
@@ -159,7 +160,8 @@ private:
             emitRest(segment, nullptr, 1);
             return;
         }
-        const Range range = region(plan_.block);
+        const Range range = plan_.blockOuter >= 0 ? Range{e_.i64(0), e_.i64(plan_.blockPositions)}
+                                                  : region(plan_.block);
         const int64_t extent = plan_.tile == 1 ? 0 : *constantExtent(range);
         if (plan_.tile == 1) {
             e_.forRange(range, [&](Value* b) { emitRest(segment, b, 1); });
@@ -184,8 +186,16 @@ private:
     /// the outer loop) at position \p lane, a constant when flattened.
     std::vector<Value*> at(Value* block, int64_t r, Value* lane) {
         std::vector<Value*> loops(loops_);
-        if (block != nullptr)
+        if (block != nullptr && plan_.blockOuter >= 0) { // a flattened block position
+            Value* q = e_.b().CreateAdd(block, e_.i64(r));
+            Value* width = e_.i64(plan_.blockWidth);
+            loops[static_cast<size_t>(plan_.blockOuter)] =
+                e_.b().CreateAdd(e_.i64(plan_.blockOuterFirst), e_.b().CreateUDiv(q, width));
+            loops[static_cast<size_t>(plan_.block)] =
+                e_.b().CreateAdd(e_.i64(plan_.blockFirst), e_.b().CreateURem(q, width));
+        } else if (block != nullptr) {
             loops[static_cast<size_t>(plan_.block)] = e_.b().CreateAdd(block, e_.i64(r));
+        }
         if (plan_.outer < 0) {
             loops[static_cast<size_t>(plan_.row)] = lane;
             return loops;
@@ -409,8 +419,12 @@ private:
             });
         std::vector<Value*> loops = at(block, r, laneOf(s, chunk * plan_.lanes));
         loops.resize(static_cast<size_t>(nest_.outputRank));
-        e_.storeVector(call_.epilogue.empty() ? call_.outputs[0] : call_.epilogue.back().outputs[0],
-                       loops, sum, count);
+        const Access& out =
+            call_.epilogue.empty() ? call_.outputs[0] : call_.epilogue.back().outputs[0];
+        if (plan_.outStride == 1)
+            e_.storeVector(out, loops, sum, count);
+        else // lanes along channels
+            e_.storeStrided(out, loops, sum, out.strides[static_cast<size_t>(plan_.row)], count);
     }
 
     Emitter& e_;

@@ -156,14 +156,14 @@ private:
                    k_.hostTransposed.end();
     }
 
-    /// The row pitch the host stores the weight of table \p slot with
-    /// (GlobalTensor::hostRowPitch), or 0; the riscv64 objects read it as stored.
-    int64_t storedRowPitch(int64_t slot) {
+    /// What \p list (KernelCode::hostRowPitches, hostBlocks) holds for the
+    /// weight of table \p slot, or 0; the riscv64 objects read it as stored.
+    int64_t storedLayout(const std::vector<std::pair<int32_t, int64_t>>& list, int64_t slot) {
         if (llvm::Triple(e_.module().getTargetTriple()).isRISCV())
             return 0;
-        for (const auto& [padded, pitch] : k_.hostRowPitches)
-            if (padded == slot)
-                return pitch;
+        for (const auto& [stored, value] : list)
+            if (stored == slot)
+                return value;
         return 0;
     }
 
@@ -212,8 +212,20 @@ private:
         }
         if (v.home != Home::Global)
             return a;
+        if (const int64_t block = storedLayout(k_.hostBlocks, v.offset); block > 0) {
+            // [dim 0 / block][the others][block]: dim 0 steps 1 within a block.
+            a.block = block;
+            int64_t inner = block;
+            for (size_t d = extents.size(); d-- > 1;) {
+                a.strides[d] = extents[d] == 1 ? 0 : inner;
+                inner *= extents[d];
+            }
+            a.strides[0] = 1;
+            a.blockStride = inner;
+            return a;
+        }
         const bool transposed = storedTransposed(v.offset);
-        const int64_t pitch = storedRowPitch(v.offset);
+        const int64_t pitch = storedLayout(k_.hostRowPitches, v.offset);
         if (transposed) {
             a.strides[0] = extents[0] == 1 ? 0 : 1;
             a.strides[1] = extents[1] == 1 ? 0 : (pitch > 0 ? pitch : extents[0]);

@@ -50,8 +50,9 @@ Json boxJson(const partition::Box& box) {
 }
 
 /// The tensor table; on the host, a weight the kernels read transposed
-/// (GlobalTensor::hostTransposed) says so, and one stored with padded rows
-/// its pitch (hostRowPitch): its slot holds it packed so.
+/// (GlobalTensor::hostTransposed) says so, one stored with padded rows its
+/// pitch (hostRowPitch), one in blocks of channels its block (hostBlock):
+/// its slot holds it packed so.
 Json tensorsJson(const ir::Graph& graph, const CodePlan& plan, bool host,
                  const ModelLibrary* library) {
     Json table = Json::array();
@@ -68,6 +69,10 @@ Json tensorsJson(const ir::Graph& graph, const CodePlan& plan, bool host,
             table.back()["layout"] = "transposed";
         if (host && g.hostRowPitch > 0)
             table.back()["row_pitch"] = g.hostRowPitch;
+        if (host && g.hostBlock > 0) { // [dim 0 / block][the other dims][block]
+            table.back()["layout"] = "blocked";
+            table.back()["block"] = g.hostBlock;
+        }
         if (library != nullptr && library->weights.offsets[slot] >= 0) {
             table.back()["offset"] = library->weights.offsets[slot];
             table.back()["stored_bytes"] = library->weights.storedBytes[slot];

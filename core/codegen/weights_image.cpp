@@ -2,7 +2,7 @@
 // the tensor table's slots, each at a 64-byte aligned offset, in slot order.
 // A weight is stored as the kernels of the target read it: the graph's data
 // (folded at import, converted to the emitted precision), on the host
-// transposed or with padded rows where the plan says so; a graph output that
+// transposed, with padded rows or in blocks of channels where the plan says so; a graph output that
 // import folded to a constant holds its value. Other slots start zeroed and
 // take no room.
 
@@ -37,7 +37,7 @@ initialBytes(const ir::Graph& graph, const GlobalTensor& g, Target target) {
     auto bytes = t.data->bytes();
     if (!bytes.ok())
         return Error("weight '" + t.name + "': " + bytes.error().message());
-    if (target == Target::Host && (g.hostTransposed || g.hostRowPitch > 0))
+    if (target == Target::Host && g.hostRelaid())
         return std::pair<bool, std::vector<std::byte>>{true, hostStoredWeight(graph, g, *bytes)};
     std::vector<std::byte> copy(bytes->begin(), bytes->end());
     if (static_cast<int64_t>(copy.size()) < g.bytes)
@@ -50,8 +50,19 @@ initialBytes(const ir::Graph& graph, const GlobalTensor& g, Target target) {
 std::vector<std::byte> hostStoredWeight(const ir::Graph& graph, const GlobalTensor& g,
                                         std::span<const std::byte> bytes) {
     const ir::Tensor& t = graph.tensor(g.tensor);
-    const auto rows = static_cast<size_t>(t.shape[0]), cols = static_cast<size_t>(t.shape[1]);
     const auto width = static_cast<size_t>(ir::dtypeSize(t.dtype));
+    if (g.hostBlock > 0) { // [dim 0 / B][the others][B]
+        const auto block = static_cast<size_t>(g.hostBlock);
+        const auto inner = static_cast<size_t>(t.elementCount() / t.shape[0]);
+        std::vector<std::byte> out(bytes.size());
+        for (size_t c = 0; c < static_cast<size_t>(t.shape[0]); ++c)
+            for (size_t i = 0; i < inner; ++i) {
+                const size_t at = (c / block * inner + i) * block + c % block;
+                std::memcpy(&out[at * width], &bytes[(c * inner + i) * width], width);
+            }
+        return out;
+    }
+    const auto rows = static_cast<size_t>(t.shape[0]), cols = static_cast<size_t>(t.shape[1]);
     const size_t stored = g.hostTransposed ? rows : cols;
     const size_t pitch = g.hostRowPitch > 0 ? static_cast<size_t>(g.hostRowPitch) : stored;
     std::vector<std::byte> out(static_cast<size_t>(hostStoredBytes(graph, g)));

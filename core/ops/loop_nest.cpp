@@ -179,6 +179,20 @@ Interval indexRange(const IndexExpr& expr, std::span<const Interval> loopRanges,
     return clipped.empty() ? Interval{} : clipped;
 }
 
+bool alwaysInside(const IndexExpr& expr, std::span<const LoopDim> loops, int64_t extent) {
+    if (expr.full || expr.div != 1 || expr.mod != 0)
+        return false;
+    int64_t lo = expr.offset, hi = expr.offset;
+    for (const IndexTerm& t : expr.terms) {
+        if (t.div != 1 || t.mod != 0)
+            return false;
+        const int64_t last = t.coeff * (loops[static_cast<size_t>(t.loop)].extent - 1);
+        lo += std::min<int64_t>(0, last);
+        hi += std::max<int64_t>(0, last);
+    }
+    return lo >= 0 && hi < extent;
+}
+
 std::vector<int> dimsDependingOn(const AccessMap& map, int loop) {
     std::vector<int> dims;
     for (size_t dim = 0; dim < map.dims.size(); ++dim) {

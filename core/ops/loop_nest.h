@@ -92,6 +92,10 @@ int64_t evaluateIndex(const IndexExpr& expr, std::span<const int64_t> loopValues
 /// [0, extent). An empty loop range or extent gives an empty interval.
 Interval indexRange(const IndexExpr& expr, std::span<const Interval> loopRanges, int64_t extent);
 
+/// Whether \p expr, plain (no division, modulo or full range), stays in
+/// [0, extent) over every loop's whole extent (no padding read).
+bool alwaysInside(const IndexExpr& expr, std::span<const LoopDim> loops, int64_t extent);
+
 /// The input dims of \p map whose index depends on loop \p loop.
 std::vector<int> dimsDependingOn(const AccessMap& map, int loop);
 

@@ -29,6 +29,10 @@ struct BlockedPlan {
     /// The row factor's lanes are read with one strided load (riscv64's
     /// vlse), its stride beyond what a span and a shuffle take.
     bool stridedLoads = false;
+    /// Elements from one output position along the row to the next: 1, or
+    /// more when the row runs along channels (planChannels) and the sums
+    /// are scattered.
+    int64_t outStride = 1;
     /// A narrow row flattened with the output loop before it, or -1: position
     /// p is outer = outerFirst + p / width, row = first + p % width, and the
     /// row factor's dims that outer moves are tested per lane like rowDim.
@@ -42,6 +46,15 @@ struct BlockedPlan {
     int64_t outerCount = 1;
     /// The blocked output loop, or -1 (each tile one position of every loop).
     int block = -1;
+    /// The output loop before the block flattened with it (a row along
+    /// channels: a tile's positions then run across output rows), or -1:
+    /// block position q is at blockOuter = blockOuterFirst + q / blockWidth,
+    /// block = blockFirst + q % blockWidth, for q in [0, blockPositions).
+    int blockOuter = -1;
+    int64_t blockOuterFirst = 0;
+    int64_t blockFirst = 0;
+    int64_t blockWidth = 1;
+    int64_t blockPositions = 0;
     /// Unrolled reduction loops (a suffix of the reductions) and the rest.
     std::vector<int> taps;
     std::vector<int> reductions;

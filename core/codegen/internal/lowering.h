@@ -37,7 +37,8 @@ struct Range {
 };
 
 /// How the function being emitted addresses one view of a tensor: element
-/// (i0, i1, ...) is at base + sum((i_d - origin_d) * stride_d).
+/// (i0, i1, ...) is at base + sum((i_d - origin_d) * stride_d) (but dim 0
+/// of a blocked weight).
 struct Access {
     Value* base = nullptr;
     ir::DType dtype = ir::DType::Float32;
@@ -45,6 +46,10 @@ struct Access {
     std::vector<int64_t> strides;
     /// The tensor's whole shape (bounds of valid indices).
     ir::Shape shape;
+    /// Stored in blocks of dim 0 (GlobalTensor::hostBlock), or 0: dim 0's
+    /// index i is at (i / block) * blockStride + i % block, strides[0] unused.
+    int64_t block = 0;
+    int64_t blockStride = 0;
     /// Alias scope metadata of the accesses (AliasScopes), or null.
     llvm::MDNode* aliasScope = nullptr;
     llvm::MDNode* noAlias = nullptr;
@@ -139,6 +144,10 @@ public:
     /// store on the host).
     void storeVector(const Access& access, std::span<Value* const> index, Value* vector,
                      int64_t count = -1);
+    /// Stores the first \p count lanes of \p vector, lane i in the element
+    /// \p step * i elements after \p index's: one masked scatter.
+    void storeStrided(const Access& access, std::span<Value* const> index, Value* vector,
+                      int64_t step, int64_t count);
 
     /// The index of \p expr at loop values \p loops (floor division and modulo).
     Value* evalIndex(const ops::IndexExpr& expr, std::span<Value* const> loops);

@@ -383,6 +383,39 @@ TEST_F(TestCodePlan, hostPadsWeightRowsThatShareCacheSets) {
         }
 }
 
+// The host stores a Conv weight in blocks of 16 output channels when every
+// reader reads strided rows and no padding (host_layer.cpp): resnet-reduced's
+// stride-2 1 x 1 downsampling Convs, not its padded 3 x 3 ones; the blocks
+// take the same bytes, and the kernels that read them list them.
+TEST_F(TestCodePlan, hostBlocksStridedUnpaddedConvWeights) {
+    auto p = plan(zoo("resnet-reduced"), "stcp920", "graphturbo");
+    ASSERT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message().c_str());
+    const ir::Graph& g = (*p)->graph;
+    const codegen::CodePlan& code = (*p)->plan;
+    std::set<int32_t> blocked;
+    for (size_t slot = 0; slot < code.globals.size(); ++slot) {
+        const codegen::GlobalTensor& global = code.globals[slot];
+        const ir::Tensor& t = g.tensor(global.tensor);
+        if (global.hostBlock == 0)
+            continue;
+        blocked.insert(static_cast<int32_t>(slot));
+        ASSERT_EQ(global.hostBlock, 16) << t.name;
+        ASSERT_EQ(codegen::hostStoredBytes(g, global), t.byteSize()) << t.name;
+        for (const ir::Use& use : t.uses) {
+            const ir::Op& op = g.op(use.op);
+            EXPECT_EQ(op.type, "Conv") << t.name;
+            EXPECT_EQ(op.attrs.getInts("strides", {}), (std::vector<int64_t>{2, 2})) << t.name;
+            EXPECT_EQ(t.shape[2] * t.shape[3], 1) << t.name;
+        }
+    }
+    ASSERT_GE(blocked.size(), 1u);
+    for (const codegen::KernelCode& k : code.kernels)
+        for (const auto& [slot, block] : k.hostBlocks) {
+            ASSERT_EQ(blocked.count(slot), 1u) << k.symbol;
+            ASSERT_TRUE(std::find(k.reads.begin(), k.reads.end(), slot) != k.reads.end());
+        }
+}
+
 // The host runs a layer's consecutive tiles of its last tile loop as one
 // (host_layer.cpp): each core keeps a tile (as many as every other core
 // where the plan gave them so), the layer's scratch stays within a host
