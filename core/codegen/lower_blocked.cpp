@@ -19,9 +19,9 @@
 // chunks that take up the stored sums. The sums go through the call's
 // epilogue (lower_epilogue.cpp) before the one store, a shorter last
 // vector's as that many lanes; a row along output channels (a weight the
-// host stores in blocks of them) scatters them. Each element sums the same products in the
-// same order as lower_contraction.cpp, with the same fused multiply-add: the
-// same bits.
+// host stores in blocks of them) scatters them. Each element sums the same
+// products in the same order as lower_contraction.cpp, with the same fused
+// multiply-add: the same bits.
 
 #include "codegen/internal/blocked_plan.h"
 

@@ -2,9 +2,9 @@
 // the tensor table's slots, each at a 64-byte aligned offset, in slot order.
 // A weight is stored as the kernels of the target read it: the graph's data
 // (folded at import, converted to the emitted precision), on the host
-// transposed, with padded rows or in blocks of channels where the plan says so; a graph output that
-// import folded to a constant holds its value. Other slots start zeroed and
-// take no room.
+// transposed, with padded rows or in blocks of channels where the plan says
+// so; a graph output that import folded to a constant holds its value.
+// Other slots start zeroed and take no room.
 
 #include "codegen/model_library.h"
 
