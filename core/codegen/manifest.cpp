@@ -32,8 +32,9 @@ const char* const kFormat = kManifestFormat;
 /// layers is compiled into, linked with its "object"; version 5 the model
 /// library ("kind", "weights", "library", the tensors' "offset" and
 /// "stored_bytes") and the target's "vlen", and "ir" is null where no .ll
-/// was written.
-constexpr int kVersion = 5;
+/// was written; version 6 the host's "blocked" weight layout and its
+/// tensors' "block".
+constexpr int kVersion = 6;
 constexpr const char* kAbi =
     "void kernel(ptr tensors, ptr arena, ptr scratch, i64 core, i64 cores, ptr sync): tensors is "
     "the table of whole tensors by slot; arena is shared by the kernel's cores; each core uses "
