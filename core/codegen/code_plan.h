@@ -144,9 +144,14 @@ struct KernelCode {
     /// Of reads, the weights the host stores with padded rows: slot and
     /// row pitch in elements (GlobalTensor::hostRowPitch).
     std::vector<std::pair<int32_t, int64_t>> hostRowPitches;
-    /// Of reads, the weights the host stores blocked: slot and channels per
-    /// block (GlobalTensor::hostBlock).
-    std::vector<std::pair<int32_t, int64_t>> hostBlocks;
+    /// Of reads, the weights the host stores blocked (GlobalTensor::hostBlock).
+    struct HostBlock {
+        int32_t slot = 0;
+        /// Elements per block, and the dim blocked (GlobalTensor::hostBlockDim).
+        int64_t block = 0;
+        int dim = 0;
+    };
+    std::vector<HostBlock> hostBlocks;
 };
 
 enum class TensorRole : uint8_t { Input, Weight, Activation, Output };
@@ -169,14 +174,17 @@ struct GlobalTensor {
     /// cache's sets and evict each other, so the host stores each row one
     /// line longer. The DSA's objects read it as stored.
     int64_t hostRowPitch = 0;
-    /// Channels per block of a weight the host stores blocked along dim 0
-    /// (host_layer.cpp), or 0: [dim 0 / B][the other dims][B], packed once
-    /// when the program is set up. Every reader is a Conv whose vectors run
-    /// along its output channels (strided rows without padding: ResNet-50's
-    /// stride-2 1 x 1 Convs); a block holds whole vectors, and each
-    /// reduction step reads the next B channels. The DSA's objects read it
-    /// as stored.
+    /// Elements per block of a weight the host stores blocked along dim
+    /// hostBlockDim (host_layer.cpp), or 0: [that dim / B][the other dims in
+    /// order][B], packed once when the program is set up. Every reader runs
+    /// its vectors along that dim: a Conv along its output channels (dim 0;
+    /// strided rows without padding: ResNet-50's stride-2 1 x 1 Convs), or a
+    /// contraction reading a 2-D weight as its row factor (MatMul's B, dim
+    /// 1; Gemm's B with transB, dim 0). A block holds whole vectors, and each
+    /// reduction step reads the next B elements of every block it loads
+    /// from, so a strip streams. The DSA's objects read it as stored.
     int64_t hostBlock = 0;
+    int hostBlockDim = 0;
     /// Whether the host stores it otherwise than the graph does.
     bool hostRelaid() const { return hostTransposed || hostRowPitch > 0 || hostBlock > 0; }
 };

@@ -137,12 +137,13 @@ Value* Emitter::slot(llvm::Type* type, Value* initial) {
 Value* Emitter::elementPtr(const Access& access, std::span<Value* const> index) {
     Value* offset = i64(0);
     for (size_t d = 0; d < index.size(); ++d) {
-        if (d == 0 && access.block > 0) { // [dim 0 / block][...][block]
-            Value* local = builder_.CreateSub(index[0], access.origin[0], "", false, true);
+        if (d == access.blockDim && access.block > 0) { // [dim / block][...][block]
+            Value* local = builder_.CreateSub(index[d], access.origin[d], "", false, true);
             Value* whole = builder_.CreateMul(builder_.CreateUDiv(local, i64(access.block)),
                                               i64(access.blockStride), "", false, true);
-            offset = builder_.CreateAdd(whole, builder_.CreateURem(local, i64(access.block)), "",
-                                        false, true);
+            Value* within = builder_.CreateURem(local, i64(access.block));
+            offset = builder_.CreateAdd(offset, builder_.CreateAdd(whole, within, "", false, true),
+                                        "", false, true);
             continue;
         }
         if (access.strides[d] == 0)

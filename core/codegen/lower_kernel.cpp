@@ -148,25 +148,6 @@ private:
         return Status::success();
     }
 
-    /// Whether the host stores the weight of table \p slot transposed
-    /// (GlobalTensor::hostTransposed); the riscv64 objects read it as stored.
-    bool storedTransposed(int64_t slot) {
-        return !llvm::Triple(e_.module().getTargetTriple()).isRISCV() &&
-               std::find(k_.hostTransposed.begin(), k_.hostTransposed.end(), slot) !=
-                   k_.hostTransposed.end();
-    }
-
-    /// What \p list (KernelCode::hostRowPitches, hostBlocks) holds for the
-    /// weight of table \p slot, or 0; the riscv64 objects read it as stored.
-    int64_t storedLayout(const std::vector<std::pair<int32_t, int64_t>>& list, int64_t slot) {
-        if (llvm::Triple(e_.module().getTargetTriple()).isRISCV())
-            return 0;
-        for (const auto& [stored, value] : list)
-            if (stored == slot)
-                return value;
-        return 0;
-    }
-
     /// The table entry of \p slot, loaded once in the entry block.
     Value* tablePointer(int64_t slot) {
         auto it = table_.find(slot);
@@ -210,28 +191,9 @@ private:
             a.strides[d] = extents[d] == 1 ? 0 : stride;
             stride *= extents[d];
         }
-        if (v.home != Home::Global)
-            return a;
-        if (const int64_t block = storedLayout(k_.hostBlocks, v.offset); block > 0) {
-            // [dim 0 / block][the others][block]: dim 0 steps 1 within a block.
-            a.block = block;
-            int64_t inner = block;
-            for (size_t d = extents.size(); d-- > 1;) {
-                a.strides[d] = extents[d] == 1 ? 0 : inner;
-                inner *= extents[d];
-            }
-            a.strides[0] = 1;
-            a.blockStride = inner;
-            return a;
-        }
-        const bool transposed = storedTransposed(v.offset);
-        const int64_t pitch = storedLayout(k_.hostRowPitches, v.offset);
-        if (transposed) {
-            a.strides[0] = extents[0] == 1 ? 0 : 1;
-            a.strides[1] = extents[1] == 1 ? 0 : (pitch > 0 ? pitch : extents[0]);
-        } else if (pitch > 0) {
-            a.strides[0] = extents[0] == 1 ? 0 : pitch;
-        }
+        // The riscv64 objects read the weights as stored.
+        if (v.home == Home::Global && !llvm::Triple(e_.module().getTargetTriple()).isRISCV())
+            applyStoredLayout(a, extents, k_, v.offset);
         return a;
     }
 

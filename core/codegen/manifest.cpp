@@ -33,8 +33,8 @@ const char* const kFormat = kManifestFormat;
 /// library ("kind", "weights", "library", the tensors' "offset" and
 /// "stored_bytes") and the target's "vlen", and "ir" is null where no .ll
 /// was written; version 6 the host's "blocked" weight layout and its
-/// tensors' "block".
-constexpr int kVersion = 6;
+/// tensors' "block"; version 7 their "block_dim".
+constexpr int kVersion = 7;
 constexpr const char* kAbi =
     "void kernel(ptr tensors, ptr arena, ptr scratch, i64 core, i64 cores, ptr sync): tensors is "
     "the table of whole tensors by slot; arena is shared by the kernel's cores; each core uses "
@@ -52,7 +52,7 @@ Json boxJson(const partition::Box& box) {
 
 /// The tensor table; on the host, a weight the kernels read transposed
 /// (GlobalTensor::hostTransposed) says so, one stored with padded rows its
-/// pitch (hostRowPitch), one in blocks of channels its block (hostBlock):
+/// pitch (hostRowPitch), one in blocks its block and the dim blocked (hostBlock):
 /// its slot holds it packed so.
 Json tensorsJson(const ir::Graph& graph, const CodePlan& plan, bool host,
                  const ModelLibrary* library) {
@@ -70,9 +70,10 @@ Json tensorsJson(const ir::Graph& graph, const CodePlan& plan, bool host,
             table.back()["layout"] = "transposed";
         if (host && g.hostRowPitch > 0)
             table.back()["row_pitch"] = g.hostRowPitch;
-        if (host && g.hostBlock > 0) { // [dim 0 / block][the other dims][block]
+        if (host && g.hostBlock > 0) { // [dim / block][the other dims][block]
             table.back()["layout"] = "blocked";
             table.back()["block"] = g.hostBlock;
+            table.back()["block_dim"] = g.hostBlockDim;
         }
         if (library != nullptr && library->weights.offsets[slot] >= 0) {
             table.back()["offset"] = library->weights.offsets[slot];

@@ -15,6 +15,36 @@ namespace stagecraft::codegen {
 
 namespace {
 
+/// \p t's elements stored as [dim / B][the other dims in order][B] for
+/// g.hostBlockDim's dim and B = g.hostBlock (GlobalTensor::hostBlock).
+std::vector<std::byte> storedInBlocks(const ir::Tensor& t, const GlobalTensor& g,
+                                      std::span<const std::byte> bytes) {
+    const auto width = static_cast<size_t>(ir::dtypeSize(t.dtype));
+    const auto block = static_cast<size_t>(g.hostBlock);
+    const auto dim = static_cast<size_t>(g.hostBlockDim);
+    const auto blocked = static_cast<size_t>(t.shape[dim]);
+    size_t after = 1; // elements of the dims after the blocked one
+    for (size_t d = dim + 1; d < t.shape.size(); ++d)
+        after *= static_cast<size_t>(t.shape[d]);
+    const size_t others = static_cast<size_t>(t.elementCount()) / blocked;
+    std::vector<std::byte> out(bytes.size());
+    if (after == 1) { // the blocked dim last: a block's elements are consecutive
+        for (size_t before = 0; before < others; ++before)
+            for (size_t c = 0; c < blocked; c += block)
+                std::memcpy(&out[(c / block * others + before) * block * width],
+                            &bytes[(before * blocked + c) * width], block * width);
+        return out;
+    }
+    for (size_t before = 0; before < others / after; ++before)
+        for (size_t c = 0; c < blocked; ++c)
+            for (size_t i = 0; i < after; ++i) {
+                const size_t at = (c / block * others + before * after + i) * block + c % block;
+                std::memcpy(&out[at * width], &bytes[((before * blocked + c) * after + i) * width],
+                            width);
+            }
+    return out;
+}
+
 uint64_t wordsFnv1a(std::string_view bytes) {
     uint64_t hash = 14695981039346656037ull;
     for (size_t at = 0; at < bytes.size(); at += 8) {
@@ -51,17 +81,8 @@ std::vector<std::byte> hostStoredWeight(const ir::Graph& graph, const GlobalTens
                                         std::span<const std::byte> bytes) {
     const ir::Tensor& t = graph.tensor(g.tensor);
     const auto width = static_cast<size_t>(ir::dtypeSize(t.dtype));
-    if (g.hostBlock > 0) { // [dim 0 / B][the others][B]
-        const auto block = static_cast<size_t>(g.hostBlock);
-        const auto inner = static_cast<size_t>(t.elementCount() / t.shape[0]);
-        std::vector<std::byte> out(bytes.size());
-        for (size_t c = 0; c < static_cast<size_t>(t.shape[0]); ++c)
-            for (size_t i = 0; i < inner; ++i) {
-                const size_t at = (c / block * inner + i) * block + c % block;
-                std::memcpy(&out[at * width], &bytes[(c * inner + i) * width], width);
-            }
-        return out;
-    }
+    if (g.hostBlock > 0)
+        return storedInBlocks(t, g, bytes);
     const auto rows = static_cast<size_t>(t.shape[0]), cols = static_cast<size_t>(t.shape[1]);
     const size_t stored = g.hostTransposed ? rows : cols;
     const size_t pitch = g.hostRowPitch > 0 ? static_cast<size_t>(g.hostRowPitch) : stored;

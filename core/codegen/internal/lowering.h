@@ -37,8 +37,8 @@ struct Range {
 };
 
 /// How the function being emitted addresses one view of a tensor: element
-/// (i0, i1, ...) is at base + sum((i_d - origin_d) * stride_d) (but dim 0
-/// of a blocked weight).
+/// (i0, i1, ...) is at base + sum((i_d - origin_d) * stride_d) (but the
+/// blocked dim of a blocked weight).
 struct Access {
     Value* base = nullptr;
     ir::DType dtype = ir::DType::Float32;
@@ -46,10 +46,12 @@ struct Access {
     std::vector<int64_t> strides;
     /// The tensor's whole shape (bounds of valid indices).
     ir::Shape shape;
-    /// Stored in blocks of dim 0 (GlobalTensor::hostBlock), or 0: dim 0's
-    /// index i is at (i / block) * blockStride + i % block, strides[0] unused.
+    /// Stored in blocks of dim blockDim (GlobalTensor::hostBlock), or 0: that
+    /// dim's index i is at (i / block) * blockStride + i % block (its stride
+    /// 1, within a block).
     int64_t block = 0;
     int64_t blockStride = 0;
+    size_t blockDim = 0;
     /// Alias scope metadata of the accesses (AliasScopes), or null.
     llvm::MDNode* aliasScope = nullptr;
     llvm::MDNode* noAlias = nullptr;
@@ -299,6 +301,11 @@ Status lowerPad(Emitter& e, const OpCall& call);
 Status lowerTrilu(Emitter& e, const OpCall& call);
 Status lowerGather(Emitter& e, const OpCall& call);
 Status lowerContraction(Emitter& e, const OpCall& call);
+/// Sets the strides (and block) of \p access, a view of the whole weight of
+/// table \p slot with \p extents, to its layout in the host's memory where
+/// \p kernel lists it as stored otherwise (stored_layout.cpp).
+void applyStoredLayout(Access& access, const std::vector<int64_t>& extents,
+                       const KernelCode& kernel, int64_t slot);
 /// The register-blocked lowering of a Conv, MatMul or Gemm on the host
 /// (lower_blocked.cpp); false, with nothing emitted, where it does not apply.
 bool lowerBlockedContraction(Emitter& e, const OpCall& call);

@@ -5,9 +5,9 @@
 // tiles are the kernel plan's, the arena reuses space (§4.3), and
 // validateCodePlan catches what a broken plan would do.
 
+#include "code_plan_suite.h"
 #include "codegen_fixture.h"
 #include "coretestsupport.h"
-#include "suite_fixture.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -29,19 +29,6 @@ const codegen::View* viewNamed(const ir::Graph& graph, const codegen::LayerCode&
 }
 
 } // namespace
-
-/// State shared by every test, made once for the whole program (the Qt
-/// suite's test object and initTestCase).
-class TestCodePlan : public OnceSuite<TestCodePlan> {
-protected:
-    static inline std::map<std::string, ModelFile> zoo_;
-
-    static const ModelFile& zoo(const std::string& name, int64_t seq = 0) {
-        if (zoo_.count(name) == 0)
-            zoo_[name] = writeZoo(dir_->filePath(name), name, seq);
-        return zoo_[name];
-    }
-};
 
 TEST_F(TestCodePlan, layersRunAfterTheLayersTheyRead) {
     auto p = plan(zoo("fig2-blocks"), "stcp920", "gt-gb");
@@ -302,164 +289,4 @@ TEST_F(TestCodePlan, theValidatorFindsMissingViews) {
     ASSERT_TRUE(!valid.ok());
     ASSERT_TRUE(valid.error().message().rfind("kernel " + broken.kernels.front().symbol, 0) == 0)
         << (valid.error().message().c_str());
-}
-
-// The host stores a 2-D weight transposed when every reader reads its dim 0
-// along the output's last loop (host_layer.cpp): resnet-reduced's fc (Gemm
-// with transB), not the Conv weights; the kernels that read it list it.
-TEST_F(TestCodePlan, hostTransposesWeightsReadAlongTheRow) {
-    auto p = plan(zoo("resnet-reduced"), "stcp920", "graphturbo");
-    ASSERT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message().c_str());
-    const ir::Graph& g = (*p)->graph;
-    const codegen::CodePlan& code = (*p)->plan;
-    std::set<int32_t> transposed;
-    for (size_t slot = 0; slot < code.globals.size(); ++slot) {
-        const codegen::GlobalTensor& global = code.globals[slot];
-        const ir::Tensor& t = g.tensor(global.tensor);
-        if (!global.hostTransposed)
-            continue;
-        transposed.insert(static_cast<int32_t>(slot));
-        ASSERT_EQ(global.role, codegen::TensorRole::Weight) << t.name;
-        ASSERT_EQ(t.shape.size(), 2u) << t.name;
-        for (const ir::Use& use : t.uses) {
-            const ir::Op& op = g.op(use.op);
-            EXPECT_EQ(op.type, "Gemm") << t.name;
-            EXPECT_EQ(use.slot, 1) << t.name;
-            EXPECT_EQ(op.attrs.getInt("transB", 0), 1) << t.name;
-        }
-    }
-    ASSERT_EQ(transposed.size(), 1u);
-    int readers = 0;
-    for (const codegen::KernelCode& k : code.kernels) {
-        std::set<int32_t> reads(k.reads.begin(), k.reads.end());
-        for (int32_t slot : k.hostTransposed)
-            ASSERT_TRUE(transposed.count(slot) == 1 && reads.count(slot) == 1) << k.symbol;
-        for (int32_t slot : transposed)
-            readers += reads.count(slot) == 1 ? 1 : 0;
-        EXPECT_EQ(k.hostTransposed.size(),
-                  std::count_if(k.reads.begin(), k.reads.end(),
-                                [&](int32_t s) { return transposed.count(s) == 1; }));
-    }
-    ASSERT_GE(readers, 1);
-}
-
-// The host pads the rows of a 2-D weight a contraction reads along them
-// when they are a whole even number of 64-byte lines (host_layer.cpp):
-// bert-2layer's 768 x 3072 and 3072 x 768 f32 weights by one line (16
-// floats); the kernels that read them list the pitch, and the bytes the
-// host stores are the padded rows'.
-TEST_F(TestCodePlan, hostPadsWeightRowsThatShareCacheSets) {
-    auto p = plan(zoo("bert-2layer"), "stcp920", "tvm");
-    ASSERT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message().c_str());
-    const ir::Graph& g = (*p)->graph;
-    const codegen::CodePlan& code = (*p)->plan;
-    std::map<int32_t, int64_t> padded;
-    for (size_t slot = 0; slot < code.globals.size(); ++slot) {
-        const codegen::GlobalTensor& global = code.globals[slot];
-        const ir::Tensor& t = g.tensor(global.tensor);
-        if (global.hostRowPitch == 0)
-            continue;
-        padded[static_cast<int32_t>(slot)] = global.hostRowPitch;
-        ASSERT_EQ(t.shape.size(), 2u) << t.name;
-        const int64_t row = global.hostTransposed ? t.shape[0] : t.shape[1];
-        const int64_t rows = global.hostTransposed ? t.shape[1] : t.shape[0];
-        ASSERT_EQ(row * 4 % 128, 0) << t.name;
-        ASSERT_EQ(global.hostRowPitch, row + 16) << t.name;
-        ASSERT_EQ(codegen::hostStoredBytes(g, global), rows * (row + 16) * 4) << t.name;
-    }
-    int wide = 0, deep = 0;
-    for (const auto& [slot, pitch] : padded) {
-        const ir::Shape& shape = g.tensor(code.globals[static_cast<size_t>(slot)].tensor).shape;
-        wide += shape == ir::Shape{768, 3072} ? 1 : 0;
-        deep += shape == ir::Shape{3072, 768} ? 1 : 0;
-    }
-    ASSERT_EQ(wide, 2); // one per encoder layer
-    ASSERT_EQ(deep, 2);
-    for (const codegen::KernelCode& k : code.kernels)
-        for (const auto& [slot, pitch] : k.hostRowPitches) {
-            ASSERT_EQ(padded.count(slot), 1u) << k.symbol;
-            ASSERT_EQ(padded[slot], pitch) << k.symbol;
-            ASSERT_TRUE(std::find(k.reads.begin(), k.reads.end(), slot) != k.reads.end());
-        }
-}
-
-// The host stores a Conv weight in blocks of 16 output channels when every
-// reader reads strided rows and no padding (host_layer.cpp): resnet-reduced's
-// stride-2 1 x 1 downsampling Convs, not its padded 3 x 3 ones; the blocks
-// take the same bytes, and the kernels that read them list them.
-TEST_F(TestCodePlan, hostBlocksStridedUnpaddedConvWeights) {
-    auto p = plan(zoo("resnet-reduced"), "stcp920", "graphturbo");
-    ASSERT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message().c_str());
-    const ir::Graph& g = (*p)->graph;
-    const codegen::CodePlan& code = (*p)->plan;
-    std::set<int32_t> blocked;
-    for (size_t slot = 0; slot < code.globals.size(); ++slot) {
-        const codegen::GlobalTensor& global = code.globals[slot];
-        const ir::Tensor& t = g.tensor(global.tensor);
-        if (global.hostBlock == 0)
-            continue;
-        blocked.insert(static_cast<int32_t>(slot));
-        ASSERT_EQ(global.hostBlock, 16) << t.name;
-        ASSERT_EQ(codegen::hostStoredBytes(g, global), t.byteSize()) << t.name;
-        for (const ir::Use& use : t.uses) {
-            const ir::Op& op = g.op(use.op);
-            EXPECT_EQ(op.type, "Conv") << t.name;
-            EXPECT_EQ(op.attrs.getInts("strides", {}), (std::vector<int64_t>{2, 2})) << t.name;
-            EXPECT_EQ(t.shape[2] * t.shape[3], 1) << t.name;
-        }
-    }
-    ASSERT_GE(blocked.size(), 1u);
-    for (const codegen::KernelCode& k : code.kernels)
-        for (const auto& [slot, block] : k.hostBlocks) {
-            ASSERT_EQ(blocked.count(slot), 1u) << k.symbol;
-            ASSERT_TRUE(std::find(k.reads.begin(), k.reads.end(), slot) != k.reads.end());
-        }
-}
-
-// The host runs a layer's consecutive tiles of its last tile loop as one
-// (host_layer.cpp): each core keeps a tile (as many as every other core
-// where the plan gave them so), the layer's scratch stays within a host
-// core's share of L2 (or the plan's LB), promoted weights are read in place, and the
-// scratch views, scaled with the tiles, stay disjoint and inside the host's
-// scratch.
-TEST_F(TestCodePlan, hostLayersMergeTilesAndKeepScratchDisjoint) {
-    auto p = plan(zoo("resnet-reduced"), "stcp920", "graphturbo");
-    ASSERT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message().c_str());
-    const ir::Graph& g = (*p)->graph;
-    int merged = 0;
-    for (const codegen::KernelCode& k : (*p)->plan.kernels) {
-        const int64_t scratch = codegen::hostScratchBytes(g, k);
-        ASSERT_GE(scratch, k.scratchBytes);
-        ASSERT_EQ(k.localBytes, 65536 - 8192) << "STCP920's L1 less its weight reserve";
-        for (const codegen::LayerCode& layer : k.layers) {
-            codegen::LayerCode host = codegen::hostLayer(g, layer, k);
-            ASSERT_LE(host.scratchBytes,
-                      std::max({k.localBytes, codegen::hostLocalBytes(), layer.scratchBytes}));
-            if (layer.tileCount() % k.cores == 0) {
-                ASSERT_EQ(host.tileCount() % k.cores, 0);
-            }
-            ASSERT_TRUE(host.promotions.empty());
-            ASSERT_EQ(host.views.size(), layer.views.size());
-            ASSERT_GE(host.tileCount(), std::min(layer.tileCount(), k.cores));
-            for (const codegen::TileLoop& t : host.tiles)
-                ASSERT_EQ(t.extent % t.tile, 0);
-            merged += host.tileCount() < layer.tileCount() ? 1 : 0;
-            std::vector<std::pair<int64_t, int64_t>> ranges;
-            for (size_t i = 0; i < host.views.size(); ++i) {
-                const codegen::View& v = host.views[i];
-                if (layer.views[i].home == codegen::Home::Promoted) {
-                    ASSERT_EQ(v.home, codegen::Home::Global) << g.tensor(v.tensor).name;
-                }
-                if (v.home != codegen::Home::Fused)
-                    continue;
-                int64_t end = v.offset + v.storageBytes(g, host.tileSizes());
-                ASSERT_LE(end, scratch) << g.tensor(v.tensor).name;
-                ranges.emplace_back(v.offset, end);
-            }
-            std::sort(ranges.begin(), ranges.end());
-            for (size_t i = 1; i < ranges.size(); ++i)
-                ASSERT_LE(ranges[i - 1].second, ranges[i].first);
-        }
-    }
-    ASSERT_GT(merged, 0);
 }

@@ -1,0 +1,224 @@
+// The host's layers and weight layouts (host_layer.cpp; docs/decisions.md,
+// "Host tiles"): weights read along the row stored transposed or in blocks,
+// padded rows where blocks do not fit a reader's tiles, Conv weights in
+// blocks of channels, and tiles merged (the loop whose tiles read the most
+// again first) with the scratch kept disjoint.
+
+#include "code_plan_suite.h"
+
+#include <algorithm>
+#include <gtest/gtest.h>
+#include <map>
+#include <set>
+
+using namespace stagecraft;
+using namespace stagecraft::test;
+
+// The host stores a 2-D weight transposed when every reader reads its dim 0
+// along the output's last loop (host_layer.cpp): resnet-reduced's fc (Gemm
+// with transB), not the Conv weights; the kernels that read it list it.
+TEST_F(TestCodePlan, hostTransposesWeightsReadAlongTheRow) {
+    auto p = plan(zoo("resnet-reduced"), "stcp920", "graphturbo");
+    ASSERT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message().c_str());
+    const ir::Graph& g = (*p)->graph;
+    const codegen::CodePlan& code = (*p)->plan;
+    std::set<int32_t> transposed;
+    for (size_t slot = 0; slot < code.globals.size(); ++slot) {
+        const codegen::GlobalTensor& global = code.globals[slot];
+        const ir::Tensor& t = g.tensor(global.tensor);
+        if (!global.hostTransposed)
+            continue;
+        transposed.insert(static_cast<int32_t>(slot));
+        ASSERT_EQ(global.role, codegen::TensorRole::Weight) << t.name;
+        ASSERT_EQ(t.shape.size(), 2u) << t.name;
+        for (const ir::Use& use : t.uses) {
+            const ir::Op& op = g.op(use.op);
+            EXPECT_EQ(op.type, "Gemm") << t.name;
+            EXPECT_EQ(use.slot, 1) << t.name;
+            EXPECT_EQ(op.attrs.getInt("transB", 0), 1) << t.name;
+        }
+    }
+    ASSERT_EQ(transposed.size(), 1u);
+    int readers = 0;
+    for (const codegen::KernelCode& k : code.kernels) {
+        std::set<int32_t> reads(k.reads.begin(), k.reads.end());
+        for (int32_t slot : k.hostTransposed)
+            ASSERT_TRUE(transposed.count(slot) == 1 && reads.count(slot) == 1) << k.symbol;
+        for (int32_t slot : transposed)
+            readers += reads.count(slot) == 1 ? 1 : 0;
+        EXPECT_EQ(k.hostTransposed.size(),
+                  std::count_if(k.reads.begin(), k.reads.end(),
+                                [&](int32_t s) { return transposed.count(s) == 1; }));
+    }
+    ASSERT_GE(readers, 1);
+}
+
+// The host stores a 2-D weight a contraction reads as its row factor in
+// blocks of 16 columns (host_layer.cpp): bert-2layer's MatMul weights along
+// dim 1, its pooler's Gemm weight (transB) along dim 0, in the same bytes; the kernels that read
+// them list the block and its dim, and none is transposed or padded.
+TEST_F(TestCodePlan, hostBlocksRowFactors) {
+    auto p = plan(zoo("bert-2layer"), "stcp920", "tvm");
+    ASSERT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message().c_str());
+    const ir::Graph& g = (*p)->graph;
+    const codegen::CodePlan& code = (*p)->plan;
+    std::set<int32_t> blocked;
+    int wide = 0, deep = 0;
+    for (size_t slot = 0; slot < code.globals.size(); ++slot) {
+        const codegen::GlobalTensor& global = code.globals[slot];
+        const ir::Tensor& t = g.tensor(global.tensor);
+        ASSERT_FALSE(global.hostTransposed || global.hostRowPitch > 0) << t.name;
+        if (global.hostBlock == 0)
+            continue;
+        blocked.insert(static_cast<int32_t>(slot));
+        ASSERT_EQ(t.shape.size(), 2u) << t.name;
+        ASSERT_EQ(global.hostBlock, 16) << t.name;
+        ASSERT_EQ(codegen::hostStoredBytes(g, global), t.byteSize()) << t.name;
+        for (const ir::Use& use : t.uses) {
+            const ir::Op& op = g.op(use.op);
+            const bool transposed = op.type == "Gemm" && op.attrs.getInt("transB", 0) == 1;
+            EXPECT_TRUE(op.type == "MatMul" || transposed) << t.name;
+            EXPECT_EQ(global.hostBlockDim, transposed ? 0 : 1) << t.name;
+        }
+        wide += t.shape == ir::Shape{768, 3072} ? 1 : 0;
+        deep += t.shape == ir::Shape{3072, 768} ? 1 : 0;
+    }
+    ASSERT_EQ(wide, 2); // one per encoder layer
+    ASSERT_EQ(deep, 2);
+    for (const codegen::KernelCode& k : code.kernels)
+        for (const codegen::KernelCode::HostBlock& b : k.hostBlocks) {
+            ASSERT_EQ(blocked.count(b.slot), 1u) << k.symbol;
+            ASSERT_EQ(b.dim, code.globals[static_cast<size_t>(b.slot)].hostBlockDim);
+            ASSERT_TRUE(std::find(k.reads.begin(), k.reads.end(), b.slot) != k.reads.end());
+        }
+}
+
+// Where a reader's columns do not start at a whole block, the weight is
+// stored unblocked (host_layer.cpp's dropUnalignedBlocks): bert-2layer's
+// 768 x 3072 weight then gets rows one 64-byte line longer (their 12 KB
+// apart fall into a fraction of a cache's sets), its bytes the padded
+// rows', and the kernels list the pitch instead of the block.
+TEST_F(TestCodePlan, hostPadsRowFactorsWhoseTilesSplitBlocks) {
+    auto p = plan(zoo("bert-2layer"), "stcp920", "tvm");
+    ASSERT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message().c_str());
+    const ir::Graph& g = (*p)->graph;
+    codegen::CodePlan code = (*p)->plan;
+    int32_t wide = -1;
+    for (size_t slot = 0; slot < code.globals.size() && wide < 0; ++slot)
+        if (g.tensor(code.globals[slot].tensor).shape == ir::Shape{768, 3072})
+            wide = static_cast<int32_t>(slot);
+    ASSERT_GE(wide, 0);
+    const ir::TensorId weight = code.globals[static_cast<size_t>(wide)].tensor;
+    bool shifted = false;
+    for (codegen::KernelCode& k : code.kernels)
+        for (codegen::LayerCode& layer : k.layers)
+            for (codegen::OpStep& step : layer.ops) {
+                const std::vector<ir::TensorId>& inputs = g.op(step.op).inputs;
+                if (shifted || std::find(inputs.begin(), inputs.end(), weight) == inputs.end() ||
+                    step.regions.empty())
+                    continue;
+                step.regions[0][step.regions[0].size() - 1].lo += 8; // columns from mid-block
+                shifted = true;
+            }
+    ASSERT_TRUE(shifted);
+    codegen::dropUnalignedBlocks(g, *(*p)->evaluation.schedule.semantics, code);
+    const codegen::GlobalTensor& global = code.globals[static_cast<size_t>(wide)];
+    ASSERT_EQ(global.hostBlock, 0);
+    ASSERT_EQ(global.hostRowPitch, 3072 + 16);
+    ASSERT_EQ(codegen::hostStoredBytes(g, global), 768 * (3072 + 16) * 4);
+    int listed = 0;
+    for (const codegen::KernelCode& k : code.kernels) {
+        for (const codegen::KernelCode::HostBlock& b : k.hostBlocks)
+            ASSERT_NE(b.slot, wide) << k.symbol;
+        for (const auto& [slot, pitch] : k.hostRowPitches) {
+            ASSERT_EQ(slot, wide) << k.symbol;
+            ASSERT_EQ(pitch, 3072 + 16) << k.symbol;
+            ++listed;
+        }
+    }
+    ASSERT_GE(listed, 1);
+}
+
+// The host stores a Conv weight in blocks of 16 output channels when every
+// reader reads strided rows and no padding (host_layer.cpp): resnet-reduced's
+// stride-2 1 x 1 downsampling Convs, not its padded 3 x 3 ones; the blocks
+// take the same bytes, and the kernels that read them list them.
+TEST_F(TestCodePlan, hostBlocksStridedUnpaddedConvWeights) {
+    auto p = plan(zoo("resnet-reduced"), "stcp920", "graphturbo");
+    ASSERT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message().c_str());
+    const ir::Graph& g = (*p)->graph;
+    const codegen::CodePlan& code = (*p)->plan;
+    std::set<int32_t> blocked;
+    for (size_t slot = 0; slot < code.globals.size(); ++slot) {
+        const codegen::GlobalTensor& global = code.globals[slot];
+        const ir::Tensor& t = g.tensor(global.tensor);
+        if (global.hostBlock == 0 || t.shape.size() < 3)
+            continue;
+        blocked.insert(static_cast<int32_t>(slot));
+        ASSERT_EQ(global.hostBlock, 16) << t.name;
+        ASSERT_EQ(global.hostBlockDim, 0) << t.name;
+        ASSERT_EQ(codegen::hostStoredBytes(g, global), t.byteSize()) << t.name;
+        for (const ir::Use& use : t.uses) {
+            const ir::Op& op = g.op(use.op);
+            EXPECT_EQ(op.type, "Conv") << t.name;
+            EXPECT_EQ(op.attrs.getInts("strides", {}), (std::vector<int64_t>{2, 2})) << t.name;
+            EXPECT_EQ(t.shape[2] * t.shape[3], 1) << t.name;
+        }
+    }
+    ASSERT_GE(blocked.size(), 1u);
+    for (const codegen::KernelCode& k : code.kernels)
+        for (const codegen::KernelCode::HostBlock& b : k.hostBlocks) {
+            if (g.tensor(code.globals[static_cast<size_t>(b.slot)].tensor).shape.size() < 3)
+                continue;
+            ASSERT_EQ(blocked.count(b.slot), 1u) << k.symbol;
+            ASSERT_TRUE(std::find(k.reads.begin(), k.reads.end(), b.slot) != k.reads.end());
+        }
+}
+
+// The host runs a layer's consecutive tiles of its last tile loop as one
+// (host_layer.cpp): each core keeps a tile (as many as every other core
+// where the plan gave them so), the layer's scratch stays within a host
+// core's share of L2 (or the plan's LB), promoted weights are read in place, and the
+// scratch views, scaled with the tiles, stay disjoint and inside the host's
+// scratch.
+TEST_F(TestCodePlan, hostLayersMergeTilesAndKeepScratchDisjoint) {
+    auto p = plan(zoo("resnet-reduced"), "stcp920", "graphturbo");
+    ASSERT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message().c_str());
+    const ir::Graph& g = (*p)->graph;
+    int merged = 0;
+    for (const codegen::KernelCode& k : (*p)->plan.kernels) {
+        const int64_t scratch = codegen::hostScratchBytes(g, k);
+        ASSERT_GE(scratch, k.scratchBytes);
+        ASSERT_EQ(k.localBytes, 65536 - 8192) << "STCP920's L1 less its weight reserve";
+        for (const codegen::LayerCode& layer : k.layers) {
+            codegen::LayerCode host = codegen::hostLayer(g, layer, k);
+            ASSERT_LE(host.scratchBytes,
+                      std::max({k.localBytes, codegen::hostLocalBytes(), layer.scratchBytes}));
+            if (layer.tileCount() % k.cores == 0) {
+                ASSERT_EQ(host.tileCount() % k.cores, 0);
+            }
+            ASSERT_TRUE(host.promotions.empty());
+            ASSERT_EQ(host.views.size(), layer.views.size());
+            ASSERT_GE(host.tileCount(), std::min(layer.tileCount(), k.cores));
+            for (const codegen::TileLoop& t : host.tiles)
+                ASSERT_EQ(t.extent % t.tile, 0);
+            merged += host.tileCount() < layer.tileCount() ? 1 : 0;
+            std::vector<std::pair<int64_t, int64_t>> ranges;
+            for (size_t i = 0; i < host.views.size(); ++i) {
+                const codegen::View& v = host.views[i];
+                if (layer.views[i].home == codegen::Home::Promoted) {
+                    ASSERT_EQ(v.home, codegen::Home::Global) << g.tensor(v.tensor).name;
+                }
+                if (v.home != codegen::Home::Fused)
+                    continue;
+                int64_t end = v.offset + v.storageBytes(g, host.tileSizes());
+                ASSERT_LE(end, scratch) << g.tensor(v.tensor).name;
+                ranges.emplace_back(v.offset, end);
+            }
+            std::sort(ranges.begin(), ranges.end());
+            for (size_t i = 1; i < ranges.size(); ++i)
+                ASSERT_LE(ranges[i - 1].second, ranges[i].first);
+        }
+    }
+    ASSERT_GT(merged, 0);
+}
