@@ -6,7 +6,7 @@
 // one). So on the host:
 // - a promoted weight slice is read where the weight is (the copy holds the
 //   same values);
-// - consecutive tiles of the last tile loop run as one tile: the most that
+// - consecutive tiles of a tile loop run as one tile: the most that
 //   still leaves every core of the binding a tile (an equal number of
 //   them where some merge does: 4 tiles on 2 cores, not 3) and keeps the
 //   layer's scratch within a host core's share of L2 (host-cpu's LB; the
@@ -15,10 +15,14 @@
 //   view outside the core's scratch follows that loop. The fused
 //   intermediates in the scratch grow with the tile, so every scratch
 //   offset, and the layer's scratch, are scaled by the same factor
-//   (disjoint ranges stay disjoint). Once the last loop is one tile, the
-//   loop before it merges the same way, so a tile reuses each weight strip
-//   over more rows (BERT-base's FFN: tiles of 4 rows streamed the whole
-//   9.4 MB weight 32 times per layer);
+//   (disjoint ranges stay disjoint). The loops merge in turn, first the one
+//   whose tiles each read the most bytes of the anchor's inputs again (the
+//   inputs its tiles do not split), the last loop first among equals; once
+//   a loop is one tile, the next merges the same way. So a MatMul's tiles of
+//   rows, each of which streams the whole weight, merge before its tiles of
+//   columns, each of which reads the other input (BERT-base's FFN: tiles of
+//   16 rows streamed the 9.4 MB weight 8 times per layer, tiles of all 128
+//   rows by 384 columns read it once);
 // - the scratch holds the fused views alone, packed again without the
 //   promoted weights' room (which left BERT-base's FFN 1.5 MB of scratch
 //   for 4 KB of sums, and nothing to merge within the limit above).
@@ -213,6 +217,49 @@ void markRowLayout(const ir::Tensor& t, const partition::SemanticsCache& semanti
             paddedPitch(g.hostTransposed ? t.shape[0] : t.shape[1], ir::dtypeSize(t.dtype));
 }
 
+/// Bytes of \p layer's anchor's inputs outside the core's scratch that each
+/// tile of tile loop \p loop reads whole again: their reads do not follow the
+/// loop's dim, so merging its tiles reads them once for more outputs.
+int64_t rereadBytes(const ir::Graph& graph, const LayerCode& layer, const ops::LoopNest& nest,
+                    int loop) {
+    const ir::Op& anchor = graph.op(layer.anchor);
+    int64_t bytes = 0;
+    for (size_t slot = 0; slot < anchor.inputs.size(); ++slot) {
+        const ops::AccessMap* map = nest.accessFor(static_cast<int>(slot));
+        const View* view = layer.viewOf(anchor.inputs[slot]);
+        if (map == nullptr || view == nullptr || view->home == Home::Fused)
+            continue;
+        const int dim = layer.tiles[static_cast<size_t>(loop)].dim;
+        const bool follows = std::any_of(map->dims.begin(), map->dims.end(), [&](const auto& e) {
+            return std::any_of(e.terms.begin(), e.terms.end(),
+                               [&](const ops::IndexTerm& t) { return t.loop == dim; });
+        });
+        if (!follows)
+            bytes += graph.tensor(anchor.inputs[slot]).byteSize();
+    }
+    return bytes;
+}
+
+/// The order \p layer's tile loops merge in: the most bytes read again per
+/// tile first (BERT-base's FFN: the rows, whose tiles each stream the
+/// 9.4 MB weight, before the columns, whose tiles each read the 393 KB
+/// input), else the last loop first.
+std::vector<int> mergeOrder(const ir::Graph& graph, const LayerCode& layer) {
+    std::vector<int> order(layer.tiles.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = static_cast<int>(order.size() - 1 - i);
+    Expected<ops::OpSemantics> semantics = ops::semanticsOf(graph, layer.anchor);
+    if (!semantics || semantics->nests.size() != 1)
+        return order;
+    std::vector<int64_t> bytes(order.size());
+    for (int loop : order)
+        bytes[static_cast<size_t>(loop)] = rereadBytes(graph, layer, semantics->nests[0], loop);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        return bytes[static_cast<size_t>(a)] > bytes[static_cast<size_t>(b)];
+    });
+    return order;
+}
+
 } // namespace
 
 int64_t hostLocalBytes() {
@@ -352,8 +399,9 @@ LayerCode hostLayer(const ir::Graph& graph, const LayerCode& layer, const Kernel
     if (!host.promotions.empty())
         packScratch(graph, host);
     host.promotions.clear();
-    // The last tile loop first; once it is one tile, the loop before it.
-    for (int loop = static_cast<int>(host.tiles.size()) - 1; loop >= 0; --loop) {
+    // The loop whose tiles read the most again first; once it is one tile,
+    // the next.
+    for (int loop : mergeOrder(graph, host)) {
         mergeTiles(host, loop, mergedTiles(host, loop, kernel.cores, kernel.localBytes));
         if (host.tiles[static_cast<size_t>(loop)].count() > 1)
             break;
