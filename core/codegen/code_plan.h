@@ -211,8 +211,9 @@ Expected<CodePlan> planCode(const ir::Graph& graph, const schedule::Schedule& sc
 
 /// Layer \p layer of \p kernel as the host target runs it
 /// (host_layer.cpp): promoted weights read in place, and consecutive tiles
-/// of its last tile loop run as one where its storage and the kernel's
-/// localBytes allow. Same elements, same sums, same bits as the plan's layer.
+/// of its tile loops run as one where its storage and the kernel's
+/// localBytes allow, the loop whose tiles read the most again first. Same
+/// elements, same sums, same bits as the plan's layer.
 LayerCode hostLayer(const ir::Graph& graph, const LayerCode& layer, const KernelCode& kernel);
 /// Bytes of a host core's share of L2 less its weight reserve (the
 /// host-cpu preset's LB activation bytes, detected once): a merged host
