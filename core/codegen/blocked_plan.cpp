@@ -419,19 +419,20 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
     if (nest.outputRank < 1 || call.regions[0].empty())
         return std::nullopt;
     const ir::DType t = outputType(call, 0);
-    if (t != ir::DType::Float32 && t != ir::DType::Float64)
-        return std::nullopt;
-    for (int slot = 0; slot < 2; ++slot)
-        if (inputType(call, slot) != t)
-            return std::nullopt;
     // riscv64 reads a row of any stride with one strided load (vlse), and
     // its weights as stored; the host may store them along channels.
     const bool stridedLoads = llvm::Triple(e.module().getTargetTriple()).isRISCV();
+    const bool integer = integerFactors(call);
+    if (integer ? stridedLoads : t != ir::DType::Float32 && t != ir::DType::Float64)
+        return std::nullopt;
+    for (int slot = 0; slot < 2 && !integer; ++slot)
+        if (inputType(call, slot) != t)
+            return std::nullopt;
     std::optional<BlockedPlan> alongChannels = stridedLoads ? std::nullopt : planChannels(call);
     std::optional<BlockedPlan> plan =
         alongChannels ? alongChannels : planRow(call, false, nest.outputRank - 1, stridedLoads);
     const VectorRegisters registers =
-        hostVectorRegisters(e.module(), t == ir::DType::Float32 ? 4 : 8);
+        hostVectorRegisters(e.module(), t == ir::DType::Float64 ? 8 : 4);
     // Narrow rows are flattened; wider ones (ResNet-50's 14 x 14 stage: 14
     // of 16 lanes, 196 of 208 flattened) only without taps: nine unrolled
     // taps of a 3 x 3 one ran 10 % slower, its 1 x 1 ones 8-23 % faster.
@@ -448,7 +449,7 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
     if (!plan || plan->positions() == 1)
         if (std::optional<BlockedPlan> across = planAcross(call, stridedLoads))
             plan = std::move(across);
-    if (!plan)
+    if (!plan || (integer && zeroPointAlongRow(call, *plan)))
         return std::nullopt;
     if (alongChannels)
         flattenBlock(call, *plan);
@@ -471,7 +472,7 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
         plan->tile = (channels + tiles - 1) / tiles;
     } else
         plan->tile = 1;
-    plan->reductionChunk = reductionChunk(nest, *plan, t == ir::DType::Float32 ? 4 : 8);
+    plan->reductionChunk = reductionChunk(nest, *plan, t == ir::DType::Float64 ? 8 : 4);
     return plan;
 }
 

@@ -46,8 +46,8 @@ public:
         , plan_(plan)
         , nest_(call.semantics->nests[0])
         , type_(outputType(call, 0))
-        , vector_(
-              llvm::FixedVectorType::get(e.valueType(type_), static_cast<unsigned>(plan.lanes))) {}
+        , vector_(llvm::FixedVectorType::get(e.valueType(type_), static_cast<unsigned>(plan.lanes)))
+        , integer_(integerFactors(call)) {}
 
     void emit() {
         loops_.assign(nest_.loops.size(), nullptr);
@@ -321,11 +321,16 @@ private:
             rows.push_back(rowVector(s, c, taps, keep[static_cast<size_t>(c)]));
         if (std::all_of(rows.begin(), rows.end(), [](Value* v) { return v == nullptr; }))
             return;
+        for (Value*& row : rows) // the row factor's zero point is one along the row
+            if (integer_ && row != nullptr)
+                row = widenedFactor(e_, call_, plan_.rowSlot, row, at(block, 0, s.first));
         for (int64_t r = 0; r < tile; ++r) {
             std::vector<Value*> loops = at(block, r, s.first);
             for (size_t i = 0; i < plan_.taps.size(); ++i)
                 loops[static_cast<size_t>(plan_.taps[i])] = e_.i64(taps[i]);
             Value* w = loadMapped(e_, call_, 0, plan_.colSlot, loops);
+            if (integer_)
+                w = widenedFactor(e_, call_, plan_.colSlot, w, loops);
             Value* splat = e_.b().CreateVectorSplat(static_cast<unsigned>(plan_.lanes), w);
             for (int64_t c = 0; c < chunksOf(s); ++c) {
                 if (rows[static_cast<size_t>(c)] == nullptr)
@@ -333,7 +338,8 @@ private:
                 Value* slot = acc[static_cast<size_t>(r)][static_cast<size_t>(c)];
                 Value* old = e_.b().CreateLoad(vector_, slot);
                 std::array<Value*, 3> args{rows[static_cast<size_t>(c)], splat, old};
-                Value* sum = e_.intrinsic(llvm::Intrinsic::fmuladd, args);
+                Value* sum = integer_ ? e_.b().CreateAdd(old, e_.b().CreateMul(args[0], splat))
+                                      : e_.intrinsic(llvm::Intrinsic::fmuladd, args);
                 const std::vector<bool>& kept = keep[static_cast<size_t>(c)];
                 if (!std::all_of(kept.begin(), kept.end(), [](bool b) { return b; }))
                     sum = e_.b().CreateSelect(e_.laneMask(kept), sum, old);
@@ -433,6 +439,8 @@ private:
     const ops::LoopNest& nest_;
     ir::DType type_;
     llvm::FixedVectorType* vector_;
+    /// Int32 sums of widened factors less their zero points (blocked_integer.cpp).
+    bool integer_;
     /// Current values of the nest's loops (null where not yet set).
     std::vector<Value*> loops_;
     /// The first step of the current reduction chunk, or null.
@@ -447,7 +455,8 @@ bool lowerBlockedContraction(Emitter& e, const OpCall& call) {
         return false;
     // An epilogue needs the final sums: none with chunks (they store partial ones).
     OpCall withEpilogue = call;
-    const bool epilogue = !call.epilogue.empty() && plan->reductionChunk == 0;
+    const bool epilogue =
+        !call.epilogue.empty() && plan->reductionChunk == 0 && !integerFactors(call);
     if (!epilogue)
         withEpilogue.epilogue.clear();
     BlockedEmitter emitter(e, withEpilogue, *plan);

@@ -93,6 +93,19 @@ struct BlockedPlan {
 /// host's vector registers; nullopt where the lowering does not apply.
 std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call);
 
+// Integer contractions (blocked_integer.cpp).
+
+/// Whether \p call is a ConvInteger or MatMulInteger of u8 or s8 factors
+/// into int32, which the lowering sums in int32 lanes.
+bool integerFactors(const OpCall& call);
+/// Whether the zero point of \p plan's row factor differs along the row
+/// (a per-column b_zero_point): the lowering then does not apply.
+bool zeroPointAlongRow(const OpCall& call, const BlockedPlan& plan);
+/// Factor \p slot's \p value (a loaded vector or element) widened to int32
+/// less the factor's zero point, read at \p loops.
+Value* widenedFactor(Emitter& e, const OpCall& call, int slot, Value* value,
+                     std::span<Value* const> loops);
+
 /// The row factor's dims a lane's position moves: the row's and, when
 /// flattened, the outer loop's.
 std::vector<int> movedDims(const BlockedPlan& plan);

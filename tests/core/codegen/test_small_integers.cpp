@@ -1,0 +1,102 @@
+// Integer contractions in the register-blocked lowering (blocked_integer.cpp,
+// issue 65): ConvInteger and MatMulInteger of u8 and s8 factors sum in int32
+// lanes, each factor widened and its zero point subtracted before a multiply
+// and an add. Against ONNX Runtime under tvm and graphturbo (exact: integer
+// sums), with padding, zero points near both ends of u8 and s8 weights
+// (ONNX Runtime takes only u8 weights and per-tensor zero points in
+// ConvInteger, a per-tensor a_zero_point in MatMulInteger); and a check
+// that the kernels take the path (int32 vector multiplies), which a
+// per-column zero point of the row factor does not.
+
+#include "coretestsupport.h"
+#include "small_model_case.h"
+
+#include <gtest/gtest.h>
+
+using namespace stagecraft;
+using namespace stagecraft::test;
+
+namespace {
+
+/// A 3 x 3 ConvInteger (padding 1) and a 1 x 1 one, added.
+const Case& convCase() {
+    static const Case c{"conv-integer-lanes",
+                        DType::UInt8,
+                        {1, 8, 14, 14},
+                        0,
+                        [](onnxio::ModelBuilder& m, Seeded& r) {
+                            m.addInlineInitializer("w", DType::UInt8, {16, 8, 3, 3},
+                                                   bytesOf(r.ints<uint8_t>(16 * 8 * 9, 0, 255)));
+                            m.addInlineInitializer("v", DType::UInt8, {16, 8, 1, 1},
+                                                   bytesOf(r.ints<uint8_t>(16 * 8, 0, 255)));
+                            scalar(m, "xz", DType::UInt8, 3);
+                            scalar(m, "wz", DType::UInt8, 131);
+                            scalar(m, "vz", DType::UInt8, 250);
+                            m.addNode("ConvInteger", {"x", "w", "xz", "wz"}, {"y1"})
+                                .attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+                            m.addNode("ConvInteger", {"x", "v", "xz", "vz"}, {"y2"});
+                            m.addNode("Add", {"y1", "y2"}, {"y"});
+                            output(m, "y", DType::Int32, {1, 16, 14, 14});
+                        }};
+    return c;
+}
+
+/// A MatMulInteger of s8 weights, both zero points per tensor.
+const Case& matmulCase() {
+    static const Case c{"matmul-integer-lanes",
+                        DType::UInt8,
+                        {2, 16, 40},
+                        0,
+                        [](onnxio::ModelBuilder& m, Seeded& r) {
+                            m.addInlineInitializer("b", DType::Int8, {40, 48},
+                                                   bytesOf(r.ints<int8_t>(40 * 48, -128, 127)));
+                            scalar(m, "az", DType::UInt8, 200);
+                            scalar(m, "bz", DType::Int8, 7);
+                            m.addNode("MatMulInteger", {"x", "b", "az", "bz"}, {"y"});
+                            output(m, "y", DType::Int32, {2, 16, 48});
+                        }};
+    return c;
+}
+
+/// As matmulCase with the row factor's zero point per column: its lanes
+/// would subtract different zero points, so it stays scalar.
+const Case& perColumnCase() {
+    static const Case c{"matmul-integer-per-column",
+                        DType::UInt8,
+                        {2, 16, 40},
+                        0,
+                        [](onnxio::ModelBuilder& m, Seeded& r) {
+                            m.addInlineInitializer("b", DType::Int8, {40, 48},
+                                                   bytesOf(r.ints<int8_t>(40 * 48, -128, 127)));
+                            scalar(m, "az", DType::UInt8, 17);
+                            m.addInlineInitializer("bz", DType::Int8, {48},
+                                                   bytesOf(r.ints<int8_t>(48, -9, 9)));
+                            m.addNode("MatMulInteger", {"x", "b", "az", "bz"}, {"y"});
+                            output(m, "y", DType::Int32, {2, 16, 48});
+                        }};
+    return c;
+}
+
+} // namespace
+
+class IntegersMatchOnnxRuntime : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(IntegersMatchOnnxRuntime, integerLanesMatchOnnxRuntime) {
+    expectMatchesOnnxRuntime(convCase(), GetParam());
+    expectMatchesOnnxRuntime(matmulCase(), GetParam());
+    expectMatchesOnnxRuntime(perColumnCase(), GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(TestIntegers, IntegersMatchOnnxRuntime,
+                         ::testing::Values("tvm", "graphturbo"));
+
+// The blocked cases multiply int32 vectors; the per-column one none.
+TEST(TestIntegers, integerContractionsRunInInt32Lanes) {
+    TempDir dir;
+    for (const char* strategy : {"tvm", "graphturbo"}) {
+        EXPECT_GT(countInKernels(convCase(), strategy, dir.path(), " i32> "), 0) << strategy;
+        EXPECT_GT(countInKernels(convCase(), strategy, dir.path(), "= mul <"), 0) << strategy;
+        EXPECT_GT(countInKernels(matmulCase(), strategy, dir.path(), "= mul <"), 0) << strategy;
+        EXPECT_EQ(countInKernels(perColumnCase(), strategy, dir.path(), "= mul <"), 0) << strategy;
+    }
+}
