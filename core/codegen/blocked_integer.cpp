@@ -1,47 +1,86 @@
 // The register-blocked lowering's integer contractions on the host
 // (lower_blocked.cpp; docs/codegen.md, "Integer contractions"): ConvInteger
 // and MatMulInteger, u8 or s8 factors summed in int32 as ONNX defines them,
-// sum((a - a_zero) * (b - b_zero)). Each factor's element (a vector of the
-// row factor, a broadcast of the column factor) is widened to int32 and its
-// zero point subtracted before the multiply-add, a multiply and an add in
-// int32; padding lanes keep their sums, as the scalar lowering skips those
-// reads (their products are zero). Integer sums are exact in any order, so
-// the outputs are the scalar lowering's.
+// sum((a - a_zero) * (b - b_zero)); QLinearConv and QLinearMatMul, that sum
+// (plus QLinearConv's int32 bias, the accumulators' start) requantized
+// before the store as lower_quantized.cpp does it per element:
+// saturate(round_half_even(sum * (a_scale * b_scale / y_scale)) + y_zero),
+// the same f32 operations lane by lane. Each factor's element (a vector of
+// the row factor, a broadcast of the column factor) is widened to int32 and
+// its zero point subtracted before a multiply and an add in int32; padding
+// lanes keep their sums, as the scalar lowering skips those reads (their
+// products are zero). Integer sums are exact in any order, so the outputs
+// are the scalar lowering's.
 
 #include "codegen/internal/blocked_plan.h"
+
+#include <llvm/IR/Intrinsics.h>
+
+#include <algorithm>
+#include <array>
 
 namespace stagecraft::codegen::detail {
 
 namespace {
 
-/// The input slot of the zero point of factor \p slot (0 or 1).
+/// The input slots of factor \p slot's zero point and (requantized) scale:
+/// ConvInteger's and MatMulInteger's a and b (0, 1) have theirs at 2 and 3;
+/// QLinearConv's and QLinearMatMul's (0, 3) at 2, 1 and 5, 4.
 int zeroSlotOf(int slot) {
     return slot + 2;
+}
+int scaleSlotOf(int slot) {
+    return slot + 1;
 }
 
 bool isByte(ir::DType t) {
     return t == ir::DType::UInt8 || t == ir::DType::Int8;
 }
 
-} // namespace
-
-bool integerFactors(const OpCall& call) {
-    const ir::OpKind kind = call.op().kind;
-    return (kind == ir::OpKind::ConvInteger || kind == ir::OpKind::MatMulInteger) &&
-           outputType(call, 0) == ir::DType::Int32 && isByte(inputType(call, 0)) &&
-           isByte(inputType(call, 1));
-}
-
-bool zeroPointAlongRow(const OpCall& call, const BlockedPlan& plan) {
-    const int zero = zeroSlotOf(plan.rowSlot);
-    if (!call.hasInput(zero))
+/// Whether input \p slot, when given, reads the row (or the loop flattened
+/// with it): its lanes would need values of their own.
+bool readsAlongRow(const OpCall& call, const BlockedPlan& plan, int slot) {
+    if (!call.hasInput(slot))
         return false;
-    const ops::AccessMap* map = call.semantics->nests[0].accessFor(zero);
+    const ops::AccessMap* map = call.semantics->nests[0].accessFor(slot);
     return map == nullptr ||
            std::any_of(map->dims.begin(), map->dims.end(), [&](const ops::IndexExpr& d) {
                return d.full || readsLoop(d, plan.row) ||
                       (plan.outer >= 0 && readsLoop(d, plan.outer));
            });
+}
+
+/// \p v splat to the lanes of \p like when \p like is a vector type.
+Value* splatLike(Emitter& e, Value* v, llvm::Type* like) {
+    if (auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(like))
+        return e.b().CreateVectorSplat(vector->getElementCount(), v);
+    return v;
+}
+
+} // namespace
+
+bool requantizes(const OpCall& call) {
+    const ir::OpKind kind = call.op().kind;
+    return kind == ir::OpKind::QLinearConv || kind == ir::OpKind::QLinearMatMul;
+}
+
+int secondFactorSlot(const OpCall& call) {
+    return requantizes(call) ? 3 : 1;
+}
+
+bool integerFactors(const OpCall& call) {
+    const ir::OpKind kind = call.op().kind;
+    const bool sums = kind == ir::OpKind::ConvInteger || kind == ir::OpKind::MatMulInteger;
+    if (!sums && !requantizes(call))
+        return false;
+    const ir::DType out = outputType(call, 0);
+    return (sums ? out == ir::DType::Int32 : isByte(out)) && isByte(inputType(call, 0)) &&
+           isByte(inputType(call, secondFactorSlot(call)));
+}
+
+bool integerParametersAlongRow(const OpCall& call, const BlockedPlan& plan) {
+    return readsAlongRow(call, plan, zeroSlotOf(plan.rowSlot)) ||
+           (requantizes(call) && readsAlongRow(call, plan, scaleSlotOf(plan.rowSlot)));
 }
 
 Value* widenedFactor(Emitter& e, const OpCall& call, int slot, Value* value,
@@ -56,9 +95,32 @@ Value* widenedFactor(Emitter& e, const OpCall& call, int slot, Value* value,
         return value;
     Value* zero = e.convert(loadMapped(e, call, 0, zeroSlot, loops), inputType(call, zeroSlot),
                             ir::DType::Int32);
-    if (auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(wide))
-        zero = e.b().CreateVectorSplat(vector->getElementCount(), zero);
-    return e.b().CreateSub(value, zero);
+    return e.b().CreateSub(value, splatLike(e, zero, wide));
+}
+
+Value* requantizedLanes(Emitter& e, const OpCall& call, Value* sums,
+                        std::span<Value* const> loops) {
+    constexpr int kYScale = 6, kYZero = 7; // of both QLinearConv and QLinearMatMul
+    const auto input = [&](int slot) {
+        return loadMapped(e, call, 0, slot, loops);
+    };
+    Value* multiplier = e.b().CreateFDiv(e.b().CreateFMul(input(1), input(4)), input(kYScale));
+    Value* zero = e.convert(input(kYZero), inputType(call, kYZero), ir::DType::Float32);
+    const auto count = llvm::cast<llvm::FixedVectorType>(sums->getType())->getNumElements();
+    auto* floats = llvm::FixedVectorType::get(e.b().getFloatTy(), count);
+    Value* scaled =
+        e.b().CreateFMul(e.b().CreateSIToFP(sums, floats), splatLike(e, multiplier, floats));
+    std::array<Value*, 1> arg{scaled};
+    Value* rounded =
+        e.b().CreateFAdd(e.intrinsic(llvm::Intrinsic::roundeven, arg), splatLike(e, zero, floats));
+    const ir::DType out = outputType(call, 0);
+    auto [lo, hi] = integerRange(out);
+    Value* clamped =
+        e.b().CreateMaxNum(rounded, splatLike(e, e.constant(ir::DType::Float32, lo), floats));
+    clamped = e.b().CreateMinNum(clamped, splatLike(e, e.constant(ir::DType::Float32, hi), floats));
+    auto* bytes = llvm::FixedVectorType::get(e.b().getInt8Ty(), count);
+    return out == ir::DType::UInt8 ? e.b().CreateFPToUI(clamped, bytes)
+                                   : e.b().CreateFPToSI(clamped, bytes);
 }
 
 } // namespace stagecraft::codegen::detail

@@ -116,10 +116,10 @@ bool chooseRowFactor(const ops::LoopNest& nest, BlockedPlan& plan) {
         return std::count_if(dims.begin(), dims.end(),
                              [&](const ops::IndexExpr& d) { return readsLoop(d, plan.row); });
     };
-    if (readsRow(0) + readsRow(1) != 1)
+    if (readsRow(0) + readsRow(plan.secondSlot) != 1)
         return false;
-    plan.rowSlot = readsRow(0) == 1 ? 0 : 1;
-    plan.colSlot = 1 - plan.rowSlot;
+    plan.rowSlot = readsRow(0) == 1 ? 0 : plan.secondSlot;
+    plan.colSlot = plan.rowSlot == 0 ? plan.secondSlot : 0;
     const ops::AccessMap& rowMap = *nest.accessFor(plan.rowSlot);
     for (size_t d = 0; d < rowMap.dims.size(); ++d)
         if (readsLoop(rowMap.dims[d], plan.row))
@@ -232,6 +232,7 @@ std::optional<BlockedPlan> planFactors(const OpCall& call, bool flatten, int row
     const ops::LoopNest& nest = call.semantics->nests[0];
     BlockedPlan plan;
     plan.row = row;
+    plan.secondSlot = secondFactorSlot(call);
     if (!chooseRowFactor(nest, plan) || (flatten && !chooseOuter(nest, plan)) ||
         !chooseTaps(nest, plan) || !chooseTests(call, plan))
         return std::nullopt;
@@ -449,7 +450,7 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
     if (!plan || plan->positions() == 1)
         if (std::optional<BlockedPlan> across = planAcross(call, stridedLoads))
             plan = std::move(across);
-    if (!plan || (integer && zeroPointAlongRow(call, *plan)))
+    if (!plan || (integer && integerParametersAlongRow(call, *plan)))
         return std::nullopt;
     if (alongChannels)
         flattenBlock(call, *plan);
@@ -472,7 +473,9 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
         plan->tile = (channels + tiles - 1) / tiles;
     } else
         plan->tile = 1;
-    plan->reductionChunk = reductionChunk(nest, *plan, t == ir::DType::Float64 ? 8 : 4);
+    // Requantized outputs cannot hold a chunk's partial sums.
+    if (!requantizes(call))
+        plan->reductionChunk = reductionChunk(nest, *plan, t == ir::DType::Float64 ? 8 : 4);
     return plan;
 }
 

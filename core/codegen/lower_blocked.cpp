@@ -45,7 +45,7 @@ public:
         , call_(call)
         , plan_(plan)
         , nest_(call.semantics->nests[0])
-        , type_(outputType(call, 0))
+        , type_(integerFactors(call) ? ir::DType::Int32 : outputType(call, 0))
         , vector_(llvm::FixedVectorType::get(e.valueType(type_), static_cast<unsigned>(plan.lanes)))
         , integer_(integerFactors(call)) {}
 
@@ -230,19 +230,22 @@ private:
     /// A tile's accumulators start at the output's initial values (Conv's bias).
     Value* initialVector(const Segment& s, Value* block, int64_t r, int64_t chunk) {
         const ir::OpKind kind = call_.op().kind;
-        if ((kind != ir::OpKind::Conv && kind != ir::OpKind::ConvTranspose) || !call_.hasInput(2))
+        const int slot = kind == ir::OpKind::QLinearConv ? 8 : 2;
+        if ((kind != ir::OpKind::Conv && kind != ir::OpKind::ConvTranspose &&
+             kind != ir::OpKind::QLinearConv) ||
+            !call_.hasInput(slot))
             return llvm::Constant::getNullValue(vector_);
-        const ops::AccessMap* bias = nest_.accessFor(2);
+        const ops::AccessMap* bias = nest_.accessFor(slot);
         const bool perLane =
             std::any_of(bias->dims.begin(), bias->dims.end(),
                         [&](const ops::IndexExpr& d) { return readsLoop(d, plan_.row); });
         if (!perLane)
             return e_.b().CreateVectorSplat(static_cast<unsigned>(plan_.lanes),
-                                            loadMapped(e_, call_, 0, 2, at(block, r, s.first)));
+                                            loadMapped(e_, call_, 0, slot, at(block, r, s.first)));
         Value* v = llvm::PoisonValue::get(vector_);
         for (int64_t k = 0; k < lanesIn(s, chunk); ++k) {
             Value* x =
-                loadMapped(e_, call_, 0, 2, at(block, r, laneOf(s, chunk * plan_.lanes + k)));
+                loadMapped(e_, call_, 0, slot, at(block, r, laneOf(s, chunk * plan_.lanes + k)));
             v = e_.b().CreateInsertElement(v, x, static_cast<uint64_t>(k));
         }
         return v;
@@ -424,6 +427,8 @@ private:
                 return loops;
             });
         std::vector<Value*> loops = at(block, r, laneOf(s, chunk * plan_.lanes));
+        if (requantizes(call_)) // the scales and zero points are one along the row
+            sum = requantizedLanes(e_, call_, sum, loops);
         loops.resize(static_cast<size_t>(nest_.outputRank));
         const Access& out =
             call_.epilogue.empty() ? call_.outputs[0] : call_.epilogue.back().outputs[0];

@@ -196,11 +196,10 @@ Status lowerOp(Emitter& e, const OpCall& call) {
         return lowerQuantize(e, call);
     case ConvInteger:
     case MatMulInteger:
-        if (call.outputs[0].base != nullptr && lowerBlockedContraction(e, call))
-            return Status::success();
-        return lowerIntegerContraction(e, call);
     case QLinearConv:
     case QLinearMatMul:
+        if (call.outputs[0].base != nullptr && lowerBlockedContraction(e, call))
+            return Status::success();
         return lowerIntegerContraction(e, call);
     case TopK:
     case Unknown:

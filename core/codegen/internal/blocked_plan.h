@@ -16,6 +16,8 @@ namespace stagecraft::codegen::detail {
 struct BlockedPlan {
     int rowSlot = 0;
     int colSlot = 1;
+    /// The factors' input slots are 0 and this one (QLinearConv's w: 3).
+    int secondSlot = 1;
     /// The row loop (the output's last, or the last of several positions
     /// when every later one is a single position) and the row factor's dim
     /// it moves.
@@ -95,16 +97,26 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call);
 
 // Integer contractions (blocked_integer.cpp).
 
+/// Whether \p call is QLinearConv or QLinearMatMul (its int32 sums
+/// requantized before the store).
+bool requantizes(const OpCall& call);
+/// The input slot of \p call's second factor: 1, or 3 where it requantizes.
+int secondFactorSlot(const OpCall& call);
 /// Whether \p call is a ConvInteger or MatMulInteger of u8 or s8 factors
-/// into int32, which the lowering sums in int32 lanes.
+/// into int32, or a QLinearConv or QLinearMatMul of them into u8 or s8,
+/// which the lowering sums in int32 lanes.
 bool integerFactors(const OpCall& call);
-/// Whether the zero point of \p plan's row factor differs along the row
-/// (a per-column b_zero_point): the lowering then does not apply.
-bool zeroPointAlongRow(const OpCall& call, const BlockedPlan& plan);
+/// Whether the zero point (or, requantized, the scale) of \p plan's row
+/// factor differs along the row (a per-column b_zero_point): the lowering
+/// then does not apply.
+bool integerParametersAlongRow(const OpCall& call, const BlockedPlan& plan);
 /// Factor \p slot's \p value (a loaded vector or element) widened to int32
 /// less the factor's zero point, read at \p loops.
 Value* widenedFactor(Emitter& e, const OpCall& call, int slot, Value* value,
                      std::span<Value* const> loops);
+/// \p sums (int32 lanes) requantized to the output's bytes with the scales
+/// and zero point read at output point \p loops.
+Value* requantizedLanes(Emitter& e, const OpCall& call, Value* sums, std::span<Value* const> loops);
 
 /// The row factor's dims a lane's position moves: the row's and, when
 /// flattened, the outer loop's.

@@ -1,7 +1,8 @@
 // Integer contractions in the register-blocked lowering (blocked_integer.cpp,
-// issue 65): ConvInteger and MatMulInteger of u8 and s8 factors sum in int32
-// lanes, each factor widened and its zero point subtracted before a multiply
-// and an add. Against ONNX Runtime under tvm and graphturbo (exact: integer
+// issue 65): ConvInteger, MatMulInteger, QLinearConv and QLinearMatMul of u8
+// and s8 factors sum in int32 lanes, each factor widened and its zero point
+// subtracted before a multiply and an add; the QLinear ones requantize the
+// lanes before the store. Against ONNX Runtime under tvm and graphturbo (exact: integer
 // sums), with padding, zero points near both ends of u8 and s8 weights
 // (ONNX Runtime takes only u8 weights and per-tensor zero points in
 // ConvInteger, a per-tensor a_zero_point in MatMulInteger); and a check
@@ -77,6 +78,35 @@ const Case& perColumnCase() {
     return c;
 }
 
+/// QLinearConv (3 x 3, padding 1, per-channel weight scales, a bias) and
+/// QLinearMatMul (a weight of 48 columns): the sums requantized to u8.
+const Case& requantizedCase() {
+    static const Case c{
+        "qlinear-lanes", DType::UInt8, {1, 8, 12, 12}, 0, [](onnxio::ModelBuilder& m, Seeded& r) {
+            scalar(m, "xs", DType::Float32, 0.05);
+            scalar(m, "xz", DType::UInt8, 120);
+            m.addInlineInitializer("w", DType::Int8, {16, 8, 3, 3},
+                                   bytesOf(r.ints<int8_t>(16 * 72, -127, 127)));
+            m.addFloatInitializer("ws", {16}, r.floats(16, 0.01));
+            m.addInlineInitializer("wz", DType::Int8, {16}, bytesOf(std::vector<int8_t>(16, 0)));
+            scalar(m, "ys", DType::Float32, 0.2);
+            scalar(m, "yz", DType::UInt8, 100);
+            m.addInlineInitializer("bias", DType::Int32, {16},
+                                   bytesOf(r.ints<int32_t>(16, -2000, 2000)));
+            m.addNode("QLinearConv", {"x", "xs", "xz", "w", "ws", "wz", "ys", "yz", "bias"}, {"c"})
+                .attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+            m.addInlineInitializer("b", DType::UInt8, {12, 48},
+                                   bytesOf(r.ints<uint8_t>(12 * 48, 0, 255)));
+            scalar(m, "bs", DType::Float32, 0.03);
+            scalar(m, "bz", DType::UInt8, 125);
+            scalar(m, "ms", DType::Float32, 0.5);
+            scalar(m, "mz", DType::UInt8, 128);
+            m.addNode("QLinearMatMul", {"c", "ys", "yz", "b", "bs", "bz", "ms", "mz"}, {"y"});
+            output(m, "y", DType::UInt8, {1, 16, 12, 48});
+        }};
+    return c;
+}
+
 } // namespace
 
 class IntegersMatchOnnxRuntime : public ::testing::TestWithParam<const char*> {};
@@ -85,12 +115,14 @@ TEST_P(IntegersMatchOnnxRuntime, integerLanesMatchOnnxRuntime) {
     expectMatchesOnnxRuntime(convCase(), GetParam());
     expectMatchesOnnxRuntime(matmulCase(), GetParam());
     expectMatchesOnnxRuntime(perColumnCase(), GetParam());
+    expectMatchesOnnxRuntime(requantizedCase(), GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(TestIntegers, IntegersMatchOnnxRuntime,
                          ::testing::Values("tvm", "graphturbo"));
 
-// The blocked cases multiply int32 vectors; the per-column one none.
+// The blocked cases multiply int32 vectors (the QLinear ones round theirs in
+// lanes); the per-column one none.
 TEST(TestIntegers, integerContractionsRunInInt32Lanes) {
     TempDir dir;
     for (const char* strategy : {"tvm", "graphturbo"}) {
@@ -98,5 +130,9 @@ TEST(TestIntegers, integerContractionsRunInInt32Lanes) {
         EXPECT_GT(countInKernels(convCase(), strategy, dir.path(), "= mul <"), 0) << strategy;
         EXPECT_GT(countInKernels(matmulCase(), strategy, dir.path(), "= mul <"), 0) << strategy;
         EXPECT_EQ(countInKernels(perColumnCase(), strategy, dir.path(), "= mul <"), 0) << strategy;
+        EXPECT_GE(countInKernels(requantizedCase(), strategy, dir.path(), "= mul <"), 2)
+            << strategy; // both ops
+        EXPECT_GT(countInKernels(requantizedCase(), strategy, dir.path(), "@llvm.roundeven.v"), 0)
+            << strategy;
     }
 }
