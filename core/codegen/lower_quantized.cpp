@@ -8,7 +8,9 @@
 //   y_scale)) + y_zero_point), the multiplier in f32 as ONNX Runtime forms it.
 // The sums accumulate in a register per output element; reads in a
 // convolution's padding are skipped (they hold the zero point, so their
-// product is zero).
+// product is zero). On the host the register-blocked lowering takes the
+// contractions where it applies, with the same sums (blocked_integer.cpp);
+// this lowering is riscv64's and the rest's.
 
 #include "codegen/internal/lowering.h"
 
