@@ -147,7 +147,7 @@ bool readsAcrossChannels(const ops::LoopNest& nest, int slot, const ir::Shape& o
 
 /// Elements per block of a weight stored blocked (GlobalTensor::hostBlock):
 /// a 512-bit vector of f32, two of 256 bits.
-constexpr int64_t kChannelBlock = 16;
+constexpr int64_t kBlockElements = 16;
 
 /// Whether both factors of \p op, a contraction, are of \p type: the
 /// register-blocked lowering then reads the blocked weight.
@@ -223,13 +223,13 @@ void markRowLayout(const ir::Tensor& t, const partition::SemanticsCache& semanti
 int64_t rereadBytes(const ir::Graph& graph, const LayerCode& layer, const ops::LoopNest& nest,
                     int loop) {
     const ir::Op& anchor = graph.op(layer.anchor);
+    const int dim = layer.tiles[static_cast<size_t>(loop)].dim;
     int64_t bytes = 0;
     for (size_t slot = 0; slot < anchor.inputs.size(); ++slot) {
         const ops::AccessMap* map = nest.accessFor(static_cast<int>(slot));
         const View* view = layer.viewOf(anchor.inputs[slot]);
         if (map == nullptr || view == nullptr || view->home == Home::Fused)
             continue;
-        const int dim = layer.tiles[static_cast<size_t>(loop)].dim;
         const bool follows = std::any_of(map->dims.begin(), map->dims.end(), [&](const auto& e) {
             return std::any_of(e.terms.begin(), e.terms.end(),
                                [&](const ops::IndexTerm& t) { return t.loop == dim; });
@@ -285,7 +285,7 @@ void markHostLayouts(const ir::Graph& graph, const partition::SemanticsCache& se
             });
         };
         if (t.shape.size() > 2) {
-            if (t.shape[0] % kChannelBlock == 0 &&
+            if (t.shape[0] % kBlockElements == 0 &&
                 everyUse([&](const ops::LoopNest& nest, const ir::Use& use) {
                     const std::vector<ir::TensorId>& inputs = graph.op(use.op).inputs;
                     const auto other = static_cast<size_t>(1 - use.slot);
@@ -293,16 +293,16 @@ void markHostLayouts(const ir::Graph& graph, const partition::SemanticsCache& se
                            inputs[other] != ir::kNoTensor &&
                            readsAcrossChannels(nest, use.slot, graph.tensor(inputs[other]).shape);
                 }))
-                g.hostBlock = kChannelBlock;
+                g.hostBlock = kBlockElements;
             continue;
         }
         for (size_t along = 0; along < 2 && g.hostBlock == 0; ++along)
-            if (t.shape[along] % kChannelBlock == 0 &&
+            if (t.shape[along] % kBlockElements == 0 &&
                 everyUse([&](const ops::LoopNest& nest, const ir::Use& use) {
                     return readsAlongRow(nest, use.slot, along) &&
                            sameTypeFactors(graph, graph.op(use.op), t.dtype);
                 })) {
-                g.hostBlock = kChannelBlock;
+                g.hostBlock = kBlockElements;
                 g.hostBlockDim = static_cast<int>(along);
             }
         if (g.hostBlock == 0)

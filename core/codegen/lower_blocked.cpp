@@ -45,9 +45,10 @@ public:
         , call_(call)
         , plan_(plan)
         , nest_(call.semantics->nests[0])
-        , type_(integerFactors(call) ? ir::DType::Int32 : outputType(call, 0))
-        , vector_(llvm::FixedVectorType::get(e.valueType(type_), static_cast<unsigned>(plan.lanes)))
-        , integer_(integerFactors(call)) {}
+        , integer_(integerFactors(call))
+        , type_(integer_ ? ir::DType::Int32 : outputType(call, 0))
+        , vector_(
+              llvm::FixedVectorType::get(e.valueType(type_), static_cast<unsigned>(plan.lanes))) {}
 
     void emit() {
         loops_.assign(nest_.loops.size(), nullptr);
@@ -442,10 +443,10 @@ private:
     const OpCall& call_;
     const BlockedPlan& plan_;
     const ops::LoopNest& nest_;
-    ir::DType type_;
-    llvm::FixedVectorType* vector_;
     /// Int32 sums of widened factors less their zero points (blocked_integer.cpp).
     bool integer_;
+    ir::DType type_;
+    llvm::FixedVectorType* vector_;
     /// Current values of the nest's loops (null where not yet set).
     std::vector<Value*> loops_;
     /// The first step of the current reduction chunk, or null.
