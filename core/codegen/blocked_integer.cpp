@@ -7,14 +7,20 @@
 // saturate(round_half_even(sum * (a_scale * b_scale / y_scale)) + y_zero),
 // the same f32 operations lane by lane. Each factor's element (a vector of
 // the row factor, a broadcast of the column factor) is widened to int32 and
-// its zero point subtracted before a multiply and an add in int32; padding
-// lanes keep their sums, as the scalar lowering skips those reads (their
-// products are zero). Integer sums are exact in any order, so the outputs
-// are the scalar lowering's.
+// its zero point subtracted, a value in [-255, 255]: an int16. On x86 the
+// multiply-add is then one word dot product (vpdpwssd with AVX-512 VNNI,
+// vpmaddwd and an add with AVX2 or AVX-512 BW) of the row's lanes by the
+// broadcast, its high word cleared: each lane sums row * column + the row's
+// high word * 0, the product vpmulld (two µops on the one port) and vpaddd
+// would give; elsewhere a multiply and an add in int32. Padding lanes
+// keep their sums, as the scalar lowering skips those reads (their products
+// are zero). Integer sums are exact in any order, so the outputs are the
+// scalar lowering's.
 
 #include "codegen/internal/blocked_plan.h"
 
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsX86.h>
 
 #include <algorithm>
 #include <array>
@@ -96,6 +102,26 @@ Value* widenedFactor(Emitter& e, const OpCall& call, int slot, Value* value,
     Value* zero = e.convert(loadMapped(e, call, 0, zeroSlot, loops), inputType(call, zeroSlot),
                             ir::DType::Int32);
     return e.b().CreateSub(value, splatLike(e, zero, wide));
+}
+
+Value* integerMultiplyAdd(Emitter& e, Value* sums, Value* row, Value* column) {
+    const auto lanes = llvm::cast<llvm::FixedVectorType>(sums->getType())->getNumElements();
+    const int dot = wordDotOf(e.module());
+    if (dot == 0 || static_cast<int>(lanes) * 32 != vectorBitsOf(e.module()))
+        return e.b().CreateAdd(sums, e.b().CreateMul(row, column));
+    // The broadcast's high words cleared (one scalar and per element, not a
+    // vector one per row vector): each pair sums row * column + the row's
+    // high word * 0.
+    Value* low = e.b().CreateAnd(column, e.b().CreateVectorSplat(lanes, e.b().getInt32(0xFFFF)));
+    if (dot == 2) // 512 bits only
+        return e.b().CreateIntrinsic(llvm::Intrinsic::x86_avx512_vpdpwssd_512, {},
+                                     {sums, row, low});
+    auto* words = llvm::FixedVectorType::get(e.b().getInt16Ty(), lanes * 2);
+    const auto id =
+        lanes == 16 ? llvm::Intrinsic::x86_avx512_pmaddw_d_512 : llvm::Intrinsic::x86_avx2_pmadd_wd;
+    Value* pairs = e.b().CreateIntrinsic(
+        id, {}, {e.b().CreateBitCast(row, words), e.b().CreateBitCast(low, words)});
+    return e.b().CreateAdd(sums, pairs);
 }
 
 Value* requantizedLanes(Emitter& e, const OpCall& call, Value* sums,

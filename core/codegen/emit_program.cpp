@@ -85,15 +85,28 @@ Expected<std::unique_ptr<llvm::TargetMachine>> detail::makeMachine(const TargetI
 
 namespace {
 constexpr const char* kVectorBitsFlag = "stagecraft.vector-bits";
+constexpr const char* kWordDotFlag = "stagecraft.word-dot";
+
+int intFlag(const llvm::Module& module, const char* name) {
+    auto* flag = llvm::mdconst::extract_or_null<llvm::ConstantInt>(module.getModuleFlag(name));
+    return flag ? static_cast<int>(flag->getZExtValue()) : 0;
+}
 } // namespace
 
 void detail::setVectorBits(llvm::Module& module, const llvm::TargetMachine& machine) {
     int bits = 128;
+    int wordDot = 0;
     if (machine.getTargetTriple().isX86()) {
         const llvm::MCSubtargetInfo* subtarget = machine.getMCSubtargetInfo();
         bits = subtarget->checkFeatures("+avx512f") ? 512
                : subtarget->checkFeatures("+avx")   ? 256
                                                     : 128;
+        if (bits == 512)
+            wordDot = subtarget->checkFeatures("+avx512vnni") ? 2
+                      : subtarget->checkFeatures("+avx512bw") ? 1
+                                                              : 0;
+        else if (bits == 256 && subtarget->checkFeatures("+avx2"))
+            wordDot = 1;
     } else if (machine.getTargetTriple().isRISCV()) {
         // The least VLEN the objects assume (+zvl<N>b; the V extension
         // implies 128): vectors of that many bits fill a register there.
@@ -103,12 +116,15 @@ void detail::setVectorBits(llvm::Module& module, const llvm::TargetMachine& mach
                 bits = vlen;
     }
     module.addModuleFlag(llvm::Module::Warning, kVectorBitsFlag, bits);
+    module.addModuleFlag(llvm::Module::Warning, kWordDotFlag, wordDot);
 }
 
 int detail::vectorBitsOf(const llvm::Module& module) {
-    auto* flag =
-        llvm::mdconst::extract_or_null<llvm::ConstantInt>(module.getModuleFlag(kVectorBitsFlag));
-    return flag ? static_cast<int>(flag->getZExtValue()) : 0;
+    return intFlag(module, kVectorBitsFlag);
+}
+
+int detail::wordDotOf(const llvm::Module& module) {
+    return intFlag(module, kWordDotFlag);
 }
 
 void detail::optimize(llvm::Module& module, llvm::TargetMachine& machine, int optLevel) {

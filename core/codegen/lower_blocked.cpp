@@ -342,7 +342,7 @@ private:
                 Value* slot = acc[static_cast<size_t>(r)][static_cast<size_t>(c)];
                 Value* old = e_.b().CreateLoad(vector_, slot);
                 std::array<Value*, 3> args{rows[static_cast<size_t>(c)], splat, old};
-                Value* sum = integer_ ? e_.b().CreateAdd(old, e_.b().CreateMul(args[0], splat))
+                Value* sum = integer_ ? integerMultiplyAdd(e_, old, args[0], splat)
                                       : e_.intrinsic(llvm::Intrinsic::fmuladd, args);
                 const std::vector<bool>& kept = keep[static_cast<size_t>(c)];
                 if (!std::all_of(kept.begin(), kept.end(), [](bool b) { return b; }))

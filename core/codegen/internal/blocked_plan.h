@@ -114,6 +114,10 @@ bool integerParametersAlongRow(const OpCall& call, const BlockedPlan& plan);
 /// less the factor's zero point, read at \p loops.
 Value* widenedFactor(Emitter& e, const OpCall& call, int slot, Value* value,
                      std::span<Value* const> loops);
+/// \p sums + \p row * \p column lane by lane (int32 lanes of widened
+/// factors less their zero points, \p column a broadcast): a word dot
+/// product on x86 (wordDotOf), else a multiply and an add.
+Value* integerMultiplyAdd(Emitter& e, Value* sums, Value* row, Value* column);
 /// \p sums (int32 lanes) requantized to the output's bytes with the scales
 /// and zero point read at output point \p loops.
 Value* requantizedLanes(Emitter& e, const OpCall& call, Value* sums, std::span<Value* const> loops);

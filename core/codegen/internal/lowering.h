@@ -211,7 +211,8 @@ void initializeTargets();
 Expected<std::unique_ptr<llvm::TargetMachine>> makeMachine(const TargetInfo& info, int optLevel);
 /// Runs the O0..O3 pipeline over \p module for \p machine.
 void optimize(llvm::Module& module, llvm::TargetMachine& machine, int optLevel);
-/// Records in \p module the width of \p machine's vector registers, which
+/// Records in \p module the width of \p machine's vector registers (and
+/// its word dot product, wordDotOf), which
 /// the register-blocked lowering plans for (blocked_plan.cpp): on x86-64 512
 /// with AVX-512, 256 with AVX, else 128; on riscv64 the least VLEN the
 /// objects assume (+zvl<N>b), else 128. So `--cpu` and `--vlen` decide the
@@ -219,6 +220,11 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, int optLevel);
 void setVectorBits(llvm::Module& module, const llvm::TargetMachine& machine);
 /// What setVectorBits recorded in \p module, or 0.
 int vectorBitsOf(const llvm::Module& module);
+/// The x86 instruction setVectorBits found that multiplies int16 words and
+/// sums each pair of products in an int32 lane, at the recorded width: 0
+/// none (riscv64, SSE), 1 vpmaddwd (AVX2, AVX-512 BW), 2 vpdpwssd, which
+/// also adds the pair sums to the accumulators (AVX-512 VNNI).
+int wordDotOf(const llvm::Module& module);
 
 /// The debug locations of an explained kernel (kernel_explain.cpp): every
 /// instruction carries the listing line of the op, promotion or tile loop it

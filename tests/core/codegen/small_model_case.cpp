@@ -60,7 +60,7 @@ ModelFile saveCase(const Case& c, const std::filesystem::path& path, Seeded& r) 
     return file;
 }
 
-void expectMatchesOnnxRuntime(const Case& c, const char* strategy) {
+void expectMatchesOnnxRuntime(const Case& c, const char* strategy, const std::string& cpu) {
     TempDir dir;
     Seeded r;
     ModelFile file = saveCase(c, dir.path() / "model.onnx", r);
@@ -74,7 +74,7 @@ void expectMatchesOnnxRuntime(const Case& c, const char* strategy) {
     codegen::TensorSet inputs{inputOf(c, r)};
     auto ort = runOnnxRuntime(file.path, inputs, true);
     ASSERT_TRUE(ort.ok()) << (ort.ok() ? "" : ort.error().message().c_str());
-    auto outputs = runOnHost(**planned, inputs);
+    auto outputs = runOnHost(**planned, inputs, cpu);
     ASSERT_TRUE(outputs.ok()) << (outputs.ok() ? "" : outputs.error().message().c_str());
     ASSERT_EQ(outputs->size(), graph.outputs().size());
     for (const codegen::HostTensor& out : *outputs) {

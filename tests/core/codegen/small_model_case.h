@@ -78,9 +78,10 @@ void output(onnxio::ModelBuilder& m, const std::string& name, DType t, const ir:
 /// Builds case \p c's model (its initializers drawn from \p r) and saves it at \p path.
 ModelFile saveCase(const Case& c, const std::filesystem::path& path, Seeded& r);
 
-/// Runs case \p c scheduled by \p strategy (on stcp920) on the host and
-/// compares its outputs with ONNX Runtime's.
-void expectMatchesOnnxRuntime(const Case& c, const char* strategy);
+/// Runs case \p c scheduled by \p strategy (on stcp920) on the host,
+/// compiled for CPU \p cpu (default this machine's), and compares its
+/// outputs with ONNX Runtime's.
+void expectMatchesOnnxRuntime(const Case& c, const char* strategy, const std::string& cpu = "");
 
 /// Occurrences of \p part in the unoptimized IR of every kernel of case
 /// \p c scheduled by \p strategy (the model saved in \p dir); -1 when it

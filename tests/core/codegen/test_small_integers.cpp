@@ -1,18 +1,24 @@
 // Integer contractions in the register-blocked lowering (blocked_integer.cpp,
 // issue 65): ConvInteger, MatMulInteger, QLinearConv and QLinearMatMul of u8
 // and s8 factors sum in int32 lanes, each factor widened and its zero point
-// subtracted before a multiply and an add; the QLinear ones requantize the
-// lanes before the store. Against ONNX Runtime under tvm and graphturbo (exact: integer
-// sums), with padding, zero points near both ends of u8 and s8 weights
-// (ONNX Runtime takes only u8 weights and per-tensor zero points in
-// ConvInteger, a per-tensor a_zero_point in MatMulInteger); and a check
-// that the kernels take the path (int32 vector multiplies), which a
-// per-column zero point of the row factor does not.
+// subtracted before a multiply-add (a word dot product on x86); the QLinear
+// ones requantize the lanes before the store. Against ONNX Runtime under tvm
+// and graphturbo (exact: integer sums), with padding, zero points near both
+// ends of u8 and s8 weights (ONNX Runtime takes only u8 weights and
+// per-tensor zero points in ConvInteger, a per-tensor a_zero_point in
+// MatMulInteger), compiled for this machine and for x86 CPUs of each
+// multiply-add it may have; and checks that the kernels take the path
+// (int32 vector multiply-adds), which a per-column zero point of the row
+// factor does not, and the multiply-add each CPU has.
 
+#include "codegen/codegen.h"
 #include "coretestsupport.h"
 #include "small_model_case.h"
 
+#include <array>
 #include <gtest/gtest.h>
+#include <string>
+#include <string_view>
 
 using namespace stagecraft;
 using namespace stagecraft::test;
@@ -107,32 +113,90 @@ const Case& requantizedCase() {
     return c;
 }
 
+/// The int32 multiply-adds of the lanes: vpdpwssd (AVX-512 VNNI), vpmaddwd
+/// (AVX-512 BW, AVX2) or a multiply elsewhere.
+constexpr std::array<const char*, 4> kIntegerMultiplyAdds{"@llvm.x86.avx512.vpdpwssd.512(",
+                                                          "@llvm.x86.avx512.pmaddw.d.512(",
+                                                          "@llvm.x86.avx2.pmadd.wd(", "= mul <"};
+
+/// x86 CPUs of each multiply-add (emitProgram's --cpu) and the feature it needs.
+struct CpuCase {
+    const char* cpu;
+    const char* feature;
+    const char* multiplyAdd;
+};
+constexpr std::array<CpuCase, 4> kCpus{{{"icelake-server", "avx512vnni", kIntegerMultiplyAdds[0]},
+                                        {"skylake-avx512", "avx512bw", kIntegerMultiplyAdds[1]},
+                                        {"haswell", "avx2", kIntegerMultiplyAdds[2]},
+                                        {"x86-64", "sse2", kIntegerMultiplyAdds[3]}}};
+
+int64_t integerMultiplyAdds(const Case& c, const char* strategy, const std::filesystem::path& dir) {
+    int64_t count = 0;
+    for (const char* form : kIntegerMultiplyAdds)
+        count += countInKernels(c, strategy, dir, form);
+    return count;
+}
+
+const std::array<const Case*, 4>& cases() {
+    static const std::array<const Case*, 4> all{&convCase(), &matmulCase(), &perColumnCase(),
+                                                &requantizedCase()};
+    return all;
+}
+
 } // namespace
 
 class IntegersMatchOnnxRuntime : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(IntegersMatchOnnxRuntime, integerLanesMatchOnnxRuntime) {
-    expectMatchesOnnxRuntime(convCase(), GetParam());
-    expectMatchesOnnxRuntime(matmulCase(), GetParam());
-    expectMatchesOnnxRuntime(perColumnCase(), GetParam());
-    expectMatchesOnnxRuntime(requantizedCase(), GetParam());
+    for (const Case* c : cases())
+        expectMatchesOnnxRuntime(*c, GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(TestIntegers, IntegersMatchOnnxRuntime,
                          ::testing::Values("tvm", "graphturbo"));
 
-// The blocked cases multiply int32 vectors (the QLinear ones round theirs in
-// lanes); the per-column one none.
+// Each multiply-add this machine can run, compiled for a CPU that has it
+// and no later one, gives ONNX Runtime's outputs too.
+TEST(TestIntegers, everyMultiplyAddMatchesOnnxRuntime) {
+    const std::string host = "," + codegen::targetInfo(codegen::Target::Host).features + ",";
+    for (const CpuCase& cpu : kCpus) {
+        if (host.find(",+" + std::string(cpu.feature) + ",") == std::string::npos) {
+            test::info("this machine has no %s: %s not run", cpu.feature, cpu.cpu);
+            continue;
+        }
+        SCOPED_TRACE(cpu.cpu);
+        for (const Case* c : cases())
+            expectMatchesOnnxRuntime(*c, "graphturbo", cpu.cpu);
+    }
+}
+
+// The blocked cases multiply-add int32 vectors (the QLinear ones round
+// theirs in lanes); the per-column one none.
 TEST(TestIntegers, integerContractionsRunInInt32Lanes) {
     TempDir dir;
     for (const char* strategy : {"tvm", "graphturbo"}) {
         EXPECT_GT(countInKernels(convCase(), strategy, dir.path(), " i32> "), 0) << strategy;
-        EXPECT_GT(countInKernels(convCase(), strategy, dir.path(), "= mul <"), 0) << strategy;
-        EXPECT_GT(countInKernels(matmulCase(), strategy, dir.path(), "= mul <"), 0) << strategy;
-        EXPECT_EQ(countInKernels(perColumnCase(), strategy, dir.path(), "= mul <"), 0) << strategy;
-        EXPECT_GE(countInKernels(requantizedCase(), strategy, dir.path(), "= mul <"), 2)
+        EXPECT_GT(integerMultiplyAdds(convCase(), strategy, dir.path()), 0) << strategy;
+        EXPECT_GT(integerMultiplyAdds(matmulCase(), strategy, dir.path()), 0) << strategy;
+        EXPECT_EQ(integerMultiplyAdds(perColumnCase(), strategy, dir.path()), 0) << strategy;
+        EXPECT_GE(integerMultiplyAdds(requantizedCase(), strategy, dir.path()), 2)
             << strategy; // both ops
         EXPECT_GT(countInKernels(requantizedCase(), strategy, dir.path(), "@llvm.roundeven.v"), 0)
             << strategy;
+    }
+}
+
+// The multiply-add follows the CPU compiled for: VNNI's vpdpwssd, else
+// vpmaddwd at 512 or 256 bits, else a multiply (SSE2).
+TEST(TestIntegers, multiplyAddsFollowTheCpu) {
+    TempDir dir;
+    for (const CpuCase& cpu : kCpus) {
+        const std::string ir = optimizedKernels(convCase(), "graphturbo", dir.path(), cpu.cpu);
+        EXPECT_GT(test::countText(ir, cpu.multiplyAdd), 0) << cpu.cpu;
+        for (const char* other : kIntegerMultiplyAdds) {
+            if (std::string_view(other) != cpu.multiplyAdd && other != kIntegerMultiplyAdds[3]) {
+                EXPECT_EQ(test::countText(ir, other), 0) << cpu.cpu << " " << other;
+            }
+        }
     }
 }
