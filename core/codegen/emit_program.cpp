@@ -16,12 +16,9 @@
 #include "support/llvm_bad_alloc.h"
 
 #include <llvm/AsmParser/Parser.h>
-#include <llvm/IR/Constants.h>
 #include <llvm/IR/LegacyPassManager.h>
-#include <llvm/IR/Metadata.h>
 #include <llvm/IR/PassTimingInfo.h>
 #include <llvm/IR/Verifier.h>
-#include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/SourceMgr.h>
@@ -81,50 +78,6 @@ Expected<std::unique_ptr<llvm::TargetMachine>> detail::makeMachine(const TargetI
     if (!machine)
         return Error("target " + info.triple + ": LLVM could not create a target machine");
     return machine;
-}
-
-namespace {
-constexpr const char* kVectorBitsFlag = "stagecraft.vector-bits";
-constexpr const char* kWordDotFlag = "stagecraft.word-dot";
-
-int intFlag(const llvm::Module& module, const char* name) {
-    auto* flag = llvm::mdconst::extract_or_null<llvm::ConstantInt>(module.getModuleFlag(name));
-    return flag ? static_cast<int>(flag->getZExtValue()) : 0;
-}
-} // namespace
-
-void detail::setVectorBits(llvm::Module& module, const llvm::TargetMachine& machine) {
-    int bits = 128;
-    int wordDot = 0;
-    if (machine.getTargetTriple().isX86()) {
-        const llvm::MCSubtargetInfo* subtarget = machine.getMCSubtargetInfo();
-        bits = subtarget->checkFeatures("+avx512f") ? 512
-               : subtarget->checkFeatures("+avx")   ? 256
-                                                    : 128;
-        if (bits == 512)
-            wordDot = subtarget->checkFeatures("+avx512vnni") ? 2
-                      : subtarget->checkFeatures("+avx512bw") ? 1
-                                                              : 0;
-        else if (bits == 256 && subtarget->checkFeatures("+avx2"))
-            wordDot = 1;
-    } else if (machine.getTargetTriple().isRISCV()) {
-        // The least VLEN the objects assume (+zvl<N>b; the V extension
-        // implies 128): vectors of that many bits fill a register there.
-        const llvm::MCSubtargetInfo* subtarget = machine.getMCSubtargetInfo();
-        for (int vlen : {1024, 512, 256})
-            if (bits == 128 && subtarget->checkFeatures("+zvl" + std::to_string(vlen) + "b"))
-                bits = vlen;
-    }
-    module.addModuleFlag(llvm::Module::Warning, kVectorBitsFlag, bits);
-    module.addModuleFlag(llvm::Module::Warning, kWordDotFlag, wordDot);
-}
-
-int detail::vectorBitsOf(const llvm::Module& module) {
-    return intFlag(module, kVectorBitsFlag);
-}
-
-int detail::wordDotOf(const llvm::Module& module) {
-    return intFlag(module, kWordDotFlag);
 }
 
 void detail::optimize(llvm::Module& module, llvm::TargetMachine& machine, int optLevel) {
