@@ -211,12 +211,12 @@ void initializeTargets();
 Expected<std::unique_ptr<llvm::TargetMachine>> makeMachine(const TargetInfo& info, int optLevel);
 /// Runs the O0..O3 pipeline over \p module for \p machine.
 void optimize(llvm::Module& module, llvm::TargetMachine& machine, int optLevel);
-/// Records in \p module the width of \p machine's vector registers (and
-/// its word dot product, wordDotOf), which
+/// Records in \p module the width of \p machine's vector registers, which
 /// the register-blocked lowering plans for (blocked_plan.cpp): on x86-64 512
 /// with AVX-512, 256 with AVX, else 128; on riscv64 the least VLEN the
-/// objects assume (+zvl<N>b), else 128. So `--cpu` and `--vlen` decide the
-/// lanes, not the machine that compiles.
+/// objects assume (+zvl<N>b), else 128; and its word dot product
+/// (wordDotOf). So `--cpu` and `--vlen` decide the lanes, not the machine
+/// that compiles (vector_flags.cpp).
 void setVectorBits(llvm::Module& module, const llvm::TargetMachine& machine);
 /// What setVectorBits recorded in \p module, or 0.
 int vectorBitsOf(const llvm::Module& module);
