@@ -13,6 +13,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/kernel_build.h"
+#include "codegen/code_plan.h"
 #include "codegen/codegen.h"
 #include "codegen/host_run.h"
 #include "codegen/profile.h"
@@ -91,6 +92,7 @@ Expected<std::unique_ptr<Prepared>> prepare(const KernelRequest& base, const std
         err << kName << strategy << ": " << note << "\n";
     const ir::Graph& graph = p->build.model.graph;
     err << kName << strategy << ": compiling " << p->build.plan.kernels.size() << " kernels\n";
+    codegen::runOnThisHost(p->build.plan);
     SC_ASSIGN_OR_RETURN(codegen::EmittedProgram program,
                         codegen::emitProgram(graph, *p->build.evaluation.schedule.semantics,
                                              p->build.plan,

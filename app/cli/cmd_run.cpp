@@ -9,6 +9,7 @@
 #include "cli/kernel_build.h"
 #include "cli/output_paths.h"
 #include "cli/tensor_sources.h"
+#include "codegen/code_plan.h"
 #include "codegen/host_run.h"
 #include "codegen/object_cache.h"
 #include "codegen/profile.h"
@@ -328,9 +329,11 @@ int runRun(const Args& args, std::ostream& out, std::ostream& err) {
         if (Status s = writeFileAtomic(*request.saveInputs, codegen::writeTensorsJson(*inputs));
             !s.ok())
             return fail(err, s.error());
+    bool riscv = request.target == codegen::Target::RiscV64;
+    if (!riscv) // the host's threads share each layer's tiles
+        codegen::runOnThisHost(build->plan);
     if (Status memory = codegen::checkRunMemory(graph, build->plan); !memory.ok())
         return fail(err, inModel(build->spec, memory.error()));
-    bool riscv = request.target == codegen::Target::RiscV64;
     if (riscv)
         if (Status tools = codegen::checkRiscvTools(); !tools.ok())
             return fail(err, tools.error());

@@ -176,6 +176,7 @@ Expected<std::unique_ptr<Prepared>> prepare(const Family& family, const arch::Ar
     SC_ASSIGN_OR_RETURN(sim::Evaluation ev,
                         sim::evaluate(p->graph, arch, *sim::findStrategy("tvm"), clusters));
     SC_ASSIGN_OR_RETURN(p->plan, codegen::planCode(p->graph, ev.schedule, ev.program));
+    codegen::runOnThisHost(p->plan);
     SC_ASSIGN_OR_RETURN(codegen::EmittedProgram program,
                         codegen::emitProgram(p->graph, *ev.schedule.semantics, p->plan,
                                              {codegen::Target::Host, 2, 0, false, {}}));

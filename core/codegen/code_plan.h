@@ -116,6 +116,11 @@ struct KernelCode {
     std::string label;
     /// Cores the instance is bound to; each runs the kernel with its core id.
     int64_t cores = 1;
+    /// Threads the host runs those cores on, or 0: one per core (the model
+    /// library's). The in-process runner's (runOnThisHost) take the cores in
+    /// turn, so the host merges a layer's tiles down to one per thread, not
+    /// per core (host_layer.cpp).
+    int64_t hostThreads = 0;
     /// Runs in the launch of the kernel before it (kernel::Kernel).
     bool continuesLaunch = false;
     std::vector<LayerCode> layers;
@@ -219,6 +224,13 @@ LayerCode hostLayer(const ir::Graph& graph, const LayerCode& layer, const Kernel
 /// host-cpu preset's LB activation bytes, detected once): a merged host
 /// layer's scratch stays within it (host_layer.cpp).
 int64_t hostLocalBytes();
+/// The CPUs this process may run on (its affinity: `taskset -c 0` gives 1).
+int64_t hostUsableCpus();
+/// Sets every kernel's hostThreads to the threads the in-process host
+/// runner gives it: min(cores, the CPUs this process may use). Call before
+/// emitting the objects that runner loads (HostProgram::load), with the same
+/// plan for both.
+void runOnThisHost(CodePlan& plan);
 /// Bytes of each core's scratch when \p kernel runs on the host.
 int64_t hostScratchBytes(const ir::Graph& graph, const KernelCode& kernel);
 /// The host's layouts of the weights of \p globals (host_layer.cpp): sets

@@ -7,20 +7,24 @@
 // - a promoted weight slice is read where the weight is (the copy holds the
 //   same values);
 // - consecutive tiles of a tile loop run as one tile: the most that
-//   still leaves every core of the binding a tile (an equal number of
-//   them where some merge does: 4 tiles on 2 cores, not 3) and keeps the
-//   layer's scratch within a host core's share of L2 (host-cpu's LB; the
-//   plan's LB where larger): MobileNet-v2's first 1 x 1 conv merged to 2.4
-//   MB of fused intermediates ran 5 x slower than its planned tiles, unless a
-//   view outside the core's scratch follows that loop. The fused
-//   intermediates in the scratch grow with the tile, so every scratch
-//   offset, and the layer's scratch, are scaled by the same factor
-//   (disjoint ranges stay disjoint). The loops merge in turn, first the one
-//   whose tiles each read the most bytes of the anchor's inputs again (the
-//   inputs its tiles do not split), the last loop first among equals; once
-//   a loop is one tile, the next merges the same way. So a MatMul's tiles of
-//   rows, each of which streams the whole weight, merge before its tiles of
-//   columns, each of which reads the other input (BERT-base's FFN: tiles of
+//   still leaves every thread that runs the binding's cores a tile (an
+//   equal number of them where some merge does: 4 tiles on 2 threads, not
+//   3; the in-process runner runs min(cores, CPUs) threads, each taking
+//   cores in turn, so on one CPU the 8 tiles of ResNet-50's 1 x 1 Convs
+//   each streamed the 3.2 MB input from L3; the model library one per
+//   core) and keeps the layer's scratch within a host core's share of L2
+//   (host-cpu's LB; the plan's LB where larger): MobileNet-v2's first
+//   1 x 1 conv merged to 2.4 MB of fused intermediates ran 5 x slower than
+//   its planned tiles, unless a view outside the core's scratch follows
+//   that loop. The fused intermediates in the scratch grow with the tile,
+//   so every scratch offset, and the layer's scratch, are scaled by the
+//   same factor (disjoint ranges stay disjoint). The loops merge in turn,
+//   first the one whose tiles each read the most bytes of the anchor's
+//   inputs again (the inputs its tiles do not split), the last loop first
+//   among equals; once a loop is one tile, the next merges the same way.
+//   So a MatMul's tiles of rows, each of which streams the whole weight,
+//   merge before its tiles of columns, each of which reads the other input
+//   (BERT-base's FFN: tiles of
 //   16 rows streamed the 9.4 MB weight 8 times per layer, tiles of all 128
 //   rows by 384 columns read it once);
 // - the scratch holds the fused views alone, packed again without the
@@ -56,14 +60,16 @@
 #include "partition/slices.h"
 
 #include <algorithm>
+#include <sched.h>
+#include <thread>
 
 namespace stagecraft::codegen {
 
 namespace {
 
 /// Consecutive tiles of tile loop \p loop that run as one, or 1: the most
-/// that leave the cores an equal number of tiles (1 among them), else the
-/// most that leave each one.
+/// that leave the \p cores (the threads that run them) an equal number of
+/// tiles (1 among them), else the most that leave each one.
 int64_t mergedTiles(const LayerCode& layer, int loop, int64_t cores, int64_t localBytes) {
     for (const View& v : layer.views)
         if (v.home != Home::Fused &&
@@ -82,6 +88,12 @@ int64_t mergedTiles(const LayerCode& layer, int loop, int64_t cores, int64_t loc
         uneven = std::max(uneven, m);
     }
     return uneven;
+}
+
+/// Who shares \p kernel's tiles on the host: its threads
+/// (KernelCode::hostThreads), else its cores.
+int64_t sharedBy(const KernelCode& kernel) {
+    return kernel.hostThreads > 0 ? std::min(kernel.cores, kernel.hostThreads) : kernel.cores;
 }
 
 /// Whether \p nest reads its input \p slot's dim \p alongDim as the
@@ -324,21 +336,81 @@ void listHostLayouts(const std::vector<GlobalTensor>& globals, KernelCode& code)
 
 namespace {
 
+/// The tile loop of \p layer that splits dim \p channel of \p step's
+/// \p output: the one its view follows, else, for the anchor, the one
+/// along that dim (a stitched view is addressed by its box, but each tile
+/// still computes its part); -1 where none does, and -2 where the step's
+/// part per tile is not known here (an op after the anchor whose view
+/// follows no tile loop, in a tiled layer).
+int channelLoop(const LayerCode& layer, const OpStep& step, ir::TensorId output, int channel) {
+    const View* view = layer.viewOf(output);
+    if (view != nullptr && static_cast<size_t>(channel) < view->tileLoop.size() &&
+        view->tileLoop[static_cast<size_t>(channel)] >= 0)
+        return view->tileLoop[static_cast<size_t>(channel)];
+    if (step.op != layer.anchor)
+        return layer.tiles.empty() ? -1 : -2;
+    for (size_t i = 0; i < layer.tiles.size(); ++i)
+        if (layer.tiles[i].dim == channel)
+            return static_cast<int>(i);
+    return -1;
+}
+
 /// Whether the channels of \p step (the dim \p channel of its \p output),
 /// the reader of a weight stored in blocks of \p block, start every tile
-/// at a whole block: the lowering's vectors then never straddle two.
+/// at a whole block: the lowering's vectors then never straddle two. (A
+/// stitched output's tiles once counted as whole: a Conv that graphturbo
+/// tiled by 2 output channels, merged on the host to 24, read channels
+/// 24-39 from the middle of a block and the next row of it.)
 bool startsAtBlocks(const LayerCode& layer, const OpStep& step, ir::TensorId output, int channel,
                     int64_t block) {
-    const View* view = layer.viewOf(output);
-    const int loop = view != nullptr && static_cast<size_t>(channel) < view->tileLoop.size()
-                         ? view->tileLoop[static_cast<size_t>(channel)]
-                         : -1;
+    const int loop = channelLoop(layer, step, output, channel);
     const bool boxAligned =
         step.regions.empty() || step.regions[0][static_cast<size_t>(channel)].lo % block == 0;
+    if (loop == -2)
+        return false;
     if (loop < 0)
         return boxAligned;
     const TileLoop& t = layer.tiles[static_cast<size_t>(loop)];
     return boxAligned && t.lo % block == 0 && t.tile % block == 0;
+}
+
+/// \p layer as the host runs it when \p sharers threads share its tiles.
+LayerCode hostLayerFor(const ir::Graph& graph, const LayerCode& layer, const KernelCode& kernel,
+                       int64_t sharers) {
+    LayerCode host = layer;
+    for (const Promotion& p : layer.promotions)
+        host.views[static_cast<size_t>(p.view)] = View{
+            p.weight, Home::Global, p.slot, partition::fullBox(graph.tensor(p.weight).shape), {}};
+    if (!host.promotions.empty())
+        packScratch(graph, host);
+    host.promotions.clear();
+    // The loop whose tiles read the most again first; once it is one tile,
+    // the next.
+    for (int loop : mergeOrder(graph, host)) {
+        mergeTiles(host, loop, mergedTiles(host, loop, sharers, kernel.localBytes));
+        if (host.tiles[static_cast<size_t>(loop)].count() > 1)
+            break;
+    }
+    return host;
+}
+
+/// Whether \p step of \p layer of \p kernel starts every tile the host may
+/// run at a whole block along its output loop \p channel: its layer merged
+/// for any number of threads the runner may give the kernel (1 to its
+/// cores; the model library's is its cores). Merged tiles are whole
+/// multiples of the plan's, which need not start at whole blocks themselves
+/// (ResNet-50's stride-2 1 x 1 Convs: planned by 8 channels, run by 64).
+bool hostTilesStartAtBlocks(const ir::Graph& graph, const KernelCode& kernel,
+                            const LayerCode& layer, const OpStep& step, int channel,
+                            int64_t block) {
+    const auto index = static_cast<size_t>(&step - layer.ops.data());
+    const ir::TensorId output = graph.op(step.op).outputs[0];
+    for (int64_t threads = 1; threads <= kernel.cores; ++threads) {
+        const LayerCode host = hostLayerFor(graph, layer, kernel, threads);
+        if (!startsAtBlocks(host, host.ops[index], output, channel, block))
+            return false;
+    }
+    return true;
 }
 
 } // namespace
@@ -362,9 +434,8 @@ void dropUnalignedBlocks(const ir::Graph& graph, const partition::SemanticsCache
                                                 ->dims[static_cast<size_t>(g.hostBlockDim)]
                                                 .terms[0]
                                                 .loop;
-                        aligned =
-                            aligned && startsAtBlocks(layer, step, graph.op(step.op).outputs[0],
-                                                      channel, g.hostBlock);
+                        aligned = aligned && hostTilesStartAtBlocks(graph, k, layer, step, channel,
+                                                                    g.hostBlock);
                     }
         if (aligned)
             continue;
@@ -392,21 +463,20 @@ int64_t hostStoredBytes(const ir::Graph& graph, const GlobalTensor& g) {
 }
 
 LayerCode hostLayer(const ir::Graph& graph, const LayerCode& layer, const KernelCode& kernel) {
-    LayerCode host = layer;
-    for (const Promotion& p : layer.promotions)
-        host.views[static_cast<size_t>(p.view)] = View{
-            p.weight, Home::Global, p.slot, partition::fullBox(graph.tensor(p.weight).shape), {}};
-    if (!host.promotions.empty())
-        packScratch(graph, host);
-    host.promotions.clear();
-    // The loop whose tiles read the most again first; once it is one tile,
-    // the next.
-    for (int loop : mergeOrder(graph, host)) {
-        mergeTiles(host, loop, mergedTiles(host, loop, kernel.cores, kernel.localBytes));
-        if (host.tiles[static_cast<size_t>(loop)].count() > 1)
-            break;
-    }
-    return host;
+    return hostLayerFor(graph, layer, kernel, sharedBy(kernel));
+}
+
+int64_t hostUsableCpus() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
+    return std::max<int64_t>(1, std::thread::hardware_concurrency());
+}
+
+void runOnThisHost(CodePlan& plan) {
+    for (KernelCode& k : plan.kernels)
+        k.hostThreads = std::min(k.cores, hostUsableCpus());
 }
 
 int64_t hostScratchBytes(const ir::Graph& graph, const KernelCode& kernel) {

@@ -10,6 +10,7 @@
 
 #include "codegen/host_run.h"
 
+#include "codegen/code_plan.h"
 #include "codegen/cpu_pinning.h"
 #include "codegen/internal/host_program.h"
 #include "codegen/internal/host_threads.h"
@@ -134,7 +135,7 @@ void emptyKernel(void**, void*, void*, int64_t, int64_t, void*) {}
 } // namespace
 
 RuntimeCosts measureRuntimeCosts(int64_t cores, int repetitions) {
-    const int64_t threads = std::clamp<int64_t>(cores, 1, detail::usableCpus());
+    const int64_t threads = std::clamp<int64_t>(cores, 1, hostUsableCpus());
     RuntimeCosts costs;
     volatile KernelFn empty = &emptyKernel;
     std::vector<double> calls, starts, barriers;

@@ -113,12 +113,4 @@ void CorePool::serve(size_t index) {
     }
 }
 
-int64_t usableCpus() {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-        return CPU_COUNT(&set);
-    return std::max<int64_t>(1, std::thread::hardware_concurrency());
-}
-
 } // namespace stagecraft::codegen::detail

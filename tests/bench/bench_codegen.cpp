@@ -14,6 +14,7 @@
 
 #include "arch/presets.h"
 #include "bench_common.h"
+#include "codegen/code_plan.h"
 #include "codegen/host_run.h"
 #include "onnx/importer.h"
 #include "schedule/clusters.h"
@@ -134,6 +135,7 @@ bool timeExecution(const std::filesystem::path& model, const char* strategy, int
     std::optional<Planned> p = planFor(graph, strategy);
     if (!p)
         return false;
+    codegen::runOnThisHost(p->plan); // as `stagecraft run` runs it
     auto program = codegen::emitProgram(graph, *p->evaluation.schedule.semantics, p->plan,
                                         {codegen::Target::Host, 2, 0, false, {}});
     if (!program.ok())

@@ -4,6 +4,7 @@
 // out: the JIT is only named here, so an Impl (and so a HostProgram) is made
 // and destroyed in host_load.cpp alone, the one file that sees the JIT whole.
 
+#include "codegen/code_plan.h"
 #include "codegen/host_run.h"
 #include "codegen/internal/host_threads.h"
 
@@ -43,7 +44,7 @@ struct HostProgram::Impl {
     std::vector<const detail::KernelFn*> layerTables;
     /// Threads for kernels bound to more than one core.
     std::unique_ptr<detail::CorePool> pool;
-    int64_t hardwareThreads = detail::usableCpus();
+    int64_t hardwareThreads = hostUsableCpus();
 
     Status link(const EmittedProgram& program);
     Status allocate();

@@ -58,7 +58,4 @@ private:
     std::atomic<bool> stop_{false};
 };
 
-/// The CPUs this process may run on (its affinity: `taskset -c 0` gives 1).
-int64_t usableCpus();
-
 } // namespace stagecraft::codegen::detail
