@@ -394,17 +394,15 @@ LayerCode hostLayerFor(const ir::Graph& graph, const LayerCode& layer, const Ker
     return host;
 }
 
-/// Whether \p step of \p layer of \p kernel starts every tile the host may
+/// Whether step \p index of \p layer of \p kernel starts every tile the host may
 /// run at a whole block along its output loop \p channel: its layer merged
 /// for any number of threads the runner may give the kernel (1 to its
 /// cores; the model library's is its cores). Merged tiles are whole
 /// multiples of the plan's, which need not start at whole blocks themselves
 /// (ResNet-50's stride-2 1 x 1 Convs: planned by 8 channels, run by 64).
 bool hostTilesStartAtBlocks(const ir::Graph& graph, const KernelCode& kernel,
-                            const LayerCode& layer, const OpStep& step, int channel,
-                            int64_t block) {
-    const auto index = static_cast<size_t>(&step - layer.ops.data());
-    const ir::TensorId output = graph.op(step.op).outputs[0];
+                            const LayerCode& layer, size_t index, int channel, int64_t block) {
+    const ir::TensorId output = graph.op(layer.ops[index].op).outputs[0];
     for (int64_t threads = 1; threads <= kernel.cores; ++threads) {
         const LayerCode host = hostLayerFor(graph, layer, kernel, threads);
         if (!startsAtBlocks(host, host.ops[index], output, channel, block))
@@ -425,17 +423,17 @@ void dropUnalignedBlocks(const ir::Graph& graph, const partition::SemanticsCache
         bool aligned = true;
         for (const KernelCode& k : plan.kernels)
             for (const LayerCode& layer : k.layers)
-                for (const OpStep& step : layer.ops)
+                for (size_t i = 0; i < layer.ops.size(); ++i)
                     for (const ir::Use& use : graph.tensor(g.tensor).uses) {
-                        if (use.op != step.op)
+                        if (use.op != layer.ops[i].op)
                             continue;
-                        const ops::LoopNest& nest = semantics.of(step.op).nests[0];
+                        const ops::LoopNest& nest = semantics.of(use.op).nests[0];
                         const int channel = nest.accessFor(use.slot)
                                                 ->dims[static_cast<size_t>(g.hostBlockDim)]
                                                 .terms[0]
                                                 .loop;
-                        aligned = aligned && hostTilesStartAtBlocks(graph, k, layer, step, channel,
-                                                                    g.hostBlock);
+                        aligned = aligned &&
+                                  hostTilesStartAtBlocks(graph, k, layer, i, channel, g.hostBlock);
                     }
         if (aligned)
             continue;

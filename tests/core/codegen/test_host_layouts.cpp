@@ -175,50 +175,6 @@ TEST_F(TestCodePlan, hostBlocksStridedUnpaddedConvWeights) {
         }
 }
 
-// A Conv weight the host stores in blocks of 16 output channels is read
-// only by tiles that start at whole blocks (host_layer.cpp,
-// dropUnalignedBlocks), the host's on as many threads as the runner may
-// give a kernel (the plan's may be smaller: ResNet-50's downsampling Convs
-// are planned by 8 channels): the lowering loads each vector of 16
-// channels from one block (tests/properties/test_codegen_schedules.cpp
-// checks the same on random graphs, where it once failed).
-TEST_F(TestCodePlan, blockedConvWeightsAreReadByWholeBlocks) {
-    int checked = 0;
-    for (const char* strategy : {"graphturbo", "tvm", "gt-instances"})
-        for (const char* arch : {"stcp920", "teaching"}) {
-            auto p = plan(zoo("resnet-reduced"), arch, strategy);
-            ASSERT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message().c_str());
-            const ir::Graph& g = (*p)->graph;
-            const codegen::CodePlan& code = (*p)->plan;
-            for (codegen::KernelCode k : code.kernels)
-                for (const codegen::KernelCode::HostBlock& b : k.hostBlocks) {
-                    const ir::TensorId weight = code.globals[static_cast<size_t>(b.slot)].tensor;
-                    if (g.tensor(weight).shape.size() < 3)
-                        continue;
-                    for (int64_t threads = 0; threads <= k.cores; ++threads) {
-                        k.hostThreads = threads;
-                        for (const codegen::LayerCode& planned : k.layers) {
-                            const codegen::LayerCode host = codegen::hostLayer(g, planned, k);
-                            for (const codegen::OpStep& step : host.ops) {
-                                const ir::Op& op = g.op(step.op);
-                                if (op.inputs.size() < 2 || op.inputs[1] != weight)
-                                    continue;
-                                ASSERT_EQ(step.op, host.anchor) << strategy << " " << op.name;
-                                ASSERT_EQ(step.regions[0][1].lo % b.block, 0) << op.name;
-                                for (const codegen::TileLoop& t : host.tiles)
-                                    if (t.dim == 1) {
-                                        EXPECT_EQ(t.lo % b.block, 0) << strategy << op.name;
-                                        EXPECT_EQ(t.tile % b.block, 0) << strategy << op.name;
-                                    }
-                                ++checked;
-                            }
-                        }
-                    }
-                }
-        }
-    ASSERT_GT(checked, 0);
-}
-
 // The host runs a layer's consecutive tiles of its last tile loop as one
 // (host_layer.cpp): each thread that runs the binding's cores keeps a tile
 // (one per core for the model library, hostThreads 0; the in-process
