@@ -3,10 +3,14 @@
 // taps' values, known when compiling. The emitter (lower_blocked.cpp) uses it
 // to tell padding lanes, segments inside the input for every tap, and
 // vectors whose lanes read consecutive elements (one masked load in place);
-// and the index arithmetic at constant loop values the plan shares.
+// the block positions of a plan along channels, and which of them read
+// padding at each tap (skipped when compiling); and the index arithmetic at
+// constant loop values the plan shares.
 
 #include "codegen/internal/blocked_plan.h"
+#include "codegen/internal/host_reads.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace stagecraft::codegen::detail {
@@ -79,6 +83,56 @@ std::optional<int64_t> laneAddress(const OpCall& call, const BlockedPlan& plan, 
         address += *index * rows.strides[static_cast<size_t>(d)];
     }
     return address;
+}
+
+bool columnInside(const OpCall& call, const BlockedPlan& plan, int64_t position,
+                  const std::vector<int64_t>& taps) {
+    const ops::LoopNest& nest = call.semantics->nests[0];
+    std::vector<int64_t> values(nest.loops.size(), 0);
+    values[static_cast<size_t>(plan.blockOuter)] =
+        plan.blockOuterFirst + position / plan.blockWidth;
+    values[static_cast<size_t>(plan.block)] = plan.blockFirst + position % plan.blockWidth;
+    for (size_t i = 0; i < plan.taps.size(); ++i)
+        values[static_cast<size_t>(plan.taps[i])] = taps[i];
+    const ops::AccessMap& map = *nest.accessFor(plan.colSlot);
+    const ir::Shape& shape = call.inputs[static_cast<size_t>(plan.colSlot)].shape;
+    return std::all_of(plan.colTestedDims.begin(), plan.colTestedDims.end(), [&](int d) {
+        const int64_t index = constantIndex(map.dims[static_cast<size_t>(d)], values);
+        return index >= 0 && index < shape[static_cast<size_t>(d)];
+    });
+}
+
+void flattenBlock(const OpCall& call, BlockedPlan& plan) {
+    const int outer = plan.block - 1;
+    auto rest = std::find(plan.rest.begin(), plan.rest.end(), outer);
+    if (plan.block < 1 || rest == plan.rest.end())
+        return;
+    const Range& blocks = call.regions[0][static_cast<size_t>(plan.block)];
+    const Range& outers = call.regions[0][static_cast<size_t>(outer)];
+    std::optional<int64_t> first = constantOf(blocks.lo), last = constantOf(blocks.hi);
+    std::optional<int64_t> outerFirst = constantOf(outers.lo), outerLast = constantOf(outers.hi);
+    if (!first || !last || !outerFirst || !outerLast || *last <= *first ||
+        *outerLast <= *outerFirst)
+        return;
+    plan.rest.erase(rest);
+    plan.blockOuter = outer;
+    plan.blockOuterFirst = *outerFirst;
+    plan.blockFirst = *first;
+    plan.blockWidth = *last - *first;
+    plan.blockPositions = plan.blockWidth * (*outerLast - *outerFirst);
+}
+
+bool paddingKnown(const ops::LoopNest& nest, const BlockedPlan& plan) {
+    if (plan.blockOuter < 0 || plan.blockPositions > kMaxPaddedChannelPositions)
+        return false;
+    const ops::AccessMap& colMap = *nest.accessFor(plan.colSlot);
+    return std::all_of(plan.colTestedDims.begin(), plan.colTestedDims.end(), [&](int d) {
+        const auto& terms = colMap.dims[static_cast<size_t>(d)].terms;
+        return std::all_of(terms.begin(), terms.end(), [&](const ops::IndexTerm& t) {
+            return t.loop == plan.block || t.loop == plan.blockOuter ||
+                   std::find(plan.taps.begin(), plan.taps.end(), t.loop) != plan.taps.end();
+        });
+    });
 }
 
 std::vector<std::vector<int64_t>> tapSteps(const ops::LoopNest& nest, const BlockedPlan& plan) {

@@ -14,6 +14,8 @@
 
 #include "codegen/internal/blocked_plan.h"
 
+#include "codegen/internal/host_reads.h"
+
 #include <llvm/TargetParser/Host.h>
 #include <llvm/TargetParser/Triple.h>
 
@@ -173,8 +175,10 @@ bool chooseTaps(const ops::LoopNest& nest, BlockedPlan& plan) {
 }
 
 /// The row factor's other dims to test per step (those not always inside);
-/// false when one moves with a tap or a column factor dim may leave its input.
-bool chooseTests(const OpCall& call, BlockedPlan& plan) {
+/// false when one moves with a tap or a column factor dim may leave its
+/// input, unless the row runs along \p channels: such dims are then its
+/// colTestedDims.
+bool chooseTests(const OpCall& call, BlockedPlan& plan, bool channels) {
     const ops::LoopNest& nest = call.semantics->nests[0];
     const ops::AccessMap& rowMap = *nest.accessFor(plan.rowSlot);
     const ir::Shape& rowShape = call.inputs[static_cast<size_t>(plan.rowSlot)].shape;
@@ -191,9 +195,36 @@ bool chooseTests(const OpCall& call, BlockedPlan& plan) {
     const ops::AccessMap& colMap = *nest.accessFor(plan.colSlot);
     const ir::Shape& colShape = call.inputs[static_cast<size_t>(plan.colSlot)].shape;
     for (size_t d = 0; d < colMap.dims.size(); ++d)
-        if (!alwaysInside(nest, colMap.dims[d], colShape[d]))
-            return false;
+        if (!alwaysInside(nest, colMap.dims[d], colShape[d])) {
+            if (!channels || !isPlain(colMap.dims[d]))
+                return false;
+            plan.colTestedDims.push_back(static_cast<int>(d));
+        }
     return true;
+}
+
+/// The taps of a column factor that may leave its input (colTestedDims):
+/// the loops from the first reduction loop those dims read on, unrolled
+/// (a padded Conv's kh and kw), few enough steps; false otherwise.
+bool chooseColumnTaps(const ops::LoopNest& nest, BlockedPlan& plan) {
+    if (plan.colTestedDims.empty())
+        return true;
+    if (!plan.taps.empty())
+        return false;
+    const ops::AccessMap& colMap = *nest.accessFor(plan.colSlot);
+    int firstTap = static_cast<int>(nest.loops.size());
+    for (int d : plan.colTestedDims)
+        for (const ops::IndexTerm& t : colMap.dims[static_cast<size_t>(d)].terms)
+            if (t.loop >= nest.outputRank)
+                firstTap = std::min(firstTap, t.loop);
+    int64_t steps = 1;
+    for (int l = firstTap; l < static_cast<int>(nest.loops.size()); ++l) {
+        plan.taps.push_back(l);
+        steps *= nest.loops[static_cast<size_t>(l)].extent;
+    }
+    std::erase_if(plan.reductions, [&](int l) { return l >= firstTap; });
+    plan.restOutside = steps == 1;
+    return steps <= kMaxPaddedChannelTaps;
 }
 
 /// The largest output loop that \p map reads and \p other does not, before
@@ -226,15 +257,17 @@ void chooseBlock(const ops::LoopNest& nest, BlockedPlan& plan) {
 }
 
 /// Decides the row factor, the block loop and the unrolled loops for row
-/// loop \p row, the row flattened with the loop before it when \p flatten;
-/// nullopt when the nest is not a product of a row and a column factor.
-std::optional<BlockedPlan> planFactors(const OpCall& call, bool flatten, int row) {
+/// loop \p row, the row flattened with the loop before it when \p flatten,
+/// along \p channels (planChannels); nullopt when the nest is not a product
+/// of a row and a column factor.
+std::optional<BlockedPlan> planFactors(const OpCall& call, bool flatten, int row, bool channels) {
     const ops::LoopNest& nest = call.semantics->nests[0];
     BlockedPlan plan;
     plan.row = row;
     plan.secondSlot = secondFactorSlot(call);
     if (!chooseRowFactor(nest, plan) || (flatten && !chooseOuter(nest, plan)) ||
-        !chooseTaps(nest, plan) || !chooseTests(call, plan))
+        !chooseTaps(nest, plan) || !chooseTests(call, plan, channels) ||
+        !chooseColumnTaps(nest, plan))
         return std::nullopt;
     chooseBlock(nest, plan);
     return plan;
@@ -247,7 +280,7 @@ std::optional<BlockedPlan> planFactors(const OpCall& call, bool flatten, int row
 /// \p scattered an output row of any stride is stored so (channels).
 std::optional<BlockedPlan> planRow(const OpCall& call, bool flatten, int row, bool stridedLoads,
                                    bool scattered = false) {
-    std::optional<BlockedPlan> plan = planFactors(call, flatten, row);
+    std::optional<BlockedPlan> plan = planFactors(call, flatten, row, scattered);
     if (!plan)
         return std::nullopt;
     const ops::LoopNest& nest = call.semantics->nests[0];
@@ -381,34 +414,16 @@ std::optional<BlockedPlan> planChannels(const OpCall& call) {
                          [](int64_t stride) { return stride > 1; }))
             continue;
         const int loop = map->dims[0].terms[0].loop;
-        if (loop < nest.outputRank - 1)
-            return planRow(call, false, loop, false, true);
+        if (loop >= nest.outputRank - 1)
+            continue;
+        std::optional<BlockedPlan> plan = planRow(call, false, loop, false, true);
+        if (plan)
+            flattenBlock(call, *plan);
+        if (plan && !plan->colTestedDims.empty() && !paddingKnown(nest, *plan))
+            return std::nullopt;
+        return plan;
     }
     return std::nullopt;
-}
-
-/// Flattens a channels plan's block with the output loop before it, both
-/// of constant ranges, so that a tile's positions (one broadcast each per
-/// step, against the weights' vectors) run across output rows: a 7 x 7
-/// output gives tiles of 10 or 9 positions, not of 4 and 3 per row.
-void flattenBlock(const OpCall& call, BlockedPlan& plan) {
-    const int outer = plan.block - 1;
-    auto rest = std::find(plan.rest.begin(), plan.rest.end(), outer);
-    if (plan.block < 1 || rest == plan.rest.end())
-        return;
-    const Range& blocks = call.regions[0][static_cast<size_t>(plan.block)];
-    const Range& outers = call.regions[0][static_cast<size_t>(outer)];
-    std::optional<int64_t> first = constantOf(blocks.lo), last = constantOf(blocks.hi);
-    std::optional<int64_t> outerFirst = constantOf(outers.lo), outerLast = constantOf(outers.hi);
-    if (!first || !last || !outerFirst || !outerLast || *last <= *first ||
-        *outerLast <= *outerFirst)
-        return;
-    plan.rest.erase(rest);
-    plan.blockOuter = outer;
-    plan.blockOuterFirst = *outerFirst;
-    plan.blockFirst = *first;
-    plan.blockWidth = *last - *first;
-    plan.blockPositions = plan.blockWidth * (*outerLast - *outerFirst);
 }
 
 /// The full plan: factors, then the tile and segment sized to the host's
@@ -452,8 +467,6 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
             plan = std::move(across);
     if (!plan || (integer && integerParametersAlongRow(call, *plan)))
         return std::nullopt;
-    if (alongChannels)
-        flattenBlock(call, *plan);
     plan->lanes = std::min(registers.lanes, nextPowerOfTwo(plan->positions()));
     plan->chunks = std::min(alongChannels ? kMaxChannelChunks : kMaxChunks,
                             (plan->positions() + plan->lanes - 1) / plan->lanes);

@@ -40,8 +40,8 @@
 // - a 2-D weight read along its dim 0 by the output's last loop (Gemm's B
 //   with transB) is stored transposed, packed once when the program is set
 //   up, so that the contraction lowering loads it as vectors;
-// - a Conv weight whose every reader reads strided rows and no padding
-//   (ResNet-50's stride-2 1 x 1 Convs) is stored in blocks of 16 output
+// - a Conv weight whose every reader reads strided rows, and no padding or
+//   padding known per position (host_reads.cpp), is stored in blocks of 16 output
 //   channels, packed once so, and the lowering runs its vectors along them
 //   (unless some reader's channel tiles do not start at whole blocks);
 // - a 2-D weight read so (either way) whose stored rows are a whole even
@@ -56,6 +56,7 @@
 
 #include "arch/host_cpu.h"
 #include "codegen/code_plan.h"
+#include "codegen/internal/host_reads.h"
 #include "ops/semantics.h"
 #include "partition/slices.h"
 
@@ -66,6 +67,9 @@
 namespace stagecraft::codegen {
 
 namespace {
+
+using detail::readsAcrossChannels;
+using detail::readsAlongRow;
 
 /// Consecutive tiles of tile loop \p loop that run as one, or 1: the most
 /// that leave the \p cores (the threads that run them) an equal number of
@@ -94,67 +98,6 @@ int64_t mergedTiles(const LayerCode& layer, int loop, int64_t cores, int64_t loc
 /// (KernelCode::hostThreads), else its cores.
 int64_t sharedBy(const KernelCode& kernel) {
     return kernel.hostThreads > 0 ? std::min(kernel.cores, kernel.hostThreads) : kernel.cores;
-}
-
-/// Whether \p nest reads its input \p slot's dim \p alongDim as the
-/// output's last loop and its other dim along reduction loops alone.
-bool readsAlongRow(const ops::LoopNest& nest, int slot, size_t alongDim) {
-    const ops::AccessMap* map = nest.accessFor(slot);
-    if (map == nullptr || map->dims.size() != 2 || nest.outputRank < 1)
-        return false;
-    const ops::IndexExpr& along = map->dims[alongDim];
-    const ops::IndexExpr& reduced = map->dims[1 - alongDim];
-    const ops::IndexTerm row{nest.outputRank - 1, 1, 1, 0};
-    if (along.full || reduced.full || along.terms != std::vector<ops::IndexTerm>{row} ||
-        along.div != 1 || along.mod != 0 || reduced.terms.empty())
-        return false;
-    return std::all_of(reduced.terms.begin(), reduced.terms.end(),
-                       [&](const ops::IndexTerm& t) { return t.loop >= nest.outputRank; });
-}
-
-bool readsTransposed(const ops::LoopNest& nest, int slot) {
-    return readsAlongRow(nest, slot, 0);
-}
-
-/// Whether \p nest reads input \p slot (rank 3 or more) as a convolution
-/// whose vectors run best along its output channels: its dim 0 is exactly an
-/// output loop before the last (the channel), its other dims reduction loops
-/// alone; the other factor, of shape \p otherShape, reads that loop nowhere,
-/// stays inside its input (no padding) and reads the output's last loop
-/// with a stride above 1 (a row's lanes then gather with shuffles). The
-/// register-blocked lowering then runs its vectors along the channels
-/// (blocked_plan.cpp).
-bool readsAcrossChannels(const ops::LoopNest& nest, int slot, const ir::Shape& otherShape) {
-    if (slot > 1)
-        return false;
-    const ops::AccessMap* map = nest.accessFor(slot);
-    const ops::AccessMap* other = nest.accessFor(1 - slot);
-    if (map == nullptr || other == nullptr || map->dims.size() < 3 ||
-        other->dims.size() != otherShape.size())
-        return false;
-    const ops::IndexExpr& channel = map->dims[0];
-    if (channel.full || channel.div != 1 || channel.mod != 0 || channel.offset != 0 ||
-        channel.terms.size() != 1 || channel.terms[0].coeff != 1 || channel.terms[0].div != 1 ||
-        channel.terms[0].mod != 0 || channel.terms[0].loop >= nest.outputRank - 1)
-        return false;
-    const int loop = channel.terms[0].loop;
-    for (size_t d = 1; d < map->dims.size(); ++d)
-        for (const ops::IndexTerm& t : map->dims[d].terms)
-            if (t.loop < nest.outputRank)
-                return false;
-    int64_t rowStride = 0;
-    for (size_t d = 0; d < other->dims.size(); ++d) {
-        const ops::IndexExpr& expr = other->dims[d];
-        if (!ops::alwaysInside(expr, nest.loops, otherShape[d]))
-            return false;
-        for (const ops::IndexTerm& t : expr.terms) {
-            if (t.loop == loop)
-                return false;
-            if (t.loop == nest.outputRank - 1)
-                rowStride = t.coeff;
-        }
-    }
-    return rowStride > 1;
 }
 
 /// Elements per block of a weight stored blocked (GlobalTensor::hostBlock):
@@ -222,7 +165,7 @@ void markRowLayout(const ir::Tensor& t, const partition::SemanticsCache& semanti
                    GlobalTensor& g) {
     g.hostTransposed = std::all_of(t.uses.begin(), t.uses.end(), [&](const ir::Use& use) {
         const ops::OpSemantics& op = semantics.of(use.op);
-        return op.nests.size() == 1 && readsTransposed(op.nests[0], use.slot);
+        return op.nests.size() == 1 && readsAlongRow(op.nests[0], use.slot, 0);
     });
     if (g.hostTransposed || readAsRowFactor(t, semantics))
         g.hostRowPitch =

@@ -19,7 +19,9 @@
 // chunks that take up the stored sums. The sums go through the call's
 // epilogue (lower_epilogue.cpp) before the one store, a shorter last
 // vector's as that many lanes; a row along output channels (a weight the
-// host stores in blocks of them) scatters them. Each element sums the same
+// host stores in blocks of them) scatters them, and over a padded input
+// runs its block's tiles and taps unrolled, each position's padding taps
+// left out when compiling. Each element sums the same
 // products in the same order as lower_contraction.cpp, with the same fused
 // multiply-add: the same bits.
 
@@ -159,6 +161,11 @@ private:
     void emitBlocks(const Segment& segment) {
         if (plan_.block < 0) {
             emitRest(segment, nullptr, 1);
+            return;
+        }
+        if (!plan_.colTestedDims.empty()) { // padding known per position: tiles unrolled
+            for (int64_t q = 0; q < plan_.blockPositions; q += plan_.tile)
+                emitRest(segment, e_.i64(q), std::min(plan_.tile, plan_.blockPositions - q));
             return;
         }
         const Range range = plan_.blockOuter >= 0 ? Range{e_.i64(0), e_.i64(plan_.blockPositions)}
@@ -329,6 +336,9 @@ private:
             if (integer_ && row != nullptr)
                 row = widenedFactor(e_, call_, plan_.rowSlot, row, at(block, 0, s.first));
         for (int64_t r = 0; r < tile; ++r) {
+            if (!plan_.colTestedDims.empty() &&
+                !columnInside(call_, plan_, *constantOf(block) + r, taps))
+                continue; // a padding tap of this position: no product
             std::vector<Value*> loops = at(block, r, s.first);
             for (size_t i = 0; i < plan_.taps.size(); ++i)
                 loops[static_cast<size_t>(plan_.taps[i])] = e_.i64(taps[i]);
