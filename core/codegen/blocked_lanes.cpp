@@ -89,14 +89,21 @@ bool columnInside(const OpCall& call, const BlockedPlan& plan, int64_t position,
                   const std::vector<int64_t>& taps) {
     const ops::LoopNest& nest = call.semantics->nests[0];
     std::vector<int64_t> values(nest.loops.size(), 0);
-    values[static_cast<size_t>(plan.blockOuter)] =
-        plan.blockOuterFirst + position / plan.blockWidth;
-    values[static_cast<size_t>(plan.block)] = plan.blockFirst + position % plan.blockWidth;
+    if (plan.blockOuter >= 0) {
+        values[static_cast<size_t>(plan.blockOuter)] =
+            plan.blockOuterFirst + position / plan.blockWidth;
+        values[static_cast<size_t>(plan.block)] = plan.blockFirst + position % plan.blockWidth;
+    } else {
+        values[static_cast<size_t>(plan.block)] = position;
+    }
     for (size_t i = 0; i < plan.taps.size(); ++i)
         values[static_cast<size_t>(plan.taps[i])] = taps[i];
     const ops::AccessMap& map = *nest.accessFor(plan.colSlot);
     const ir::Shape& shape = call.inputs[static_cast<size_t>(plan.colSlot)].shape;
     return std::all_of(plan.colTestedDims.begin(), plan.colTestedDims.end(), [&](int d) {
+        if (std::find(plan.colGuardedDims.begin(), plan.colGuardedDims.end(), d) !=
+            plan.colGuardedDims.end())
+            return true; // tested at run time, once per step of the tile
         const int64_t index = constantIndex(map.dims[static_cast<size_t>(d)], values);
         return index >= 0 && index < shape[static_cast<size_t>(d)];
     });
@@ -122,17 +129,46 @@ void flattenBlock(const OpCall& call, BlockedPlan& plan) {
     plan.blockPositions = plan.blockWidth * (*outerLast - *outerFirst);
 }
 
-bool paddingKnown(const ops::LoopNest& nest, const BlockedPlan& plan) {
-    if (plan.blockOuter < 0 || plan.blockPositions > kMaxPaddedChannelPositions)
+int64_t flatPositions(const OpCall& call, const BlockedPlan& plan) {
+    if (plan.block < 1)
+        return 0;
+    const std::optional<int64_t> width =
+        constantExtent(call.regions[0][static_cast<size_t>(plan.block)]);
+    const std::optional<int64_t> rows =
+        constantExtent(call.regions[0][static_cast<size_t>(plan.block - 1)]);
+    return width && rows ? *width * *rows : 0;
+}
+
+bool planPadding(const OpCall& call, BlockedPlan& plan) {
+    if (plan.block < 0)
         return false;
+    if (plan.blockOuter < 0) { // the block's own range, its tiles unrolled
+        const Range& range = call.regions[0][static_cast<size_t>(plan.block)];
+        std::optional<int64_t> first = constantOf(range.lo), last = constantOf(range.hi);
+        if (!first || !last || *last <= *first)
+            return false;
+        plan.blockFirst = *first;
+        plan.blockWidth = *last - *first;
+        plan.blockPositions = plan.blockWidth;
+    }
+    const ops::LoopNest& nest = call.semantics->nests[0];
     const ops::AccessMap& colMap = *nest.accessFor(plan.colSlot);
-    return std::all_of(plan.colTestedDims.begin(), plan.colTestedDims.end(), [&](int d) {
+    const auto isTap = [&](int loop) {
+        return std::find(plan.taps.begin(), plan.taps.end(), loop) != plan.taps.end();
+    };
+    for (int d : plan.colTestedDims) {
         const auto& terms = colMap.dims[static_cast<size_t>(d)].terms;
-        return std::all_of(terms.begin(), terms.end(), [&](const ops::IndexTerm& t) {
-            return t.loop == plan.block || t.loop == plan.blockOuter ||
-                   std::find(plan.taps.begin(), plan.taps.end(), t.loop) != plan.taps.end();
-        });
-    });
+        const auto readsBlock = [&](const ops::IndexTerm& t) {
+            return t.loop == plan.block || t.loop == plan.blockOuter;
+        };
+        if (std::all_of(terms.begin(), terms.end(),
+                        [&](const ops::IndexTerm& t) { return readsBlock(t) || isTap(t.loop); }))
+            continue; // known per position when compiling
+        if (std::any_of(terms.begin(), terms.end(), readsBlock))
+            return false;
+        plan.colGuardedDims.push_back(d); // the same for every position of a tile
+    }
+    return true;
 }
 
 std::vector<std::vector<int64_t>> tapSteps(const ops::LoopNest& nest, const BlockedPlan& plan) {

@@ -417,9 +417,13 @@ std::optional<BlockedPlan> planChannels(const OpCall& call) {
         if (loop >= nest.outputRank - 1)
             continue;
         std::optional<BlockedPlan> plan = planRow(call, false, loop, false, true);
-        if (plan)
+        if (!plan)
+            return std::nullopt;
+        // Over padding, a flattened block's tiles all unroll: only few positions.
+        const bool padded = !plan->colTestedDims.empty();
+        if (!padded || flatPositions(call, *plan) <= kMaxFlatPaddedPositions)
             flattenBlock(call, *plan);
-        if (plan && !plan->colTestedDims.empty() && !paddingKnown(nest, *plan))
+        if (padded && !planPadding(call, *plan))
             return std::nullopt;
         return plan;
     }

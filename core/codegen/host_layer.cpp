@@ -40,10 +40,11 @@
 // - a 2-D weight read along its dim 0 by the output's last loop (Gemm's B
 //   with transB) is stored transposed, packed once when the program is set
 //   up, so that the contraction lowering loads it as vectors;
-// - a Conv weight whose every reader reads strided rows, and no padding or
-//   padding known per position (host_reads.cpp), is stored in blocks of 16 output
-//   channels, packed once so, and the lowering runs its vectors along them
-//   (unless some reader's channel tiles do not start at whole blocks);
+// - a Conv weight whose every reader reads strided rows or padded ones
+//   (host_reads.cpp: ResNet-50's stride-2 1 x 1 and its 3 x 3 Convs) is
+//   stored in blocks of 16 output channels, packed once so, and the
+//   lowering runs its vectors along them (unless some reader's channel
+//   tiles do not start at whole blocks);
 // - a 2-D weight read so (either way) whose stored rows are a whole even
 //   number of 64-byte lines is stored with each row one line longer: a
 //   contraction reads a few vectors of every row per strip, and rows

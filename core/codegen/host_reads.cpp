@@ -1,8 +1,8 @@
 // How a contraction reads a weight (internal/host_reads.h): along the
 // output's last loop (a MatMul's B), or as a convolution whose vectors run
-// best along its output channels, the input's padding known per position
-// when compiling where the output has few positions per channel (the
-// lowering then unrolls them: blocked_plan.cpp's paddingKnown). The host
+// best along its output channels, the input's padding tested once per tile
+// at most (the lowering unrolls its tiles and taps: blocked_plan.cpp's
+// planPadding). The host
 // stores such weights transposed or blocked (host_layer.cpp).
 
 #include "codegen/internal/host_reads.h"
@@ -14,22 +14,24 @@ namespace stagecraft::codegen::detail {
 namespace {
 
 /// Whether the reads of \p expr that may leave the input (a padded Conv's
-/// ih or iw) are known per position when compiling along channels: few
-/// output positions per channel, and the reduction loops it reads the last,
-/// few enough steps to unroll (blocked_plan.cpp's paddingKnown).
-bool paddingKnownAlongChannels(const ops::LoopNest& nest, int channel, const ops::IndexExpr& expr) {
-    int64_t positions = 1;
-    for (int l = channel + 1; l < nest.outputRank; ++l)
-        positions *= nest.loops[static_cast<size_t>(l)].extent;
+/// ih or iw) are tested at most once per tile along channels: it reads one
+/// output loop (known per position when compiling where that is the
+/// lowering's block, else the same for a whole tile) and, after it, the
+/// last reduction loops, few enough steps to unroll (blocked_plan.cpp's
+/// planPadding).
+bool paddingKnownAlongChannels(const ops::LoopNest& nest, const ops::IndexExpr& expr) {
     int firstTap = static_cast<int>(nest.loops.size());
-    for (const ops::IndexTerm& t : expr.terms)
+    int outputLoops = 0;
+    for (const ops::IndexTerm& t : expr.terms) {
         if (t.loop >= nest.outputRank)
             firstTap = std::min(firstTap, t.loop);
+        else
+            ++outputLoops;
+    }
     int64_t steps = 1;
     for (int l = firstTap; l < static_cast<int>(nest.loops.size()); ++l)
         steps *= nest.loops[static_cast<size_t>(l)].extent;
-    return positions <= kMaxPaddedChannelPositions && steps <= kMaxPaddedChannelTaps &&
-           expr.div == 1 && expr.mod == 0;
+    return outputLoops <= 1 && steps <= kMaxPaddedChannelTaps && expr.div == 1 && expr.mod == 0;
 }
 
 } // namespace
@@ -67,11 +69,14 @@ bool readsAcrossChannels(const ops::LoopNest& nest, int slot, const ir::Shape& o
             if (t.loop < nest.outputRank)
                 return false;
     int64_t rowStride = 0;
+    bool padded = false;
     for (size_t d = 0; d < other->dims.size(); ++d) {
         const ops::IndexExpr& expr = other->dims[d];
-        if (!ops::alwaysInside(expr, nest.loops, otherShape[d]) &&
-            !paddingKnownAlongChannels(nest, loop, expr))
-            return false;
+        if (!ops::alwaysInside(expr, nest.loops, otherShape[d])) {
+            if (!paddingKnownAlongChannels(nest, expr))
+                return false;
+            padded = true;
+        }
         for (const ops::IndexTerm& t : expr.terms) {
             if (t.loop == loop)
                 return false;
@@ -79,7 +84,7 @@ bool readsAcrossChannels(const ops::LoopNest& nest, int slot, const ir::Shape& o
                 rowStride = t.coeff;
         }
     }
-    return rowStride > 1;
+    return rowStride > 1 || (padded && rowStride == 1);
 }
 
 } // namespace stagecraft::codegen::detail

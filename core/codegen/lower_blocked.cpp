@@ -163,9 +163,11 @@ private:
             emitRest(segment, nullptr, 1);
             return;
         }
-        if (!plan_.colTestedDims.empty()) { // padding known per position: tiles unrolled
+        if (!plan_.colTestedDims.empty()) { // over padding: tiles unrolled at known positions
+            const int64_t first = plan_.blockOuter >= 0 ? 0 : plan_.blockFirst;
             for (int64_t q = 0; q < plan_.blockPositions; q += plan_.tile)
-                emitRest(segment, e_.i64(q), std::min(plan_.tile, plan_.blockPositions - q));
+                emitRest(segment, e_.i64(first + q),
+                         std::min(plan_.tile, plan_.blockPositions - q));
             return;
         }
         const Range range = plan_.blockOuter >= 0 ? Range{e_.i64(0), e_.i64(plan_.blockPositions)}
@@ -219,6 +221,13 @@ private:
             e_.i64(plan_.outerFirst), e_.b().CreateUDiv(lane, e_.i64(plan_.width)));
         loops[static_cast<size_t>(plan_.row)] =
             e_.b().CreateAdd(e_.i64(plan_.first), e_.b().CreateURem(lane, e_.i64(plan_.width)));
+        return loops;
+    }
+
+    /// \p loops with the unrolled loops at their values \p taps.
+    std::vector<Value*> withTaps(std::vector<Value*> loops, const std::vector<int64_t>& taps) {
+        for (size_t i = 0; i < plan_.taps.size(); ++i)
+            loops[static_cast<size_t>(plan_.taps[i])] = e_.i64(taps[i]);
         return loops;
     }
 
@@ -289,9 +298,8 @@ private:
         }
         if (first < 0)
             return nullptr;
-        std::vector<Value*> loops = at(nullptr, 0, laneOf(s, chunk * plan_.lanes + first));
-        for (size_t i = 0; i < plan_.taps.size(); ++i)
-            loops[static_cast<size_t>(plan_.taps[i])] = e_.i64(taps[i]);
+        std::vector<Value*> loops =
+            withTaps(at(nullptr, 0, laneOf(s, chunk * plan_.lanes + first)), taps);
         const ops::AccessMap* map = nest_.accessFor(plan_.rowSlot);
         std::vector<Value*> index;
         for (const ops::IndexExpr& d : map->dims)
@@ -339,9 +347,7 @@ private:
             if (!plan_.colTestedDims.empty() &&
                 !columnInside(call_, plan_, *constantOf(block) + r, taps))
                 continue; // a padding tap of this position: no product
-            std::vector<Value*> loops = at(block, r, s.first);
-            for (size_t i = 0; i < plan_.taps.size(); ++i)
-                loops[static_cast<size_t>(plan_.taps[i])] = e_.i64(taps[i]);
+            std::vector<Value*> loops = withTaps(at(block, r, s.first), taps);
             Value* w = loadMapped(e_, call_, 0, plan_.colSlot, loops);
             if (integer_)
                 w = widenedFactor(e_, call_, plan_.colSlot, w, loops);
@@ -362,12 +368,13 @@ private:
         }
     }
 
-    /// The reduction steps' test that the row factor's other dims are inside.
-    Value* rowsInside(const std::vector<Value*>& loops) {
-        const ops::AccessMap* map = nest_.accessFor(plan_.rowSlot);
-        const ir::Shape& shape = call_.inputs[static_cast<size_t>(plan_.rowSlot)].shape;
+    /// The test that factor \p slot's \p dims are inside at \p loops: the
+    /// row factor's per reduction step, the column factor's guarded ones.
+    Value* inside(int slot, const std::vector<int>& dims, const std::vector<Value*>& loops) {
+        const ops::AccessMap* map = nest_.accessFor(slot);
+        const ir::Shape& shape = call_.inputs[static_cast<size_t>(slot)].shape;
         std::vector<Value*> tests;
-        for (int d : plan_.testedDims) {
+        for (int d : dims) {
             const ops::IndexExpr& expr = map->dims[static_cast<size_t>(d)];
             tests.push_back(e_.inBounds(e_.evalIndex(expr, loops), shape[static_cast<size_t>(d)]));
             if (expr.div > 1 && expr.mod == 0) { // ConvTranspose: exact divisions only
@@ -403,14 +410,19 @@ private:
         e_.forBox(reductions, [&](const std::vector<Value*>& red) {
             for (size_t i = 0; i < red.size(); ++i)
                 loops_[static_cast<size_t>(plan_.reductions[i])] = red[i];
-            auto body = [&] {
+            auto body = [&] { // a tap in the column factor's guarded padding: tested per tile
                 for (const std::vector<int64_t>& taps : steps)
-                    emitStep(s, block, tile, taps, acc);
+                    if (plan_.colGuardedDims.empty())
+                        emitStep(s, block, tile, taps, acc);
+                    else
+                        e_.ifThen(inside(plan_.colSlot, plan_.colGuardedDims,
+                                         withTaps(at(block, 0, s.first), taps)),
+                                  [&] { emitStep(s, block, tile, taps, acc); });
             };
             if (plan_.testedDims.empty())
                 body();
             else
-                e_.ifThen(rowsInside(at(block, 0, s.first)), body);
+                e_.ifThen(inside(plan_.rowSlot, plan_.testedDims, at(block, 0, s.first)), body);
         });
         for (int64_t r = 0; r < tile; ++r)
             for (int64_t c = 0; c < chunksOf(s); ++c)

@@ -72,11 +72,15 @@ struct BlockedPlan {
     /// Row factor dims tested per reduction step.
     std::vector<int> testedDims;
     /// Column factor dims that may read outside their input (a padded
-    /// Conv's ih and iw along channels): they read only the flattened block
-    /// and the taps, whose values are then all constants (the block's
-    /// tiles unrolled), and a position's tap outside is skipped when
-    /// compiling, as the plain lowering skips it.
+    /// Conv's ih and iw along channels): the block's tiles then run
+    /// unrolled at constant positions and the taps unrolled, and a
+    /// position's tap outside is skipped as the plain lowering skips it:
+    /// when compiling where the dim reads only the block (and the loop
+    /// flattened with it) and taps; else at run time, once per tap step of
+    /// a tile, where it reads no block loop (colGuardedDims: ih over rows
+    /// of an unflattened block).
     std::vector<int> colTestedDims;
+    std::vector<int> colGuardedDims;
     /// The row's first position and width (constants), the lanes of a
     /// vector, the vectors of a segment and the block positions of a tile.
     /// A row known only from its start at run time (a dense layer's
@@ -154,9 +158,10 @@ std::pair<int64_t, int64_t> positionValues(const BlockedPlan& plan, int64_t posi
 /// division is not exact.
 std::optional<int64_t> laneAddress(const OpCall& call, const BlockedPlan& plan, int64_t position,
                                    const std::vector<int64_t>& taps);
-/// Whether the column factor reads inside its input (its colTestedDims) at
-/// flattened block position \p position and the unrolled loops' values
-/// \p taps (planChannels over a padded input).
+/// Whether the column factor reads inside its input (its colTestedDims
+/// but the guarded ones) at block position \p position (flattened, or the
+/// block loop's value) and the unrolled loops' values \p taps
+/// (planChannels over a padded input).
 bool columnInside(const OpCall& call, const BlockedPlan& plan, int64_t position,
                   const std::vector<int64_t>& taps);
 /// Flattens a channels plan's block with the output loop before it, both
@@ -164,11 +169,14 @@ bool columnInside(const OpCall& call, const BlockedPlan& plan, int64_t position,
 /// step, against the weights' vectors) run across output rows: a 7 x 7
 /// output gives tiles of 10 or 9 positions, not of 4 and 3 per row.
 void flattenBlock(const OpCall& call, BlockedPlan& plan);
-/// Whether the padding taps of a channels plan over a padded input are known
-/// when compiling: its block flattened (constant positions, at most
-/// kMaxPaddedChannelPositions, their tiles unrolled) and the column
-/// factor's tested dims reading only the block, the loop before it and taps.
-bool paddingKnown(const ops::LoopNest& nest, const BlockedPlan& plan);
+/// Output positions of \p plan's block and the loop before it, both of
+/// constant ranges (what flattenBlock would flatten), or 0.
+int64_t flatPositions(const OpCall& call, const BlockedPlan& plan);
+/// Plans a channels plan over a padded input (BlockedPlan::colTestedDims):
+/// the block's positions constant (flattened, or its own constant range)
+/// and each tested dim known per position or the same for a whole tile
+/// (colGuardedDims); false where some dim is neither.
+bool planPadding(const OpCall& call, BlockedPlan& plan);
 /// Every combination of the unrolled loops' values, in loop order.
 std::vector<std::vector<int64_t>> tapSteps(const ops::LoopNest& nest, const BlockedPlan& plan);
 /// Whether every lane of positions [first, first + width) reads inside the

@@ -1,15 +1,12 @@
 // Vectors along output channels over blocked weights (blocked_plan.cpp's
 // planChannels, GlobalTensor::hostBlock, issue 65): a Conv whose rows read
-// strided lanes (a stride-2 1 x 1 Conv, as ResNet-50's downsampling ones;
-// a padded stride-2 3 x 3 one into few positions, as its 7 x 7 and 14 x 14
-// ones, whose padding taps the lowering skips when compiling) has its
-// weight stored on the host in blocks of 16 channels, and the
-// register-blocked lowering runs its vectors along them, each position's
-// input broadcast and the sums scattered to the channels. Against ONNX
-// Runtime under tvm and graphturbo, with a bias and a residual Add and Relu
-// as the epilogue; and a check that the kernels take the path (a scatter
-// per tile), which a padded one into more than kMaxPaddedChannelPositions
-// does not.
+// strided lanes (a stride-2 1 x 1 Conv, as ResNet-50's downsampling ones)
+// or padding (its 3 x 3 ones: the padding taps left out when compiling, or
+// tested once per tile) has its weight stored on the host in blocks of 16
+// channels, and the register-blocked lowering runs its vectors along them,
+// each position's input broadcast and the sums scattered to the channels.
+// Against ONNX Runtime under tvm and graphturbo, with a bias and a residual
+// Add and Relu as the epilogue; and which weights the host blocks.
 
 #include "codegen/model_library.h"
 #include "coretestsupport.h"
@@ -24,57 +21,57 @@ using namespace stagecraft::test;
 
 namespace {
 
-/// Two stride-2 Convs over x, the first of \p pad (a 3 x 3 when 1) and the
-/// second a 1 x 1, added, then Relu, into \p side x \p side: 128
-/// channels, so that 8 cores' tiles hold whole blocks of 16.
-void stridedPair(onnxio::ModelBuilder& m, Seeded& r, int64_t pad, int64_t side = 7) {
-    m.addFloatInitializer("w", {128, 8, 1 + 2 * pad, 1 + 2 * pad},
-                          r.floats(128 * 8 * (1 + 2 * pad) * (1 + 2 * pad), 0.5));
+/// Two Convs of stride \p stride over x, the first \p kernel x \p kernel
+/// with \p pad, the second 1 x 1, added, then Relu, into \p side x \p side:
+/// 128 channels, so that 8 cores' tiles hold whole blocks of 16.
+void convPair(onnxio::ModelBuilder& m, Seeded& r, int64_t kernel, int64_t stride, int64_t pad,
+              int64_t side) {
+    m.addFloatInitializer("w", {128, 8, kernel, kernel}, r.floats(128 * 8 * kernel * kernel, 0.5));
     m.addFloatInitializer("b", {128}, r.floats(128, 1.0));
     m.addFloatInitializer("v", {128, 8, 1, 1}, r.floats(128 * 8, 0.5));
     m.addNode("Conv", {"x", "w", "b"}, {"y1"})
-        .attr("strides", std::vector<int64_t>{2, 2})
+        .attr("strides", std::vector<int64_t>{stride, stride})
         .attr("pads", std::vector<int64_t>{pad, pad, pad, pad});
-    m.addNode("Conv", {"x", "v"}, {"y2"}).attr("strides", std::vector<int64_t>{2, 2});
+    m.addNode("Conv", {"x", "v"}, {"y2"}).attr("strides", std::vector<int64_t>{stride, stride});
     m.addNode("Add", {"y1", "y2"}, {"s"});
     m.addNode("Relu", {"s"}, {"y"});
     output(m, "y", DType::Float32, {1, 128, side, side});
 }
 
+/// A case of convPair over a 1 x 8 x 13 x 13 input.
+Case pairCase(const char* name, int64_t kernel, int64_t stride, int64_t pad) {
+    const int64_t side = (13 + 2 * pad - kernel) / stride + 1;
+    return Case{name, DType::Float32, {1, 8, 13, 13}, 2.0, [=](onnxio::ModelBuilder& m, Seeded& r) {
+                    convPair(m, r, kernel, stride, pad, side);
+                }};
+}
+
+/// Both stride-2 1 x 1 (no padding): both weights blocked.
 const Case& channelsCase() {
-    static const Case c{"conv1x1-stride2-channels",
-                        DType::Float32,
-                        {1, 8, 13, 13},
-                        2.0,
-                        [](onnxio::ModelBuilder& m, Seeded& r) {
-                            stridedPair(m, r, 0);
-                        }};
+    static const Case c = pairCase("conv1x1-stride2-channels", 1, 2, 0);
     return c;
 }
 
-/// The first Conv padded (3 x 3) into 7 x 7: its padding taps at the top
-/// and left (and bottom and right: 2 * 6 + 1 = 13) are known per position.
+/// The first a padded 3 x 3 into 7 x 7: its positions flattened and every
+/// padding tap (top and left; bottom and right: 2 * 6 + 1 = 13) known per
+/// position when compiling. Both weights blocked.
 const Case& paddedCase() {
-    static const Case c{"conv3x3-stride2-channels",
-                        DType::Float32,
-                        {1, 8, 13, 13},
-                        2.0,
-                        [](onnxio::ModelBuilder& m, Seeded& r) {
-                            stridedPair(m, r, 1);
-                        }};
+    static const Case c = pairCase("conv3x3-stride2-channels", 3, 2, 1);
     return c;
 }
 
-/// The same into 19 x 19 (361 positions, past kMaxPaddedChannelPositions):
-/// the padded Conv's weight stays as stored and its vectors run along rows.
-const Case& widePaddedCase() {
-    static const Case c{"conv3x3-stride2-rows",
-                        DType::Float32,
-                        {1, 8, 37, 37},
-                        2.0,
-                        [](onnxio::ModelBuilder& m, Seeded& r) {
-                            stridedPair(m, r, 1, 19);
-                        }};
+/// The first a padded 3 x 3 of stride 1 into 13 x 13 (past
+/// kMaxFlatPaddedPositions): its rows' padding taps tested once per tile at
+/// run time; its weight blocked, the stride-1 1 x 1's not (rows).
+const Case& rowsPaddedCase() {
+    static const Case c = pairCase("conv3x3-stride1-channels", 3, 1, 1);
+    return c;
+}
+
+/// The first a padded 5 x 5 (25 taps, past kMaxPaddedChannelTaps): its
+/// weight stays as stored and its vectors run along rows.
+const Case& manyTapsCase() {
+    static const Case c = pairCase("conv5x5-stride2-rows", 5, 2, 2);
     return c;
 }
 
@@ -98,21 +95,23 @@ class ChannelsMatchOnnxRuntime : public ::testing::TestWithParam<const char*> {}
 TEST_P(ChannelsMatchOnnxRuntime, channelsMatchOnnxRuntime) {
     expectMatchesOnnxRuntime(channelsCase(), GetParam());
     expectMatchesOnnxRuntime(paddedCase(), GetParam());
-    expectMatchesOnnxRuntime(widePaddedCase(), GetParam());
+    expectMatchesOnnxRuntime(rowsPaddedCase(), GetParam());
+    expectMatchesOnnxRuntime(manyTapsCase(), GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(TestChannels, ChannelsMatchOnnxRuntime,
                          ::testing::Values("tvm", "graphturbo"));
 
-// Both weights are blocked where the padded Conv has few positions, only
-// the 1 x 1's past them; and the kernels scatter their sums along channels.
-TEST(TestChannels, stridedConvsRunAlongBlockedChannels) {
+// The weights blocked as the cases say; and the kernels scatter their sums
+// along channels.
+TEST(TestChannels, stridedAndPaddedConvsRunAlongBlockedChannels) {
     TempDir dir;
     EXPECT_EQ(blockedWeights(channelsCase(), dir.path()), 2);
     EXPECT_EQ(blockedWeights(paddedCase(), dir.path()), 2);
-    EXPECT_EQ(blockedWeights(widePaddedCase(), dir.path()), 1);
+    EXPECT_EQ(blockedWeights(rowsPaddedCase(), dir.path()), 1);
+    EXPECT_EQ(blockedWeights(manyTapsCase(), dir.path()), 1);
     for (const char* strategy : {"tvm", "graphturbo"})
-        for (const Case* c : {&channelsCase(), &paddedCase(), &widePaddedCase()})
+        for (const Case* c : {&channelsCase(), &paddedCase(), &rowsPaddedCase(), &manyTapsCase()})
             EXPECT_GT(countInKernels(*c, strategy, dir.path(), "@llvm.masked.scatter"), 0)
                 << strategy << " " << c->name;
 }
