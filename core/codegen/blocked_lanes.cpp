@@ -171,6 +171,16 @@ bool planPadding(const OpCall& call, BlockedPlan& plan) {
     return true;
 }
 
+bool tilesOutsideSegments(const OpCall& call, const BlockedPlan& plan) {
+    const ops::LoopNest& nest = call.semantics->nests[0];
+    int64_t steps = 1;
+    for (int l = nest.outputRank; l < static_cast<int>(nest.loops.size()); ++l)
+        steps *= nest.loops[static_cast<size_t>(l)].extent;
+    const int64_t weightBytes = plan.width * steps * ir::dtypeSize(outputType(call, 0));
+    return plan.blockOuter >= 0 && plan.blockPositions > plan.width &&
+           weightBytes * 2 <= hostLocalBytes();
+}
+
 std::vector<std::vector<int64_t>> tapSteps(const ops::LoopNest& nest, const BlockedPlan& plan) {
     std::vector<std::vector<int64_t>> steps{{}};
     for (int tap : plan.taps) {

@@ -419,12 +419,12 @@ std::optional<BlockedPlan> planChannels(const OpCall& call) {
         std::optional<BlockedPlan> plan = planRow(call, false, loop, false, true);
         if (!plan)
             return std::nullopt;
-        // Over padding, a flattened block's tiles all unroll: only few positions.
-        const bool padded = !plan->colTestedDims.empty();
+        const bool padded = !plan->colTestedDims.empty(); // flattened: few positions
         if (!padded || flatPositions(call, *plan) <= kMaxFlatPaddedPositions)
             flattenBlock(call, *plan);
         if (padded && !planPadding(call, *plan))
             return std::nullopt;
+        plan->blocksOutside = tilesOutsideSegments(call, *plan);
         return plan;
     }
     return std::nullopt;

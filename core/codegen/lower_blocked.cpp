@@ -81,7 +81,7 @@ private:
     /// The segments once, or once per reduction chunk (plan_.reductionChunk).
     void emitChunks() {
         if (plan_.reductionChunk == 0) {
-            emitSegments();
+            emitOrdered();
             return;
         }
         const int64_t steps = nest_.loops[static_cast<size_t>(plan_.reductions[0])].extent;
@@ -89,7 +89,7 @@ private:
             {e_.i64(0), e_.i64(steps)},
             [&](Value* first) {
                 chunkStart_ = first;
-                emitSegments();
+                emitOrdered();
             },
             plan_.reductionChunk);
         chunkStart_ = nullptr;
@@ -108,12 +108,25 @@ private:
         });
     }
 
+    /// The segments, each over the block's tiles; or the tiles, each over
+    /// the segments (plan_.blocksOutside).
+    void emitOrdered() {
+        if (!plan_.blocksOutside)
+            eachSegment([&](const Segment& s) {
+                eachTile([&](Value* block, int64_t tile) { emitRest(s, block, tile); });
+            });
+        else
+            eachTile([&](Value* block, int64_t tile) {
+                eachSegment([&](const Segment& s) { emitRest(s, block, tile); });
+            });
+    }
+
     /// Full segments inside the input for every tap run in one loop (but a
     /// ConvTranspose's, and a flattened row's at addresses not linear); the
     /// others, and a shorter last segment, are emitted with known lanes.
-    void emitSegments() {
+    void eachSegment(const std::function<void(const Segment&)>& body) {
         if (plan_.start != nullptr) {
-            emitRuntimeSegments();
+            eachRuntimeSegment(body);
             return;
         }
         const int64_t length = plan_.segment();
@@ -127,62 +140,62 @@ private:
                 e_.forRange(
                     {e_.i64(start), e_.i64(stop)},
                     [&](Value* first) {
-                        emitBlocks({first, length, false});
+                        body({first, length, false});
                     },
                     length);
                 start = stop;
                 continue;
             }
             const int64_t width = std::min(length, end - start);
-            emitBlocks({e_.i64(start), width, true});
+            body({e_.i64(start), width, true});
             start += width;
         }
     }
 
     /// A row at a runtime start (applies()): whole segments in a loop from
     /// it, then a shorter last one, all at runtime lanes.
-    void emitRuntimeSegments() {
+    void eachRuntimeSegment(const std::function<void(const Segment&)>& body) {
         const int64_t length = plan_.segment();
         const int64_t whole = plan_.width / length * length;
         if (whole == length)
-            emitBlocks({plan_.start, length, false});
+            body({plan_.start, length, false});
         else if (whole > length)
             e_.forRange(
                 {plan_.start, e_.b().CreateAdd(plan_.start, e_.i64(whole))},
                 [&](Value* first) {
-                    emitBlocks({first, length, false});
+                    body({first, length, false});
                 },
                 length);
         if (whole < plan_.width)
-            emitBlocks({e_.b().CreateAdd(plan_.start, e_.i64(whole)), plan_.width - whole, false});
+            body({e_.b().CreateAdd(plan_.start, e_.i64(whole)), plan_.width - whole, false});
     }
 
-    /// The block loop in tiles of plan_.tile positions and a last shorter tile.
-    void emitBlocks(const Segment& segment) {
+    /// The block loop in tiles of plan_.tile positions and a last shorter
+    /// tile: \p body at each tile's first position and size.
+    void eachTile(const std::function<void(Value*, int64_t)>& body) {
         if (plan_.block < 0) {
-            emitRest(segment, nullptr, 1);
+            body(nullptr, 1);
             return;
         }
         if (!plan_.colTestedDims.empty()) { // over padding: tiles unrolled at known positions
             const int64_t first = plan_.blockOuter >= 0 ? 0 : plan_.blockFirst;
             for (int64_t q = 0; q < plan_.blockPositions; q += plan_.tile)
-                emitRest(segment, e_.i64(first + q),
-                         std::min(plan_.tile, plan_.blockPositions - q));
+                body(e_.i64(first + q), std::min(plan_.tile, plan_.blockPositions - q));
             return;
         }
         const Range range = plan_.blockOuter >= 0 ? Range{e_.i64(0), e_.i64(plan_.blockPositions)}
                                                   : region(plan_.block);
         const int64_t extent = plan_.tile == 1 ? 0 : *constantExtent(range);
         if (plan_.tile == 1) {
-            e_.forRange(range, [&](Value* b) { emitRest(segment, b, 1); });
+            e_.forRange(range, [&](Value* b) { body(b, 1); });
             return;
         }
         const int64_t whole = extent / plan_.tile * plan_.tile;
         Value* end = e_.b().CreateAdd(range.lo, e_.i64(whole));
         e_.forRange(
-            {range.lo, end}, [&](Value* b) { emitRest(segment, b, plan_.tile); }, plan_.tile);
+            {range.lo, end}, [&](Value* b) { body(b, plan_.tile); }, plan_.tile);
         if (extent > whole)
-            emitRest(segment, end, extent - whole);
+            body(end, extent - whole);
     }
 
     void emitRest(const Segment& segment, Value* block, int64_t tile) {
@@ -368,25 +381,6 @@ private:
         }
     }
 
-    /// The test that factor \p slot's \p dims are inside at \p loops: the
-    /// row factor's per reduction step, the column factor's guarded ones.
-    Value* inside(int slot, const std::vector<int>& dims, const std::vector<Value*>& loops) {
-        const ops::AccessMap* map = nest_.accessFor(slot);
-        const ir::Shape& shape = call_.inputs[static_cast<size_t>(slot)].shape;
-        std::vector<Value*> tests;
-        for (int d : dims) {
-            const ops::IndexExpr& expr = map->dims[static_cast<size_t>(d)];
-            tests.push_back(e_.inBounds(e_.evalIndex(expr, loops), shape[static_cast<size_t>(d)]));
-            if (expr.div > 1 && expr.mod == 0) { // ConvTranspose: exact divisions only
-                ops::IndexExpr whole = expr;
-                whole.div = 1;
-                Value* rest = e_.floorMod(e_.evalIndex(whole, loops), expr.div);
-                tests.push_back(e_.b().CreateICmpEQ(rest, e_.i64(0)));
-            }
-        }
-        return e_.all(tests);
-    }
-
     void emitTile(const Segment& s, Value* block, int64_t tile) {
         std::vector<std::vector<Value*>> acc(static_cast<size_t>(tile));
         for (int64_t r = 0; r < tile; ++r)
@@ -415,14 +409,16 @@ private:
                     if (plan_.colGuardedDims.empty())
                         emitStep(s, block, tile, taps, acc);
                     else
-                        e_.ifThen(inside(plan_.colSlot, plan_.colGuardedDims,
-                                         withTaps(at(block, 0, s.first), taps)),
+                        e_.ifThen(readsInside(e_, call_, plan_.colSlot, plan_.colGuardedDims,
+                                              withTaps(at(block, 0, s.first), taps)),
                                   [&] { emitStep(s, block, tile, taps, acc); });
             };
             if (plan_.testedDims.empty())
                 body();
             else
-                e_.ifThen(inside(plan_.rowSlot, plan_.testedDims, at(block, 0, s.first)), body);
+                e_.ifThen(
+                    readsInside(e_, call_, plan_.rowSlot, plan_.testedDims, at(block, 0, s.first)),
+                    body);
         });
         for (int64_t r = 0; r < tile; ++r)
             for (int64_t c = 0; c < chunksOf(s); ++c)

@@ -36,6 +36,24 @@ Value* loadMapped(Emitter& e, const OpCall& call, size_t nest, int slot,
     return e.load(call.inputs[static_cast<size_t>(slot)], index);
 }
 
+Value* readsInside(Emitter& e, const OpCall& call, int slot, const std::vector<int>& dims,
+                   std::span<Value* const> loops) {
+    const ops::AccessMap* map = call.semantics->nests[0].accessFor(slot);
+    const ir::Shape& shape = call.inputs[static_cast<size_t>(slot)].shape;
+    std::vector<Value*> tests;
+    for (int d : dims) {
+        const ops::IndexExpr& expr = map->dims[static_cast<size_t>(d)];
+        tests.push_back(e.inBounds(e.evalIndex(expr, loops), shape[static_cast<size_t>(d)]));
+        if (expr.div > 1 && expr.mod == 0) {
+            ops::IndexExpr whole = expr;
+            whole.div = 1;
+            Value* rest = e.floorMod(e.evalIndex(whole, loops), expr.div);
+            tests.push_back(e.b().CreateICmpEQ(rest, e.i64(0)));
+        }
+    }
+    return e.all(tests);
+}
+
 namespace {
 
 bool isMovement(ir::OpKind kind) {

@@ -69,6 +69,12 @@ struct BlockedPlan {
     /// tiles; with taps, consecutive rows share input rows, and a block
     /// tile's weights stay in cache over all rows.
     bool restOutside = false;
+    /// The block's tiles run outside the segments, each over every segment:
+    /// a channels plan whose weight fits half a host core's L2 share and
+    /// whose positions outnumber its channels, so that a tile's inputs stay
+    /// in L1 over the segments and the weight is what streams again, from L2
+    /// (blocked_plan.cpp).
+    bool blocksOutside = false;
     /// Row factor dims tested per reduction step.
     std::vector<int> testedDims;
     /// Column factor dims that may read outside their input (a padded
@@ -177,6 +183,11 @@ int64_t flatPositions(const OpCall& call, const BlockedPlan& plan);
 /// and each tested dim known per position or the same for a whole tile
 /// (colGuardedDims); false where some dim is neither.
 bool planPadding(const OpCall& call, BlockedPlan& plan);
+/// Whether a flattened channels plan runs its block's tiles outside its
+/// segments (BlockedPlan::blocksOutside): more positions than channels,
+/// and the weight it reads within half a host core's L2 share
+/// (hostLocalBytes).
+bool tilesOutsideSegments(const OpCall& call, const BlockedPlan& plan);
 /// Every combination of the unrolled loops' values, in loop order.
 std::vector<std::vector<int64_t>> tapSteps(const ops::LoopNest& nest, const BlockedPlan& plan);
 /// Whether every lane of positions [first, first + width) reads inside the

@@ -362,6 +362,11 @@ Expected<Value*> scalarOp(Emitter& e, const OpCall& call, std::span<Value* const
 /// the op's access map in nest \p nest (no `full` dims).
 Value* loadMapped(Emitter& e, const OpCall& call, size_t nest, int slot,
                   std::span<Value* const> loops);
+/// Whether input \p slot's \p dims read inside it at loop values \p loops
+/// through nest 0's access map (a dim divided exactly, as ConvTranspose's
+/// (oh - kh) / stride, also tests that the division is exact).
+Value* readsInside(Emitter& e, const OpCall& call, int slot, const std::vector<int>& dims,
+                   std::span<Value* const> loops);
 
 /// Element type of input \p slot / output \p index of the op.
 ir::DType inputType(const OpCall& call, int slot);

@@ -38,17 +38,26 @@ void convPair(onnxio::ModelBuilder& m, Seeded& r, int64_t kernel, int64_t stride
     output(m, "y", DType::Float32, {1, 128, side, side});
 }
 
-/// A case of convPair over a 1 x 8 x 13 x 13 input.
-Case pairCase(const char* name, int64_t kernel, int64_t stride, int64_t pad) {
-    const int64_t side = (13 + 2 * pad - kernel) / stride + 1;
-    return Case{name, DType::Float32, {1, 8, 13, 13}, 2.0, [=](onnxio::ModelBuilder& m, Seeded& r) {
-                    convPair(m, r, kernel, stride, pad, side);
-                }};
+/// A case of convPair over a 1 x 8 x \p input x \p input input.
+Case pairCase(const char* name, int64_t kernel, int64_t stride, int64_t pad, int64_t input = 13) {
+    const int64_t side = (input + 2 * pad - kernel) / stride + 1;
+    return Case{
+        name, DType::Float32, {1, 8, input, input}, 2.0, [=](onnxio::ModelBuilder& m, Seeded& r) {
+            convPair(m, r, kernel, stride, pad, side);
+        }};
 }
 
 /// Both stride-2 1 x 1 (no padding): both weights blocked.
 const Case& channelsCase() {
     static const Case c = pairCase("conv1x1-stride2-channels", 1, 2, 0);
+    return c;
+}
+
+/// Both stride-2 1 x 1 into 19 x 19: more positions than channels and
+/// small weights, so the block's tiles run outside the segments
+/// (BlockedPlan::blocksOutside). Both weights blocked.
+const Case& tilesOutsideCase() {
+    static const Case c = pairCase("conv1x1-stride2-tiles-outside", 1, 2, 0, 37);
     return c;
 }
 
@@ -94,6 +103,7 @@ class ChannelsMatchOnnxRuntime : public ::testing::TestWithParam<const char*> {}
 
 TEST_P(ChannelsMatchOnnxRuntime, channelsMatchOnnxRuntime) {
     expectMatchesOnnxRuntime(channelsCase(), GetParam());
+    expectMatchesOnnxRuntime(tilesOutsideCase(), GetParam());
     expectMatchesOnnxRuntime(paddedCase(), GetParam());
     expectMatchesOnnxRuntime(rowsPaddedCase(), GetParam());
     expectMatchesOnnxRuntime(manyTapsCase(), GetParam());
@@ -107,11 +117,13 @@ INSTANTIATE_TEST_SUITE_P(TestChannels, ChannelsMatchOnnxRuntime,
 TEST(TestChannels, stridedAndPaddedConvsRunAlongBlockedChannels) {
     TempDir dir;
     EXPECT_EQ(blockedWeights(channelsCase(), dir.path()), 2);
+    EXPECT_EQ(blockedWeights(tilesOutsideCase(), dir.path()), 2);
     EXPECT_EQ(blockedWeights(paddedCase(), dir.path()), 2);
     EXPECT_EQ(blockedWeights(rowsPaddedCase(), dir.path()), 1);
     EXPECT_EQ(blockedWeights(manyTapsCase(), dir.path()), 1);
     for (const char* strategy : {"tvm", "graphturbo"})
-        for (const Case* c : {&channelsCase(), &paddedCase(), &rowsPaddedCase(), &manyTapsCase()})
+        for (const Case* c : {&channelsCase(), &tilesOutsideCase(), &paddedCase(),
+                              &rowsPaddedCase(), &manyTapsCase()})
             EXPECT_GT(countInKernels(*c, strategy, dir.path(), "@llvm.masked.scatter"), 0)
                 << strategy << " " << c->name;
 }
