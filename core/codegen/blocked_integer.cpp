@@ -16,8 +16,21 @@
 // keep their sums, as the scalar lowering skips those reads (their products
 // are zero). Integer sums are exact in any order, so the outputs are the
 // scalar lowering's.
+// An s8 weight the host stores with 4 reduction steps interleaved in its
+// blocks of 16 columns (GlobalTensor::hostBlockGroup: a MatMul's B, u8 by
+// s8, its zero point 0) runs in byte dot products where the target has
+// AVX-512 VNNI: one 64-byte load of the weight holds 4 steps of 16 columns,
+// and one vpdpbusd per tile row adds to each lane the 4 products of those
+// columns by the row's 4 consecutive u8 bytes, broadcast, ONNX Runtime's
+// u8 x s8 kernel. The products are of the stored u8 values, not of their
+// differences from the zero point: a further dot product per step of the
+// weight by bytes of 1 sums each column, and the zero point times that sum
+// is taken off before the store. Sums and products fit int32 exactly, so
+// the bits are again the scalar lowering's. Without VNNI the grouped
+// weight's lanes are read 4 bytes apart, one shuffle per vector.
 
 #include "codegen/internal/blocked_plan.h"
+#include "codegen/internal/host_reads.h"
 
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsX86.h>
@@ -122,6 +135,80 @@ Value* integerMultiplyAdd(Emitter& e, Value* sums, Value* row, Value* column) {
     Value* pairs = e.b().CreateIntrinsic(
         id, {}, {e.b().CreateBitCast(row, words), e.b().CreateBitCast(low, words)});
     return e.b().CreateAdd(sums, pairs);
+}
+
+int64_t byteDotGroup(Emitter& e, const OpCall& call, const BlockedPlan& plan) {
+    const Access& rows = call.inputs[static_cast<size_t>(plan.rowSlot)];
+    const Access& cols = call.inputs[static_cast<size_t>(plan.colSlot)];
+    if (rows.group != kDotGroup || wordDotOf(e.module()) != 2 || vectorBitsOf(e.module()) != 512 ||
+        plan.lanes != 16 || plan.reductions.size() != 1 || !plan.taps.empty() ||
+        !plan.testedDims.empty() || plan.outer >= 0 ||
+        inputType(call, plan.rowSlot) != ir::DType::Int8 ||
+        inputType(call, plan.colSlot) != ir::DType::UInt8)
+        return 0;
+    const ops::LoopNest& nest = call.semantics->nests[0];
+    const int step = plan.reductions[0];
+    // Whether factor slot's dim reads the step loop alone, exactly, and no other dim reads it.
+    const auto readsStepIn = [&](int slot, size_t dim) {
+        const ops::AccessMap* map = nest.accessFor(slot);
+        if (map == nullptr || dim >= map->dims.size())
+            return false;
+        const ops::IndexExpr exact{false, {ops::IndexTerm{step, 1, 1, 0}}, 0, 1, 0};
+        for (size_t d = 0; d < map->dims.size(); ++d)
+            if (d == dim ? map->dims[d] != exact : readsLoop(map->dims[d], step))
+                return false;
+        return true;
+    };
+    const ops::AccessMap* colMap = nest.accessFor(plan.colSlot);
+    size_t colDim = 0;
+    while (colMap != nullptr && colDim < colMap->dims.size() &&
+           !readsLoop(colMap->dims[colDim], step))
+        ++colDim;
+    if (!readsStepIn(plan.rowSlot, rows.groupDim) || !readsStepIn(plan.colSlot, colDim) ||
+        cols.strides[colDim] != 1 || nest.loops[static_cast<size_t>(step)].extent % kDotGroup != 0)
+        return 0;
+    return kDotGroup;
+}
+
+Value* groupedRowBytes(Emitter& e, const OpCall& call, const BlockedPlan& plan,
+                       std::span<Value* const> index) {
+    const Access& rows = call.inputs[static_cast<size_t>(plan.rowSlot)];
+    const std::vector<bool> all(static_cast<size_t>(plan.lanes * plan.dotGroup), true);
+    return e.loadMasked(rows, index, 0, all);
+}
+
+Value* columnBytes(Emitter& e, const OpCall& call, const BlockedPlan& plan,
+                   std::span<Value* const> loops) {
+    std::vector<Value*> index;
+    for (const ops::IndexExpr& d : call.semantics->nests[0].accessFor(plan.colSlot)->dims)
+        index.push_back(e.evalIndex(d, loops));
+    const std::vector<bool> all(static_cast<size_t>(plan.dotGroup), true);
+    Value* bytes = e.loadMasked(call.inputs[static_cast<size_t>(plan.colSlot)], index, 0, all);
+    Value* word = e.b().CreateBitCast(bytes, e.b().getInt32Ty());
+    return e.b().CreateVectorSplat(static_cast<unsigned>(plan.lanes), word);
+}
+
+Value* byteDot(Emitter& e, Value* sums, Value* unsignedBytes, Value* signedBytes) {
+    llvm::Type* words = sums->getType();
+    return e.b().CreateIntrinsic(
+        llvm::Intrinsic::x86_avx512_vpdpbusd_512, {},
+        {sums, e.b().CreateBitCast(unsignedBytes, words), e.b().CreateBitCast(signedBytes, words)});
+}
+
+Value* unitBytes(Emitter& e, unsigned lanes) {
+    return e.b().CreateVectorSplat(lanes, e.b().getInt32(0x01010101));
+}
+
+bool columnHasZero(const OpCall& call, const BlockedPlan& plan) {
+    return call.hasInput(zeroSlotOf(plan.colSlot));
+}
+
+Value* lessColumnZero(Emitter& e, const OpCall& call, const BlockedPlan& plan, Value* sums,
+                      Value* weightSums, std::span<Value* const> loops) {
+    const int slot = zeroSlotOf(plan.colSlot);
+    Value* zero =
+        e.convert(loadMapped(e, call, 0, slot, loops), inputType(call, slot), ir::DType::Int32);
+    return e.b().CreateSub(sums, e.b().CreateMul(splatLike(e, zero, sums->getType()), weightSums));
 }
 
 Value* requantizedLanes(Emitter& e, const OpCall& call, Value* sums,

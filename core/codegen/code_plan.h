@@ -155,6 +155,8 @@ struct KernelCode {
         /// Elements per block, and the dim blocked (GlobalTensor::hostBlockDim).
         int64_t block = 0;
         int dim = 0;
+        /// Elements of the other dim interleaved in a block (GlobalTensor::hostBlockGroup).
+        int64_t group = 1;
     };
     std::vector<HostBlock> hostBlocks;
 };
@@ -190,6 +192,14 @@ struct GlobalTensor {
     /// from, so a strip streams. The DSA's objects read it as stored.
     int64_t hostBlock = 0;
     int hostBlockDim = 0;
+    /// Of a 2-D weight stored in blocks, elements of the other dim
+    /// interleaved within each block, or 1: [dim / B][other / G][B][G]. An
+    /// s8 MatMul weight of zero point 0 whose other factor is u8
+    /// (host_layer.cpp), G = 4, so that one 64-byte load holds the 4
+    /// consecutive reduction steps of 16 columns that one byte dot product
+    /// (AVX-512 VNNI's vpdpbusd) multiplies by a broadcast of 4 bytes of the
+    /// other factor (blocked_integer.cpp).
+    int64_t hostBlockGroup = 1;
     /// Whether the host stores it otherwise than the graph does.
     bool hostRelaid() const { return hostTransposed || hostRowPitch > 0 || hostBlock > 0; }
 };

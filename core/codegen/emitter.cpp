@@ -141,8 +141,18 @@ Value* Emitter::elementPtr(const Access& access, std::span<Value* const> index) 
             Value* local = builder_.CreateSub(index[d], access.origin[d], "", false, true);
             Value* whole = builder_.CreateMul(builder_.CreateUDiv(local, i64(access.block)),
                                               i64(access.blockStride), "", false, true);
-            Value* within = builder_.CreateURem(local, i64(access.block));
+            Value* within = builder_.CreateMul(builder_.CreateURem(local, i64(access.block)),
+                                               i64(access.group), "", false, true);
             offset = builder_.CreateAdd(offset, builder_.CreateAdd(whole, within, "", false, true),
+                                        "", false, true);
+            continue;
+        }
+        if (d == access.groupDim && access.group > 1) { // [.../ group][block][group]
+            Value* local = builder_.CreateSub(index[d], access.origin[d], "", false, true);
+            Value* groups = builder_.CreateMul(builder_.CreateUDiv(local, i64(access.group)),
+                                               i64(access.strides[d]), "", false, true);
+            Value* within = builder_.CreateURem(local, i64(access.group));
+            offset = builder_.CreateAdd(offset, builder_.CreateAdd(groups, within, "", false, true),
                                         "", false, true);
             continue;
         }

@@ -36,7 +36,10 @@
 //   a segment then come from a few blocks read one after the other, not
 //   from a row 12 KB after the last step's (BERT-base's FFN: 68 -> 105
 //   GFLOP/s); unless some reader's tiles of that dim do not start at whole
-//   blocks, where it is stored as below;
+//   blocks, where it is stored as below; an s8 one whose readers are
+//   MatMulInteger or QLinearMatMul of a u8 factor, its zero point 0, as
+//   [n / 16][k / 4][16][4], so that one 64-byte load feeds a byte dot
+//   product (blocked_integer.cpp);
 // - a 2-D weight read along its dim 0 by the output's last loop (Gemm's B
 //   with transB) is stored transposed, packed once when the program is set
 //   up, so that the contraction lowering loads it as vectors;
@@ -69,6 +72,9 @@ namespace stagecraft::codegen {
 
 namespace {
 
+using detail::groupsForDots;
+using detail::kBlockElements;
+using detail::kDotGroup;
 using detail::readsAcrossChannels;
 using detail::readsAlongRow;
 
@@ -100,10 +106,6 @@ int64_t mergedTiles(const LayerCode& layer, int loop, int64_t cores, int64_t loc
 int64_t sharedBy(const KernelCode& kernel) {
     return kernel.hostThreads > 0 ? std::min(kernel.cores, kernel.hostThreads) : kernel.cores;
 }
-
-/// Elements per block of a weight stored blocked (GlobalTensor::hostBlock):
-/// a 512-bit vector of f32, two of 256 bits.
-constexpr int64_t kBlockElements = 16;
 
 /// Whether both factors of \p op, a contraction, are of \p type: the
 /// register-blocked lowering then reads the blocked weight.
@@ -231,6 +233,12 @@ void markHostLayouts(const ir::Graph& graph, const partition::SemanticsCache& se
                      std::vector<GlobalTensor>& globals) {
     for (GlobalTensor& g : globals) {
         const ir::Tensor& t = graph.tensor(g.tensor);
+        if (g.role == TensorRole::Weight && groupsForDots(graph, semantics, t)) {
+            g.hostBlock = kBlockElements;
+            g.hostBlockDim = 1;
+            g.hostBlockGroup = kDotGroup;
+            continue;
+        }
         if (g.role != TensorRole::Weight || t.shape.size() < 2 || t.uses.empty() ||
             (t.dtype != ir::DType::Float32 && t.dtype != ir::DType::Float64))
             continue;
@@ -274,7 +282,7 @@ void listHostLayouts(const std::vector<GlobalTensor>& globals, KernelCode& code)
         if (g.hostRowPitch > 0)
             code.hostRowPitches.emplace_back(slot, g.hostRowPitch);
         if (g.hostBlock > 0)
-            code.hostBlocks.push_back({slot, g.hostBlock, g.hostBlockDim});
+            code.hostBlocks.push_back({slot, g.hostBlock, g.hostBlockDim, g.hostBlockGroup});
     }
 }
 
@@ -382,7 +390,9 @@ void dropUnalignedBlocks(const ir::Graph& graph, const partition::SemanticsCache
         if (aligned)
             continue;
         g.hostBlock = 0;
-        if (const ir::Tensor& t = graph.tensor(g.tensor); t.shape.size() == 2)
+        const bool grouped = g.hostBlockGroup > 1; // integer: stored as the graph's
+        g.hostBlockGroup = 1;
+        if (const ir::Tensor& t = graph.tensor(g.tensor); t.shape.size() == 2 && !grouped)
             markRowLayout(t, semantics, g);
         dropped = true;
     }

@@ -2,10 +2,14 @@
 // output's last loop (a MatMul's B), or as a convolution whose vectors run
 // best along its output channels, the input's padding tested once per tile
 // at most (the lowering unrolls its tiles and taps: blocked_plan.cpp's
-// planPadding). The host
-// stores such weights transposed or blocked (host_layer.cpp).
+// planPadding), or as the s8 weight of a byte dot product (a MatMulInteger
+// or QLinearMatMul of a u8 factor, its zero point 0). The host stores such
+// weights transposed or blocked (host_layer.cpp).
 
 #include "codegen/internal/host_reads.h"
+
+#include "ir/graph.h"
+#include "partition/slices.h"
 
 #include <algorithm>
 
@@ -32,6 +36,29 @@ bool paddingKnownAlongChannels(const ops::LoopNest& nest, const ops::IndexExpr& 
     for (int l = firstTap; l < static_cast<int>(nest.loops.size()); ++l)
         steps *= nest.loops[static_cast<size_t>(l)].extent;
     return outputLoops <= 1 && steps <= kMaxPaddedChannelTaps && expr.div == 1 && expr.mod == 0;
+}
+
+/// Whether \p use reads an s8 weight as the second factor of a
+/// MatMulInteger or QLinearMatMul whose first is u8 and whose zero point
+/// for the weight is absent or all zero: a byte dot product (u8 by s8)
+/// then sums the weight's own values (blocked_integer.cpp).
+bool readAsDotWeight(const ir::Graph& graph, const ir::Use& use) {
+    const ir::Op& op = graph.op(use.op);
+    const int weightSlot = op.kind == ir::OpKind::MatMulInteger   ? 1
+                           : op.kind == ir::OpKind::QLinearMatMul ? 3
+                                                                  : -1;
+    if (use.slot != weightSlot || op.inputs[0] == ir::kNoTensor ||
+        graph.tensor(op.inputs[0]).dtype != ir::DType::UInt8)
+        return false;
+    const auto zeroSlot = static_cast<size_t>(weightSlot + 2);
+    if (zeroSlot >= op.inputs.size() || op.inputs[zeroSlot] == ir::kNoTensor)
+        return true;
+    const ir::Tensor& zero = graph.tensor(op.inputs[zeroSlot]);
+    if (!zero.isConstant())
+        return false;
+    auto bytes = zero.data->bytes();
+    return bytes.ok() &&
+           std::all_of(bytes->begin(), bytes->end(), [](std::byte b) { return b == std::byte{0}; });
 }
 
 } // namespace
@@ -85,6 +112,17 @@ bool readsAcrossChannels(const ops::LoopNest& nest, int slot, const ir::Shape& o
         }
     }
     return rowStride > 1 || (padded && rowStride == 1);
+}
+
+bool groupsForDots(const ir::Graph& graph, const partition::SemanticsCache& semantics,
+                   const ir::Tensor& t) {
+    return t.dtype == ir::DType::Int8 && t.shape.size() == 2 && !t.uses.empty() &&
+           t.shape[1] % kBlockElements == 0 && t.shape[0] % kDotGroup == 0 &&
+           std::all_of(t.uses.begin(), t.uses.end(), [&](const ir::Use& use) {
+               const ops::OpSemantics& op = semantics.of(use.op);
+               return op.nests.size() == 1 && readsAlongRow(op.nests[0], use.slot, 1) &&
+                      readAsDotWeight(graph, use);
+           });
 }
 
 } // namespace stagecraft::codegen::detail

@@ -69,13 +69,6 @@ public:
     }
 
 private:
-    /// One segment of the row: its first lane (constant when \p known) and width.
-    struct Segment {
-        Value* first = nullptr;
-        int64_t width = 0;
-        bool known = false;
-    };
-
     Range region(int loop) const { return call_.regions[0][static_cast<size_t>(loop)]; }
 
     /// The segments once, or once per reduction chunk (plan_.reductionChunk).
@@ -112,90 +105,14 @@ private:
     /// the segments (plan_.blocksOutside).
     void emitOrdered() {
         if (!plan_.blocksOutside)
-            eachSegment([&](const Segment& s) {
-                eachTile([&](Value* block, int64_t tile) { emitRest(s, block, tile); });
+            eachSegment(e_, call_, plan_, [&](const Segment& s) {
+                eachTile(e_, call_, plan_,
+                         [&](Value* block, int64_t tile) { emitRest(s, block, tile); });
             });
         else
-            eachTile([&](Value* block, int64_t tile) {
-                eachSegment([&](const Segment& s) { emitRest(s, block, tile); });
+            eachTile(e_, call_, plan_, [&](Value* block, int64_t tile) {
+                eachSegment(e_, call_, plan_, [&](const Segment& s) { emitRest(s, block, tile); });
             });
-    }
-
-    /// Full segments inside the input for every tap run in one loop (but a
-    /// ConvTranspose's, and a flattened row's at addresses not linear); the
-    /// others, and a shorter last segment, are emitted with known lanes.
-    void eachSegment(const std::function<void(const Segment&)>& body) {
-        if (plan_.start != nullptr) {
-            eachRuntimeSegment(body);
-            return;
-        }
-        const int64_t length = plan_.segment();
-        int64_t start = plan_.outer < 0 ? plan_.first : 0;
-        const int64_t end = start + plan_.positions();
-        while (start < end) {
-            int64_t stop = start;
-            while (stop + length <= end && segmentInside(call_, plan_, stop, length))
-                stop += length;
-            if ((plan_.outer < 0 || plan_.linear) && plan_.rowDiv == 1 && stop - start > length) {
-                e_.forRange(
-                    {e_.i64(start), e_.i64(stop)},
-                    [&](Value* first) {
-                        body({first, length, false});
-                    },
-                    length);
-                start = stop;
-                continue;
-            }
-            const int64_t width = std::min(length, end - start);
-            body({e_.i64(start), width, true});
-            start += width;
-        }
-    }
-
-    /// A row at a runtime start (applies()): whole segments in a loop from
-    /// it, then a shorter last one, all at runtime lanes.
-    void eachRuntimeSegment(const std::function<void(const Segment&)>& body) {
-        const int64_t length = plan_.segment();
-        const int64_t whole = plan_.width / length * length;
-        if (whole == length)
-            body({plan_.start, length, false});
-        else if (whole > length)
-            e_.forRange(
-                {plan_.start, e_.b().CreateAdd(plan_.start, e_.i64(whole))},
-                [&](Value* first) {
-                    body({first, length, false});
-                },
-                length);
-        if (whole < plan_.width)
-            body({e_.b().CreateAdd(plan_.start, e_.i64(whole)), plan_.width - whole, false});
-    }
-
-    /// The block loop in tiles of plan_.tile positions and a last shorter
-    /// tile: \p body at each tile's first position and size.
-    void eachTile(const std::function<void(Value*, int64_t)>& body) {
-        if (plan_.block < 0) {
-            body(nullptr, 1);
-            return;
-        }
-        if (!plan_.colTestedDims.empty()) { // over padding: tiles unrolled at known positions
-            const int64_t first = plan_.blockOuter >= 0 ? 0 : plan_.blockFirst;
-            for (int64_t q = 0; q < plan_.blockPositions; q += plan_.tile)
-                body(e_.i64(first + q), std::min(plan_.tile, plan_.blockPositions - q));
-            return;
-        }
-        const Range range = plan_.blockOuter >= 0 ? Range{e_.i64(0), e_.i64(plan_.blockPositions)}
-                                                  : region(plan_.block);
-        const int64_t extent = plan_.tile == 1 ? 0 : *constantExtent(range);
-        if (plan_.tile == 1) {
-            e_.forRange(range, [&](Value* b) { body(b, 1); });
-            return;
-        }
-        const int64_t whole = extent / plan_.tile * plan_.tile;
-        Value* end = e_.b().CreateAdd(range.lo, e_.i64(whole));
-        e_.forRange(
-            {range.lo, end}, [&](Value* b) { body(b, plan_.tile); }, plan_.tile);
-        if (extent > whole)
-            body(end, extent - whole);
     }
 
     void emitRest(const Segment& segment, Value* block, int64_t tile) {
@@ -400,6 +317,18 @@ private:
         if (chunkStart_ != nullptr)
             reductions[0] = {chunkStart_,
                              e_.b().CreateAdd(chunkStart_, e_.i64(plan_.reductionChunk))};
+        if (plan_.dotGroup > 0)
+            emitDots(s, block, tile, reductions[0], acc);
+        else
+            emitSteps(s, block, tile, reductions, acc);
+        for (int64_t r = 0; r < tile; ++r)
+            for (int64_t c = 0; c < chunksOf(s); ++c)
+                storeChunk(s, block, r, c, acc[static_cast<size_t>(r)][static_cast<size_t>(c)]);
+    }
+
+    /// The reduction over \p reductions' ranges, a step per tap step.
+    void emitSteps(const Segment& s, Value* block, int64_t tile,
+                   const std::vector<Range>& reductions, std::vector<std::vector<Value*>>& acc) {
         const std::vector<std::vector<int64_t>> steps = tapSteps(nest_, plan_);
         e_.forBox(reductions, [&](const std::vector<Value*>& red) {
             for (size_t i = 0; i < red.size(); ++i)
@@ -420,9 +349,56 @@ private:
                     readsInside(e_, call_, plan_.rowSlot, plan_.testedDims, at(block, 0, s.first)),
                     body);
         });
+    }
+
+    /// The one reduction over \p steps in byte dot products of
+    /// plan_.dotGroup steps each (blocked_integer.cpp): a load per vector
+    /// of the grouped row factor, a broadcast of the column factor's bytes
+    /// per tile row; the row factor's sums, for the column factor's zero
+    /// point, in a vector beside each.
+    void emitDots(const Segment& s, Value* block, int64_t tile, const Range& steps,
+                  std::vector<std::vector<Value*>>& acc) {
+        const auto lanes = static_cast<unsigned>(plan_.lanes);
+        const bool zero = columnHasZero(call_, plan_);
+        std::vector<Value*> weightSums;
+        for (int64_t c = 0; zero && c < chunksOf(s); ++c)
+            weightSums.push_back(e_.slot(vector_, llvm::Constant::getNullValue(vector_)));
+        const ops::AccessMap* map = nest_.accessFor(plan_.rowSlot);
+        e_.forRange(
+            steps,
+            [&](Value* step) {
+                loops_[static_cast<size_t>(plan_.reductions[0])] = step;
+                std::vector<Value*> rows;
+                for (int64_t c = 0; c < chunksOf(s); ++c) {
+                    std::vector<Value*> loops = at(nullptr, 0, laneOf(s, c * plan_.lanes));
+                    std::vector<Value*> index;
+                    for (const ops::IndexExpr& d : map->dims)
+                        index.push_back(e_.evalIndex(d, loops));
+                    rows.push_back(groupedRowBytes(e_, call_, plan_, index));
+                }
+                for (size_t c = 0; c < weightSums.size(); ++c)
+                    addTo(weightSums[c], unitBytes(e_, lanes), rows[c]);
+                for (int64_t r = 0; r < tile; ++r) {
+                    Value* column = columnBytes(e_, call_, plan_, at(block, r, s.first));
+                    for (size_t c = 0; c < rows.size(); ++c)
+                        addTo(acc[static_cast<size_t>(r)][c], column, rows[c]);
+                }
+            },
+            plan_.dotGroup);
         for (int64_t r = 0; r < tile; ++r)
-            for (int64_t c = 0; c < chunksOf(s); ++c)
-                storeChunk(s, block, r, c, acc[static_cast<size_t>(r)][static_cast<size_t>(c)]);
+            for (size_t c = 0; c < weightSums.size(); ++c) {
+                Value* slot = acc[static_cast<size_t>(r)][c];
+                Value* sums = lessColumnZero(e_, call_, plan_, e_.b().CreateLoad(vector_, slot),
+                                             e_.b().CreateLoad(vector_, weightSums[c]),
+                                             at(block, r, s.first));
+                e_.b().CreateStore(sums, slot);
+            }
+    }
+
+    /// *slot += the byte dot products of \p unsignedBytes by \p signedBytes.
+    void addTo(Value* slot, Value* unsignedBytes, Value* signedBytes) {
+        Value* old = e_.b().CreateLoad(vector_, slot);
+        e_.b().CreateStore(byteDot(e_, old, unsignedBytes, signedBytes), slot);
     }
 
     /// The output's vector of chunk \p chunk of tile row \p r (lanes past the segment poison).

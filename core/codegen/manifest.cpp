@@ -33,8 +33,8 @@ const char* const kFormat = kManifestFormat;
 /// library ("kind", "weights", "library", the tensors' "offset" and
 /// "stored_bytes") and the target's "vlen", and "ir" is null where no .ll
 /// was written; version 6 the host's "blocked" weight layout and its
-/// tensors' "block"; version 7 their "block_dim".
-constexpr int kVersion = 7;
+/// tensors' "block"; version 7 their "block_dim"; version 8 their "group".
+constexpr int kVersion = 8;
 constexpr const char* kAbi =
     "void kernel(ptr tensors, ptr arena, ptr scratch, i64 core, i64 cores, ptr sync): tensors is "
     "the table of whole tensors by slot; arena is shared by the kernel's cores; each core uses "
@@ -52,7 +52,8 @@ Json boxJson(const partition::Box& box) {
 
 /// The tensor table; on the host, a weight the kernels read transposed
 /// (GlobalTensor::hostTransposed) says so, one stored with padded rows its
-/// pitch (hostRowPitch), one in blocks its block and the dim blocked (hostBlock):
+/// pitch (hostRowPitch), one in blocks its block, the dim blocked and the other dim's group
+/// interleaved in a block, if any (hostBlock, hostBlockGroup):
 /// its slot holds it packed so.
 Json tensorsJson(const ir::Graph& graph, const CodePlan& plan, bool host,
                  const ModelLibrary* library) {
@@ -74,6 +75,8 @@ Json tensorsJson(const ir::Graph& graph, const CodePlan& plan, bool host,
             table.back()["layout"] = "blocked";
             table.back()["block"] = g.hostBlock;
             table.back()["block_dim"] = g.hostBlockDim;
+            if (g.hostBlockGroup > 1) // [dim / block][other / group][block][group]
+                table.back()["group"] = g.hostBlockGroup;
         }
         if (library != nullptr && library->weights.offsets[slot] >= 0) {
             table.back()["offset"] = library->weights.offsets[slot];

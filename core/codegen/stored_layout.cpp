@@ -1,6 +1,7 @@
 // The addresses of a weight the host stores otherwise than the graph does
 // (host_layer.cpp; docs/decisions.md, "Host tiles"): transposed, with
-// padded rows, or in blocks along one dim. Only the strides of an access to
+// padded rows, or in blocks along one dim (with the other dim grouped within
+// them: a byte dot product's weight). Only the strides of an access to
 // the whole weight change; the elements an op reads, and the order it sums
 // them in, do not.
 
@@ -13,19 +14,23 @@ namespace stagecraft::codegen::detail {
 namespace {
 
 /// [dim / block][the other dims in order][block]: the dim steps 1 within a
-/// block, the others over whole blocks' lines.
+/// block, the others over whole blocks' lines; grouped (a 2-D weight),
+/// [dim / block][other / group][block][group]: the dim steps group within
+/// a block, the other dim's groups over whole groups' lines.
 void blockStrides(Access& a, const std::vector<int64_t>& extents,
                   const KernelCode::HostBlock& blocked) {
     a.block = blocked.block;
     a.blockDim = static_cast<size_t>(blocked.dim);
-    int64_t inner = a.block;
+    a.group = blocked.group;
+    a.groupDim = a.group > 1 ? 1 - a.blockDim : 0;
+    int64_t inner = a.block * a.group;
     for (size_t d = extents.size(); d-- > 0;) {
         if (d == a.blockDim)
             continue;
         a.strides[d] = extents[d] == 1 ? 0 : inner;
-        inner *= extents[d];
+        inner *= a.group > 1 && d == a.groupDim ? extents[d] / a.group : extents[d];
     }
-    a.strides[a.blockDim] = 1;
+    a.strides[a.blockDim] = a.group;
     a.blockStride = inner;
 }
 

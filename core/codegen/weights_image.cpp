@@ -2,8 +2,9 @@
 // the tensor table's slots, each at a 64-byte aligned offset, in slot order.
 // A weight is stored as the kernels of the target read it: the graph's data
 // (folded at import, converted to the emitted precision), on the host
-// transposed, with padded rows or in blocks of channels where the plan says
-// so; a graph output that import folded to a constant holds its value.
+// transposed, with padded rows or in blocks (of channels, or of columns
+// with 4 reduction steps interleaved) where the plan says so; a graph
+// output that import folded to a constant holds its value.
 // Other slots start zeroed and take no room.
 
 #include "codegen/model_library.h"
@@ -45,6 +46,26 @@ std::vector<std::byte> storedInBlocks(const ir::Tensor& t, const GlobalTensor& g
     return out;
 }
 
+/// A 2-D \p t stored as [dim / B][other / G][B][G] (GlobalTensor::hostBlockGroup).
+std::vector<std::byte> storedInGroups(const ir::Tensor& t, const GlobalTensor& g,
+                                      std::span<const std::byte> bytes) {
+    const auto width = static_cast<size_t>(ir::dtypeSize(t.dtype));
+    const auto block = static_cast<size_t>(g.hostBlock);
+    const auto group = static_cast<size_t>(g.hostBlockGroup);
+    const auto dim = static_cast<size_t>(g.hostBlockDim);
+    const auto blocked = static_cast<size_t>(t.shape[dim]);
+    const auto other = static_cast<size_t>(t.shape[1 - dim]);
+    std::vector<std::byte> out(bytes.size());
+    for (size_t c = 0; c < blocked; ++c)
+        for (size_t o = 0; o < other; ++o) {
+            const size_t at = c / block * other * block + o / group * block * group +
+                              c % block * group + o % group;
+            const size_t from = dim == 1 ? o * blocked + c : c * other + o;
+            std::memcpy(&out[at * width], &bytes[from * width], width);
+        }
+    return out;
+}
+
 uint64_t wordsFnv1a(std::string_view bytes) {
     uint64_t hash = 14695981039346656037ull;
     for (size_t at = 0; at < bytes.size(); at += 8) {
@@ -81,6 +102,8 @@ std::vector<std::byte> hostStoredWeight(const ir::Graph& graph, const GlobalTens
                                         std::span<const std::byte> bytes) {
     const ir::Tensor& t = graph.tensor(g.tensor);
     const auto width = static_cast<size_t>(ir::dtypeSize(t.dtype));
+    if (g.hostBlock > 0 && g.hostBlockGroup > 1)
+        return storedInGroups(t, g, bytes);
     if (g.hostBlock > 0)
         return storedInBlocks(t, g, bytes);
     const auto rows = static_cast<size_t>(t.shape[0]), cols = static_cast<size_t>(t.shape[1]);

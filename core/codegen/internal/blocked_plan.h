@@ -1,11 +1,13 @@
 #pragma once
 // Internal to core/codegen: what the register-blocked contraction lowering
-// decides before it emits (blocked_plan.cpp), the lanes' geometry
-// (blocked_lanes.cpp) and the constant helpers its emitter shares
+// decides before it emits (blocked_plan.cpp, blocked_factors.cpp), the
+// lanes' geometry (blocked_lanes.cpp), the order of its segments and tiles
+// (blocked_segments.cpp) and the constant helpers its emitter shares
 // (lower_blocked.cpp).
 
 #include "codegen/internal/lowering.h"
 
+#include <functional>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -98,6 +100,11 @@ struct BlockedPlan {
     int64_t lanes = 1;
     int64_t chunks = 1;
     int64_t tile = 1;
+    /// Reduction steps one byte dot product sums per lane (vpdpbusd: 4), or
+    /// 0: an integer contraction whose row factor the host stores with
+    /// that many steps interleaved (GlobalTensor::hostBlockGroup) steps
+    /// its one reduction loop by them (blocked_integer.cpp).
+    int64_t dotGroup = 0;
     /// Steps of the one reduction loop a pass over every segment and tile
     /// runs before the next (its accumulators then start from the output),
     /// or 0: the whole reduction at once.
@@ -107,9 +114,36 @@ struct BlockedPlan {
     int64_t positions() const { return width * outerCount; }
 };
 
+/// Decides the row factor, the block loop and the unrolled loops for row
+/// loop \p row, the row flattened with the loop before it when \p flatten,
+/// along \p channels (planChannels); nullopt when the nest is not a product
+/// of a row and a column factor (blocked_factors.cpp).
+std::optional<BlockedPlan> planFactors(const OpCall& call, bool flatten, int row, bool channels);
+
 /// The plan of \p call: the factors, then the tile and segment sized to the
 /// host's vector registers; nullopt where the lowering does not apply.
 std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call);
+
+// The order of segments and tiles (blocked_segments.cpp).
+
+/// One segment of the row: its first lane (constant when \p known) and width.
+struct Segment {
+    Value* first = nullptr;
+    int64_t width = 0;
+    bool known = false;
+};
+/// \p plan's row in segments, \p body at each: whole segments inside the
+/// input for every tap in one loop (but a ConvTranspose's, and a flattened
+/// row's at addresses not linear), the others and a shorter last one with
+/// their lanes known; a row at a runtime start in whole segments from it,
+/// then a shorter one.
+void eachSegment(Emitter& e, const OpCall& call, const BlockedPlan& plan,
+                 const std::function<void(const Segment&)>& body);
+/// \p plan's block loop in tiles of plan.tile positions and a shorter last
+/// one: \p body at each tile's first position and size (null and 1
+/// without a block).
+void eachTile(Emitter& e, const OpCall& call, const BlockedPlan& plan,
+              const std::function<void(Value*, int64_t)>& body);
 
 // Integer contractions (blocked_integer.cpp).
 
@@ -134,6 +168,37 @@ Value* widenedFactor(Emitter& e, const OpCall& call, int slot, Value* value,
 /// factors less their zero points, \p column a broadcast): a word dot
 /// product on x86 (wordDotOf), else a multiply and an add.
 Value* integerMultiplyAdd(Emitter& e, Value* sums, Value* row, Value* column);
+/// The steps of byte dot products \p plan runs (BlockedPlan::dotGroup):
+/// the row factor's stored group where the target has AVX-512 VNNI, its
+/// vectors are 16 int32 lanes, and the one reduction loop reads the row
+/// factor's grouped dim and, contiguous, a u8 column factor's dim alone;
+/// else 0.
+int64_t byteDotGroup(Emitter& e, const OpCall& call, const BlockedPlan& plan);
+/// The row factor's \p plan.lanes columns from \p index (its element at a
+/// group's first step) with the group's steps interleaved: one load of
+/// lanes * group bytes.
+Value* groupedRowBytes(Emitter& e, const OpCall& call, const BlockedPlan& plan,
+                       std::span<Value* const> index);
+/// The column factor's plan.dotGroup consecutive bytes at \p loops,
+/// broadcast to every int32 lane.
+Value* columnBytes(Emitter& e, const OpCall& call, const BlockedPlan& plan,
+                   std::span<Value* const> loops);
+/// \p sums + the byte dot products of \p unsignedBytes (u8) by
+/// \p signedBytes (s8), 4 per int32 lane (vpdpbusd).
+Value* byteDot(Emitter& e, Value* sums, Value* unsignedBytes, Value* signedBytes);
+/// 4 bytes of 1 in every int32 lane: a byte dot product by them sums the
+/// other factor's 4 bytes.
+Value* unitBytes(Emitter& e, unsigned lanes);
+/// \p sums less the column factor's zero point at \p loops times
+/// \p weightSums (per lane, the row factor's sum over the reduction): the
+/// dot products summed the column factor's stored bytes, not their
+/// differences from the zero point.
+Value* lessColumnZero(Emitter& e, const OpCall& call, const BlockedPlan& plan, Value* sums,
+                      Value* weightSums, std::span<Value* const> loops);
+/// Whether \p call's column factor has a zero point (its sums then need
+/// lessColumnZero).
+bool columnHasZero(const OpCall& call, const BlockedPlan& plan);
+
 /// \p sums (int32 lanes) requantized to the output's bytes with the scales
 /// and zero point read at output point \p loops.
 Value* requantizedLanes(Emitter& e, const OpCall& call, Value* sums, std::span<Value* const> loops);

@@ -8,7 +8,22 @@
 #include <cstddef>
 #include <cstdint>
 
+namespace stagecraft::ir {
+struct Tensor;
+class Graph;
+} // namespace stagecraft::ir
+namespace stagecraft::partition {
+class SemanticsCache;
+} // namespace stagecraft::partition
+
 namespace stagecraft::codegen::detail {
+
+/// Elements per block of a weight stored blocked (GlobalTensor::hostBlock):
+/// a 512-bit vector of f32, two of 256 bits.
+inline constexpr int64_t kBlockElements = 16;
+/// Reduction steps one byte dot product sums per lane, interleaved in the
+/// blocks of a weight stored for it (GlobalTensor::hostBlockGroup).
+inline constexpr int64_t kDotGroup = 4;
 
 /// Output positions per channel (a Conv's oh x ow) up to which a padded
 /// Conv along output channels runs its positions flattened across rows, and
@@ -34,5 +49,13 @@ bool readsAlongRow(const ops::LoopNest& nest, int slot, size_t alongDim);
 /// register-blocked lowering then runs its vectors along the channels
 /// (blocked_plan.cpp).
 bool readsAcrossChannels(const ops::LoopNest& nest, int slot, const ir::Shape& otherShape);
+
+/// Whether the host stores 2-D weight \p t of \p graph in blocks of
+/// columns with kDotGroup rows interleaved (GlobalTensor::hostBlockGroup):
+/// s8, whole blocks and groups, and every reader reads it along its rows as
+/// the weight of a byte dot product (a MatMulInteger or QLinearMatMul of a
+/// u8 factor, the weight's zero point absent or 0).
+bool groupsForDots(const ir::Graph& graph, const partition::SemanticsCache& semantics,
+                   const ir::Tensor& t);
 
 } // namespace stagecraft::codegen::detail

@@ -38,7 +38,7 @@ struct Range {
 
 /// How the function being emitted addresses one view of a tensor: element
 /// (i0, i1, ...) is at base + sum((i_d - origin_d) * stride_d) (but the
-/// blocked dim of a blocked weight).
+/// blocked and grouped dims of a blocked weight).
 struct Access {
     Value* base = nullptr;
     ir::DType dtype = ir::DType::Float32;
@@ -52,6 +52,12 @@ struct Access {
     int64_t block = 0;
     int64_t blockStride = 0;
     size_t blockDim = 0;
+    /// Elements of dim groupDim interleaved within a block
+    /// (GlobalTensor::hostBlockGroup), or 1: that dim's index i is at
+    /// (i / group) * stride + i % group, the blocked dim's stride (within a
+    /// block) is group.
+    int64_t group = 1;
+    size_t groupDim = 0;
     /// Alias scope metadata of the accesses (AliasScopes), or null.
     llvm::MDNode* aliasScope = nullptr;
     llvm::MDNode* noAlias = nullptr;

@@ -9,7 +9,9 @@
 // MatMulInteger), compiled for this machine and for x86 CPUs of each
 // multiply-add it may have; and checks that the kernels take the path
 // (int32 vector multiply-adds), which a per-column zero point of the row
-// factor does not, and the multiply-add each CPU has.
+// factor does not, and the multiply-add each CPU has; an s8 weight of zero
+// point 0 by u8 rows (stored with 4 reduction steps interleaved) sums byte
+// dot products with AVX-512 VNNI.
 
 #include "codegen/codegen.h"
 #include "coretestsupport.h"
@@ -19,6 +21,7 @@
 #include <gtest/gtest.h>
 #include <string>
 #include <string_view>
+#include <vector>
 
 using namespace stagecraft;
 using namespace stagecraft::test;
@@ -113,6 +116,60 @@ const Case& requantizedCase() {
     return c;
 }
 
+/// A MatMulInteger of an s8 weight by u8 rows of zero point 200, the
+/// weight's zero point \p weightZero (none when 0). With none the host
+/// stores the weight with 4 reduction steps interleaved and sums byte dot
+/// products (GlobalTensor::hostBlockGroup); 512 steps run in reduction
+/// chunks (the later ones start from the sums stored, the zero point's
+/// share taken off in each).
+Case byteDotsModel(const char* name, int weightZero) {
+    return {name, DType::UInt8, {1, 64, 512}, 0, [weightZero](onnxio::ModelBuilder& m, Seeded& r) {
+                m.addInlineInitializer("b", DType::Int8, {512, 128},
+                                       bytesOf(r.ints<int8_t>(512 * 128, -128, 127)));
+                scalar(m, "az", DType::UInt8, 200);
+                std::vector<std::string> inputs{"x", "b", "az"};
+                if (weightZero != 0) {
+                    scalar(m, "bz", DType::Int8, weightZero);
+                    inputs.push_back("bz");
+                }
+                m.addNode("MatMulInteger", inputs, {"y"});
+                output(m, "y", DType::Int32, {1, 64, 128});
+            }};
+}
+
+const Case& byteDotsCase() {
+    static const Case c = byteDotsModel("matmul-byte-dots", 0);
+    return c;
+}
+
+/// As byteDotsCase with a weight zero point of 7: not grouped.
+const Case& weightZeroCase() {
+    static const Case c = byteDotsModel("matmul-weight-zero", 7);
+    return c;
+}
+
+/// QLinearMatMul of u8 rows (zero point 131) by an s8 weight of zero point
+/// 0, requantized: byte dot products too.
+const Case& requantizedDotsCase() {
+    static const Case c{
+        "qlinear-byte-dots", DType::UInt8, {1, 64, 128}, 0, [](onnxio::ModelBuilder& m, Seeded& r) {
+            scalar(m, "xs", DType::Float32, 0.05);
+            scalar(m, "xz", DType::UInt8, 131);
+            m.addInlineInitializer("w", DType::Int8, {128, 256},
+                                   bytesOf(r.ints<int8_t>(128 * 256, -128, 127)));
+            scalar(m, "ws", DType::Float32, 0.02);
+            scalar(m, "wz", DType::Int8, 0);
+            scalar(m, "ys", DType::Float32, 0.4);
+            scalar(m, "yz", DType::UInt8, 120);
+            m.addNode("QLinearMatMul", {"x", "xs", "xz", "w", "ws", "wz", "ys", "yz"}, {"y"});
+            output(m, "y", DType::UInt8, {1, 64, 256});
+        }};
+    return c;
+}
+
+/// Byte dot products (AVX-512 VNNI).
+constexpr const char* kByteDot = "@llvm.x86.avx512.vpdpbusd.512(";
+
 /// The int32 multiply-adds of the lanes: vpdpwssd (AVX-512 VNNI), vpmaddwd
 /// (AVX-512 BW, AVX2) or a multiply elsewhere.
 constexpr std::array<const char*, 4> kIntegerMultiplyAdds{"@llvm.x86.avx512.vpdpwssd.512(",
@@ -137,9 +194,10 @@ int64_t integerMultiplyAdds(const Case& c, const char* strategy, const std::file
     return count;
 }
 
-const std::array<const Case*, 4>& cases() {
-    static const std::array<const Case*, 4> all{&convCase(), &matmulCase(), &perColumnCase(),
-                                                &requantizedCase()};
+const std::array<const Case*, 7>& cases() {
+    static const std::array<const Case*, 7> all{
+        &convCase(),     &matmulCase(),          &perColumnCase(), &requantizedCase(),
+        &byteDotsCase(), &requantizedDotsCase(), &weightZeroCase()};
     return all;
 }
 
@@ -199,4 +257,25 @@ TEST(TestIntegers, multiplyAddsFollowTheCpu) {
             }
         }
     }
+}
+
+// An s8 weight of zero point 0 by u8 rows sums byte dot products where the
+// CPU compiled for has AVX-512 VNNI, and nowhere else: without VNNI the
+// grouped weight's lanes are read 4 bytes apart (vpmaddwd on AVX-512 BW);
+// with a weight zero point of 7 the weight is not grouped (vpdpwssd). Each gives ONNX Runtime's
+// outputs (everyMultiplyAddMatchesOnnxRuntime).
+TEST(TestIntegers, byteDotsWhereTheCpuHasThem) {
+    TempDir dir;
+    for (const Case* c : {&byteDotsCase(), &requantizedDotsCase()}) {
+        const std::string vnni = optimizedKernels(*c, "graphturbo", dir.path(), "icelake-server");
+        EXPECT_GT(test::countText(vnni, kByteDot), 0) << c->name;
+        EXPECT_EQ(test::countText(vnni, kIntegerMultiplyAdds[0]), 0) << c->name;
+        const std::string bw = optimizedKernels(*c, "graphturbo", dir.path(), "skylake-avx512");
+        EXPECT_EQ(test::countText(bw, kByteDot), 0) << c->name;
+        EXPECT_GT(test::countText(bw, kIntegerMultiplyAdds[1]), 0) << c->name;
+    }
+    const std::string other =
+        optimizedKernels(weightZeroCase(), "graphturbo", dir.path(), "icelake-server");
+    EXPECT_EQ(test::countText(other, kByteDot), 0);
+    EXPECT_GT(test::countText(other, kIntegerMultiplyAdds[0]), 0);
 }
