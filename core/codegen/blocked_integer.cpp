@@ -37,6 +37,8 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
+#include <vector>
 
 namespace stagecraft::codegen::detail {
 
@@ -67,6 +69,32 @@ bool readsAlongRow(const OpCall& call, const BlockedPlan& plan, int slot) {
                return d.full || readsLoop(d, plan.row) ||
                       (plan.outer >= 0 && readsLoop(d, plan.outer));
            });
+}
+
+/// Whether factor \p slot's zero point is absent or a constant of zeros:
+/// byte dot products sum the stored bytes.
+bool zeroOrAbsent(const OpCall& call, int slot) {
+    const int zero = zeroSlotOf(slot);
+    return !call.hasInput(zero) ||
+           zeroConstant(*call.graph, call.op().inputs[static_cast<size_t>(zero)]);
+}
+
+/// The one dim of input \p slot that reads loop \p loop, exactly (a single
+/// term of coefficient 1), where no other dim reads it; else nullopt.
+std::optional<size_t> dimReadingAlone(const ops::LoopNest& nest, int slot, int loop) {
+    const ops::AccessMap* map = nest.accessFor(slot);
+    if (map == nullptr)
+        return std::nullopt;
+    const ops::IndexExpr exact{false, {ops::IndexTerm{loop, 1, 1, 0}}, 0, 1, 0};
+    std::optional<size_t> found;
+    for (size_t d = 0; d < map->dims.size(); ++d) {
+        if (!readsLoop(map->dims[d], loop))
+            continue;
+        if (found || map->dims[d] != exact)
+            return std::nullopt;
+        found = d;
+    }
+    return found;
 }
 
 /// \p v splat to the lanes of \p like when \p like is a vector type.
@@ -137,37 +165,38 @@ Value* integerMultiplyAdd(Emitter& e, Value* sums, Value* row, Value* column) {
     return e.b().CreateAdd(sums, pairs);
 }
 
-int64_t byteDotGroup(Emitter& e, const OpCall& call, const BlockedPlan& plan) {
+void planByteDots(Emitter& e, const OpCall& call, BlockedPlan& plan) {
     const Access& rows = call.inputs[static_cast<size_t>(plan.rowSlot)];
     const Access& cols = call.inputs[static_cast<size_t>(plan.colSlot)];
-    if (rows.group != kDotGroup || wordDotOf(e.module()) != 2 || vectorBitsOf(e.module()) != 512 ||
-        plan.lanes != 16 || plan.reductions.size() != 1 || !plan.taps.empty() ||
-        !plan.testedDims.empty() || plan.outer >= 0 ||
-        inputType(call, plan.rowSlot) != ir::DType::Int8 ||
-        inputType(call, plan.colSlot) != ir::DType::UInt8)
-        return 0;
+    const bool alongRows = cols.group == kDotGroup; // a Conv's weight, else a MatMul's
+    const Access& grouped = alongRows ? cols : rows;
+    const int signedSlot = alongRows ? plan.colSlot : plan.rowSlot;
+    const int unsignedSlot = alongRows ? plan.rowSlot : plan.colSlot;
+    if (grouped.group != kDotGroup || wordDotOf(e.module()) != 2 ||
+        vectorBitsOf(e.module()) != 512 || (plan.lanes != 16 && plan.lanes != 8) ||
+        inputType(call, signedSlot) != ir::DType::Int8 ||
+        inputType(call, unsignedSlot) != ir::DType::UInt8 || !zeroOrAbsent(call, signedSlot) ||
+        (alongRows && !zeroOrAbsent(call, unsignedSlot)))
+        return;
     const ops::LoopNest& nest = call.semantics->nests[0];
-    const int step = plan.reductions[0];
-    // Whether factor slot's dim reads the step loop alone, exactly, and no other dim reads it.
-    const auto readsStepIn = [&](int slot, size_t dim) {
-        const ops::AccessMap* map = nest.accessFor(slot);
-        if (map == nullptr || dim >= map->dims.size())
-            return false;
-        const ops::IndexExpr exact{false, {ops::IndexTerm{step, 1, 1, 0}}, 0, 1, 0};
-        for (size_t d = 0; d < map->dims.size(); ++d)
-            if (d == dim ? map->dims[d] != exact : readsLoop(map->dims[d], step))
-                return false;
-        return true;
-    };
-    const ops::AccessMap* colMap = nest.accessFor(plan.colSlot);
-    size_t colDim = 0;
-    while (colMap != nullptr && colDim < colMap->dims.size() &&
-           !readsLoop(colMap->dims[colDim], step))
-        ++colDim;
-    if (!readsStepIn(plan.rowSlot, rows.groupDim) || !readsStepIn(plan.colSlot, colDim) ||
-        cols.strides[colDim] != 1 || nest.loops[static_cast<size_t>(step)].extent % kDotGroup != 0)
-        return 0;
-    return kDotGroup;
+    const ops::IndexExpr& groupedDim = nest.accessFor(signedSlot)->dims[grouped.groupDim];
+    if (groupedDim.terms.size() != 1)
+        return;
+    const int step = groupedDim.terms[0].loop;
+    const std::optional<size_t> unsignedDim = dimReadingAlone(nest, unsignedSlot, step);
+    if (std::find(plan.reductions.begin(), plan.reductions.end(), step) == plan.reductions.end() ||
+        dimReadingAlone(nest, signedSlot, step) != grouped.groupDim || !unsignedDim ||
+        nest.loops[static_cast<size_t>(step)].extent % kDotGroup != 0)
+        return;
+    // A MatMul's u8 rows hold 4 steps in one word; a Conv's u8 input takes
+    // its 4 channels' vectors, one per step, interleaved.
+    if (!alongRows &&
+        (plan.reductions.size() != 1 || !plan.taps.empty() || !plan.testedDims.empty() ||
+         plan.outer >= 0 || cols.strides[*unsignedDim] != 1))
+        return;
+    plan.dotGroup = kDotGroup;
+    plan.dotLoop = step;
+    plan.dotAlongRows = alongRows;
 }
 
 Value* groupedRowBytes(Emitter& e, const OpCall& call, const BlockedPlan& plan,
@@ -188,10 +217,33 @@ Value* columnBytes(Emitter& e, const OpCall& call, const BlockedPlan& plan,
     return e.b().CreateVectorSplat(static_cast<unsigned>(plan.lanes), word);
 }
 
+Value* interleavedBytes(Emitter& e, const std::vector<Value*>& channels,
+                        const std::vector<bool>& keep) {
+    const auto lanes = static_cast<int>(keep.size());
+    std::vector<Value*> kept;
+    for (Value* v : channels) // a lane that reads nothing sums products of 0
+        kept.push_back(std::all_of(keep.begin(), keep.end(), [](bool b) { return b; })
+                           ? v
+                           : e.b().CreateSelect(e.laneMask(keep), v,
+                                                llvm::Constant::getNullValue(v->getType())));
+    std::vector<int> pair(static_cast<size_t>(lanes * 2));
+    for (int i = 0; i < lanes * 2; ++i)
+        pair[static_cast<size_t>(i)] = i;
+    Value* low = e.b().CreateShuffleVector(kept[0], kept[1], pair);
+    Value* high = e.b().CreateShuffleVector(kept[2], kept[3], pair);
+    std::vector<int> order; // lane p's 4 bytes: channel j's at p
+    for (int p = 0; p < lanes; ++p)
+        for (int j = 0; j < 4; ++j)
+            order.push_back(j / 2 * lanes * 2 + j % 2 * lanes + p);
+    return e.b().CreateShuffleVector(low, high, order);
+}
+
 Value* byteDot(Emitter& e, Value* sums, Value* unsignedBytes, Value* signedBytes) {
     llvm::Type* words = sums->getType();
+    const bool wide = llvm::cast<llvm::FixedVectorType>(words)->getNumElements() == 16;
     return e.b().CreateIntrinsic(
-        llvm::Intrinsic::x86_avx512_vpdpbusd_512, {},
+        wide ? llvm::Intrinsic::x86_avx512_vpdpbusd_512 : llvm::Intrinsic::x86_avx512_vpdpbusd_256,
+        {},
         {sums, e.b().CreateBitCast(unsignedBytes, words), e.b().CreateBitCast(signedBytes, words)});
 }
 
@@ -200,7 +252,7 @@ Value* unitBytes(Emitter& e, unsigned lanes) {
 }
 
 bool columnHasZero(const OpCall& call, const BlockedPlan& plan) {
-    return call.hasInput(zeroSlotOf(plan.colSlot));
+    return !zeroOrAbsent(call, plan.colSlot);
 }
 
 Value* lessColumnZero(Emitter& e, const OpCall& call, const BlockedPlan& plan, Value* sums,

@@ -283,9 +283,11 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
     plan->lanes = std::min(registers.lanes, nextPowerOfTwo(plan->positions()));
     plan->chunks = std::min(alongChannels ? kMaxChannelChunks : kMaxChunks,
                             (plan->positions() + plan->lanes - 1) / plan->lanes);
-    plan->dotGroup = integer ? byteDotGroup(e, call, *plan) : 0;
+    if (integer)
+        planByteDots(e, call, *plan);
     // Byte dot products keep a sum of the weight per vector beside the tile.
-    const int64_t budget = registers.count * 3 / 4 - (plan->dotGroup > 0 ? plan->chunks : 0);
+    const bool weightSums = plan->dotGroup > 0 && !plan->dotAlongRows;
+    const int64_t budget = registers.count * 3 / 4 - (weightSums ? plan->chunks : 0);
     plan->tile = std::clamp<int64_t>(budget / plan->chunks, 1, kMaxBlock);
     if (plan->block < 0)
         plan->tile = 1;

@@ -155,8 +155,10 @@ struct KernelCode {
         /// Elements per block, and the dim blocked (GlobalTensor::hostBlockDim).
         int64_t block = 0;
         int dim = 0;
-        /// Elements of the other dim interleaved in a block (GlobalTensor::hostBlockGroup).
+        /// Elements of dim groupDim interleaved in a block
+        /// (GlobalTensor::hostBlockGroup, hostBlockGroupDim).
         int64_t group = 1;
+        int groupDim = 0;
     };
     std::vector<HostBlock> hostBlocks;
 };
@@ -192,14 +194,17 @@ struct GlobalTensor {
     /// from, so a strip streams. The DSA's objects read it as stored.
     int64_t hostBlock = 0;
     int hostBlockDim = 0;
-    /// Of a 2-D weight stored in blocks, elements of the other dim
-    /// interleaved within each block, or 1: [dim / B][other / G][B][G]. An
-    /// s8 MatMul weight of zero point 0 whose other factor is u8
-    /// (host_layer.cpp), G = 4, so that one 64-byte load holds the 4
-    /// consecutive reduction steps of 16 columns that one byte dot product
-    /// (AVX-512 VNNI's vpdpbusd) multiplies by a broadcast of 4 bytes of the
-    /// other factor (blocked_integer.cpp).
+    /// Of a weight stored in blocks, elements of dim hostBlockGroupDim
+    /// interleaved within each block, or 1: [dim / B][the other dims in
+    /// order, that one in groups of G][B][G], for the byte dot products of
+    /// an s8 weight of zero point 0 by u8 (AVX-512 VNNI's vpdpbusd: 4
+    /// products per int32 lane; host_reads.cpp, blocked_integer.cpp), G =
+    /// 4. A MatMul's B (dim 1 in blocks of 16, dim 0 grouped): one 64-byte
+    /// load holds 4 reduction steps of 16 columns. A QLinearConv's weight
+    /// (dim 0 in blocks of 1, its input channels grouped): an output
+    /// channel's 4 consecutive input channels at one tap are one word.
     int64_t hostBlockGroup = 1;
+    int hostBlockGroupDim = 0;
     /// Whether the host stores it otherwise than the graph does.
     bool hostRelaid() const { return hostTransposed || hostRowPitch > 0 || hostBlock > 0; }
 };

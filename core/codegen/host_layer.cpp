@@ -72,7 +72,6 @@ namespace stagecraft::codegen {
 
 namespace {
 
-using detail::groupsForDots;
 using detail::kBlockElements;
 using detail::kDotGroup;
 using detail::readsAcrossChannels;
@@ -233,10 +232,13 @@ void markHostLayouts(const ir::Graph& graph, const partition::SemanticsCache& se
                      std::vector<GlobalTensor>& globals) {
     for (GlobalTensor& g : globals) {
         const ir::Tensor& t = graph.tensor(g.tensor);
-        if (g.role == TensorRole::Weight && groupsForDots(graph, semantics, t)) {
-            g.hostBlock = kBlockElements;
-            g.hostBlockDim = 1;
+        if (g.role != TensorRole::Weight)
+            continue;
+        if (std::optional<detail::DotLayout> dots = detail::dotLayout(graph, semantics, t)) {
+            g.hostBlock = dots->block;
+            g.hostBlockDim = dots->blockDim;
             g.hostBlockGroup = kDotGroup;
+            g.hostBlockGroupDim = dots->groupDim;
             continue;
         }
         if (g.role != TensorRole::Weight || t.shape.size() < 2 || t.uses.empty() ||
@@ -282,7 +284,8 @@ void listHostLayouts(const std::vector<GlobalTensor>& globals, KernelCode& code)
         if (g.hostRowPitch > 0)
             code.hostRowPitches.emplace_back(slot, g.hostRowPitch);
         if (g.hostBlock > 0)
-            code.hostBlocks.push_back({slot, g.hostBlock, g.hostBlockDim, g.hostBlockGroup});
+            code.hostBlocks.push_back(
+                {slot, g.hostBlock, g.hostBlockDim, g.hostBlockGroup, g.hostBlockGroupDim});
     }
 }
 

@@ -38,27 +38,51 @@ bool paddingKnownAlongChannels(const ops::LoopNest& nest, const ops::IndexExpr& 
     return outputLoops <= 1 && steps <= kMaxPaddedChannelTaps && expr.div == 1 && expr.mod == 0;
 }
 
+/// Whether input \p slot of \p op is absent or a constant of zeros.
+bool absentOrZero(const ir::Graph& graph, const ir::Op& op, size_t slot) {
+    return slot >= op.inputs.size() || op.inputs[slot] == ir::kNoTensor ||
+           zeroConstant(graph, op.inputs[slot]);
+}
+
 /// Whether \p use reads an s8 weight as the second factor of a
-/// MatMulInteger or QLinearMatMul whose first is u8 and whose zero point
-/// for the weight is absent or all zero: a byte dot product (u8 by s8)
-/// then sums the weight's own values (blocked_integer.cpp).
-bool readAsDotWeight(const ir::Graph& graph, const ir::Use& use) {
+/// MatMulInteger or QLinearMatMul (\p conv: of a QLinearConv) whose first
+/// is u8 and whose zero point for the weight is absent or all zero (a
+/// QLinearConv's for its input too): a byte dot product (u8 by s8) then
+/// sums the weight's own values (blocked_integer.cpp).
+bool readAsDotWeight(const ir::Graph& graph, const ir::Use& use, bool conv) {
     const ir::Op& op = graph.op(use.op);
-    const int weightSlot = op.kind == ir::OpKind::MatMulInteger   ? 1
+    const int weightSlot = conv ? (op.kind == ir::OpKind::QLinearConv ? 3 : -1)
+                           : op.kind == ir::OpKind::MatMulInteger ? 1
                            : op.kind == ir::OpKind::QLinearMatMul ? 3
                                                                   : -1;
-    if (use.slot != weightSlot || op.inputs[0] == ir::kNoTensor ||
-        graph.tensor(op.inputs[0]).dtype != ir::DType::UInt8)
+    return use.slot == weightSlot && op.inputs[0] != ir::kNoTensor &&
+           graph.tensor(op.inputs[0]).dtype == ir::DType::UInt8 &&
+           absentOrZero(graph, op, static_cast<size_t>(weightSlot + 2)) &&
+           (!conv || absentOrZero(graph, op, 2));
+}
+
+/// Whether \p nest reads input \p slot's dim 1 (a Conv's input channel) by
+/// one reduction loop alone, which the input (slot 0) reads in its dim 1
+/// alone: one group's 4 channels are 4 consecutive steps of both factors.
+bool channelsStepTogether(const ops::LoopNest& nest, int slot) {
+    const ops::AccessMap* weight = nest.accessFor(slot);
+    const ops::AccessMap* input = nest.accessFor(0);
+    if (weight == nullptr || input == nullptr || weight->dims.size() < 2 ||
+        input->dims.size() < 2 || weight->dims[1].terms.size() != 1)
         return false;
-    const auto zeroSlot = static_cast<size_t>(weightSlot + 2);
-    if (zeroSlot >= op.inputs.size() || op.inputs[zeroSlot] == ir::kNoTensor)
+    const ops::IndexExpr& channel = weight->dims[1];
+    const int loop = channel.terms[0].loop;
+    const auto readsOnly = [&](const ops::AccessMap& map) {
+        for (size_t d = 0; d < map.dims.size(); ++d) {
+            const bool reads = std::any_of(map.dims[d].terms.begin(), map.dims[d].terms.end(),
+                                           [&](const ops::IndexTerm& t) { return t.loop == loop; });
+            if (d == 1 ? map.dims[d] != channel : reads)
+                return false;
+        }
         return true;
-    const ir::Tensor& zero = graph.tensor(op.inputs[zeroSlot]);
-    if (!zero.isConstant())
-        return false;
-    auto bytes = zero.data->bytes();
-    return bytes.ok() &&
-           std::all_of(bytes->begin(), bytes->end(), [](std::byte b) { return b == std::byte{0}; });
+    };
+    return loop >= nest.outputRank && channel.terms[0].coeff == 1 && channel.div == 1 &&
+           channel.mod == 0 && !channel.full && readsOnly(*weight) && readsOnly(*input);
 }
 
 } // namespace
@@ -114,15 +138,34 @@ bool readsAcrossChannels(const ops::LoopNest& nest, int slot, const ir::Shape& o
     return rowStride > 1 || (padded && rowStride == 1);
 }
 
-bool groupsForDots(const ir::Graph& graph, const partition::SemanticsCache& semantics,
-                   const ir::Tensor& t) {
-    return t.dtype == ir::DType::Int8 && t.shape.size() == 2 && !t.uses.empty() &&
-           t.shape[1] % kBlockElements == 0 && t.shape[0] % kDotGroup == 0 &&
-           std::all_of(t.uses.begin(), t.uses.end(), [&](const ir::Use& use) {
-               const ops::OpSemantics& op = semantics.of(use.op);
-               return op.nests.size() == 1 && readsAlongRow(op.nests[0], use.slot, 1) &&
-                      readAsDotWeight(graph, use);
-           });
+bool zeroConstant(const ir::Graph& graph, ir::TensorId tensor) {
+    const ir::Tensor& t = graph.tensor(tensor);
+    if (!t.isConstant())
+        return false;
+    auto bytes = t.data->bytes();
+    return bytes.ok() &&
+           std::all_of(bytes->begin(), bytes->end(), [](std::byte b) { return b == std::byte{0}; });
+}
+
+std::optional<DotLayout>
+dotLayout(const ir::Graph& graph, const partition::SemanticsCache& semantics, const ir::Tensor& t) {
+    if (t.dtype != ir::DType::Int8 || t.uses.empty() ||
+        (t.shape.size() != 2 && t.shape.size() != 4))
+        return std::nullopt;
+    const bool conv = t.shape.size() == 4;
+    const bool fits = conv ? t.shape[1] % kDotGroup == 0
+                           : t.shape[1] % kBlockElements == 0 && t.shape[0] % kDotGroup == 0;
+    const bool everyUse = std::all_of(t.uses.begin(), t.uses.end(), [&](const ir::Use& use) {
+        const ops::OpSemantics& op = semantics.of(use.op);
+        return op.nests.size() == 1 && readAsDotWeight(graph, use, conv) &&
+               (conv ? channelsStepTogether(op.nests[0], use.slot)
+                     : readsAlongRow(op.nests[0], use.slot, 1));
+    });
+    if (!fits || !everyUse)
+        return std::nullopt;
+    if (conv)
+        return DotLayout{1, 0, 1};
+    return DotLayout{kBlockElements, 1, 0};
 }
 
 } // namespace stagecraft::codegen::detail

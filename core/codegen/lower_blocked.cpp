@@ -317,7 +317,7 @@ private:
         if (chunkStart_ != nullptr)
             reductions[0] = {chunkStart_,
                              e_.b().CreateAdd(chunkStart_, e_.i64(plan_.reductionChunk))};
-        if (plan_.dotGroup > 0)
+        if (plan_.dotGroup > 0 && !plan_.dotAlongRows)
             emitDots(s, block, tile, reductions[0], acc);
         else
             emitSteps(s, block, tile, reductions, acc);
@@ -326,16 +326,27 @@ private:
                 storeChunk(s, block, r, c, acc[static_cast<size_t>(r)][static_cast<size_t>(c)]);
     }
 
-    /// The reduction over \p reductions' ranges, a step per tap step.
-    void emitSteps(const Segment& s, Value* block, int64_t tile,
-                   const std::vector<Range>& reductions, std::vector<std::vector<Value*>>& acc) {
+    /// The reduction over \p reductions' ranges, a step per tap step; in
+    /// byte dot products along the row, plan_.dotLoop in steps of dotGroup.
+    void emitSteps(const Segment& s, Value* block, int64_t tile, std::vector<Range> reductions,
+                   std::vector<std::vector<Value*>>& acc) {
         const std::vector<std::vector<int64_t>> steps = tapSteps(nest_, plan_);
+        const bool dots = plan_.dotGroup > 0;
+        for (size_t i = 0; dots && i < reductions.size(); ++i)
+            if (plan_.reductions[i] == plan_.dotLoop)
+                reductions[i] = {e_.b().CreateUDiv(reductions[i].lo, e_.i64(plan_.dotGroup)),
+                                 e_.b().CreateUDiv(reductions[i].hi, e_.i64(plan_.dotGroup))};
         e_.forBox(reductions, [&](const std::vector<Value*>& red) {
             for (size_t i = 0; i < red.size(); ++i)
-                loops_[static_cast<size_t>(plan_.reductions[i])] = red[i];
+                loops_[static_cast<size_t>(plan_.reductions[i])] =
+                    dots && plan_.reductions[i] == plan_.dotLoop
+                        ? e_.b().CreateMul(red[i], e_.i64(plan_.dotGroup))
+                        : red[i];
             auto body = [&] { // a tap in the column factor's guarded padding: tested per tile
                 for (const std::vector<int64_t>& taps : steps)
-                    if (plan_.colGuardedDims.empty())
+                    if (dots)
+                        emitDotStep(s, block, tile, taps, acc);
+                    else if (plan_.colGuardedDims.empty())
                         emitStep(s, block, tile, taps, acc);
                     else
                         e_.ifThen(readsInside(e_, call_, plan_.colSlot, plan_.colGuardedDims,
@@ -393,6 +404,40 @@ private:
                                              at(block, r, s.first));
                 e_.b().CreateStore(sums, slot);
             }
+    }
+
+    /// One step of byte dot products along the row at the unrolled loops'
+    /// values \p taps: per vector the row factor's plan_.dotGroup channels
+    /// from the current one, interleaved; per tile row the column factor's
+    /// bytes of those channels, broadcast.
+    void emitDotStep(const Segment& s, Value* block, int64_t tile, const std::vector<int64_t>& taps,
+                     std::vector<std::vector<Value*>>& acc) {
+        std::vector<Value*> rows;
+        for (int64_t c = 0; c < chunksOf(s); ++c)
+            rows.push_back(interleavedRow(s, c, taps));
+        if (std::all_of(rows.begin(), rows.end(), [](Value* v) { return v == nullptr; }))
+            return;
+        for (int64_t r = 0; r < tile; ++r) {
+            Value* column = columnBytes(e_, call_, plan_, withTaps(at(block, r, s.first), taps));
+            for (size_t c = 0; c < rows.size(); ++c)
+                if (rows[c] != nullptr)
+                    addTo(acc[static_cast<size_t>(r)][c], rows[c], column);
+        }
+    }
+
+    /// The row factor's vectors of chunk \p chunk for plan_.dotGroup
+    /// consecutive values of plan_.dotLoop, interleaved (null when no lane reads).
+    Value* interleavedRow(const Segment& s, int64_t chunk, const std::vector<int64_t>& taps) {
+        const auto loop = static_cast<size_t>(plan_.dotLoop);
+        Value* first = loops_[loop];
+        std::vector<Value*> channels;
+        std::vector<bool> keep;
+        for (int64_t j = 0; j < plan_.dotGroup; ++j) {
+            loops_[loop] = e_.b().CreateAdd(first, e_.i64(j));
+            channels.push_back(rowVector(s, chunk, taps, keep));
+        }
+        loops_[loop] = first;
+        return channels[0] == nullptr ? nullptr : interleavedBytes(e_, channels, keep);
     }
 
     /// *slot += the byte dot products of \p unsignedBytes by \p signedBytes.

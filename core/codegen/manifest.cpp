@@ -33,7 +33,7 @@ const char* const kFormat = kManifestFormat;
 /// library ("kind", "weights", "library", the tensors' "offset" and
 /// "stored_bytes") and the target's "vlen", and "ir" is null where no .ll
 /// was written; version 6 the host's "blocked" weight layout and its
-/// tensors' "block"; version 7 their "block_dim"; version 8 their "group".
+/// tensors' "block"; version 7 their "block_dim"; version 8 their "group" and "group_dim".
 constexpr int kVersion = 8;
 constexpr const char* kAbi =
     "void kernel(ptr tensors, ptr arena, ptr scratch, i64 core, i64 cores, ptr sync): tensors is "
@@ -75,8 +75,10 @@ Json tensorsJson(const ir::Graph& graph, const CodePlan& plan, bool host,
             table.back()["layout"] = "blocked";
             table.back()["block"] = g.hostBlock;
             table.back()["block_dim"] = g.hostBlockDim;
-            if (g.hostBlockGroup > 1) // [dim / block][other / group][block][group]
+            if (g.hostBlockGroup > 1) { // [dim / block][.., group dim / group, ..][block][group]
                 table.back()["group"] = g.hostBlockGroup;
+                table.back()["group_dim"] = g.hostBlockGroupDim;
+            }
         }
         if (library != nullptr && library->weights.offsets[slot] >= 0) {
             table.back()["offset"] = library->weights.offsets[slot];

@@ -14,15 +14,15 @@ namespace stagecraft::codegen::detail {
 namespace {
 
 /// [dim / block][the other dims in order][block]: the dim steps 1 within a
-/// block, the others over whole blocks' lines; grouped (a 2-D weight),
-/// [dim / block][other / group][block][group]: the dim steps group within
-/// a block, the other dim's groups over whole groups' lines.
+/// block, the others over whole blocks' lines; grouped, [dim /
+/// block][the other dims, groupDim's in groups][block][group]: the dim
+/// steps group within a block, groupDim's groups over whole groups' lines.
 void blockStrides(Access& a, const std::vector<int64_t>& extents,
                   const KernelCode::HostBlock& blocked) {
     a.block = blocked.block;
     a.blockDim = static_cast<size_t>(blocked.dim);
     a.group = blocked.group;
-    a.groupDim = a.group > 1 ? 1 - a.blockDim : 0;
+    a.groupDim = static_cast<size_t>(blocked.groupDim);
     int64_t inner = a.block * a.group;
     for (size_t d = extents.size(); d-- > 0;) {
         if (d == a.blockDim)

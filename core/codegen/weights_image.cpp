@@ -2,67 +2,56 @@
 // the tensor table's slots, each at a 64-byte aligned offset, in slot order.
 // A weight is stored as the kernels of the target read it: the graph's data
 // (folded at import, converted to the emitted precision), on the host
-// transposed, with padded rows or in blocks (of channels, or of columns
-// with 4 reduction steps interleaved) where the plan says so; a graph
-// output that import folded to a constant holds its value.
+// transposed, with padded rows or in blocks (of channels, or with 4
+// reduction steps interleaved for byte dot products) where the plan says
+// so; a graph output that import folded to a constant holds its value.
 // Other slots start zeroed and take no room.
 
 #include "codegen/model_library.h"
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 namespace stagecraft::codegen {
 
 namespace {
 
-/// \p t's elements stored as [dim / B][the other dims in order][B] for
-/// g.hostBlockDim's dim and B = g.hostBlock (GlobalTensor::hostBlock).
+/// \p t's elements stored in blocks (GlobalTensor::hostBlock): [dim / B][the
+/// other dims in order, dim hostBlockGroupDim in groups of G][B][G] for
+/// g.hostBlockDim's dim, B = g.hostBlock and G = g.hostBlockGroup, the
+/// strides the kernels read it with (stored_layout.cpp).
 std::vector<std::byte> storedInBlocks(const ir::Tensor& t, const GlobalTensor& g,
                                       std::span<const std::byte> bytes) {
     const auto width = static_cast<size_t>(ir::dtypeSize(t.dtype));
     const auto block = static_cast<size_t>(g.hostBlock);
-    const auto dim = static_cast<size_t>(g.hostBlockDim);
-    const auto blocked = static_cast<size_t>(t.shape[dim]);
-    size_t after = 1; // elements of the dims after the blocked one
-    for (size_t d = dim + 1; d < t.shape.size(); ++d)
-        after *= static_cast<size_t>(t.shape[d]);
-    const size_t others = static_cast<size_t>(t.elementCount()) / blocked;
-    std::vector<std::byte> out(bytes.size());
-    if (after == 1) { // the blocked dim last: a block's elements are consecutive
-        for (size_t before = 0; before < others; ++before)
-            for (size_t c = 0; c < blocked; c += block)
-                std::memcpy(&out[(c / block * others + before) * block * width],
-                            &bytes[(before * blocked + c) * width], block * width);
-        return out;
-    }
-    for (size_t before = 0; before < others / after; ++before)
-        for (size_t c = 0; c < blocked; ++c)
-            for (size_t i = 0; i < after; ++i) {
-                const size_t at = (c / block * others + before * after + i) * block + c % block;
-                std::memcpy(&out[at * width], &bytes[((before * blocked + c) * after + i) * width],
-                            width);
-            }
-    return out;
-}
-
-/// A 2-D \p t stored as [dim / B][other / G][B][G] (GlobalTensor::hostBlockGroup).
-std::vector<std::byte> storedInGroups(const ir::Tensor& t, const GlobalTensor& g,
-                                      std::span<const std::byte> bytes) {
-    const auto width = static_cast<size_t>(ir::dtypeSize(t.dtype));
-    const auto block = static_cast<size_t>(g.hostBlock);
     const auto group = static_cast<size_t>(g.hostBlockGroup);
-    const auto dim = static_cast<size_t>(g.hostBlockDim);
-    const auto blocked = static_cast<size_t>(t.shape[dim]);
-    const auto other = static_cast<size_t>(t.shape[1 - dim]);
+    const auto blockDim = static_cast<size_t>(g.hostBlockDim);
+    const auto groupDim = group > 1 ? static_cast<size_t>(g.hostBlockGroupDim) : t.shape.size();
+    const size_t rank = t.shape.size();
+    std::vector<size_t> extent(rank), stride(rank, 0);
+    size_t inner = block * group;
+    for (size_t d = rank; d-- > 0;) {
+        extent[d] = static_cast<size_t>(t.shape[d]);
+        if (d == blockDim)
+            continue;
+        stride[d] = inner;
+        inner *= d == groupDim ? extent[d] / group : extent[d];
+    }
+    const size_t blockStride = inner;
     std::vector<std::byte> out(bytes.size());
-    for (size_t c = 0; c < blocked; ++c)
-        for (size_t o = 0; o < other; ++o) {
-            const size_t at = c / block * other * block + o / group * block * group +
-                              c % block * group + o % group;
-            const size_t from = dim == 1 ? o * blocked + c : c * other + o;
-            std::memcpy(&out[at * width], &bytes[from * width], width);
-        }
+    std::vector<size_t> index(rank, 0);
+    for (size_t element = 0; element * width < bytes.size(); ++element) {
+        size_t at = index[blockDim] / block * blockStride + index[blockDim] % block * group;
+        for (size_t d = 0; d < rank; ++d)
+            if (d == groupDim)
+                at += index[d] / group * stride[d] + index[d] % group;
+            else if (d != blockDim)
+                at += index[d] * stride[d];
+        std::memcpy(&out[at * width], &bytes[element * width], width);
+        for (size_t d = rank; d-- > 0 && ++index[d] == extent[d];)
+            index[d] = 0;
+    }
     return out;
 }
 
@@ -102,8 +91,6 @@ std::vector<std::byte> hostStoredWeight(const ir::Graph& graph, const GlobalTens
                                         std::span<const std::byte> bytes) {
     const ir::Tensor& t = graph.tensor(g.tensor);
     const auto width = static_cast<size_t>(ir::dtypeSize(t.dtype));
-    if (g.hostBlock > 0 && g.hostBlockGroup > 1)
-        return storedInGroups(t, g, bytes);
     if (g.hostBlock > 0)
         return storedInBlocks(t, g, bytes);
     const auto rows = static_cast<size_t>(t.shape[0]), cols = static_cast<size_t>(t.shape[1]);

@@ -105,6 +105,14 @@ struct BlockedPlan {
     /// that many steps interleaved (GlobalTensor::hostBlockGroup) steps
     /// its one reduction loop by them (blocked_integer.cpp).
     int64_t dotGroup = 0;
+    /// The reduction loop stepped by dotGroup, and which factor holds the
+    /// u8 bytes: the row factor, whose vectors of dotGroup consecutive
+    /// channels are interleaved (a QLinearConv's input against its weight
+    /// stored in groups of input channels), or the column factor, whose
+    /// dotGroup consecutive bytes are one broadcast word (a MatMul's rows
+    /// against B stored in groups of rows).
+    int dotLoop = -1;
+    bool dotAlongRows = false;
     /// Steps of the one reduction loop a pass over every segment and tile
     /// runs before the next (its accumulators then start from the output),
     /// or 0: the whole reduction at once.
@@ -168,12 +176,19 @@ Value* widenedFactor(Emitter& e, const OpCall& call, int slot, Value* value,
 /// factors less their zero points, \p column a broadcast): a word dot
 /// product on x86 (wordDotOf), else a multiply and an add.
 Value* integerMultiplyAdd(Emitter& e, Value* sums, Value* row, Value* column);
-/// The steps of byte dot products \p plan runs (BlockedPlan::dotGroup):
-/// the row factor's stored group where the target has AVX-512 VNNI, its
-/// vectors are 16 int32 lanes, and the one reduction loop reads the row
-/// factor's grouped dim and, contiguous, a u8 column factor's dim alone;
-/// else 0.
-int64_t byteDotGroup(Emitter& e, const OpCall& call, const BlockedPlan& plan);
+/// Plans \p plan's byte dot products (BlockedPlan::dotGroup) where the
+/// target has AVX-512 VNNI and 16 or 8 int32 lanes: an s8 factor of zero point
+/// 0, stored with 4 steps of a reduction loop grouped (its one dim reading
+/// that loop), by a u8 factor reading that loop in one dim: a MatMul's
+/// weight as the row factor, the u8 rows' dim contiguous, one reduction
+/// and no taps or tests; or a Conv's weight as the column factor, the u8
+/// input's zero point 0 too. Else leaves it 0.
+void planByteDots(Emitter& e, const OpCall& call, BlockedPlan& plan);
+/// \p channels' 4 byte vectors (u8, a lane each per output position)
+/// interleaved into one: lane p's 4 bytes are the channels' at p, zero
+/// where \p keep says the lane reads nothing.
+Value* interleavedBytes(Emitter& e, const std::vector<Value*>& channels,
+                        const std::vector<bool>& keep);
 /// The row factor's \p plan.lanes columns from \p index (its element at a
 /// group's first step) with the group's steps interleaved: one load of
 /// lanes * group bytes.
@@ -195,8 +210,8 @@ Value* unitBytes(Emitter& e, unsigned lanes);
 /// differences from the zero point.
 Value* lessColumnZero(Emitter& e, const OpCall& call, const BlockedPlan& plan, Value* sums,
                       Value* weightSums, std::span<Value* const> loops);
-/// Whether \p call's column factor has a zero point (its sums then need
-/// lessColumnZero).
+/// Whether \p call's column factor has a zero point other than a constant
+/// 0 (its sums then need lessColumnZero).
 bool columnHasZero(const OpCall& call, const BlockedPlan& plan);
 
 /// \p sums (int32 lanes) requantized to the output's bytes with the scales

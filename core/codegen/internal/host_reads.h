@@ -4,13 +4,17 @@
 
 #include "ir/shape.h"
 #include "ops/loop_nest.h"
+#include "support/id.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 namespace stagecraft::ir {
 struct Tensor;
 class Graph;
+struct TensorTag;
+using TensorId = Id<TensorTag>;
 } // namespace stagecraft::ir
 namespace stagecraft::partition {
 class SemanticsCache;
@@ -50,12 +54,25 @@ bool readsAlongRow(const ops::LoopNest& nest, int slot, size_t alongDim);
 /// (blocked_plan.cpp).
 bool readsAcrossChannels(const ops::LoopNest& nest, int slot, const ir::Shape& otherShape);
 
-/// Whether the host stores 2-D weight \p t of \p graph in blocks of
-/// columns with kDotGroup rows interleaved (GlobalTensor::hostBlockGroup):
-/// s8, whole blocks and groups, and every reader reads it along its rows as
-/// the weight of a byte dot product (a MatMulInteger or QLinearMatMul of a
-/// u8 factor, the weight's zero point absent or 0).
-bool groupsForDots(const ir::Graph& graph, const partition::SemanticsCache& semantics,
-                   const ir::Tensor& t);
+/// Whether \p tensor of \p graph is a constant of zeros (a zero point).
+bool zeroConstant(const ir::Graph& graph, ir::TensorId tensor);
+
+/// How the host stores a weight for byte dot products
+/// (GlobalTensor::hostBlock, hostBlockGroup): in blocks of \p block of dim
+/// \p blockDim, kDotGroup elements of dim \p groupDim interleaved.
+struct DotLayout {
+    int64_t block = 0;
+    int blockDim = 0;
+    int groupDim = 0;
+};
+/// The layout of \p t of \p graph for byte dot products, or nullopt: an s8
+/// weight (zero point absent or 0) every reader multiplies by u8. A 2-D
+/// one that MatMulInteger or QLinearMatMul read along its rows (B, whole
+/// blocks of 16 columns and groups of 4 rows): [n / 16][k / 4][16][4]. A
+/// 4-D one that QLinearConv reads, its input's zero point 0 too, the input
+/// channels one reduction loop of both factors, in whole groups: [oc][ic /
+/// 4][kh][kw][4].
+std::optional<DotLayout> dotLayout(const ir::Graph& graph,
+                                   const partition::SemanticsCache& semantics, const ir::Tensor& t);
 
 } // namespace stagecraft::codegen::detail

@@ -10,8 +10,9 @@
 // multiply-add it may have; and checks that the kernels take the path
 // (int32 vector multiply-adds), which a per-column zero point of the row
 // factor does not, and the multiply-add each CPU has; an s8 weight of zero
-// point 0 by u8 rows (stored with 4 reduction steps interleaved) sums byte
-// dot products with AVX-512 VNNI.
+// point 0 by u8 rows (stored with 4 reduction steps interleaved; a
+// QLinearConv's by a u8 input of zero point 0, 4 input channels grouped)
+// sums byte dot products with AVX-512 VNNI.
 
 #include "codegen/codegen.h"
 #include "coretestsupport.h"
@@ -167,8 +168,46 @@ const Case& requantizedDotsCase() {
     return c;
 }
 
-/// Byte dot products (AVX-512 VNNI).
-constexpr const char* kByteDot = "@llvm.x86.avx512.vpdpbusd.512(";
+/// QLinearConvs of u8 inputs of zero point 0 (after a Relu) by s8 weights
+/// of zero point 0, 3 x 3 with padding: rows of 14 in 16 lanes, then of
+/// stride 2, rows of 7 in 8 lanes (256-bit dot products).
+/// The host stores their weights with 4 input channels grouped and sums
+/// byte dot products of 4 input channels' vectors interleaved.
+const Case& convDotsCase() {
+    static const Case c{
+        "qlinear-conv-byte-dots",
+        DType::UInt8,
+        {1, 16, 14, 14},
+        0,
+        [](onnxio::ModelBuilder& m, Seeded& r) {
+            scalar(m, "xs", DType::Float32, 0.05);
+            scalar(m, "xz", DType::UInt8, 0);
+            m.addInlineInitializer("w", DType::Int8, {32, 16, 3, 3},
+                                   bytesOf(r.ints<int8_t>(32 * 16 * 9, -128, 127)));
+            m.addFloatInitializer("ws", {32}, r.floats(32, 0.002));
+            m.addInlineInitializer("wz", DType::Int8, {32}, bytesOf(std::vector<int8_t>(32, 0)));
+            scalar(m, "cs", DType::Float32, 0.3);
+            scalar(m, "cz", DType::UInt8, 0);
+            m.addInlineInitializer("bias", DType::Int32, {32},
+                                   bytesOf(r.ints<int32_t>(32, -3000, 3000)));
+            m.addNode("QLinearConv", {"x", "xs", "xz", "w", "ws", "wz", "cs", "cz", "bias"}, {"c"})
+                .attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+            m.addInlineInitializer("v", DType::Int8, {16, 32, 3, 3},
+                                   bytesOf(r.ints<int8_t>(16 * 32 * 9, -128, 127)));
+            scalar(m, "vs", DType::Float32, 0.004);
+            scalar(m, "vz", DType::Int8, 0);
+            scalar(m, "ys", DType::Float32, 0.2);
+            scalar(m, "yz", DType::UInt8, 110);
+            m.addNode("QLinearConv", {"c", "cs", "cz", "v", "vs", "vz", "ys", "yz"}, {"y"})
+                .attr("strides", std::vector<int64_t>{2, 2})
+                .attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+            output(m, "y", DType::UInt8, {1, 16, 7, 7});
+        }};
+    return c;
+}
+
+/// Byte dot products (AVX-512 VNNI), of 512 and of 256 bits.
+constexpr const char* kByteDot = "@llvm.x86.avx512.vpdpbusd.";
 
 /// The int32 multiply-adds of the lanes: vpdpwssd (AVX-512 VNNI), vpmaddwd
 /// (AVX-512 BW, AVX2) or a multiply elsewhere.
@@ -194,10 +233,10 @@ int64_t integerMultiplyAdds(const Case& c, const char* strategy, const std::file
     return count;
 }
 
-const std::array<const Case*, 7>& cases() {
-    static const std::array<const Case*, 7> all{
-        &convCase(),     &matmulCase(),          &perColumnCase(), &requantizedCase(),
-        &byteDotsCase(), &requantizedDotsCase(), &weightZeroCase()};
+const std::array<const Case*, 8>& cases() {
+    static const std::array<const Case*, 8> all{
+        &convCase(),     &matmulCase(),          &perColumnCase(),  &requantizedCase(),
+        &byteDotsCase(), &requantizedDotsCase(), &weightZeroCase(), &convDotsCase()};
     return all;
 }
 
@@ -259,14 +298,15 @@ TEST(TestIntegers, multiplyAddsFollowTheCpu) {
     }
 }
 
-// An s8 weight of zero point 0 by u8 rows sums byte dot products where the
-// CPU compiled for has AVX-512 VNNI, and nowhere else: without VNNI the
+// An s8 weight of zero point 0 by u8 rows (a QLinearConv's: by a u8 input
+// of zero point 0) sums byte dot products where the CPU compiled for has
+// AVX-512 VNNI, and nowhere else: without VNNI the
 // grouped weight's lanes are read 4 bytes apart (vpmaddwd on AVX-512 BW);
 // with a weight zero point of 7 the weight is not grouped (vpdpwssd). Each gives ONNX Runtime's
 // outputs (everyMultiplyAddMatchesOnnxRuntime).
 TEST(TestIntegers, byteDotsWhereTheCpuHasThem) {
     TempDir dir;
-    for (const Case* c : {&byteDotsCase(), &requantizedDotsCase()}) {
+    for (const Case* c : {&byteDotsCase(), &requantizedDotsCase(), &convDotsCase()}) {
         const std::string vnni = optimizedKernels(*c, "graphturbo", dir.path(), "icelake-server");
         EXPECT_GT(test::countText(vnni, kByteDot), 0) << c->name;
         EXPECT_EQ(test::countText(vnni, kIntegerMultiplyAdds[0]), 0) << c->name;
@@ -274,8 +314,17 @@ TEST(TestIntegers, byteDotsWhereTheCpuHasThem) {
         EXPECT_EQ(test::countText(bw, kByteDot), 0) << c->name;
         EXPECT_GT(test::countText(bw, kIntegerMultiplyAdds[1]), 0) << c->name;
     }
+    // Rows of 7 in 8 lanes: 256-bit dot products.
+    const std::string narrow =
+        optimizedKernels(convDotsCase(), "graphturbo", dir.path(), "icelake-server");
+    EXPECT_GT(test::countText(narrow, "@llvm.x86.avx512.vpdpbusd.256("), 0);
     const std::string other =
         optimizedKernels(weightZeroCase(), "graphturbo", dir.path(), "icelake-server");
     EXPECT_EQ(test::countText(other, kByteDot), 0);
     EXPECT_GT(test::countText(other, kIntegerMultiplyAdds[0]), 0);
+    // A QLinearConv whose input's zero point is 120 keeps the word dot product.
+    const std::string shifted =
+        optimizedKernels(requantizedCase(), "graphturbo", dir.path(), "icelake-server");
+    EXPECT_EQ(test::countText(shifted, kByteDot), 0);
+    EXPECT_GT(test::countText(shifted, kIntegerMultiplyAdds[0]), 0);
 }
