@@ -25,7 +25,7 @@
 // products in the same order as lower_contraction.cpp, with the same fused
 // multiply-add: the same bits.
 
-#include "codegen/internal/blocked_plan.h"
+#include "codegen/internal/blocked_emitter.h"
 
 #include <llvm/IR/Intrinsics.h>
 
@@ -37,462 +37,317 @@
 
 namespace stagecraft::codegen::detail {
 
-namespace {
-
-/// Emits the tiles of one contraction from its plan.
-class BlockedEmitter {
-public:
-    BlockedEmitter(Emitter& e, const OpCall& call, const BlockedPlan& plan)
-        : e_(e)
-        , call_(call)
-        , plan_(plan)
-        , nest_(call.semantics->nests[0])
-        , integer_(integerFactors(call))
-        , type_(integer_ ? ir::DType::Int32 : outputType(call, 0))
-        , vector_(
-              llvm::FixedVectorType::get(e.valueType(type_), static_cast<unsigned>(plan.lanes))) {}
-
-    void emit() {
-        loops_.assign(nest_.loops.size(), nullptr);
-        forLoops(plan_.shared, [&] {
-            if (plan_.restOutside)
-                forLoops(plan_.rest, [&] { emitChunks(); });
-            else
-                emitChunks();
-        });
-    }
-
-    /// Whether it applies: a row at a runtime start needs every lane to read.
-    bool applies() const {
-        return plan_.start == nullptr ||
-               segmentInside(call_, plan_, 0, nest_.loops[static_cast<size_t>(plan_.row)].extent);
-    }
-
-private:
-    Range region(int loop) const { return call_.regions[0][static_cast<size_t>(loop)]; }
-
-    /// The segments once, or once per reduction chunk (plan_.reductionChunk).
-    void emitChunks() {
-        if (plan_.reductionChunk == 0) {
-            emitOrdered();
-            return;
-        }
-        const int64_t steps = nest_.loops[static_cast<size_t>(plan_.reductions[0])].extent;
-        e_.forRange(
-            {e_.i64(0), e_.i64(steps)},
-            [&](Value* first) {
-                chunkStart_ = first;
-                emitOrdered();
-            },
-            plan_.reductionChunk);
-        chunkStart_ = nullptr;
-    }
-
-    /// Nested loops over the regions of the nest's \p loops, their values
-    /// in loops_ while \p body runs.
-    void forLoops(const std::vector<int>& loops, const std::function<void()>& body) {
-        std::vector<Range> ranges;
-        for (int l : loops)
-            ranges.push_back(region(l));
-        e_.forBox(ranges, [&](const std::vector<Value*>& idx) {
-            for (size_t i = 0; i < idx.size(); ++i)
-                loops_[static_cast<size_t>(loops[i])] = idx[i];
-            body();
-        });
-    }
-
-    /// The segments, each over the block's tiles; or the tiles, each over
-    /// the segments (plan_.blocksOutside).
-    void emitOrdered() {
-        if (!plan_.blocksOutside)
-            eachSegment(e_, call_, plan_, [&](const Segment& s) {
-                eachTile(e_, call_, plan_,
-                         [&](Value* block, int64_t tile) { emitRest(s, block, tile); });
-            });
-        else
-            eachTile(e_, call_, plan_, [&](Value* block, int64_t tile) {
-                eachSegment(e_, call_, plan_, [&](const Segment& s) { emitRest(s, block, tile); });
-            });
-    }
-
-    void emitRest(const Segment& segment, Value* block, int64_t tile) {
+void BlockedEmitter::emit() {
+    loops_.assign(nest_.loops.size(), nullptr);
+    forLoops(plan_.shared, [&] {
         if (plan_.restOutside)
-            emitTile(segment, block, tile);
+            forLoops(plan_.rest, [&] { emitChunks(); });
         else
-            forLoops(plan_.rest, [&] { emitTile(segment, block, tile); });
+            emitChunks();
+    });
+}
+
+bool BlockedEmitter::applies() const {
+    return plan_.start == nullptr ||
+           segmentInside(call_, plan_, 0, nest_.loops[static_cast<size_t>(plan_.row)].extent);
+}
+
+void BlockedEmitter::emitChunks() {
+    if (plan_.reductionChunk == 0) {
+        emitOrdered();
+        return;
     }
+    const int64_t steps = nest_.loops[static_cast<size_t>(plan_.reductions[0])].extent;
+    e_.forRange(
+        {e_.i64(0), e_.i64(steps)},
+        [&](Value* first) {
+            chunkStart_ = first;
+            emitOrdered();
+        },
+        plan_.reductionChunk);
+    chunkStart_ = nullptr;
+}
 
-    /// loops_ with the block at position \p r of the tile and the row (and
-    /// the outer loop) at position \p lane, a constant when flattened.
-    std::vector<Value*> at(Value* block, int64_t r, Value* lane) {
-        std::vector<Value*> loops(loops_);
-        if (block != nullptr && plan_.blockOuter >= 0) { // a flattened block position
-            Value* q = e_.b().CreateAdd(block, e_.i64(r));
-            Value* width = e_.i64(plan_.blockWidth);
-            loops[static_cast<size_t>(plan_.blockOuter)] =
-                e_.b().CreateAdd(e_.i64(plan_.blockOuterFirst), e_.b().CreateUDiv(q, width));
-            loops[static_cast<size_t>(plan_.block)] =
-                e_.b().CreateAdd(e_.i64(plan_.blockFirst), e_.b().CreateURem(q, width));
-        } else if (block != nullptr) {
-            loops[static_cast<size_t>(plan_.block)] = e_.b().CreateAdd(block, e_.i64(r));
-        }
-        if (plan_.outer < 0) {
-            loops[static_cast<size_t>(plan_.row)] = lane;
-            return loops;
-        }
-        if (std::optional<int64_t> position = constantOf(lane)) {
-            const auto [outer, row] = positionValues(plan_, *position);
-            loops[static_cast<size_t>(plan_.outer)] = e_.i64(outer);
-            loops[static_cast<size_t>(plan_.row)] = e_.i64(row);
-            return loops;
-        }
-        // A runtime segment of a linear flattened row (positions >= 0).
-        loops[static_cast<size_t>(plan_.outer)] = e_.b().CreateAdd(
-            e_.i64(plan_.outerFirst), e_.b().CreateUDiv(lane, e_.i64(plan_.width)));
-        loops[static_cast<size_t>(plan_.row)] =
-            e_.b().CreateAdd(e_.i64(plan_.first), e_.b().CreateURem(lane, e_.i64(plan_.width)));
-        return loops;
-    }
+void BlockedEmitter::forLoops(const std::vector<int>& loops, const std::function<void()>& body) {
+    std::vector<Range> ranges;
+    for (int l : loops)
+        ranges.push_back(region(l));
+    e_.forBox(ranges, [&](const std::vector<Value*>& idx) {
+        for (size_t i = 0; i < idx.size(); ++i)
+            loops_[static_cast<size_t>(loops[i])] = idx[i];
+        body();
+    });
+}
 
-    /// \p loops with the unrolled loops at their values \p taps.
-    std::vector<Value*> withTaps(std::vector<Value*> loops, const std::vector<int64_t>& taps) {
-        for (size_t i = 0; i < plan_.taps.size(); ++i)
-            loops[static_cast<size_t>(plan_.taps[i])] = e_.i64(taps[i]);
-        return loops;
-    }
-
-    Value* laneOf(const Segment& s, int64_t offset) {
-        return e_.b().CreateAdd(s.first, e_.i64(offset));
-    }
-
-    int64_t lanesIn(const Segment& s, int64_t chunk) const {
-        return std::min(plan_.lanes, s.width - chunk * plan_.lanes);
-    }
-
-    int64_t chunksOf(const Segment& s) const { return (s.width + plan_.lanes - 1) / plan_.lanes; }
-
-    /// Whether the lanes run along the output's last loop, unflattened.
-    bool alongLastLoop() const { return plan_.outer < 0 && plan_.row == nest_.outputRank - 1; }
-
-    /// A tile's accumulators start at the output's initial values (Conv's bias).
-    Value* initialVector(const Segment& s, Value* block, int64_t r, int64_t chunk) {
-        const ir::OpKind kind = call_.op().kind;
-        const int slot = kind == ir::OpKind::QLinearConv ? 8 : 2;
-        if ((kind != ir::OpKind::Conv && kind != ir::OpKind::ConvTranspose &&
-             kind != ir::OpKind::QLinearConv) ||
-            !call_.hasInput(slot))
-            return llvm::Constant::getNullValue(vector_);
-        const ops::AccessMap* bias = nest_.accessFor(slot);
-        const bool perLane =
-            std::any_of(bias->dims.begin(), bias->dims.end(),
-                        [&](const ops::IndexExpr& d) { return readsLoop(d, plan_.row); });
-        if (!perLane)
-            return e_.b().CreateVectorSplat(static_cast<unsigned>(plan_.lanes),
-                                            loadMapped(e_, call_, 0, slot, at(block, r, s.first)));
-        Value* v = llvm::PoisonValue::get(vector_);
-        for (int64_t k = 0; k < lanesIn(s, chunk); ++k) {
-            Value* x =
-                loadMapped(e_, call_, 0, slot, at(block, r, laneOf(s, chunk * plan_.lanes + k)));
-            v = e_.b().CreateInsertElement(v, x, static_cast<uint64_t>(k));
-        }
-        return v;
-    }
-
-    /// The row factor's vector of chunk \p chunk at the current step: one
-    /// masked load of the lanes that read, in place when they read
-    /// consecutive elements (edge taps: the padding lanes masked off), else
-    /// from the first read lane's element over the span the lanes read,
-    /// shuffled into lanes.
-    /// \p keep says which lanes' sums count: the lanes that read, and those
-    /// past the segment's end (never stored). Null when no lane reads.
-    Value* rowVector(const Segment& s, int64_t chunk, const std::vector<int64_t>& taps,
-                     std::vector<bool>& keep) {
-        const int64_t count = lanesIn(s, chunk);
-        keep.assign(static_cast<size_t>(plan_.lanes), true);
-        std::vector<int64_t> offset(static_cast<size_t>(count), -1);
-        int64_t first = -1, base = 0, span = plan_.lanes;
-        for (int64_t k = 0; k < count; ++k) {
-            std::optional<int64_t> address =
-                s.known ? laneAddress(call_, plan_, *constantOf(s.first) + chunk * plan_.lanes + k,
-                                      taps)
-                        : std::optional<int64_t>(k * plan_.rowStride);
-            keep[static_cast<size_t>(k)] = address.has_value();
-            if (!address)
-                continue;
-            if (first < 0) {
-                first = k;
-                base = *address;
-            }
-            offset[static_cast<size_t>(k)] = *address - base;
-            span = std::max(span, *address - base + 1);
-        }
-        if (first < 0)
-            return nullptr;
-        std::vector<Value*> loops =
-            withTaps(at(nullptr, 0, laneOf(s, chunk * plan_.lanes + first)), taps);
-        const ops::AccessMap* map = nest_.accessFor(plan_.rowSlot);
-        std::vector<Value*> index;
-        for (const ops::IndexExpr& d : map->dims)
-            index.push_back(e_.evalIndex(d, loops));
-        const Access& rows = call_.inputs[static_cast<size_t>(plan_.rowSlot)];
-        if (std::optional<std::vector<bool>> lanes = steppedLanes(offset, first, 1, plan_.lanes)) {
-            // The lanes read consecutive elements: one masked load from where
-            // lane 0 would read (maybe before the tensor; its lane unread).
-            Value* loaded = e_.loadMasked(rows, index, -first, *lanes);
-            if (std::find(lanes->begin(), lanes->begin() + count, false) != lanes->begin() + count)
-                loaded->setName("edge"); // padding lanes masked off
-            return loaded;
-        }
-        if (plan_.stridedLoads)
-            if (std::optional<std::vector<bool>> lanes =
-                    steppedLanes(offset, first, plan_.rowStride, plan_.lanes))
-                return e_.loadStrided(rows, index, -first * plan_.rowStride, plan_.rowStride,
-                                      *lanes);
-        std::vector<bool> read(static_cast<size_t>(span), false);
-        for (int64_t o : offset)
-            if (o >= 0)
-                read[static_cast<size_t>(o)] = true;
-        Value* loaded = e_.loadMasked(rows, index, 0, read);
-        std::vector<int> lanes;
-        for (int64_t k = 0; k < plan_.lanes; ++k) {
-            const int64_t o = k < count ? offset[static_cast<size_t>(k)] : -1;
-            lanes.push_back(static_cast<int>(std::max<int64_t>(o, 0)));
-        }
-        return e_.b().CreateShuffleVector(loaded, lanes);
-    }
-
-    /// One reduction step of the tile at the unrolled loops' values \p taps.
-    void emitStep(const Segment& s, Value* block, int64_t tile, const std::vector<int64_t>& taps,
-                  std::vector<std::vector<Value*>>& acc) {
-        std::vector<Value*> rows;
-        std::vector<std::vector<bool>> keep(static_cast<size_t>(chunksOf(s)));
-        for (int64_t c = 0; c < chunksOf(s); ++c)
-            rows.push_back(rowVector(s, c, taps, keep[static_cast<size_t>(c)]));
-        if (std::all_of(rows.begin(), rows.end(), [](Value* v) { return v == nullptr; }))
-            return;
-        for (Value*& row : rows) // the row factor's zero point is one along the row
-            if (integer_ && row != nullptr)
-                row = widenedFactor(e_, call_, plan_.rowSlot, row, at(block, 0, s.first));
-        for (int64_t r = 0; r < tile; ++r) {
-            if (!plan_.colTestedDims.empty() &&
-                !columnInside(call_, plan_, *constantOf(block) + r, taps))
-                continue; // a padding tap of this position: no product
-            std::vector<Value*> loops = withTaps(at(block, r, s.first), taps);
-            Value* w = loadMapped(e_, call_, 0, plan_.colSlot, loops);
-            if (integer_)
-                w = widenedFactor(e_, call_, plan_.colSlot, w, loops);
-            Value* splat = e_.b().CreateVectorSplat(static_cast<unsigned>(plan_.lanes), w);
-            for (int64_t c = 0; c < chunksOf(s); ++c) {
-                if (rows[static_cast<size_t>(c)] == nullptr)
-                    continue;
-                Value* slot = acc[static_cast<size_t>(r)][static_cast<size_t>(c)];
-                Value* old = e_.b().CreateLoad(vector_, slot);
-                std::array<Value*, 3> args{rows[static_cast<size_t>(c)], splat, old};
-                Value* sum = integer_ ? integerMultiplyAdd(e_, old, args[0], splat)
-                                      : e_.intrinsic(llvm::Intrinsic::fmuladd, args);
-                const std::vector<bool>& kept = keep[static_cast<size_t>(c)];
-                if (!std::all_of(kept.begin(), kept.end(), [](bool b) { return b; }))
-                    sum = e_.b().CreateSelect(e_.laneMask(kept), sum, old);
-                e_.b().CreateStore(sum, slot);
-            }
-        }
-    }
-
-    void emitTile(const Segment& s, Value* block, int64_t tile) {
-        std::vector<std::vector<Value*>> acc(static_cast<size_t>(tile));
-        for (int64_t r = 0; r < tile; ++r)
-            for (int64_t c = 0; c < chunksOf(s); ++c)
-                acc[static_cast<size_t>(r)].push_back(
-                    e_.slot(vector_, initialVector(s, block, r, c)));
-        if (chunkStart_ != nullptr) // later chunks go on from the sums so far
-            e_.ifThen(e_.b().CreateICmpNE(chunkStart_, e_.i64(0)), [&] {
-                for (int64_t r = 0; r < tile; ++r)
-                    for (int64_t c = 0; c < chunksOf(s); ++c)
-                        e_.b().CreateStore(outputChunk(s, block, r, c),
-                                           acc[static_cast<size_t>(r)][static_cast<size_t>(c)]);
-            });
-        std::vector<Range> reductions;
-        for (int l : plan_.reductions)
-            reductions.push_back({e_.i64(0), e_.i64(nest_.loops[static_cast<size_t>(l)].extent)});
-        if (chunkStart_ != nullptr)
-            reductions[0] = {chunkStart_,
-                             e_.b().CreateAdd(chunkStart_, e_.i64(plan_.reductionChunk))};
-        if (plan_.dotGroup > 0 && !plan_.dotAlongRows)
-            emitDots(s, block, tile, reductions[0], acc);
-        else
-            emitSteps(s, block, tile, reductions, acc);
-        for (int64_t r = 0; r < tile; ++r)
-            for (int64_t c = 0; c < chunksOf(s); ++c)
-                storeChunk(s, block, r, c, acc[static_cast<size_t>(r)][static_cast<size_t>(c)]);
-    }
-
-    /// The reduction over \p reductions' ranges, a step per tap step; in
-    /// byte dot products along the row, plan_.dotLoop in steps of dotGroup.
-    void emitSteps(const Segment& s, Value* block, int64_t tile, std::vector<Range> reductions,
-                   std::vector<std::vector<Value*>>& acc) {
-        const std::vector<std::vector<int64_t>> steps = tapSteps(nest_, plan_);
-        const bool dots = plan_.dotGroup > 0;
-        for (size_t i = 0; dots && i < reductions.size(); ++i)
-            if (plan_.reductions[i] == plan_.dotLoop)
-                reductions[i] = {e_.b().CreateUDiv(reductions[i].lo, e_.i64(plan_.dotGroup)),
-                                 e_.b().CreateUDiv(reductions[i].hi, e_.i64(plan_.dotGroup))};
-        e_.forBox(reductions, [&](const std::vector<Value*>& red) {
-            for (size_t i = 0; i < red.size(); ++i)
-                loops_[static_cast<size_t>(plan_.reductions[i])] =
-                    dots && plan_.reductions[i] == plan_.dotLoop
-                        ? e_.b().CreateMul(red[i], e_.i64(plan_.dotGroup))
-                        : red[i];
-            auto body = [&] { // a tap in the column factor's guarded padding: tested per tile
-                for (const std::vector<int64_t>& taps : steps)
-                    if (dots)
-                        emitDotStep(s, block, tile, taps, acc);
-                    else if (plan_.colGuardedDims.empty())
-                        emitStep(s, block, tile, taps, acc);
-                    else
-                        e_.ifThen(readsInside(e_, call_, plan_.colSlot, plan_.colGuardedDims,
-                                              withTaps(at(block, 0, s.first), taps)),
-                                  [&] { emitStep(s, block, tile, taps, acc); });
-            };
-            if (plan_.testedDims.empty())
-                body();
-            else
-                e_.ifThen(
-                    readsInside(e_, call_, plan_.rowSlot, plan_.testedDims, at(block, 0, s.first)),
-                    body);
+void BlockedEmitter::emitOrdered() {
+    if (!plan_.blocksOutside)
+        eachSegment(e_, call_, plan_, [&](const Segment& s) {
+            eachTile(e_, call_, plan_,
+                     [&](Value* block, int64_t tile) { emitRest(s, block, tile); });
         });
-    }
+    else
+        eachTile(e_, call_, plan_, [&](Value* block, int64_t tile) {
+            eachSegment(e_, call_, plan_, [&](const Segment& s) { emitRest(s, block, tile); });
+        });
+}
 
-    /// The one reduction over \p steps in byte dot products of
-    /// plan_.dotGroup steps each (blocked_integer.cpp): a load per vector
-    /// of the grouped row factor, a broadcast of the column factor's bytes
-    /// per tile row; the row factor's sums, for the column factor's zero
-    /// point, in a vector beside each.
-    void emitDots(const Segment& s, Value* block, int64_t tile, const Range& steps,
-                  std::vector<std::vector<Value*>>& acc) {
-        const auto lanes = static_cast<unsigned>(plan_.lanes);
-        const bool zero = columnHasZero(call_, plan_);
-        std::vector<Value*> weightSums;
-        for (int64_t c = 0; zero && c < chunksOf(s); ++c)
-            weightSums.push_back(e_.slot(vector_, llvm::Constant::getNullValue(vector_)));
-        const ops::AccessMap* map = nest_.accessFor(plan_.rowSlot);
-        e_.forRange(
-            steps,
-            [&](Value* step) {
-                loops_[static_cast<size_t>(plan_.reductions[0])] = step;
-                std::vector<Value*> rows;
-                for (int64_t c = 0; c < chunksOf(s); ++c) {
-                    std::vector<Value*> loops = at(nullptr, 0, laneOf(s, c * plan_.lanes));
-                    std::vector<Value*> index;
-                    for (const ops::IndexExpr& d : map->dims)
-                        index.push_back(e_.evalIndex(d, loops));
-                    rows.push_back(groupedRowBytes(e_, call_, plan_, index));
-                }
-                for (size_t c = 0; c < weightSums.size(); ++c)
-                    addTo(weightSums[c], unitBytes(e_, lanes), rows[c]);
-                for (int64_t r = 0; r < tile; ++r) {
-                    Value* column = columnBytes(e_, call_, plan_, at(block, r, s.first));
-                    for (size_t c = 0; c < rows.size(); ++c)
-                        addTo(acc[static_cast<size_t>(r)][c], column, rows[c]);
-                }
-            },
-            plan_.dotGroup);
-        for (int64_t r = 0; r < tile; ++r)
-            for (size_t c = 0; c < weightSums.size(); ++c) {
-                Value* slot = acc[static_cast<size_t>(r)][c];
-                Value* sums = lessColumnZero(e_, call_, plan_, e_.b().CreateLoad(vector_, slot),
-                                             e_.b().CreateLoad(vector_, weightSums[c]),
-                                             at(block, r, s.first));
-                e_.b().CreateStore(sums, slot);
-            }
-    }
+void BlockedEmitter::emitRest(const Segment& segment, Value* block, int64_t tile) {
+    if (plan_.restOutside)
+        emitTile(segment, block, tile);
+    else
+        forLoops(plan_.rest, [&] { emitTile(segment, block, tile); });
+}
 
-    /// One step of byte dot products along the row at the unrolled loops'
-    /// values \p taps: per vector the row factor's plan_.dotGroup channels
-    /// from the current one, interleaved; per tile row the column factor's
-    /// bytes of those channels, broadcast.
-    void emitDotStep(const Segment& s, Value* block, int64_t tile, const std::vector<int64_t>& taps,
-                     std::vector<std::vector<Value*>>& acc) {
-        std::vector<Value*> rows;
+std::vector<Value*> BlockedEmitter::at(Value* block, int64_t r, Value* lane) {
+    std::vector<Value*> loops(loops_);
+    if (block != nullptr && plan_.blockOuter >= 0) { // a flattened block position
+        Value* q = e_.b().CreateAdd(block, e_.i64(r));
+        Value* width = e_.i64(plan_.blockWidth);
+        loops[static_cast<size_t>(plan_.blockOuter)] =
+            e_.b().CreateAdd(e_.i64(plan_.blockOuterFirst), e_.b().CreateUDiv(q, width));
+        loops[static_cast<size_t>(plan_.block)] =
+            e_.b().CreateAdd(e_.i64(plan_.blockFirst), e_.b().CreateURem(q, width));
+    } else if (block != nullptr) {
+        loops[static_cast<size_t>(plan_.block)] = e_.b().CreateAdd(block, e_.i64(r));
+    }
+    if (plan_.outer < 0) {
+        loops[static_cast<size_t>(plan_.row)] = lane;
+        return loops;
+    }
+    if (std::optional<int64_t> position = constantOf(lane)) {
+        const auto [outer, row] = positionValues(plan_, *position);
+        loops[static_cast<size_t>(plan_.outer)] = e_.i64(outer);
+        loops[static_cast<size_t>(plan_.row)] = e_.i64(row);
+        return loops;
+    }
+    // A runtime segment of a linear flattened row (positions >= 0).
+    loops[static_cast<size_t>(plan_.outer)] =
+        e_.b().CreateAdd(e_.i64(plan_.outerFirst), e_.b().CreateUDiv(lane, e_.i64(plan_.width)));
+    loops[static_cast<size_t>(plan_.row)] =
+        e_.b().CreateAdd(e_.i64(plan_.first), e_.b().CreateURem(lane, e_.i64(plan_.width)));
+    return loops;
+}
+
+std::vector<Value*> BlockedEmitter::withTaps(std::vector<Value*> loops,
+                                             const std::vector<int64_t>& taps) {
+    for (size_t i = 0; i < plan_.taps.size(); ++i)
+        loops[static_cast<size_t>(plan_.taps[i])] = e_.i64(taps[i]);
+    return loops;
+}
+
+Value* BlockedEmitter::laneOf(const Segment& s, int64_t offset) {
+    return e_.b().CreateAdd(s.first, e_.i64(offset));
+}
+
+int64_t BlockedEmitter::lanesIn(const Segment& s, int64_t chunk) const {
+    return std::min(plan_.lanes, s.width - chunk * plan_.lanes);
+}
+
+Value* BlockedEmitter::initialVector(const Segment& s, Value* block, int64_t r, int64_t chunk) {
+    const ir::OpKind kind = call_.op().kind;
+    const int slot = kind == ir::OpKind::QLinearConv ? 8 : 2;
+    if ((kind != ir::OpKind::Conv && kind != ir::OpKind::ConvTranspose &&
+         kind != ir::OpKind::QLinearConv) ||
+        !call_.hasInput(slot))
+        return llvm::Constant::getNullValue(vector_);
+    const ops::AccessMap* bias = nest_.accessFor(slot);
+    const bool perLane =
+        std::any_of(bias->dims.begin(), bias->dims.end(),
+                    [&](const ops::IndexExpr& d) { return readsLoop(d, plan_.row); });
+    if (!perLane)
+        return e_.b().CreateVectorSplat(static_cast<unsigned>(plan_.lanes),
+                                        loadMapped(e_, call_, 0, slot, at(block, r, s.first)));
+    Value* v = llvm::PoisonValue::get(vector_);
+    for (int64_t k = 0; k < lanesIn(s, chunk); ++k) {
+        Value* x = loadMapped(e_, call_, 0, slot, at(block, r, laneOf(s, chunk * plan_.lanes + k)));
+        v = e_.b().CreateInsertElement(v, x, static_cast<uint64_t>(k));
+    }
+    return v;
+}
+
+Value* BlockedEmitter::rowVector(const Segment& s, int64_t chunk, const std::vector<int64_t>& taps,
+                                 std::vector<bool>& keep) {
+    const int64_t count = lanesIn(s, chunk);
+    keep.assign(static_cast<size_t>(plan_.lanes), true);
+    std::vector<int64_t> offset(static_cast<size_t>(count), -1);
+    int64_t first = -1, base = 0, span = plan_.lanes;
+    for (int64_t k = 0; k < count; ++k) {
+        std::optional<int64_t> address =
+            s.known
+                ? laneAddress(call_, plan_, *constantOf(s.first) + chunk * plan_.lanes + k, taps)
+                : std::optional<int64_t>(k * plan_.rowStride);
+        keep[static_cast<size_t>(k)] = address.has_value();
+        if (!address)
+            continue;
+        if (first < 0) {
+            first = k;
+            base = *address;
+        }
+        offset[static_cast<size_t>(k)] = *address - base;
+        span = std::max(span, *address - base + 1);
+    }
+    if (first < 0)
+        return nullptr;
+    std::vector<Value*> loops =
+        withTaps(at(nullptr, 0, laneOf(s, chunk * plan_.lanes + first)), taps);
+    const ops::AccessMap* map = nest_.accessFor(plan_.rowSlot);
+    std::vector<Value*> index;
+    for (const ops::IndexExpr& d : map->dims)
+        index.push_back(e_.evalIndex(d, loops));
+    const Access& rows = call_.inputs[static_cast<size_t>(plan_.rowSlot)];
+    if (std::optional<std::vector<bool>> lanes = steppedLanes(offset, first, 1, plan_.lanes)) {
+        // The lanes read consecutive elements: one masked load from where
+        // lane 0 would read (maybe before the tensor; its lane unread).
+        Value* loaded = e_.loadMasked(rows, index, -first, *lanes);
+        if (std::find(lanes->begin(), lanes->begin() + count, false) != lanes->begin() + count)
+            loaded->setName("edge"); // padding lanes masked off
+        return loaded;
+    }
+    if (plan_.stridedLoads)
+        if (std::optional<std::vector<bool>> lanes =
+                steppedLanes(offset, first, plan_.rowStride, plan_.lanes))
+            return e_.loadStrided(rows, index, -first * plan_.rowStride, plan_.rowStride, *lanes);
+    std::vector<bool> read(static_cast<size_t>(span), false);
+    for (int64_t o : offset)
+        if (o >= 0)
+            read[static_cast<size_t>(o)] = true;
+    Value* loaded = e_.loadMasked(rows, index, 0, read);
+    std::vector<int> lanes;
+    for (int64_t k = 0; k < plan_.lanes; ++k) {
+        const int64_t o = k < count ? offset[static_cast<size_t>(k)] : -1;
+        lanes.push_back(static_cast<int>(std::max<int64_t>(o, 0)));
+    }
+    return e_.b().CreateShuffleVector(loaded, lanes);
+}
+
+void BlockedEmitter::emitStep(const Segment& s, Value* block, int64_t tile,
+                              const std::vector<int64_t>& taps,
+                              std::vector<std::vector<Value*>>& acc) {
+    std::vector<Value*> rows;
+    std::vector<std::vector<bool>> keep(static_cast<size_t>(chunksOf(s)));
+    for (int64_t c = 0; c < chunksOf(s); ++c)
+        rows.push_back(rowVector(s, c, taps, keep[static_cast<size_t>(c)]));
+    if (std::all_of(rows.begin(), rows.end(), [](Value* v) { return v == nullptr; }))
+        return;
+    for (Value*& row : rows) // the row factor's zero point is one along the row
+        if (integer_ && row != nullptr)
+            row = widenedFactor(e_, call_, plan_.rowSlot, row, at(block, 0, s.first));
+    for (int64_t r = 0; r < tile; ++r) {
+        if (!plan_.colTestedDims.empty() &&
+            !columnInside(call_, plan_, *constantOf(block) + r, taps))
+            continue; // a padding tap of this position: no product
+        std::vector<Value*> loops = withTaps(at(block, r, s.first), taps);
+        Value* w = loadMapped(e_, call_, 0, plan_.colSlot, loops);
+        if (integer_)
+            w = widenedFactor(e_, call_, plan_.colSlot, w, loops);
+        Value* splat = e_.b().CreateVectorSplat(static_cast<unsigned>(plan_.lanes), w);
+        for (int64_t c = 0; c < chunksOf(s); ++c) {
+            if (rows[static_cast<size_t>(c)] == nullptr)
+                continue;
+            Value* slot = acc[static_cast<size_t>(r)][static_cast<size_t>(c)];
+            Value* old = e_.b().CreateLoad(vector_, slot);
+            std::array<Value*, 3> args{rows[static_cast<size_t>(c)], splat, old};
+            Value* sum = integer_ ? integerMultiplyAdd(e_, old, args[0], splat)
+                                  : e_.intrinsic(llvm::Intrinsic::fmuladd, args);
+            const std::vector<bool>& kept = keep[static_cast<size_t>(c)];
+            if (!std::all_of(kept.begin(), kept.end(), [](bool b) { return b; }))
+                sum = e_.b().CreateSelect(e_.laneMask(kept), sum, old);
+            e_.b().CreateStore(sum, slot);
+        }
+    }
+}
+
+void BlockedEmitter::emitTile(const Segment& s, Value* block, int64_t tile) {
+    std::vector<std::vector<Value*>> acc(static_cast<size_t>(tile));
+    for (int64_t r = 0; r < tile; ++r)
         for (int64_t c = 0; c < chunksOf(s); ++c)
-            rows.push_back(interleavedRow(s, c, taps));
-        if (std::all_of(rows.begin(), rows.end(), [](Value* v) { return v == nullptr; }))
-            return;
-        for (int64_t r = 0; r < tile; ++r) {
-            Value* column = columnBytes(e_, call_, plan_, withTaps(at(block, r, s.first), taps));
-            for (size_t c = 0; c < rows.size(); ++c)
-                if (rows[c] != nullptr)
-                    addTo(acc[static_cast<size_t>(r)][c], rows[c], column);
-        }
-    }
+            acc[static_cast<size_t>(r)].push_back(e_.slot(vector_, initialVector(s, block, r, c)));
+    if (chunkStart_ != nullptr) // later chunks go on from the sums so far
+        e_.ifThen(e_.b().CreateICmpNE(chunkStart_, e_.i64(0)), [&] {
+            for (int64_t r = 0; r < tile; ++r)
+                for (int64_t c = 0; c < chunksOf(s); ++c)
+                    e_.b().CreateStore(outputChunk(s, block, r, c),
+                                       acc[static_cast<size_t>(r)][static_cast<size_t>(c)]);
+        });
+    std::vector<Range> reductions;
+    for (int l : plan_.reductions)
+        reductions.push_back({e_.i64(0), e_.i64(nest_.loops[static_cast<size_t>(l)].extent)});
+    if (chunkStart_ != nullptr)
+        reductions[0] = {chunkStart_, e_.b().CreateAdd(chunkStart_, e_.i64(plan_.reductionChunk))};
+    if (plan_.dotGroup > 0 && !plan_.dotAlongRows)
+        emitDots(s, block, tile, reductions[0], acc);
+    else
+        emitSteps(s, block, tile, reductions, acc);
+    for (int64_t r = 0; r < tile; ++r)
+        for (int64_t c = 0; c < chunksOf(s); ++c)
+            storeChunk(s, block, r, c, acc[static_cast<size_t>(r)][static_cast<size_t>(c)]);
+}
 
-    /// The row factor's vectors of chunk \p chunk for plan_.dotGroup
-    /// consecutive values of plan_.dotLoop, interleaved (null when no lane reads).
-    Value* interleavedRow(const Segment& s, int64_t chunk, const std::vector<int64_t>& taps) {
-        const auto loop = static_cast<size_t>(plan_.dotLoop);
-        Value* first = loops_[loop];
-        std::vector<Value*> channels;
-        std::vector<bool> keep;
-        for (int64_t j = 0; j < plan_.dotGroup; ++j) {
-            loops_[loop] = e_.b().CreateAdd(first, e_.i64(j));
-            channels.push_back(rowVector(s, chunk, taps, keep));
-        }
-        loops_[loop] = first;
-        return channels[0] == nullptr ? nullptr : interleavedBytes(e_, channels, keep);
-    }
+void BlockedEmitter::emitSteps(const Segment& s, Value* block, int64_t tile,
+                               std::vector<Range> reductions,
+                               std::vector<std::vector<Value*>>& acc) {
+    const std::vector<std::vector<int64_t>> steps = tapSteps(nest_, plan_);
+    const bool dots = plan_.dotGroup > 0;
+    for (size_t i = 0; dots && i < reductions.size(); ++i)
+        if (plan_.reductions[i] == plan_.dotLoop)
+            reductions[i] = {e_.b().CreateUDiv(reductions[i].lo, e_.i64(plan_.dotGroup)),
+                             e_.b().CreateUDiv(reductions[i].hi, e_.i64(plan_.dotGroup))};
+    e_.forBox(reductions, [&](const std::vector<Value*>& red) {
+        for (size_t i = 0; i < red.size(); ++i)
+            loops_[static_cast<size_t>(plan_.reductions[i])] =
+                dots && plan_.reductions[i] == plan_.dotLoop
+                    ? e_.b().CreateMul(red[i], e_.i64(plan_.dotGroup))
+                    : red[i];
+        auto body = [&] { // a tap in the column factor's guarded padding: tested per tile
+            for (const std::vector<int64_t>& taps : steps)
+                if (dots)
+                    emitDotStep(s, block, tile, taps, acc);
+                else if (plan_.colGuardedDims.empty())
+                    emitStep(s, block, tile, taps, acc);
+                else
+                    e_.ifThen(readsInside(e_, call_, plan_.colSlot, plan_.colGuardedDims,
+                                          withTaps(at(block, 0, s.first), taps)),
+                              [&] { emitStep(s, block, tile, taps, acc); });
+        };
+        if (plan_.testedDims.empty())
+            body();
+        else
+            e_.ifThen(
+                readsInside(e_, call_, plan_.rowSlot, plan_.testedDims, at(block, 0, s.first)),
+                body);
+    });
+}
 
-    /// *slot += the byte dot products of \p unsignedBytes by \p signedBytes.
-    void addTo(Value* slot, Value* unsignedBytes, Value* signedBytes) {
-        Value* old = e_.b().CreateLoad(vector_, slot);
-        e_.b().CreateStore(byteDot(e_, old, unsignedBytes, signedBytes), slot);
-    }
+Value* BlockedEmitter::outputChunk(const Segment& s, Value* block, int64_t r, int64_t chunk) {
+    std::vector<bool> read(static_cast<size_t>(plan_.lanes), false);
+    std::fill_n(read.begin(), lanesIn(s, chunk), true);
+    std::vector<Value*> loops = at(block, r, laneOf(s, chunk * plan_.lanes));
+    return e_.loadMasked(call_.outputs[0],
+                         std::vector<Value*>(loops.begin(), loops.begin() + nest_.outputRank), 0,
+                         read);
+}
 
-    /// The output's vector of chunk \p chunk of tile row \p r (lanes past the segment poison).
-    Value* outputChunk(const Segment& s, Value* block, int64_t r, int64_t chunk) {
-        std::vector<bool> read(static_cast<size_t>(plan_.lanes), false);
-        std::fill_n(read.begin(), lanesIn(s, chunk), true);
-        std::vector<Value*> loops = at(block, r, laneOf(s, chunk * plan_.lanes));
-        return e_.loadMasked(call_.outputs[0],
-                             std::vector<Value*>(loops.begin(), loops.begin() + nest_.outputRank),
-                             0, read);
-    }
-
-    /// Stores the sums of chunk \p chunk of row \p r (through the epilogue).
-    void storeChunk(const Segment& s, Value* block, int64_t r, int64_t chunk, Value* slot) {
-        Value* sum = e_.b().CreateLoad(vector_, slot);
-        const int64_t count = lanesIn(s, chunk);
-        if (!call_.epilogue.empty())
-            sum = applyEpilogue(e_, call_, sum, count, alongLastLoop(), [&](int64_t lane) {
-                std::vector<Value*> loops = at(block, r, laneOf(s, chunk * plan_.lanes + lane));
-                loops.resize(static_cast<size_t>(nest_.outputRank));
-                return loops;
-            });
-        std::vector<Value*> loops = at(block, r, laneOf(s, chunk * plan_.lanes));
-        if (requantizes(call_)) // the scales and zero points are one along the row
-            sum = requantizedLanes(e_, call_, sum, loops);
-        loops.resize(static_cast<size_t>(nest_.outputRank));
-        const Access& out =
-            call_.epilogue.empty() ? call_.outputs[0] : call_.epilogue.back().outputs[0];
-        if (plan_.outStride == 1)
-            e_.storeVector(out, loops, sum, count);
-        else // lanes along channels
-            e_.storeStrided(out, loops, sum, out.strides[static_cast<size_t>(plan_.row)], count);
-    }
-
-    Emitter& e_;
-    const OpCall& call_;
-    const BlockedPlan& plan_;
-    const ops::LoopNest& nest_;
-    /// Int32 sums of widened factors less their zero points (blocked_integer.cpp).
-    bool integer_;
-    ir::DType type_;
-    llvm::FixedVectorType* vector_;
-    /// Current values of the nest's loops (null where not yet set).
-    std::vector<Value*> loops_;
-    /// The first step of the current reduction chunk, or null.
-    Value* chunkStart_ = nullptr;
-};
-
-} // namespace
+void BlockedEmitter::storeChunk(const Segment& s, Value* block, int64_t r, int64_t chunk,
+                                Value* slot) {
+    Value* sum = e_.b().CreateLoad(vector_, slot);
+    const int64_t count = lanesIn(s, chunk);
+    if (!call_.epilogue.empty())
+        sum = applyEpilogue(e_, call_, sum, count, alongLastLoop(), [&](int64_t lane) {
+            std::vector<Value*> loops = at(block, r, laneOf(s, chunk * plan_.lanes + lane));
+            loops.resize(static_cast<size_t>(nest_.outputRank));
+            return loops;
+        });
+    std::vector<Value*> loops = at(block, r, laneOf(s, chunk * plan_.lanes));
+    if (requantizes(call_)) // the scales and zero points are one along the row
+        sum = requantizedLanes(e_, call_, sum, loops);
+    loops.resize(static_cast<size_t>(nest_.outputRank));
+    const Access& out =
+        call_.epilogue.empty() ? call_.outputs[0] : call_.epilogue.back().outputs[0];
+    if (plan_.outStride == 1)
+        e_.storeVector(out, loops, sum, count);
+    else // lanes along channels
+        e_.storeStrided(out, loops, sum, out.strides[static_cast<size_t>(plan_.row)], count);
+}
 
 bool lowerBlockedContraction(Emitter& e, const OpCall& call) {
     std::optional<BlockedPlan> plan = planBlocked(e, call);

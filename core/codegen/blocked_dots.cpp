@@ -1,0 +1,88 @@
+// The register-blocked contraction's byte dot products (BlockedEmitter,
+// blocked_emitter.h; blocked_integer.cpp has the instructions and the
+// plan): a MatMul's reduction in steps of 4 against its weight stored with
+// 4 steps grouped, its u8 rows' 4 bytes broadcast and the weight's column
+// sums kept for the rows' zero point; a Conv's steps of 4 input channels,
+// their vectors interleaved, against its weight's 4 bytes broadcast.
+
+#include "codegen/internal/blocked_emitter.h"
+
+#include <algorithm>
+
+namespace stagecraft::codegen::detail {
+
+void BlockedEmitter::emitDots(const Segment& s, Value* block, int64_t tile, const Range& steps,
+                              std::vector<std::vector<Value*>>& acc) {
+    const auto lanes = static_cast<unsigned>(plan_.lanes);
+    const bool zero = columnHasZero(call_, plan_);
+    std::vector<Value*> weightSums;
+    for (int64_t c = 0; zero && c < chunksOf(s); ++c)
+        weightSums.push_back(e_.slot(vector_, llvm::Constant::getNullValue(vector_)));
+    const ops::AccessMap* map = nest_.accessFor(plan_.rowSlot);
+    e_.forRange(
+        steps,
+        [&](Value* step) {
+            loops_[static_cast<size_t>(plan_.reductions[0])] = step;
+            std::vector<Value*> rows;
+            for (int64_t c = 0; c < chunksOf(s); ++c) {
+                std::vector<Value*> loops = at(nullptr, 0, laneOf(s, c * plan_.lanes));
+                std::vector<Value*> index;
+                for (const ops::IndexExpr& d : map->dims)
+                    index.push_back(e_.evalIndex(d, loops));
+                rows.push_back(groupedRowBytes(e_, call_, plan_, index));
+            }
+            for (size_t c = 0; c < weightSums.size(); ++c)
+                addTo(weightSums[c], unitBytes(e_, lanes), rows[c]);
+            for (int64_t r = 0; r < tile; ++r) {
+                Value* column = columnBytes(e_, call_, plan_, at(block, r, s.first));
+                for (size_t c = 0; c < rows.size(); ++c)
+                    addTo(acc[static_cast<size_t>(r)][c], column, rows[c]);
+            }
+        },
+        plan_.dotGroup);
+    for (int64_t r = 0; r < tile; ++r)
+        for (size_t c = 0; c < weightSums.size(); ++c) {
+            Value* slot = acc[static_cast<size_t>(r)][c];
+            Value* sums =
+                lessColumnZero(e_, call_, plan_, e_.b().CreateLoad(vector_, slot),
+                               e_.b().CreateLoad(vector_, weightSums[c]), at(block, r, s.first));
+            e_.b().CreateStore(sums, slot);
+        }
+}
+
+void BlockedEmitter::emitDotStep(const Segment& s, Value* block, int64_t tile,
+                                 const std::vector<int64_t>& taps,
+                                 std::vector<std::vector<Value*>>& acc) {
+    std::vector<Value*> rows;
+    for (int64_t c = 0; c < chunksOf(s); ++c)
+        rows.push_back(interleavedRow(s, c, taps));
+    if (std::all_of(rows.begin(), rows.end(), [](Value* v) { return v == nullptr; }))
+        return;
+    for (int64_t r = 0; r < tile; ++r) {
+        Value* column = columnBytes(e_, call_, plan_, withTaps(at(block, r, s.first), taps));
+        for (size_t c = 0; c < rows.size(); ++c)
+            if (rows[c] != nullptr)
+                addTo(acc[static_cast<size_t>(r)][c], rows[c], column);
+    }
+}
+
+Value* BlockedEmitter::interleavedRow(const Segment& s, int64_t chunk,
+                                      const std::vector<int64_t>& taps) {
+    const auto loop = static_cast<size_t>(plan_.dotLoop);
+    Value* first = loops_[loop];
+    std::vector<Value*> channels;
+    std::vector<bool> keep;
+    for (int64_t j = 0; j < plan_.dotGroup; ++j) {
+        loops_[loop] = e_.b().CreateAdd(first, e_.i64(j));
+        channels.push_back(rowVector(s, chunk, taps, keep));
+    }
+    loops_[loop] = first;
+    return channels[0] == nullptr ? nullptr : interleavedBytes(e_, channels, keep);
+}
+
+void BlockedEmitter::addTo(Value* slot, Value* unsignedBytes, Value* signedBytes) {
+    Value* old = e_.b().CreateLoad(vector_, slot);
+    e_.b().CreateStore(byteDot(e_, old, unsignedBytes, signedBytes), slot);
+}
+
+} // namespace stagecraft::codegen::detail

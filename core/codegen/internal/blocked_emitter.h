@@ -1,0 +1,129 @@
+#pragma once
+// Internal to core/codegen: the register-blocked contraction's emitter
+// (lower_blocked.cpp; its byte dot products in blocked_dots.cpp), which
+// emits the tiles of one contraction from its plan (blocked_plan.h).
+
+#include "codegen/internal/blocked_plan.h"
+
+#include <functional>
+#include <vector>
+
+namespace stagecraft::codegen::detail {
+
+/// Emits the tiles of one contraction from its plan.
+class BlockedEmitter {
+public:
+    BlockedEmitter(Emitter& e, const OpCall& call, const BlockedPlan& plan)
+        : e_(e)
+        , call_(call)
+        , plan_(plan)
+        , nest_(call.semantics->nests[0])
+        , integer_(integerFactors(call))
+        , type_(integer_ ? ir::DType::Int32 : outputType(call, 0))
+        , vector_(
+              llvm::FixedVectorType::get(e.valueType(type_), static_cast<unsigned>(plan.lanes))) {}
+
+    void emit();
+
+    /// Whether it applies: a row at a runtime start needs every lane to read.
+    bool applies() const;
+
+private:
+    Range region(int loop) const { return call_.regions[0][static_cast<size_t>(loop)]; }
+
+    /// The segments once, or once per reduction chunk (plan_.reductionChunk).
+    void emitChunks();
+
+    /// Nested loops over the regions of the nest's \p loops, their values
+    /// in loops_ while \p body runs.
+    void forLoops(const std::vector<int>& loops, const std::function<void()>& body);
+
+    /// The segments, each over the block's tiles; or the tiles, each over
+    /// the segments (plan_.blocksOutside).
+    void emitOrdered();
+
+    void emitRest(const Segment& segment, Value* block, int64_t tile);
+
+    /// loops_ with the block at position \p r of the tile and the row (and
+    /// the outer loop) at position \p lane, a constant when flattened.
+    std::vector<Value*> at(Value* block, int64_t r, Value* lane);
+
+    /// \p loops with the unrolled loops at their values \p taps.
+    std::vector<Value*> withTaps(std::vector<Value*> loops, const std::vector<int64_t>& taps);
+
+    Value* laneOf(const Segment& s, int64_t offset);
+
+    int64_t lanesIn(const Segment& s, int64_t chunk) const;
+
+    int64_t chunksOf(const Segment& s) const { return (s.width + plan_.lanes - 1) / plan_.lanes; }
+
+    /// Whether the lanes run along the output's last loop, unflattened.
+    bool alongLastLoop() const { return plan_.outer < 0 && plan_.row == nest_.outputRank - 1; }
+
+    /// A tile's accumulators start at the output's initial values (Conv's bias).
+    Value* initialVector(const Segment& s, Value* block, int64_t r, int64_t chunk);
+
+    /// The row factor's vector of chunk \p chunk at the current step: one
+    /// masked load of the lanes that read, in place when they read
+    /// consecutive elements (edge taps: the padding lanes masked off), else
+    /// from the first read lane's element over the span the lanes read,
+    /// shuffled into lanes.
+    /// \p keep says which lanes' sums count: the lanes that read, and those
+    /// past the segment's end (never stored). Null when no lane reads.
+    Value* rowVector(const Segment& s, int64_t chunk, const std::vector<int64_t>& taps,
+                     std::vector<bool>& keep);
+
+    /// One reduction step of the tile at the unrolled loops' values \p taps.
+    void emitStep(const Segment& s, Value* block, int64_t tile, const std::vector<int64_t>& taps,
+                  std::vector<std::vector<Value*>>& acc);
+
+    void emitTile(const Segment& s, Value* block, int64_t tile);
+
+    /// The reduction over \p reductions' ranges, a step per tap step; in
+    /// byte dot products along the row, plan_.dotLoop in steps of dotGroup.
+    void emitSteps(const Segment& s, Value* block, int64_t tile, std::vector<Range> reductions,
+                   std::vector<std::vector<Value*>>& acc);
+
+    /// The one reduction over \p steps in byte dot products of
+    /// plan_.dotGroup steps each (blocked_integer.cpp): a load per vector
+    /// of the grouped row factor, a broadcast of the column factor's bytes
+    /// per tile row; the row factor's sums, for the column factor's zero
+    /// point, in a vector beside each.
+    void emitDots(const Segment& s, Value* block, int64_t tile, const Range& steps,
+                  std::vector<std::vector<Value*>>& acc);
+
+    /// One step of byte dot products along the row at the unrolled loops'
+    /// values \p taps: per vector the row factor's plan_.dotGroup channels
+    /// from the current one, interleaved; per tile row the column factor's
+    /// bytes of those channels, broadcast.
+    void emitDotStep(const Segment& s, Value* block, int64_t tile, const std::vector<int64_t>& taps,
+                     std::vector<std::vector<Value*>>& acc);
+
+    /// The row factor's vectors of chunk \p chunk for plan_.dotGroup
+    /// consecutive values of plan_.dotLoop, interleaved (null when no lane reads).
+    Value* interleavedRow(const Segment& s, int64_t chunk, const std::vector<int64_t>& taps);
+
+    /// *slot += the byte dot products of \p unsignedBytes by \p signedBytes.
+    void addTo(Value* slot, Value* unsignedBytes, Value* signedBytes);
+
+    /// The output's vector of chunk \p chunk of tile row \p r (lanes past the segment poison).
+    Value* outputChunk(const Segment& s, Value* block, int64_t r, int64_t chunk);
+
+    /// Stores the sums of chunk \p chunk of row \p r (through the epilogue).
+    void storeChunk(const Segment& s, Value* block, int64_t r, int64_t chunk, Value* slot);
+
+    Emitter& e_;
+    const OpCall& call_;
+    const BlockedPlan& plan_;
+    const ops::LoopNest& nest_;
+    /// Int32 sums of widened factors less their zero points (blocked_integer.cpp).
+    bool integer_;
+    ir::DType type_;
+    llvm::FixedVectorType* vector_;
+    /// Current values of the nest's loops (null where not yet set).
+    std::vector<Value*> loops_;
+    /// The first step of the current reduction chunk, or null.
+    Value* chunkStart_ = nullptr;
+};
+
+} // namespace stagecraft::codegen::detail
