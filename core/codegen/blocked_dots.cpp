@@ -3,7 +3,8 @@
 // plan): a MatMul's reduction in steps of 4 against its weight stored with
 // 4 steps grouped, its u8 rows' 4 bytes broadcast and the weight's column
 // sums kept for the rows' zero point; a Conv's steps of 4 input channels,
-// their vectors interleaved, against its weight's 4 bytes broadcast.
+// their vectors interleaved, against its weight's 4 bytes broadcast, each
+// tile row's weight sums kept for an input zero point other than 0.
 
 #include "codegen/internal/blocked_emitter.h"
 
@@ -14,7 +15,7 @@ namespace stagecraft::codegen::detail {
 void BlockedEmitter::emitDots(const Segment& s, Value* block, int64_t tile, const Range& steps,
                               std::vector<std::vector<Value*>>& acc) {
     const auto lanes = static_cast<unsigned>(plan_.lanes);
-    const bool zero = columnHasZero(call_, plan_);
+    const bool zero = hasZero(call_, plan_.colSlot);
     std::vector<Value*> weightSums;
     for (int64_t c = 0; zero && c < chunksOf(s); ++c)
         weightSums.push_back(e_.slot(vector_, llvm::Constant::getNullValue(vector_)));
@@ -44,8 +45,8 @@ void BlockedEmitter::emitDots(const Segment& s, Value* block, int64_t tile, cons
         for (size_t c = 0; c < weightSums.size(); ++c) {
             Value* slot = acc[static_cast<size_t>(r)][c];
             Value* sums =
-                lessColumnZero(e_, call_, plan_, e_.b().CreateLoad(vector_, slot),
-                               e_.b().CreateLoad(vector_, weightSums[c]), at(block, r, s.first));
+                lessZeroTimes(e_, call_, plan_.colSlot, e_.b().CreateLoad(vector_, slot),
+                              e_.b().CreateLoad(vector_, weightSums[c]), at(block, r, s.first));
             e_.b().CreateStore(sums, slot);
         }
 }
@@ -63,7 +64,29 @@ void BlockedEmitter::emitDotStep(const Segment& s, Value* block, int64_t tile,
         for (size_t c = 0; c < rows.size(); ++c)
             if (rows[c] != nullptr)
                 addTo(acc[static_cast<size_t>(r)][c], rows[c], column);
+        if (!weightSums_.empty()) // every lane read this step (dotRowZero)
+            addTo(weightSums_[static_cast<size_t>(r)],
+                  unitBytes(e_, static_cast<unsigned>(plan_.lanes)), column);
     }
+}
+
+void BlockedEmitter::startRowZero(int64_t tile) {
+    weightSums_.clear();
+    for (int64_t r = 0; plan_.dotRowZero && r < tile; ++r)
+        weightSums_.push_back(e_.slot(vector_, llvm::Constant::getNullValue(vector_)));
+}
+
+void BlockedEmitter::takeRowZero(const Segment& s, Value* block,
+                                 std::vector<std::vector<Value*>>& acc) {
+    for (size_t r = 0; r < weightSums_.size(); ++r) {
+        Value* weightSums = e_.b().CreateLoad(vector_, weightSums_[r]);
+        for (Value* slot : acc[r]) {
+            Value* sums = lessZeroTimes(e_, call_, plan_.rowSlot, e_.b().CreateLoad(vector_, slot),
+                                        weightSums, at(block, static_cast<int64_t>(r), s.first));
+            e_.b().CreateStore(sums, slot);
+        }
+    }
+    weightSums_.clear();
 }
 
 Value* BlockedEmitter::interleavedRow(const Segment& s, int64_t chunk,

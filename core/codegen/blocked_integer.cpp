@@ -25,9 +25,16 @@
 // u8 x s8 kernel. The products are of the stored u8 values, not of their
 // differences from the zero point: a further dot product per step of the
 // weight by bytes of 1 sums each column, and the zero point times that sum
-// is taken off before the store. Sums and products fit int32 exactly, so
-// the bits are again the scalar lowering's. Without VNNI the grouped
-// weight's lanes are read 4 bytes apart, one shuffle per vector.
+// is taken off before the store. A QLinearConv's s8 weight stored with 4
+// input channels grouped ([oc][ic / 4][kh][kw][4]) keeps its vectors along
+// output positions: each step loads the u8 input's vectors of 4 channels
+// as one step loads one, interleaves their bytes, and adds one vpdpbusd
+// per tile row by the weight's 4 bytes broadcast; an input zero point
+// other than 0 (only without padding) is taken off with each tile row's
+// weight sums. Sums and products fit int32 exactly, so the bits are again
+// the scalar lowering's. Without VNNI the grouped weights are read as the
+// word path reads any weight (a MatMul's lanes 4 bytes apart, one shuffle
+// per vector).
 
 #include "codegen/internal/blocked_plan.h"
 #include "codegen/internal/host_reads.h"
@@ -77,24 +84,6 @@ bool zeroOrAbsent(const OpCall& call, int slot) {
     const int zero = zeroSlotOf(slot);
     return !call.hasInput(zero) ||
            zeroConstant(*call.graph, call.op().inputs[static_cast<size_t>(zero)]);
-}
-
-/// The one dim of input \p slot that reads loop \p loop, exactly (a single
-/// term of coefficient 1), where no other dim reads it; else nullopt.
-std::optional<size_t> dimReadingAlone(const ops::LoopNest& nest, int slot, int loop) {
-    const ops::AccessMap* map = nest.accessFor(slot);
-    if (map == nullptr)
-        return std::nullopt;
-    const ops::IndexExpr exact{false, {ops::IndexTerm{loop, 1, 1, 0}}, 0, 1, 0};
-    std::optional<size_t> found;
-    for (size_t d = 0; d < map->dims.size(); ++d) {
-        if (!readsLoop(map->dims[d], loop))
-            continue;
-        if (found || map->dims[d] != exact)
-            return std::nullopt;
-        found = d;
-    }
-    return found;
 }
 
 /// \p v splat to the lanes of \p like when \p like is a vector type.
@@ -175,8 +164,14 @@ void planByteDots(Emitter& e, const OpCall& call, BlockedPlan& plan) {
     if (grouped.group != kDotGroup || wordDotOf(e.module()) != 2 ||
         vectorBitsOf(e.module()) != 512 || (plan.lanes != 16 && plan.lanes != 8) ||
         inputType(call, signedSlot) != ir::DType::Int8 ||
-        inputType(call, unsignedSlot) != ir::DType::UInt8 || !zeroOrAbsent(call, signedSlot) ||
-        (alongRows && !zeroOrAbsent(call, unsignedSlot)))
+        inputType(call, unsignedSlot) != ir::DType::UInt8 || !zeroOrAbsent(call, signedSlot))
+        return;
+    // A Conv's input of another zero point: only where every lane reads
+    // every tap (no padding), so that one sum of a tile row's weights
+    // serves all its lanes.
+    const bool rowZero = alongRows && !zeroOrAbsent(call, unsignedSlot);
+    if (rowZero && !readsNoPadding(call.semantics->nests[0], unsignedSlot,
+                                   call.inputs[static_cast<size_t>(unsignedSlot)].shape))
         return;
     const ops::LoopNest& nest = call.semantics->nests[0];
     const ops::IndexExpr& groupedDim = nest.accessFor(signedSlot)->dims[grouped.groupDim];
@@ -197,6 +192,7 @@ void planByteDots(Emitter& e, const OpCall& call, BlockedPlan& plan) {
     plan.dotGroup = kDotGroup;
     plan.dotLoop = step;
     plan.dotAlongRows = alongRows;
+    plan.dotRowZero = rowZero;
 }
 
 Value* groupedRowBytes(Emitter& e, const OpCall& call, const BlockedPlan& plan,
@@ -251,13 +247,13 @@ Value* unitBytes(Emitter& e, unsigned lanes) {
     return e.b().CreateVectorSplat(lanes, e.b().getInt32(0x01010101));
 }
 
-bool columnHasZero(const OpCall& call, const BlockedPlan& plan) {
-    return !zeroOrAbsent(call, plan.colSlot);
+bool hasZero(const OpCall& call, int slot) {
+    return !zeroOrAbsent(call, slot);
 }
 
-Value* lessColumnZero(Emitter& e, const OpCall& call, const BlockedPlan& plan, Value* sums,
-                      Value* weightSums, std::span<Value* const> loops) {
-    const int slot = zeroSlotOf(plan.colSlot);
+Value* lessZeroTimes(Emitter& e, const OpCall& call, int factor, Value* sums, Value* weightSums,
+                     std::span<Value* const> loops) {
+    const int slot = zeroSlotOf(factor);
     Value* zero =
         e.convert(loadMapped(e, call, 0, slot, loops), inputType(call, slot), ir::DType::Int32);
     return e.b().CreateSub(sums, e.b().CreateMul(splatLike(e, zero, sums->getType()), weightSums));

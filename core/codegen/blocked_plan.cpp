@@ -288,7 +288,9 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
     // Byte dot products keep a sum of the weight per vector beside the tile.
     const bool weightSums = plan->dotGroup > 0 && !plan->dotAlongRows;
     const int64_t budget = registers.count * 3 / 4 - (weightSums ? plan->chunks : 0);
-    plan->tile = std::clamp<int64_t>(budget / plan->chunks, 1, kMaxBlock);
+    // A tile row's weight sums (dotRowZero) take a register of their own.
+    const int64_t perRow = plan->chunks + (plan->dotRowZero ? 1 : 0);
+    plan->tile = std::clamp<int64_t>(budget / perRow, 1, kMaxBlock);
     if (plan->block < 0)
         plan->tile = 1;
     else if (std::optional<int64_t> extent =

@@ -39,7 +39,10 @@
 //   blocks, where it is stored as below; an s8 one whose readers are
 //   MatMulInteger or QLinearMatMul of a u8 factor, its zero point 0, as
 //   [n / 16][k / 4][16][4], so that one 64-byte load feeds a byte dot
-//   product (blocked_integer.cpp);
+//   product (blocked_integer.cpp); a QLinearConv's s8 weight of zero point
+//   0, its input u8 of zero point 0 or read without padding, as [oc][ic /
+//   4][kh][kw][4]: an output channel's 4 input channels at a tap are one
+//   word to broadcast;
 // - a 2-D weight read along its dim 0 by the output's last loop (Gemm's B
 //   with transB) is stored transposed, packed once when the program is set
 //   up, so that the contraction lowering loads it as vectors;
@@ -241,7 +244,7 @@ void markHostLayouts(const ir::Graph& graph, const partition::SemanticsCache& se
             g.hostBlockGroupDim = dots->groupDim;
             continue;
         }
-        if (g.role != TensorRole::Weight || t.shape.size() < 2 || t.uses.empty() ||
+        if (t.shape.size() < 2 || t.uses.empty() ||
             (t.dtype != ir::DType::Float32 && t.dtype != ir::DType::Float64))
             continue;
         const auto everyUse = [&](auto reads) {

@@ -2,9 +2,9 @@
 // output's last loop (a MatMul's B), or as a convolution whose vectors run
 // best along its output channels, the input's padding tested once per tile
 // at most (the lowering unrolls its tiles and taps: blocked_plan.cpp's
-// planPadding), or as the s8 weight of a byte dot product (a MatMulInteger
-// or QLinearMatMul of a u8 factor, its zero point 0). The host stores such
-// weights transposed or blocked (host_layer.cpp).
+// planPadding), or as the s8 weight of a byte dot product (a MatMulInteger,
+// QLinearMatMul or QLinearConv of a u8 factor, its zero point 0). The host
+// stores such weights transposed or blocked (host_layer.cpp).
 
 #include "codegen/internal/host_reads.h"
 
@@ -46,9 +46,9 @@ bool absentOrZero(const ir::Graph& graph, const ir::Op& op, size_t slot) {
 
 /// Whether \p use reads an s8 weight as the second factor of a
 /// MatMulInteger or QLinearMatMul (\p conv: of a QLinearConv) whose first
-/// is u8 and whose zero point for the weight is absent or all zero (a
-/// QLinearConv's for its input too): a byte dot product (u8 by s8) then
-/// sums the weight's own values (blocked_integer.cpp).
+/// is u8 and whose zero point for the weight is absent or all zero: a byte
+/// dot product (u8 by s8) then sums the weight's own values
+/// (blocked_integer.cpp).
 bool readAsDotWeight(const ir::Graph& graph, const ir::Use& use, bool conv) {
     const ir::Op& op = graph.op(use.op);
     const int weightSlot = conv ? (op.kind == ir::OpKind::QLinearConv ? 3 : -1)
@@ -57,8 +57,7 @@ bool readAsDotWeight(const ir::Graph& graph, const ir::Use& use, bool conv) {
                                                                   : -1;
     return use.slot == weightSlot && op.inputs[0] != ir::kNoTensor &&
            graph.tensor(op.inputs[0]).dtype == ir::DType::UInt8 &&
-           absentOrZero(graph, op, static_cast<size_t>(weightSlot + 2)) &&
-           (!conv || absentOrZero(graph, op, 2));
+           absentOrZero(graph, op, static_cast<size_t>(weightSlot + 2));
 }
 
 /// Whether \p nest reads input \p slot's dim 1 (a Conv's input channel) by
@@ -66,23 +65,11 @@ bool readAsDotWeight(const ir::Graph& graph, const ir::Use& use, bool conv) {
 /// alone: one group's 4 channels are 4 consecutive steps of both factors.
 bool channelsStepTogether(const ops::LoopNest& nest, int slot) {
     const ops::AccessMap* weight = nest.accessFor(slot);
-    const ops::AccessMap* input = nest.accessFor(0);
-    if (weight == nullptr || input == nullptr || weight->dims.size() < 2 ||
-        input->dims.size() < 2 || weight->dims[1].terms.size() != 1)
+    if (weight == nullptr || weight->dims.size() < 2 || weight->dims[1].terms.size() != 1)
         return false;
-    const ops::IndexExpr& channel = weight->dims[1];
-    const int loop = channel.terms[0].loop;
-    const auto readsOnly = [&](const ops::AccessMap& map) {
-        for (size_t d = 0; d < map.dims.size(); ++d) {
-            const bool reads = std::any_of(map.dims[d].terms.begin(), map.dims[d].terms.end(),
-                                           [&](const ops::IndexTerm& t) { return t.loop == loop; });
-            if (d == 1 ? map.dims[d] != channel : reads)
-                return false;
-        }
-        return true;
-    };
-    return loop >= nest.outputRank && channel.terms[0].coeff == 1 && channel.div == 1 &&
-           channel.mod == 0 && !channel.full && readsOnly(*weight) && readsOnly(*input);
+    const int loop = weight->dims[1].terms[0].loop;
+    return loop >= nest.outputRank && dimReadingAlone(nest, slot, loop) == 1 &&
+           dimReadingAlone(nest, 0, loop) == 1;
 }
 
 } // namespace
@@ -138,6 +125,34 @@ bool readsAcrossChannels(const ops::LoopNest& nest, int slot, const ir::Shape& o
     return rowStride > 1 || (padded && rowStride == 1);
 }
 
+std::optional<size_t> dimReadingAlone(const ops::LoopNest& nest, int slot, int loop) {
+    const ops::AccessMap* map = nest.accessFor(slot);
+    if (map == nullptr)
+        return std::nullopt;
+    const ops::IndexExpr exact{false, {ops::IndexTerm{loop, 1, 1, 0}}, 0, 1, 0};
+    std::optional<size_t> found;
+    for (size_t d = 0; d < map->dims.size(); ++d) {
+        const ops::IndexExpr& expr = map->dims[d];
+        if (!expr.full && std::none_of(expr.terms.begin(), expr.terms.end(),
+                                       [&](const ops::IndexTerm& t) { return t.loop == loop; }))
+            continue;
+        if (found || expr != exact)
+            return std::nullopt;
+        found = d;
+    }
+    return found;
+}
+
+bool readsNoPadding(const ops::LoopNest& nest, int slot, const ir::Shape& shape) {
+    const ops::AccessMap* map = nest.accessFor(slot);
+    if (map == nullptr || map->dims.size() != shape.size())
+        return false;
+    for (size_t d = 0; d < shape.size(); ++d)
+        if (map->dims[d].full || !ops::alwaysInside(map->dims[d], nest.loops, shape[d]))
+            return false;
+    return true;
+}
+
 bool zeroConstant(const ir::Graph& graph, ir::TensorId tensor) {
     const ir::Tensor& t = graph.tensor(tensor);
     if (!t.isConstant())
@@ -157,9 +172,14 @@ dotLayout(const ir::Graph& graph, const partition::SemanticsCache& semantics, co
                            : t.shape[1] % kBlockElements == 0 && t.shape[0] % kDotGroup == 0;
     const bool everyUse = std::all_of(t.uses.begin(), t.uses.end(), [&](const ir::Use& use) {
         const ops::OpSemantics& op = semantics.of(use.op);
-        return op.nests.size() == 1 && readAsDotWeight(graph, use, conv) &&
-               (conv ? channelsStepTogether(op.nests[0], use.slot)
-                     : readsAlongRow(op.nests[0], use.slot, 1));
+        if (op.nests.size() != 1 || !readAsDotWeight(graph, use, conv))
+            return false;
+        if (!conv)
+            return readsAlongRow(op.nests[0], use.slot, 1);
+        const ir::Op& reader = graph.op(use.op); // its input of zero point 0, or unpadded
+        return channelsStepTogether(op.nests[0], use.slot) &&
+               (absentOrZero(graph, reader, 2) ||
+                readsNoPadding(op.nests[0], 0, graph.tensor(reader.inputs[0]).shape));
     });
     if (!fits || !everyUse)
         return std::nullopt;

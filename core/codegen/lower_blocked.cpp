@@ -274,10 +274,13 @@ void BlockedEmitter::emitTile(const Segment& s, Value* block, int64_t tile) {
         reductions.push_back({e_.i64(0), e_.i64(nest_.loops[static_cast<size_t>(l)].extent)});
     if (chunkStart_ != nullptr)
         reductions[0] = {chunkStart_, e_.b().CreateAdd(chunkStart_, e_.i64(plan_.reductionChunk))};
-    if (plan_.dotGroup > 0 && !plan_.dotAlongRows)
+    if (plan_.dotGroup > 0 && !plan_.dotAlongRows) {
         emitDots(s, block, tile, reductions[0], acc);
-    else
+    } else {
+        startRowZero(tile);
         emitSteps(s, block, tile, reductions, acc);
+        takeRowZero(s, block, acc);
+    }
     for (int64_t r = 0; r < tile; ++r)
         for (int64_t c = 0; c < chunksOf(s); ++c)
             storeChunk(s, block, r, c, acc[static_cast<size_t>(r)][static_cast<size_t>(c)]);

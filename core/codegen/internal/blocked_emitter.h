@@ -103,6 +103,12 @@ private:
     /// consecutive values of plan_.dotLoop, interleaved (null when no lane reads).
     Value* interleavedRow(const Segment& s, int64_t chunk, const std::vector<int64_t>& taps);
 
+    /// Starts a tile of \p tile rows' weight sums (plan_.dotRowZero), or none.
+    void startRowZero(int64_t tile);
+    /// Takes the input's zero point times each tile row's weight sums off
+    /// the row's sums \p acc (plan_.dotRowZero).
+    void takeRowZero(const Segment& s, Value* block, std::vector<std::vector<Value*>>& acc);
+
     /// *slot += the byte dot products of \p unsignedBytes by \p signedBytes.
     void addTo(Value* slot, Value* unsignedBytes, Value* signedBytes);
 
@@ -124,6 +130,9 @@ private:
     std::vector<Value*> loops_;
     /// The first step of the current reduction chunk, or null.
     Value* chunkStart_ = nullptr;
+    /// Per tile row, the sum of its weight bytes over the steps so far
+    /// (plan_.dotRowZero), or empty.
+    std::vector<Value*> weightSums_;
 };
 
 } // namespace stagecraft::codegen::detail

@@ -113,6 +113,11 @@ struct BlockedPlan {
     /// against B stored in groups of rows).
     int dotLoop = -1;
     bool dotAlongRows = false;
+    /// Along the row, the u8 input's zero point is not a constant 0 (a
+    /// Conv without padding: every lane reads every tap): each tile row
+    /// also sums its weight bytes, and the zero point times that sum is
+    /// taken off before the store.
+    bool dotRowZero = false;
     /// Steps of the one reduction loop a pass over every segment and tile
     /// runs before the next (its accumulators then start from the output),
     /// or 0: the whole reduction at once.
@@ -182,7 +187,8 @@ Value* integerMultiplyAdd(Emitter& e, Value* sums, Value* row, Value* column);
 /// that loop), by a u8 factor reading that loop in one dim: a MatMul's
 /// weight as the row factor, the u8 rows' dim contiguous, one reduction
 /// and no taps or tests; or a Conv's weight as the column factor, the u8
-/// input's zero point 0 too. Else leaves it 0.
+/// input's zero point 0 too, or the input read without padding
+/// (BlockedPlan::dotRowZero). Else leaves it 0.
 void planByteDots(Emitter& e, const OpCall& call, BlockedPlan& plan);
 /// \p channels' 4 byte vectors (u8, a lane each per output position)
 /// interleaved into one: lane p's 4 bytes are the channels' at p, zero
@@ -204,15 +210,15 @@ Value* byteDot(Emitter& e, Value* sums, Value* unsignedBytes, Value* signedBytes
 /// 4 bytes of 1 in every int32 lane: a byte dot product by them sums the
 /// other factor's 4 bytes.
 Value* unitBytes(Emitter& e, unsigned lanes);
-/// \p sums less the column factor's zero point at \p loops times
-/// \p weightSums (per lane, the row factor's sum over the reduction): the
-/// dot products summed the column factor's stored bytes, not their
-/// differences from the zero point.
-Value* lessColumnZero(Emitter& e, const OpCall& call, const BlockedPlan& plan, Value* sums,
-                      Value* weightSums, std::span<Value* const> loops);
-/// Whether \p call's column factor has a zero point other than a constant
-/// 0 (its sums then need lessColumnZero).
-bool columnHasZero(const OpCall& call, const BlockedPlan& plan);
+/// \p sums less factor \p factor's zero point at \p loops times
+/// \p weightSums (the other factor's sums over the reduction): the dot
+/// products summed the factor's stored bytes, not their differences from
+/// the zero point.
+Value* lessZeroTimes(Emitter& e, const OpCall& call, int factor, Value* sums, Value* weightSums,
+                     std::span<Value* const> loops);
+/// Whether factor \p slot of \p call has a zero point other than a
+/// constant 0 (its sums then need lessZeroTimes).
+bool hasZero(const OpCall& call, int slot);
 
 /// \p sums (int32 lanes) requantized to the output's bytes with the scales
 /// and zero point read at output point \p loops.

@@ -1,6 +1,8 @@
 #pragma once
 // Internal to core/codegen: how a contraction reads a weight, which decides
-// the layout the host stores it in (host_reads.cpp, used by host_layer.cpp).
+// the layout the host stores it in (host_reads.cpp, used by host_layer.cpp),
+// and the rules the lowering shares with that decision (blocked_plan.cpp,
+// blocked_integer.cpp).
 
 #include "ir/shape.h"
 #include "ops/loop_nest.h"
@@ -54,6 +56,16 @@ bool readsAlongRow(const ops::LoopNest& nest, int slot, size_t alongDim);
 /// (blocked_plan.cpp).
 bool readsAcrossChannels(const ops::LoopNest& nest, int slot, const ir::Shape& otherShape);
 
+/// The one dim of input \p slot that reads loop \p loop, exactly (a single
+/// term of coefficient 1), where no other dim reads it; else nullopt.
+std::optional<size_t> dimReadingAlone(const ops::LoopNest& nest, int slot, int loop);
+
+/// Whether \p nest reads input \p slot, of shape \p shape, inside it over
+/// every loop's whole extent: a Conv without padding, whose lanes all read
+/// every tap, so that an input zero point other than 0 is taken off with
+/// one weight sum per output channel (blocked_integer.cpp).
+bool readsNoPadding(const ops::LoopNest& nest, int slot, const ir::Shape& shape);
+
 /// Whether \p tensor of \p graph is a constant of zeros (a zero point).
 bool zeroConstant(const ir::Graph& graph, ir::TensorId tensor);
 
@@ -69,9 +81,9 @@ struct DotLayout {
 /// weight (zero point absent or 0) every reader multiplies by u8. A 2-D
 /// one that MatMulInteger or QLinearMatMul read along its rows (B, whole
 /// blocks of 16 columns and groups of 4 rows): [n / 16][k / 4][16][4]. A
-/// 4-D one that QLinearConv reads, its input's zero point 0 too, the input
-/// channels one reduction loop of both factors, in whole groups: [oc][ic /
-/// 4][kh][kw][4].
+/// 4-D one that QLinearConv reads, its input's zero point 0 too or its
+/// input read without padding, the input channels one reduction loop of
+/// both factors, in whole groups: [oc][ic / 4][kh][kw][4].
 std::optional<DotLayout> dotLayout(const ir::Graph& graph,
                                    const partition::SemanticsCache& semantics, const ir::Tensor& t);
 

@@ -206,6 +206,39 @@ const Case& convDotsCase() {
     return c;
 }
 
+/// 1 x 1 QLinearConvs (no padding) of u8 inputs of zero point 128 (a
+/// residual sum's) by s8 weights of zero point 0, of stride 1 and 2: byte
+/// dot products too, each tile row's weight sums taking the input's zero
+/// point off.
+const Case& shiftedConvDotsCase() {
+    static const Case c{
+        "qlinear-conv-shifted-dots",
+        DType::UInt8,
+        {1, 32, 14, 14},
+        0,
+        [](onnxio::ModelBuilder& m, Seeded& r) {
+            scalar(m, "xs", DType::Float32, 0.05);
+            scalar(m, "xz", DType::UInt8, 128);
+            m.addInlineInitializer("w", DType::Int8, {64, 32, 1, 1},
+                                   bytesOf(r.ints<int8_t>(64 * 32, -128, 127)));
+            scalar(m, "ws", DType::Float32, 0.003);
+            scalar(m, "wz", DType::Int8, 0);
+            scalar(m, "cs", DType::Float32, 0.4);
+            scalar(m, "cz", DType::UInt8, 128);
+            m.addNode("QLinearConv", {"x", "xs", "xz", "w", "ws", "wz", "cs", "cz"}, {"c"});
+            m.addInlineInitializer("v", DType::Int8, {32, 64, 1, 1},
+                                   bytesOf(r.ints<int8_t>(32 * 64, -128, 127)));
+            scalar(m, "vs", DType::Float32, 0.002);
+            scalar(m, "vz", DType::Int8, 0);
+            scalar(m, "ys", DType::Float32, 0.3);
+            scalar(m, "yz", DType::UInt8, 125);
+            m.addNode("QLinearConv", {"c", "cs", "cz", "v", "vs", "vz", "ys", "yz"}, {"y"})
+                .attr("strides", std::vector<int64_t>{2, 2});
+            output(m, "y", DType::UInt8, {1, 32, 7, 7});
+        }};
+    return c;
+}
+
 /// Byte dot products (AVX-512 VNNI), of 512 and of 256 bits.
 constexpr const char* kByteDot = "@llvm.x86.avx512.vpdpbusd.";
 
@@ -233,10 +266,11 @@ int64_t integerMultiplyAdds(const Case& c, const char* strategy, const std::file
     return count;
 }
 
-const std::array<const Case*, 8>& cases() {
-    static const std::array<const Case*, 8> all{
-        &convCase(),     &matmulCase(),          &perColumnCase(),  &requantizedCase(),
-        &byteDotsCase(), &requantizedDotsCase(), &weightZeroCase(), &convDotsCase()};
+const std::array<const Case*, 9>& cases() {
+    static const std::array<const Case*, 9> all{
+        &convCase(),        &matmulCase(),   &perColumnCase(),
+        &requantizedCase(), &byteDotsCase(), &requantizedDotsCase(),
+        &weightZeroCase(),  &convDotsCase(), &shiftedConvDotsCase()};
     return all;
 }
 
@@ -306,7 +340,8 @@ TEST(TestIntegers, multiplyAddsFollowTheCpu) {
 // outputs (everyMultiplyAddMatchesOnnxRuntime).
 TEST(TestIntegers, byteDotsWhereTheCpuHasThem) {
     TempDir dir;
-    for (const Case* c : {&byteDotsCase(), &requantizedDotsCase(), &convDotsCase()}) {
+    for (const Case* c :
+         {&byteDotsCase(), &requantizedDotsCase(), &convDotsCase(), &shiftedConvDotsCase()}) {
         const std::string vnni = optimizedKernels(*c, "graphturbo", dir.path(), "icelake-server");
         EXPECT_GT(test::countText(vnni, kByteDot), 0) << c->name;
         EXPECT_EQ(test::countText(vnni, kIntegerMultiplyAdds[0]), 0) << c->name;
@@ -322,7 +357,8 @@ TEST(TestIntegers, byteDotsWhereTheCpuHasThem) {
         optimizedKernels(weightZeroCase(), "graphturbo", dir.path(), "icelake-server");
     EXPECT_EQ(test::countText(other, kByteDot), 0);
     EXPECT_GT(test::countText(other, kIntegerMultiplyAdds[0]), 0);
-    // A QLinearConv whose input's zero point is 120 keeps the word dot product.
+    // A padded QLinearConv whose input's zero point is 120 keeps the word
+    // dot product.
     const std::string shifted =
         optimizedKernels(requantizedCase(), "graphturbo", dir.path(), "icelake-server");
     EXPECT_EQ(test::countText(shifted, kByteDot), 0);
