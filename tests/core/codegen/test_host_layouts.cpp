@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <map>
 #include <set>
+#include <utility>
 
 using namespace stagecraft;
 using namespace stagecraft::test;
@@ -289,4 +290,64 @@ TEST_F(TestCodePlan, hostMergesTheLoopThatRereadsMostFirst) {
             EXPECT_GE(host.tileCount(), std::min(layer.tileCount(), k.cores)) << anchor.name;
         }
     ASSERT_GT(columnsMerged, 0);
+}
+
+// The host stores an s8 weight for byte dot products with 4 reduction steps
+// grouped (host_reads.cpp, GlobalTensor::hostBlockGroup): only where every
+// reader multiplies it by u8 and its zero point is a constant 0 — a
+// MatMulInteger's or QLinearMatMul's B in blocks of 16 columns, 4 rows
+// grouped; a QLinearConv's weight in blocks of 1 output channel, 4 input
+// channels grouped (not the stem's 3). The kernels that read it list the
+// group. (A padded Conv of input zero point 120 keeps its weight as the
+// graph's: test_small_integers.cpp.)
+TEST_F(TestCodePlan, hostGroupsDotWeights) {
+    TempDir dir;
+    for (const auto& [model, mode] : {std::pair{"resnet-reduced", onnxio::Quantization::Static},
+                                      std::pair{"bert-2layer", onnxio::Quantization::Dynamic}}) {
+        SCOPED_TRACE(model);
+        auto p = plan(writeQuantizedZoo(dir.path(), model, mode), "stcp920", "graphturbo");
+        ASSERT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message().c_str());
+        const ir::Graph& g = (*p)->graph;
+        const codegen::CodePlan& code = (*p)->plan;
+        int grouped = 0;
+        for (const codegen::GlobalTensor& global : code.globals) {
+            const ir::Tensor& t = g.tensor(global.tensor);
+            if (global.hostBlockGroup == 1)
+                continue;
+            ++grouped;
+            ASSERT_EQ(global.hostBlockGroup, 4) << t.name;
+            ASSERT_EQ(t.dtype, ir::DType::Int8) << t.name;
+            const bool conv = t.shape.size() == 4;
+            EXPECT_EQ(global.hostBlock, conv ? 1 : 16) << t.name;
+            EXPECT_EQ(global.hostBlockDim, conv ? 0 : 1) << t.name;
+            EXPECT_EQ(global.hostBlockGroupDim, conv ? 1 : 0) << t.name;
+            for (const ir::Use& use : t.uses) {
+                const ir::Op& op = g.op(use.op);
+                EXPECT_TRUE(conv ? op.type == "QLinearConv"
+                                 : op.type == "MatMulInteger" || op.type == "QLinearMatMul")
+                    << t.name << " " << op.type;
+                EXPECT_EQ(g.tensor(op.inputs[0]).dtype, ir::DType::UInt8) << t.name;
+                const auto zero = static_cast<size_t>(use.slot + 2);
+                if (zero < op.inputs.size() && op.inputs[zero] != ir::kNoTensor) {
+                    auto bytes = g.tensor(op.inputs[zero]).data->bytes();
+                    ASSERT_TRUE(bytes.ok()) << t.name;
+                    EXPECT_TRUE(std::all_of(bytes->begin(), bytes->end(), [](std::byte b) {
+                        return b == std::byte{0};
+                    })) << t.name;
+                }
+            }
+        }
+        EXPECT_GT(grouped, 0);
+        for (const codegen::GlobalTensor& global : code.globals) { // the stem: 3 input channels
+            if (g.tensor(global.tensor).name == "conv1.weight") {
+                EXPECT_EQ(global.hostBlockGroup, 1);
+            }
+        }
+        for (const codegen::KernelCode& k : code.kernels)
+            for (const codegen::KernelCode::HostBlock& b : k.hostBlocks) {
+                const codegen::GlobalTensor& global = code.globals[static_cast<size_t>(b.slot)];
+                EXPECT_EQ(b.group, global.hostBlockGroup);
+                EXPECT_EQ(b.groupDim, global.hostBlockGroupDim);
+            }
+    }
 }
