@@ -17,39 +17,74 @@ namespace stagecraft::codegen {
 
 namespace {
 
-/// \p t's elements stored in blocks (GlobalTensor::hostBlock): [dim / B][the
-/// other dims in order, dim hostBlockGroupDim in groups of G][B][G] for
-/// g.hostBlockDim's dim, B = g.hostBlock and G = g.hostBlockGroup, the
-/// strides the kernels read it with (stored_layout.cpp).
+/// Where a weight stored in blocks (GlobalTensor::hostBlock) keeps each
+/// element: [dim / B][the other dims in order, dim hostBlockGroupDim in
+/// groups of G][B][G], the strides the kernels read it with
+/// (stored_layout.cpp).
+class BlockedOffsets {
+public:
+    BlockedOffsets(const ir::Tensor& t, const GlobalTensor& g)
+        : block_(static_cast<size_t>(g.hostBlock))
+        , group_(static_cast<size_t>(g.hostBlockGroup))
+        , blockDim_(static_cast<size_t>(g.hostBlockDim))
+        , groupDim_(group_ > 1 ? static_cast<size_t>(g.hostBlockGroupDim) : t.shape.size())
+        , stride_(t.shape.size(), 0) {
+        size_t inner = block_ * group_;
+        for (size_t d = t.shape.size(); d-- > 0;) {
+            if (d == blockDim_)
+                continue;
+            stride_[d] = inner;
+            const auto extent = static_cast<size_t>(t.shape[d]);
+            inner *= d == groupDim_ ? extent / group_ : extent;
+        }
+        blockStride_ = inner;
+    }
+
+    /// The stored element of index \p i of dim \p d, relative to index 0.
+    size_t of(size_t d, size_t i) const {
+        if (d == blockDim_)
+            return i / block_ * blockStride_ + i % block_ * group_;
+        if (d == groupDim_)
+            return i / group_ * stride_[d] + i % group_;
+        return i * stride_[d];
+    }
+
+    /// Whether the last dim's elements are stored in runs of runLength().
+    bool lastInRuns(size_t last) const { return last == blockDim_ && group_ == 1; }
+    size_t runLength() const { return block_; }
+
+private:
+    size_t block_, group_, blockDim_, groupDim_;
+    std::vector<size_t> stride_;
+    size_t blockStride_ = 0;
+};
+
+/// \p t's elements stored in blocks (GlobalTensor::hostBlock), a row of
+/// the last dim at a time: in runs of a block where that dim is blocked
+/// and ungrouped (a MatMul's f32 B), else element by element.
 std::vector<std::byte> storedInBlocks(const ir::Tensor& t, const GlobalTensor& g,
                                       std::span<const std::byte> bytes) {
     const auto width = static_cast<size_t>(ir::dtypeSize(t.dtype));
-    const auto block = static_cast<size_t>(g.hostBlock);
-    const auto group = static_cast<size_t>(g.hostBlockGroup);
-    const auto blockDim = static_cast<size_t>(g.hostBlockDim);
-    const auto groupDim = group > 1 ? static_cast<size_t>(g.hostBlockGroupDim) : t.shape.size();
-    const size_t rank = t.shape.size();
-    std::vector<size_t> extent(rank), stride(rank, 0);
-    size_t inner = block * group;
-    for (size_t d = rank; d-- > 0;) {
-        extent[d] = static_cast<size_t>(t.shape[d]);
-        if (d == blockDim)
-            continue;
-        stride[d] = inner;
-        inner *= d == groupDim ? extent[d] / group : extent[d];
-    }
-    const size_t blockStride = inner;
+    const BlockedOffsets offsets(t, g);
+    const size_t rank = t.shape.size(), last = rank - 1;
+    const auto inner = static_cast<size_t>(t.shape[last]);
     std::vector<std::byte> out(bytes.size());
     std::vector<size_t> index(rank, 0);
-    for (size_t element = 0; element * width < bytes.size(); ++element) {
-        size_t at = index[blockDim] / block * blockStride + index[blockDim] % block * group;
-        for (size_t d = 0; d < rank; ++d)
-            if (d == groupDim)
-                at += index[d] / group * stride[d] + index[d] % group;
-            else if (d != blockDim)
-                at += index[d] * stride[d];
-        std::memcpy(&out[at * width], &bytes[element * width], width);
-        for (size_t d = rank; d-- > 0 && ++index[d] == extent[d];)
+    for (size_t row = 0; row * inner * width < bytes.size(); ++row) {
+        size_t base = 0;
+        for (size_t d = 0; d < last; ++d)
+            base += offsets.of(d, index[d]);
+        const std::byte* from = &bytes[row * inner * width];
+        if (offsets.lastInRuns(last)) {
+            const size_t run = offsets.runLength();
+            for (size_t i = 0; i < inner; i += run)
+                std::memcpy(&out[(base + offsets.of(last, i)) * width], from + i * width,
+                            std::min(run, inner - i) * width);
+        } else {
+            for (size_t i = 0; i < inner; ++i)
+                std::memcpy(&out[(base + offsets.of(last, i)) * width], from + i * width, width);
+        }
+        for (size_t d = last; d-- > 0 && ++index[d] == static_cast<size_t>(t.shape[d]);)
             index[d] = 0;
     }
     return out;
