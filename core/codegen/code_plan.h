@@ -191,7 +191,9 @@ struct GlobalTensor {
     /// contraction reading a 2-D weight as its row factor (MatMul's B, dim
     /// 1; Gemm's B with transB, dim 0). A block holds whole vectors, and each
     /// reduction step reads the next B elements of every block it loads
-    /// from, so a strip streams. The DSA's objects read it as stored.
+    /// from, so a strip streams. (A QLinearConv's weight grouped for byte
+    /// dot products has blocks of 1: hostBlockGroup.) The DSA's objects read
+    /// it as stored.
     int64_t hostBlock = 0;
     int hostBlockDim = 0;
     /// Of a weight stored in blocks, elements of dim hostBlockGroupDim
