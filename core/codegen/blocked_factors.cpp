@@ -151,11 +151,9 @@ bool chooseColumnTaps(const ops::LoopNest& nest, BlockedPlan& plan) {
         for (const ops::IndexTerm& t : colMap.dims[static_cast<size_t>(d)].terms)
             if (t.loop >= nest.outputRank)
                 firstTap = std::min(firstTap, t.loop);
-    int64_t steps = 1;
-    for (int l = firstTap; l < static_cast<int>(nest.loops.size()); ++l) {
+    for (int l = firstTap; l < static_cast<int>(nest.loops.size()); ++l)
         plan.taps.push_back(l);
-        steps *= nest.loops[static_cast<size_t>(l)].extent;
-    }
+    const int64_t steps = stepsFrom(nest, firstTap);
     std::erase_if(plan.reductions, [&](int l) { return l >= firstTap; });
     plan.restOutside = steps == 1;
     return steps <= kMaxPaddedChannelTaps;

@@ -32,10 +32,8 @@ bool paddingKnownAlongChannels(const ops::LoopNest& nest, const ops::IndexExpr& 
         else
             ++outputLoops;
     }
-    int64_t steps = 1;
-    for (int l = firstTap; l < static_cast<int>(nest.loops.size()); ++l)
-        steps *= nest.loops[static_cast<size_t>(l)].extent;
-    return outputLoops <= 1 && steps <= kMaxPaddedChannelTaps && expr.div == 1 && expr.mod == 0;
+    return outputLoops <= 1 && stepsFrom(nest, firstTap) <= kMaxPaddedChannelTaps &&
+           expr.div == 1 && expr.mod == 0;
 }
 
 /// Whether input \p slot of \p op is absent or a constant of zeros.
@@ -141,6 +139,13 @@ std::optional<size_t> dimReadingAlone(const ops::LoopNest& nest, int slot, int l
         found = d;
     }
     return found;
+}
+
+int64_t stepsFrom(const ops::LoopNest& nest, int first) {
+    int64_t steps = 1;
+    for (int l = first; l < static_cast<int>(nest.loops.size()); ++l)
+        steps *= nest.loops[static_cast<size_t>(l)].extent;
+    return steps;
 }
 
 bool readsNoPadding(const ops::LoopNest& nest, int slot, const ir::Shape& shape) {

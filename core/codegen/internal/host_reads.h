@@ -40,6 +40,12 @@ inline constexpr int64_t kDotGroup = 4;
 inline constexpr int64_t kMaxFlatPaddedPositions = 64;
 inline constexpr int64_t kMaxPaddedChannelTaps = 16;
 
+/// Steps of \p nest's loops from \p first to the last, all unrolled: the
+/// tap steps of a padded Conv along channels, which the layout
+/// (paddingKnownAlongChannels) and the lowering (chooseColumnTaps) bound
+/// alike by kMaxPaddedChannelTaps.
+int64_t stepsFrom(const ops::LoopNest& nest, int first);
+
 /// Whether \p nest reads its input \p slot's dim \p alongDim as the
 /// output's last loop and its other dim along reduction loops alone.
 bool readsAlongRow(const ops::LoopNest& nest, int slot, size_t alongDim);
