@@ -41,6 +41,9 @@ struct ImportOptions {
     /// Fold DequantizeLinear -> Conv or MatMul -> QuantizeLinear into
     /// QLinearConv or QLinearMatMul (docs/onnx-import.md, "QDQ").
     bool foldQdq = true;
+    /// Store a u8 weight of an integer contraction whose zero point is 128
+    /// as s8 less 128, zero point 0 (exact; docs/onnx-import.md, "Simplify").
+    bool signWeights = true;
     /// Drop Identity and Dropout.
     bool dropIdentity = true;
     /// Replace ops whose inputs are all constant by their (lazily computed) result.

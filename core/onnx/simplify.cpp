@@ -207,6 +207,8 @@ Status simplifyGraph(ImportSession& session) {
         BatchNormFolder(session).run();
     if (session.options.foldQdq)
         foldQdq(session.graph);
+    if (session.options.signWeights)
+        signWeights(session.graph);
     if (session.options.dropIdentity)
         dropIdentities(session.graph);
     SC_RETURN_IF_ERROR(removeDeadOps(session));

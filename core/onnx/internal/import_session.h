@@ -105,4 +105,9 @@ Status spliceRewrites(ImportSession& session);
 /// (fold_qdq.cpp); returns how many were folded.
 int foldQdq(ir::Graph& graph);
 
+/// Stores the u8 weights of zero point 128 of ConvInteger, MatMulInteger,
+/// QLinearConv and QLinearMatMul as s8 (signed_weights.cpp); returns how
+/// many ops read a weight so rewritten.
+int signWeights(ir::Graph& graph);
+
 } // namespace stagecraft::onnxio

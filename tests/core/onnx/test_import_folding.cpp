@@ -1,5 +1,6 @@
 // ONNX import: shape-computation chains, constant folding, BatchNorm folding,
-// Identity/Dropout removal (each switchable), lazy and external weights.
+// Identity/Dropout removal, u8 weights of zero point 128 stored as s8 (each
+// switchable), lazy and external weights.
 
 #include "import_helpers.h"
 
@@ -123,6 +124,54 @@ TEST(TestImportFolding, batchNormFoldsIntoConv) {
     ASSERT_TRUE(kept.ok());
     ASSERT_EQ(opHistogram(kept->graph),
               (std::map<std::string, int>{{"BatchNormalization", 1}, {"Conv", 1}}));
+}
+
+namespace {
+
+/// A ConvInteger of a u8 weight whose zero point is \p weightZero.
+ModelBuilder convIntegerModel(uint8_t weightZero) {
+    ModelBuilder m("centred", 13);
+    m.addInput("x", DType::UInt8, {1, 1, 2, 2});
+    m.addInlineInitializer("w", DType::UInt8, {3, 1, 1, 1},
+                           {std::byte{0}, std::byte{128}, std::byte{255}});
+    m.addInlineInitializer("xz", DType::UInt8, {}, {std::byte{3}});
+    m.addInlineInitializer("wz", DType::UInt8, {}, {std::byte{weightZero}});
+    m.addNode("ConvInteger", {"x", "w", "xz", "wz"}, {"y"}, "conv");
+    m.addOutput("y", DType::Int32, {1, 3, 2, 2});
+    return m;
+}
+
+std::vector<std::byte> storedBytes(const ir::Tensor& t) {
+    auto bytes = t.data->bytes();
+    if (!bytes.ok())
+        test::fatal("cannot read %s: %s", t.name.c_str(), bytes.error().message().c_str());
+    return {bytes->begin(), bytes->end()};
+}
+
+} // namespace
+
+TEST(TestImportFolding, centredU8WeightsBecomeSigned) {
+    auto r = fixture.import(convIntegerModel(128));
+    ASSERT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message().c_str());
+    const ir::Op& conv = r->graph.op(ir::OpId(0));
+    const ir::Tensor& w = r->graph.tensor(conv.inputs[1]);
+    const ir::Tensor& wz = r->graph.tensor(conv.inputs[3]);
+    ASSERT_EQ(w.dtype, DType::Int8);
+    ASSERT_EQ(wz.dtype, DType::Int8);
+    // w - 128 as s8: -128, 0, 127; the zero point 0.
+    ASSERT_EQ(storedBytes(w),
+              (std::vector<std::byte>{std::byte{0x80}, std::byte{0}, std::byte{0x7f}}));
+    ASSERT_EQ(storedBytes(wz), std::vector<std::byte>{std::byte{0}});
+    ASSERT_EQ(r->graph.tensor(conv.inputs[2]).dtype, DType::UInt8); // the input's stays
+
+    auto other = fixture.import(convIntegerModel(127), {}, "other");
+    ASSERT_TRUE(other.ok());
+    ASSERT_EQ(other->graph.tensor(other->graph.op(ir::OpId(0)).inputs[1]).dtype, DType::UInt8);
+    ImportOptions keep;
+    keep.signWeights = false;
+    auto kept = fixture.import(convIntegerModel(128), keep, "kept");
+    ASSERT_TRUE(kept.ok());
+    ASSERT_EQ(kept->graph.tensor(kept->graph.op(ir::OpId(0)).inputs[1]).dtype, DType::UInt8);
 }
 
 TEST(TestImportFolding, batchNormFoldsIntoGroupedConvTranspose) {
