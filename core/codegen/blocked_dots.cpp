@@ -58,7 +58,11 @@ void BlockedEmitter::emitDotStep(const Segment& s, Value* block, int64_t tile,
     for (int64_t c = 0; c < chunksOf(s); ++c)
         rows.push_back(interleavedRow(s, c, taps));
     if (std::all_of(rows.begin(), rows.end(), [](Value* v) { return v == nullptr; }))
-        return;
+        return;           // no lane reads: left out of the weight sums too
+    if (plan_.dotRowZero) // the padding reads the zero point, as the weight sums count it
+        for (Value*& row : rows)
+            if (row == nullptr)
+                row = inputZeroBytes(static_cast<unsigned>(plan_.lanes * plan_.dotGroup));
     for (int64_t r = 0; r < tile; ++r) {
         Value* column = columnBytes(e_, call_, plan_, withTaps(at(block, r, s.first), taps));
         for (size_t c = 0; c < rows.size(); ++c)
@@ -100,7 +104,15 @@ Value* BlockedEmitter::interleavedRow(const Segment& s, int64_t chunk,
         channels.push_back(rowVector(s, chunk, taps, keep));
     }
     loops_[loop] = first;
-    return channels[0] == nullptr ? nullptr : interleavedBytes(e_, channels, keep);
+    if (channels[0] == nullptr)
+        return nullptr;
+    return interleavedBytes(e_, channels, keep,
+                            plan_.dotRowZero ? inputZeroBytes(static_cast<unsigned>(plan_.lanes))
+                                             : nullptr);
+}
+
+Value* BlockedEmitter::inputZeroBytes(unsigned count) {
+    return zeroPointBytes(e_, call_, plan_.rowSlot, loops_, count);
 }
 
 void BlockedEmitter::addTo(Value* slot, Value* unsignedBytes, Value* signedBytes) {

@@ -30,8 +30,9 @@
 // output positions: each step loads the u8 input's vectors of 4 channels
 // as one step loads one, interleaves their bytes, and adds one vpdpbusd
 // per tile row by the weight's 4 bytes broadcast; an input zero point
-// other than 0 (only without padding) is taken off with each tile row's
-// weight sums. Sums and products fit int32 exactly, so the bits are again
+// other than 0 is taken off with each tile row's weight sums, the padding
+// read as that zero point (ONNX's QLinearConv and ConvInteger pad with it:
+// such a tap adds nothing). Sums and products fit int32 exactly, so the bits are again
 // the scalar lowering's. Without VNNI the grouped weights are read as the
 // word path reads any weight (a MatMul's lanes 4 bytes apart, one shuffle
 // per vector).
@@ -166,13 +167,7 @@ void planByteDots(Emitter& e, const OpCall& call, BlockedPlan& plan) {
         inputType(call, signedSlot) != ir::DType::Int8 ||
         inputType(call, unsignedSlot) != ir::DType::UInt8 || !zeroOrAbsent(call, signedSlot))
         return;
-    // A Conv's input of another zero point: only where every lane reads
-    // every tap (no padding), so that one sum of a tile row's weights
-    // serves all its lanes.
     const bool rowZero = alongRows && !zeroOrAbsent(call, unsignedSlot);
-    if (rowZero && !readsNoPadding(call.semantics->nests[0], unsignedSlot,
-                                   call.inputs[static_cast<size_t>(unsignedSlot)].shape))
-        return;
     const ops::LoopNest& nest = call.semantics->nests[0];
     const ops::IndexExpr& groupedDim = nest.accessFor(signedSlot)->dims[grouped.groupDim];
     if (groupedDim.terms.size() != 1)
@@ -214,14 +209,16 @@ Value* columnBytes(Emitter& e, const OpCall& call, const BlockedPlan& plan,
 }
 
 Value* interleavedBytes(Emitter& e, const std::vector<Value*>& channels,
-                        const std::vector<bool>& keep) {
+                        const std::vector<bool>& keep, Value* fill) {
     const auto lanes = static_cast<int>(keep.size());
     std::vector<Value*> kept;
-    for (Value* v : channels) // a lane that reads nothing sums products of 0
+    for (Value* v : channels) // a lane that reads nothing sums products of fill
         kept.push_back(std::all_of(keep.begin(), keep.end(), [](bool b) { return b; })
                            ? v
                            : e.b().CreateSelect(e.laneMask(keep), v,
-                                                llvm::Constant::getNullValue(v->getType())));
+                                                fill != nullptr
+                                                    ? fill
+                                                    : llvm::Constant::getNullValue(v->getType())));
     std::vector<int> pair(static_cast<size_t>(lanes * 2));
     for (int i = 0; i < lanes * 2; ++i)
         pair[static_cast<size_t>(i)] = i;
@@ -257,6 +254,11 @@ Value* lessZeroTimes(Emitter& e, const OpCall& call, int factor, Value* sums, Va
     Value* zero =
         e.convert(loadMapped(e, call, 0, slot, loops), inputType(call, slot), ir::DType::Int32);
     return e.b().CreateSub(sums, e.b().CreateMul(splatLike(e, zero, sums->getType()), weightSums));
+}
+
+Value* zeroPointBytes(Emitter& e, const OpCall& call, int factor, std::span<Value* const> loops,
+                      unsigned count) {
+    return e.b().CreateVectorSplat(count, loadMapped(e, call, 0, zeroSlotOf(factor), loops));
 }
 
 Value* requantizedLanes(Emitter& e, const OpCall& call, Value* sums,

@@ -3,7 +3,8 @@
 // best along its output channels, the input's padding tested once per tile
 // at most (the lowering unrolls its tiles and taps: blocked_plan.cpp's
 // planPadding), or as the s8 weight of a byte dot product (a MatMulInteger,
-// QLinearMatMul or QLinearConv of a u8 factor, its zero point 0). The host
+// QLinearMatMul, QLinearConv or ConvInteger of a u8 factor, its zero point
+// 0; the importer stores u8 weights of zero point 128 so). The host
 // stores such weights transposed or blocked (host_layer.cpp).
 
 #include "codegen/internal/host_reads.h"
@@ -43,13 +44,15 @@ bool absentOrZero(const ir::Graph& graph, const ir::Op& op, size_t slot) {
 }
 
 /// Whether \p use reads an s8 weight as the second factor of a
-/// MatMulInteger or QLinearMatMul (\p conv: of a QLinearConv) whose first
+/// MatMulInteger or QLinearMatMul (\p conv: of a QLinearConv or ConvInteger) whose first
 /// is u8 and whose zero point for the weight is absent or all zero: a byte
 /// dot product (u8 by s8) then sums the weight's own values
 /// (blocked_integer.cpp).
 bool readAsDotWeight(const ir::Graph& graph, const ir::Use& use, bool conv) {
     const ir::Op& op = graph.op(use.op);
-    const int weightSlot = conv ? (op.kind == ir::OpKind::QLinearConv ? 3 : -1)
+    const int weightSlot = conv ? (op.kind == ir::OpKind::QLinearConv   ? 3
+                                   : op.kind == ir::OpKind::ConvInteger ? 1
+                                                                        : -1)
                            : op.kind == ir::OpKind::MatMulInteger ? 1
                            : op.kind == ir::OpKind::QLinearMatMul ? 3
                                                                   : -1;
@@ -148,16 +151,6 @@ int64_t stepsFrom(const ops::LoopNest& nest, int first) {
     return steps;
 }
 
-bool readsNoPadding(const ops::LoopNest& nest, int slot, const ir::Shape& shape) {
-    const ops::AccessMap* map = nest.accessFor(slot);
-    if (map == nullptr || map->dims.size() != shape.size())
-        return false;
-    for (size_t d = 0; d < shape.size(); ++d)
-        if (map->dims[d].full || !ops::alwaysInside(map->dims[d], nest.loops, shape[d]))
-            return false;
-    return true;
-}
-
 bool zeroConstant(const ir::Graph& graph, ir::TensorId tensor) {
     const ir::Tensor& t = graph.tensor(tensor);
     if (!t.isConstant())
@@ -181,10 +174,7 @@ dotLayout(const ir::Graph& graph, const partition::SemanticsCache& semantics, co
             return false;
         if (!conv)
             return readsAlongRow(op.nests[0], use.slot, 1);
-        const ir::Op& reader = graph.op(use.op); // its input of zero point 0, or unpadded
-        return channelsStepTogether(op.nests[0], use.slot) &&
-               (absentOrZero(graph, reader, 2) ||
-                readsNoPadding(op.nests[0], 0, graph.tensor(reader.inputs[0]).shape));
+        return channelsStepTogether(op.nests[0], use.slot);
     });
     if (!fits || !everyUse)
         return std::nullopt;

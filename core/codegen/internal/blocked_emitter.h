@@ -103,6 +103,9 @@ private:
     /// consecutive values of plan_.dotLoop, interleaved (null when no lane reads).
     Value* interleavedRow(const Segment& s, int64_t chunk, const std::vector<int64_t>& taps);
 
+    /// \p count bytes of the u8 input's zero point (plan_.dotRowZero).
+    Value* inputZeroBytes(unsigned count);
+
     /// Starts a tile of \p tile rows' weight sums (plan_.dotRowZero), or none.
     void startRowZero(int64_t tile);
     /// Takes the input's zero point times each tile row's weight sums off

@@ -113,10 +113,11 @@ struct BlockedPlan {
     /// against B stored in groups of rows).
     int dotLoop = -1;
     bool dotAlongRows = false;
-    /// Along the row, the u8 input's zero point is not a constant 0 (a
-    /// Conv without padding: every lane reads every tap): each tile row
-    /// also sums its weight bytes, and the zero point times that sum is
-    /// taken off before the store.
+    /// Along the row, the u8 input's zero point is not a constant 0: each
+    /// tile row also sums its weight bytes, and the zero point times that
+    /// sum is taken off before the store. Lanes a step reads in the
+    /// padding take the zero point's byte (their product then cancels),
+    /// and a step no lane reads is left out of both sums.
     bool dotRowZero = false;
     /// Steps of the one reduction loop a pass over every segment and tile
     /// runs before the next (its accumulators then start from the output),
@@ -186,15 +187,14 @@ Value* integerMultiplyAdd(Emitter& e, Value* sums, Value* row, Value* column);
 /// 0, stored with 4 steps of a reduction loop grouped (its one dim reading
 /// that loop), by a u8 factor reading that loop in one dim: a MatMul's
 /// weight as the row factor, the u8 rows' dim contiguous, one reduction
-/// and no taps or tests; or a Conv's weight as the column factor, the u8
-/// input's zero point 0 too, or the input read without padding
-/// (BlockedPlan::dotRowZero). Else leaves it 0.
+/// and no taps or tests; or a Conv's weight as the column factor (an input
+/// zero point other than 0: BlockedPlan::dotRowZero). Else leaves it 0.
 void planByteDots(Emitter& e, const OpCall& call, BlockedPlan& plan);
 /// \p channels' 4 byte vectors (u8, a lane each per output position)
-/// interleaved into one: lane p's 4 bytes are the channels' at p, zero
-/// where \p keep says the lane reads nothing.
+/// interleaved into one: lane p's 4 bytes are the channels' at p, \p fill's
+/// (or zero, when null) where \p keep says the lane reads nothing.
 Value* interleavedBytes(Emitter& e, const std::vector<Value*>& channels,
-                        const std::vector<bool>& keep);
+                        const std::vector<bool>& keep, Value* fill);
 /// The row factor's \p plan.lanes columns from \p index (its element at a
 /// group's first step) with the group's steps interleaved: one load of
 /// lanes * group bytes.
@@ -216,6 +216,9 @@ Value* unitBytes(Emitter& e, unsigned lanes);
 /// the zero point.
 Value* lessZeroTimes(Emitter& e, const OpCall& call, int factor, Value* sums, Value* weightSums,
                      std::span<Value* const> loops);
+/// \p count copies of factor \p factor's (one) zero point byte at \p loops.
+Value* zeroPointBytes(Emitter& e, const OpCall& call, int factor, std::span<Value* const> loops,
+                      unsigned count);
 /// Whether factor \p slot of \p call has a zero point other than a
 /// constant 0 (its sums then need lessZeroTimes).
 bool hasZero(const OpCall& call, int slot);

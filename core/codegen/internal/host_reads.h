@@ -66,12 +66,6 @@ bool readsAcrossChannels(const ops::LoopNest& nest, int slot, const ir::Shape& o
 /// term of coefficient 1), where no other dim reads it; else nullopt.
 std::optional<size_t> dimReadingAlone(const ops::LoopNest& nest, int slot, int loop);
 
-/// Whether \p nest reads input \p slot, of shape \p shape, inside it over
-/// every loop's whole extent: a Conv without padding, whose lanes all read
-/// every tap, so that an input zero point other than 0 is taken off with
-/// one weight sum per output channel (blocked_integer.cpp).
-bool readsNoPadding(const ops::LoopNest& nest, int slot, const ir::Shape& shape);
-
 /// Whether \p tensor of \p graph is a constant of zeros (a zero point).
 bool zeroConstant(const ir::Graph& graph, ir::TensorId tensor);
 

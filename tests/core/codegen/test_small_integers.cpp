@@ -10,9 +10,10 @@
 // multiply-add it may have; and checks that the kernels take the path
 // (int32 vector multiply-adds), which a per-column zero point of the row
 // factor does not, and the multiply-add each CPU has; an s8 weight of zero
-// point 0 by u8 rows (stored with 4 reduction steps interleaved; a
-// QLinearConv's by a u8 input of zero point 0, 4 input channels grouped)
-// sums byte dot products with AVX-512 VNNI.
+// point 0 by u8 rows (stored with 4 reduction steps interleaved; a Conv's
+// with 4 input channels grouped, by a u8 input of any zero point, the
+// padding read as it; a u8 weight of zero point 128 stored as s8 by the
+// import) sums byte dot products with AVX-512 VNNI.
 
 #include "codegen/codegen.h"
 #include "coretestsupport.h"
@@ -239,6 +240,36 @@ const Case& shiftedConvDotsCase() {
     return c;
 }
 
+/// ConvIntegers (3 x 3, padding 1, of stride 1 and 2) of a float input
+/// quantized at run time (DynamicQuantizeLinear: its zero point unknown
+/// when compiling) by u8 weights of zero point 128, as ONNX Runtime's
+/// quantizer writes them: the import stores the weights as s8 (less 128),
+/// and the host sums byte dot products, the padding lanes and taps read as
+/// the input's zero point; rows of 17 (past 16 lanes, a lane that reads
+/// no tap at the right edge), then 9.
+const Case& centredConvDotsCase() {
+    static const Case c{"conv-integer-centred-dots",
+                        DType::Float32,
+                        {1, 8, 17, 17},
+                        4.0,
+                        [](onnxio::ModelBuilder& m, Seeded& r) {
+                            m.addNode("DynamicQuantizeLinear", {"x"}, {"q", "qs", "qz"});
+                            for (const char* w : {"w", "v"})
+                                m.addInlineInitializer(
+                                    w, DType::UInt8, {16, 8, 3, 3},
+                                    bytesOf(r.ints<uint8_t>(16 * 8 * 9, 0, 255)));
+                            scalar(m, "wz", DType::UInt8, 128);
+                            m.addNode("ConvInteger", {"q", "w", "qz", "wz"}, {"y"})
+                                .attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+                            m.addNode("ConvInteger", {"q", "v", "qz", "wz"}, {"z"})
+                                .attr("strides", std::vector<int64_t>{2, 2})
+                                .attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+                            output(m, "y", DType::Int32, {1, 16, 17, 17});
+                            output(m, "z", DType::Int32, {1, 16, 9, 9});
+                        }};
+    return c;
+}
+
 /// Byte dot products (AVX-512 VNNI), of 512 and of 256 bits.
 constexpr const char* kByteDot = "@llvm.x86.avx512.vpdpbusd.";
 
@@ -266,11 +297,12 @@ int64_t integerMultiplyAdds(const Case& c, const char* strategy, const std::file
     return count;
 }
 
-const std::array<const Case*, 9>& cases() {
-    static const std::array<const Case*, 9> all{
-        &convCase(),        &matmulCase(),   &perColumnCase(),
-        &requantizedCase(), &byteDotsCase(), &requantizedDotsCase(),
-        &weightZeroCase(),  &convDotsCase(), &shiftedConvDotsCase()};
+const std::array<const Case*, 10>& cases() {
+    static const std::array<const Case*, 10> all{
+        &convCase(),           &matmulCase(),   &perColumnCase(),
+        &requantizedCase(),    &byteDotsCase(), &requantizedDotsCase(),
+        &weightZeroCase(),     &convDotsCase(), &shiftedConvDotsCase(),
+        &centredConvDotsCase()};
     return all;
 }
 
@@ -301,8 +333,8 @@ TEST(TestIntegers, everyMultiplyAddMatchesOnnxRuntime) {
     }
 }
 
-// The blocked cases multiply-add int32 vectors (the QLinear ones round
-// theirs in lanes); the per-column one none.
+// The blocked cases multiply-add int32 vectors, in word or byte dot
+// products (the QLinear ones round theirs in lanes); the per-column one none.
 TEST(TestIntegers, integerContractionsRunInInt32Lanes) {
     TempDir dir;
     for (const char* strategy : {"tvm", "graphturbo"}) {
@@ -310,7 +342,9 @@ TEST(TestIntegers, integerContractionsRunInInt32Lanes) {
         EXPECT_GT(integerMultiplyAdds(convCase(), strategy, dir.path()), 0) << strategy;
         EXPECT_GT(integerMultiplyAdds(matmulCase(), strategy, dir.path()), 0) << strategy;
         EXPECT_EQ(integerMultiplyAdds(perColumnCase(), strategy, dir.path()), 0) << strategy;
-        EXPECT_GE(integerMultiplyAdds(requantizedCase(), strategy, dir.path()), 2)
+        EXPECT_GE(integerMultiplyAdds(requantizedCase(), strategy, dir.path()) +
+                      countInKernels(requantizedCase(), strategy, dir.path(), kByteDot),
+                  2)
             << strategy; // both ops
         EXPECT_GT(countInKernels(requantizedCase(), strategy, dir.path(), "@llvm.roundeven.v"), 0)
             << strategy;
@@ -332,16 +366,17 @@ TEST(TestIntegers, multiplyAddsFollowTheCpu) {
     }
 }
 
-// An s8 weight of zero point 0 by u8 rows (a QLinearConv's: by a u8 input
-// of zero point 0) sums byte dot products where the CPU compiled for has
-// AVX-512 VNNI, and nowhere else: without VNNI the
-// grouped weight's lanes are read 4 bytes apart (vpmaddwd on AVX-512 BW);
-// with a weight zero point of 7 the weight is not grouped (vpdpwssd). Each gives ONNX Runtime's
-// outputs (everyMultiplyAddMatchesOnnxRuntime).
+// An s8 weight of zero point 0 by u8 rows (a Conv's by a u8 input of any
+// zero point, padded or not; a u8 weight of zero point 128 so stored) sums
+// byte dot products where the CPU compiled for has AVX-512 VNNI, and
+// nowhere else: without VNNI the grouped weight's lanes are read 4 bytes
+// apart (vpmaddwd on AVX-512 BW); with a weight zero point of 7 the weight
+// is not grouped (vpdpwssd). Each gives ONNX Runtime's outputs
+// (everyMultiplyAddMatchesOnnxRuntime).
 TEST(TestIntegers, byteDotsWhereTheCpuHasThem) {
     TempDir dir;
-    for (const Case* c :
-         {&byteDotsCase(), &requantizedDotsCase(), &convDotsCase(), &shiftedConvDotsCase()}) {
+    for (const Case* c : {&byteDotsCase(), &requantizedDotsCase(), &convDotsCase(),
+                          &shiftedConvDotsCase(), &centredConvDotsCase()}) {
         const std::string vnni = optimizedKernels(*c, "graphturbo", dir.path(), "icelake-server");
         EXPECT_GT(test::countText(vnni, kByteDot), 0) << c->name;
         EXPECT_EQ(test::countText(vnni, kIntegerMultiplyAdds[0]), 0) << c->name;
@@ -357,10 +392,14 @@ TEST(TestIntegers, byteDotsWhereTheCpuHasThem) {
         optimizedKernels(weightZeroCase(), "graphturbo", dir.path(), "icelake-server");
     EXPECT_EQ(test::countText(other, kByteDot), 0);
     EXPECT_GT(test::countText(other, kIntegerMultiplyAdds[0]), 0);
-    // A padded QLinearConv whose input's zero point is 120 keeps the word
-    // dot product.
-    const std::string shifted =
-        optimizedKernels(requantizedCase(), "graphturbo", dir.path(), "icelake-server");
-    EXPECT_EQ(test::countText(shifted, kByteDot), 0);
-    EXPECT_GT(test::countText(shifted, kIntegerMultiplyAdds[0]), 0);
+    // A padded QLinearConv of input zero point 120 sums byte dots; ConvIntegers
+    // of u8 weights of zero points 131 and 250 keep the word dot product.
+    EXPECT_GT(test::countText(
+                  optimizedKernels(requantizedCase(), "graphturbo", dir.path(), "icelake-server"),
+                  kByteDot),
+              0);
+    const std::string word =
+        optimizedKernels(convCase(), "graphturbo", dir.path(), "icelake-server");
+    EXPECT_EQ(test::countText(word, kByteDot), 0);
+    EXPECT_GT(test::countText(word, kIntegerMultiplyAdds[0]), 0);
 }
