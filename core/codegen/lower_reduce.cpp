@@ -2,12 +2,19 @@
 // register accumulates over the reduction loops of the loop-nest model.
 // Taps that fall into a pool's padding are out of range and skipped; an
 // average pool divides by the taps inside the input, or inside the padded
-// input with count_include_pad, as ONNX Runtime does.
+// input with count_include_pad, as ONNX Runtime does. A float ReduceMax or
+// ReduceMin whose innermost reduction loop runs along the input's
+// contiguous last dim keeps a vector of lanes instead (a whole-tensor
+// reduction, DynamicQuantizeLinear's, was a chain of 800 000 compares),
+// folded lane by lane at the end: the same maximum or minimum, NaN skipped
+// as the scalar loop skips it (only which zero of -0 and +0 is kept may
+// differ).
 
 #include "codegen/internal/lowering.h"
 
 #include <llvm/IR/Intrinsics.h>
 
+#include <algorithm>
 #include <array>
 #include <limits>
 
@@ -176,6 +183,85 @@ Status lowerArgReduce(Emitter& e, const OpCall& call) {
     return Status::success();
 }
 
+/// Whether \p call is a ReduceMax or ReduceMin of f32 whose innermost loop
+/// reduces along the input's last dim (stride 1, no padding) over at least
+/// \p lanes steps.
+bool reducesAlongLastDim(const OpCall& call, int64_t lanes) {
+    const ir::OpKind kind = call.op().kind;
+    const ops::LoopNest& nest = call.semantics->nests[0];
+    const ops::AccessMap* map = nest.accessFor(0);
+    const Access& input = call.inputs[0];
+    if ((kind != ir::OpKind::ReduceMax && kind != ir::OpKind::ReduceMin) || lanes < 4 ||
+        inputType(call, 0) != ir::DType::Float32 || outputType(call, 0) != ir::DType::Float32 ||
+        map == nullptr || static_cast<int>(nest.loops.size()) <= nest.outputRank ||
+        map->dims.size() != input.shape.size() || input.shape.empty() ||
+        input.strides.back() != 1 || input.block != 0 || input.group != 1)
+        return false;
+    const int last = static_cast<int>(nest.loops.size()) - 1;
+    if (nest.loops.back().extent < lanes ||
+        map->dims.back() != ops::IndexExpr{false, {ops::IndexTerm{last, 1, 1, 0}}, 0, 1, 0})
+        return false;
+    for (size_t d = 0; d < map->dims.size(); ++d) {
+        const ops::IndexExpr& expr = map->dims[d];
+        if (expr.full || !ops::alwaysInside(expr, nest.loops, input.shape[d]))
+            return false;
+        for (const ops::IndexTerm& t : expr.terms)
+            if (t.loop == last && d + 1 != map->dims.size())
+                return false;
+    }
+    return true;
+}
+
+/// The ReduceMax or ReduceMin of reducesAlongLastDim in vectors of \p lanes.
+void lowerMinMaxInLanes(Emitter& e, const OpCall& call, int64_t lanes) {
+    const Combine c = call.op().kind == ir::OpKind::ReduceMax ? Combine::Max : Combine::Min;
+    const ops::LoopNest& nest = call.semantics->nests[0];
+    const ops::AccessMap* map = nest.accessFor(0);
+    const auto count = static_cast<unsigned>(lanes);
+    auto* vector = llvm::FixedVectorType::get(e.b().getFloatTy(), count);
+    Value* initial = e.constant(ir::DType::Float32, initialOf(c));
+    const int64_t extent = nest.loops.back().extent;
+    const int64_t whole = extent - extent % lanes;
+    std::vector<Range> outer = reductionRanges(e, nest);
+    outer.pop_back();
+    e.forBox(call.regions[0], [&](const std::vector<Value*>& idx) {
+        Value* acc = e.slot(vector, e.b().CreateVectorSplat(count, initial));
+        const auto step = [&](const std::vector<Value*>& loops, int64_t read) {
+            std::vector<Value*> index;
+            for (const ops::IndexExpr& d : map->dims)
+                index.push_back(e.evalIndex(d, loops));
+            std::vector<bool> lanesRead(count, false);
+            std::fill_n(lanesRead.begin(), read, true);
+            Value* x = e.loadMasked(call.inputs[0], index, 0, lanesRead);
+            if (read < lanes) // the lanes past the row hold the identity
+                x = e.b().CreateSelect(e.constantMask(lanesRead), x,
+                                       e.b().CreateVectorSplat(count, initial));
+            e.b().CreateStore(combine(e, c, e.b().CreateLoad(vector, acc), x, 0), acc);
+        };
+        e.forBox(outer, [&](const std::vector<Value*>& red) {
+            std::vector<Value*> loops(idx);
+            loops.insert(loops.end(), red.begin(), red.end());
+            loops.push_back(nullptr);
+            e.forRange(
+                {e.i64(0), e.i64(whole)},
+                [&](Value* v) {
+                    loops.back() = v;
+                    step(loops, lanes);
+                },
+                lanes);
+            if (whole < extent) {
+                loops.back() = e.i64(whole);
+                step(loops, extent - whole);
+            }
+        });
+        Value* lanesAcc = e.b().CreateLoad(vector, acc);
+        Value* result = initial;
+        for (unsigned i = 0; i < count; ++i)
+            result = combine(e, c, result, e.b().CreateExtractElement(lanesAcc, i), 0);
+        e.store(call.outputs[0], idx, result);
+    });
+}
+
 } // namespace
 
 Status lowerReduction(Emitter& e, const OpCall& call) {
@@ -186,6 +272,11 @@ Status lowerReduction(Emitter& e, const OpCall& call) {
         return call.error("code generation does not support the Indices output");
     if (kind == ir::OpKind::ArgMax || kind == ir::OpKind::ArgMin)
         return lowerArgReduce(e, call);
+    const int64_t lanes = vectorBitsOf(e.module()) / 32;
+    if (reducesAlongLastDim(call, lanes)) {
+        lowerMinMaxInLanes(e, call, lanes);
+        return Status::success();
+    }
     std::optional<Reducer> reducer = reducerOf(kind);
     ir::DType t = outputType(call, 0);
     if (!reducer || !ir::isFloatingPoint(t))
