@@ -81,6 +81,13 @@ Expected<std::unique_ptr<llvm::TargetMachine>> detail::makeMachine(const TargetI
 }
 
 void detail::optimize(llvm::Module& module, llvm::TargetMachine& machine, int optLevel) {
+    // LLVM's loop and SLP vectorizers prefer 256 bits on AVX-512 CPUs (a
+    // tuning against clock throttling on early ones); the lowering's own
+    // vectors are 512 bits there, and so are ONNX Runtime's kernels.
+    if (machine.getTargetTriple().isX86() && detail::vectorBitsOf(module) == 512)
+        for (llvm::Function& f : module)
+            if (!f.isDeclaration())
+                f.addFnAttr("prefer-vector-width", "512");
     llvm::LoopAnalysisManager lam;
     llvm::FunctionAnalysisManager fam;
     llvm::CGSCCAnalysisManager cgam;

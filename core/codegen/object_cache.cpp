@@ -44,7 +44,7 @@ constexpr std::string_view kMagic = "stagecraft-object-cache 2";
 constexpr std::string_view kSecretFile = "object-cache.key";
 
 /// Bumped when emit_program.cpp's pipeline changes what an IR compiles to.
-constexpr std::string_view kPipeline = "pipeline 1";
+constexpr std::string_view kPipeline = "pipeline 2";
 
 /// An entry's header fields, by name; nullopt when the header is malformed.
 std::optional<std::map<std::string, std::string, std::less<>>> readHeader(std::string_view text,

@@ -5,7 +5,10 @@
 // graphturbo: rows of 37 (two vectors and a tail of 5, as any x86 or
 // riscv64 width leaves one), a whole tensor reduced to a scalar (as
 // DynamicQuantizeLinear does), and a reduction along a middle dim, which
-// stays a scalar loop; and a check that the first two take the path.
+// stays a scalar loop; and a check that the first two take the path. And
+// the loops the lowering leaves to LLVM's vectorizers (an elementwise
+// chain) take 16 lanes where the target has AVX-512, as the lowering's own
+// vectors do (emit_program.cpp: LLVM would prefer 256 bits on such CPUs).
 
 #include "coretestsupport.h"
 #include "small_model_case.h"
@@ -56,6 +59,23 @@ const std::vector<ReductionCase>& reductionCases() {
     return all;
 }
 
+/// GELU's elementwise chain (Div, Erf, Add, Mul, Mul), a diamond over x.
+const Case& geluCase() {
+    static const Case c{
+        "gelu-lanes", DType::Float32, {4, 96}, 4.0, [](onnxio::ModelBuilder& m, Seeded&) {
+            scalar(m, "root2", DType::Float32, 1.4142135);
+            scalar(m, "one", DType::Float32, 1.0);
+            scalar(m, "half", DType::Float32, 0.5);
+            m.addNode("Div", {"x", "root2"}, {"d"});
+            m.addNode("Erf", {"d"}, {"e"});
+            m.addNode("Add", {"e", "one"}, {"a"});
+            m.addNode("Mul", {"x", "a"}, {"p"});
+            m.addNode("Mul", {"p", "half"}, {"y"});
+            output(m, "y", DType::Float32, {4, 96});
+        }};
+    return c;
+}
+
 struct ReductionRow {
     std::string rowLabel;
     size_t index;
@@ -81,6 +101,20 @@ TEST_P(ReductionsMatchOnnxRuntime, reductionsMatchOnnxRuntime) {
 
 INSTANTIATE_TEST_SUITE_P(TestReductions, ReductionsMatchOnnxRuntime,
                          ::testing::ValuesIn(reductionRows()), test::RowName{});
+
+TEST(TestReductions, geluMatchesOnnxRuntime) {
+    expectMatchesOnnxRuntime(geluCase(), "graphturbo");
+}
+
+// Elementwise loops in 16 lanes for AVX-512, 8 for AVX2.
+TEST(TestReductions, vectorizedLoopsFillTheWidestRegisters) {
+    TempDir dir;
+    const std::string avx512 = optimizedKernels(geluCase(), "tvm", dir.path(), "sapphirerapids");
+    const std::string avx2 = optimizedKernels(geluCase(), "tvm", dir.path(), "x86-64-v3");
+    EXPECT_GT(countText(avx512, "<16 x float>"), 0);
+    EXPECT_GT(countText(avx2, "<8 x float>"), 0);
+    EXPECT_EQ(countText(avx2, "<16 x float>"), 0);
+}
 
 // Compiled for AVX-512: 16 lanes compared at once where the rows allow.
 TEST(TestReductions, maximaAndMinimaAlongRowsRunInLanes) {
