@@ -281,9 +281,7 @@ Value* requantizedLanes(Emitter& e, const OpCall& call, Value* sums,
     Value* clamped =
         e.b().CreateMaxNum(rounded, splatLike(e, e.constant(ir::DType::Float32, lo), floats));
     clamped = e.b().CreateMinNum(clamped, splatLike(e, e.constant(ir::DType::Float32, hi), floats));
-    auto* bytes = llvm::FixedVectorType::get(e.b().getInt8Ty(), count);
-    return out == ir::DType::UInt8 ? e.b().CreateFPToUI(clamped, bytes)
-                                   : e.b().CreateFPToSI(clamped, bytes);
+    return e.wholeToInteger(clamped, out);
 }
 
 } // namespace stagecraft::codegen::detail

@@ -394,6 +394,26 @@ bool isUnsigned(ir::DType t) {
            t == ir::DType::UInt64 || t == ir::DType::Bool;
 }
 
+Value* Emitter::wholeToInteger(Value* value, ir::DType to) {
+    llvm::Type* target = valueType(to);
+    llvm::Type* words = builder_.getInt32Ty();
+    if (auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(value->getType())) {
+        target = llvm::FixedVectorType::get(target, vector->getNumElements());
+        words = llvm::FixedVectorType::get(words, vector->getNumElements());
+    }
+    if (!llvm::Triple(module_.getTargetTriple()).isRISCV() || ir::dtypeSize(to) > 2)
+        return isUnsigned(to) ? builder_.CreateFPToUI(value, target)
+                              : builder_.CreateFPToSI(value, target);
+    // 1.5 * 2^23 + v for |v| < 2^22 is exact and holds v in its low
+    // mantissa bits, offset by the magic's own bits 0x4B400000.
+    constexpr float kMagic = 12582912.0F;
+    constexpr int32_t kMagicBits = 0x4B400000;
+    Value* shifted = builder_.CreateBitCast(
+        builder_.CreateFAdd(value, llvm::ConstantFP::get(value->getType(), kMagic)), words);
+    Value* whole = builder_.CreateSub(shifted, llvm::ConstantInt::get(words, kMagicBits));
+    return builder_.CreateTrunc(whole, target);
+}
+
 Value* Emitter::convert(Value* value, ir::DType from, ir::DType to) {
     if (from == to)
         return value;

@@ -59,7 +59,7 @@ Value* saturate(Emitter& e, Value* value, Value* zero, DType out) {
     auto [lo, hi] = integerRange(out);
     Value* clamped = e.b().CreateMaxNum(rounded, e.constant(DType::Float32, lo));
     clamped = e.b().CreateMinNum(clamped, e.constant(DType::Float32, hi));
-    return e.convert(clamped, DType::Float32, out);
+    return e.wholeToInteger(clamped, out);
 }
 
 Value* quantizePoint(Emitter& e, const OpCall& call, std::span<Value* const> idx, DType out) {

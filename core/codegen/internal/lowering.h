@@ -170,6 +170,13 @@ public:
 
     /// Converts a register value between element types (as ONNX Cast).
     Value* convert(Value* value, ir::DType from, ir::DType to);
+    /// An f32 \p value (scalar or vector) known to be a whole number within
+    /// \p to's range (rounded and saturated: a quantization) as the integer
+    /// type \p to. On riscv64 by the f32 magic number 1.5 * 2^23 (an add,
+    /// exact for such values, and an integer subtract) where \p to is 8 or
+    /// 16 bits, not fptoui/fptosi: qemu 7.2 aborts on RVV's narrowing
+    /// vfncvt.rtz.xu.f.w those lower to; else fptoui/fptosi.
+    Value* wholeToInteger(Value* value, ir::DType to);
     /// Calls a libm function of one or two float arguments.
     Value* callMath(const char* f32Name, const char* f64Name, std::span<Value* const> args);
     Value* intrinsic(llvm::Intrinsic::ID id, std::span<Value* const> args);

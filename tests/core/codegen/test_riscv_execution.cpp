@@ -4,8 +4,10 @@
 // BERT-2layer (seq 32), PP-OCR mobile cls and openWakeWord's hello_deepa:
 // the outputs equal the host run's within 1e-5 relative and ONNX Runtime's
 // within 1e-4 (docs/codegen.md); resnet-reduced's objects for VLEN >= 256
-// and >= 512 at those VLENs too. Host objects, a bad VLEN and missing tools
-// are refused in one line.
+// and >= 512 at those VLENs too; resnet-reduced quantized (i8 at VLEN 128,
+// i8-dynamic at 256) bit for bit as on the host (their quantizations convert whole
+// floats without the narrowing vfncvt.rtz qemu 7.2 aborts on). Host
+// objects, a bad VLEN and missing tools are refused in one line.
 
 #include "codegen/riscv_run.h"
 #include "coretestsupport.h"
@@ -115,6 +117,31 @@ TEST_P(RiscvRuns, matchTheHostAndOnnxRuntime) {
 
 INSTANTIATE_TEST_SUITE_P(TestRiscvExecution, RiscvRuns, ::testing::ValuesIn(rows()),
                          test::RowName{});
+
+// Integer sums and whole quantized values: the same bits as the host's.
+TEST(TestRiscvExecution, quantizedModelsMatchTheHostBitForBit) {
+    ASSERT_TRUE(codegen::checkRiscvTools().ok()) << "scripts/setup-deps installs them";
+    TempDir dir;
+    for (onnxio::Quantization mode :
+         {onnxio::Quantization::Static, onnxio::Quantization::Dynamic}) {
+        const std::string name = mode == onnxio::Quantization::Static ? "i8" : "i8-dynamic";
+        auto planned = plan(writeQuantizedZoo(dir.filePath(name), "resnet-reduced", mode),
+                            "stcp920", "graphturbo");
+        ASSERT_TRUE(planned.ok()) << planned.error().message();
+        const Planned& p = **planned;
+        auto inputs = codegen::seededInputs(p.graph);
+        ASSERT_TRUE(inputs.ok());
+        auto host = runOnHost(p, *inputs);
+        ASSERT_TRUE(host.ok()) << host.error().message();
+        auto program = codegen::emitProgram(p.graph, *p.evaluation.schedule.semantics, p.plan,
+                                            {codegen::Target::RiscV64, 2, 0, false, {}});
+        ASSERT_TRUE(program.ok()) << program.error().message();
+        const int vlen = mode == onnxio::Quantization::Static ? 128 : 256; // a VLEN each
+        auto rv = codegen::runOnRiscv(p.graph, p.plan, *program, *inputs, {vlen});
+        ASSERT_TRUE(rv.ok()) << name << ": " << rv.error().message();
+        expectClose(*rv, *host, 0, name + " VLEN " + std::to_string(vlen) + " against the host");
+    }
+}
 
 // Objects for VLEN >= 256 and >= 512 (emit --vlen) vectorize with 8 and 16
 // f32 lanes (the register-blocked contractions among them) and run at that
