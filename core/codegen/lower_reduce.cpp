@@ -10,6 +10,7 @@
 // as the scalar loop skips it (only which zero of -0 and +0 is kept may
 // differ).
 
+#include "codegen/internal/host_reads.h"
 #include "codegen/internal/lowering.h"
 
 #include <llvm/IR/Intrinsics.h>
@@ -198,17 +199,11 @@ bool reducesAlongLastDim(const OpCall& call, int64_t lanes) {
         input.strides.back() != 1 || input.block != 0 || input.group != 1)
         return false;
     const int last = static_cast<int>(nest.loops.size()) - 1;
-    if (nest.loops.back().extent < lanes ||
-        map->dims.back() != ops::IndexExpr{false, {ops::IndexTerm{last, 1, 1, 0}}, 0, 1, 0})
+    if (nest.loops.back().extent < lanes || dimReadingAlone(nest, 0, last) != map->dims.size() - 1)
         return false;
-    for (size_t d = 0; d < map->dims.size(); ++d) {
-        const ops::IndexExpr& expr = map->dims[d];
-        if (expr.full || !ops::alwaysInside(expr, nest.loops, input.shape[d]))
+    for (size_t d = 0; d < map->dims.size(); ++d)
+        if (map->dims[d].full || !ops::alwaysInside(map->dims[d], nest.loops, input.shape[d]))
             return false;
-        for (const ops::IndexTerm& t : expr.terms)
-            if (t.loop == last && d + 1 != map->dims.size())
-                return false;
-    }
     return true;
 }
 
