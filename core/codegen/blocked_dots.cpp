@@ -12,27 +12,52 @@
 
 namespace stagecraft::codegen::detail {
 
+Range BlockedEmitter::dotSteps() const {
+    if (chunkStart_ != nullptr)
+        return {chunkStart_, e_.b().CreateAdd(chunkStart_, e_.i64(plan_.reductionChunk))};
+    return {e_.i64(0), e_.i64(nest_.loops[static_cast<size_t>(plan_.reductions[0])].extent)};
+}
+
+Value* BlockedEmitter::groupedRow(const Segment& s, int64_t chunk) {
+    std::vector<Value*> loops = at(nullptr, 0, laneOf(s, chunk * plan_.lanes));
+    std::vector<Value*> index;
+    for (const ops::IndexExpr& d : nest_.accessFor(plan_.rowSlot)->dims)
+        index.push_back(e_.evalIndex(d, loops));
+    return groupedRowBytes(e_, call_, plan_, index);
+}
+
+void BlockedEmitter::sumColumns(const Segment& s) {
+    columnSums_.clear();
+    if (plan_.dotGroup == 0 || plan_.dotAlongRows || !hasZero(call_, plan_.colSlot))
+        return;
+    for (int64_t c = 0; c < chunksOf(s); ++c)
+        columnSums_.push_back(e_.slot(vector_, llvm::Constant::getNullValue(vector_)));
+    e_.forRange(
+        dotSteps(),
+        [&](Value* step) {
+            loops_[static_cast<size_t>(plan_.reductions[0])] = step;
+            for (int64_t c = 0; c < chunksOf(s); ++c)
+                addTo(columnSums_[static_cast<size_t>(c)],
+                      unitBytes(e_, static_cast<unsigned>(plan_.lanes)), groupedRow(s, c));
+        },
+        plan_.dotGroup);
+}
+
 void BlockedEmitter::emitDots(const Segment& s, Value* block, int64_t tile, const Range& steps,
                               std::vector<std::vector<Value*>>& acc) {
     const auto lanes = static_cast<unsigned>(plan_.lanes);
-    const bool zero = hasZero(call_, plan_.colSlot);
-    std::vector<Value*> weightSums;
-    for (int64_t c = 0; zero && c < chunksOf(s); ++c)
+    std::vector<Value*> weightSums = columnSums_;
+    const bool summing = weightSums.empty() && hasZero(call_, plan_.colSlot);
+    for (int64_t c = 0; summing && c < chunksOf(s); ++c)
         weightSums.push_back(e_.slot(vector_, llvm::Constant::getNullValue(vector_)));
-    const ops::AccessMap* map = nest_.accessFor(plan_.rowSlot);
     e_.forRange(
         steps,
         [&](Value* step) {
             loops_[static_cast<size_t>(plan_.reductions[0])] = step;
             std::vector<Value*> rows;
-            for (int64_t c = 0; c < chunksOf(s); ++c) {
-                std::vector<Value*> loops = at(nullptr, 0, laneOf(s, c * plan_.lanes));
-                std::vector<Value*> index;
-                for (const ops::IndexExpr& d : map->dims)
-                    index.push_back(e_.evalIndex(d, loops));
-                rows.push_back(groupedRowBytes(e_, call_, plan_, index));
-            }
-            for (size_t c = 0; c < weightSums.size(); ++c)
+            for (int64_t c = 0; c < chunksOf(s); ++c)
+                rows.push_back(groupedRow(s, c));
+            for (size_t c = 0; summing && c < weightSums.size(); ++c)
                 addTo(weightSums[c], unitBytes(e_, lanes), rows[c]);
             for (int64_t r = 0; r < tile; ++r) {
                 Value* column = columnBytes(e_, call_, plan_, at(block, r, s.first));

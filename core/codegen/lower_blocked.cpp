@@ -82,8 +82,10 @@ void BlockedEmitter::forLoops(const std::vector<int>& loops, const std::function
 void BlockedEmitter::emitOrdered() {
     if (!plan_.blocksOutside)
         eachSegment(e_, call_, plan_, [&](const Segment& s) {
+            sumColumns(s);
             eachTile(e_, call_, plan_,
                      [&](Value* block, int64_t tile) { emitRest(s, block, tile); });
+            columnSums_.clear();
         });
     else
         eachTile(e_, call_, plan_, [&](Value* block, int64_t tile) {
@@ -272,8 +274,8 @@ void BlockedEmitter::emitTile(const Segment& s, Value* block, int64_t tile) {
     std::vector<Range> reductions;
     for (int l : plan_.reductions)
         reductions.push_back({e_.i64(0), e_.i64(nest_.loops[static_cast<size_t>(l)].extent)});
-    if (chunkStart_ != nullptr)
-        reductions[0] = {chunkStart_, e_.b().CreateAdd(chunkStart_, e_.i64(plan_.reductionChunk))};
+    if (!reductions.empty())
+        reductions[0] = dotSteps();
     if (plan_.dotGroup > 0 && !plan_.dotAlongRows) {
         emitDots(s, block, tile, reductions[0], acc);
     } else {

@@ -84,11 +84,24 @@ private:
     void emitSteps(const Segment& s, Value* block, int64_t tile, std::vector<Range> reductions,
                    std::vector<std::vector<Value*>>& acc);
 
+    /// The steps of the one reduction a tile runs: the current reduction
+    /// chunk's, or the whole loop.
+    Range dotSteps() const;
+
+    /// The grouped row factor's bytes of chunk \p chunk at the current step.
+    Value* groupedRow(const Segment& s, int64_t chunk);
+
+    /// Before a segment's tiles, where the u8 rows have a zero point: the
+    /// row factor's sums over dotSteps() into columnSums_, once for every
+    /// tile of the segment (else each tile would sum them again).
+    void sumColumns(const Segment& s);
+
     /// The one reduction over \p steps in byte dot products of
     /// plan_.dotGroup steps each (blocked_integer.cpp): a load per vector
     /// of the grouped row factor, a broadcast of the column factor's bytes
     /// per tile row; the row factor's sums, for the column factor's zero
-    /// point, in a vector beside each.
+    /// point, in a vector beside each (columnSums_ where the segment summed
+    /// them already).
     void emitDots(const Segment& s, Value* block, int64_t tile, const Range& steps,
                   std::vector<std::vector<Value*>>& acc);
 
@@ -136,6 +149,9 @@ private:
     /// Per tile row, the sum of its weight bytes over the steps so far
     /// (plan_.dotRowZero), or empty.
     std::vector<Value*> weightSums_;
+    /// Per chunk of the current segment, the row factor's sums over the
+    /// reduction (sumColumns), or empty.
+    std::vector<Value*> columnSums_;
 };
 
 } // namespace stagecraft::codegen::detail
