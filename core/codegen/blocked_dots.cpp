@@ -45,11 +45,6 @@ void BlockedEmitter::sumColumns(const Segment& s) {
 
 void BlockedEmitter::emitDots(const Segment& s, Value* block, int64_t tile, const Range& steps,
                               std::vector<std::vector<Value*>>& acc) {
-    const auto lanes = static_cast<unsigned>(plan_.lanes);
-    std::vector<Value*> weightSums = columnSums_;
-    const bool summing = weightSums.empty() && hasZero(call_, plan_.colSlot);
-    for (int64_t c = 0; summing && c < chunksOf(s); ++c)
-        weightSums.push_back(e_.slot(vector_, llvm::Constant::getNullValue(vector_)));
     e_.forRange(
         steps,
         [&](Value* step) {
@@ -57,8 +52,6 @@ void BlockedEmitter::emitDots(const Segment& s, Value* block, int64_t tile, cons
             std::vector<Value*> rows;
             for (int64_t c = 0; c < chunksOf(s); ++c)
                 rows.push_back(groupedRow(s, c));
-            for (size_t c = 0; summing && c < weightSums.size(); ++c)
-                addTo(weightSums[c], unitBytes(e_, lanes), rows[c]);
             for (int64_t r = 0; r < tile; ++r) {
                 Value* column = columnBytes(e_, call_, plan_, at(block, r, s.first));
                 for (size_t c = 0; c < rows.size(); ++c)
@@ -67,11 +60,11 @@ void BlockedEmitter::emitDots(const Segment& s, Value* block, int64_t tile, cons
         },
         plan_.dotGroup);
     for (int64_t r = 0; r < tile; ++r)
-        for (size_t c = 0; c < weightSums.size(); ++c) {
+        for (size_t c = 0; c < columnSums_.size(); ++c) {
             Value* slot = acc[static_cast<size_t>(r)][c];
             Value* sums =
                 lessZeroTimes(e_, call_, plan_.colSlot, e_.b().CreateLoad(vector_, slot),
-                              e_.b().CreateLoad(vector_, weightSums[c]), at(block, r, s.first));
+                              e_.b().CreateLoad(vector_, columnSums_[c]), at(block, r, s.first));
             e_.b().CreateStore(sums, slot);
         }
 }

@@ -285,12 +285,9 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
                             (plan->positions() + plan->lanes - 1) / plan->lanes);
     if (integer)
         planByteDots(e, call, *plan);
-    // Byte dot products by rows of a zero point keep a sum of the weight per
-    // vector beside the tile, where the tiles run outside the segments
-    // (else a segment sums them before its tiles: BlockedEmitter::sumColumns).
-    const bool weightSums = plan->dotGroup > 0 && !plan->dotAlongRows && plan->blocksOutside &&
-                            hasZero(call, plan->colSlot);
-    const int64_t budget = registers.count * 3 / 4 - (weightSums ? plan->chunks : 0);
+    // (Byte dot products sum the weight's columns before the tiles:
+    // BlockedEmitter::sumColumns.)
+    const int64_t budget = registers.count * 3 / 4;
     // A tile row's weight sums (dotRowZero) take a register of their own.
     const int64_t perRow = plan->chunks + (plan->dotRowZero ? 1 : 0);
     plan->tile = std::clamp<int64_t>(budget / perRow, 1, kMaxBlock);

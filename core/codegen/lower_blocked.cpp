@@ -85,11 +85,13 @@ void BlockedEmitter::emitOrdered() {
             sumColumns(s);
             eachTile(e_, call_, plan_,
                      [&](Value* block, int64_t tile) { emitRest(s, block, tile); });
-            columnSums_.clear();
         });
     else
         eachTile(e_, call_, plan_, [&](Value* block, int64_t tile) {
-            eachSegment(e_, call_, plan_, [&](const Segment& s) { emitRest(s, block, tile); });
+            eachSegment(e_, call_, plan_, [&](const Segment& s) {
+                sumColumns(s);
+                emitRest(s, block, tile);
+            });
         });
 }
 

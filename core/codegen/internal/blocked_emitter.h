@@ -92,16 +92,15 @@ private:
     Value* groupedRow(const Segment& s, int64_t chunk);
 
     /// Before a segment's tiles, where the u8 rows have a zero point: the
-    /// row factor's sums over dotSteps() into columnSums_, once for every
-    /// tile of the segment (else each tile would sum them again).
+    /// row factor's sums over dotSteps() into columnSums_: once for every
+    /// tile of the segment where the tiles run inside it.
     void sumColumns(const Segment& s);
 
     /// The one reduction over \p steps in byte dot products of
     /// plan_.dotGroup steps each (blocked_integer.cpp): a load per vector
     /// of the grouped row factor, a broadcast of the column factor's bytes
     /// per tile row; the row factor's sums, for the column factor's zero
-    /// point, in a vector beside each (columnSums_ where the segment summed
-    /// them already).
+    /// point, from columnSums_ (sumColumns).
     void emitDots(const Segment& s, Value* block, int64_t tile, const Range& steps,
                   std::vector<std::vector<Value*>>& acc);
 
