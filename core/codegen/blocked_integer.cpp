@@ -44,7 +44,6 @@
 #include <llvm/IR/IntrinsicsX86.h>
 
 #include <algorithm>
-#include <array>
 #include <optional>
 #include <vector>
 
@@ -273,15 +272,7 @@ Value* requantizedLanes(Emitter& e, const OpCall& call, Value* sums,
     auto* floats = llvm::FixedVectorType::get(e.b().getFloatTy(), count);
     Value* scaled =
         e.b().CreateFMul(e.b().CreateSIToFP(sums, floats), splatLike(e, multiplier, floats));
-    std::array<Value*, 1> arg{scaled};
-    Value* rounded =
-        e.b().CreateFAdd(e.intrinsic(llvm::Intrinsic::roundeven, arg), splatLike(e, zero, floats));
-    const ir::DType out = outputType(call, 0);
-    auto [lo, hi] = integerRange(out);
-    Value* clamped =
-        e.b().CreateMaxNum(rounded, splatLike(e, e.constant(ir::DType::Float32, lo), floats));
-    clamped = e.b().CreateMinNum(clamped, splatLike(e, e.constant(ir::DType::Float32, hi), floats));
-    return e.wholeToInteger(clamped, out);
+    return saturated(e, scaled, splatLike(e, zero, floats), outputType(call, 0));
 }
 
 } // namespace stagecraft::codegen::detail

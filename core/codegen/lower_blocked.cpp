@@ -338,15 +338,15 @@ void BlockedEmitter::storeChunk(const Segment& s, Value* block, int64_t r, int64
                                 Value* slot) {
     Value* sum = e_.b().CreateLoad(vector_, slot);
     const int64_t count = lanesIn(s, chunk);
-    if (!call_.epilogue.empty())
-        sum = applyEpilogue(e_, call_, sum, count, alongLastLoop(), [&](int64_t lane) {
-            std::vector<Value*> loops = at(block, r, laneOf(s, chunk * plan_.lanes + lane));
-            loops.resize(static_cast<size_t>(nest_.outputRank));
-            return loops;
-        });
     std::vector<Value*> loops = at(block, r, laneOf(s, chunk * plan_.lanes));
     if (requantizes(call_)) // the scales and zero points are one along the row
         sum = requantizedLanes(e_, call_, sum, loops);
+    if (!call_.epilogue.empty()) // after the requantization: from its bytes
+        sum = applyEpilogue(e_, call_, sum, count, alongLastLoop(), [&](int64_t lane) {
+            std::vector<Value*> laneLoops = at(block, r, laneOf(s, chunk * plan_.lanes + lane));
+            laneLoops.resize(static_cast<size_t>(nest_.outputRank));
+            return laneLoops;
+        });
     loops.resize(static_cast<size_t>(nest_.outputRank));
     const Access& out =
         call_.epilogue.empty() ? call_.outputs[0] : call_.epilogue.back().outputs[0];
@@ -362,8 +362,8 @@ bool lowerBlockedContraction(Emitter& e, const OpCall& call) {
         return false;
     // An epilogue needs the final sums: none with chunks (they store partial ones).
     OpCall withEpilogue = call;
-    const bool epilogue =
-        !call.epilogue.empty() && plan->reductionChunk == 0 && !integerFactors(call);
+    const bool epilogue = !call.epilogue.empty() && plan->reductionChunk == 0 &&
+                          (!integerFactors(call) || requantizes(call));
     if (!epilogue)
         withEpilogue.epilogue.clear();
     BlockedEmitter emitter(e, withEpilogue, *plan);

@@ -6,10 +6,13 @@
 // tensor is read by no other op and lives only in the tile (Home::Fused), and
 // every op computes the contraction's region in its floating-point type: so
 // nothing else needs the intermediate values, and no rounding to a narrower
-// type is skipped. The sums go through the ops' own functions (scalarOp) as
-// vectors, each other input gathered lane by lane at its output position
-// (LLVM merges adjacent loads into one, a broadcast into a splat), so the
-// bits are those of the ops run apart, one lane at a time.
+// type is skipped. A requantized contraction (QLinearConv, QLinearMatMul)
+// starts its chain with the DequantizeLinear of its bytes, and a chain may
+// end in a QuantizeLinear: the rounding to bytes is then the ops' own,
+// done in registers (a QDQ ResNet-50's residual blocks). The sums go through the ops' own functions
+// (scalarOp) as vectors, each other input gathered lane by lane at its output position (LLVM merges
+// adjacent loads into one, a broadcast into a splat), so the bits are those of the ops run apart,
+// one lane at a time.
 
 #include "codegen/internal/lowering.h"
 
@@ -18,6 +21,9 @@
 namespace stagecraft::codegen::detail {
 
 namespace {
+
+/// Output loop values at a lane, made when first asked for.
+using LoopsAt = std::function<const std::vector<Value*>&(int64_t lane)>;
 
 /// The elementwise kinds an epilogue takes: those whose scalar function is
 /// plain arithmetic, comparison and selection (no libm call, which the
@@ -47,6 +53,15 @@ bool contractionKind(ir::OpKind kind) {
            kind == ir::OpKind::MatMul;
 }
 
+/// Contractions whose sums are requantized to bytes in their own lowering.
+bool requantizedKind(ir::OpKind kind) {
+    return kind == ir::OpKind::QLinearConv || kind == ir::OpKind::QLinearMatMul;
+}
+
+bool byteType(ir::DType t) {
+    return t == ir::DType::UInt8 || t == ir::DType::Int8;
+}
+
 /// Inputs of the ops of \p layer that are \p tensor.
 int64_t readersOf(const ir::Graph& graph, const LayerCode& layer, ir::TensorId tensor) {
     int64_t readers = 0;
@@ -56,6 +71,35 @@ int64_t readersOf(const ir::Graph& graph, const LayerCode& layer, ir::TensorId t
     return readers;
 }
 
+/// Whether \p step reads \p current, the chain's last tensor, once, as its
+/// only reader, over the contraction's region and shape, and \p current
+/// lives only in the tile.
+bool readsChainAlone(const ir::Graph& graph, const LayerCode& layer, const OpStep& step,
+                     const OpStep& contraction, ir::TensorId current) {
+    const ir::Op& op = graph.op(step.op);
+    if (op.outputs.size() != 1 || step.regions.size() != 1 ||
+        !(step.regions[0] == contraction.regions[0]) ||
+        std::count(op.inputs.begin(), op.inputs.end(), current) != 1)
+        return false;
+    const View* view = layer.viewOf(current);
+    return view != nullptr && view->home == Home::Fused && readersOf(graph, layer, current) == 1 &&
+           graph.tensor(op.outputs[0]).shape == graph.tensor(current).shape;
+}
+
+/// Whether \p step converts \p current at an end of the chain: a
+/// DequantizeLinear of bytes to f32 (first), a QuantizeLinear of f32 to
+/// bytes (last), reading it as its data.
+bool convertsChain(const ir::Graph& graph, const LayerCode& layer, const OpStep& step,
+                   const OpStep& contraction, ir::TensorId current, ir::OpKind kind) {
+    const ir::Op& op = graph.op(step.op);
+    if (op.kind != kind || op.inputs.empty() || op.inputs[0] != current ||
+        !readsChainAlone(graph, layer, step, contraction, current))
+        return false;
+    const ir::DType from = graph.tensor(current).dtype, to = graph.tensor(op.outputs[0]).dtype;
+    return kind == ir::OpKind::DequantizeLinear ? byteType(from) && to == ir::DType::Float32
+                                                : from == ir::DType::Float32 && byteType(to);
+}
+
 /// Whether \p step can follow the chain whose last tensor is \p current.
 bool extendsChain(const ir::Graph& graph, const LayerCode& layer, const OpStep& step,
                   const OpStep& contraction, ir::TensorId current, ir::DType type) {
@@ -63,13 +107,9 @@ bool extendsChain(const ir::Graph& graph, const LayerCode& layer, const OpStep& 
     for (ir::TensorId in : op.inputs)
         if (in != ir::kNoTensor && graph.tensor(in).dtype != type)
             return false; // scalarOp's vectors are of one type
-    if (!epilogueKind(op.kind) || op.outputs.size() != 1 || step.regions.size() != 1 ||
-        !(step.regions[0] == contraction.regions[0]) || graph.tensor(op.outputs[0]).dtype != type ||
-        std::count(op.inputs.begin(), op.inputs.end(), current) != 1)
-        return false;
-    const View* view = layer.viewOf(current);
-    return view != nullptr && view->home == Home::Fused && readersOf(graph, layer, current) == 1 &&
-           graph.tensor(op.outputs[0]).shape == graph.tensor(current).shape;
+    return epilogueKind(op.kind) && op.outputs.size() == 1 &&
+           graph.tensor(op.outputs[0]).dtype == type &&
+           readsChainAlone(graph, layer, step, contraction, current);
 }
 
 /// How an epilogue op's other input varies over the lanes.
@@ -97,8 +137,7 @@ LaneRead laneRead(const ops::AccessMap& map, const Access& input, int rowLoop) {
 
 /// Input \p slot of \p op over the lanes (the first \p count), the rest poison.
 Value* laneValues(Emitter& e, const OpCall& op, int slot, llvm::Type* vectorType, int64_t count,
-                  bool lanesAlongRow,
-                  const std::function<const std::vector<Value*>&(int64_t lane)>& loopsAt) {
+                  bool lanesAlongRow, const LoopsAt& loopsAt) {
     const auto lanes =
         static_cast<int64_t>(llvm::cast<llvm::FixedVectorType>(vectorType)->getNumElements());
     const ops::AccessMap& map = *op.semantics->nests[0].accessFor(slot);
@@ -123,30 +162,74 @@ Value* laneValues(Emitter& e, const OpCall& op, int slot, llvm::Type* vectorType
     return gathered;
 }
 
+/// Input \p slot of \p op over the lanes of \p like as \p to (f32 or
+/// int32), or \p fallback where it is omitted.
+Value* lanesAs(Emitter& e, const OpCall& op, int slot, Value* like, int64_t count,
+               bool lanesAlongRow, const LoopsAt& loopsAt, ir::DType to, double fallback) {
+    const auto lanes = llvm::cast<llvm::FixedVectorType>(like->getType())->getElementCount();
+    if (!op.hasInput(slot))
+        return e.b().CreateVectorSplat(lanes, e.constant(to, fallback));
+    const ir::DType from = inputType(op, slot);
+    Value* v = laneValues(e, op, slot, llvm::VectorType::get(e.valueType(from), lanes), count,
+                          lanesAlongRow, loopsAt);
+    llvm::Type* target = llvm::VectorType::get(e.valueType(to), lanes);
+    if (from == to)
+        return v;
+    if (to == ir::DType::Float32)
+        return isUnsigned(from) ? e.b().CreateUIToFP(v, target) : e.b().CreateSIToFP(v, target);
+    return e.b().CreateIntCast(v, target, !isUnsigned(from));
+}
+
+/// \p x, the lanes of a DequantizeLinear's or QuantizeLinear's data,
+/// through it: the formulas lowerQuantize computes one element with.
+Value* quantizationLanes(Emitter& e, const OpCall& op, Value* x, int64_t count, bool lanesAlongRow,
+                         const LoopsAt& loopsAt) {
+    auto input = [&](int slot, ir::DType to, double fallback) {
+        return lanesAs(e, op, slot, x, count, lanesAlongRow, loopsAt, to, fallback);
+    };
+    if (op.op().kind == ir::OpKind::QuantizeLinear)
+        return quantized(e, x, input(1, ir::DType::Float32, 1), input(2, ir::DType::Float32, 0),
+                         outputType(op, 0));
+    const auto lanes = llvm::cast<llvm::FixedVectorType>(x->getType())->getElementCount();
+    Value* whole = e.b().CreateIntCast(x, llvm::VectorType::get(e.b().getInt32Ty(), lanes),
+                                       !isUnsigned(inputType(op, 0)));
+    return dequantized(e, whole, input(2, ir::DType::Int32, 0), input(1, ir::DType::Float32, 1));
+}
+
 } // namespace
 
 size_t epilogueLength(const ir::Graph& graph, const LayerCode& layer, std::span<const OpStep> steps,
                       size_t first) {
     const ir::Op& op = graph.op(steps[first].op);
-    if (!contractionKind(op.kind) || op.outputs.size() != 1 || steps[first].regions.size() != 1)
+    const bool requantized = requantizedKind(op.kind);
+    if ((!contractionKind(op.kind) && !requantized) || op.outputs.size() != 1 ||
+        steps[first].regions.size() != 1)
         return 0;
+    const OpStep& contraction = steps[first];
     ir::TensorId current = op.outputs[0];
+    size_t next = first + 1;
+    auto takes = [&](bool taken) {
+        if (taken)
+            current = graph.op(steps[next++].op).outputs[0];
+        return taken;
+    };
+    if (requantized && // its bytes dequantized first
+        !takes(next < steps.size() && convertsChain(graph, layer, steps[next], contraction, current,
+                                                    ir::OpKind::DequantizeLinear)))
+        return 0;
     const ir::DType type = graph.tensor(current).dtype;
     if (type != ir::DType::Float32 && type != ir::DType::Float64)
         return 0;
-    size_t length = 0;
-    for (size_t next = first + 1; next < steps.size(); ++next) {
-        if (!extendsChain(graph, layer, steps[next], steps[first], current, type))
-            break;
-        current = graph.op(steps[next].op).outputs[0];
-        ++length;
-    }
-    return length;
+    while (next < steps.size() &&
+           takes(extendsChain(graph, layer, steps[next], contraction, current, type)))
+        continue;
+    takes(next < steps.size() && convertsChain(graph, layer, steps[next], contraction, current,
+                                               ir::OpKind::QuantizeLinear));
+    return next - first - 1;
 }
 
 Value* applyEpilogue(Emitter& e, const OpCall& call, Value* sums, int64_t count, bool lanesAlongRow,
                      const std::function<std::vector<Value*>(int64_t lane)>& loopsOf) {
-    const ir::DType type = outputType(call, 0);
     const llvm::DebugLoc contractionLine = e.b().getCurrentDebugLocation();
     std::vector<std::vector<Value*>> loops; // per lane, made when an input needs them
     auto loopsAt = [&](int64_t lane) -> const std::vector<Value*>& {
@@ -159,6 +242,14 @@ Value* applyEpilogue(Emitter& e, const OpCall& call, Value* sums, int64_t count,
     for (const OpCall& op : call.epilogue) {
         if (op.line)
             e.b().SetCurrentDebugLocation(op.line);
+        const ir::DType type = outputType(op, 0);
+        const ir::OpKind kind = op.op().kind;
+        if (kind == ir::OpKind::DequantizeLinear || kind == ir::OpKind::QuantizeLinear) {
+            x = quantizationLanes(e, op, x, count, lanesAlongRow, loopsAt);
+            x->setName("epilogue");
+            current = op.op().outputs[0];
+            continue;
+        }
         std::vector<Value*> args;
         std::vector<ir::DType> types;
         for (int slot = 0; slot < static_cast<int>(op.op().inputs.size()); ++slot) {
@@ -166,7 +257,7 @@ Value* applyEpilogue(Emitter& e, const OpCall& call, Value* sums, int64_t count,
             const bool present = chained || op.hasInput(slot);
             args.push_back(
                 chained   ? x
-                : present ? laneValues(e, op, slot, sums->getType(), count, lanesAlongRow, loopsAt)
+                : present ? laneValues(e, op, slot, x->getType(), count, lanesAlongRow, loopsAt)
                           : nullptr);
             types.push_back(present ? type : ir::DType::Undefined);
         }

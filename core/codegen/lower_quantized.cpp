@@ -51,30 +51,18 @@ Value* roundEven(Emitter& e, Value* value) {
     return e.intrinsic(llvm::Intrinsic::roundeven, arg);
 }
 
-/// round_half_even(\p value) + \p zero saturated to \p out's range, as
-/// \p out: the zero point is added after rounding (a tie rounds to even
-/// before the shift, as ONNX defines it).
-Value* saturate(Emitter& e, Value* value, Value* zero, DType out) {
-    Value* rounded = e.b().CreateFAdd(roundEven(e, value), zero);
-    auto [lo, hi] = integerRange(out);
-    Value* clamped = e.b().CreateMaxNum(rounded, e.constant(DType::Float32, lo));
-    clamped = e.b().CreateMinNum(clamped, e.constant(DType::Float32, hi));
-    return e.wholeToInteger(clamped, out);
-}
-
 Value* quantizePoint(Emitter& e, const OpCall& call, std::span<Value* const> idx, DType out) {
     Value* x = operand(e, call, 0, idx, DType::Float32, 0);
     Value* scale = operand(e, call, 1, idx, DType::Float32, 1);
     Value* zero = operand(e, call, 2, idx, DType::Float32, 0);
-    return saturate(e, e.b().CreateFDiv(x, scale), zero, out);
+    return quantized(e, x, scale, zero, out);
 }
 
 Value* dequantizePoint(Emitter& e, const OpCall& call, std::span<Value* const> idx, DType out) {
     Value* x = operand(e, call, 0, idx, DType::Int32, 0);
     Value* zero = operand(e, call, 2, idx, DType::Int32, 0);
-    Value* difference = e.convert(e.b().CreateSub(x, zero), DType::Int32, DType::Float32);
     Value* scale = operand(e, call, 1, idx, DType::Float32, 1);
-    return e.convert(e.b().CreateFMul(difference, scale), DType::Float32, out);
+    return e.convert(dequantized(e, x, zero, scale), DType::Float32, out);
 }
 
 /// The loop values of an output point with every reduction loop at 0.
@@ -134,10 +122,35 @@ Value* requantize(Emitter& e, const OpCall& call, const Slots& s, const std::vec
     Value* multiplier = e.b().CreateFDiv(e.b().CreateFMul(aScale, bScale), yScale);
     Value* scaled = e.b().CreateFMul(e.convert(sum, DType::Int32, DType::Float32), multiplier);
     Value* zero = operand(e, call, s.yZero, here, DType::Float32, 0);
-    return saturate(e, scaled, zero, out);
+    return saturated(e, scaled, zero, out);
 }
 
 } // namespace
+
+Value* saturated(Emitter& e, Value* value, Value* zero, DType out) {
+    auto bound = [&](double end) {
+        Value* c = e.constant(DType::Float32, end);
+        auto* lanes = llvm::dyn_cast<llvm::VectorType>(value->getType());
+        return lanes ? e.b().CreateVectorSplat(lanes->getElementCount(), c) : c;
+    };
+    Value* rounded = e.b().CreateFAdd(roundEven(e, value), zero);
+    auto [lo, hi] = integerRange(out);
+    Value* clamped = e.b().CreateMaxNum(rounded, bound(lo));
+    clamped = e.b().CreateMinNum(clamped, bound(hi));
+    return e.wholeToInteger(clamped, out);
+}
+
+Value* quantized(Emitter& e, Value* x, Value* scale, Value* zero, DType out) {
+    return saturated(e, e.b().CreateFDiv(x, scale), zero, out);
+}
+
+Value* dequantized(Emitter& e, Value* x, Value* zero, Value* scale) {
+    Value* difference = e.b().CreateSub(x, zero);
+    llvm::Type* floats = e.b().getFloatTy();
+    if (auto* lanes = llvm::dyn_cast<llvm::VectorType>(difference->getType()))
+        floats = llvm::VectorType::get(floats, lanes->getElementCount());
+    return e.b().CreateFMul(e.b().CreateSIToFP(difference, floats), scale);
+}
 
 Status lowerQuantize(Emitter& e, const OpCall& call) {
     if (call.outputs[0].base == nullptr)

@@ -351,6 +351,15 @@ Status lowerGridSample(Emitter& e, const OpCall& call);
 Status lowerIndexed(Emitter& e, const OpCall& call);
 /// QuantizeLinear and DequantizeLinear.
 Status lowerQuantize(Emitter& e, const OpCall& call);
+/// round_half_even(\p value) + \p zero saturated to \p out's range, as
+/// \p out (f32 scalars or vectors): the zero point is added after rounding,
+/// as ONNX defines it.
+Value* saturated(Emitter& e, Value* value, Value* zero, ir::DType out);
+/// QuantizeLinear's value: saturated(\p x / \p scale, \p zero) (f32).
+Value* quantized(Emitter& e, Value* x, Value* scale, Value* zero, ir::DType out);
+/// DequantizeLinear's value: (\p x - \p zero) * \p scale, the difference
+/// in int32 (scalars or vectors).
+Value* dequantized(Emitter& e, Value* x, Value* zero, Value* scale);
 /// ConvInteger, MatMulInteger, QLinearConv and QLinearMatMul.
 Status lowerIntegerContraction(Emitter& e, const OpCall& call);
 

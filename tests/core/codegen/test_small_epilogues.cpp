@@ -3,9 +3,11 @@
 // the one store, against ONNX Runtime under tvm and graphturbo — a Conv's
 // bias, Relu, a residual Add of the block's input and a Clip by runtime
 // bounds; a Relu then a batch norm that cannot fold into the Conv; a
-// MatMul's bias, scale and LeakyRelu — and a check that their kernels take
-// the path (the values it computes are named "epilogue"), which a MatMul
-// followed by a Softmax does not.
+// MatMul's bias, scale and LeakyRelu; a QLinearConv's bytes dequantized,
+// a residual Add, Relu and quantized again (a QDQ ResNet-50 block's end); a
+// QLinearMatMul's bytes dequantized and a bias added — and a check that
+// their kernels take the path (the values it computes are named
+// "epilogue"), which a MatMul followed by a Softmax does not.
 
 #include "codegen/codegen.h"
 #include "coretestsupport.h"
@@ -64,12 +66,59 @@ void matmulSoftmax(onnxio::ModelBuilder& m, Seeded& r) {
     output(m, "y", DType::Float32, {12, 24});
 }
 
+/// Requantized to u8 in registers, dequantized, a residual Add of the
+/// input dequantized, Relu, quantized: one store of bytes. Input zero point
+/// 120 (padding read as it), per-channel weight scales, a bias.
+void qlinearConvResidualQuantize(onnxio::ModelBuilder& m, Seeded& r) {
+    scalar(m, "xs", DType::Float32, 0.05);
+    scalar(m, "xz", DType::UInt8, 120);
+    m.addInlineInitializer("w", DType::Int8, {8, 8, 3, 3},
+                           bytesOf(r.ints<int8_t>(8 * 72, -127, 127)));
+    m.addFloatInitializer("ws", {8}, r.floats(8, 0.01));
+    m.addInlineInitializer("wz", DType::Int8, {8}, bytesOf(std::vector<int8_t>(8, 0)));
+    scalar(m, "cs", DType::Float32, 0.1);
+    scalar(m, "cz", DType::UInt8, 128);
+    m.addInlineInitializer("bias", DType::Int32, {8}, bytesOf(r.ints<int32_t>(8, -2000, 2000)));
+    m.addNode("QLinearConv", {"x", "xs", "xz", "w", "ws", "wz", "cs", "cz", "bias"}, {"c"})
+        .attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+    m.addNode("DequantizeLinear", {"c", "cs", "cz"}, {"cf"});
+    m.addNode("DequantizeLinear", {"x", "xs", "xz"}, {"xf"});
+    m.addNode("Add", {"cf", "xf"}, {"a"});
+    m.addNode("Relu", {"a"}, {"relu"});
+    scalar(m, "ys", DType::Float32, 0.08);
+    scalar(m, "yz", DType::UInt8, 3);
+    m.addNode("QuantizeLinear", {"relu", "ys", "yz"}, {"y"});
+    output(m, "y", DType::UInt8, {1, 8, 10, 10});
+}
+
+/// Requantized to u8 in registers, dequantized, a bias added: f32 stored.
+void qlinearMatMulBias(onnxio::ModelBuilder& m, Seeded& r) {
+    scalar(m, "xs", DType::Float32, 0.02);
+    scalar(m, "xz", DType::UInt8, 131);
+    m.addInlineInitializer("w", DType::UInt8, {40, 24}, bytesOf(r.ints<uint8_t>(40 * 24, 0, 255)));
+    scalar(m, "ws", DType::Float32, 0.03);
+    scalar(m, "wz", DType::UInt8, 125);
+    scalar(m, "ps", DType::Float32, 0.5);
+    scalar(m, "pz", DType::UInt8, 128);
+    m.addNode("QLinearMatMul", {"x", "xs", "xz", "w", "ws", "wz", "ps", "pz"}, {"p"});
+    m.addNode("DequantizeLinear", {"p", "ps", "pz"}, {"pf"});
+    m.addFloatInitializer("bias", {24}, r.floats(24, 1.0));
+    m.addNode("Add", {"pf", "bias"}, {"y"});
+    output(m, "y", DType::Float32, {12, 24});
+}
+
 const std::vector<Case>& epilogueCases() {
     static const std::vector<Case> all = {
         {"conv-relu-residual-clip", DType::Float32, {1, 8, 10, 10}, 2.0, convReluResidualClip},
         {"conv-relu-batchnorm", DType::Float32, {1, 6, 9, 12}, 2.0, convReluBatchNorm},
         {"matmul-bias-scale-leakyrelu", DType::Float32, {12, 40}, 2.0, matmulBiasScaleLeakyRelu},
         {"matmul-softmax", DType::Float32, {12, 40}, 2.0, matmulSoftmax},
+        {"qlinearconv-residual-quantize",
+         DType::UInt8,
+         {1, 8, 10, 10},
+         0,
+         qlinearConvResidualQuantize},
+        {"qlinearmatmul-bias", DType::UInt8, {12, 40}, 0, qlinearMatMulBias},
     };
     return all;
 }
