@@ -117,7 +117,12 @@ Value* BlockedEmitter::interleavedRow(const Segment& s, int64_t chunk,
     Value* first = loops_[loop];
     std::vector<Value*> channels;
     std::vector<bool> keep;
+    const int64_t present = nest_.loops[loop].extent; // fewer than a group: one partial
     for (int64_t j = 0; j < plan_.dotGroup; ++j) {
+        if (j >= present) { // its weights are zero: any finite bytes do
+            channels.push_back(channels[0]);
+            continue;
+        }
         loops_[loop] = e_.b().CreateAdd(first, e_.i64(j));
         channels.push_back(rowVector(s, chunk, taps, keep));
     }

@@ -174,8 +174,12 @@ void planByteDots(Emitter& e, const OpCall& call, BlockedPlan& plan) {
     const int step = groupedDim.terms[0].loop;
     const std::optional<size_t> unsignedDim = dimReadingAlone(nest, unsignedSlot, step);
     if (std::find(plan.reductions.begin(), plan.reductions.end(), step) == plan.reductions.end() ||
-        dimReadingAlone(nest, signedSlot, step) != grouped.groupDim || !unsignedDim ||
-        nest.loops[static_cast<size_t>(step)].extent % kDotGroup != 0)
+        dimReadingAlone(nest, signedSlot, step) != grouped.groupDim || !unsignedDim)
+        return;
+    // Whole groups of steps; a Conv's fewer input channels than a group
+    // take one, its missing channels' weights stored as zeros.
+    const int64_t steps = nest.loops[static_cast<size_t>(step)].extent;
+    if (steps % kDotGroup != 0 && !(alongRows && steps < kDotGroup))
         return;
     // A MatMul's u8 rows hold 4 steps in one word; a Conv's u8 input takes
     // its 4 channels' vectors, one per step, interleaved.

@@ -413,9 +413,14 @@ void dropUnalignedBlocks(const ir::Graph& graph, const partition::SemanticsCache
 }
 
 int64_t hostStoredBytes(const ir::Graph& graph, const GlobalTensor& g) {
+    const ir::Tensor& t = graph.tensor(g.tensor);
+    if (g.hostBlockGroup > 1) { // whole groups: a partial one padded
+        const int64_t extent = t.shape[static_cast<size_t>(g.hostBlockGroupDim)];
+        const int64_t groups = (extent + g.hostBlockGroup - 1) / g.hostBlockGroup;
+        return extent == 0 ? g.bytes : g.bytes / extent * groups * g.hostBlockGroup;
+    }
     if (g.hostRowPitch == 0) // a block layout holds whole blocks: as many bytes
         return g.bytes;
-    const ir::Tensor& t = graph.tensor(g.tensor);
     const int64_t rows = g.hostTransposed ? t.shape[1] : t.shape[0];
     return rows * g.hostRowPitch * ir::dtypeSize(t.dtype);
 }

@@ -166,7 +166,9 @@ dotLayout(const ir::Graph& graph, const partition::SemanticsCache& semantics, co
         (t.shape.size() != 2 && t.shape.size() != 4))
         return std::nullopt;
     const bool conv = t.shape.size() == 4;
-    const bool fits = conv ? t.shape[1] % kDotGroup == 0
+    // A Conv's input channels in whole groups, or fewer than a group (an
+    // image's 3 channels: stored padded with zero weights to one group).
+    const bool fits = conv ? t.shape[1] % kDotGroup == 0 || t.shape[1] < kDotGroup
                            : t.shape[1] % kBlockElements == 0 && t.shape[0] % kDotGroup == 0;
     const bool everyUse = std::all_of(t.uses.begin(), t.uses.end(), [&](const ir::Use& use) {
         const ops::OpSemantics& op = semantics.of(use.op);

@@ -297,8 +297,10 @@ void BlockedEmitter::emitSteps(const Segment& s, Value* block, int64_t tile,
     const bool dots = plan_.dotGroup > 0;
     for (size_t i = 0; dots && i < reductions.size(); ++i)
         if (plan_.reductions[i] == plan_.dotLoop)
-            reductions[i] = {e_.b().CreateUDiv(reductions[i].lo, e_.i64(plan_.dotGroup)),
-                             e_.b().CreateUDiv(reductions[i].hi, e_.i64(plan_.dotGroup))};
+            reductions[i] = {
+                e_.b().CreateUDiv(reductions[i].lo, e_.i64(plan_.dotGroup)),
+                e_.b().CreateUDiv(e_.b().CreateAdd(reductions[i].hi, e_.i64(plan_.dotGroup - 1)),
+                                  e_.i64(plan_.dotGroup))}; // a partial group too
     e_.forBox(reductions, [&](const std::vector<Value*>& red) {
         for (size_t i = 0; i < red.size(); ++i)
             loops_[static_cast<size_t>(plan_.reductions[i])] =

@@ -16,7 +16,8 @@ namespace {
 /// [dim / block][the other dims in order][block]: the dim steps 1 within a
 /// block, the others over whole blocks' lines; grouped, [dim /
 /// block][the other dims, groupDim's in groups][block][group]: the dim
-/// steps group within a block, groupDim's groups over whole groups' lines.
+/// steps group within a block, groupDim's groups over whole groups' lines
+/// (a last partial group padded to a whole one).
 void blockStrides(Access& a, const std::vector<int64_t>& extents,
                   const KernelCode::HostBlock& blocked) {
     a.block = blocked.block;
@@ -28,7 +29,7 @@ void blockStrides(Access& a, const std::vector<int64_t>& extents,
         if (d == a.blockDim)
             continue;
         a.strides[d] = extents[d] == 1 ? 0 : inner;
-        inner *= a.group > 1 && d == a.groupDim ? extents[d] / a.group : extents[d];
+        inner *= a.group > 1 && d == a.groupDim ? (extents[d] + a.group - 1) / a.group : extents[d];
     }
     a.strides[a.blockDim] = a.group;
     a.blockStride = inner;

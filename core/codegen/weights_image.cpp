@@ -35,7 +35,7 @@ public:
                 continue;
             stride_[d] = inner;
             const auto extent = static_cast<size_t>(t.shape[d]);
-            inner *= d == groupDim_ ? extent / group_ : extent;
+            inner *= d == groupDim_ ? (extent + group_ - 1) / group_ : extent;
         }
         blockStride_ = inner;
     }
@@ -61,14 +61,15 @@ private:
 
 /// \p t's elements stored in blocks (GlobalTensor::hostBlock), a row of
 /// the last dim at a time: in runs of a block where that dim is blocked
-/// and ungrouped (a MatMul's f32 B), else element by element.
+/// and ungrouped (a MatMul's f32 B), else element by element; \p stored
+/// bytes in all, a partial group's missing elements zero.
 std::vector<std::byte> storedInBlocks(const ir::Tensor& t, const GlobalTensor& g,
-                                      std::span<const std::byte> bytes) {
+                                      std::span<const std::byte> bytes, int64_t stored) {
     const auto width = static_cast<size_t>(ir::dtypeSize(t.dtype));
     const BlockedOffsets offsets(t, g);
     const size_t rank = t.shape.size(), last = rank - 1;
     const auto inner = static_cast<size_t>(t.shape[last]);
-    std::vector<std::byte> out(bytes.size());
+    std::vector<std::byte> out(static_cast<size_t>(stored), std::byte{0});
     std::vector<size_t> index(rank, 0);
     for (size_t row = 0; row * inner * width < bytes.size(); ++row) {
         size_t base = 0;
@@ -127,7 +128,7 @@ std::vector<std::byte> hostStoredWeight(const ir::Graph& graph, const GlobalTens
     const ir::Tensor& t = graph.tensor(g.tensor);
     const auto width = static_cast<size_t>(ir::dtypeSize(t.dtype));
     if (g.hostBlock > 0)
-        return storedInBlocks(t, g, bytes);
+        return storedInBlocks(t, g, bytes, hostStoredBytes(graph, g));
     const auto rows = static_cast<size_t>(t.shape[0]), cols = static_cast<size_t>(t.shape[1]);
     const size_t stored = g.hostTransposed ? rows : cols;
     const size_t pitch = g.hostRowPitch > 0 ? static_cast<size_t>(g.hostRowPitch) : stored;

@@ -83,7 +83,8 @@ struct DotLayout {
 /// blocks of 16 columns and groups of 4 rows): [n / 16][k / 4][16][4]. A
 /// 4-D one that QLinearConv reads, its input's zero point 0 too or its
 /// input read without padding, the input channels one reduction loop of
-/// both factors, in whole groups: [oc][ic / 4][kh][kw][4].
+/// both factors, in whole groups or fewer than one (padded with zero
+/// weights to a group): [oc][ic / 4][kh][kw][4].
 std::optional<DotLayout> dotLayout(const ir::Graph& graph,
                                    const partition::SemanticsCache& semantics, const ir::Tensor& t);
 

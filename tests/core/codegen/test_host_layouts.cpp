@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <map>
 #include <set>
+#include <string_view>
 #include <utility>
 
 using namespace stagecraft;
@@ -297,9 +298,9 @@ TEST_F(TestCodePlan, hostMergesTheLoopThatRereadsMostFirst) {
 // reader multiplies it by u8 and its zero point is a constant 0 — a
 // MatMulInteger's or QLinearMatMul's B in blocks of 16 columns, 4 rows
 // grouped; a QLinearConv's weight in blocks of 1 output channel, 4 input
-// channels grouped (not the stem's 3). The kernels that read it list the
-// group. (A padded Conv of input zero point 120 keeps its weight as the
-// graph's: test_small_integers.cpp.)
+// channels grouped (the stem's 3 padded to a group: a third more bytes).
+// The kernels that read it list the group. (A padded Conv of input zero point 120 keeps its weight
+// as the graph's: test_small_integers.cpp.)
 TEST_F(TestCodePlan, hostGroupsDotWeights) {
     TempDir dir;
     for (const auto& [model, mode] : {std::pair{"resnet-reduced", onnxio::Quantization::Static},
@@ -338,11 +339,15 @@ TEST_F(TestCodePlan, hostGroupsDotWeights) {
             }
         }
         EXPECT_GT(grouped, 0);
+        int stems = 0;
         for (const codegen::GlobalTensor& global : code.globals) { // the stem: 3 input channels
             if (g.tensor(global.tensor).name == "conv1.weight") {
-                EXPECT_EQ(global.hostBlockGroup, 1);
+                ++stems;
+                EXPECT_EQ(global.hostBlockGroup, 4);
+                EXPECT_EQ(codegen::hostStoredBytes(g, global), global.bytes / 3 * 4);
             }
         }
+        EXPECT_EQ(stems, std::string_view(model) == "resnet-reduced" ? 1 : 0);
         for (const codegen::KernelCode& k : code.kernels)
             for (const codegen::KernelCode::HostBlock& b : k.hostBlocks) {
                 const codegen::GlobalTensor& global = code.globals[static_cast<size_t>(b.slot)];

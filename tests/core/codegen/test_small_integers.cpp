@@ -13,7 +13,8 @@
 // point 0 by u8 rows (stored with 4 reduction steps interleaved; a Conv's
 // with 4 input channels grouped, by a u8 input of any zero point, the
 // padding read as it; a u8 weight of zero point 128 stored as s8 by the
-// import) sums byte dot products with AVX-512 VNNI.
+// import; an image's 3 input channels padded to a group) sums byte dot
+// products with AVX-512 VNNI.
 
 #include "codegen/codegen.h"
 #include "coretestsupport.h"
@@ -270,6 +271,40 @@ const Case& centredConvDotsCase() {
     return c;
 }
 
+/// An image's 3 channels (fewer than a group of 4): a QLinearConv by s8
+/// weights and a ConvInteger by u8 weights of zero point 128 (stored as s8),
+/// 7 x 7 of stride 2 over padding 3 (ResNet-50's stem), of a u8 input of
+/// zero point 114. The host stores the weights padded with zeros to 4
+/// channels and sums byte dot products, the missing channel's lanes any bytes.
+const Case& imageConvDotsCase() {
+    static const Case c{
+        "conv-image-dots", DType::UInt8, {1, 3, 22, 22}, 0, [](onnxio::ModelBuilder& m, Seeded& r) {
+            scalar(m, "xs", DType::Float32, 0.02);
+            scalar(m, "xz", DType::UInt8, 114);
+            m.addInlineInitializer("w", DType::Int8, {8, 3, 7, 7},
+                                   bytesOf(r.ints<int8_t>(8 * 3 * 49, -128, 127)));
+            m.addFloatInitializer("ws", {8}, r.floats(8, 0.002));
+            m.addInlineInitializer("wz", DType::Int8, {8}, bytesOf(std::vector<int8_t>(8, 0)));
+            scalar(m, "ys", DType::Float32, 0.1);
+            scalar(m, "yz", DType::UInt8, 0);
+            m.addInlineInitializer("bias", DType::Int32, {8},
+                                   bytesOf(r.ints<int32_t>(8, -3000, 3000)));
+            const std::vector<int64_t> stride2{2, 2}, pads3{3, 3, 3, 3};
+            m.addNode("QLinearConv", {"x", "xs", "xz", "w", "ws", "wz", "ys", "yz", "bias"}, {"y"})
+                .attr("strides", stride2)
+                .attr("pads", pads3);
+            m.addInlineInitializer("v", DType::UInt8, {8, 3, 7, 7},
+                                   bytesOf(r.ints<uint8_t>(8 * 3 * 49, 0, 255)));
+            scalar(m, "vz", DType::UInt8, 128);
+            m.addNode("ConvInteger", {"x", "v", "xz", "vz"}, {"z"})
+                .attr("strides", stride2)
+                .attr("pads", pads3);
+            output(m, "y", DType::UInt8, {1, 8, 11, 11});
+            output(m, "z", DType::Int32, {1, 8, 11, 11});
+        }};
+    return c;
+}
+
 /// Byte dot products (AVX-512 VNNI), of 512 and of 256 bits.
 constexpr const char* kByteDot = "@llvm.x86.avx512.vpdpbusd.";
 
@@ -297,12 +332,18 @@ int64_t integerMultiplyAdds(const Case& c, const char* strategy, const std::file
     return count;
 }
 
-const std::array<const Case*, 10>& cases() {
-    static const std::array<const Case*, 10> all{
-        &convCase(),           &matmulCase(),   &perColumnCase(),
-        &requantizedCase(),    &byteDotsCase(), &requantizedDotsCase(),
-        &weightZeroCase(),     &convDotsCase(), &shiftedConvDotsCase(),
-        &centredConvDotsCase()};
+const std::array<const Case*, 11>& cases() {
+    static const std::array<const Case*, 11> all{&convCase(),
+                                                 &matmulCase(),
+                                                 &perColumnCase(),
+                                                 &requantizedCase(),
+                                                 &byteDotsCase(),
+                                                 &requantizedDotsCase(),
+                                                 &weightZeroCase(),
+                                                 &convDotsCase(),
+                                                 &shiftedConvDotsCase(),
+                                                 &centredConvDotsCase(),
+                                                 &imageConvDotsCase()};
     return all;
 }
 
@@ -376,7 +417,7 @@ TEST(TestIntegers, multiplyAddsFollowTheCpu) {
 TEST(TestIntegers, byteDotsWhereTheCpuHasThem) {
     TempDir dir;
     for (const Case* c : {&byteDotsCase(), &requantizedDotsCase(), &convDotsCase(),
-                          &shiftedConvDotsCase(), &centredConvDotsCase()}) {
+                          &shiftedConvDotsCase(), &centredConvDotsCase(), &imageConvDotsCase()}) {
         const std::string vnni = optimizedKernels(*c, "graphturbo", dir.path(), "icelake-server");
         EXPECT_GT(test::countText(vnni, kByteDot), 0) << c->name;
         EXPECT_EQ(test::countText(vnni, kIntegerMultiplyAdds[0]), 0) << c->name;
