@@ -364,8 +364,7 @@ bool lowerBlockedContraction(Emitter& e, const OpCall& call) {
         return false;
     // An epilogue needs the final sums: none with chunks (they store partial ones).
     OpCall withEpilogue = call;
-    const bool epilogue = !call.epilogue.empty() && plan->reductionChunk == 0 &&
-                          (!integerFactors(call) || requantizes(call));
+    const bool epilogue = !call.epilogue.empty() && plan->reductionChunk == 0;
     if (!epilogue)
         withEpilogue.epilogue.clear();
     BlockedEmitter emitter(e, withEpilogue, *plan);

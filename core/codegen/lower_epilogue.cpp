@@ -7,12 +7,13 @@
 // every op computes the contraction's region in its floating-point type: so
 // nothing else needs the intermediate values, and no rounding to a narrower
 // type is skipped. A requantized contraction (QLinearConv, QLinearMatMul)
-// starts its chain with the DequantizeLinear of its bytes, and a chain may
-// end in a QuantizeLinear: the rounding to bytes is then the ops' own,
-// done in registers (a QDQ ResNet-50's residual blocks). The sums go through the ops' own functions
-// (scalarOp) as vectors, each other input gathered lane by lane at its output position (LLVM merges
-// adjacent loads into one, a broadcast into a splat), so the bits are those of the ops run apart,
-// one lane at a time.
+// starts its chain with the DequantizeLinear of its bytes, an integer one
+// (ConvInteger, MatMulInteger) with the Cast of its int32 sums to f32, and
+// a chain may end in a QuantizeLinear: the conversions are then the ops'
+// own, done in registers (a QDQ ResNet-50's residual blocks). The sums go through the ops' own
+// functions (scalarOp) as vectors, each other input gathered lane by lane at its output position
+// (LLVM merges adjacent loads into one, a broadcast into a splat), so the bits are those of the ops
+// run apart, one lane at a time.
 
 #include "codegen/internal/lowering.h"
 
@@ -58,6 +59,11 @@ bool requantizedKind(ir::OpKind kind) {
     return kind == ir::OpKind::QLinearConv || kind == ir::OpKind::QLinearMatMul;
 }
 
+/// Contractions whose int32 sums are their output.
+bool summedKind(ir::OpKind kind) {
+    return kind == ir::OpKind::ConvInteger || kind == ir::OpKind::MatMulInteger;
+}
+
 bool byteType(ir::DType t) {
     return t == ir::DType::UInt8 || t == ir::DType::Int8;
 }
@@ -87,8 +93,8 @@ bool readsChainAlone(const ir::Graph& graph, const LayerCode& layer, const OpSte
 }
 
 /// Whether \p step converts \p current at an end of the chain: a
-/// DequantizeLinear of bytes to f32 (first), a QuantizeLinear of f32 to
-/// bytes (last), reading it as its data.
+/// DequantizeLinear of bytes or a Cast of int32 to f32 (first), a
+/// QuantizeLinear of f32 to bytes (last), reading it as its data.
 bool convertsChain(const ir::Graph& graph, const LayerCode& layer, const OpStep& step,
                    const OpStep& contraction, ir::TensorId current, ir::OpKind kind) {
     const ir::Op& op = graph.op(step.op);
@@ -96,8 +102,14 @@ bool convertsChain(const ir::Graph& graph, const LayerCode& layer, const OpStep&
         !readsChainAlone(graph, layer, step, contraction, current))
         return false;
     const ir::DType from = graph.tensor(current).dtype, to = graph.tensor(op.outputs[0]).dtype;
-    return kind == ir::OpKind::DequantizeLinear ? byteType(from) && to == ir::DType::Float32
-                                                : from == ir::DType::Float32 && byteType(to);
+    switch (kind) {
+    case ir::OpKind::DequantizeLinear:
+        return byteType(from) && to == ir::DType::Float32;
+    case ir::OpKind::Cast:
+        return from == ir::DType::Int32 && to == ir::DType::Float32;
+    default:
+        return from == ir::DType::Float32 && byteType(to);
+    }
 }
 
 /// Whether \p step can follow the chain whose last tensor is \p current.
@@ -180,17 +192,20 @@ Value* lanesAs(Emitter& e, const OpCall& op, int slot, Value* like, int64_t coun
     return e.b().CreateIntCast(v, target, !isUnsigned(from));
 }
 
-/// \p x, the lanes of a DequantizeLinear's or QuantizeLinear's data,
-/// through it: the formulas lowerQuantize computes one element with.
-Value* quantizationLanes(Emitter& e, const OpCall& op, Value* x, int64_t count, bool lanesAlongRow,
-                         const LoopsAt& loopsAt) {
+/// \p x, the lanes of a DequantizeLinear's, QuantizeLinear's or Cast's
+/// data, through it: the formulas their own lowerings compute one element
+/// with (lowerQuantize; a Cast of int32 to f32 is Emitter::convert's).
+Value* conversionLanes(Emitter& e, const OpCall& op, Value* x, int64_t count, bool lanesAlongRow,
+                       const LoopsAt& loopsAt) {
+    const auto lanes = llvm::cast<llvm::FixedVectorType>(x->getType())->getElementCount();
+    if (op.op().kind == ir::OpKind::Cast)
+        return e.b().CreateSIToFP(x, llvm::VectorType::get(e.b().getFloatTy(), lanes));
     auto input = [&](int slot, ir::DType to, double fallback) {
         return lanesAs(e, op, slot, x, count, lanesAlongRow, loopsAt, to, fallback);
     };
     if (op.op().kind == ir::OpKind::QuantizeLinear)
         return quantized(e, x, input(1, ir::DType::Float32, 1), input(2, ir::DType::Float32, 0),
                          outputType(op, 0));
-    const auto lanes = llvm::cast<llvm::FixedVectorType>(x->getType())->getElementCount();
     Value* whole = e.b().CreateIntCast(x, llvm::VectorType::get(e.b().getInt32Ty(), lanes),
                                        !isUnsigned(inputType(op, 0)));
     return dequantized(e, whole, input(2, ir::DType::Int32, 0), input(1, ir::DType::Float32, 1));
@@ -201,8 +216,8 @@ Value* quantizationLanes(Emitter& e, const OpCall& op, Value* x, int64_t count, 
 size_t epilogueLength(const ir::Graph& graph, const LayerCode& layer, std::span<const OpStep> steps,
                       size_t first) {
     const ir::Op& op = graph.op(steps[first].op);
-    const bool requantized = requantizedKind(op.kind);
-    if ((!contractionKind(op.kind) && !requantized) || op.outputs.size() != 1 ||
+    const bool requantized = requantizedKind(op.kind), summed = summedKind(op.kind);
+    if ((!contractionKind(op.kind) && !requantized && !summed) || op.outputs.size() != 1 ||
         steps[first].regions.size() != 1)
         return 0;
     const OpStep& contraction = steps[first];
@@ -213,9 +228,10 @@ size_t epilogueLength(const ir::Graph& graph, const LayerCode& layer, std::span<
             current = graph.op(steps[next++].op).outputs[0];
         return taken;
     };
-    if (requantized && // its bytes dequantized first
-        !takes(next < steps.size() && convertsChain(graph, layer, steps[next], contraction, current,
-                                                    ir::OpKind::DequantizeLinear)))
+    if ((requantized || summed) && // its bytes dequantized, its sums cast first
+        !takes(next < steps.size() &&
+               convertsChain(graph, layer, steps[next], contraction, current,
+                             requantized ? ir::OpKind::DequantizeLinear : ir::OpKind::Cast)))
         return 0;
     const ir::DType type = graph.tensor(current).dtype;
     if (type != ir::DType::Float32 && type != ir::DType::Float64)
@@ -244,8 +260,9 @@ Value* applyEpilogue(Emitter& e, const OpCall& call, Value* sums, int64_t count,
             e.b().SetCurrentDebugLocation(op.line);
         const ir::DType type = outputType(op, 0);
         const ir::OpKind kind = op.op().kind;
-        if (kind == ir::OpKind::DequantizeLinear || kind == ir::OpKind::QuantizeLinear) {
-            x = quantizationLanes(e, op, x, count, lanesAlongRow, loopsAt);
+        if (kind == ir::OpKind::DequantizeLinear || kind == ir::OpKind::QuantizeLinear ||
+            kind == ir::OpKind::Cast) {
+            x = conversionLanes(e, op, x, count, lanesAlongRow, loopsAt);
             x->setName("epilogue");
             current = op.op().outputs[0];
             continue;

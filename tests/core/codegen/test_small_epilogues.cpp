@@ -5,7 +5,9 @@
 // bounds; a Relu then a batch norm that cannot fold into the Conv; a
 // MatMul's bias, scale and LeakyRelu; a QLinearConv's bytes dequantized,
 // a residual Add, Relu and quantized again (a QDQ ResNet-50 block's end); a
-// QLinearMatMul's bytes dequantized and a bias added — and a check that
+// QLinearMatMul's bytes dequantized and a bias added; a ConvInteger's sums
+// cast to f32, scaled, a bias added and Relu (as ONNX Runtime's dynamic
+// quantizer writes a Conv) — and a check that
 // their kernels take the path (the values it computes are named
 // "epilogue"), which a MatMul followed by a Softmax does not.
 
@@ -107,6 +109,25 @@ void qlinearMatMulBias(onnxio::ModelBuilder& m, Seeded& r) {
     output(m, "y", DType::Float32, {12, 24});
 }
 
+/// int32 sums cast to f32 in registers, scaled, a bias added, Relu: one
+/// store of f32. u8 weights of zero point 128 (the import stores them s8),
+/// an input zero point of 97, padding.
+void convIntegerCastScaleBias(onnxio::ModelBuilder& m, Seeded& r) {
+    m.addInlineInitializer("w", DType::UInt8, {8, 8, 3, 3},
+                           bytesOf(r.ints<uint8_t>(8 * 72, 0, 255)));
+    scalar(m, "xz", DType::UInt8, 97);
+    scalar(m, "wz", DType::UInt8, 128);
+    m.addNode("ConvInteger", {"x", "w", "xz", "wz"}, {"c"})
+        .attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+    m.addNode("Cast", {"c"}, {"cf"}).attr("to", int64_t{1});
+    scalar(m, "scale", DType::Float32, 0.0004);
+    m.addNode("Mul", {"cf", "scale"}, {"s"});
+    m.addFloatInitializer("bias", {1, 8, 1, 1}, r.floats(8, 1.0));
+    m.addNode("Add", {"s", "bias"}, {"a"});
+    m.addNode("Relu", {"a"}, {"y"});
+    output(m, "y", DType::Float32, {1, 8, 10, 10});
+}
+
 const std::vector<Case>& epilogueCases() {
     static const std::vector<Case> all = {
         {"conv-relu-residual-clip", DType::Float32, {1, 8, 10, 10}, 2.0, convReluResidualClip},
@@ -119,6 +140,7 @@ const std::vector<Case>& epilogueCases() {
          0,
          qlinearConvResidualQuantize},
         {"qlinearmatmul-bias", DType::UInt8, {12, 40}, 0, qlinearMatMulBias},
+        {"convinteger-cast-scale-bias", DType::UInt8, {1, 8, 10, 10}, 0, convIntegerCastScaleBias},
     };
     return all;
 }
