@@ -10,10 +10,11 @@
 // starts its chain with the DequantizeLinear of its bytes, an integer one
 // (ConvInteger, MatMulInteger) with the Cast of its int32 sums to f32, and
 // a chain may end in a QuantizeLinear: the conversions are then the ops'
-// own, done in registers (a QDQ ResNet-50's residual blocks). The sums go through the ops' own
-// functions (scalarOp) as vectors, each other input gathered lane by lane at its output position
-// (LLVM merges adjacent loads into one, a broadcast into a splat), so the bits are those of the ops
-// run apart, one lane at a time.
+// own, done in registers (a QDQ ResNet-50's residual blocks). The sums go
+// through the ops' own functions (scalarOp) as vectors, each other input
+// gathered lane by lane at its output position (LLVM merges adjacent loads
+// into one, a broadcast into a splat), so the bits are those of the ops run
+// apart, one lane at a time.
 
 #include "codegen/internal/lowering.h"
 

@@ -333,7 +333,9 @@ bool lowerBlockedContraction(Emitter& e, const OpCall& call);
 /// epilogue (docs/codegen.md, "Epilogues in registers"): a Conv,
 /// ConvTranspose or MatMul followed by elementwise ops of the same region and
 /// floating-point type, each reading the tensor before it once, which no
-/// other op reads and which lives only in the tile (Home::Fused).
+/// other op reads and which lives only in the tile (Home::Fused); a
+/// QLinearConv or QLinearMatMul first dequantized, a ConvInteger or
+/// MatMulInteger first cast to f32; any chain may end quantized.
 size_t epilogueLength(const ir::Graph& graph, const LayerCode& layer, std::span<const OpStep> steps,
                       size_t first);
 /// \p sums (lanes of \p call's output; the first \p count at output loop
