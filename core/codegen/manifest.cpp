@@ -75,7 +75,8 @@ Json tensorsJson(const ir::Graph& graph, const CodePlan& plan, bool host,
             table.back()["layout"] = "blocked";
             table.back()["block"] = g.hostBlock;
             table.back()["block_dim"] = g.hostBlockDim;
-            if (g.hostBlockGroup > 1) { // [dim / block][.., group dim / group, ..][block][group]
+            if (g.hostBlockGroup >
+                1) { // [dim / block][.., ceil(group dim / group), ..][block][group]
                 table.back()["group"] = g.hostBlockGroup;
                 table.back()["group_dim"] = g.hostBlockGroupDim;
             }
