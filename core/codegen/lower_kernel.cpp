@@ -238,26 +238,41 @@ private:
 
     /// \p steps in order; a contraction with an epilogue (epilogueLength)
     /// gets the epilogue's calls, and those ops are not lowered again when
-    /// its lowering applied them.
+    /// its lowering applied them; elementwise ops that form a pointwise run
+    /// (pointwiseRun) run as one loop.
     Status lowerSteps(const LayerCode& layer, std::span<const OpStep> steps,
                       const std::vector<Value*>& starts) {
         for (size_t i = 0; i < steps.size(); ++i) {
-            const size_t length = epilogueLength(graph_, layer, steps, i);
-            std::vector<OpCall> epilogue;
-            for (size_t k = 1; k <= length; ++k) {
-                LineScope at(e_.b(), subprogram_,
-                             lines_ ? lines_->listing->statementLine(steps[i + k].op) : 0);
-                SC_ASSIGN_OR_RETURN(OpCall call, makeCall(layer, steps[i + k], starts));
-                call.line = e_.b().getCurrentDebugLocation();
-                epilogue.push_back(std::move(call));
+            if (PointwiseRun run = pointwiseRun(graph_, semantics_, layer, steps, i);
+                run.length > 0) {
+                SC_ASSIGN_OR_RETURN(std::vector<OpCall> calls,
+                                    linedCalls(layer, steps.subspan(i, run.length), starts));
+                SC_RETURN_IF_ERROR(lowerPointwiseRun(e_, calls, run.stored));
+                i += run.length - 1;
+                continue;
             }
+            const size_t length = epilogueLength(graph_, layer, steps, i);
+            SC_ASSIGN_OR_RETURN(std::vector<OpCall> epilogue,
+                                linedCalls(layer, steps.subspan(i + 1, length), starts));
             bool applied = false;
             SC_RETURN_IF_ERROR(lowerStep(layer, steps[i], starts, std::move(epilogue), &applied));
-            for (size_t k = 1; k <= length && !applied; ++k)
-                SC_RETURN_IF_ERROR(lowerStep(layer, steps[i + k], starts));
-            i += length;
+            if (applied)
+                i += length;
         }
         return Status::success();
+    }
+
+    /// The calls of \p steps, each tied to its op's listing line.
+    Expected<std::vector<OpCall>> linedCalls(const LayerCode& layer, std::span<const OpStep> steps,
+                                             const std::vector<Value*>& starts) {
+        std::vector<OpCall> calls;
+        for (const OpStep& step : steps) {
+            LineScope at(e_.b(), subprogram_, lines_ ? lines_->listing->statementLine(step.op) : 0);
+            SC_ASSIGN_OR_RETURN(OpCall call, makeCall(layer, step, starts));
+            call.line = e_.b().getCurrentDebugLocation();
+            calls.push_back(std::move(call));
+        }
+        return calls;
     }
 
     Status lowerStep(const LayerCode& layer, const OpStep& step, const std::vector<Value*>& starts,

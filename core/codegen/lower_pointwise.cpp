@@ -65,6 +65,8 @@ bool isMovement(ir::OpKind kind) {
     return false;
 }
 
+} // namespace
+
 /// The width of output \p o's last loop when its last two loops can run as
 /// one: both ranges constant, the rows back to back in the output, and every
 /// input read at addresses linear in the joined position (the same layout,
@@ -126,8 +128,6 @@ void forJoinedBox(Emitter& e, const std::vector<Range>& region, int64_t width,
         body(index);
     });
 }
-
-} // namespace
 
 Status lowerPointwise(Emitter& e, const OpCall& call) {
     ir::OpKind kind = call.op().kind;

@@ -344,6 +344,29 @@ size_t epilogueLength(const ir::Graph& graph, const LayerCode& layer, std::span<
 /// (scalarOp) on vectors, so the bits are those of the ops run apart.
 Value* applyEpilogue(Emitter& e, const OpCall& call, Value* sums, int64_t count, bool lanesAlongRow,
                      const std::function<std::vector<Value*>(int64_t lane)>& loopsOf);
+/// A pointwise run (docs/codegen.md, "Pointwise runs"): steps that run as
+/// one loop, each element through every op, values passed in registers.
+struct PointwiseRun {
+    /// Steps in the run from the first; 0 when fewer than two run so.
+    size_t length = 0;
+    /// Per step: whether its output is stored (it outlives the run).
+    std::vector<bool> stored;
+};
+/// The run of \p layer's \p steps from \p first: elementwise ops of one
+/// output over the same region and shape, each reading what the run
+/// computed at the same element (lower_pointwise_run.cpp).
+PointwiseRun pointwiseRun(const ir::Graph& graph, const partition::SemanticsCache& semantics,
+                          const LayerCode& layer, std::span<const OpStep> steps, size_t first);
+/// The ops of a run (\p calls, its steps'), in one loop over their region.
+Status lowerPointwiseRun(Emitter& e, std::span<const OpCall> calls,
+                         const std::vector<bool>& stored);
+/// The width of output \p o's last loop when its last two loops can run as
+/// one loop over the rows' elements (lower_pointwise.cpp), else 0.
+int64_t joinedRowWidth(const OpCall& call, size_t o);
+/// forBox over \p region, its last two loops run as one when \p width
+/// (joinedRowWidth) is not 0.
+void forJoinedBox(Emitter& e, const std::vector<Range>& region, int64_t width,
+                  const std::function<void(const std::vector<Value*>&)>& body);
 Status lowerConvTranspose(Emitter& e, const OpCall& call);
 Status lowerReduction(Emitter& e, const OpCall& call);
 Status lowerNormalization(Emitter& e, const OpCall& call);
