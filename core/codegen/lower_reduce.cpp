@@ -2,13 +2,14 @@
 // register accumulates over the reduction loops of the loop-nest model.
 // Taps that fall into a pool's padding are out of range and skipped; an
 // average pool divides by the taps inside the input, or inside the padded
-// input with count_include_pad, as ONNX Runtime does. A float ReduceMax or
-// ReduceMin whose innermost reduction loop runs along the input's
-// contiguous last dim keeps a vector of lanes instead (a whole-tensor
-// reduction, DynamicQuantizeLinear's, was a chain of 800 000 compares),
-// folded lane by lane at the end: the same maximum or minimum, NaN skipped
-// as the scalar loop skips it (only which zero of -0 and +0 is kept may
-// differ).
+// input with count_include_pad, as ONNX Runtime does. A float maximum,
+// minimum or sum (of squares too; a mean, ReduceL2's root) whose innermost
+// reduction loop runs along the input's contiguous last dim keeps a vector
+// of lanes instead (a whole-tensor reduction, DynamicQuantizeLinear's, was a
+// chain of 800 000 compares; BERT's LayerNorm means a chain of 768 adds per
+// row), folded lane by lane at the end: the same maximum or minimum, NaN
+// skipped as the scalar loop skips it (only which zero of -0 and +0 is kept
+// may differ); a sum of 16 partial sums, whatever the target's vectors.
 
 #include "codegen/internal/host_reads.h"
 #include "codegen/internal/lowering.h"
@@ -184,17 +185,33 @@ Status lowerArgReduce(Emitter& e, const OpCall& call) {
     return Status::success();
 }
 
-/// Whether \p call is a ReduceMax or ReduceMin of f32 whose innermost loop
-/// reduces along the input's last dim (stride 1, no padding) over at least
-/// \p lanes steps.
+/// Lanes of a sum folded along a row: 16 whatever the target's vectors, so
+/// that the host's and the DSA's objects add the same partial sums.
+constexpr int64_t kSumLanes = 16;
+
+/// Whether \p r is one the lanes of lowerInLanes compute: a maximum or
+/// minimum (exact in any order), or a sum, of squares too, maybe then a
+/// mean or a square root.
+bool foldsInLanes(const Reducer& r) {
+    const bool combines = r.combine == Combine::Max || r.combine == Combine::Min ||
+                          r.combine == Combine::Sum || r.combine == Combine::SquareSum;
+    return combines &&
+           (r.finish == Finish::None || r.finish == Finish::Mean || r.finish == Finish::Sqrt);
+}
+
+/// Whether \p call is a reduction of f32 (not a pool with a window) whose
+/// innermost loop reduces along the input's last dim (stride 1, no padding)
+/// over at least \p lanes steps.
 bool reducesAlongLastDim(const OpCall& call, int64_t lanes) {
     const ir::OpKind kind = call.op().kind;
     const ops::LoopNest& nest = call.semantics->nests[0];
     const ops::AccessMap* map = nest.accessFor(0);
     const Access& input = call.inputs[0];
-    if ((kind != ir::OpKind::ReduceMax && kind != ir::OpKind::ReduceMin) || lanes < 4 ||
-        inputType(call, 0) != ir::DType::Float32 || outputType(call, 0) != ir::DType::Float32 ||
-        map == nullptr || static_cast<int>(nest.loops.size()) <= nest.outputRank ||
+    const bool windowed = kind == ir::OpKind::MaxPool || kind == ir::OpKind::AveragePool ||
+                          kind == ir::OpKind::LpPool;
+    if (windowed || lanes < 4 || inputType(call, 0) != ir::DType::Float32 ||
+        outputType(call, 0) != ir::DType::Float32 || map == nullptr ||
+        static_cast<int>(nest.loops.size()) <= nest.outputRank ||
         map->dims.size() != input.shape.size() || input.shape.empty() ||
         input.strides.back() != 1 || input.block != 0 || input.group != 1)
         return false;
@@ -207,9 +224,14 @@ bool reducesAlongLastDim(const OpCall& call, int64_t lanes) {
     return true;
 }
 
-/// The ReduceMax or ReduceMin of reducesAlongLastDim in vectors of \p lanes.
-void lowerMinMaxInLanes(Emitter& e, const OpCall& call, int64_t lanes) {
-    const Combine c = call.op().kind == ir::OpKind::ReduceMax ? Combine::Max : Combine::Min;
+/// The reduction of reducesAlongLastDim in vectors of \p lanes: lane i
+/// combines the row's elements i, i + lanes, ... over every reduction step,
+/// then the lanes are folded in order and the result finished. A maximum or
+/// minimum is the scalar loop's (NaN skipped as it skips it; only which zero
+/// of -0 and +0 is kept may differ); a sum adds in that order, the same
+/// whatever the schedule, since a reduction's loops are never split.
+void lowerInLanes(Emitter& e, const OpCall& call, const Reducer& r, int64_t lanes) {
+    const Combine c = r.combine;
     const ops::LoopNest& nest = call.semantics->nests[0];
     const ops::AccessMap* map = nest.accessFor(0);
     const auto count = static_cast<unsigned>(lanes);
@@ -217,6 +239,9 @@ void lowerMinMaxInLanes(Emitter& e, const OpCall& call, int64_t lanes) {
     Value* initial = e.constant(ir::DType::Float32, initialOf(c));
     const int64_t extent = nest.loops.back().extent;
     const int64_t whole = extent - extent % lanes;
+    int64_t elements = 1;
+    for (size_t l = static_cast<size_t>(nest.outputRank); l < nest.loops.size(); ++l)
+        elements *= nest.loops[l].extent;
     std::vector<Range> outer = reductionRanges(e, nest);
     outer.pop_back();
     e.forBox(call.regions[0], [&](const std::vector<Value*>& idx) {
@@ -228,10 +253,11 @@ void lowerMinMaxInLanes(Emitter& e, const OpCall& call, int64_t lanes) {
             std::vector<bool> lanesRead(count, false);
             std::fill_n(lanesRead.begin(), read, true);
             Value* x = e.loadMasked(call.inputs[0], index, 0, lanesRead);
-            if (read < lanes) // the lanes past the row hold the identity
-                x = e.b().CreateSelect(e.constantMask(lanesRead), x,
-                                       e.b().CreateVectorSplat(count, initial));
-            e.b().CreateStore(combine(e, c, e.b().CreateLoad(vector, acc), x, 0), acc);
+            Value* combined = combine(e, c, e.b().CreateLoad(vector, acc), x, 0);
+            if (read < lanes) // the lanes past the row keep what they hold
+                combined = e.b().CreateSelect(e.constantMask(lanesRead), combined,
+                                              e.b().CreateLoad(vector, acc));
+            e.b().CreateStore(combined, acc);
         };
         e.forBox(outer, [&](const std::vector<Value*>& red) {
             std::vector<Value*> loops(idx);
@@ -251,9 +277,10 @@ void lowerMinMaxInLanes(Emitter& e, const OpCall& call, int64_t lanes) {
         });
         Value* lanesAcc = e.b().CreateLoad(vector, acc);
         Value* result = initial;
+        const Combine across = c == Combine::SquareSum ? Combine::Sum : c; // lanes hold sums
         for (unsigned i = 0; i < count; ++i)
-            result = combine(e, c, result, e.b().CreateExtractElement(lanesAcc, i), 0);
-        e.store(call.outputs[0], idx, result);
+            result = combine(e, across, result, e.b().CreateExtractElement(lanesAcc, i), 0);
+        e.store(call.outputs[0], idx, finish(e, r.finish, result, e.i64(elements), 0));
     });
 }
 
@@ -267,12 +294,15 @@ Status lowerReduction(Emitter& e, const OpCall& call) {
         return call.error("code generation does not support the Indices output");
     if (kind == ir::OpKind::ArgMax || kind == ir::OpKind::ArgMin)
         return lowerArgReduce(e, call);
-    const int64_t lanes = vectorBitsOf(e.module()) / 32;
-    if (reducesAlongLastDim(call, lanes)) {
-        lowerMinMaxInLanes(e, call, lanes);
-        return Status::success();
-    }
     std::optional<Reducer> reducer = reducerOf(kind);
+    if (reducer && foldsInLanes(*reducer)) {
+        const bool exact = reducer->combine == Combine::Max || reducer->combine == Combine::Min;
+        const int64_t lanes = exact ? vectorBitsOf(e.module()) / 32 : kSumLanes;
+        if (reducesAlongLastDim(call, lanes)) {
+            lowerInLanes(e, call, *reducer, lanes);
+            return Status::success();
+        }
+    }
     ir::DType t = outputType(call, 0);
     if (!reducer || !ir::isFloatingPoint(t))
         return call.error("code generation does not support this reduction on " +

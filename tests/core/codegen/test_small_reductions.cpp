@@ -1,11 +1,13 @@
-// Maxima and minima in lanes (lower_reduce.cpp, issue 65): a float
-// ReduceMax or ReduceMin whose innermost reduction loop runs along the
-// input's last dim keeps a vector of lanes, a masked load for the row's
-// tail, and folds the lanes at the end. Against ONNX Runtime under tvm and
-// graphturbo: rows of 37 (two vectors and a tail of 5, as any x86 or
-// riscv64 width leaves one), a whole tensor reduced to a scalar (as
-// DynamicQuantizeLinear does), and a reduction along a middle dim, which
-// stays a scalar loop; and a check that the first two take the path. And
+// Reductions in lanes (lower_reduce.cpp, issue 65): a float maximum,
+// minimum or sum whose innermost reduction loop runs along the input's last
+// dim keeps a vector of lanes (16 for sums on every target), a masked load
+// for the row's tail, and folds the lanes at the end. Against ONNX Runtime
+// under tvm and graphturbo: rows of 37 (two vectors and a tail of 5, as any
+// x86 or riscv64 width leaves one) reduced to their maximum and their mean,
+// a whole tensor reduced to its minimum (as DynamicQuantizeLinear does),
+// squares summed over two dims (an outer reduction loop), a global average
+// pool over rows of 20, and a reduction along a middle dim, which stays a
+// scalar loop; and a check that the others take the path. And
 // the loops the lowering leaves to LLVM's vectorizers (an elementwise
 // chain) take 16 lanes where the target has AVX-512, as the lowering's own
 // vectors do (emit_program.cpp: LLVM would prefer 256 bits on such CPUs).
@@ -44,6 +46,35 @@ const std::vector<ReductionCase>& reductionCases() {
           [](onnxio::ModelBuilder& m, Seeded&) {
               m.addNode("ReduceMin", {"x"}, {"y"}).attr("keepdims", int64_t{0});
               output(m, "y", DType::Float32, {});
+          }},
+         true},
+        {{"reduce-mean-rows37",
+          DType::Float32,
+          {2, 5, 37},
+          4.0,
+          [](onnxio::ModelBuilder& m, Seeded&) {
+              m.addNode("ReduceMean", {"x"}, {"y"}).attr("axes", std::vector<int64_t>{2});
+              output(m, "y", DType::Float32, {2, 5, 1});
+          }},
+         true},
+        {{"reduce-sumsquare-planes",
+          DType::Float32,
+          {2, 3, 40},
+          4.0,
+          [](onnxio::ModelBuilder& m, Seeded&) {
+              m.addNode("ReduceSumSquare", {"x"}, {"y"})
+                  .attr("axes", std::vector<int64_t>{1, 2})
+                  .attr("keepdims", int64_t{0});
+              output(m, "y", DType::Float32, {2});
+          }},
+         true},
+        {{"global-average-pool-rows20",
+          DType::Float32,
+          {1, 4, 5, 20},
+          4.0,
+          [](onnxio::ModelBuilder& m, Seeded&) {
+              m.addNode("GlobalAveragePool", {"x"}, {"y"});
+              output(m, "y", DType::Float32, {1, 4, 1, 1});
           }},
          true},
         {{"reduce-max-middle",
@@ -116,15 +147,31 @@ TEST(TestReductions, vectorizedLoopsFillTheWidestRegisters) {
     EXPECT_EQ(countText(avx2, "<16 x float>"), 0);
 }
 
-// Compiled for AVX-512: 16 lanes compared at once where the rows allow.
-TEST(TestReductions, maximaAndMinimaAlongRowsRunInLanes) {
+// Compiled for AVX-512: 16 lanes compared or added at once where the rows allow.
+TEST(TestReductions, reductionsAlongRowsRunInLanes) {
     TempDir dir;
     for (const ReductionCase& c : reductionCases()) {
         const std::string ir = optimizedKernels(c.model, "tvm", dir.path(), "skylake-avx512");
         ASSERT_FALSE(ir.empty()) << c.model.name;
-        EXPECT_EQ(countText(ir, "fcmp ogt <16 x float>") + countText(ir, "fcmp olt <16 x float>") >
+        EXPECT_EQ(countText(ir, "fcmp ogt <16 x float>") + countText(ir, "fcmp olt <16 x float>") +
+                          countText(ir, "fadd <16 x float>") >
                       0,
                   c.inLanes)
             << c.model.name;
+    }
+}
+
+// Sums keep 16 partial sums on AVX2 too (and riscv64), so every target adds
+// in the same order.
+TEST(TestReductions, sumsAddSixteenLanesOnEveryTarget) {
+    TempDir dir;
+    for (const ReductionCase& c : reductionCases()) {
+        const std::string ir = optimizedKernels(c.model, "tvm", dir.path(), "x86-64-v3");
+        ASSERT_FALSE(ir.empty()) << c.model.name;
+        const std::string name = c.model.name;
+        const bool sum = name.find("mean") != std::string::npos ||
+                         name.find("sum") != std::string::npos ||
+                         name.find("average") != std::string::npos;
+        EXPECT_EQ(countText(ir, "fadd <16 x float>") > 0, sum) << name;
     }
 }
