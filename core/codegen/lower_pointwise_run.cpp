@@ -22,10 +22,14 @@ namespace stagecraft::codegen::detail {
 
 namespace {
 
-/// An op that runs in a pointwise run: elementwise, one output, one region.
+/// An op that runs in a pointwise run: elementwise, one output, one region
+/// that is not empty (an op the instance computes nothing of is skipped).
 bool runnable(const ir::Graph& graph, const OpStep& step) {
     const ir::Op& op = graph.op(step.op);
-    return isScalarOp(op.kind) && op.outputs.size() == 1 && step.regions.size() == 1;
+    if (!isScalarOp(op.kind) || op.outputs.size() != 1 || step.regions.size() != 1)
+        return false;
+    return std::none_of(step.regions[0].begin(), step.regions[0].end(),
+                        [](const ops::Interval& i) { return i.empty(); });
 }
 
 /// Whether \p map reads an input of \p shape at the output's element
