@@ -17,6 +17,14 @@ void scalar(onnxio::ModelBuilder& m, const std::string& name, DType t, double va
     m.addInlineInitializer(name, t, {}, bytes);
 }
 
+std::vector<StrategyRow> strategyRows(const std::vector<std::string>& names) {
+    std::vector<StrategyRow> rows;
+    for (const char* strategy : {"tvm", "graphturbo"})
+        for (size_t i = 0; i < names.size(); ++i)
+            rows.push_back({names[i] + "-" + strategy, i, strategy});
+    return rows;
+}
+
 void output(onnxio::ModelBuilder& m, const std::string& name, DType t, const ir::Shape& shape) {
     std::vector<onnxio::Dim> dims(shape.begin(), shape.end());
     m.addOutput(name, t, dims);

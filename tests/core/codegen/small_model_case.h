@@ -70,6 +70,17 @@ struct Case {
     int64_t opset = 13;
 };
 
+/// A parameter row of a suite: case \p index under \p strategy, labelled
+/// "<case>-<strategy>" (test::RowName makes the label the test's name).
+struct StrategyRow {
+    std::string rowLabel;
+    size_t index;
+    const char* strategy;
+};
+/// A row per case named in \p names and strategy, tvm's rows first, then
+/// graphturbo's.
+std::vector<StrategyRow> strategyRows(const std::vector<std::string>& names);
+
 /// A scalar initializer \p name of type \p t.
 void scalar(onnxio::ModelBuilder& m, const std::string& name, DType t, double value);
 /// Declares graph output \p name.

@@ -180,23 +180,16 @@ const std::vector<Case>& contractionCases() {
     return all;
 }
 
-struct ContractionRow {
-    std::string rowLabel;
-    size_t index;
-    const char* strategy;
-};
-
-std::vector<ContractionRow> contractionRows() {
-    std::vector<ContractionRow> rows;
-    for (const char* strategy : {"tvm", "graphturbo"})
-        for (size_t i = 0; i < contractionCases().size(); ++i)
-            rows.push_back({std::string(contractionCases()[i].name) + "-" + strategy, i, strategy});
-    return rows;
+std::vector<StrategyRow> contractionRows() {
+    std::vector<std::string> names;
+    for (const auto& c : contractionCases())
+        names.push_back(c.name);
+    return strategyRows(names);
 }
 
 } // namespace
 
-class ContractionsMatchOnnxRuntime : public ::testing::TestWithParam<ContractionRow> {};
+class ContractionsMatchOnnxRuntime : public ::testing::TestWithParam<StrategyRow> {};
 
 TEST_P(ContractionsMatchOnnxRuntime, contractionsMatchOnnxRuntime) {
     expectMatchesOnnxRuntime(contractionCases()[GetParam().index], GetParam().strategy);

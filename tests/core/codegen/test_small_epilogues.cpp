@@ -145,23 +145,16 @@ const std::vector<Case>& epilogueCases() {
     return all;
 }
 
-struct EpilogueRow {
-    std::string rowLabel;
-    size_t index;
-    const char* strategy;
-};
-
-std::vector<EpilogueRow> epilogueRows() {
-    std::vector<EpilogueRow> rows;
-    for (const char* strategy : {"tvm", "graphturbo"})
-        for (size_t i = 0; i < epilogueCases().size(); ++i)
-            rows.push_back({std::string(epilogueCases()[i].name) + "-" + strategy, i, strategy});
-    return rows;
+std::vector<StrategyRow> epilogueRows() {
+    std::vector<std::string> names;
+    for (const auto& c : epilogueCases())
+        names.push_back(c.name);
+    return strategyRows(names);
 }
 
 } // namespace
 
-class EpiloguesMatchOnnxRuntime : public ::testing::TestWithParam<EpilogueRow> {};
+class EpiloguesMatchOnnxRuntime : public ::testing::TestWithParam<StrategyRow> {};
 
 TEST_P(EpiloguesMatchOnnxRuntime, epiloguesMatchOnnxRuntime) {
     expectMatchesOnnxRuntime(epilogueCases()[GetParam().index], GetParam().strategy);

@@ -70,23 +70,16 @@ const std::vector<Case>& pointwiseCases() {
     return all;
 }
 
-struct PointwiseRow {
-    std::string rowLabel;
-    size_t index;
-    const char* strategy;
-};
-
-std::vector<PointwiseRow> pointwiseRows() {
-    std::vector<PointwiseRow> rows;
-    for (const char* strategy : {"tvm", "graphturbo"})
-        for (size_t i = 0; i < pointwiseCases().size(); ++i)
-            rows.push_back({std::string(pointwiseCases()[i].name) + "-" + strategy, i, strategy});
-    return rows;
+std::vector<StrategyRow> pointwiseRows() {
+    std::vector<std::string> names;
+    for (const auto& c : pointwiseCases())
+        names.push_back(c.name);
+    return strategyRows(names);
 }
 
 } // namespace
 
-class PointwiseRunsMatchOnnxRuntime : public ::testing::TestWithParam<PointwiseRow> {};
+class PointwiseRunsMatchOnnxRuntime : public ::testing::TestWithParam<StrategyRow> {};
 
 TEST_P(PointwiseRunsMatchOnnxRuntime, pointwiseRunsMatchOnnxRuntime) {
     expectMatchesOnnxRuntime(pointwiseCases()[GetParam().index], GetParam().strategy);

@@ -107,24 +107,16 @@ const Case& geluCase() {
     return c;
 }
 
-struct ReductionRow {
-    std::string rowLabel;
-    size_t index;
-    const char* strategy;
-};
-
-std::vector<ReductionRow> reductionRows() {
-    std::vector<ReductionRow> rows;
-    for (const char* strategy : {"tvm", "graphturbo"})
-        for (size_t i = 0; i < reductionCases().size(); ++i)
-            rows.push_back(
-                {std::string(reductionCases()[i].model.name) + "-" + strategy, i, strategy});
-    return rows;
+std::vector<StrategyRow> reductionRows() {
+    std::vector<std::string> names;
+    for (const auto& c : reductionCases())
+        names.push_back(c.model.name);
+    return strategyRows(names);
 }
 
 } // namespace
 
-class ReductionsMatchOnnxRuntime : public ::testing::TestWithParam<ReductionRow> {};
+class ReductionsMatchOnnxRuntime : public ::testing::TestWithParam<StrategyRow> {};
 
 TEST_P(ReductionsMatchOnnxRuntime, reductionsMatchOnnxRuntime) {
     expectMatchesOnnxRuntime(reductionCases()[GetParam().index].model, GetParam().strategy);

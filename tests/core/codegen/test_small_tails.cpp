@@ -69,23 +69,16 @@ const std::vector<TailCase>& tailCases() {
     return all;
 }
 
-struct TailRow {
-    std::string rowLabel;
-    size_t index;
-    const char* strategy;
-};
-
-std::vector<TailRow> tailRows() {
-    std::vector<TailRow> rows;
-    for (const char* strategy : {"tvm", "graphturbo"})
-        for (size_t i = 0; i < tailCases().size(); ++i)
-            rows.push_back({std::string(tailCases()[i].model.name) + "-" + strategy, i, strategy});
-    return rows;
+std::vector<StrategyRow> tailRows() {
+    std::vector<std::string> names;
+    for (const auto& c : tailCases())
+        names.push_back(c.model.name);
+    return strategyRows(names);
 }
 
 } // namespace
 
-class TailsMatchOnnxRuntime : public ::testing::TestWithParam<TailRow> {};
+class TailsMatchOnnxRuntime : public ::testing::TestWithParam<StrategyRow> {};
 
 TEST_P(TailsMatchOnnxRuntime, tailsMatchOnnxRuntime) {
     expectMatchesOnnxRuntime(tailCases()[GetParam().index].model, GetParam().strategy);
