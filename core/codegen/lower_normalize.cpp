@@ -3,7 +3,9 @@
 // element needs all of them). For each point of the other dims the
 // statistics are computed over the whole normalized extent (max and sum of
 // exponentials; mean and variance, two passes), then the outputs of the
-// region are written.
+// region are written. A softmax whose instance writes whole rows keeps each
+// exponential in its output as the sum takes it and divides it there, so
+// exp runs once per element (the same bits as computing it again).
 
 #include "codegen/internal/lowering.h"
 
@@ -11,6 +13,7 @@
 #include <llvm/TargetParser/Triple.h>
 
 #include <array>
+#include <functional>
 #include <utility>
 
 namespace stagecraft::codegen::detail {
@@ -103,10 +106,26 @@ private:
         return call_.inputs[0].strides[dims_.normalized[0]] == 1;
     }
 
+    /// Whether softmax keeps each exp(x - max) in the output as it sums them
+    /// and then divides it there, instead of computing it again: a row in
+    /// lanes whose output row is whole and contiguous, of the row's type.
+    bool keepsExps() const {
+        const size_t dim = dims_.normalized.empty() ? 0 : dims_.normalized[0];
+        if (!foldsInLanes() || outputType(call_, 0) != t_ || call_.outputs[0].strides[dim] != 1)
+            return false;
+        const auto* lo = llvm::dyn_cast<llvm::ConstantInt>(innerRegion_[0].lo);
+        const auto* hi = llvm::dyn_cast<llvm::ConstantInt>(innerRegion_[0].hi);
+        return lo && hi && lo->getSExtValue() == 0 &&
+               hi->getSExtValue() == call_.inputs[0].shape[dim];
+    }
+
+    /// A fold's step: the new lanes from \p acc and the row's lanes \p x at
+    /// row position \p k, of which the first \p count are the row's.
+    using FoldStep = std::function<Value*(Value* acc, Value* x, Value* k, int64_t count)>;
+
     /// The row folded with \p step, lane by lane from \p identity (lanes past
     /// the row's end keep it), then across the lanes in halves with \p combine.
-    Value* foldRow(const std::vector<Value*>& outer, double identity,
-                   const std::function<Value*(Value* acc, Value* x)>& step,
+    Value* foldRow(const std::vector<Value*>& outer, double identity, const FoldStep& step,
                    const std::function<Value*(Value* a, Value* b)>& combine) {
         auto& b = e_.b();
         const int64_t lanes = 64 / ir::dtypeSize(t_);
@@ -119,7 +138,7 @@ private:
             [&](Value* k) {
                 std::vector<bool> all(static_cast<size_t>(lanes), true);
                 Value* x = e_.loadMasked(call_.inputs[0], joinIndex(dims_, outer, {k}), 0, all);
-                b.CreateStore(step(b.CreateLoad(type, acc), x), acc);
+                b.CreateStore(step(b.CreateLoad(type, acc), x, k, lanes), acc);
             },
             lanes);
         if (n > whole) {
@@ -132,7 +151,8 @@ private:
             Value* x =
                 e_.loadMasked(call_.inputs[0], joinIndex(dims_, outer, {e_.i64(whole)}), 0, read);
             Value* old = b.CreateLoad(type, acc);
-            b.CreateStore(b.CreateSelect(llvm::ConstantVector::get(mask), step(old, x), old), acc);
+            Value* next = step(old, x, e_.i64(whole), n - whole);
+            b.CreateStore(b.CreateSelect(llvm::ConstantVector::get(mask), next, old), acc);
         }
         Value* v = b.CreateLoad(type, acc);
         for (int64_t width = lanes / 2; width >= 1; width /= 2) {
@@ -156,11 +176,19 @@ private:
             return b.CreateFAdd(x, y);
         };
         if (foldsInLanes()) {
-            Value* m = foldRow(outer, -1e300, larger, larger);
-            auto exps = [&](Value* acc, Value* v) {
+            Value* m = foldRow(
+                outer, -1e300,
+                [&](Value* acc, Value* v, Value*, int64_t) { return larger(acc, v); }, larger);
+            const bool keep = keepsExps();
+            auto exps = [&](Value* acc, Value* v, Value* k, int64_t count) {
                 const auto* type = llvm::cast<llvm::FixedVectorType>(v->getType());
                 Value* shift = b.CreateVectorSplat(type->getNumElements(), m);
-                return b.CreateFAdd(acc, expOf(e_, b.CreateFSub(v, shift)));
+                Value* exp = expOf(e_, b.CreateFSub(v, shift));
+                if (auto* named = llvm::dyn_cast<llvm::Instruction>(exp); named && keep)
+                    named->setName("kept"); // for tests and the kernel view
+                if (keep)
+                    e_.storeVector(call_.outputs[0], joinIndex(dims_, outer, {k}), exp, count);
+                return b.CreateFAdd(acc, exp);
             };
             return {m, foldRow(outer, 0, exps, add)};
         }
@@ -178,6 +206,14 @@ private:
         auto& b = e_.b();
         const auto [m, s] = softmaxStatistics(outer);
         Value* logSum = logarithm ? call1(llvm::Intrinsic::log, s) : nullptr;
+        if (!logarithm && keepsExps()) { // the exps the sum kept, divided where they are
+            e_.forBox(innerRegion_, [&](const std::vector<Value*>& inner) {
+                std::vector<Value*> index = joinIndex(dims_, outer, inner);
+                e_.store(call_.outputs[0], index,
+                         b.CreateFDiv(e_.load(call_.outputs[0], index), s));
+            });
+            return;
+        }
         write(outer, [&](const std::vector<Value*>&, Value* v) {
             Value* shifted = b.CreateFSub(v, m);
             return logarithm ? b.CreateFSub(shifted, logSum) : b.CreateFDiv(expOf(e_, shifted), s);

@@ -228,3 +228,15 @@ TEST(TestContractions, powByTwoSquares) {
         EXPECT_FALSE(test::containsText(*text, "powf")) << code.kernels[k].symbol;
     }
 }
+
+// A Softmax whose instance writes whole rows (the attention's, rows of 16)
+// computes each exponential once: kept in its output as the sum goes (named
+// "kept"), then divided there, under both strategies (the rows of a tail,
+// softmax-rows-with-a-tail, take it too and match ONNX Runtime).
+TEST(TestContractions, softmaxKeepsItsExponentials) {
+    TempDir dir;
+    for (const char* strategy : {"tvm", "graphturbo"})
+        EXPECT_GT(
+            countInKernels(caseNamed("attention-masked-softmax"), strategy, dir.path(), "%kept"), 0)
+            << strategy;
+}
