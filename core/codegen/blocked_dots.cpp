@@ -9,6 +9,7 @@
 #include "codegen/internal/blocked_emitter.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace stagecraft::codegen::detail {
 
@@ -70,11 +71,9 @@ void BlockedEmitter::emitDots(const Segment& s, Value* block, int64_t tile, cons
 }
 
 void BlockedEmitter::emitDotStep(const Segment& s, Value* block, int64_t tile,
-                                 const std::vector<int64_t>& taps,
+                                 const std::vector<int64_t>& taps, size_t tap, Value* step,
                                  std::vector<std::vector<Value*>>& acc) {
-    std::vector<Value*> rows;
-    for (int64_t c = 0; c < chunksOf(s); ++c)
-        rows.push_back(interleavedRow(s, c, taps));
+    std::vector<Value*> rows = dotRows(s, taps, tap, step);
     if (std::all_of(rows.begin(), rows.end(), [](Value* v) { return v == nullptr; }))
         return;           // no lane reads: left out of the weight sums too
     if (plan_.dotRowZero) // the padding reads the zero point, as the weight sums count it
@@ -132,6 +131,33 @@ Value* BlockedEmitter::interleavedRow(const Segment& s, int64_t chunk,
     return interleavedBytes(e_, channels, keep,
                             plan_.dotRowZero ? inputZeroBytes(static_cast<unsigned>(plan_.lanes))
                                              : nullptr);
+}
+
+std::vector<Range> BlockedEmitter::groupedReductions(std::vector<Range> reductions) const {
+    for (size_t i = 0; plan_.dotGroup > 0 && i < reductions.size(); ++i)
+        if (plan_.reductions[i] == plan_.dotLoop)
+            reductions[i] = {
+                e_.b().CreateUDiv(reductions[i].lo, e_.i64(plan_.dotGroup)),
+                e_.b().CreateUDiv(e_.b().CreateAdd(reductions[i].hi, e_.i64(plan_.dotGroup - 1)),
+                                  e_.i64(plan_.dotGroup))}; // a partial group too
+    return reductions;
+}
+
+Value* BlockedEmitter::enterStep(const std::vector<Range>& ranges, const std::vector<Value*>& red) {
+    Value* linear = e_.i64(0);
+    for (size_t i = 0; i < red.size(); ++i) {
+        const auto loop = static_cast<size_t>(plan_.reductions[i]);
+        const bool grouped = plan_.dotGroup > 0 && plan_.reductions[i] == plan_.dotLoop;
+        loops_[loop] = grouped ? e_.b().CreateMul(red[i], e_.i64(plan_.dotGroup)) : red[i];
+        const std::optional<int64_t> extent = constantExtent(ranges[i]);
+        if (!extent || linear == nullptr) {
+            linear = nullptr;
+            continue;
+        }
+        linear = e_.b().CreateAdd(e_.b().CreateMul(linear, e_.i64(*extent)),
+                                  e_.b().CreateSub(red[i], ranges[i].lo));
+    }
+    return linear;
 }
 
 Value* BlockedEmitter::inputZeroBytes(unsigned count) {

@@ -283,8 +283,10 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
     plan->lanes = std::min(registers.lanes, nextPowerOfTwo(plan->positions()));
     plan->chunks = std::min(alongChannels ? kMaxChannelChunks : kMaxChunks,
                             (plan->positions() + plan->lanes - 1) / plan->lanes);
-    if (integer)
+    if (integer) {
         planByteDots(e, call, *plan);
+        planKeptRows(call, *plan);
+    }
     // (Byte dot products sum the weight's columns before the tiles:
     // BlockedEmitter::sumColumns.)
     const int64_t budget = registers.count * 3 / 4;

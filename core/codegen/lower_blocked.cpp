@@ -83,8 +83,10 @@ void BlockedEmitter::emitOrdered() {
     if (!plan_.blocksOutside)
         eachSegment(e_, call_, plan_, [&](const Segment& s) {
             sumColumns(s);
+            packRows(s);
             eachTile(e_, call_, plan_,
                      [&](Value* block, int64_t tile) { emitRest(s, block, tile); });
+            keptRows_ = nullptr;
         });
     else
         eachTile(e_, call_, plan_, [&](Value* block, int64_t tile) {
@@ -295,22 +297,13 @@ void BlockedEmitter::emitSteps(const Segment& s, Value* block, int64_t tile,
                                std::vector<std::vector<Value*>>& acc) {
     const std::vector<std::vector<int64_t>> steps = tapSteps(nest_, plan_);
     const bool dots = plan_.dotGroup > 0;
-    for (size_t i = 0; dots && i < reductions.size(); ++i)
-        if (plan_.reductions[i] == plan_.dotLoop)
-            reductions[i] = {
-                e_.b().CreateUDiv(reductions[i].lo, e_.i64(plan_.dotGroup)),
-                e_.b().CreateUDiv(e_.b().CreateAdd(reductions[i].hi, e_.i64(plan_.dotGroup - 1)),
-                                  e_.i64(plan_.dotGroup))}; // a partial group too
+    reductions = groupedReductions(std::move(reductions));
     e_.forBox(reductions, [&](const std::vector<Value*>& red) {
-        for (size_t i = 0; i < red.size(); ++i)
-            loops_[static_cast<size_t>(plan_.reductions[i])] =
-                dots && plan_.reductions[i] == plan_.dotLoop
-                    ? e_.b().CreateMul(red[i], e_.i64(plan_.dotGroup))
-                    : red[i];
+        Value* step = enterStep(reductions, red);
         auto body = [&] { // a tap in the column factor's guarded padding: tested per tile
-            for (const std::vector<int64_t>& taps : steps)
-                if (dots)
-                    emitDotStep(s, block, tile, taps, acc);
+            for (size_t t = 0; t < steps.size(); ++t)
+                if (const std::vector<int64_t>& taps = steps[t]; dots)
+                    emitDotStep(s, block, tile, taps, t, step, acc);
                 else if (plan_.colGuardedDims.empty())
                     emitStep(s, block, tile, taps, acc);
                 else

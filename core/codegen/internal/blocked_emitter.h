@@ -105,11 +105,42 @@ private:
                   std::vector<std::vector<Value*>>& acc);
 
     /// One step of byte dot products along the row at the unrolled loops'
-    /// values \p taps: per vector the row factor's plan_.dotGroup channels
-    /// from the current one, interleaved; per tile row the column factor's
-    /// bytes of those channels, broadcast.
+    /// values \p taps (tap step \p tap of the step at \p step, linear):
+    /// per vector the row factor's plan_.dotGroup channels from the current
+    /// one, interleaved (or kept, packRows); per tile row the column
+    /// factor's bytes of those channels, broadcast.
     void emitDotStep(const Segment& s, Value* block, int64_t tile, const std::vector<int64_t>& taps,
-                     std::vector<std::vector<Value*>>& acc);
+                     size_t tap, Value* step, std::vector<std::vector<Value*>>& acc);
+
+    /// The reductions' ranges with plan_.dotLoop's in groups of dotGroup.
+    std::vector<Range> groupedReductions(std::vector<Range> reductions) const;
+    /// Sets loops_ to the reduction steps \p red (of groupedReductions)
+    /// and returns their linear index, or null when an extent is unknown.
+    Value* enterStep(const std::vector<Range>& ranges, const std::vector<Value*>& red);
+
+    // Kept rows (blocked_kept_rows.cpp).
+
+    /// Whether segment \p s keeps its interleaved rows for its tiles
+    /// (packRows): byte dots along the row, tiles inside the segment and
+    /// the rest loops outside it (the same rows for every tile), more than
+    /// one tile, the whole reduction, and the rows within kKeptRowBytes.
+    bool keepsRows(const Segment& s) const;
+    /// Steps of the reduction loops, plan_.dotLoop's in groups.
+    int64_t groupedStepCount() const;
+    /// A kept row's type: lanes * dotGroup bytes.
+    llvm::FixedVectorType* keptRowType() const;
+    /// Before a segment's tiles: every interleaved row vector of the
+    /// segment (each step, tap step and chunk) into a buffer on the stack, so that each tile loads
+    /// it once instead of interleaving it again.
+    void packRows(const Segment& s);
+    /// The address of the kept row of tap step \p tap and chunk \p chunk
+    /// of the step at \p step (linear).
+    Value* keptRow(const Segment& s, size_t tap, int64_t chunk, Value* step);
+    /// The row vectors of tap step \p tap of the step at \p step: the kept
+    /// ones where packRows kept them, else interleaved now (null where no
+    /// lane reads).
+    std::vector<Value*> dotRows(const Segment& s, const std::vector<int64_t>& taps, size_t tap,
+                                Value* step);
 
     /// The row factor's vectors of chunk \p chunk for plan_.dotGroup
     /// consecutive values of plan_.dotLoop, interleaved (null when no lane reads).
@@ -151,6 +182,11 @@ private:
     /// Per chunk of the current segment, the row factor's sums over the
     /// reduction (sumColumns), or empty.
     std::vector<Value*> columnSums_;
+    /// The current segment's kept interleaved rows (packRows), or null;
+    /// which of them a lane reads, per tap step and chunk; the buffer.
+    Value* keptRows_ = nullptr;
+    std::vector<bool> keptRead_;
+    Value* keptBuffer_ = nullptr;
 };
 
 } // namespace stagecraft::codegen::detail

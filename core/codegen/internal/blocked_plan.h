@@ -190,6 +190,12 @@ Value* integerMultiplyAdd(Emitter& e, Value* sums, Value* row, Value* column);
 /// and no taps or tests; or a Conv's weight as the column factor (an input
 /// zero point other than 0: BlockedPlan::dotRowZero). Else leaves it 0.
 void planByteDots(Emitter& e, const OpCall& call, BlockedPlan& plan);
+/// Byte dots along the row over taps run their rest loops (a Conv's output
+/// rows) outside the segments where the weight the block's tiles read fits
+/// half a host core's L2 share (hostLocalBytes): a segment then keeps its
+/// interleaved rows for all its tiles (BlockedEmitter::packRows) at the
+/// cost of reading the weight once per output row, from L2.
+void planKeptRows(const OpCall& call, BlockedPlan& plan);
 /// \p channels' 4 byte vectors (u8, a lane each per output position)
 /// interleaved into one: lane p's 4 bytes are the channels' at p, \p fill's
 /// (or zero, when null) where \p keep says the lane reads nothing.

@@ -1,0 +1,100 @@
+// Kept rows (blocked_kept_rows.cpp, issue 65): a QLinearConv's or
+// ConvInteger's byte dot products along the row interleave 4 input
+// channels' vectors into one; a segment stores each such vector once,
+// before its tiles, and every tile loads it. Against ONNX Runtime under tvm
+// and graphturbo (exact: integer sums): a padded 3 x 3 QLinearConv of an
+// input zero point of 128 (its padding read as that zero point) into more
+// output channels than a tile, then a 1 x 1 one of stride 2; and padded
+// ConvIntegers of stride 1 and 2 of an input quantized at run time. And a
+// check that their kernels take the path (the kept loads are named
+// "keptrow"), where the CPU has AVX-512 VNNI.
+
+#include "codegen/codegen.h"
+#include "coretestsupport.h"
+#include "small_model_case.h"
+
+#include <gtest/gtest.h>
+
+using namespace stagecraft;
+using namespace stagecraft::test;
+
+namespace {
+
+void paddedThenStrided(onnxio::ModelBuilder& m, Seeded& r) {
+    scalar(m, "xs", DType::Float32, 0.05);
+    scalar(m, "xz", DType::UInt8, 128);
+    m.addInlineInitializer("w", DType::Int8, {40, 16, 3, 3},
+                           bytesOf(r.ints<int8_t>(40 * 16 * 9, -128, 127)));
+    scalar(m, "ws", DType::Float32, 0.002);
+    scalar(m, "wz", DType::Int8, 0);
+    scalar(m, "cs", DType::Float32, 0.3);
+    scalar(m, "cz", DType::UInt8, 3);
+    m.addNode("QLinearConv", {"x", "xs", "xz", "w", "ws", "wz", "cs", "cz"}, {"c"})
+        .attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+    m.addInlineInitializer("v", DType::Int8, {48, 40, 1, 1},
+                           bytesOf(r.ints<int8_t>(48 * 40, -128, 127)));
+    scalar(m, "vs", DType::Float32, 0.003);
+    scalar(m, "vz", DType::Int8, 0);
+    scalar(m, "ys", DType::Float32, 0.2);
+    scalar(m, "yz", DType::UInt8, 120);
+    m.addNode("QLinearConv", {"c", "cs", "cz", "v", "vs", "vz", "ys", "yz"}, {"y"})
+        .attr("strides", std::vector<int64_t>{2, 2});
+    output(m, "y", DType::UInt8, {1, 48, 7, 7});
+}
+
+void dynamicConvs(onnxio::ModelBuilder& m, Seeded& r) {
+    m.addNode("DynamicQuantizeLinear", {"x"}, {"q", "qs", "qz"});
+    for (const char* w : {"w", "v"})
+        m.addInlineInitializer(w, DType::UInt8, {36, 12, 3, 3},
+                               bytesOf(r.ints<uint8_t>(36 * 12 * 9, 0, 255)));
+    scalar(m, "wz", DType::UInt8, 128);
+    m.addNode("ConvInteger", {"q", "w", "qz", "wz"}, {"y"})
+        .attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+    m.addNode("ConvInteger", {"q", "v", "qz", "wz"}, {"z"})
+        .attr("strides", std::vector<int64_t>{2, 2})
+        .attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+    output(m, "y", DType::Int32, {1, 36, 19, 19});
+    output(m, "z", DType::Int32, {1, 36, 10, 10});
+}
+
+const std::vector<Case>& keptRowCases() {
+    static const std::vector<Case> all = {
+        {"qlinear-conv-kept-rows", DType::UInt8, {1, 16, 14, 14}, 0, paddedThenStrided},
+        {"conv-integer-kept-rows", DType::Float32, {1, 12, 19, 19}, 4.0, dynamicConvs},
+    };
+    return all;
+}
+
+std::vector<StrategyRow> keptRowRows() {
+    std::vector<std::string> names;
+    for (const auto& c : keptRowCases())
+        names.push_back(c.name);
+    return strategyRows(names);
+}
+
+bool hasByteDots() {
+    const std::string features = "," + codegen::targetInfo(codegen::Target::Host).features + ",";
+    return features.find(",+avx512vnni,") != std::string::npos;
+}
+
+} // namespace
+
+class KeptRowsMatchOnnxRuntime : public ::testing::TestWithParam<StrategyRow> {};
+
+TEST_P(KeptRowsMatchOnnxRuntime, keptRowsMatchOnnxRuntime) {
+    expectMatchesOnnxRuntime(keptRowCases()[GetParam().index], GetParam().strategy);
+}
+
+INSTANTIATE_TEST_SUITE_P(TestKeptRows, KeptRowsMatchOnnxRuntime, ::testing::ValuesIn(keptRowRows()),
+                         test::RowName{});
+
+// Where the host has byte dot products, every case's tiles load kept rows.
+TEST(TestKeptRows, tilesLoadKeptRows) {
+    if (!hasByteDots())
+        GTEST_SKIP() << "this machine has no AVX-512 VNNI";
+    TempDir dir;
+    for (const char* strategy : {"tvm", "graphturbo"})
+        for (const Case& c : keptRowCases())
+            EXPECT_GT(countInKernels(c, strategy, dir.path(), "%keptrow"), 0)
+                << c.name << " under " << strategy;
+}
