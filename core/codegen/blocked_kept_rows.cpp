@@ -5,13 +5,15 @@
 // bytes at position p. Every tile of a segment (a few output channels)
 // reads the same interleaved vectors, and interleaving is shuffles on the
 // port the dot products also use; so before its tiles a segment stores
-// each interleaved vector it reads (every reduction step, tap and chunk)
-// in a buffer on the stack, and
+// each interleaved vector it reads (every reduction step, tap and chunk,
+// and every output row its tiles run over where they run over rows) in a
+// buffer on the stack, and
 // the tiles load them: one 64-byte load per vector and step. The same
 // bytes in the same order: the same sums.
 
 #include "codegen/internal/blocked_emitter.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace stagecraft::codegen::detail {
@@ -39,29 +41,41 @@ int64_t BlockedEmitter::groupedStepCount() const {
     return steps;
 }
 
+int64_t BlockedEmitter::restPositions() const {
+    int64_t positions = 1;
+    for (int l : plan_.restOutside ? std::vector<int>{} : plan_.rest) {
+        const std::optional<int64_t> extent = constantExtent(region(l));
+        if (!extent)
+            return -1;
+        positions *= *extent;
+    }
+    return positions;
+}
+
+int64_t BlockedEmitter::keptRowCount(int64_t chunks) const {
+    return restPositions() * groupedStepCount() *
+           static_cast<int64_t>(tapSteps(nest_, plan_).size()) * chunks;
+}
+
 bool BlockedEmitter::keepsRows(const Segment& s) const {
     if (plan_.dotGroup == 0 || !plan_.dotAlongRows || plan_.reductionChunk != 0 ||
-        plan_.blocksOutside || plan_.block < 0)
+        plan_.blocksOutside || plan_.block < 0 || restPositions() < 0)
         return false;
     const std::optional<int64_t> blocks = constantExtent(region(plan_.block));
     if (blocks && *blocks <= plan_.tile)
         return false; // one tile: nothing to share
-    if (!plan_.rest.empty() && !plan_.restOutside)
-        return false; // each tile over the output rows: their rows would not fit (planKeptRows)
-    const int64_t rows =
-        groupedStepCount() * static_cast<int64_t>(tapSteps(nest_, plan_).size()) * chunksOf(s);
-    return rows * plan_.lanes * plan_.dotGroup <= kKeptRowBytes;
+    return keptRowCount(chunksOf(s)) * plan_.lanes * plan_.dotGroup <= kKeptRowBytes;
 }
 
 void BlockedEmitter::packRows(const Segment& s) {
     keptRows_ = nullptr;
     if (!keepsRows(s))
         return;
-    if (keptBuffer_ == nullptr) { // for the widest segment, in the entry block
+    if (keptBuffer_ == nullptr) { // for the widest segment kept, in the entry block
         llvm::BasicBlock& entry = e_.b().GetInsertBlock()->getParent()->getEntryBlock();
         llvm::IRBuilder<> top(&entry, entry.begin());
         const int64_t rows =
-            groupedStepCount() * static_cast<int64_t>(tapSteps(nest_, plan_).size()) * plan_.chunks;
+            std::min(keptRowCount(plan_.chunks), kKeptRowBytes / (plan_.lanes * plan_.dotGroup));
         auto* buffer = top.CreateAlloca(keptRowType(), e_.i64(rows), "keptrow");
         buffer->setAlignment(llvm::Align(64));
         keptBuffer_ = buffer;
@@ -72,33 +86,44 @@ void BlockedEmitter::packRows(const Segment& s) {
         reductions.push_back({e_.i64(0), e_.i64(nest_.loops[static_cast<size_t>(l)].extent)});
     reductions = groupedReductions(std::move(reductions));
     keptRead_.assign(steps.size() * static_cast<size_t>(chunksOf(s)), false);
-    e_.forBox(reductions, [&](const std::vector<Value*>& red) {
-        Value* step = enterStep(reductions, red);
-        auto body = [&] {
-            for (size_t t = 0; t < steps.size(); ++t)
-                for (int64_t c = 0; c < chunksOf(s); ++c) {
-                    Value* row = interleavedRow(s, c, steps[t]);
-                    keptRead_[t * static_cast<size_t>(chunksOf(s)) + static_cast<size_t>(c)] =
-                        row != nullptr;
-                    if (row != nullptr)
-                        e_.b().CreateAlignedStore(row, keptRow(s, t, c, step),
-                                                  llvm::Align(plan_.lanes * plan_.dotGroup));
-                }
-        };
-        if (plan_.testedDims.empty())
-            body();
-        else // a step outside the input is skipped by the tiles too
-            e_.ifThen(
-                readsInside(e_, call_, plan_.rowSlot, plan_.testedDims, at(nullptr, 0, s.first)),
-                body);
-    });
+    auto pack = [&] {
+        e_.forBox(reductions, [&](const std::vector<Value*>& red) {
+            Value* step = enterStep(reductions, red);
+            auto body = [&] {
+                for (size_t t = 0; t < steps.size(); ++t)
+                    for (int64_t c = 0; c < chunksOf(s); ++c) {
+                        Value* row = interleavedRow(s, c, steps[t]);
+                        keptRead_[t * static_cast<size_t>(chunksOf(s)) + static_cast<size_t>(c)] =
+                            row != nullptr;
+                        if (row != nullptr)
+                            e_.b().CreateAlignedStore(row, keptRow(s, t, c, step),
+                                                      llvm::Align(plan_.lanes * plan_.dotGroup));
+                    }
+            };
+            if (plan_.testedDims.empty())
+                body();
+            else // a step outside the input is skipped by the tiles too
+                e_.ifThen(readsInside(e_, call_, plan_.rowSlot, plan_.testedDims,
+                                      at(nullptr, 0, s.first)),
+                          body);
+        });
+    };
+    if (plan_.restOutside) // the rest loops' current values
+        pack();
+    else // the rows of every output row the tiles run over
+        forLoops(plan_.rest, pack);
     keptRows_ = keptBuffer_;
 }
 
 Value* BlockedEmitter::keptRow(const Segment& s, size_t tap, int64_t chunk, Value* step) {
+    Value* index = e_.i64(0); // the output row's, where the rest loops run inside the tiles
+    for (int l : plan_.restOutside ? std::vector<int>{} : plan_.rest)
+        index = e_.b().CreateAdd(e_.b().CreateMul(index, e_.i64(*constantExtent(region(l)))),
+                                 e_.b().CreateSub(loops_[static_cast<size_t>(l)], region(l).lo));
+    index = e_.b().CreateAdd(e_.b().CreateMul(index, e_.i64(groupedStepCount())), step);
     const auto taps = static_cast<int64_t>(tapSteps(nest_, plan_).size());
-    Value* index =
-        e_.b().CreateAdd(e_.b().CreateMul(step, e_.i64(taps)), e_.i64(static_cast<int64_t>(tap)));
+    index =
+        e_.b().CreateAdd(e_.b().CreateMul(index, e_.i64(taps)), e_.i64(static_cast<int64_t>(tap)));
     index = e_.b().CreateAdd(e_.b().CreateMul(index, e_.i64(chunksOf(s))), e_.i64(chunk));
     return e_.b().CreateInBoundsGEP(keptRowType(), keptBuffer_, index);
 }

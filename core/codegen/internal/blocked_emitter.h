@@ -121,20 +121,26 @@ private:
     // Kept rows (blocked_kept_rows.cpp).
 
     /// Whether segment \p s keeps its interleaved rows for its tiles
-    /// (packRows): byte dots along the row, tiles inside the segment and
-    /// the rest loops outside it (the same rows for every tile), more than
-    /// one tile, the whole reduction, and the rows within kKeptRowBytes.
+    /// (packRows): byte dots along the row, tiles inside the segment, more
+    /// than one tile, the whole reduction and the rest loops the tiles run
+    /// over of constant extents, and the rows within kKeptRowBytes.
     bool keepsRows(const Segment& s) const;
+    /// Positions of the rest loops inside the tiles (1 where they run
+    /// outside, BlockedPlan::restOutside), or -1 where one is unknown.
+    int64_t restPositions() const;
+    /// Kept rows of a segment of \p chunks chunks.
+    int64_t keptRowCount(int64_t chunks) const;
     /// Steps of the reduction loops, plan_.dotLoop's in groups.
     int64_t groupedStepCount() const;
     /// A kept row's type: lanes * dotGroup bytes.
     llvm::FixedVectorType* keptRowType() const;
     /// Before a segment's tiles: every interleaved row vector of the
-    /// segment (each step, tap step and chunk) into a buffer on the stack, so that each tile loads
+    /// segment (each position of the rest loops inside the tiles, step,
+    /// tap step and chunk) into a buffer on the stack, so that each tile loads
     /// it once instead of interleaving it again.
     void packRows(const Segment& s);
     /// The address of the kept row of tap step \p tap and chunk \p chunk
-    /// of the step at \p step (linear).
+    /// of the step at \p step (linear), at the rest loops' current values.
     Value* keptRow(const Segment& s, size_t tap, int64_t chunk, Value* step);
     /// The row vectors of tap step \p tap of the step at \p step: the kept
     /// ones where packRows kept them, else interleaved now (null where no

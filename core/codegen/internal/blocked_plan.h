@@ -192,9 +192,10 @@ Value* integerMultiplyAdd(Emitter& e, Value* sums, Value* row, Value* column);
 void planByteDots(Emitter& e, const OpCall& call, BlockedPlan& plan);
 /// Byte dots along the row over taps run their rest loops (a Conv's output
 /// rows) outside the segments where the weight the block's tiles read fits
-/// half a host core's L2 share (hostLocalBytes): a segment then keeps its
-/// interleaved rows for all its tiles (BlockedEmitter::packRows) at the
-/// cost of reading the weight once per output row, from L2.
+/// half a host core's L2 share (hostLocalBytes): a segment's interleaved
+/// rows then serve all its tiles (BlockedEmitter::packRows) at the cost of
+/// reading the weight once per output row, from L2; else the segment keeps
+/// the rows of every output row, where they fit.
 void planKeptRows(const OpCall& call, BlockedPlan& plan);
 /// \p channels' 4 byte vectors (u8, a lane each per output position)
 /// interleaved into one: lane p's 4 bytes are the channels' at p, \p fill's

@@ -7,6 +7,7 @@
 #include "host_fixture.h"
 #include "ir/const_tensor.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 
 namespace stagecraft::test {
@@ -68,12 +69,16 @@ ModelFile saveCase(const Case& c, const std::filesystem::path& path, Seeded& r) 
     return file;
 }
 
-void expectMatchesOnnxRuntime(const Case& c, const char* strategy, const std::string& cpu) {
+void expectMatchesOnnxRuntime(const Case& c, const char* strategy, const std::string& cpu,
+                              int64_t threads) {
     TempDir dir;
     Seeded r;
     ModelFile file = saveCase(c, dir.path() / "model.onnx", r);
     auto planned = plan(file, "stcp920", strategy);
     ASSERT_TRUE(planned.ok()) << (planned.ok() ? "" : planned.error().message().c_str());
+    for (codegen::KernelCode& k : (*planned)->plan.kernels)
+        if (threads > 0)
+            k.hostThreads = std::min(k.cores, threads);
     const ir::Graph& graph = (*planned)->graph;
     if (c.folded != nullptr) {
         EXPECT_EQ(opsOfType(graph, c.folded), 1) << "the QDQ pattern is not folded";

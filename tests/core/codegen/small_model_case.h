@@ -91,8 +91,11 @@ ModelFile saveCase(const Case& c, const std::filesystem::path& path, Seeded& r);
 
 /// Runs case \p c scheduled by \p strategy (on stcp920) on the host,
 /// compiled for CPU \p cpu (default this machine's), and compares its
-/// outputs with ONNX Runtime's.
-void expectMatchesOnnxRuntime(const Case& c, const char* strategy, const std::string& cpu = "");
+/// outputs with ONNX Runtime's. With \p threads > 0 every kernel runs on
+/// that many threads at most (KernelCode::hostThreads), its tiles merged as
+/// `stagecraft run` merges them on a machine of that many CPUs.
+void expectMatchesOnnxRuntime(const Case& c, const char* strategy, const std::string& cpu = "",
+                              int64_t threads = 0);
 
 /// Occurrences of \p part in the unoptimized IR of every kernel of case
 /// \p c scheduled by \p strategy (the model saved in \p dir); -1 when it

@@ -5,7 +5,9 @@
 // and graphturbo (exact: integer sums): a padded 3 x 3 QLinearConv of an
 // input zero point of 128 (its padding read as that zero point) into more
 // output channels than a tile, then a 1 x 1 one of stride 2; and padded
-// ConvIntegers of stride 1 and 2 of an input quantized at run time. And a
+// ConvIntegers of stride 1 and 2 of an input quantized at run time; and a
+// stride-2 one whose weight is too large to read once per output row, whose
+// segment keeps the rows of every output row its tiles run over. And a
 // check that their kernels take the path (the kept loads are named
 // "keptrow"), where the CPU has AVX-512 VNNI.
 
@@ -57,10 +59,29 @@ void dynamicConvs(onnxio::ModelBuilder& m, Seeded& r) {
     output(m, "z", DType::Int32, {1, 36, 10, 10});
 }
 
+/// A stride-2 3 x 3 QLinearConv whose 2.4 MB weight exceeds half of a host
+/// core's L2 share: its tiles run over the output rows, and a segment keeps
+/// the rows of all 7 (ResNet-50's layer4.0.conv2).
+void wideStrided(onnxio::ModelBuilder& m, Seeded& r) {
+    scalar(m, "xs", DType::Float32, 0.05);
+    scalar(m, "xz", DType::UInt8, 128);
+    m.addInlineInitializer("w", DType::Int8, {512, 512, 3, 3},
+                           bytesOf(r.ints<int8_t>(512 * 512 * 9, -128, 127)));
+    scalar(m, "ws", DType::Float32, 0.0005);
+    scalar(m, "wz", DType::Int8, 0);
+    scalar(m, "ys", DType::Float32, 0.5);
+    scalar(m, "yz", DType::UInt8, 100);
+    m.addNode("QLinearConv", {"x", "xs", "xz", "w", "ws", "wz", "ys", "yz"}, {"y"})
+        .attr("strides", std::vector<int64_t>{2, 2})
+        .attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+    output(m, "y", DType::UInt8, {1, 512, 7, 7});
+}
+
 const std::vector<Case>& keptRowCases() {
     static const std::vector<Case> all = {
         {"qlinear-conv-kept-rows", DType::UInt8, {1, 16, 14, 14}, 0, paddedThenStrided},
         {"conv-integer-kept-rows", DType::Float32, {1, 12, 19, 19}, 4.0, dynamicConvs},
+        {"qlinear-conv-kept-output-rows", DType::UInt8, {1, 512, 14, 14}, 0, wideStrided},
     };
     return all;
 }
@@ -87,6 +108,15 @@ TEST_P(KeptRowsMatchOnnxRuntime, keptRowsMatchOnnxRuntime) {
 
 INSTANTIATE_TEST_SUITE_P(TestKeptRows, KeptRowsMatchOnnxRuntime, ::testing::ValuesIn(keptRowRows()),
                          test::RowName{});
+
+// On one thread a kernel's tiles merge (as `stagecraft run` on one CPU):
+// the wide stride-2 Conv's tile then reads all 512 output channels' 2.4 MB
+// of weights, and its segments keep the rows of every output row.
+TEST(TestKeptRows, keptRowsOfMergedTilesMatchOnnxRuntime) {
+    for (const char* strategy : {"tvm", "graphturbo"})
+        for (const Case& c : keptRowCases())
+            expectMatchesOnnxRuntime(c, strategy, "", 1);
+}
 
 // Where the host has byte dot products, every case's tiles load kept rows.
 TEST(TestKeptRows, tilesLoadKeptRows) {
