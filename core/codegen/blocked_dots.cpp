@@ -85,16 +85,17 @@ void BlockedEmitter::emitDotStep(const Segment& s, Value* block, int64_t tile,
         for (size_t c = 0; c < rows.size(); ++c)
             if (rows[c] != nullptr)
                 addTo(acc[static_cast<size_t>(r)][c], rows[c], column);
-        if (!weightSums_.empty()) // every lane read this step (dotRowZero)
+        if (!weightSums_.empty() && !wholeRows_) // every lane read this step (dotRowZero)
             addTo(weightSums_[static_cast<size_t>(r)],
                   unitBytes(e_, static_cast<unsigned>(plan_.lanes)), column);
     }
 }
 
-void BlockedEmitter::startRowZero(int64_t tile) {
+void BlockedEmitter::startRowZero(Value* block, int64_t tile) {
     weightSums_.clear();
     for (int64_t r = 0; plan_.dotRowZero && r < tile; ++r)
-        weightSums_.push_back(e_.slot(vector_, llvm::Constant::getNullValue(vector_)));
+        weightSums_.push_back(e_.slot(vector_, wholeRows_ ? wholeWeightSums(block, r)
+                                                          : llvm::Constant::getNullValue(vector_)));
 }
 
 void BlockedEmitter::takeRowZero(const Segment& s, Value* block,

@@ -193,21 +193,6 @@ void planByteDots(Emitter& e, const OpCall& call, BlockedPlan& plan) {
     plan.dotRowZero = rowZero;
 }
 
-void planKeptRows(const OpCall& call, BlockedPlan& plan) {
-    if (plan.dotGroup == 0 || !plan.dotAlongRows || plan.restOutside || plan.rest.empty() ||
-        plan.block < 0)
-        return;
-    const std::optional<int64_t> channels =
-        constantExtent(call.regions[0][static_cast<size_t>(plan.block)]);
-    if (!channels)
-        return;
-    const ops::LoopNest& nest = call.semantics->nests[0];
-    int64_t weightBytes = *channels; // s8: a byte per channel and step
-    for (int l = nest.outputRank; l < static_cast<int>(nest.loops.size()); ++l)
-        weightBytes *= nest.loops[static_cast<size_t>(l)].extent;
-    plan.restOutside = weightBytes * 2 <= hostLocalBytes();
-}
-
 Value* groupedRowBytes(Emitter& e, const OpCall& call, const BlockedPlan& plan,
                        std::span<Value* const> index) {
     const Access& rows = call.inputs[static_cast<size_t>(plan.rowSlot)];

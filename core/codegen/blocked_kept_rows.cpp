@@ -7,11 +7,16 @@
 // port the dot products also use; so before its tiles a segment stores
 // each interleaved vector it reads (every reduction step, tap and chunk,
 // and every output row its tiles run over where they run over rows) in a
-// buffer on the stack, and
-// the tiles load them: one 64-byte load per vector and step. The same
-// bytes in the same order: the same sums.
+// buffer on the stack, and the tiles load them: one 64-byte load per vector
+// and step. The same bytes in the same order: the same sums. An input zero
+// point other than 0 (dotRowZero) with a weight stored channel by channel
+// keeps whole rows: the padding, even a step no lane reads, as the zero
+// point's bytes, so that every tile runs every step (its products cancel)
+// and a tile row's weight sums are its channel's whole weight's, 64 bytes
+// per dot product, not one dot product per step.
 
 #include "codegen/internal/blocked_emitter.h"
+#include "codegen/internal/host_reads.h"
 
 #include <algorithm>
 #include <optional>
@@ -27,56 +32,74 @@ constexpr int64_t kKeptRowBytes = 512 * 1024;
 
 } // namespace
 
+int64_t groupedStepCount(const OpCall& call, const BlockedPlan& plan) {
+    int64_t steps = 1;
+    for (int l : plan.reductions) {
+        const int64_t extent = call.semantics->nests[0].loops[static_cast<size_t>(l)].extent;
+        steps *= l == plan.dotLoop ? (extent + plan.dotGroup - 1) / plan.dotGroup : extent;
+    }
+    return steps;
+}
+
+int64_t keptRowCount(const OpCall& call, const BlockedPlan& plan, int64_t chunks) {
+    int64_t rows = groupedStepCount(call, plan) *
+                   static_cast<int64_t>(tapSteps(call.semantics->nests[0], plan).size()) * chunks;
+    for (int l : plan.restOutside ? std::vector<int>{} : plan.rest) {
+        const std::optional<int64_t> extent =
+            constantExtent(call.regions[0][static_cast<size_t>(l)]);
+        if (!extent)
+            return -1;
+        rows *= *extent;
+    }
+    return rows;
+}
+
+namespace {
+
+/// Whether the column factor (the weight) is stored channel by channel: a
+/// block of 1 along the block loop's dim ([oc][ic / 4][kh][kw][4]), each
+/// channel's bytes one span of blockStride.
+bool storedPerChannel(const OpCall& call, const BlockedPlan& plan) {
+    const Access& weight = call.inputs[static_cast<size_t>(plan.colSlot)];
+    return weight.block == 1 && dimReadingAlone(call.semantics->nests[0], plan.colSlot,
+                                                plan.block) == std::optional(weight.blockDim);
+}
+
+} // namespace
+
+void planKeptRows(const OpCall& call, BlockedPlan& plan) {
+    if (plan.dotGroup == 0 || !plan.dotAlongRows || plan.block < 0 || plan.blocksOutside)
+        return;
+    const ops::LoopNest& nest = call.semantics->nests[0];
+    const std::optional<int64_t> channels =
+        constantExtent(call.regions[0][static_cast<size_t>(plan.block)]);
+    if (!plan.rest.empty() && !plan.restOutside && channels) {
+        int64_t weightBytes = *channels; // s8: a byte per channel and step
+        for (int l = nest.outputRank; l < static_cast<int>(nest.loops.size()); ++l)
+            weightBytes *= nest.loops[static_cast<size_t>(l)].extent;
+        plan.restOutside = weightBytes * 2 <= hostLocalBytes();
+    }
+    const int64_t rows = keptRowCount(call, plan, plan.chunks);
+    plan.keptRows = rows >= 0 && rows * plan.lanes * plan.dotGroup <= kKeptRowBytes;
+    plan.wholeRows = plan.keptRows && plan.dotRowZero && storedPerChannel(call, plan);
+}
+
 llvm::FixedVectorType* BlockedEmitter::keptRowType() const {
     return llvm::FixedVectorType::get(e_.b().getInt8Ty(),
                                       static_cast<unsigned>(plan_.lanes * plan_.dotGroup));
 }
 
-int64_t BlockedEmitter::groupedStepCount() const {
-    int64_t steps = 1;
-    for (int l : plan_.reductions) {
-        const int64_t extent = nest_.loops[static_cast<size_t>(l)].extent;
-        steps *= l == plan_.dotLoop ? (extent + plan_.dotGroup - 1) / plan_.dotGroup : extent;
-    }
-    return steps;
-}
-
-int64_t BlockedEmitter::restPositions() const {
-    int64_t positions = 1;
-    for (int l : plan_.restOutside ? std::vector<int>{} : plan_.rest) {
-        const std::optional<int64_t> extent = constantExtent(region(l));
-        if (!extent)
-            return -1;
-        positions *= *extent;
-    }
-    return positions;
-}
-
-int64_t BlockedEmitter::keptRowCount(int64_t chunks) const {
-    return restPositions() * groupedStepCount() *
-           static_cast<int64_t>(tapSteps(nest_, plan_).size()) * chunks;
-}
-
-bool BlockedEmitter::keepsRows(const Segment& s) const {
-    if (plan_.dotGroup == 0 || !plan_.dotAlongRows || plan_.reductionChunk != 0 ||
-        plan_.blocksOutside || plan_.block < 0 || restPositions() < 0)
-        return false;
-    const std::optional<int64_t> blocks = constantExtent(region(plan_.block));
-    if (blocks && *blocks <= plan_.tile)
-        return false; // one tile: nothing to share
-    return keptRowCount(chunksOf(s)) * plan_.lanes * plan_.dotGroup <= kKeptRowBytes;
-}
-
 void BlockedEmitter::packRows(const Segment& s) {
     keptRows_ = nullptr;
-    if (!keepsRows(s))
+    wholeRows_ = false;
+    if (!plan_.keptRows)
         return;
-    if (keptBuffer_ == nullptr) { // for the widest segment kept, in the entry block
+    wholeRows_ = plan_.wholeRows;
+    if (keptBuffer_ == nullptr) { // for the widest segment, in the entry block
         llvm::BasicBlock& entry = e_.b().GetInsertBlock()->getParent()->getEntryBlock();
         llvm::IRBuilder<> top(&entry, entry.begin());
-        const int64_t rows =
-            std::min(keptRowCount(plan_.chunks), kKeptRowBytes / (plan_.lanes * plan_.dotGroup));
-        auto* buffer = top.CreateAlloca(keptRowType(), e_.i64(rows), "keptrow");
+        auto* buffer = top.CreateAlloca(
+            keptRowType(), e_.i64(keptRowCount(call_, plan_, plan_.chunks)), "keptrow");
         buffer->setAlignment(llvm::Align(64));
         keptBuffer_ = buffer;
     }
@@ -93,6 +116,8 @@ void BlockedEmitter::packRows(const Segment& s) {
                 for (size_t t = 0; t < steps.size(); ++t)
                     for (int64_t c = 0; c < chunksOf(s); ++c) {
                         Value* row = interleavedRow(s, c, steps[t]);
+                        if (row == nullptr && wholeRows_)
+                            row = zeroRow();
                         keptRead_[t * static_cast<size_t>(chunksOf(s)) + static_cast<size_t>(c)] =
                             row != nullptr;
                         if (row != nullptr)
@@ -100,8 +125,18 @@ void BlockedEmitter::packRows(const Segment& s) {
                                                       llvm::Align(plan_.lanes * plan_.dotGroup));
                     }
             };
+            auto padding = [&] { // whole rows: a step outside reads the zero point
+                for (size_t t = 0; t < steps.size(); ++t)
+                    for (int64_t c = 0; c < chunksOf(s); ++c)
+                        e_.b().CreateAlignedStore(zeroRow(), keptRow(s, t, c, step),
+                                                  llvm::Align(plan_.lanes * plan_.dotGroup));
+            };
             if (plan_.testedDims.empty())
                 body();
+            else if (wholeRows_)
+                e_.ifThen(readsInside(e_, call_, plan_.rowSlot, plan_.testedDims,
+                                      at(nullptr, 0, s.first)),
+                          body, padding);
             else // a step outside the input is skipped by the tiles too
                 e_.ifThen(readsInside(e_, call_, plan_.rowSlot, plan_.testedDims,
                                       at(nullptr, 0, s.first)),
@@ -120,7 +155,7 @@ Value* BlockedEmitter::keptRow(const Segment& s, size_t tap, int64_t chunk, Valu
     for (int l : plan_.restOutside ? std::vector<int>{} : plan_.rest)
         index = e_.b().CreateAdd(e_.b().CreateMul(index, e_.i64(*constantExtent(region(l)))),
                                  e_.b().CreateSub(loops_[static_cast<size_t>(l)], region(l).lo));
-    index = e_.b().CreateAdd(e_.b().CreateMul(index, e_.i64(groupedStepCount())), step);
+    index = e_.b().CreateAdd(e_.b().CreateMul(index, e_.i64(groupedStepCount(call_, plan_))), step);
     const auto taps = static_cast<int64_t>(tapSteps(nest_, plan_).size());
     index =
         e_.b().CreateAdd(e_.b().CreateMul(index, e_.i64(taps)), e_.i64(static_cast<int64_t>(tap)));
@@ -144,6 +179,46 @@ std::vector<Value*> BlockedEmitter::dotRows(const Segment& s, const std::vector<
                             : nullptr);
     }
     return rows;
+}
+
+Value* BlockedEmitter::zeroRow() {
+    return e_.b().CreateBitCast(inputZeroBytes(static_cast<unsigned>(plan_.lanes * plan_.dotGroup)),
+                                keptRowType());
+}
+
+Value* BlockedEmitter::wholeWeightSums(Value* block, int64_t r) {
+    const Access& weight = call_.inputs[static_cast<size_t>(plan_.colSlot)];
+    std::vector<Value*> loops = at(block, r, e_.i64(0));
+    for (int l : plan_.reductions)
+        loops[static_cast<size_t>(l)] = e_.i64(0);
+    for (int l : plan_.taps)
+        loops[static_cast<size_t>(l)] = e_.i64(0);
+    std::vector<Value*> index;
+    for (const ops::IndexExpr& d : nest_.accessFor(plan_.colSlot)->dims)
+        index.push_back(e_.evalIndex(d, loops));
+    Value* first = e_.elementPtr(weight, index); // the channel's blockStride bytes
+    constexpr int64_t kBytes = 64;
+    auto* bytes = llvm::FixedVectorType::get(e_.b().getInt8Ty(), kBytes);
+    auto* words = llvm::FixedVectorType::get(e_.b().getInt32Ty(), kBytes / 4);
+    Value* sums = e_.slot(words, llvm::Constant::getNullValue(words));
+    auto add = [&](Value* loaded) {
+        Value* old = e_.b().CreateLoad(words, sums);
+        e_.b().CreateStore(byteDot(e_, old, unitBytes(e_, kBytes / 4), loaded), sums);
+    };
+    const int64_t whole = weight.blockStride / kBytes;
+    e_.forRange({e_.i64(0), e_.i64(whole)}, [&](Value* i) {
+        Value* at = e_.b().CreateInBoundsGEP(bytes, first, i);
+        add(e_.b().CreateAlignedLoad(bytes, at, llvm::Align(1), "weightspan"));
+    });
+    if (const int64_t tail = weight.blockStride % kBytes; tail > 0) {
+        std::vector<bool> read(kBytes, false);
+        std::fill_n(read.begin(), tail, true);
+        Value* at = e_.b().CreateInBoundsGEP(bytes, first, e_.i64(whole));
+        add(e_.b().CreateMaskedLoad(bytes, at, llvm::Align(1), e_.laneMask(read),
+                                    llvm::Constant::getNullValue(bytes), "weightspan"));
+    }
+    Value* total = e_.b().CreateAddReduce(e_.b().CreateLoad(words, sums));
+    return e_.b().CreateVectorSplat(static_cast<unsigned>(plan_.lanes), total);
 }
 
 } // namespace stagecraft::codegen::detail

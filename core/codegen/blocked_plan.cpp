@@ -127,8 +127,10 @@ std::optional<BlockedPlan> planRow(const OpCall& call, bool flatten, int row, bo
 
 /// Whether \p plan's positions may run along the row and then the outer
 /// loop: the outer range constant, the output and the row factor both at
-/// addresses linear in the position, and few enough positions to unroll.
-bool flattens(const OpCall& call, BlockedPlan& plan, int64_t lanes) {
+/// addresses linear in the position, and few enough positions to unroll
+/// (or, strided, few rows per vector: \p gathersOnce where they are gathered
+/// once per segment).
+bool flattens(const OpCall& call, BlockedPlan& plan, int64_t lanes, bool gathersOnce) {
     const Range& range = call.regions[0][static_cast<size_t>(plan.outer)];
     std::optional<int64_t> first = constantOf(range.lo), last = constantOf(range.hi);
     if (!first || !last || *last <= *first)
@@ -163,11 +165,14 @@ bool flattens(const OpCall& call, BlockedPlan& plan, int64_t lanes) {
     // row: ResNet-50's stride-2 1 x 1 convolution into 7 x 7) a span per
     // row the vector's lanes cover, gathered by a shuffle: bounded in
     // length, and only without taps (a 3 x 3 one measured 20 % slower so:
-    // nine gathers per step).
+    // nine gathers per step) unless the gathers run once per segment
+    // (\p gathersOnce: kept rows; ResNet-50 i8-dynamic's stride-2
+    // layer4.0.conv2 1.28 -> 0.68 ms).
     if (plan.linear)
         return true;
     const int64_t rowsPerVector = (lanes - 1) / plan.width + 2;
-    return plan.restOutside && rowsPerVector * outerStep <= kMaxFlatSpanPerLane * lanes;
+    return (plan.restOutside || gathersOnce) &&
+           rowsPerVector * outerStep <= kMaxFlatSpanPerLane * lanes;
 }
 
 } // namespace
@@ -265,9 +270,13 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
     // Narrow rows are flattened; wider ones (ResNet-50's 14 x 14 stage: 14
     // of 16 lanes, 196 of 208 flattened) only without taps: nine unrolled
     // taps of a 3 x 3 one ran 10 % slower, its 1 x 1 ones 8-23 % faster.
+    // Byte dots along the row keep their interleaved rows (planKeptRows):
+    // a strided row's gathers then run once per segment, not per tile.
+    const bool gathersOnce =
+        integer && wordDotOf(e.module()) == 2 && vectorBitsOf(e.module()) == 512;
     if (plan && !alongChannels && plan->width % registers.lanes != 0) {
         std::optional<BlockedPlan> flat = planRow(call, true, nest.outputRank - 1, stridedLoads);
-        if (flat && flattens(call, *flat, registers.lanes) &&
+        if (flat && flattens(call, *flat, registers.lanes, gathersOnce) &&
             (plan->width * 2 <= registers.lanes ||
              (flat->restOutside && laneShare(flat->positions(), registers.lanes) >
                                        laneShare(plan->width, registers.lanes))))
@@ -290,8 +299,9 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
     // (Byte dot products sum the weight's columns before the tiles:
     // BlockedEmitter::sumColumns.)
     const int64_t budget = registers.count * 3 / 4;
-    // A tile row's weight sums (dotRowZero) take a register of their own.
-    const int64_t perRow = plan->chunks + (plan->dotRowZero ? 1 : 0);
+    // A tile row's weight sums (dotRowZero) summed per step take a register
+    // of their own; whole rows sum them before the steps.
+    const int64_t perRow = plan->chunks + (plan->dotRowZero && !plan->wholeRows ? 1 : 0);
     plan->tile = std::clamp<int64_t>(budget / perRow, 1, kMaxBlock);
     if (plan->block < 0)
         plan->tile = 1;
@@ -307,8 +317,9 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
         plan->tile = (channels + tiles - 1) / tiles;
     } else
         plan->tile = 1;
-    // Requantized outputs cannot hold a chunk's partial sums.
-    if (!requantizes(call))
+    // Requantized outputs cannot hold a chunk's partial sums; kept rows
+    // serve the whole reduction.
+    if (!requantizes(call) && !plan->keptRows)
         plan->reductionChunk = reductionChunk(nest, *plan, t == ir::DType::Float64 ? 8 : 4);
     return plan;
 }

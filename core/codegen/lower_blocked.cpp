@@ -87,6 +87,7 @@ void BlockedEmitter::emitOrdered() {
             eachTile(e_, call_, plan_,
                      [&](Value* block, int64_t tile) { emitRest(s, block, tile); });
             keptRows_ = nullptr;
+            wholeRows_ = false;
         });
     else
         eachTile(e_, call_, plan_, [&](Value* block, int64_t tile) {
@@ -283,7 +284,7 @@ void BlockedEmitter::emitTile(const Segment& s, Value* block, int64_t tile) {
     if (plan_.dotGroup > 0 && !plan_.dotAlongRows) {
         emitDots(s, block, tile, reductions[0], acc);
     } else {
-        startRowZero(tile);
+        startRowZero(block, tile);
         emitSteps(s, block, tile, reductions, acc);
         takeRowZero(s, block, acc);
     }
@@ -311,7 +312,7 @@ void BlockedEmitter::emitSteps(const Segment& s, Value* block, int64_t tile,
                                           withTaps(at(block, 0, s.first), taps)),
                               [&] { emitStep(s, block, tile, taps, acc); });
         };
-        if (plan_.testedDims.empty())
+        if (plan_.testedDims.empty() || wholeRows_) // whole rows: padding reads the zero point
             body();
         else
             e_.ifThen(

@@ -120,18 +120,6 @@ private:
 
     // Kept rows (blocked_kept_rows.cpp).
 
-    /// Whether segment \p s keeps its interleaved rows for its tiles
-    /// (packRows): byte dots along the row, tiles inside the segment, more
-    /// than one tile, the whole reduction and the rest loops the tiles run
-    /// over of constant extents, and the rows within kKeptRowBytes.
-    bool keepsRows(const Segment& s) const;
-    /// Positions of the rest loops inside the tiles (1 where they run
-    /// outside, BlockedPlan::restOutside), or -1 where one is unknown.
-    int64_t restPositions() const;
-    /// Kept rows of a segment of \p chunks chunks.
-    int64_t keptRowCount(int64_t chunks) const;
-    /// Steps of the reduction loops, plan_.dotLoop's in groups.
-    int64_t groupedStepCount() const;
     /// A kept row's type: lanes * dotGroup bytes.
     llvm::FixedVectorType* keptRowType() const;
     /// Before a segment's tiles: every interleaved row vector of the
@@ -142,6 +130,12 @@ private:
     /// The address of the kept row of tap step \p tap and chunk \p chunk
     /// of the step at \p step (linear), at the rest loops' current values.
     Value* keptRow(const Segment& s, size_t tap, int64_t chunk, Value* step);
+    /// The input zero point's bytes as a kept row.
+    Value* zeroRow();
+    /// The sum of tile row \p r's weight bytes over the whole reduction
+    /// (every tap), splat: 64-byte dot products by bytes of 1 over the
+    /// channel's span.
+    Value* wholeWeightSums(Value* block, int64_t r);
     /// The row vectors of tap step \p tap of the step at \p step: the kept
     /// ones where packRows kept them, else interleaved now (null where no
     /// lane reads).
@@ -156,7 +150,7 @@ private:
     Value* inputZeroBytes(unsigned count);
 
     /// Starts a tile of \p tile rows' weight sums (plan_.dotRowZero), or none.
-    void startRowZero(int64_t tile);
+    void startRowZero(Value* block, int64_t tile);
     /// Takes the input's zero point times each tile row's weight sums off
     /// the row's sums \p acc (plan_.dotRowZero).
     void takeRowZero(const Segment& s, Value* block, std::vector<std::vector<Value*>>& acc);
@@ -191,6 +185,12 @@ private:
     /// The current segment's kept interleaved rows (packRows), or null;
     /// which of them a lane reads, per tap step and chunk; the buffer.
     Value* keptRows_ = nullptr;
+    /// Kept rows of every step, tap and chunk, those outside the input the
+    /// zero point's bytes (packRows, a zero point other than 0 and a weight
+    /// stored per channel): the tiles run every step, and each tile row's
+    /// weight sums are the channel's whole weight's (wholeWeightSums), not
+    /// a dot product per step.
+    bool wholeRows_ = false;
     std::vector<bool> keptRead_;
     Value* keptBuffer_ = nullptr;
 };

@@ -119,6 +119,13 @@ struct BlockedPlan {
     /// padding take the zero point's byte (their product then cancels),
     /// and a step no lane reads is left out of both sums.
     bool dotRowZero = false;
+    /// Byte dots along the row whose segments keep their interleaved rows
+    /// for all their tiles (blocked_kept_rows.cpp), and whether those are
+    /// whole rows (an input zero point other than 0 by a weight stored
+    /// channel by channel: padding as the zero point, every step run, the
+    /// weight sums the channel's whole weight's).
+    bool keptRows = false;
+    bool wholeRows = false;
     /// Steps of the one reduction loop a pass over every segment and tile
     /// runs before the next (its accumulators then start from the output),
     /// or 0: the whole reduction at once.
@@ -190,13 +197,22 @@ Value* integerMultiplyAdd(Emitter& e, Value* sums, Value* row, Value* column);
 /// and no taps or tests; or a Conv's weight as the column factor (an input
 /// zero point other than 0: BlockedPlan::dotRowZero). Else leaves it 0.
 void planByteDots(Emitter& e, const OpCall& call, BlockedPlan& plan);
-/// Byte dots along the row over taps run their rest loops (a Conv's output
-/// rows) outside the segments where the weight the block's tiles read fits
-/// half a host core's L2 share (hostLocalBytes): a segment's interleaved
-/// rows then serve all its tiles (BlockedEmitter::packRows) at the cost of
-/// reading the weight once per output row, from L2; else the segment keeps
-/// the rows of every output row, where they fit.
+// Kept rows (blocked_kept_rows.cpp).
+
+/// Plans byte dots along the row to keep their interleaved rows
+/// (BlockedPlan::keptRows, wholeRows), within 512 KiB of a segment's rows.
+/// Over taps the rest loops (a Conv's output rows) run outside the
+/// segments where the weight the block's tiles read fits half a host
+/// core's L2 share (hostLocalBytes): a segment's rows then serve all its
+/// tiles at the cost of reading the weight once per output row, from L2;
+/// else the segment keeps the rows of every output row.
 void planKeptRows(const OpCall& call, BlockedPlan& plan);
+/// Steps of \p plan's reduction loops, its dotLoop's in groups.
+int64_t groupedStepCount(const OpCall& call, const BlockedPlan& plan);
+/// Rows a segment of \p chunks chunks keeps: each position of the rest
+/// loops inside its tiles, step, tap step and chunk; -1 where an extent is
+/// unknown.
+int64_t keptRowCount(const OpCall& call, const BlockedPlan& plan, int64_t chunks);
 /// \p channels' 4 byte vectors (u8, a lane each per output position)
 /// interleaved into one: lane p's 4 bytes are the channels' at p, \p fill's
 /// (or zero, when null) where \p keep says the lane reads nothing.

@@ -7,9 +7,13 @@
 // output channels than a tile, then a 1 x 1 one of stride 2; and padded
 // ConvIntegers of stride 1 and 2 of an input quantized at run time; and a
 // stride-2 one whose weight is too large to read once per output row, whose
-// segment keeps the rows of every output row its tiles run over. And a
-// check that their kernels take the path (the kept loads are named
-// "keptrow"), where the CPU has AVX-512 VNNI.
+// segment keeps the rows of every output row its tiles run over. Every
+// input zero point is other than 0: the kept rows are whole, the padding
+// read as the zero point and each tile row's weight sums those of its
+// channel's whole weight. And a check that their kernels take the path
+// (the kept loads are named "keptrow", the weight spans "weightspan"),
+// where the CPU has AVX-512 VNNI; 6 positions in 8 lanes of 256-bit dot
+// products.
 
 #include "codegen/codegen.h"
 #include "coretestsupport.h"
@@ -77,11 +81,28 @@ void wideStrided(onnxio::ModelBuilder& m, Seeded& r) {
     output(m, "y", DType::UInt8, {1, 512, 7, 7});
 }
 
+/// A padded 3 x 3 QLinearConv into 2 x 3 positions: 8 lanes, 256-bit dot
+/// products.
+void eightLanes(onnxio::ModelBuilder& m, Seeded& r) {
+    scalar(m, "xs", DType::Float32, 0.05);
+    scalar(m, "xz", DType::UInt8, 77);
+    m.addInlineInitializer("w", DType::Int8, {24, 8, 3, 3},
+                           bytesOf(r.ints<int8_t>(24 * 8 * 9, -128, 127)));
+    scalar(m, "ws", DType::Float32, 0.002);
+    scalar(m, "wz", DType::Int8, 0);
+    scalar(m, "ys", DType::Float32, 0.3);
+    scalar(m, "yz", DType::UInt8, 90);
+    m.addNode("QLinearConv", {"x", "xs", "xz", "w", "ws", "wz", "ys", "yz"}, {"y"})
+        .attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+    output(m, "y", DType::UInt8, {1, 24, 2, 3});
+}
+
 const std::vector<Case>& keptRowCases() {
     static const std::vector<Case> all = {
         {"qlinear-conv-kept-rows", DType::UInt8, {1, 16, 14, 14}, 0, paddedThenStrided},
         {"conv-integer-kept-rows", DType::Float32, {1, 12, 19, 19}, 4.0, dynamicConvs},
         {"qlinear-conv-kept-output-rows", DType::UInt8, {1, 512, 14, 14}, 0, wideStrided},
+        {"qlinear-conv-eight-lanes", DType::UInt8, {1, 8, 2, 3}, 0, eightLanes},
     };
     return all;
 }
@@ -118,13 +139,23 @@ TEST(TestKeptRows, keptRowsOfMergedTilesMatchOnnxRuntime) {
             expectMatchesOnnxRuntime(c, strategy, "", 1);
 }
 
-// Where the host has byte dot products, every case's tiles load kept rows.
+// Where the host has byte dot products, every case's tiles load kept rows,
+// whole ones (their input zero points are not 0).
 TEST(TestKeptRows, tilesLoadKeptRows) {
     if (!hasByteDots())
         GTEST_SKIP() << "this machine has no AVX-512 VNNI";
     TempDir dir;
     for (const char* strategy : {"tvm", "graphturbo"})
-        for (const Case& c : keptRowCases())
+        for (const Case& c : keptRowCases()) {
             EXPECT_GT(countInKernels(c, strategy, dir.path(), "%keptrow"), 0)
                 << c.name << " under " << strategy;
+            // Every case's input zero point is not 0: whole rows, the
+            // weight sums over each channel's span.
+            EXPECT_GT(countInKernels(c, strategy, dir.path(), "%weightspan"), 0)
+                << c.name << " under " << strategy;
+        }
+    // 6 positions in 8 lanes: 256-bit dot products.
+    const std::string narrow =
+        optimizedKernels(keptRowCases().back(), "graphturbo", dir.path(), "icelake-server");
+    EXPECT_GT(test::countText(narrow, "@llvm.x86.avx512.vpdpbusd.256("), 0);
 }
