@@ -15,6 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Stack of each thread a launch starts: a layer function may keep up to
+ * 512 KiB on its stack (an int8 Conv's interleaved rows). */
+#define SC_THREAD_STACK ((size_t)8 << 20)
+
 struct sc_context {
     const sc_model *model;
     unsigned char *weights;
@@ -266,10 +270,18 @@ static int run_launch(struct launch *l) {
             jobs[t].launch = l;
             jobs[t].core = t;
         }
-        /* All threads or none: a barrier of that many parties must be met by all. */
+        /* All threads or none: a barrier of that many parties must be met by all.
+         * Each gets SC_THREAD_STACK of stack whatever the C library's default
+         * (musl's is 128 KiB): a layer may keep up to 512 KiB there. */
+        pthread_attr_t attr;
+        const int attr_made = pthread_attr_init(&attr) == 0;
+        if (attr_made)
+            pthread_attr_setstacksize(&attr, SC_THREAD_STACK);
         for (t = 1; t < l->threads; ++t, ++started)
-            if (pthread_create(&threads[t], NULL, run_core, &jobs[t]) != 0)
+            if (pthread_create(&threads[t], attr_made ? &attr : NULL, run_core, &jobs[t]) != 0)
                 break;
+        if (attr_made)
+            pthread_attr_destroy(&attr);
         if (started != l->threads) {
             fprintf(stderr, "stagecraft runtime: cannot start %lld threads\n",
                     (long long)l->threads);

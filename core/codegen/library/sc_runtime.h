@@ -131,7 +131,9 @@ int sc_context_create_from_memory(const sc_model *model, const void *weights, ui
 void sc_context_destroy(sc_context *context);
 
 /* Runs the model: inputs[i] for model->inputs[i], outputs[i] receives
- * model->outputs[i]; each tensor's bytes must be the info's. */
+ * model->outputs[i]; each tensor's bytes must be the info's. The calling
+ * thread runs the first core's share: give it at least 1 MiB of stack (a
+ * layer may keep up to 512 KiB there; the threads sc_run starts get 8 MiB). */
 int sc_run(sc_context *context, const sc_tensor *inputs, sc_tensor *outputs);
 
 /* Runs launches on at most threads threads (at least 1). */
