@@ -26,6 +26,13 @@ std::vector<StrategyRow> strategyRows(const std::vector<std::string>& names) {
     return rows;
 }
 
+std::vector<StrategyRow> strategyRows(const std::vector<Case>& cases) {
+    std::vector<std::string> names;
+    for (const Case& c : cases)
+        names.push_back(c.name);
+    return strategyRows(names);
+}
+
 void output(onnxio::ModelBuilder& m, const std::string& name, DType t, const ir::Shape& shape) {
     std::vector<onnxio::Dim> dims(shape.begin(), shape.end());
     m.addOutput(name, t, dims);

@@ -80,6 +80,8 @@ struct StrategyRow {
 /// A row per case named in \p names and strategy, tvm's rows first, then
 /// graphturbo's.
 std::vector<StrategyRow> strategyRows(const std::vector<std::string>& names);
+/// The rows of \p cases, by their names.
+std::vector<StrategyRow> strategyRows(const std::vector<Case>& cases);
 
 /// A scalar initializer \p name of type \p t.
 void scalar(onnxio::ModelBuilder& m, const std::string& name, DType t, double value);

@@ -180,13 +180,6 @@ const std::vector<Case>& contractionCases() {
     return all;
 }
 
-std::vector<StrategyRow> contractionRows() {
-    std::vector<std::string> names;
-    for (const auto& c : contractionCases())
-        names.push_back(c.name);
-    return strategyRows(names);
-}
-
 } // namespace
 
 class ContractionsMatchOnnxRuntime : public ::testing::TestWithParam<StrategyRow> {};
@@ -196,7 +189,7 @@ TEST_P(ContractionsMatchOnnxRuntime, contractionsMatchOnnxRuntime) {
 }
 
 INSTANTIATE_TEST_SUITE_P(TestContractions, ContractionsMatchOnnxRuntime,
-                         ::testing::ValuesIn(contractionRows()), test::RowName{});
+                         ::testing::ValuesIn(strategyRows(contractionCases())), test::RowName{});
 
 /// The case named \p name.
 const Case& caseNamed(const std::string& name) {

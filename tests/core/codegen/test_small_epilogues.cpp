@@ -145,13 +145,6 @@ const std::vector<Case>& epilogueCases() {
     return all;
 }
 
-std::vector<StrategyRow> epilogueRows() {
-    std::vector<std::string> names;
-    for (const auto& c : epilogueCases())
-        names.push_back(c.name);
-    return strategyRows(names);
-}
-
 } // namespace
 
 class EpiloguesMatchOnnxRuntime : public ::testing::TestWithParam<StrategyRow> {};
@@ -161,7 +154,7 @@ TEST_P(EpiloguesMatchOnnxRuntime, epiloguesMatchOnnxRuntime) {
 }
 
 INSTANTIATE_TEST_SUITE_P(TestEpilogues, EpiloguesMatchOnnxRuntime,
-                         ::testing::ValuesIn(epilogueRows()), test::RowName{});
+                         ::testing::ValuesIn(strategyRows(epilogueCases())), test::RowName{});
 
 // The successors run in the contraction's registers under both strategies;
 // a Softmax (a normalization, not an elementwise op) stays an op of its own.

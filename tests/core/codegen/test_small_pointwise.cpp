@@ -70,13 +70,6 @@ const std::vector<Case>& pointwiseCases() {
     return all;
 }
 
-std::vector<StrategyRow> pointwiseRows() {
-    std::vector<std::string> names;
-    for (const auto& c : pointwiseCases())
-        names.push_back(c.name);
-    return strategyRows(names);
-}
-
 } // namespace
 
 class PointwiseRunsMatchOnnxRuntime : public ::testing::TestWithParam<StrategyRow> {};
@@ -86,7 +79,7 @@ TEST_P(PointwiseRunsMatchOnnxRuntime, pointwiseRunsMatchOnnxRuntime) {
 }
 
 INSTANTIATE_TEST_SUITE_P(TestPointwiseRuns, PointwiseRunsMatchOnnxRuntime,
-                         ::testing::ValuesIn(pointwiseRows()), test::RowName{});
+                         ::testing::ValuesIn(strategyRows(pointwiseCases())), test::RowName{});
 
 // Every case keeps some value in registers under both strategies.
 TEST(TestPointwiseRuns, elementwiseOpsRunAsOneLoop) {
