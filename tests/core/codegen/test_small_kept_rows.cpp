@@ -5,9 +5,10 @@
 // and graphturbo (exact: integer sums): a padded 3 x 3 QLinearConv of an
 // input zero point of 128 (its padding read as that zero point) into more
 // output channels than a tile, then a 1 x 1 one of stride 2; and padded
-// ConvIntegers of stride 1 and 2 of an input quantized at run time; and a
-// stride-2 one whose weight is too large to read once per output row, whose
-// segment keeps the rows of every output row its tiles run over. Every
+// ConvIntegers of stride 1 and 2 of an input quantized at run time; and
+// ones whose weight is too large to read once per output row: into rows of
+// 9, whose segments keep the rows of every output row their tiles run
+// over, and of stride 2 into 7 x 7, flattened. Every
 // input zero point is other than 0: the kept rows are whole, the padding
 // read as the zero point and each tile row's weight sums those of its
 // channel's whole weight. And a check that their kernels take the path
@@ -26,25 +27,35 @@ using namespace stagecraft::test;
 
 namespace {
 
+/// Tensor \p t's u8 scale and zero point, named t + "s" and t + "z".
+void quantized(onnxio::ModelBuilder& m, const std::string& t, double scale, double zero) {
+    scalar(m, t + "s", DType::Float32, scale);
+    scalar(m, t + "z", DType::UInt8, zero);
+}
+
+/// A QLinearConv \p y of \p x (both quantized) by seeded s8 weight \p w
+/// of \p shape ([oc, ic, kh, kw]), its scale \p scale and zero point 0.
+onnxio::NodeBuilder qlinearConv(onnxio::ModelBuilder& m, Seeded& r, const std::string& x,
+                                const std::string& w, const ir::Shape& shape, double scale,
+                                const std::string& y) {
+    int64_t count = 1;
+    for (int64_t d : shape)
+        count *= d;
+    m.addInlineInitializer(w, DType::Int8, shape, bytesOf(r.ints<int8_t>(count, -128, 127)));
+    scalar(m, w + "s", DType::Float32, scale);
+    scalar(m, w + "z", DType::Int8, 0);
+    return m.addNode("QLinearConv", {x, x + "s", x + "z", w, w + "s", w + "z", y + "s", y + "z"},
+                     {y});
+}
+
+const std::vector<int64_t> kStride2{2, 2}, kPads1{1, 1, 1, 1};
+
 void paddedThenStrided(onnxio::ModelBuilder& m, Seeded& r) {
-    scalar(m, "xs", DType::Float32, 0.05);
-    scalar(m, "xz", DType::UInt8, 128);
-    m.addInlineInitializer("w", DType::Int8, {40, 16, 3, 3},
-                           bytesOf(r.ints<int8_t>(40 * 16 * 9, -128, 127)));
-    scalar(m, "ws", DType::Float32, 0.002);
-    scalar(m, "wz", DType::Int8, 0);
-    scalar(m, "cs", DType::Float32, 0.3);
-    scalar(m, "cz", DType::UInt8, 3);
-    m.addNode("QLinearConv", {"x", "xs", "xz", "w", "ws", "wz", "cs", "cz"}, {"c"})
-        .attr("pads", std::vector<int64_t>{1, 1, 1, 1});
-    m.addInlineInitializer("v", DType::Int8, {48, 40, 1, 1},
-                           bytesOf(r.ints<int8_t>(48 * 40, -128, 127)));
-    scalar(m, "vs", DType::Float32, 0.003);
-    scalar(m, "vz", DType::Int8, 0);
-    scalar(m, "ys", DType::Float32, 0.2);
-    scalar(m, "yz", DType::UInt8, 120);
-    m.addNode("QLinearConv", {"c", "cs", "cz", "v", "vs", "vz", "ys", "yz"}, {"y"})
-        .attr("strides", std::vector<int64_t>{2, 2});
+    quantized(m, "x", 0.05, 128);
+    quantized(m, "c", 0.3, 3);
+    qlinearConv(m, r, "x", "w", {40, 16, 3, 3}, 0.002, "c").attr("pads", kPads1);
+    quantized(m, "y", 0.2, 120);
+    qlinearConv(m, r, "c", "v", {48, 40, 1, 1}, 0.003, "y").attr("strides", kStride2);
     output(m, "y", DType::UInt8, {1, 48, 7, 7});
 }
 
@@ -54,46 +65,41 @@ void dynamicConvs(onnxio::ModelBuilder& m, Seeded& r) {
         m.addInlineInitializer(w, DType::UInt8, {36, 12, 3, 3},
                                bytesOf(r.ints<uint8_t>(36 * 12 * 9, 0, 255)));
     scalar(m, "wz", DType::UInt8, 128);
-    m.addNode("ConvInteger", {"q", "w", "qz", "wz"}, {"y"})
-        .attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+    m.addNode("ConvInteger", {"q", "w", "qz", "wz"}, {"y"}).attr("pads", kPads1);
     m.addNode("ConvInteger", {"q", "v", "qz", "wz"}, {"z"})
-        .attr("strides", std::vector<int64_t>{2, 2})
-        .attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+        .attr("strides", kStride2)
+        .attr("pads", kPads1);
     output(m, "y", DType::Int32, {1, 36, 19, 19});
     output(m, "z", DType::Int32, {1, 36, 10, 10});
 }
 
-/// A stride-2 3 x 3 QLinearConv whose 2.4 MB weight exceeds half of a host
-/// core's L2 share: its tiles run over the output rows, and a segment keeps
-/// the rows of all 7 (ResNet-50's layer4.0.conv2).
+/// A padded 3 x 3 QLinearConv whose 1.8 MB weight exceeds half of a host
+/// core's L2 share, into rows of 9 (not flattened): on one thread its tiles
+/// run over the output rows, and a segment keeps the rows of all 9.
+void wideRows(onnxio::ModelBuilder& m, Seeded& r) {
+    quantized(m, "x", 0.05, 128);
+    quantized(m, "y", 0.5, 100);
+    qlinearConv(m, r, "x", "w", {512, 384, 3, 3}, 0.0005, "y").attr("pads", kPads1);
+    output(m, "y", DType::UInt8, {1, 512, 9, 9});
+}
+
+/// The same of stride 2 into 7 x 7 (ResNet-50's layer4.0.conv2, 2.4 MB):
+/// its strided rows flattened to 49 positions.
 void wideStrided(onnxio::ModelBuilder& m, Seeded& r) {
-    scalar(m, "xs", DType::Float32, 0.05);
-    scalar(m, "xz", DType::UInt8, 128);
-    m.addInlineInitializer("w", DType::Int8, {512, 512, 3, 3},
-                           bytesOf(r.ints<int8_t>(512 * 512 * 9, -128, 127)));
-    scalar(m, "ws", DType::Float32, 0.0005);
-    scalar(m, "wz", DType::Int8, 0);
-    scalar(m, "ys", DType::Float32, 0.5);
-    scalar(m, "yz", DType::UInt8, 100);
-    m.addNode("QLinearConv", {"x", "xs", "xz", "w", "ws", "wz", "ys", "yz"}, {"y"})
-        .attr("strides", std::vector<int64_t>{2, 2})
-        .attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+    quantized(m, "x", 0.05, 128);
+    quantized(m, "y", 0.5, 100);
+    qlinearConv(m, r, "x", "w", {512, 512, 3, 3}, 0.0005, "y")
+        .attr("strides", kStride2)
+        .attr("pads", kPads1);
     output(m, "y", DType::UInt8, {1, 512, 7, 7});
 }
 
 /// A padded 3 x 3 QLinearConv into 2 x 3 positions: 8 lanes, 256-bit dot
 /// products.
 void eightLanes(onnxio::ModelBuilder& m, Seeded& r) {
-    scalar(m, "xs", DType::Float32, 0.05);
-    scalar(m, "xz", DType::UInt8, 77);
-    m.addInlineInitializer("w", DType::Int8, {24, 8, 3, 3},
-                           bytesOf(r.ints<int8_t>(24 * 8 * 9, -128, 127)));
-    scalar(m, "ws", DType::Float32, 0.002);
-    scalar(m, "wz", DType::Int8, 0);
-    scalar(m, "ys", DType::Float32, 0.3);
-    scalar(m, "yz", DType::UInt8, 90);
-    m.addNode("QLinearConv", {"x", "xs", "xz", "w", "ws", "wz", "ys", "yz"}, {"y"})
-        .attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+    quantized(m, "x", 0.05, 77);
+    quantized(m, "y", 0.3, 90);
+    qlinearConv(m, r, "x", "w", {24, 8, 3, 3}, 0.002, "y").attr("pads", kPads1);
     output(m, "y", DType::UInt8, {1, 24, 2, 3});
 }
 
@@ -101,7 +107,8 @@ const std::vector<Case>& keptRowCases() {
     static const std::vector<Case> all = {
         {"qlinear-conv-kept-rows", DType::UInt8, {1, 16, 14, 14}, 0, paddedThenStrided},
         {"conv-integer-kept-rows", DType::Float32, {1, 12, 19, 19}, 4.0, dynamicConvs},
-        {"qlinear-conv-kept-output-rows", DType::UInt8, {1, 512, 14, 14}, 0, wideStrided},
+        {"qlinear-conv-kept-output-rows", DType::UInt8, {1, 384, 9, 9}, 0, wideRows},
+        {"qlinear-conv-wide-strided", DType::UInt8, {1, 512, 14, 14}, 0, wideStrided},
         {"qlinear-conv-eight-lanes", DType::UInt8, {1, 8, 2, 3}, 0, eightLanes},
     };
     return all;
@@ -124,8 +131,8 @@ INSTANTIATE_TEST_SUITE_P(TestKeptRows, KeptRowsMatchOnnxRuntime,
                          ::testing::ValuesIn(strategyRows(keptRowCases())), test::RowName{});
 
 // On one thread a kernel's tiles merge (as `stagecraft run` on one CPU):
-// the wide stride-2 Conv's tile then reads all 512 output channels' 2.4 MB
-// of weights, and its segments keep the rows of every output row.
+// the wide Convs' tiles then read all 512 output channels' weights, and the
+// segments of the one of rows of 9 keep the rows of every output row.
 TEST(TestKeptRows, keptRowsOfMergedTilesMatchOnnxRuntime) {
     for (const char* strategy : {"tvm", "graphturbo"})
         for (const Case& c : keptRowCases())
