@@ -139,6 +139,24 @@ Status checkRunMemory(const ir::Graph& graph, const CodePlan& plan) {
                                       formatBytes(largest) + ")");
 }
 
+namespace {
+
+/// Where the kernels write (the activations, the arena, the scratch), each
+/// buffer starts at its own offset in a 4 KiB page, \p colour lines of 64
+/// bytes (mod 64) into it, in \p storage (made \p bytes long, and a page
+/// more). A load whose address matches an earlier store's in its low 12 bits
+/// waits for that store (4K aliasing): two tensors of the same shape whose
+/// bases coincide in a page alias at every element. Returns the start.
+std::byte* placedIn(AlignedBytes& storage, int64_t bytes, int64_t colour) {
+    constexpr int64_t kPage = 4096;
+    storage.assign(static_cast<size_t>(bytes + kPage), std::byte{0});
+    const auto base = static_cast<int64_t>(reinterpret_cast<uintptr_t>(storage.data()) % kPage);
+    const int64_t offset = ((colour % (kPage / 64)) * 64 - base + kPage) % kPage;
+    return storage.data() + offset;
+}
+
+} // namespace
+
 Status HostProgram::Impl::allocate() {
     SC_RETURN_IF_ERROR(checkRunMemory(*graph, *plan));
     table.assign(plan->globals.size(), nullptr);
@@ -157,15 +175,16 @@ Status HostProgram::Impl::allocate() {
             }
             continue;
         }
-        buffers[slot].assign(static_cast<size_t>(std::max<int64_t>(g.bytes, 1)), std::byte{0});
-        table[slot] = buffers[slot].data();
+        // Activations 17 lines apart (17 and 64 coprime: 64 colours in turn).
+        table[slot] = placedIn(buffers[slot], std::max<int64_t>(g.bytes, 1),
+                               17 * static_cast<int64_t>(slot + 1));
         // A graph output that import folded to a constant (Shape, Size of a
         // static tensor) is computed by no kernel: it holds its value.
         if (t.isConstant() && t.data) {
             auto bytes = t.data->bytes();
             if (!bytes.ok())
                 return Error("output '" + t.name + "': " + bytes.error().message());
-            std::copy(bytes->begin(), bytes->end(), buffers[slot].begin());
+            std::memcpy(table[slot], bytes->data(), bytes->size());
         }
     }
     int64_t arenaBytes = 1, scratchBytes = 1;
@@ -173,8 +192,8 @@ Status HostProgram::Impl::allocate() {
         arenaBytes = std::max(arenaBytes, k.arenaBytes);
         scratchBytes = std::max(scratchBytes, hostScratchBytes(*graph, k) * k.cores);
     }
-    arena.assign(static_cast<size_t>(arenaBytes), std::byte{0});
-    scratch.assign(static_cast<size_t>(scratchBytes), std::byte{0});
+    arenaAt = placedIn(arena, arenaBytes, 0);
+    scratchAt = placedIn(scratch, scratchBytes, 32); // half a page past the arena's
     int64_t widest = 1;
     for (const KernelCode& k : plan->kernels)
         widest = std::max(widest, k.cores);

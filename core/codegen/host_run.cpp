@@ -50,7 +50,7 @@ void HostProgram::Impl::runKernel(size_t index) {
     int64_t cores = code.cores;
     Barrier barrier(cores);
     auto runCore = [&](int64_t core) {
-        fn(table.data(), arena.data(), scratch.data(), core, cores, &barrier);
+        fn(table.data(), arenaAt, scratchAt, core, cores, &barrier);
     };
     // Without barriers the cores are independent; a kernel too small to
     // repay waking a thread runs them in turn on this one.
@@ -110,7 +110,7 @@ void HostProgram::Impl::runLayersInTurn(size_t first, size_t last,
             const std::span<const KernelFn> layers = layersOf(k);
             for (size_t l = 0; l < layers.size(); ++l) {
                 for (int64_t core = thread; core < cores; core += threads)
-                    layers[l](table.data(), arena.data(), scratch.data(), core, cores, &between);
+                    layers[l](table.data(), arenaAt, scratchAt, core, cores, &between);
                 between.wait();
             }
             if (thread == 0 && ends != nullptr)

@@ -10,6 +10,7 @@
 /// on a tensors file; a CMakeLists.txt and a Makefile build both.
 
 #include "codegen/codegen.h"
+#include "support/aligned_bytes.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -42,8 +43,8 @@ Expected<WeightsImage> weightsImage(const ir::Graph& graph, const CodePlan& plan
 
 /// The \p rows x cols matrix \p g of \p bytes as the host stores it
 /// (GlobalTensor::hostTransposed, hostRowPitch).
-std::vector<std::byte> hostStoredWeight(const ir::Graph& graph, const GlobalTensor& g,
-                                        std::span<const std::byte> bytes);
+AlignedBytes hostStoredWeight(const ir::Graph& graph, const GlobalTensor& g,
+                              std::span<const std::byte> bytes);
 
 /// A file of the library: its path relative to the output folder ("/"
 /// separated; runtime files under "runtime/") and its bytes.

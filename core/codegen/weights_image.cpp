@@ -63,13 +63,13 @@ private:
 /// the last dim at a time: in runs of a block where that dim is blocked
 /// and ungrouped (a MatMul's f32 B), else element by element; \p stored
 /// bytes in all, a partial group's missing elements zero.
-std::vector<std::byte> storedInBlocks(const ir::Tensor& t, const GlobalTensor& g,
-                                      std::span<const std::byte> bytes, int64_t stored) {
+AlignedBytes storedInBlocks(const ir::Tensor& t, const GlobalTensor& g,
+                            std::span<const std::byte> bytes, int64_t stored) {
     const auto width = static_cast<size_t>(ir::dtypeSize(t.dtype));
     const BlockedOffsets offsets(t, g);
     const size_t rank = t.shape.size(), last = rank - 1;
     const auto inner = static_cast<size_t>(t.shape[last]);
-    std::vector<std::byte> out(static_cast<size_t>(stored), std::byte{0});
+    AlignedBytes out(static_cast<size_t>(stored), std::byte{0});
     std::vector<size_t> index(rank, 0);
     for (size_t row = 0; row * inner * width < bytes.size(); ++row) {
         size_t base = 0;
@@ -104,27 +104,27 @@ uint64_t wordsFnv1a(std::string_view bytes) {
 }
 
 /// The bytes slot \p g starts with, or an empty vector and false: none.
-Expected<std::pair<bool, std::vector<std::byte>>>
-initialBytes(const ir::Graph& graph, const GlobalTensor& g, Target target) {
+Expected<std::pair<bool, AlignedBytes>> initialBytes(const ir::Graph& graph, const GlobalTensor& g,
+                                                     Target target) {
     const ir::Tensor& t = graph.tensor(g.tensor);
     const bool constant = g.role == TensorRole::Weight || (t.isConstant() && t.data);
     if (!constant || !t.data || g.role == TensorRole::Input)
-        return std::pair<bool, std::vector<std::byte>>{false, {}};
+        return std::pair<bool, AlignedBytes>{false, {}};
     auto bytes = t.data->bytes();
     if (!bytes.ok())
         return Error("weight '" + t.name + "': " + bytes.error().message());
     if (target == Target::Host && g.hostRelaid())
-        return std::pair<bool, std::vector<std::byte>>{true, hostStoredWeight(graph, g, *bytes)};
-    std::vector<std::byte> copy(bytes->begin(), bytes->end());
+        return std::pair<bool, AlignedBytes>{true, hostStoredWeight(graph, g, *bytes)};
+    AlignedBytes copy(bytes->begin(), bytes->end());
     if (static_cast<int64_t>(copy.size()) < g.bytes)
         copy.resize(static_cast<size_t>(g.bytes), std::byte{0});
-    return std::pair<bool, std::vector<std::byte>>{true, std::move(copy)};
+    return std::pair<bool, AlignedBytes>{true, std::move(copy)};
 }
 
 } // namespace
 
-std::vector<std::byte> hostStoredWeight(const ir::Graph& graph, const GlobalTensor& g,
-                                        std::span<const std::byte> bytes) {
+AlignedBytes hostStoredWeight(const ir::Graph& graph, const GlobalTensor& g,
+                              std::span<const std::byte> bytes) {
     const ir::Tensor& t = graph.tensor(g.tensor);
     const auto width = static_cast<size_t>(ir::dtypeSize(t.dtype));
     if (g.hostBlock > 0)
@@ -132,7 +132,7 @@ std::vector<std::byte> hostStoredWeight(const ir::Graph& graph, const GlobalTens
     const auto rows = static_cast<size_t>(t.shape[0]), cols = static_cast<size_t>(t.shape[1]);
     const size_t stored = g.hostTransposed ? rows : cols;
     const size_t pitch = g.hostRowPitch > 0 ? static_cast<size_t>(g.hostRowPitch) : stored;
-    std::vector<std::byte> out(static_cast<size_t>(hostStoredBytes(graph, g)));
+    AlignedBytes out(static_cast<size_t>(hostStoredBytes(graph, g)));
     for (size_t r = 0; r < rows; ++r)
         for (size_t c = 0; c < cols; ++c) {
             const size_t at = g.hostTransposed ? c * pitch + r : r * pitch + c;

@@ -1,5 +1,6 @@
 #include "ir/weight.h"
 
+#include "support/aligned_bytes.h"
 #include "support/file.h"
 
 #include <mutex>
@@ -9,10 +10,17 @@ namespace stagecraft::ir {
 
 namespace {
 
+/// Inline and derived bytes are kept at a cache line (support/aligned_bytes.h):
+/// the host's kernels read a weight they do not lay out again in place, and a
+/// vector load of a weight at 16 bytes past a line touches two lines.
+AlignedBytes aligned(std::span<const std::byte> bytes) {
+    return AlignedBytes(bytes.begin(), bytes.end());
+}
+
 class InlineBytes final : public WeightSource {
 public:
-    explicit InlineBytes(std::vector<std::byte> bytes)
-        : bytes_(std::move(bytes)) {}
+    explicit InlineBytes(const std::vector<std::byte>& bytes)
+        : bytes_(aligned(bytes)) {}
     WeightStorage storage() const override { return WeightStorage::Inline; }
     int64_t byteSize() const override { return static_cast<int64_t>(bytes_.size()); }
     Expected<std::span<const std::byte>> bytes() const override {
@@ -21,22 +29,22 @@ public:
     std::string describe() const override { return "inline"; }
 
 private:
-    std::vector<std::byte> bytes_;
+    AlignedBytes bytes_;
 };
 
 class InlineString final : public WeightSource {
 public:
-    explicit InlineString(std::string bytes)
-        : bytes_(std::move(bytes)) {}
+    explicit InlineString(const std::string& bytes)
+        : bytes_(aligned(std::as_bytes(std::span<const char>(bytes)))) {}
     WeightStorage storage() const override { return WeightStorage::Inline; }
     int64_t byteSize() const override { return static_cast<int64_t>(bytes_.size()); }
     Expected<std::span<const std::byte>> bytes() const override {
-        return std::as_bytes(std::span<const char>(bytes_));
+        return std::span<const std::byte>(bytes_);
     }
     std::string describe() const override { return "inline"; }
 
 private:
-    std::string bytes_;
+    AlignedBytes bytes_;
 };
 
 class ExternalRange final : public WeightSource {
@@ -95,7 +103,7 @@ public:
                 return computed.error();
             SC_ASSERT(static_cast<int64_t>(computed->size()) == byteSize_,
                       "derived weight has the wrong size");
-            result_ = std::move(*computed);
+            result_ = aligned(*computed);
         }
         return std::span<const std::byte>(*result_);
     }
@@ -107,17 +115,17 @@ private:
     std::string description_;
     std::function<Expected<std::vector<std::byte>>()> compute_;
     mutable std::mutex mutex_;
-    mutable std::optional<std::vector<std::byte>> result_;
+    mutable std::optional<AlignedBytes> result_;
 };
 
 } // namespace
 
 WeightPtr makeInlineWeight(std::vector<std::byte> bytes) {
-    return std::make_shared<InlineBytes>(std::move(bytes));
+    return std::make_shared<InlineBytes>(bytes);
 }
 
 WeightPtr makeInlineWeight(std::string bytes) {
-    return std::make_shared<InlineString>(std::move(bytes));
+    return std::make_shared<InlineString>(bytes);
 }
 
 WeightPtr makeExternalWeight(std::filesystem::path file, int64_t offset, int64_t length) {

@@ -36,15 +36,18 @@ public:
 
 using WeightPtr = std::shared_ptr<const WeightSource>;
 
-/// Bytes already in memory (moved in, not copied).
+/// Bytes already in memory, copied once to a cache line's boundary (the
+/// argument is freed with the call's temporary).
 WeightPtr makeInlineWeight(std::vector<std::byte> bytes);
-/// Bytes held in a string, e.g. moved out of a protobuf raw_data field.
+/// Bytes held in a string, e.g. moved out of a protobuf raw_data field;
+/// copied so too.
 WeightPtr makeInlineWeight(std::string bytes);
 
 /// \p length bytes at \p offset of \p file, memory-mapped on first use.
 WeightPtr makeExternalWeight(std::filesystem::path file, int64_t offset, int64_t length);
 
-/// Data computed by \p compute on first use; \p byteSize must match its result.
+/// Data computed by \p compute on first use (kept at a cache line's
+/// boundary); \p byteSize must match its result.
 WeightPtr makeDerivedWeight(int64_t byteSize, std::string description,
                             std::function<Expected<std::vector<std::byte>>()> compute);
 

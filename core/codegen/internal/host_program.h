@@ -7,6 +7,7 @@
 #include "codegen/code_plan.h"
 #include "codegen/host_run.h"
 #include "codegen/internal/host_threads.h"
+#include "support/aligned_bytes.h"
 
 #include <chrono>
 #include <cstddef>
@@ -35,10 +36,13 @@ struct HostProgram::Impl {
     std::unique_ptr<llvm::orc::LLJIT> jit;
     std::vector<detail::KernelFn> kernels;
     /// Storage of the slots that are not weights.
-    std::vector<std::vector<std::byte>> buffers;
+    std::vector<AlignedBytes> buffers;
     std::vector<void*> table;
-    std::vector<std::byte> arena;
-    std::vector<std::byte> scratch;
+    AlignedBytes arena;
+    AlignedBytes scratch;
+    /// Where the arena and the scratch start in them (placedIn, host_load.cpp).
+    std::byte* arenaAt = nullptr;
+    std::byte* scratchAt = nullptr;
     /// Per kernel: its layer functions (`<symbol>_layers`, emitted for a
     /// kernel of several layers and cores), or null.
     std::vector<const detail::KernelFn*> layerTables;

@@ -145,7 +145,7 @@ TEST(TestChannels, blockedWeightsHoldChannelsInBlocksOf16) {
         const ir::Tensor& t = g.tensor(global.tensor);
         auto bytes = t.data->bytes();
         ASSERT_TRUE(bytes.ok());
-        const std::vector<std::byte> stored = codegen::hostStoredWeight(g, global, *bytes);
+        const AlignedBytes stored = codegen::hostStoredWeight(g, global, *bytes);
         ASSERT_EQ(stored.size(), bytes->size()) << t.name;
         const int64_t inner = t.elementCount() / t.shape[0];
         for (int64_t c = 0; c < t.shape[0]; ++c)

@@ -72,8 +72,10 @@ TEST(TestPanels, rowFactorsHoldColumnsInBlocksOf16) {
             ASSERT_FALSE(global.hostTransposed || global.hostRowPitch > 0) << t.name;
             auto bytes = t.data->bytes();
             ASSERT_TRUE(bytes.ok());
-            const std::vector<std::byte> stored = codegen::hostStoredWeight(g, global, *bytes);
+            const AlignedBytes stored = codegen::hostStoredWeight(g, global, *bytes);
             ASSERT_EQ(stored.size(), bytes->size()) << t.name;
+            // The kernels load its blocks as 64-byte vectors: each one line.
+            EXPECT_EQ(reinterpret_cast<uintptr_t>(stored.data()) % 64, 0u) << t.name;
             const bool alongRows = global.hostBlockDim == 0; // [n][k], read transposed
             const int64_t columns = t.shape[alongRows ? 0 : 1], steps = t.shape[alongRows ? 1 : 0];
             for (int64_t n = 0; n < columns; ++n)

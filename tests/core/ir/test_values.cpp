@@ -6,6 +6,7 @@
 #include "ir/shape.h"
 #include "ir/weight.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -131,4 +132,32 @@ TEST(TestValues, derivedWeightsComputeOnce) {
     ASSERT_TRUE(weight->bytes().ok());
     ASSERT_EQ(calls, 1);
     ASSERT_EQ(weight->describe(), std::string("derived (test)"));
+}
+
+/// Whether \p weight's bytes start at a cache line and read \p expected.
+void expectAlignedBytes(const WeightPtr& weight, const std::vector<std::byte>& expected) {
+    auto bytes = weight->bytes();
+    ASSERT_TRUE(bytes.ok());
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(bytes->data()) % 64, 0u);
+    ASSERT_EQ(bytes->size(), expected.size());
+    EXPECT_TRUE(std::equal(bytes->begin(), bytes->end(), expected.begin()));
+}
+
+// The host's kernels read inline and derived weights in place with 64-byte
+// vectors: each starts at a line. Sizes on both sides of malloc's mmap
+// threshold, whose blocks start 16 bytes past a page.
+TEST(TestValues, inlineAndDerivedWeightsStartAtACacheLine) {
+    for (size_t size : {size_t{3}, size_t{100}, size_t{4099}, size_t{1} << 20}) {
+        std::vector<std::byte> data(size);
+        for (size_t i = 0; i < size; ++i)
+            data[i] = static_cast<std::byte>(i * 7 + 1);
+        expectAlignedBytes(makeInlineWeight(data), data);
+        expectAlignedBytes(
+            makeInlineWeight(std::string(reinterpret_cast<const char*>(data.data()), data.size())),
+            data);
+        expectAlignedBytes(
+            makeDerivedWeight(static_cast<int64_t>(size), "copy",
+                              [&]() -> Expected<std::vector<std::byte>> { return data; }),
+            data);
+    }
 }
