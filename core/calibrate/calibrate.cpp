@@ -133,9 +133,16 @@ Status measurePaths(arch::Arch& arch, const CalibrateOptions& options,
         return settled([&] { return streamBandwidth(bytes, cores, options.secondsPerMeasurement); },
                        what, "GB/s");
     };
-    SC_ASSIGN_OR_RETURN(double dram, bandwidth(8 * llc, "DRAM bandwidth"));
-    SC_ASSIGN_OR_RETURN(int64_t held,
-                        effectiveCacheBytes(arch, cores, llc, dram, options.secondsPerMeasurement));
+    // A disturbance while the sweep runs (or while DRAM's figure is taken)
+    // leaves no working set faster than DRAM: both are measured again, up to
+    // kTries times, before the calibration is refused.
+    double dram = 0;
+    int64_t held = 0;
+    for (int attempt = 0; attempt < kTries && held == 0; ++attempt) {
+        SC_ASSIGN_OR_RETURN(dram, bandwidth(8 * llc, "DRAM bandwidth"));
+        SC_ASSIGN_OR_RETURN(
+            held, effectiveCacheBytes(arch, cores, llc, dram, options.secondsPerMeasurement));
+    }
     if (held == 0)
         return Error("calibration: no working set above the cores' L2 streamed faster than "
                      "DRAM's " +

@@ -5,6 +5,7 @@
 
 #include "calibrate/internal/micro_bench.h"
 
+#include "codegen/cpu_pinning.h"
 #include "support/llvm_bad_alloc.h"
 
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
@@ -190,6 +191,10 @@ Expected<double> streamBandwidth(int64_t bytes, int threads, double seconds) {
         return reinterpret_cast<float*>((at + 63) & ~uintptr_t{63});
     };
     // Warm the caches (and the pages) once, then repeat until the time is up.
+    // Each worker is held on a CPU of its own, as the host runner holds its
+    // threads (cpu_pinning.h): a guest kernel that packs both onto one CPU
+    // would otherwise halve a figure now and then.
+    std::vector<int> cpus = codegen::allowedCpus();
     int64_t passes = 0;
     double elapsed = 0;
     for (int round = 0; round < 2 && elapsed < seconds; ++round) {
@@ -202,6 +207,8 @@ Expected<double> streamBandwidth(int64_t bytes, int threads, double seconds) {
                     stream(aligned(buffers[static_cast<size_t>(2 * t)]),
                            aligned(buffers[static_cast<size_t>(2 * t + 1)]), vectors);
             });
+        for (int t = 0; t < threads; ++t)
+            codegen::pinThread(workers[static_cast<size_t>(t)], cpus, static_cast<size_t>(t));
         for (auto& w : workers)
             w.join();
         elapsed = secondsSince(start);
