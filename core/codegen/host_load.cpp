@@ -109,6 +109,22 @@ Status HostProgram::Impl::link(const EmittedProgram& program) {
     return Status::success();
 }
 
+namespace {
+
+/// A page, the span of 4K aliasing; and what placedIn adds to each buffer
+/// the kernels write to start it at its own line of a page (AlignedBytes
+/// starts on a line, so a page less one line at most).
+constexpr int64_t kPage = 4096;
+constexpr int64_t kPlacementBytes = kPage - static_cast<int64_t>(kCacheLine);
+
+/// \p bytes with placedIn's padding; -1 where unknown or past int64_t.
+int64_t placedBytes(int64_t bytes) {
+    int64_t sum = 0;
+    return bytes < 0 || __builtin_add_overflow(bytes, kPlacementBytes, &sum) ? -1 : sum;
+}
+
+} // namespace
+
 Status checkRunMemory(const ir::Graph& graph, const CodePlan& plan) {
     int64_t total = 0;
     int64_t largest = 0;
@@ -122,7 +138,9 @@ Status checkRunMemory(const ir::Graph& graph, const CodePlan& plan) {
     };
     for (const GlobalTensor& g : plan.globals) {
         const ir::Tensor& t = graph.tensor(g.tensor);
-        if (g.role != TensorRole::Weight || g.hostRelaid())
+        if (g.role != TensorRole::Weight)
+            add(placedBytes(hostStoredBytes(graph, g)), "tensor " + quote(t.name));
+        else if (g.hostRelaid())
             add(hostStoredBytes(graph, g), "tensor " + quote(t.name));
         else if (t.data && t.data->storage() == ir::WeightStorage::Derived)
             add(checkedProduct(t.data->byteSize(), 2), "weight " + quote(t.name));
@@ -133,8 +151,8 @@ Status checkRunMemory(const ir::Graph& graph, const CodePlan& plan) {
         int64_t cores = checkedProduct(hostScratchBytes(graph, k), k.cores);
         scratch = cores < 0 || scratch < 0 ? -1 : std::max(scratch, cores);
     }
-    add(arena, "the arena");
-    add(scratch, "the scratch");
+    add(placedBytes(arena), "the arena");
+    add(placedBytes(scratch), "the scratch");
     return checkAllocation(total, "running the kernels (largest buffer: " + largestName + ", " +
                                       formatBytes(largest) + ")");
 }
@@ -142,16 +160,17 @@ Status checkRunMemory(const ir::Graph& graph, const CodePlan& plan) {
 namespace {
 
 /// Where the kernels write (the activations, the arena, the scratch), each
-/// buffer starts at its own offset in a 4 KiB page, \p colour lines of 64
-/// bytes (mod 64) into it, in \p storage (made \p bytes long, and a page
-/// more). A load whose address matches an earlier store's in its low 12 bits
-/// waits for that store (4K aliasing): two tensors of the same shape whose
-/// bases coincide in a page alias at every element. Returns the start.
+/// buffer starts at its own offset in a 4 KiB page, \p colour cache lines
+/// (mod the page's lines) into it, in \p storage (made \p bytes long and
+/// kPlacementBytes more). A load whose address matches an earlier store's in
+/// its low 12 bits waits for that store (4K aliasing): two tensors of the
+/// same shape whose bases coincide in a page alias at every element.
+/// Returns the start.
 std::byte* placedIn(AlignedBytes& storage, int64_t bytes, int64_t colour) {
-    constexpr int64_t kPage = 4096;
-    storage.assign(static_cast<size_t>(bytes + kPage), std::byte{0});
+    constexpr auto kLine = static_cast<int64_t>(kCacheLine);
+    storage.assign(static_cast<size_t>(bytes + kPlacementBytes), std::byte{0});
     const auto base = static_cast<int64_t>(reinterpret_cast<uintptr_t>(storage.data()) % kPage);
-    const int64_t offset = ((colour % (kPage / 64)) * 64 - base + kPage) % kPage;
+    const int64_t offset = ((colour % (kPage / kLine)) * kLine - base + kPage) % kPage;
     return storage.data() + offset;
 }
 
