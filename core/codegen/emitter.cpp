@@ -262,6 +262,14 @@ Value* Emitter::laneMask(const std::vector<bool>& lanes) {
     return builder_.CreateBitCast(loaded, llvm::FixedVectorType::get(builder_.getInt1Ty(), width));
 }
 
+Value* Emitter::keptLanes(const std::vector<bool>& lanes, Value* value, Value* otherwise) {
+    if (!llvm::Triple(module_.getTargetTriple()).isRISCV())
+        return builder_.CreateSelect(laneMask(lanes), value, otherwise);
+    Value* everyLane = builder_.getInt32(static_cast<uint32_t>(lanes.size()));
+    return builder_.CreateIntrinsic(llvm::Intrinsic::vp_select, {value->getType()},
+                                    {constantMask(lanes), value, otherwise, everyLane});
+}
+
 Value* Emitter::loadMasked(const Access& access, std::span<Value* const> index, int64_t shift,
                            const std::vector<bool>& read) {
     llvm::Type* word = memoryType(access.dtype);

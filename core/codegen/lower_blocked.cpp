@@ -258,7 +258,7 @@ void BlockedEmitter::emitStep(const Segment& s, Value* block, int64_t tile,
                                   : e_.intrinsic(llvm::Intrinsic::fmuladd, args);
             const std::vector<bool>& kept = keep[static_cast<size_t>(c)];
             if (!std::all_of(kept.begin(), kept.end(), [](bool b) { return b; }))
-                sum = e_.b().CreateSelect(e_.laneMask(kept), sum, old);
+                sum = e_.keptLanes(kept, sum, old);
             e_.b().CreateStore(sum, slot);
         }
     }

@@ -132,9 +132,16 @@ public:
     /// from a hidden global of its bits, so that instruction selection keeps
     /// it in a mask register and the select merges into a masked FMA (under
     /// a constant mask the select becomes a blend, one more µop on the ports
-    /// 512-bit FMAs issue on); a constant elsewhere (riscv64 masks its
-    /// vfmacc from either).
+    /// 512-bit FMAs issue on); a constant elsewhere.
     Value* laneMask(const std::vector<bool>& lanes);
+    /// The lanes of \p value where \p lanes is set, else of \p otherwise: a
+    /// select of laneMask(lanes) (on AVX-512 a masked FMA where \p value is
+    /// one into \p otherwise); on riscv64 an llvm.vp.select of the constant
+    /// mask over every lane, which instruction selection folds into a masked
+    /// vfmacc (`v0.t`, the accumulator kept in place), where a constant
+    /// select becomes a `vl`-limited merge after an unmasked vfmadd that
+    /// overwrites its row operand (a copy per use, and spills).
+    Value* keptLanes(const std::vector<bool>& lanes, Value* value, Value* otherwise);
     /// Lane i of the vector is the element \p shift + i elements after
     /// \p index's where \p read[i] is set, else poison; unset lanes are not
     /// read, so they may lie outside the tensor. For types whose memory word is

@@ -5,7 +5,8 @@
 // real emission: every contraction layer of resnet-reduced found with its
 // vector multiply-adds, lane fills that are shares and do not grow with the
 // VLEN, and a JSON whose summary counts its loops; a squeeze-excite block's
-// single-position Convs and fc at >= 75 % of the lanes.
+// single-position Convs and fc at >= 75 % of the lanes; a padded 1 x 3 Conv
+// with no vector spills.
 
 #include "codegen/codegen.h"
 #include "codegen/vector_report.h"
@@ -246,6 +247,52 @@ TEST_F(TestVectorReport, singlePositionContractionsRunAlongChannels) {
         EXPECT_GE(reported.loop.laneFill(256), 0.75) << reported.op;
     }
     EXPECT_GE(contractionLoops, 3);
+}
+
+namespace {
+
+/// A 1 x 3 Conv padded along a row of 40 into 96 channels (as PP-OCRv4
+/// rec's late 1 x 3 Convs): its edge taps leave the padding lane of the
+/// first or last vector out of the sums, under a tile of 4 channels by 5
+/// vectors.
+ModelFile rowConv(const std::filesystem::path& path) {
+    onnxio::ModelBuilder m("row-conv", 13);
+    m.addInput("x", ir::DType::Float32, {1, 16, 1, 40});
+    m.addFloatInitializer("w", {96, 16, 1, 3}, std::vector<float>(96 * 16 * 3, 0.02f));
+    m.addNode("Conv", {"x", "w"}, {"y"}).attr("pads", std::vector<int64_t>{0, 1, 0, 1});
+    m.addOutput("y", ir::DType::Float32, {1, 96, 1, 40});
+    ModelFile file{path, {}};
+    EXPECT_TRUE(m.save(file.path).ok()) << path;
+    return file;
+}
+
+} // namespace
+
+// Edge taps on riscv64 multiply-add under a mask (vfmacc with v0.t, the
+// accumulator kept in place): a select of the sums under a constant mask
+// became a vl-limited merge after a vfmadd that overwrote the row vector,
+// and the register tile spilled (1 spill and 2 reloads in this loop of 72
+// multiply-adds; 2 of rec's loops at VLEN 256).
+TEST_F(TestVectorReport, edgeTapsSpillNoVectorRegisters) {
+    auto planned = plan(rowConv(dir_->filePath(std::string("row.onnx"))), "stcp920", "tvm");
+    ASSERT_TRUE(planned.ok()) << (planned.ok() ? "" : planned.error().message().c_str());
+    codegen::EmitOptions options;
+    options.target = codegen::Target::RiscV64;
+    options.vlen = 256;
+    options.vectorReport = true;
+    const Planned& p = **planned;
+    auto program = codegen::emitProgram(p.graph, *p.evaluation.schedule.semantics, p.plan, options);
+    ASSERT_TRUE(program.ok()) << (program.ok() ? "" : program.error().message().c_str());
+    int convLoops = 0;
+    for (const codegen::ReportedLoop& reported : program->vectorReport->loops) {
+        if (!reported.loop.multiplyAdds() || reported.opType != "Conv")
+            continue;
+        ++convLoops;
+        EXPECT_GT(reported.loop.vectorFmaCount(), 0) << reported.loop.header;
+        EXPECT_EQ(reported.loop.vectorSpills + reported.loop.vectorReloads, 0)
+            << reported.loop.header;
+    }
+    EXPECT_GE(convLoops, 1);
 }
 
 TEST_F(TestVectorReport, hostEmissionsHaveNoVectorReport) {
