@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include <gtest/gtest.h>
+#include <optional>
 #include <set>
 
 using namespace stagecraft;
@@ -196,6 +197,27 @@ TEST_F(TestVectorReport, everyContractionOfAnEmissionIsReported) {
 
 namespace {
 
+/// The vector report of \p model planned on stcp920 under tvm and emitted
+/// for riscv64 at VLEN 256; none (a failure recorded) where either fails.
+std::optional<codegen::VectorReport> riscvReport(const ModelFile& model) {
+    auto planned = plan(model, "stcp920", "tvm");
+    if (!planned.ok()) {
+        ADD_FAILURE() << planned.error().message();
+        return std::nullopt;
+    }
+    codegen::EmitOptions options;
+    options.target = codegen::Target::RiscV64;
+    options.vlen = 256;
+    options.vectorReport = true;
+    const Planned& p = **planned;
+    auto program = codegen::emitProgram(p.graph, *p.evaluation.schedule.semantics, p.plan, options);
+    if (!program.ok()) {
+        ADD_FAILURE() << program.error().message();
+        return std::nullopt;
+    }
+    return std::move(program->vectorReport);
+}
+
 /// A squeeze-excite block on [1, 128, 7, 7]: its 1 x 1 Convs have a single
 /// output position, and an fc (a Gemm with transB) on the pooled channels;
 /// wide enough that each of stcp920's 8 cores gets whole vectors of them.
@@ -228,17 +250,10 @@ ModelFile squeezeExcite(const std::filesystem::path& path) {
 // of the Convs and the Gemm fills at least 3/4 of the lanes at VLEN 256
 // (they were scalar, one lane of eight).
 TEST_F(TestVectorReport, singlePositionContractionsRunAlongChannels) {
-    auto planned = plan(squeezeExcite(dir_->filePath(std::string("se.onnx"))), "stcp920", "tvm");
-    ASSERT_TRUE(planned.ok()) << (planned.ok() ? "" : planned.error().message().c_str());
-    codegen::EmitOptions options;
-    options.target = codegen::Target::RiscV64;
-    options.vlen = 256;
-    options.vectorReport = true;
-    const Planned& p = **planned;
-    auto program = codegen::emitProgram(p.graph, *p.evaluation.schedule.semantics, p.plan, options);
-    ASSERT_TRUE(program.ok()) << (program.ok() ? "" : program.error().message().c_str());
+    auto report = riscvReport(squeezeExcite(dir_->filePath(std::string("se.onnx"))));
+    ASSERT_TRUE(report.has_value());
     int contractionLoops = 0;
-    for (const codegen::ReportedLoop& reported : program->vectorReport->loops) {
+    for (const codegen::ReportedLoop& reported : report->loops) {
         const std::string& type = reported.opType;
         if (!reported.loop.multiplyAdds() || (type != "Conv" && type != "Gemm"))
             continue;
@@ -274,17 +289,10 @@ ModelFile rowConv(const std::filesystem::path& path) {
 // and the register tile spilled (1 spill and 2 reloads in this loop of 72
 // multiply-adds; 2 of rec's loops at VLEN 256).
 TEST_F(TestVectorReport, edgeTapsSpillNoVectorRegisters) {
-    auto planned = plan(rowConv(dir_->filePath(std::string("row.onnx"))), "stcp920", "tvm");
-    ASSERT_TRUE(planned.ok()) << (planned.ok() ? "" : planned.error().message().c_str());
-    codegen::EmitOptions options;
-    options.target = codegen::Target::RiscV64;
-    options.vlen = 256;
-    options.vectorReport = true;
-    const Planned& p = **planned;
-    auto program = codegen::emitProgram(p.graph, *p.evaluation.schedule.semantics, p.plan, options);
-    ASSERT_TRUE(program.ok()) << (program.ok() ? "" : program.error().message().c_str());
+    auto report = riscvReport(rowConv(dir_->filePath(std::string("row.onnx"))));
+    ASSERT_TRUE(report.has_value());
     int convLoops = 0;
-    for (const codegen::ReportedLoop& reported : program->vectorReport->loops) {
+    for (const codegen::ReportedLoop& reported : report->loops) {
         if (!reported.loop.multiplyAdds() || reported.opType != "Conv")
             continue;
         ++convLoops;
