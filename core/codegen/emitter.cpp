@@ -166,17 +166,12 @@ Value* Emitter::elementPtr(const Access& access, std::span<Value* const> index) 
     return builder_.CreateInBoundsGEP(memoryType(access.dtype), access.base, offset);
 }
 
-namespace {
-
-/// Attaches the alias scopes of \p access to a load or store of it.
 void markAliasing(llvm::Instruction* instruction, const Access& access) {
     if (access.aliasScope == nullptr)
         return;
     instruction->setMetadata(llvm::LLVMContext::MD_alias_scope, access.aliasScope);
     instruction->setMetadata(llvm::LLVMContext::MD_noalias, access.noAlias);
 }
-
-} // namespace
 
 Value* Emitter::load(const Access& access, std::span<Value* const> index) {
     llvm::LoadInst* value =

@@ -294,6 +294,8 @@ Status lowerReduction(Emitter& e, const OpCall& call) {
         return call.error("code generation does not support the Indices output");
     if (kind == ir::OpKind::ArgMax || kind == ir::OpKind::ArgMin)
         return lowerArgReduce(e, call);
+    if (lowerMaxPoolAlongRow(e, call))
+        return Status::success();
     std::optional<Reducer> reducer = reducerOf(kind);
     if (reducer && foldsInLanes(*reducer)) {
         const bool exact = reducer->combine == Combine::Max || reducer->combine == Combine::Min;

@@ -93,6 +93,9 @@ private:
 };
 
 /// IR building helpers shared by every op lowering.
+/// Attaches the alias scopes of \p access to a load or store of it.
+void markAliasing(llvm::Instruction* instruction, const Access& access);
+
 class Emitter {
 public:
     Emitter(llvm::Module& module, llvm::Function* function);
@@ -376,6 +379,9 @@ void forJoinedBox(Emitter& e, const std::vector<Range>& region, int64_t width,
                   const std::function<void(const std::vector<Value*>&)>& body);
 Status lowerConvTranspose(Emitter& e, const OpCall& call);
 Status lowerReduction(Emitter& e, const OpCall& call);
+/// A float MaxPool on x86 in vectors along its output row
+/// (lower_pool_rows.cpp); false, emitting nothing, where it does not apply.
+bool lowerMaxPoolAlongRow(Emitter& e, const OpCall& call);
 Status lowerNormalization(Emitter& e, const OpCall& call);
 Status lowerResize(Emitter& e, const OpCall& call);
 Status lowerGridSample(Emitter& e, const OpCall& call);

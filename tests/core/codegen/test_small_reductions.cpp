@@ -6,8 +6,11 @@
 // x86 or riscv64 width leaves one) reduced to their maximum and their mean,
 // a whole tensor reduced to its minimum (as DynamicQuantizeLinear does),
 // squares summed over two dims (an outer reduction loop), a global average
-// pool over rows of 20, and a reduction along a middle dim, which stays a
-// scalar loop; and a check that the others take the path. And
+// pool over rows of 20, two MaxPools along their output rows on x86 (3 x 3
+// stride 2 over padding, a vector and a tail of 3; a dilated stride-3 one
+// with ceil_mode, its last window past the input, a row of 13 in one
+// vector's lanes: lower_pool_rows.cpp), and a reduction along a middle dim,
+// which stays a scalar loop; and a check that the others take the path. And
 // the loops the lowering leaves to LLVM's vectorizers (an elementwise
 // chain) take 16 lanes where the target has AVX-512, as the lowering's own
 // vectors do (emit_program.cpp: LLVM would prefer 256 bits on such CPUs).
@@ -75,6 +78,32 @@ const std::vector<ReductionCase>& reductionCases() {
           [](onnxio::ModelBuilder& m, Seeded&) {
               m.addNode("GlobalAveragePool", {"x"}, {"y"});
               output(m, "y", DType::Float32, {1, 4, 1, 1});
+          }},
+         true},
+        {{"max-pool-3x3-stride2-rows19",
+          DType::Float32,
+          {1, 3, 23, 37},
+          4.0,
+          [](onnxio::ModelBuilder& m, Seeded&) {
+              m.addNode("MaxPool", {"x"}, {"y"})
+                  .attr("kernel_shape", std::vector<int64_t>{3, 3})
+                  .attr("strides", std::vector<int64_t>{2, 2})
+                  .attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+              output(m, "y", DType::Float32, {1, 3, 12, 19});
+          }},
+         true},
+        {{"max-pool-dilated-ceil-rows13",
+          DType::Float32,
+          {1, 2, 9, 37},
+          4.0,
+          [](onnxio::ModelBuilder& m, Seeded&) {
+              m.addNode("MaxPool", {"x"}, {"y"})
+                  .attr("kernel_shape", std::vector<int64_t>{2, 3})
+                  .attr("strides", std::vector<int64_t>{1, 3})
+                  .attr("dilations", std::vector<int64_t>{1, 2})
+                  .attr("pads", std::vector<int64_t>{0, 2, 1, 0})
+                  .attr("ceil_mode", int64_t{1});
+              output(m, "y", DType::Float32, {1, 2, 9, 13});
           }},
          true},
         {{"reduce-max-middle",
@@ -151,6 +180,24 @@ TEST(TestReductions, reductionsAlongRowsRunInLanes) {
                   c.inLanes)
             << c.model.name;
     }
+}
+
+// A MaxPool along its row on x86 reads each tap's lanes with one masked
+// load of their span (LLVM vectorizes the scalar loop with a gather per tap).
+TEST(TestReductions, maxPoolsLoadSpansNotGathers) {
+    TempDir dir;
+    int pools = 0;
+    for (const ReductionCase& c : reductionCases()) {
+        if (std::string(c.model.name).find("max-pool") == std::string::npos)
+            continue;
+        ++pools;
+        for (const char* cpu : {"skylake-avx512", "x86-64-v3"}) {
+            const std::string ir = optimizedKernels(c.model, "tvm", dir.path(), cpu);
+            EXPECT_GT(countText(ir, "@llvm.masked.load"), 0) << c.model.name << " " << cpu;
+            EXPECT_EQ(countText(ir, "@llvm.masked.gather"), 0) << c.model.name << " " << cpu;
+        }
+    }
+    EXPECT_EQ(pools, 2);
 }
 
 // Sums keep 16 partial sums on AVX2 too (and riscv64), so every target adds

@@ -1,0 +1,158 @@
+// A windowed MaxPool on x86 in vectors along the output row: each vector
+// of output positions takes the maximum over the window's taps, a tap's
+// lanes read with one masked load (a stride-2 pool: the span its lanes
+// cover, masked to every second element, then a shuffle). Lanes whose
+// input position falls in the padding, or past the row, are masked off
+// and read as -inf, which the maximum never keeps; the taps run in the
+// order the scalar loop runs them, so each lane is the scalar loop's
+// result, bit for bit (ResNet-50's 3 x 3 stride-2 MaxPool ran one output
+// element at a time, a bounds test per tap).
+
+#include "codegen/internal/blocked_plan.h"
+#include "codegen/internal/lowering.h"
+
+#include <llvm/TargetParser/Triple.h>
+
+#include <limits>
+
+namespace stagecraft::codegen::detail {
+
+namespace {
+
+/// Input elements a tap's span may cover per lane (its stride) at most.
+constexpr int64_t kMaxPoolStride = 4;
+
+/// The stride along the input's last dim of the output row's loop in
+/// \p call's input map, where only that dim reads the row, plainly: else 0.
+int64_t rowStrideOf(const OpCall& call) {
+    const ops::LoopNest& nest = call.semantics->nests[0];
+    const ops::AccessMap* map = nest.accessFor(0);
+    const int row = nest.outputRank - 1;
+    if (map == nullptr || map->dims.size() != call.inputs[0].shape.size() || map->dims.empty())
+        return 0;
+    for (size_t d = 0; d + 1 < map->dims.size(); ++d)
+        if (map->dims[d].full || readsLoop(map->dims[d], row))
+            return 0;
+    const ops::IndexExpr& last = map->dims.back();
+    if (last.full || last.div != 1 || last.mod != 0)
+        return 0;
+    int64_t stride = 0;
+    for (const ops::IndexTerm& t : last.terms) {
+        if (t.div != 1 || t.mod != 0 || t.loop < row)
+            return 0;
+        if (t.loop == row)
+            stride += t.coeff;
+    }
+    return stride;
+}
+
+/// Whether \p a is laid out plainly along its last dim (stride 1).
+bool contiguousRows(const Access& a) {
+    const size_t last = a.shape.size() - 1;
+    return !a.strides.empty() && a.strides.back() == 1 && a.group == 1 &&
+           (a.block == 0 || a.blockDim != last);
+}
+
+/// \p span elements of \p call's input from \p index's (whose last index
+/// may lie before or past the row), element j read where \p wanted[j] is
+/// set and it lies inside the row, else -inf.
+Value* loadSpan(Emitter& e, const OpCall& call, std::vector<Value*> index,
+                const std::vector<bool>& wanted) {
+    auto& b = e.b();
+    const Access& input = call.inputs[0];
+    const size_t last = index.size() - 1;
+    const auto span = static_cast<unsigned>(wanted.size());
+    Value* first = index[last];
+    index[last] = input.origin[last];
+    Value* rowStart = e.elementPtr(input, index);
+    Value* at = b.CreateGEP(b.getFloatTy(), rowStart, b.CreateSub(first, input.origin[last]));
+    std::vector<llvm::Constant*> steps;
+    for (unsigned j = 0; j < span; ++j)
+        steps.push_back(b.getInt32(j));
+    Value* positions = b.CreateAdd(b.CreateVectorSplat(span, b.CreateTrunc(first, b.getInt32Ty())),
+                                   llvm::ConstantVector::get(steps));
+    const auto width = static_cast<uint32_t>(input.shape.back());
+    Value* inside = b.CreateICmpULT(positions, b.CreateVectorSplat(span, b.getInt32(width)));
+    Value* mask = b.CreateAnd(inside, e.constantMask(wanted));
+    auto* type = llvm::FixedVectorType::get(b.getFloatTy(), span);
+    Value* lowest = llvm::ConstantFP::getInfinity(b.getFloatTy(), true);
+    llvm::Instruction* loaded =
+        b.CreateMaskedLoad(type, at, llvm::Align(4), mask, b.CreateVectorSplat(span, lowest));
+    markAliasing(loaded, input);
+    return loaded;
+}
+
+/// The maximum over the window of the \p count output positions from
+/// \p outer + \p first along the row, stored in one store.
+void emitVector(Emitter& e, const OpCall& call, std::vector<Value*> outer, Value* first,
+                int64_t lanes, int64_t count, int64_t stride) {
+    auto& b = e.b();
+    const ops::LoopNest& nest = call.semantics->nests[0];
+    const ops::AccessMap& map = *nest.accessFor(0);
+    auto* vector = llvm::FixedVectorType::get(b.getFloatTy(), static_cast<unsigned>(lanes));
+    Value* lowest = llvm::ConstantFP::getInfinity(b.getFloatTy(), true);
+    Value* acc = e.slot(vector, b.CreateVectorSplat(static_cast<unsigned>(lanes), lowest));
+    outer.push_back(first);
+    std::vector<Range> taps;
+    for (size_t l = static_cast<size_t>(nest.outputRank); l < nest.loops.size(); ++l)
+        taps.push_back({e.i64(0), e.i64(nest.loops[l].extent)});
+    std::vector<bool> wanted(static_cast<size_t>(lanes * stride), false);
+    for (int64_t i = 0; i < count; ++i)
+        wanted[static_cast<size_t>(i * stride)] = true;
+    std::vector<int> picked;
+    for (int64_t i = 0; i < lanes; ++i)
+        picked.push_back(static_cast<int>(i * stride));
+    e.forBox(taps, [&](const std::vector<Value*>& tap) {
+        std::vector<Value*> loops(outer);
+        loops.insert(loops.end(), tap.begin(), tap.end());
+        std::vector<Value*> index, inside;
+        for (size_t d = 0; d < map.dims.size(); ++d) {
+            index.push_back(e.evalIndex(map.dims[d], loops));
+            if (d + 1 < map.dims.size())
+                inside.push_back(e.inBounds(index.back(), call.inputs[0].shape[d]));
+        }
+        e.ifThen(e.all(inside), [&] {
+            Value* x = loadSpan(e, call, index, wanted);
+            if (stride > 1)
+                x = b.CreateShuffleVector(x, picked);
+            Value* held = b.CreateLoad(vector, acc);
+            b.CreateStore(b.CreateSelect(b.CreateFCmpOGT(x, held), x, held), acc);
+        });
+    });
+    e.storeVector(call.outputs[0], outer, b.CreateLoad(vector, acc), count);
+}
+
+} // namespace
+
+bool lowerMaxPoolAlongRow(Emitter& e, const OpCall& call) {
+    const ops::LoopNest& nest = call.semantics->nests[0];
+    const int lanesBits = vectorBitsOf(e.module());
+    if (call.op().kind != ir::OpKind::MaxPool ||
+        !llvm::Triple(e.module().getTargetTriple()).isX86() || lanesBits < 256 ||
+        inputType(call, 0) != ir::DType::Float32 || outputType(call, 0) != ir::DType::Float32 ||
+        nest.outputRank < 1 || call.regions[0].size() != static_cast<size_t>(nest.outputRank) ||
+        !contiguousRows(call.inputs[0]) || !contiguousRows(call.outputs[0]))
+        return false;
+    const int64_t stride = rowStrideOf(call);
+    const std::optional<int64_t> extent = constantExtent(call.regions[0].back());
+    if (stride < 1 || stride > kMaxPoolStride || !extent || *extent < 2 ||
+        call.inputs[0].shape.back() > std::numeric_limits<int32_t>::max() / 2)
+        return false;
+    const int64_t lanes = lanesBits / 32;
+    const int64_t whole = *extent - *extent % lanes;
+    std::vector<Range> outer(call.regions[0].begin(), call.regions[0].end() - 1);
+    const Range& row = call.regions[0].back();
+    e.forBox(outer, [&](const std::vector<Value*>& idx) {
+        if (whole > 0)
+            e.forRange(
+                {row.lo, e.b().CreateAdd(row.lo, e.i64(whole))},
+                [&](Value* first) { emitVector(e, call, idx, first, lanes, lanes, stride); },
+                lanes);
+        if (whole < *extent)
+            emitVector(e, call, idx, e.b().CreateAdd(row.lo, e.i64(whole)), lanes, *extent - whole,
+                       stride);
+    });
+    return true;
+}
+
+} // namespace stagecraft::codegen::detail
