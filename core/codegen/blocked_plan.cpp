@@ -175,6 +175,29 @@ bool flattens(const OpCall& call, BlockedPlan& plan, int64_t lanes, bool gathers
            rowsPerVector * outerStep <= kMaxFlatSpanPerLane * lanes;
 }
 
+/// Whether a float plan over taps (a padded 3 x 3 Conv along its rows) runs
+/// its rest loops (the output rows) outside the block's tiles, which all
+/// read the same input (the row factor does not read the block loop):
+/// where the weights of the whole block fit half a host core's L2 share
+/// (hostLocalBytes, as kept rows decide, blocked_kept_rows.cpp). Each input
+/// row is then read once per layer and the weights once per output row,
+/// from L2, instead of the whole input once per tile (PP-OCRv4 det's 3 x 3
+/// Convs of 96 or fewer channels at 160 x 160; ResNet-50's 56 x 56 ones).
+bool rowsOutsideTiles(const OpCall& call, const BlockedPlan& plan) {
+    if (plan.taps.empty() || plan.rest.empty() || plan.block < 0 || plan.outer >= 0 ||
+        plan.blockOuter >= 0 || !plan.colTestedDims.empty())
+        return false;
+    const ops::LoopNest& nest = call.semantics->nests[0];
+    std::optional<int64_t> weightBytes =
+        constantExtent(call.regions[0][static_cast<size_t>(plan.block)]);
+    if (!weightBytes)
+        return false;
+    *weightBytes *= static_cast<int64_t>(ir::dtypeSize(inputType(call, plan.colSlot)));
+    for (size_t l = static_cast<size_t>(nest.outputRank); l < nest.loops.size(); ++l)
+        *weightBytes *= nest.loops[l].extent;
+    return *weightBytes * 2 <= hostLocalBytes();
+}
+
 } // namespace
 
 /// The reduction chunk of \p plan (BlockedPlan::reductionChunk): the
@@ -317,6 +340,8 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
         plan->tile = (channels + tiles - 1) / tiles;
     } else
         plan->tile = 1;
+    if (!stridedLoads && !integer)
+        plan->restOutside = plan->restOutside || rowsOutsideTiles(call, *plan);
     // Requantized outputs cannot hold a chunk's partial sums; kept rows
     // serve the whole reduction.
     if (!requantizes(call) && !plan->keptRows)

@@ -71,10 +71,10 @@ Value* Emitter::constant(ir::DType dtype, double value) {
 }
 
 void Emitter::forRange(Range range, const std::function<void(Value*)>& body, int64_t step,
-                       Value* stepValue) {
+                       Value* stepValue, const char* name) {
     llvm::LLVMContext& ctx = context();
     llvm::BasicBlock* before = builder_.GetInsertBlock();
-    auto* header = llvm::BasicBlock::Create(ctx, "loop", function_);
+    auto* header = llvm::BasicBlock::Create(ctx, name, function_);
     auto* inner = llvm::BasicBlock::Create(ctx, "body", function_);
     auto* exit = llvm::BasicBlock::Create(ctx, "done", function_);
     builder_.CreateBr(header);
@@ -92,18 +92,22 @@ void Emitter::forRange(Range range, const std::function<void(Value*)>& body, int
 }
 
 void Emitter::forBox(std::span<const Range> ranges,
-                     const std::function<void(const std::vector<Value*>&)>& body) {
+                     const std::function<void(const std::vector<Value*>&)>& body,
+                     const char* name) {
     std::vector<Value*> index;
     std::function<void(size_t)> level = [&](size_t d) {
         if (d == ranges.size()) {
             body(index);
             return;
         }
-        forRange(ranges[d], [&](Value* iv) {
-            index.push_back(iv);
-            level(d + 1);
-            index.pop_back();
-        });
+        forRange(
+            ranges[d],
+            [&](Value* iv) {
+                index.push_back(iv);
+                level(d + 1);
+                index.pop_back();
+            },
+            1, nullptr, name);
     };
     level(0);
 }

@@ -40,8 +40,9 @@ namespace stagecraft::codegen::detail {
 void BlockedEmitter::emit() {
     loops_.assign(nest_.loops.size(), nullptr);
     forLoops(plan_.shared, [&] {
-        if (plan_.restOutside)
-            forLoops(plan_.rest, [&] { emitChunks(); });
+        if (plan_.restOutside) // named in the IR: rows outside the tiles
+            forLoops(
+                plan_.rest, [&] { emitChunks(); }, "rows");
         else
             emitChunks();
     });
@@ -68,15 +69,19 @@ void BlockedEmitter::emitChunks() {
     chunkStart_ = nullptr;
 }
 
-void BlockedEmitter::forLoops(const std::vector<int>& loops, const std::function<void()>& body) {
+void BlockedEmitter::forLoops(const std::vector<int>& loops, const std::function<void()>& body,
+                              const char* name) {
     std::vector<Range> ranges;
     for (int l : loops)
         ranges.push_back(region(l));
-    e_.forBox(ranges, [&](const std::vector<Value*>& idx) {
-        for (size_t i = 0; i < idx.size(); ++i)
-            loops_[static_cast<size_t>(loops[i])] = idx[i];
-        body();
-    });
+    e_.forBox(
+        ranges,
+        [&](const std::vector<Value*>& idx) {
+            for (size_t i = 0; i < idx.size(); ++i)
+                loops_[static_cast<size_t>(loops[i])] = idx[i];
+            body();
+        },
+        name);
 }
 
 void BlockedEmitter::emitOrdered() {

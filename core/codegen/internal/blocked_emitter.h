@@ -36,7 +36,8 @@ private:
 
     /// Nested loops over the regions of the nest's \p loops, their values
     /// in loops_ while \p body runs.
-    void forLoops(const std::vector<int>& loops, const std::function<void()>& body);
+    void forLoops(const std::vector<int>& loops, const std::function<void()>& body,
+                  const char* name = "loop");
 
     /// The segments, each over the block's tiles; or the tiles, each over
     /// the segments (plan_.blocksOutside).

@@ -69,7 +69,8 @@ struct BlockedPlan {
     /// without taps (a 1 x 1 Conv, a MatMul) a row factor element feeds one
     /// position per block index, so its only reuse is across the block's
     /// tiles; with taps, consecutive rows share input rows, and a block
-    /// tile's weights stay in cache over all rows.
+    /// tile's weights stay in cache over all rows, unless the whole block's
+    /// weights fit half a host core's L2 share (rowsOutsideTiles).
     bool restOutside = false;
     /// The block's tiles run outside the segments, each over every segment:
     /// a channels plan whose weight fits half a host core's L2 share and

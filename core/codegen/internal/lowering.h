@@ -113,12 +113,14 @@ public:
     Value* toStorage(Value* value, ir::DType dtype);
     Value* constant(ir::DType dtype, double value);
 
-    /// for (iv = lo; iv < hi; iv += step) body(iv).
+    /// for (iv = lo; iv < hi; iv += step) body(iv); its header block named
+    /// \p name in the IR.
     void forRange(Range range, const std::function<void(Value*)>& body, int64_t step = 1,
-                  Value* stepValue = nullptr);
+                  Value* stepValue = nullptr, const char* name = "loop");
     /// Nested loops over \p ranges, outermost first.
     void forBox(std::span<const Range> ranges,
-                const std::function<void(const std::vector<Value*>&)>& body);
+                const std::function<void(const std::vector<Value*>&)>& body,
+                const char* name = "loop");
     /// if (cond) then() ; else otherwise() when given.
     void ifThen(Value* cond, const std::function<void()>& then,
                 const std::function<void()>& otherwise = {});

@@ -8,7 +8,8 @@
 // chunks (each taking up the sums the last one stored), an attention-like
 // MatMul + mask of -1e4 + Softmax (exp of the masked scores underflows to 0),
 // Pow(x, 2) + ReduceMean as a LayerNorm squares, Gemm with transposed
-// operands; under tvm and graphturbo, whose tiles differ (small_model_case.h).
+// operands; under tvm and graphturbo, whose tiles differ (small_model_case.h);
+// and where a Conv's output rows run outside its tiles.
 
 #include "codegen/codegen.h"
 #include "coretestsupport.h"
@@ -197,6 +198,27 @@ const Case& caseNamed(const std::string& name) {
     auto c = std::find_if(all.begin(), all.end(), [&](const Case& k) { return k.name == name; });
     EXPECT_TRUE(c != all.end()) << name;
     return *c;
+}
+
+// Over taps, the output rows run outside the block's tiles where the whole
+// block's weights fit half a core's L2 share (the 3 x 3 Conv of 13
+// channels, 2.3 KB: each input row read once, the weights from L2 per
+// row; named "rows" in the IR), not where they do not (512 x 512 x 3 x 3,
+// 9.4 MB, 1.2 MB a thread's tile at 8 threads: each tile's weights kept
+// over all rows). The first matches ONNX Runtime above.
+TEST(TestContractions, rowsRunOutsideTheTilesOfSmallWeights) {
+    TempDir dir;
+    const Case large = convCase("conv-3x3-large-weights", {1, 512, 3, 20}, {512, 512, 3, 3},
+                                {1, 512, 3, 20}, true, [](onnxio::NodeBuilder& n) {
+                                    n.attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+                                });
+    for (const char* strategy : {"tvm", "graphturbo"}) {
+        EXPECT_GT(
+            countInKernels(caseNamed("conv-3x3-wide-rows"), strategy, dir.path(), "br label %rows"),
+            0)
+            << strategy;
+        EXPECT_EQ(countInKernels(large, strategy, dir.path(), "br label %rows"), 0) << strategy;
+    }
 }
 
 // Pow by a constant 2 squares (scalar_ops.cpp), as ONNX Runtime computes
