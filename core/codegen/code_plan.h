@@ -248,7 +248,10 @@ int64_t hostUsableCpus();
 /// emitting the objects that runner loads (HostProgram::load), with the same
 /// plan for both.
 void runOnThisHost(CodePlan& plan);
-/// Bytes of each core's scratch when \p kernel runs on the host.
+/// Bytes of each core's scratch when \p kernel runs on the host: its
+/// layers' largest, and where it has more than one core, rounded up to a
+/// page and 256 KiB more, so that one core's scratch ends that far before
+/// the next one's starts (docs/codegen.md, "Host memory").
 int64_t hostScratchBytes(const ir::Graph& graph, const KernelCode& kernel);
 /// The host's layouts of the weights of \p globals (host_layer.cpp): sets
 /// GlobalTensor::hostTransposed on those whose every reader reads dim 0

@@ -80,6 +80,16 @@ using detail::kDotGroup;
 using detail::readsAcrossChannels;
 using detail::readsAlongRow;
 
+constexpr int64_t kPage = 4096;
+/// Room left between one core's scratch and the next's on the host. With
+/// the cores' scratch side by side, the thread running core 1 of BERT-base
+/// i8-dynamic's 128 x 3072 x 768 MatMulInteger (its int32 sums, 192 KB per
+/// core, read and written once per 64-deep step) took 208-237 us while
+/// core 0 ran beside it, 139-149 us with its scratch in a buffer of its
+/// own; 16, 64, 128 and 256 KB further on, 202, 174, 154 and 141 us
+/// (docs/codegen.md, "Host memory").
+constexpr int64_t kScratchGap = 256 * 1024;
+
 /// Consecutive tiles of tile loop \p loop that run as one, or 1: the most
 /// that leave the \p cores (the threads that run them) an equal number of
 /// tiles (1 among them), else the most that leave each one.
@@ -446,7 +456,9 @@ int64_t hostScratchBytes(const ir::Graph& graph, const KernelCode& kernel) {
     int64_t bytes = kernel.scratchBytes;
     for (const LayerCode& layer : kernel.layers)
         bytes = std::max(bytes, hostLayer(graph, layer, kernel).scratchBytes);
-    return bytes;
+    if (bytes == 0 || kernel.cores == 1)
+        return bytes;
+    return (bytes + kPage - 1) / kPage * kPage + kScratchGap;
 }
 
 } // namespace stagecraft::codegen

@@ -190,8 +190,8 @@ TEST_F(TestCodePlan, hostBlocksStridedOrPaddedConvWeights) {
 // runner's threads otherwise), as many as every other where the plan gave
 // them so; the layer's scratch stays within a host core's share of L2 (or
 // the plan's LB), promoted weights are read in place, and the scratch views,
-// scaled with the tiles, stay disjoint and inside the host's scratch. Fewer
-// threads merge more.
+// scaled with the tiles, stay disjoint and inside the host's scratch, each
+// core's 256 KB short of the next core's. Fewer threads merge more.
 TEST_F(TestCodePlan, hostLayersMergeTilesAndKeepScratchDisjoint) {
     auto p = plan(zoo("resnet-reduced"), "stcp920", "graphturbo");
     ASSERT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message().c_str());
@@ -234,6 +234,10 @@ TEST_F(TestCodePlan, hostLayersMergeTilesAndKeepScratchDisjoint) {
                 std::sort(ranges.begin(), ranges.end());
                 for (size_t i = 1; i < ranges.size(); ++i)
                     ASSERT_LE(ranges[i - 1].second, ranges[i].first);
+                if (k.cores > 1 && !ranges.empty()) {
+                    ASSERT_GE(scratch - ranges.back().second, 256 * 1024)
+                        << "a core's scratch ends 256 KB before the next core's starts";
+                }
             }
         }
         ASSERT_GT(merged, 0) << threads << " threads";
