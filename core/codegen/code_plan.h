@@ -237,6 +237,11 @@ Expected<CodePlan> planCode(const ir::Graph& graph, const schedule::Schedule& sc
 /// localBytes allow, the loop whose tiles read the most again first. Same
 /// elements, same sums, same bits as the plan's layer.
 LayerCode hostLayer(const ir::Graph& graph, const LayerCode& layer, const KernelCode& kernel);
+/// Bytes of \p layer's scratch its tiles store to: its fused views' but
+/// those an epilogue keeps in registers (a tapped float Conv's sums and
+/// its chain's intermediates, never stored); the host merges tiles within
+/// a core's share of L2 by these (host_layer.cpp).
+int64_t storedScratchBytes(const ir::Graph& graph, const LayerCode& layer);
 /// Bytes of a host core's share of L2 less its weight reserve (the
 /// host-cpu preset's LB activation bytes, detected once): a merged host
 /// layer's scratch stays within it (host_layer.cpp).

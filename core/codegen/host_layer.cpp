@@ -16,7 +16,10 @@
 //   (host-cpu's LB; the plan's LB where larger): MobileNet-v2's first
 //   1 x 1 conv merged to 2.4 MB of fused intermediates ran 5 x slower than
 //   its planned tiles, unless a view outside the core's scratch follows
-//   that loop. The fused intermediates in the scratch grow with the tile,
+//   that loop. Only the scratch a tile stores to counts
+//   (storedScratchBytes): a tapped float Conv's sums that its epilogue
+//   keeps in registers are never stored (ResNet-50's stem: 64 channels in
+//   one tile on one thread, not 8). The fused intermediates in the scratch grow with the tile,
 //   so every scratch offset, and the layer's scratch, are scaled by the
 //   same factor (disjoint ranges stay disjoint). The loops merge in turn,
 //   first the one whose tiles each read the most bytes of the anchor's
@@ -63,6 +66,7 @@
 
 #include "arch/host_cpu.h"
 #include "codegen/code_plan.h"
+#include "codegen/internal/epilogue_chain.h"
 #include "codegen/internal/host_reads.h"
 #include "ops/semantics.h"
 #include "partition/slices.h"
@@ -92,19 +96,21 @@ constexpr int64_t kScratchGap = 256 * 1024;
 
 /// Consecutive tiles of tile loop \p loop that run as one, or 1: the most
 /// that leave the \p cores (the threads that run them) an equal number of
-/// tiles (1 among them), else the most that leave each one.
-int64_t mergedTiles(const LayerCode& layer, int loop, int64_t cores, int64_t localBytes) {
+/// tiles (1 among them), else the most that leave each one, and keep the
+/// \p stored bytes of scratch a tile stores to within a core's share of L2.
+int64_t mergedTiles(const LayerCode& layer, int loop, int64_t cores, int64_t localBytes,
+                    int64_t stored) {
     for (const View& v : layer.views)
         if (v.home != Home::Fused &&
             std::find(v.tileLoop.begin(), v.tileLoop.end(), loop) != v.tileLoop.end())
             return 1;
     const int64_t count = layer.tiles[static_cast<size_t>(loop)].count();
     const int64_t others = layer.tileCount() / count;
-    const int64_t room = std::max({localBytes, hostLocalBytes(), layer.scratchBytes});
+    const int64_t room = std::max({localBytes, hostLocalBytes(), stored});
     int64_t uneven = 1;
     for (int64_t m = count; m >= 1; --m) {
         const int64_t tiles = others * (count / m);
-        if (count % m != 0 || tiles < cores || layer.scratchBytes * m > room)
+        if (count % m != 0 || tiles < cores || stored * m > room)
             continue;
         if (tiles % cores == 0)
             return m;
@@ -241,6 +247,22 @@ int64_t hostLocalBytes() {
     return bytes;
 }
 
+// ResNet-50's stem's sums, 392 KB per 8 channels, are never stored: its
+// Relu runs on them in registers (registerOnlyTensors).
+int64_t storedScratchBytes(const ir::Graph& graph, const LayerCode& layer) {
+    const std::vector<ir::TensorId> unstored = detail::registerOnlyTensors(graph, layer);
+    if (unstored.empty())
+        return layer.scratchBytes;
+    constexpr int64_t kAlign = 64;
+    const std::vector<int64_t> sizes = layer.tileSizes();
+    int64_t bytes = 0;
+    for (const View& v : layer.views)
+        if (v.home == Home::Fused &&
+            std::find(unstored.begin(), unstored.end(), v.tensor) == unstored.end())
+            bytes += (v.storageBytes(graph, sizes) + kAlign - 1) / kAlign * kAlign;
+    return std::min(bytes, layer.scratchBytes);
+}
+
 void markHostLayouts(const ir::Graph& graph, const partition::SemanticsCache& semantics,
                      std::vector<GlobalTensor>& globals) {
     for (GlobalTensor& g : globals) {
@@ -355,7 +377,9 @@ LayerCode hostLayerFor(const ir::Graph& graph, const LayerCode& layer, const Ker
     // The loop whose tiles read the most again first; once it is one tile,
     // the next.
     for (int loop : mergeOrder(graph, host)) {
-        mergeTiles(host, loop, mergedTiles(host, loop, sharers, kernel.localBytes));
+        mergeTiles(
+            host, loop,
+            mergedTiles(host, loop, sharers, kernel.localBytes, storedScratchBytes(graph, host)));
         if (host.tiles[static_cast<size_t>(loop)].count() > 1)
             break;
     }

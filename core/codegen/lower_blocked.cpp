@@ -326,6 +326,14 @@ void BlockedEmitter::emitSteps(const Segment& s, Value* block, int64_t tile,
     });
 }
 
+EpilogueLanes BlockedEmitter::epilogueLanes() const {
+    if (plan_.row != nest_.outputRank - 1)
+        return {};
+    if (plan_.outer < 0)
+        return {true, -1, 0};
+    return {false, plan_.outer, plan_.width};
+}
+
 Value* BlockedEmitter::outputChunk(const Segment& s, Value* block, int64_t r, int64_t chunk) {
     std::vector<bool> read(static_cast<size_t>(plan_.lanes), false);
     std::fill_n(read.begin(), lanesIn(s, chunk), true);
@@ -343,7 +351,7 @@ void BlockedEmitter::storeChunk(const Segment& s, Value* block, int64_t r, int64
     if (requantizes(call_)) // the scales and zero points are one along the row
         sum = requantizedLanes(e_, call_, sum, loops);
     if (!call_.epilogue.empty()) // after the requantization: from its bytes
-        sum = applyEpilogue(e_, call_, sum, count, alongLastLoop(), [&](int64_t lane) {
+        sum = applyEpilogue(e_, call_, sum, count, epilogueLanes(), [&](int64_t lane) {
             std::vector<Value*> laneLoops = at(block, r, laneOf(s, chunk * plan_.lanes + lane));
             laneLoops.resize(static_cast<size_t>(nest_.outputRank));
             return laneLoops;

@@ -26,6 +26,7 @@
 // on its own thread: the first holds the kernel function and calls the later
 // parts' layer functions by their external symbols.
 
+#include "codegen/internal/epilogue_chain.h"
 #include "codegen/internal/lowering.h"
 
 #include <llvm/IR/Verifier.h>

@@ -58,8 +58,9 @@ private:
 
     int64_t chunksOf(const Segment& s) const { return (s.width + plan_.lanes - 1) / plan_.lanes; }
 
-    /// Whether the lanes run along the output's last loop, unflattened.
-    bool alongLastLoop() const { return plan_.outer < 0 && plan_.row == nest_.outputRank - 1; }
+    /// Where the lanes lie in the output (for the epilogue's inputs): along
+    /// its last loop, unflattened or flattened with the loop before it.
+    EpilogueLanes epilogueLanes() const;
 
     /// A tile's accumulators start at the output's initial values (Conv's bias).
     Value* initialVector(const Segment& s, Value* block, int64_t r, int64_t chunk);

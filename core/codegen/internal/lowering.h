@@ -341,20 +341,23 @@ void applyStoredLayout(Access& access, const std::vector<int64_t>& extents,
 /// (lower_blocked.cpp); false, with nothing emitted, where it does not apply.
 bool lowerBlockedContraction(Emitter& e, const OpCall& call);
 
-/// How many of the steps after \p steps[first] of \p layer form its
-/// epilogue (docs/codegen.md, "Epilogues in registers"): a Conv,
-/// ConvTranspose or MatMul followed by elementwise ops of the same region and
-/// floating-point type, each reading the tensor before it once, which no
-/// other op reads and which lives only in the tile (Home::Fused); a
-/// QLinearConv or QLinearMatMul first dequantized, a ConvInteger or
-/// MatMulInteger first cast to f32; any chain may end quantized.
-size_t epilogueLength(const ir::Graph& graph, const LayerCode& layer, std::span<const OpStep> steps,
-                      size_t first);
+/// Where the lanes an epilogue runs on lie in its output: consecutive
+/// along the output's last loop (alongRow); or flattened, along the last
+/// loop and then output loop \p outer, rows of \p width positions (the
+/// last loop's whole range); else anywhere.
+struct EpilogueLanes {
+    bool alongRow = false;
+    int outer = -1;
+    int64_t width = 0;
+};
 /// \p sums (lanes of \p call's output; the first \p count at output loop
-/// values \p loopsOf(lane), consecutive along the output's last loop when
-/// \p lanesAlongRow) through \p call.epilogue with the ops' own functions
-/// (scalarOp) on vectors, so the bits are those of the ops run apart.
-Value* applyEpilogue(Emitter& e, const OpCall& call, Value* sums, int64_t count, bool lanesAlongRow,
+/// values \p loopsOf(lane), lying as \p along says) through \p call.epilogue
+/// with the ops' own functions (scalarOp) on vectors, so the bits are those
+/// of the ops run apart. An input that does not move with the lanes is one
+/// load and a splat, one laid out as they lie a masked vector load, else a
+/// load per lane.
+Value* applyEpilogue(Emitter& e, const OpCall& call, Value* sums, int64_t count,
+                     const EpilogueLanes& along,
                      const std::function<std::vector<Value*>(int64_t lane)>& loopsOf);
 /// A pointwise run (docs/codegen.md, "Pointwise runs"): steps that run as
 /// one loop, each element through every op, values passed in registers.

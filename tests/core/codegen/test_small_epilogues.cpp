@@ -7,7 +7,8 @@
 // a residual Add, Relu and quantized again (a QDQ ResNet-50 block's end); a
 // QLinearMatMul's bytes dequantized and a bias added; a ConvInteger's sums
 // cast to f32, scaled, a bias added and Relu (as ONNX Runtime's dynamic
-// quantizer writes a Conv) — and a check that
+// quantizer writes a Conv); a 1 x 1 Conv's rows flattened across output
+// rows, a bias, a residual and Relu — and a check that
 // their kernels take the path (the values it computes are named
 // "epilogue"), which a MatMul followed by a Softmax does not.
 
@@ -128,6 +129,20 @@ void convIntegerCastScaleBias(onnxio::ModelBuilder& m, Seeded& r) {
     output(m, "y", DType::Float32, {1, 8, 10, 10});
 }
 
+/// A 1 x 1 Conv into 14 x 14 (ResNet-50's stage-3 bottleneck's end): its
+/// rows flattened to 196 positions in vectors across output rows, a bias,
+/// the residual Add of a tensor laid out as the output, and Relu.
+void flatConvResidual(onnxio::ModelBuilder& m, Seeded& r) {
+    m.addFloatInitializer("w", {32, 16, 1, 1}, r.floats(32 * 16, 0.5));
+    m.addFloatInitializer("skip", {1, 32, 14, 14}, r.floats(32 * 196, 1.0));
+    m.addFloatInitializer("bias", {1, 32, 1, 1}, r.floats(32, 1.0));
+    m.addNode("Conv", {"x", "w"}, {"c"});
+    m.addNode("Add", {"c", "bias"}, {"b"});
+    m.addNode("Add", {"b", "skip"}, {"a"});
+    m.addNode("Relu", {"a"}, {"y"});
+    output(m, "y", DType::Float32, {1, 32, 14, 14});
+}
+
 const std::vector<Case>& epilogueCases() {
     static const std::vector<Case> all = {
         {"conv-relu-residual-clip", DType::Float32, {1, 8, 10, 10}, 2.0, convReluResidualClip},
@@ -141,6 +156,7 @@ const std::vector<Case>& epilogueCases() {
          qlinearConvResidualQuantize},
         {"qlinearmatmul-bias", DType::UInt8, {12, 40}, 0, qlinearMatMulBias},
         {"convinteger-cast-scale-bias", DType::UInt8, {1, 8, 10, 10}, 0, convIntegerCastScaleBias},
+        {"flat-conv-residual", DType::Float32, {1, 16, 14, 14}, 2.0, flatConvResidual},
     };
     return all;
 }
@@ -166,4 +182,16 @@ TEST(TestEpilogues, elementwiseSuccessorsRunAsEpilogues) {
             EXPECT_EQ(countInKernels(c, strategy, dir.path(), "%epilogue") > 0, expected)
                 << c.name << " under " << strategy;
         }
+}
+
+// Over rows flattened across output rows (flat-conv-residual: 196
+// positions, 14 per row) the residual, laid out as the output, is one masked
+// vector load per vector and the bias one splat, not a load per lane.
+TEST(TestEpilogues, flattenedRowsLoadTheResidualAsVectors) {
+    TempDir dir;
+    const Case& c = epilogueCases().back();
+    for (const char* strategy : {"tvm", "graphturbo"}) {
+        EXPECT_GT(countInKernels(c, strategy, dir.path(), "%epiloguelanes"), 0) << strategy;
+        EXPECT_EQ(countInKernels(c, strategy, dir.path(), "%epiloguegather"), 0) << strategy;
+    }
 }
