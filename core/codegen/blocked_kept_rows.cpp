@@ -13,7 +13,11 @@
 // keeps whole rows: the padding, even a step no lane reads, as the zero
 // point's bytes, so that every tile runs every step (its products cancel)
 // and a tile row's weight sums are its channel's whole weight's, 64 bytes
-// per dot product, not one dot product per step.
+// per dot product, not one dot product per step. A float row gathered by
+// shuffles (a stride-2 row: each vector a span of twice its lanes, then a
+// shuffle; ResNet-50's 7 x 7 stem over 49 taps) keeps its gathered vectors
+// so too, with the lanes each one's sums keep, where a segment runs at
+// least 8 tiles.
 
 #include "codegen/internal/blocked_emitter.h"
 #include "codegen/internal/host_reads.h"
@@ -29,6 +33,13 @@ namespace {
 /// stay in L2 beside the weights and are a small share of a thread's
 /// stack (8 MiB by default).
 constexpr int64_t kKeptRowBytes = 512 * 1024;
+/// Tiles a segment of gathered float rows runs at least to keep them: each
+/// is stored once and loaded by every tile. ResNet-50's stem (7 x 7, stride
+/// 2, 64 channels) on one core in 16 tiles of 4 channels took 1179-1282 us
+/// kept against 1462-1547 gathered per tile; its 8-channel core tiles on
+/// their own, 2 tiles each, 1737-1792 kept against 1475 (the kernel's
+/// median, `run --strategy tvm`, znver5).
+constexpr int64_t kMinKeptGatherTiles = 8;
 
 } // namespace
 
@@ -84,9 +95,29 @@ void planKeptRows(const OpCall& call, BlockedPlan& plan) {
     plan.wholeRows = plan.keptRows && plan.dotRowZero && storedPerChannel(call, plan);
 }
 
+void planKeptGathers(const OpCall& call, BlockedPlan& plan) {
+    if (plan.dotGroup != 0 || plan.block < 0 || plan.blocksOutside || plan.taps.empty() ||
+        plan.outer >= 0 || plan.start != nullptr || plan.stridedLoads || plan.outStride != 1 ||
+        plan.rowDiv != 1 || plan.rowStride <= 1)
+        return;
+    const std::optional<int64_t> channels =
+        constantExtent(call.regions[0][static_cast<size_t>(plan.block)]);
+    if (!channels || *channels < kMinKeptGatherTiles * plan.tile)
+        return;
+    const int64_t rows = keptRowCount(call, plan, plan.chunks);
+    const auto bytes = static_cast<int64_t>(ir::dtypeSize(outputType(call, 0)));
+    plan.keptRows = rows >= 0 && rows * plan.lanes * bytes <= kKeptRowBytes;
+}
+
 llvm::FixedVectorType* BlockedEmitter::keptRowType() const {
+    if (plan_.dotGroup == 0) // gathered float rows
+        return vector_;
     return llvm::FixedVectorType::get(e_.b().getInt8Ty(),
                                       static_cast<unsigned>(plan_.lanes * plan_.dotGroup));
+}
+
+llvm::Align BlockedEmitter::keptRowAlign() const {
+    return llvm::Align(keptRowType()->getPrimitiveSizeInBits().getFixedValue() / 8);
 }
 
 void BlockedEmitter::packRows(const Segment& s) {
@@ -109,27 +140,30 @@ void BlockedEmitter::packRows(const Segment& s) {
         reductions.push_back({e_.i64(0), e_.i64(nest_.loops[static_cast<size_t>(l)].extent)});
     reductions = groupedReductions(std::move(reductions));
     keptRead_.assign(steps.size() * static_cast<size_t>(chunksOf(s)), false);
+    keptKeep_.assign(keptRead_.size(), {});
     auto pack = [&] {
         e_.forBox(reductions, [&](const std::vector<Value*>& red) {
             Value* step = enterStep(reductions, red);
             auto body = [&] {
                 for (size_t t = 0; t < steps.size(); ++t)
                     for (int64_t c = 0; c < chunksOf(s); ++c) {
-                        Value* row = interleavedRow(s, c, steps[t]);
+                        const size_t kept =
+                            t * static_cast<size_t>(chunksOf(s)) + static_cast<size_t>(c);
+                        Value* row = plan_.dotGroup > 0
+                                         ? interleavedRow(s, c, steps[t])
+                                         : rowVector(s, c, steps[t], keptKeep_[kept]);
                         if (row == nullptr && wholeRows_)
                             row = zeroRow();
-                        keptRead_[t * static_cast<size_t>(chunksOf(s)) + static_cast<size_t>(c)] =
-                            row != nullptr;
+                        keptRead_[kept] = row != nullptr;
                         if (row != nullptr)
-                            e_.b().CreateAlignedStore(row, keptRow(s, t, c, step),
-                                                      llvm::Align(plan_.lanes * plan_.dotGroup));
+                            e_.b().CreateAlignedStore(row, keptRow(s, t, c, step), keptRowAlign());
                     }
             };
             auto padding = [&] { // whole rows: a step outside reads the zero point
                 for (size_t t = 0; t < steps.size(); ++t)
                     for (int64_t c = 0; c < chunksOf(s); ++c)
                         e_.b().CreateAlignedStore(zeroRow(), keptRow(s, t, c, step),
-                                                  llvm::Align(plan_.lanes * plan_.dotGroup));
+                                                  keptRowAlign());
             };
             if (plan_.testedDims.empty())
                 body();
@@ -174,8 +208,7 @@ std::vector<Value*> BlockedEmitter::dotRows(const Segment& s, const std::vector<
         const bool read =
             keptRead_[tap * static_cast<size_t>(chunksOf(s)) + static_cast<size_t>(c)];
         rows.push_back(read ? e_.b().CreateAlignedLoad(keptRowType(), keptRow(s, tap, c, step),
-                                                       llvm::Align(plan_.lanes * plan_.dotGroup),
-                                                       "keptrow")
+                                                       keptRowAlign(), "keptrow")
                             : nullptr);
     }
     return rows;

@@ -198,6 +198,28 @@ bool rowsOutsideTiles(const OpCall& call, const BlockedPlan& plan) {
     return *weightBytes * 2 <= hostLocalBytes();
 }
 
+/// \p plan's tile: block positions whose accumulators (a segment's vectors
+/// each) fit \p budget registers, as few tiles as that allows, of even
+/// sizes: 16 channels run as 8 + 8, not 12 + 4 (a tile of 4 loads the row
+/// for a third of the multiply-adds). A tile row's weight sums (dotRowZero)
+/// summed per step take a register of their own; whole rows sum them
+/// before the steps.
+void sizeTile(const OpCall& call, BlockedPlan& plan, int64_t budget) {
+    const int64_t perRow = plan.chunks + (plan.dotRowZero && !plan.wholeRows ? 1 : 0);
+    plan.tile = std::clamp<int64_t>(budget / perRow, 1, kMaxBlock);
+    const std::optional<int64_t> extent =
+        plan.block < 0         ? std::nullopt
+        : plan.blockOuter >= 0 ? std::optional<int64_t>(plan.blockPositions)
+                               : constantExtent(call.regions[0][static_cast<size_t>(plan.block)]);
+    if (!extent) {
+        plan.tile = 1;
+        return;
+    }
+    const int64_t channels = std::max<int64_t>(*extent, 1);
+    const int64_t tiles = (channels + plan.tile - 1) / plan.tile;
+    plan.tile = (channels + tiles - 1) / tiles;
+}
+
 } // namespace
 
 /// The reduction chunk of \p plan (BlockedPlan::reductionChunk): the
@@ -321,27 +343,17 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
     }
     // (Byte dot products sum the weight's columns before the tiles:
     // BlockedEmitter::sumColumns.)
-    const int64_t budget = registers.count * 3 / 4;
-    // A tile row's weight sums (dotRowZero) summed per step take a register
-    // of their own; whole rows sum them before the steps.
-    const int64_t perRow = plan->chunks + (plan->dotRowZero && !plan->wholeRows ? 1 : 0);
-    plan->tile = std::clamp<int64_t>(budget / perRow, 1, kMaxBlock);
-    if (plan->block < 0)
-        plan->tile = 1;
-    else if (std::optional<int64_t> extent =
-                 plan->blockOuter >= 0
-                     ? plan->blockPositions
-                     : constantExtent(call.regions[0][static_cast<size_t>(plan->block)])) {
-        // As few tiles as the registers allow, of even sizes: 16 channels
-        // run as 8 + 8, not 12 + 4 (a tile of 4 loads the row for a third
-        // of the multiply-adds).
-        const int64_t channels = std::max<int64_t>(*extent, 1);
-        const int64_t tiles = (channels + plan->tile - 1) / plan->tile;
-        plan->tile = (channels + tiles - 1) / tiles;
-    } else
-        plan->tile = 1;
-    if (!stridedLoads && !integer)
+    sizeTile(call, *plan, registers.count * 3 / 4);
+    if (!stridedLoads && !integer) {
         plan->restOutside = plan->restOutside || rowsOutsideTiles(call, *plan);
+        // A tile of kept gathered rows over taps in 3/4 of the registers
+        // spilled (its edge taps' masked sums merged by moves): half.
+        BlockedPlan kept = *plan;
+        sizeTile(call, kept, registers.count / 2);
+        planKeptGathers(call, kept);
+        if (kept.keptRows)
+            *plan = std::move(kept);
+    }
     // Requantized outputs cannot hold a chunk's partial sums; kept rows
     // serve the whole reduction.
     if (!requantizes(call) && !plan->keptRows)

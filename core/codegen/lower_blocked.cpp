@@ -233,12 +233,19 @@ Value* BlockedEmitter::rowVector(const Segment& s, int64_t chunk, const std::vec
 }
 
 void BlockedEmitter::emitStep(const Segment& s, Value* block, int64_t tile,
-                              const std::vector<int64_t>& taps,
+                              const std::vector<int64_t>& taps, size_t tap, Value* step,
                               std::vector<std::vector<Value*>>& acc) {
     std::vector<Value*> rows;
     std::vector<std::vector<bool>> keep(static_cast<size_t>(chunksOf(s)));
+    const bool fromKept = keptRows_ != nullptr && step != nullptr;
+    if (fromKept) // gathered once for every tile of the segment (packRows)
+        rows = dotRows(s, taps, tap, step);
     for (int64_t c = 0; c < chunksOf(s); ++c)
-        rows.push_back(rowVector(s, c, taps, keep[static_cast<size_t>(c)]));
+        if (fromKept)
+            keep[static_cast<size_t>(c)] =
+                keptKeep_[tap * static_cast<size_t>(chunksOf(s)) + static_cast<size_t>(c)];
+        else
+            rows.push_back(rowVector(s, c, taps, keep[static_cast<size_t>(c)]));
     if (std::all_of(rows.begin(), rows.end(), [](Value* v) { return v == nullptr; }))
         return;
     for (Value*& row : rows) // the row factor's zero point is one along the row
@@ -311,11 +318,11 @@ void BlockedEmitter::emitSteps(const Segment& s, Value* block, int64_t tile,
                 if (const std::vector<int64_t>& taps = steps[t]; dots)
                     emitDotStep(s, block, tile, taps, t, step, acc);
                 else if (plan_.colGuardedDims.empty())
-                    emitStep(s, block, tile, taps, acc);
+                    emitStep(s, block, tile, taps, t, step, acc);
                 else
                     e_.ifThen(readsInside(e_, call_, plan_.colSlot, plan_.colGuardedDims,
                                           withTaps(at(block, 0, s.first), taps)),
-                              [&] { emitStep(s, block, tile, taps, acc); });
+                              [&] { emitStep(s, block, tile, taps, t, step, acc); });
         };
         if (plan_.testedDims.empty() || wholeRows_) // whole rows: padding reads the zero point
             body();

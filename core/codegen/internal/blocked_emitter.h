@@ -76,8 +76,10 @@ private:
                      std::vector<bool>& keep);
 
     /// One reduction step of the tile at the unrolled loops' values \p taps.
+    /// Tap step \p tap of the step at \p step (linear, or null) loads the
+    /// row vectors packRows kept, where it kept them.
     void emitStep(const Segment& s, Value* block, int64_t tile, const std::vector<int64_t>& taps,
-                  std::vector<std::vector<Value*>>& acc);
+                  size_t tap, Value* step, std::vector<std::vector<Value*>>& acc);
 
     void emitTile(const Segment& s, Value* block, int64_t tile);
 
@@ -122,12 +124,14 @@ private:
 
     // Kept rows (blocked_kept_rows.cpp).
 
-    /// A kept row's type: lanes * dotGroup bytes.
+    /// A kept row's type: lanes * dotGroup bytes, or a float vector.
     llvm::FixedVectorType* keptRowType() const;
-    /// Before a segment's tiles: every interleaved row vector of the
-    /// segment (each position of the rest loops inside the tiles, step,
-    /// tap step and chunk) into a buffer on the stack, so that each tile loads
-    /// it once instead of interleaving it again.
+    /// Its alignment: its size.
+    llvm::Align keptRowAlign() const;
+    /// Before a segment's tiles: every interleaved (or gathered) row vector
+    /// of the segment (each position of the rest loops inside the tiles,
+    /// step, tap step and chunk) into a buffer on the stack, so that each
+    /// tile loads it once instead of interleaving (gathering) it again.
     void packRows(const Segment& s);
     /// The address of the kept row of tap step \p tap and chunk \p chunk
     /// of the step at \p step (linear), at the rest loops' current values.
@@ -140,7 +144,7 @@ private:
     Value* wholeWeightSums(Value* block, int64_t r);
     /// The row vectors of tap step \p tap of the step at \p step: the kept
     /// ones where packRows kept them, else interleaved now (null where no
-    /// lane reads).
+    /// lane reads). Gathered float rows are always kept.
     std::vector<Value*> dotRows(const Segment& s, const std::vector<int64_t>& taps, size_t tap,
                                 Value* step);
 
@@ -194,6 +198,9 @@ private:
     /// a dot product per step.
     bool wholeRows_ = false;
     std::vector<bool> keptRead_;
+    /// Per tap step and chunk, the lanes whose sums a kept float row's
+    /// products count (rowVector's keep).
+    std::vector<std::vector<bool>> keptKeep_;
     Value* keptBuffer_ = nullptr;
 };
 

@@ -121,7 +121,9 @@ struct BlockedPlan {
     /// and a step no lane reads is left out of both sums.
     bool dotRowZero = false;
     /// Byte dots along the row whose segments keep their interleaved rows
-    /// for all their tiles (blocked_kept_rows.cpp), and whether those are
+    /// for all their tiles (blocked_kept_rows.cpp), or float rows whose
+    /// vectors are gathered by a shuffle (a stride-2 row over taps) whose
+    /// segments keep them so; and whether those are
     /// whole rows (an input zero point other than 0 by a weight stored
     /// channel by channel: padding as the zero point, every step run, the
     /// weight sums the channel's whole weight's).
@@ -208,6 +210,12 @@ void planByteDots(Emitter& e, const OpCall& call, BlockedPlan& plan);
 /// tiles at the cost of reading the weight once per output row, from L2;
 /// else the segment keeps the rows of every output row.
 void planKeptRows(const OpCall& call, BlockedPlan& plan);
+/// Plans a float row over taps whose vectors are gathered by a shuffle
+/// (an unflattened row of stride above 1, read a span at a time) to keep
+/// them (BlockedPlan::keptRows) where a segment runs more than one tile,
+/// within 512 KiB of a segment's rows: each tile then loads a gathered
+/// vector instead of gathering it again (ResNet-50's stride-2 7 x 7 stem).
+void planKeptGathers(const OpCall& call, BlockedPlan& plan);
 /// Steps of \p plan's reduction loops, its dotLoop's in groups.
 int64_t groupedStepCount(const OpCall& call, const BlockedPlan& plan);
 /// Rows a segment of \p chunks chunks keeps: each position of the rest

@@ -113,13 +113,16 @@ void expectMatchesOnnxRuntime(const Case& c, const char* strategy, const std::st
 }
 
 int64_t countInKernels(const Case& c, const char* strategy, const std::filesystem::path& dir,
-                       std::string_view part) {
+                       std::string_view part, int64_t threads) {
     Seeded r;
     ModelFile file = saveCase(c, dir / (std::string(c.name) + ".onnx"), r);
     auto planned = plan(file, "stcp920", strategy);
     EXPECT_TRUE(planned.ok()) << (planned.ok() ? "" : planned.error().message().c_str());
     if (!planned.ok())
         return -1;
+    for (codegen::KernelCode& k : (*planned)->plan.kernels)
+        if (threads > 0)
+            k.hostThreads = std::min(k.cores, threads);
     const codegen::CodePlan& code = (*planned)->plan;
     int64_t count = 0;
     for (size_t k = 0; k < code.kernels.size(); ++k) {

@@ -101,9 +101,10 @@ void expectMatchesOnnxRuntime(const Case& c, const char* strategy, const std::st
 
 /// Occurrences of \p part in the unoptimized IR of every kernel of case
 /// \p c scheduled by \p strategy (the model saved in \p dir); -1 when it
-/// cannot be planned or lowered.
+/// cannot be planned or lowered. With \p threads > 0 each kernel runs on
+/// that many threads at most, its tiles merged so (expectMatchesOnnxRuntime).
 int64_t countInKernels(const Case& c, const char* strategy, const std::filesystem::path& dir,
-                       std::string_view part);
+                       std::string_view part, int64_t threads = 0);
 
 /// The optimized IR of every kernel of case \p c scheduled by \p strategy,
 /// compiled for the host's triple and CPU \p cpu (the model saved in

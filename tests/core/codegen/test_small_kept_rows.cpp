@@ -14,7 +14,9 @@
 // channel's whole weight. And a check that their kernels take the path
 // (the kept loads are named "keptrow", the weight spans "weightspan"),
 // where the CPU has AVX-512 VNNI; 6 positions in 8 lanes of 256-bit dot
-// products.
+// products. And ResNet-50's f32 stem, whose stride-2 rows over 49 taps are
+// gathered by shuffles: kept where its tiles merge (one thread), gathered
+// per tile where they do not (the model library's 8 cores).
 
 #include "codegen/codegen.h"
 #include "coretestsupport.h"
@@ -103,6 +105,20 @@ void eightLanes(onnxio::ModelBuilder& m, Seeded& r) {
     output(m, "y", DType::UInt8, {1, 24, 2, 3});
 }
 
+/// ResNet-50's stem: a 7 x 7 Conv of stride 2 from 3 into 64 channels,
+/// padded by 3, with its Relu, into 112 x 112.
+void floatStem(onnxio::ModelBuilder& m, Seeded& r) {
+    m.addInlineInitializer("w", DType::Float32, {64, 3, 7, 7}, bytesOf(r.floats(64 * 3 * 49, 0.3)));
+    m.addInlineInitializer("b", DType::Float32, {64}, bytesOf(r.floats(64, 0.5)));
+    m.addNode("Conv", {"x", "w", "b"}, {"c"})
+        .attr("strides", kStride2)
+        .attr("pads", std::vector<int64_t>{3, 3, 3, 3});
+    m.addNode("Relu", {"c"}, {"y"});
+    output(m, "y", DType::Float32, {1, 64, 112, 112});
+}
+
+const Case kFloatStem{"conv-stem-kept-gathers", DType::Float32, {1, 3, 224, 224}, 1.0, floatStem};
+
 const std::vector<Case>& keptRowCases() {
     static const std::vector<Case> all = {
         {"qlinear-conv-kept-rows", DType::UInt8, {1, 16, 14, 14}, 0, paddedThenStrided},
@@ -158,4 +174,19 @@ TEST(TestKeptRows, tilesLoadKeptRows) {
     const std::string narrow =
         optimizedKernels(keptRowCases().back(), "graphturbo", dir.path(), "icelake-server");
     EXPECT_GT(test::countText(narrow, "@llvm.x86.avx512.vpdpbusd.256("), 0);
+}
+
+// On one thread the stem's 8 core tiles merge into one of 64 channels (its
+// sums stay in registers: host_layer.cpp), whose 16 tiles of 4 channels
+// load the stride-2 rows each segment gathered once; with the model
+// library's 8 cores each core's 8 channels run as 2 tiles, too few to keep
+// them (blocked_kept_rows.cpp). The same outputs either way.
+TEST(TestKeptRows, floatStemKeepsGatheredRowsWhereItsTilesMerge) {
+    TempDir dir;
+    for (const char* strategy : {"tvm", "graphturbo"}) {
+        expectMatchesOnnxRuntime(kFloatStem, strategy, "", 1);
+        expectMatchesOnnxRuntime(kFloatStem, strategy);
+        EXPECT_GT(countInKernels(kFloatStem, strategy, dir.path(), "%keptrow", 1), 0) << strategy;
+        EXPECT_EQ(countInKernels(kFloatStem, strategy, dir.path(), "%keptrow"), 0) << strategy;
+    }
 }
