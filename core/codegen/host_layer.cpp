@@ -150,19 +150,25 @@ int64_t paddedPitch(int64_t length, int64_t size) {
     return (length * size) % (2 * kLine) == 0 ? length + kLine / size : 0;
 }
 
+/// Bytes fused view \p v takes in the scratch at tile sizes \p sizes: its
+/// storage, 64-byte aligned as the plan lays the scratch out.
+int64_t scratchRoom(const ir::Graph& graph, const View& v, const std::vector<int64_t>& sizes) {
+    constexpr int64_t kAlign = 64;
+    return (v.storageBytes(graph, sizes) + kAlign - 1) / kAlign * kAlign;
+}
+
 /// Lays \p layer's fused views out again one after the other, as the plan
 /// lays out the scratch (64-byte aligned), without the promoted weights'
 /// room, which the host does not use: BERT-base's FFN kept 1.5 MB of
 /// scratch for 4 KB of fused sums, and no tiles merged within it.
 void packScratch(const ir::Graph& graph, LayerCode& layer) {
-    constexpr int64_t kAlign = 64;
     const std::vector<int64_t> sizes = layer.tileSizes();
     layer.scratchBytes = 0;
     for (View& v : layer.views) {
         if (v.home != Home::Fused)
             continue;
         v.offset = layer.scratchBytes;
-        layer.scratchBytes += (v.storageBytes(graph, sizes) + kAlign - 1) / kAlign * kAlign;
+        layer.scratchBytes += scratchRoom(graph, v, sizes);
     }
 }
 
@@ -253,13 +259,12 @@ int64_t storedScratchBytes(const ir::Graph& graph, const LayerCode& layer) {
     const std::vector<ir::TensorId> unstored = detail::registerOnlyTensors(graph, layer);
     if (unstored.empty())
         return layer.scratchBytes;
-    constexpr int64_t kAlign = 64;
     const std::vector<int64_t> sizes = layer.tileSizes();
     int64_t bytes = 0;
     for (const View& v : layer.views)
         if (v.home == Home::Fused &&
             std::find(unstored.begin(), unstored.end(), v.tensor) == unstored.end())
-            bytes += (v.storageBytes(graph, sizes) + kAlign - 1) / kAlign * kAlign;
+            bytes += scratchRoom(graph, v, sizes);
     return std::min(bytes, layer.scratchBytes);
 }
 
