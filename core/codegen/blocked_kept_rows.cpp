@@ -95,10 +95,14 @@ void planKeptRows(const OpCall& call, BlockedPlan& plan) {
     plan.wholeRows = plan.keptRows && plan.dotRowZero && storedPerChannel(call, plan);
 }
 
+bool gathersRowsOverTaps(const BlockedPlan& plan) {
+    return plan.dotGroup == 0 && plan.block >= 0 && !plan.blocksOutside && !plan.taps.empty() &&
+           plan.outer < 0 && plan.start == nullptr && !plan.stridedLoads && plan.outStride == 1 &&
+           plan.rowDiv == 1 && plan.rowStride > 1;
+}
+
 void planKeptGathers(const OpCall& call, BlockedPlan& plan) {
-    if (plan.dotGroup != 0 || plan.block < 0 || plan.blocksOutside || plan.taps.empty() ||
-        plan.outer >= 0 || plan.start != nullptr || plan.stridedLoads || plan.outStride != 1 ||
-        plan.rowDiv != 1 || plan.rowStride <= 1)
+    if (!gathersRowsOverTaps(plan))
         return;
     const std::optional<int64_t> channels =
         constantExtent(call.regions[0][static_cast<size_t>(plan.block)]);

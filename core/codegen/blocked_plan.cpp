@@ -348,11 +348,13 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
         plan->restOutside = plan->restOutside || rowsOutsideTiles(call, *plan);
         // A tile of kept gathered rows over taps in 3/4 of the registers
         // spilled (its edge taps' masked sums merged by moves): half.
-        BlockedPlan kept = *plan;
-        sizeTile(call, kept, registers.count / 2);
-        planKeptGathers(call, kept);
-        if (kept.keptRows)
-            *plan = std::move(kept);
+        if (gathersRowsOverTaps(*plan)) {
+            BlockedPlan kept = *plan;
+            sizeTile(call, kept, registers.count / 2);
+            planKeptGathers(call, kept);
+            if (kept.keptRows)
+                *plan = std::move(kept);
+        }
     }
     // Requantized outputs cannot hold a chunk's partial sums; kept rows
     // serve the whole reduction.

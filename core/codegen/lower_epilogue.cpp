@@ -1,20 +1,12 @@
 // Epilogues in registers (docs/codegen.md): the elementwise ops that follow
-// a contraction in its layer (bias add, batch norm left unfolded, an
-// activation, a residual Add ...) applied to the contraction's sums before
-// its single store, instead of as passes of their own over its output. A
-// chain qualifies when each op reads the tensor before it exactly once, that
-// tensor is read by no other op and lives only in the tile (Home::Fused), and
-// every op computes the contraction's region in its floating-point type: so
-// nothing else needs the intermediate values, and no rounding to a narrower
-// type is skipped. A requantized contraction (QLinearConv, QLinearMatMul)
-// starts its chain with the DequantizeLinear of its bytes, an integer one
-// (ConvInteger, MatMulInteger) with the Cast of its int32 sums to f32, and
-// a chain may end in a QuantizeLinear: the conversions are then the ops'
-// own, done in registers (a QDQ ResNet-50's residual blocks). The sums go
-// through the ops' own functions (scalarOp) as vectors, each other input
-// gathered lane by lane at its output position (LLVM merges adjacent loads
-// into one, a broadcast into a splat), so the bits are those of the ops run
-// apart, one lane at a time.
+// a contraction in its layer applied to the contraction's sums before its
+// single store, instead of as passes of their own over its output. Which
+// chains qualify is decided in epilogue_chain.cpp, which the host's tile
+// merging asks too. Here the sums go through the ops' own functions
+// (scalarOp) as vectors; an input that moves with the lanes is one masked
+// load, one that moves with none a splat, any other gathered lane by lane
+// at its output position: so the bits are those of the ops run apart, one
+// lane at a time.
 
 #include "codegen/internal/epilogue_chain.h"
 #include "codegen/internal/lowering.h"

@@ -216,6 +216,10 @@ void planKeptRows(const OpCall& call, BlockedPlan& plan);
 /// within 512 KiB of a segment's rows: each tile then loads a gathered
 /// vector instead of gathering it again (ResNet-50's stride-2 7 x 7 stem).
 void planKeptGathers(const OpCall& call, BlockedPlan& plan);
+/// Whether \p plan is a float row over taps whose vectors are gathered by a
+/// shuffle (an unflattened row of stride above 1, a span at a time), the
+/// rows planKeptGathers may keep.
+bool gathersRowsOverTaps(const BlockedPlan& plan);
 /// Steps of \p plan's reduction loops, its dotLoop's in groups.
 int64_t groupedStepCount(const OpCall& call, const BlockedPlan& plan);
 /// Rows a segment of \p chunks chunks keeps: each position of the rest
