@@ -16,12 +16,12 @@
 // span they read and shuffled (stride 2, ConvTranspose's exact divisions). A
 // row of runtime start runs whole segments, then a shorter one; a narrow row
 // may run flattened with the loop before it. A long single reduction runs in
-// chunks that take up the stored sums. The sums go through the call's
-// epilogue (lower_epilogue.cpp) before the one store, a shorter last
-// vector's as that many lanes; a row along output channels (a weight the
-// host stores in blocks of them) scatters them, and over a padded input
-// runs its block's tiles and taps unrolled, each position's padding taps
-// left out when compiling. Each element sums the same
+// chunks that take up the stored sums. The final sums (the last chunk's)
+// go through the call's epilogue (lower_epilogue.cpp) before the store, a
+// shorter last vector's as that many lanes; a row along output channels
+// (a weight the host stores in blocks of them) scatters them, and over a
+// padded input runs its block's tiles and taps unrolled, each position's
+// padding taps left out when compiling. Each element sums the same
 // products in the same order as lower_contraction.cpp, with the same fused
 // multiply-add: the same bits.
 
@@ -65,7 +65,7 @@ void BlockedEmitter::emitChunks() {
             chunkStart_ = first;
             emitOrdered();
         },
-        plan_.reductionChunk);
+        plan_.reductionChunk, nullptr, "chunks"); // named in the IR
     chunkStart_ = nullptr;
 }
 
@@ -300,9 +300,25 @@ void BlockedEmitter::emitTile(const Segment& s, Value* block, int64_t tile) {
         emitSteps(s, block, tile, reductions, acc);
         takeRowZero(s, block, acc);
     }
-    for (int64_t r = 0; r < tile; ++r)
-        for (int64_t c = 0; c < chunksOf(s); ++c)
-            storeChunk(s, block, r, c, acc[static_cast<size_t>(r)][static_cast<size_t>(c)]);
+    storeTile(s, block, tile, acc);
+}
+
+void BlockedEmitter::storeTile(const Segment& s, Value* block, int64_t tile,
+                               const std::vector<std::vector<Value*>>& acc) {
+    auto store = [&](bool final) {
+        for (int64_t r = 0; r < tile; ++r)
+            for (int64_t c = 0; c < chunksOf(s); ++c)
+                storeChunk(s, block, r, c, acc[static_cast<size_t>(r)][static_cast<size_t>(c)],
+                           final);
+    };
+    if (chunkStart_ == nullptr || call_.epilogue.empty()) {
+        store(true);
+        return;
+    }
+    const int64_t steps = nest_.loops[static_cast<size_t>(plan_.reductions[0])].extent;
+    e_.ifThen(
+        e_.b().CreateICmpEQ(chunkStart_, e_.i64(steps - plan_.reductionChunk)),
+        [&] { store(true); }, [&] { store(false); });
 }
 
 void BlockedEmitter::emitSteps(const Segment& s, Value* block, int64_t tile,
@@ -351,10 +367,15 @@ Value* BlockedEmitter::outputChunk(const Segment& s, Value* block, int64_t r, in
 }
 
 void BlockedEmitter::storeChunk(const Segment& s, Value* block, int64_t r, int64_t chunk,
-                                Value* slot) {
+                                Value* slot, bool final) {
     Value* sum = e_.b().CreateLoad(vector_, slot);
     const int64_t count = lanesIn(s, chunk);
     std::vector<Value*> loops = at(block, r, laneOf(s, chunk * plan_.lanes));
+    if (!final) { // a chunk's partial sums, where the next one loads them (outputChunk)
+        loops.resize(static_cast<size_t>(nest_.outputRank));
+        e_.storeVector(call_.outputs[0], loops, sum, count);
+        return;
+    }
     if (requantizes(call_)) // the scales and zero points are one along the row
         sum = requantizedLanes(e_, call_, sum, loops);
     if (!call_.epilogue.empty()) // after the requantization: from its bytes
@@ -376,16 +397,13 @@ bool lowerBlockedContraction(Emitter& e, const OpCall& call) {
     std::optional<BlockedPlan> plan = planBlocked(e, call);
     if (!plan)
         return false;
-    // An epilogue needs the final sums: none with chunks (they store partial ones).
-    OpCall withEpilogue = call;
-    const bool epilogue = !call.epilogue.empty() && plan->reductionChunk == 0;
-    if (!epilogue)
-        withEpilogue.epilogue.clear();
-    BlockedEmitter emitter(e, withEpilogue, *plan);
+    // With reduction chunks the epilogue runs on the last chunk's sums
+    // (storeTile); the others store theirs in the contraction's output.
+    BlockedEmitter emitter(e, call, *plan);
     if (!emitter.applies())
         return false; // no IR emitted yet
     emitter.emit();
-    if (epilogue && call.epilogueApplied != nullptr)
+    if (!call.epilogue.empty() && call.epilogueApplied != nullptr)
         *call.epilogueApplied = true;
     return true;
 }

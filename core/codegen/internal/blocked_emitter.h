@@ -167,8 +167,15 @@ private:
     /// The output's vector of chunk \p chunk of tile row \p r (lanes past the segment poison).
     Value* outputChunk(const Segment& s, Value* block, int64_t r, int64_t chunk);
 
-    /// Stores the sums of chunk \p chunk of row \p r (through the epilogue).
-    void storeChunk(const Segment& s, Value* block, int64_t r, int64_t chunk, Value* slot);
+    /// Stores the sums of chunk \p chunk of row \p r: through the epilogue
+    /// when \p final, else as they are in the contraction's output.
+    void storeChunk(const Segment& s, Value* block, int64_t r, int64_t chunk, Value* slot,
+                    bool final);
+    /// The tile's accumulators \p acc stored: the final sums through the
+    /// epilogue; with reduction chunks and an epilogue, those of every
+    /// chunk but the last as they are, for the next chunk to go on from.
+    void storeTile(const Segment& s, Value* block, int64_t tile,
+                   const std::vector<std::vector<Value*>>& acc);
 
     Emitter& e_;
     const OpCall& call_;

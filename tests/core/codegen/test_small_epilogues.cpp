@@ -8,7 +8,8 @@
 // QLinearMatMul's bytes dequantized and a bias added; a ConvInteger's sums
 // cast to f32, scaled, a bias added and Relu (as ONNX Runtime's dynamic
 // quantizer writes a Conv); a 1 x 1 Conv's rows flattened across output
-// rows, a bias, a residual and Relu — and a check that
+// rows, a bias, a residual and Relu; a MatMul summed in reduction chunks,
+// a bias and Relu on the last chunk's sums — and a check that
 // their kernels take the path (the values it computes are named
 // "epilogue"), which a MatMul followed by a Softmax does not.
 
@@ -143,6 +144,18 @@ void flatConvResidual(onnxio::ModelBuilder& m, Seeded& r) {
     output(m, "y", DType::Float32, {1, 32, 14, 14});
 }
 
+/// A MatMul deep enough to sum in reduction chunks (2,048 steps, more than
+/// a segment's strip of L1 holds), a bias and Relu: only the last
+/// chunk's sums go through them.
+void chunkedMatMulBiasRelu(onnxio::ModelBuilder& m, Seeded& r) {
+    m.addFloatInitializer("w", {2048, 64}, r.floats(2048 * 64, 0.05));
+    m.addFloatInitializer("bias", {64}, r.floats(64, 1.0));
+    m.addNode("MatMul", {"x", "w"}, {"p"});
+    m.addNode("Add", {"p", "bias"}, {"q"});
+    m.addNode("Relu", {"q"}, {"y"});
+    output(m, "y", DType::Float32, {8, 64});
+}
+
 const std::vector<Case>& epilogueCases() {
     static const std::vector<Case> all = {
         {"conv-relu-residual-clip", DType::Float32, {1, 8, 10, 10}, 2.0, convReluResidualClip},
@@ -157,8 +170,14 @@ const std::vector<Case>& epilogueCases() {
         {"qlinearmatmul-bias", DType::UInt8, {12, 40}, 0, qlinearMatMulBias},
         {"convinteger-cast-scale-bias", DType::UInt8, {1, 8, 10, 10}, 0, convIntegerCastScaleBias},
         {"flat-conv-residual", DType::Float32, {1, 16, 14, 14}, 2.0, flatConvResidual},
+        {"chunked-matmul-bias-relu", DType::Float32, {8, 2048}, 2.0, chunkedMatMulBiasRelu},
     };
     return all;
+}
+
+const Case& caseNamed(std::string_view name) {
+    const std::vector<Case>& all = epilogueCases();
+    return *std::find_if(all.begin(), all.end(), [&](const Case& c) { return c.name == name; });
 }
 
 } // namespace
@@ -187,9 +206,21 @@ TEST(TestEpilogues, elementwiseSuccessorsRunAsEpilogues) {
 // Over rows flattened across output rows (flat-conv-residual: 196
 // positions, 14 per row) the residual, laid out as the output, is one masked
 // vector load per vector and the bias one splat, not a load per lane.
+// A contraction summed in reduction chunks (chunked-matmul-bias-relu) takes
+// its epilogue too: the chunks store their partial sums, the last one runs
+// the bias and Relu on its sums before the one store of the output.
+TEST(TestEpilogues, reductionChunksTakeTheirEpilogue) {
+    TempDir dir;
+    const Case& c = caseNamed("chunked-matmul-bias-relu");
+    for (const char* strategy : {"tvm", "graphturbo"}) {
+        EXPECT_GT(countInKernels(c, strategy, dir.path(), "chunks"), 0) << strategy;
+        EXPECT_GT(countInKernels(c, strategy, dir.path(), "%epilogue"), 0) << strategy;
+    }
+}
+
 TEST(TestEpilogues, flattenedRowsLoadTheResidualAsVectors) {
     TempDir dir;
-    const Case& c = epilogueCases().back();
+    const Case& c = caseNamed("flat-conv-residual");
     for (const char* strategy : {"tvm", "graphturbo"}) {
         EXPECT_GT(countInKernels(c, strategy, dir.path(), "%epiloguelanes"), 0) << strategy;
         EXPECT_EQ(countInKernels(c, strategy, dir.path(), "%epiloguegather"), 0) << strategy;
