@@ -203,9 +203,6 @@ TEST(TestEpilogues, elementwiseSuccessorsRunAsEpilogues) {
         }
 }
 
-// Over rows flattened across output rows (flat-conv-residual: 196
-// positions, 14 per row) the residual, laid out as the output, is one masked
-// vector load per vector and the bias one splat, not a load per lane.
 // A contraction summed in reduction chunks (chunked-matmul-bias-relu) takes
 // its epilogue too: the chunks store their partial sums, the last one runs
 // the bias and Relu on its sums before the one store of the output.
@@ -218,6 +215,9 @@ TEST(TestEpilogues, reductionChunksTakeTheirEpilogue) {
     }
 }
 
+// Over rows flattened across output rows (flat-conv-residual: 196
+// positions, 14 per row) the residual, laid out as the output, is one masked
+// vector load per vector and the bias one splat, not a load per lane.
 TEST(TestEpilogues, flattenedRowsLoadTheResidualAsVectors) {
     TempDir dir;
     const Case& c = caseNamed("flat-conv-residual");
