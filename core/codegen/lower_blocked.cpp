@@ -306,6 +306,10 @@ void BlockedEmitter::emitTile(const Segment& s, Value* block, int64_t tile) {
 void BlockedEmitter::storeTile(const Segment& s, Value* block, int64_t tile,
                                const std::vector<std::vector<Value*>>& acc) {
     auto store = [&](bool final) {
+        if (final && storesTransposed()) {
+            storeTransposed(s, block, tile, acc);
+            return;
+        }
         for (int64_t r = 0; r < tile; ++r)
             for (int64_t c = 0; c < chunksOf(s); ++c)
                 storeChunk(s, block, r, c, acc[static_cast<size_t>(r)][static_cast<size_t>(c)],
@@ -376,21 +380,31 @@ void BlockedEmitter::storeChunk(const Segment& s, Value* block, int64_t r, int64
         e_.storeVector(call_.outputs[0], loops, sum, count);
         return;
     }
-    if (requantizes(call_)) // the scales and zero points are one along the row
-        sum = requantizedLanes(e_, call_, sum, loops);
-    if (!call_.epilogue.empty()) // after the requantization: from its bytes
-        sum = applyEpilogue(e_, call_, sum, count, epilogueLanes(), [&](int64_t lane) {
-            std::vector<Value*> laneLoops = at(block, r, laneOf(s, chunk * plan_.lanes + lane));
-            laneLoops.resize(static_cast<size_t>(nest_.outputRank));
-            return laneLoops;
-        });
+    sum = finalSum(s, block, r, chunk, sum);
     loops.resize(static_cast<size_t>(nest_.outputRank));
-    const Access& out =
-        call_.epilogue.empty() ? call_.outputs[0] : call_.epilogue.back().outputs[0];
+    const Access& out = finalOutput();
     if (plan_.outStride == 1)
         e_.storeVector(out, loops, sum, count);
     else // lanes along channels
         e_.storeStrided(out, loops, sum, out.strides[static_cast<size_t>(plan_.row)], count);
+}
+
+Value* BlockedEmitter::finalSum(const Segment& s, Value* block, int64_t r, int64_t chunk,
+                                Value* sum) {
+    std::vector<Value*> loops = at(block, r, laneOf(s, chunk * plan_.lanes));
+    if (requantizes(call_)) // the scales and zero points are one along the row
+        sum = requantizedLanes(e_, call_, sum, loops);
+    if (!call_.epilogue.empty()) // after the requantization: from its bytes
+        sum = applyEpilogue(e_, call_, sum, lanesIn(s, chunk), epilogueLanes(), [&](int64_t lane) {
+            std::vector<Value*> laneLoops = at(block, r, laneOf(s, chunk * plan_.lanes + lane));
+            laneLoops.resize(static_cast<size_t>(nest_.outputRank));
+            return laneLoops;
+        });
+    return sum;
+}
+
+const Access& BlockedEmitter::finalOutput() const {
+    return call_.epilogue.empty() ? call_.outputs[0] : call_.epilogue.back().outputs[0];
 }
 
 bool lowerBlockedContraction(Emitter& e, const OpCall& call) {

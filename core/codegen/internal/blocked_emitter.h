@@ -171,6 +171,20 @@ private:
     /// when \p final, else as they are in the contraction's output.
     void storeChunk(const Segment& s, Value* block, int64_t r, int64_t chunk, Value* slot,
                     bool final);
+    /// The final sums of chunk \p chunk of row \p r, \p sum: requantized
+    /// and through the epilogue.
+    Value* finalSum(const Segment& s, Value* block, int64_t r, int64_t chunk, Value* sum);
+    /// Where the final sums go: the epilogue's last output, else the contraction's.
+    const Access& finalOutput() const;
+    /// Whether the final sums of a tile along channels are stored as rows
+    /// (blocked_transposed.cpp): the tile's positions at consecutive
+    /// elements of the output.
+    bool storesTransposed() const;
+    /// The tile's final sums along channels transposed in registers, so
+    /// that each channel's positions are one masked store instead of a
+    /// scatter per position (blocked_transposed.cpp).
+    void storeTransposed(const Segment& s, Value* block, int64_t tile,
+                         const std::vector<std::vector<Value*>>& acc);
     /// The tile's accumulators \p acc stored: the final sums through the
     /// epilogue; with reduction chunks and an epilogue, those of every
     /// chunk but the last as they are, for the next chunk to go on from.
