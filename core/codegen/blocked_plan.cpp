@@ -26,10 +26,13 @@ namespace {
 /// Vectors of one segment at most.
 constexpr int64_t kMaxChunks = 4;
 /// Vectors of one segment along channels at most: each step loads them
-/// afresh (the weights stream from L2) against a broadcast per position,
-/// so 2 vectors by 12 positions read half the weight bytes per
-/// multiply-add of 4 by 6.
+/// afresh (the weights stream from L2) against a broadcast per position.
+/// Over taps, 2 vectors by 12 positions read half the weight bytes per
+/// multiply-add of 4 by 6; a 1 x 1 Conv's positions are broadcast from a
+/// strided input, and 4 by 6 load 10 vectors per 24 multiply-adds, not 14
+/// (channelChunks).
 constexpr int64_t kMaxChannelChunks = 2;
+constexpr int64_t kMaxPointwiseChannelChunks = 4;
 /// Block positions of one tile at most.
 constexpr int64_t kMaxBlock = 12;
 /// Lanes a row factor's span load may cover per vector lane (stride).
@@ -198,6 +201,14 @@ bool rowsOutsideTiles(const OpCall& call, const BlockedPlan& plan) {
     return *weightBytes * 2 <= hostLocalBytes();
 }
 
+/// Vectors of one segment along channels at most: 4 where the nest
+/// reduces over one loop alone (a 1 x 1 Conv), else 2 (kMaxChannelChunks).
+int64_t channelChunks(const ops::LoopNest& nest) {
+    const auto reduced = std::count_if(nest.loops.begin() + nest.outputRank, nest.loops.end(),
+                                       [](const ops::LoopDim& loop) { return loop.extent > 1; });
+    return reduced <= 1 ? kMaxPointwiseChannelChunks : kMaxChannelChunks;
+}
+
 /// \p plan's tile: block positions whose accumulators (a segment's vectors
 /// each) fit \p budget registers, as few tiles as that allows, of even
 /// sizes: 16 channels run as 8 + 8, not 12 + 4 (a tile of 4 loads the row
@@ -335,7 +346,7 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
     if (!plan || (integer && integerParametersAlongRow(call, *plan)))
         return std::nullopt;
     plan->lanes = std::min(registers.lanes, nextPowerOfTwo(plan->positions()));
-    plan->chunks = std::min(alongChannels ? kMaxChannelChunks : kMaxChunks,
+    plan->chunks = std::min(alongChannels ? channelChunks(nest) : kMaxChunks,
                             (plan->positions() + plan->lanes - 1) / plan->lanes);
     if (integer) {
         planByteDots(e, call, *plan);
