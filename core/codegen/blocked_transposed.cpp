@@ -10,15 +10,13 @@
 
 #include "codegen/internal/blocked_emitter.h"
 
-#include <algorithm>
-
 namespace stagecraft::codegen::detail {
 
 namespace {
 
-/// \p rows (each a vector of \p lanes, a power of two, at most \p lanes of
-/// them) transposed: result k holds lane k of every row, in row order, the
-/// lanes past the rows poison. Each pass interleaves row i with row
+/// \p rows (a tile's positions, each a vector of \p lanes, a power of two;
+/// at most \p lanes of them) transposed: result k holds lane k of every
+/// row, in row order, the lanes past the rows poison. Each pass interleaves row i with row
 /// i + lanes / 2 (its low halves into row 2i, its high into 2i + 1); after
 /// log2(lanes) passes row k holds what was column k.
 std::vector<Value*> transposed(llvm::IRBuilder<>& b, std::vector<Value*> rows, unsigned lanes) {
@@ -49,29 +47,26 @@ bool BlockedEmitter::storesTransposed() const {
         return false;
     const Access& out = finalOutput();
     const int64_t step = out.strides[static_cast<size_t>(plan_.block)];
-    return step == 1 && (plan_.blockOuter < 0 ||
-                         out.strides[static_cast<size_t>(plan_.blockOuter)] == plan_.blockWidth);
+    return plan_.tile <= plan_.lanes && plan_.block == nest_.outputRank - 1 && step == 1 &&
+           (plan_.blockOuter < 0 ||
+            out.strides[static_cast<size_t>(plan_.blockOuter)] == plan_.blockWidth);
 }
 
 void BlockedEmitter::storeTransposed(const Segment& s, Value* block, int64_t tile,
                                      const std::vector<std::vector<Value*>>& acc) {
     const Access& out = finalOutput();
-    const auto lanes = static_cast<unsigned>(plan_.lanes);
     for (int64_t chunk = 0; chunk < chunksOf(s); ++chunk) {
         std::vector<Value*> sums;
         for (int64_t r = 0; r < tile; ++r) {
             Value* slot = acc[static_cast<size_t>(r)][static_cast<size_t>(chunk)];
             sums.push_back(finalSum(s, block, r, chunk, e_.b().CreateLoad(vector_, slot)));
         }
-        for (int64_t first = 0; first < tile; first += plan_.lanes) {
-            const int64_t count = std::min<int64_t>(plan_.lanes, tile - first);
-            std::vector<Value*> columns =
-                transposed(e_.b(), {sums.begin() + first, sums.begin() + first + count}, lanes);
-            for (int64_t k = 0; k < lanesIn(s, chunk); ++k) {
-                std::vector<Value*> loops = at(block, first, laneOf(s, chunk * plan_.lanes + k));
-                loops.resize(static_cast<size_t>(nest_.outputRank));
-                e_.storeVector(out, loops, columns[static_cast<size_t>(k)], count);
-            }
+        const std::vector<Value*> columns =
+            transposed(e_.b(), std::move(sums), static_cast<unsigned>(plan_.lanes));
+        for (int64_t k = 0; k < lanesIn(s, chunk); ++k) {
+            std::vector<Value*> loops = at(block, 0, laneOf(s, chunk * plan_.lanes + k));
+            loops.resize(static_cast<size_t>(nest_.outputRank));
+            e_.storeVector(out, loops, columns[static_cast<size_t>(k)], tile);
         }
     }
 }

@@ -9,8 +9,8 @@
 // (blocked_transposed.cpp). Against ONNX Runtime under tvm and graphturbo,
 // with a bias and a residual Add and Relu as the epilogue, per core, on one
 // thread (a tile of every channel: a 1 x 1 Conv's segments of 4 vectors) and
-// compiled for AVX2 (8 lanes: a tile's 12 positions transposed in two
-// groups); and which weights the host blocks.
+// compiled for AVX2 (tiles transposed in vectors of 8 lanes, not 16); and
+// which weights the host blocks.
 
 #include "codegen/model_library.h"
 #include "coretestsupport.h"
