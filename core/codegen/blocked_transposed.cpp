@@ -16,9 +16,10 @@ namespace {
 
 /// \p rows (a tile's positions, each a vector of \p lanes, a power of two;
 /// at most \p lanes of them) transposed: result k holds lane k of every
-/// row, in row order, the lanes past the rows poison. Each pass interleaves row i with row
-/// i + lanes / 2 (its low halves into row 2i, its high into 2i + 1); after
-/// log2(lanes) passes row k holds what was column k.
+/// row, in row order, the lanes past the rows poison. Each pass
+/// interleaves row i with row i + lanes / 2 (its low halves into row 2i,
+/// its high into 2i + 1); after log2(lanes) passes row k holds what was
+/// column k.
 std::vector<Value*> transposed(llvm::IRBuilder<>& b, std::vector<Value*> rows, unsigned lanes) {
     auto* type = llvm::cast<llvm::FixedVectorType>(rows.front()->getType());
     rows.resize(lanes, llvm::PoisonValue::get(type));

@@ -8,9 +8,10 @@
 // registers to rows of positions, one store per channel
 // (blocked_transposed.cpp). Against ONNX Runtime under tvm and graphturbo,
 // with a bias and a residual Add and Relu as the epilogue, per core, on one
-// thread (a tile of every channel: a 1 x 1 Conv's segments of 4 vectors) and
-// compiled for AVX2 (tiles transposed in vectors of 8 lanes, not 16); and
-// which weights the host blocks.
+// thread (a tile of every channel: a 1 x 1 Conv's segments of 4 vectors),
+// compiled for AVX2 (tiles transposed in vectors of 8 lanes, not 16) and
+// for SSE2 (tiles of 6 positions in 4 lanes: scattered); and which weights
+// the host blocks.
 
 #include "codegen/model_library.h"
 #include "coretestsupport.h"
@@ -111,7 +112,7 @@ TEST_P(ChannelsMatchOnnxRuntime, channelsMatchOnnxRuntime) {
     expectMatchesOnnxRuntime(paddedCase(), GetParam());
     expectMatchesOnnxRuntime(rowsPaddedCase(), GetParam());
     expectMatchesOnnxRuntime(manyTapsCase(), GetParam());
-    for (const char* cpu : {"", "x86-64-v3"}) {
+    for (const char* cpu : {"", "x86-64-v3", "x86-64"}) {
         expectMatchesOnnxRuntime(channelsCase(), GetParam(), cpu, 1);
         expectMatchesOnnxRuntime(rowsPaddedCase(), GetParam(), cpu, 1);
     }
