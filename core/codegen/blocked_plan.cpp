@@ -49,23 +49,26 @@ constexpr int64_t kChunkBytes = 16 * 1024;
 struct VectorRegisters {
     int64_t lanes = 4;
     int64_t count = 16;
+    /// Registers a step takes beside the accumulators and row vectors: the
+    /// broadcast, and the product where a multiply-add is two instructions.
+    int64_t perStep = 1;
 };
 
 /// Those of the machine \p module is compiled for (setVectorBits), else
 /// this host's.
 VectorRegisters hostVectorRegisters(const llvm::Module& module, int64_t bytes) {
-    static const int hostBits = [] {
-        llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-        if (features.lookup("avx512f"))
-            return 512;
-        return features.lookup("avx") ? 256 : 128;
-    }();
+    static const llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+    static const int hostBits = features.lookup("avx512f") ? 512
+                                : features.lookup("avx")   ? 256
+                                                           : 128;
     const int recorded = detail::vectorBitsOf(module);
     const int bits = recorded > 0 ? recorded : hostBits;
     const llvm::Triple target(recorded > 0 ? module.getTargetTriple()
                                            : llvm::sys::getProcessTriple());
     const int64_t count = (target.isX86() && bits < 512) ? 16 : 32;
-    return {bits / 8 / bytes, count};
+    const bool separate = recorded > 0 ? detail::separateMultiplyOf(module)
+                                       : target.isX86() && !features.lookup("fma") && bits < 512;
+    return {bits / 8 / bytes, count, separate ? 2 : 1};
 }
 
 /// The share of \p lanes-wide vector lanes that \p positions fill, as a
@@ -209,15 +212,43 @@ int64_t channelChunks(const ops::LoopNest& nest) {
     return reduced <= 1 ? kMaxPointwiseChannelChunks : kMaxChannelChunks;
 }
 
+/// Accumulators a tile may hold of \p budget: the rest of the
+/// \p registers must keep a step's \p chunks row vectors and what the step
+/// takes beside them, or the accumulators spill (AVX2's 16: 4 by 3 took
+/// 17; SSE2's product took one more).
+int64_t tileBudget(int64_t budget, const VectorRegisters& registers, int64_t chunks) {
+    return std::min(budget, registers.count - chunks - registers.perStep);
+}
+
+/// Vectors of a segment, of at most \p most: the count whose tile loads
+/// the fewest vectors per multiply-add (c row vectors and t broadcasts for
+/// c t of them), the largest where two tie. With 32 registers that is
+/// \p most up to 4; with 16, 3 by 4 rather than 4 by 2.
+int64_t chunksForRegisters(int64_t most, int64_t budget, const VectorRegisters& registers) {
+    int64_t best = 1;
+    double bestShare = 0;
+    for (int64_t c = 1; c <= most; ++c) {
+        const int64_t t = std::clamp<int64_t>(tileBudget(budget, registers, c) / c, 1, kMaxBlock);
+        const double share = static_cast<double>(c * t) / static_cast<double>(c + t);
+        if (share >= bestShare) {
+            best = c;
+            bestShare = share;
+        }
+    }
+    return best;
+}
+
 /// \p plan's tile: block positions whose accumulators (a segment's vectors
 /// each) fit \p budget registers, as few tiles as that allows, of even
 /// sizes: 16 channels run as 8 + 8, not 12 + 4 (a tile of 4 loads the row
 /// for a third of the multiply-adds). A tile row's weight sums (dotRowZero)
 /// summed per step take a register of their own; whole rows sum them
 /// before the steps.
-void sizeTile(const OpCall& call, BlockedPlan& plan, int64_t budget) {
+void sizeTile(const OpCall& call, BlockedPlan& plan, int64_t budget,
+              const VectorRegisters& registers) {
     const int64_t perRow = plan.chunks + (plan.dotRowZero && !plan.wholeRows ? 1 : 0);
-    plan.tile = std::clamp<int64_t>(budget / perRow, 1, kMaxBlock);
+    plan.tile =
+        std::clamp<int64_t>(tileBudget(budget, registers, plan.chunks) / perRow, 1, kMaxBlock);
     const std::optional<int64_t> extent =
         plan.block < 0         ? std::nullopt
         : plan.blockOuter >= 0 ? std::optional<int64_t>(plan.blockPositions)
@@ -326,15 +357,18 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
     // Narrow rows are flattened; wider ones (ResNet-50's 14 x 14 stage: 14
     // of 16 lanes, 196 of 208 flattened) only without taps: nine unrolled
     // taps of a 3 x 3 one ran 10 % slower, its 1 x 1 ones 8-23 % faster.
+    // Also where the lanes fill alike: a row reads the whole weight again,
+    // a segment of the flattened row once (AVX2's rows of 7 in 8 lanes:
+    // ResNet-50's stage-4 1 x 1 Convs 0.30-0.63x as long).
     // Byte dots along the row keep their interleaved rows (planKeptRows):
     // a strided row's gathers then run once per segment, not per tile.
     const bool gathersOnce =
         integer && wordDotOf(e.module()) == 2 && vectorBitsOf(e.module()) == 512;
-    if (plan && !alongChannels && plan->width % registers.lanes != 0) {
+    if (plan && !alongChannels) {
         std::optional<BlockedPlan> flat = planRow(call, true, nest.outputRank - 1, stridedLoads);
         if (flat && flattens(call, *flat, registers.lanes, gathersOnce) &&
             (plan->width * 2 <= registers.lanes ||
-             (flat->restOutside && laneShare(flat->positions(), registers.lanes) >
+             (flat->restOutside && laneShare(flat->positions(), registers.lanes) >=
                                        laneShare(plan->width, registers.lanes))))
             plan = std::move(flat);
     }
@@ -346,22 +380,23 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
     if (!plan || (integer && integerParametersAlongRow(call, *plan)))
         return std::nullopt;
     plan->lanes = std::min(registers.lanes, nextPowerOfTwo(plan->positions()));
-    plan->chunks = std::min(alongChannels ? channelChunks(nest) : kMaxChunks,
-                            (plan->positions() + plan->lanes - 1) / plan->lanes);
+    plan->chunks = chunksForRegisters(std::min(alongChannels ? channelChunks(nest) : kMaxChunks,
+                                               (plan->positions() + plan->lanes - 1) / plan->lanes),
+                                      registers.count * 3 / 4, registers);
     if (integer) {
         planByteDots(e, call, *plan);
         planKeptRows(call, *plan);
     }
     // (Byte dot products sum the weight's columns before the tiles:
     // BlockedEmitter::sumColumns.)
-    sizeTile(call, *plan, registers.count * 3 / 4);
+    sizeTile(call, *plan, registers.count * 3 / 4, registers);
     if (!stridedLoads && !integer) {
         plan->restOutside = plan->restOutside || rowsOutsideTiles(call, *plan);
         // A tile of kept gathered rows over taps in 3/4 of the registers
         // spilled (its edge taps' masked sums merged by moves): half.
         if (gathersRowsOverTaps(*plan)) {
             BlockedPlan kept = *plan;
-            sizeTile(call, kept, registers.count / 2);
+            sizeTile(call, kept, registers.count / 2, registers);
             planKeptGathers(call, kept);
             if (kept.keptRows)
                 *plan = std::move(kept);

@@ -69,6 +69,9 @@ struct EmitOptions {
     /// Read each part's assembly, as LLVM prints it verbosely (with its
     /// loop and spill comments), into EmittedProgram::vectorReport.
     bool vectorReport = false;
+    /// Keep each part's verbose assembly (EmittedPart::assembly) on any
+    /// target; the vector report keeps it too.
+    bool keepAssembly = false;
 };
 
 /// One module of a kernel, compiled on its own (docs/codegen.md, "Kernel
@@ -79,7 +82,8 @@ struct EmittedPart {
     std::string ir;
     /// The relocatable ELF object.
     std::string object;
-    /// Its assembly, verbose (EmitOptions::vectorReport), else empty.
+    /// Its assembly, verbose (EmitOptions::vectorReport or keepAssembly),
+    /// else empty.
     std::string assembly;
     /// Instructions in the optimized functions, for reports.
     int64_t instructions = 0;

@@ -222,13 +222,13 @@ Expected<EmittedPart> emitPart(const ir::Graph& graph, const partition::Semantic
     std::optional<CachedKernel> found = cache ? cache->load(key) : std::nullopt;
     result.cached = found.has_value();
     if (!found) {
-        SC_ASSIGN_OR_RETURN(
-            found, compileModule(*module, kernel.symbol, machine, options,
-                                 options.keepIr || options.vectorReport || cache != nullptr));
+        SC_ASSIGN_OR_RETURN(found, compileModule(*module, kernel.symbol, machine, options,
+                                                 options.keepIr || options.vectorReport ||
+                                                     options.keepAssembly || cache != nullptr));
         if (cache)
             (void)cache->store(key, *found);
     }
-    if (options.vectorReport) {
+    if (options.vectorReport || options.keepAssembly) {
         SC_ASSIGN_OR_RETURN(result.assembly, assemblyOf(found->ir, machine, kernel.symbol));
     }
     result.instructions = found->instructions;

@@ -1,6 +1,7 @@
 // What the lowering reads of the machine it compiles for, recorded in each
-// kernel's module (lowering.h): the width of its vector registers, which
-// the register-blocked lowering plans for (blocked_plan.cpp), and its word
+// kernel's module (lowering.h): the width of its vector registers and
+// whether it lacks a fused multiply-add, which the register-blocked
+// lowering plans for (blocked_plan.cpp), and its word
 // dot product, which integer contractions multiply-add with
 // (blocked_integer.cpp). Read off the target machine, so `--cpu` and
 // `--vlen` decide them, not the machine that compiles.
@@ -21,6 +22,7 @@ namespace stagecraft::codegen::detail {
 namespace {
 constexpr const char* kVectorBitsFlag = "stagecraft.vector-bits";
 constexpr const char* kWordDotFlag = "stagecraft.word-dot";
+constexpr const char* kSeparateMultiplyFlag = "stagecraft.separate-multiply";
 
 int intFlag(const llvm::Module& module, const char* name) {
     auto* flag = llvm::mdconst::extract_or_null<llvm::ConstantInt>(module.getModuleFlag(name));
@@ -31,8 +33,11 @@ int intFlag(const llvm::Module& module, const char* name) {
 void setVectorBits(llvm::Module& module, const llvm::TargetMachine& machine) {
     int bits = 128;
     int wordDot = 0;
+    int separateMultiply = 0;
     if (machine.getTargetTriple().isX86()) {
         const llvm::MCSubtargetInfo* subtarget = machine.getMCSubtargetInfo();
+        separateMultiply =
+            subtarget->checkFeatures("+fma") || subtarget->checkFeatures("+avx512f") ? 0 : 1;
         bits = subtarget->checkFeatures("+avx512f") ? 512
                : subtarget->checkFeatures("+avx")   ? 256
                                                     : 128;
@@ -52,6 +57,7 @@ void setVectorBits(llvm::Module& module, const llvm::TargetMachine& machine) {
     }
     module.addModuleFlag(llvm::Module::Warning, kVectorBitsFlag, bits);
     module.addModuleFlag(llvm::Module::Warning, kWordDotFlag, wordDot);
+    module.addModuleFlag(llvm::Module::Warning, kSeparateMultiplyFlag, separateMultiply);
 }
 
 int vectorBitsOf(const llvm::Module& module) {
@@ -60,6 +66,10 @@ int vectorBitsOf(const llvm::Module& module) {
 
 int wordDotOf(const llvm::Module& module) {
     return intFlag(module, kWordDotFlag);
+}
+
+bool separateMultiplyOf(const llvm::Module& module) {
+    return intFlag(module, kSeparateMultiplyFlag) != 0;
 }
 
 } // namespace stagecraft::codegen::detail

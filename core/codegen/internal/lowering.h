@@ -250,6 +250,9 @@ int vectorBitsOf(const llvm::Module& module);
 /// none (riscv64, SSE), 1 vpmaddwd (AVX2, AVX-512 BW), 2 vpdpwssd, which
 /// also adds the pair sums to the accumulators (AVX-512 VNNI).
 int wordDotOf(const llvm::Module& module);
+/// Whether the x86 machine setVectorBits saw has no fused multiply-add
+/// (SSE2 alone): a multiply-add then takes a register for the product.
+bool separateMultiplyOf(const llvm::Module& module);
 
 /// The debug locations of an explained kernel (kernel_explain.cpp): every
 /// instruction carries the listing line of the op, promotion or tile loop it

@@ -8,7 +8,11 @@
 #include "ir/const_tensor.h"
 
 #include <algorithm>
+#include <cctype>
 #include <gtest/gtest.h>
+#include <optional>
+#include <set>
+#include <sstream>
 
 namespace stagecraft::test {
 
@@ -136,26 +140,114 @@ int64_t countInKernels(const Case& c, const char* strategy, const std::filesyste
     return count;
 }
 
-std::string optimizedKernels(const Case& c, const char* strategy, const std::filesystem::path& dir,
-                             const std::string& cpu) {
+namespace {
+
+/// Case \p c scheduled by \p strategy (the model saved in \p dir) and
+/// emitted on one thread with \p options; nullopt (a failure noted) when
+/// it cannot be planned or compiled.
+std::optional<codegen::EmittedProgram> emittedCase(const Case& c, const char* strategy,
+                                                   const std::filesystem::path& dir,
+                                                   codegen::EmitOptions options) {
     Seeded r;
     ModelFile file = saveCase(c, dir / (std::string(c.name) + ".onnx"), r);
     auto planned = plan(file, "stcp920", strategy);
     EXPECT_TRUE(planned.ok()) << (planned.ok() ? "" : planned.error().message().c_str());
     if (!planned.ok())
-        return {};
-    codegen::EmitOptions options;
+        return std::nullopt;
     options.threads = 1;
-    options.cpu = cpu;
     auto emitted = codegen::emitProgram(
         (*planned)->graph, *(*planned)->evaluation.schedule.semantics, (*planned)->plan, options);
     EXPECT_TRUE(emitted.ok()) << (emitted.ok() ? "" : emitted.error().message().c_str());
+    if (!emitted.ok())
+        return std::nullopt;
+    return std::move(emitted).value();
+}
+
+} // namespace
+
+std::string optimizedKernels(const Case& c, const char* strategy, const std::filesystem::path& dir,
+                             const std::string& cpu) {
+    codegen::EmitOptions options;
+    options.cpu = cpu;
+    std::optional<codegen::EmittedProgram> emitted = emittedCase(c, strategy, dir, options);
     std::string ir;
-    if (emitted.ok())
+    if (emitted)
         for (const codegen::EmittedKernel& kernel : emitted->kernels)
             for (const codegen::EmittedPart& part : kernel.parts)
                 ir += part.ir;
     return ir;
+}
+
+namespace {
+
+/// The label "BB<f>_<n>" after \p marker in \p line ("" without it).
+std::string labelAfter(const std::string& line, std::string_view marker) {
+    const size_t at = line.find(marker);
+    if (at == std::string::npos)
+        return {};
+    const size_t from = at + marker.size();
+    size_t to = from;
+    while (to < line.size() &&
+           (std::isalnum(static_cast<unsigned char>(line[to])) != 0 || line[to] == '_'))
+        ++to;
+    return line.substr(from, to - from);
+}
+
+/// The bytes of a spill or reload LLVM notes on \p line ("32-byte Spill",
+/// "16-byte Folded Reload"), else 0.
+int spilledBytes(const std::string& line) {
+    const size_t at = line.find("-byte ");
+    if (at == std::string::npos || (line.find("Spill", at) == std::string::npos &&
+                                    line.find("Reload", at) == std::string::npos))
+        return 0;
+    size_t from = at;
+    while (from > 0 && std::isdigit(static_cast<unsigned char>(line[from - 1])) != 0)
+        --from;
+    return from < at ? std::stoi(line.substr(from, at - from)) : 0;
+}
+
+/// The spills and reloads of vector registers (16 bytes or more) in the
+/// blocks of innermost loops of the verbose x86 assembly \p text: a block
+/// whose loop comment names it an inner loop's header, or names such a
+/// header as its loop's.
+int64_t innerVectorSpills(const std::string& text) {
+    std::set<std::string> innerHeaders;
+    std::istringstream lines(text);
+    std::string line, block;
+    bool inner = false;
+    int64_t count = 0;
+    while (std::getline(lines, line)) {
+        if (line.rfind(".LBB", 0) == 0) {
+            block = labelAfter(line, ".L");
+            inner = false;
+        } else if (line.find("This Inner Loop Header") != std::string::npos) {
+            innerHeaders.insert(block);
+            inner = true;
+        } else if (innerHeaders.count(labelAfter(line, "in Loop: Header=")) > 0) {
+            inner = true;
+        } else if (inner && spilledBytes(line) >= 16) {
+            ++count;
+        }
+    }
+    return count;
+}
+
+} // namespace
+
+int64_t innerLoopVectorSpills(const Case& c, const char* strategy, const std::filesystem::path& dir,
+                              const std::string& cpu) {
+    codegen::EmitOptions options;
+    options.cpu = cpu;
+    options.keepIr = false;
+    options.keepAssembly = true;
+    std::optional<codegen::EmittedProgram> emitted = emittedCase(c, strategy, dir, options);
+    if (!emitted)
+        return -1;
+    int64_t count = 0;
+    for (const codegen::EmittedKernel& kernel : emitted->kernels)
+        for (const codegen::EmittedPart& part : kernel.parts)
+            count += innerVectorSpills(part.assembly);
+    return count;
 }
 
 } // namespace stagecraft::test

@@ -112,4 +112,11 @@ int64_t countInKernels(const Case& c, const char* strategy, const std::filesyste
 std::string optimizedKernels(const Case& c, const char* strategy, const std::filesystem::path& dir,
                              const std::string& cpu);
 
+/// Vector registers spilled or reloaded in the innermost loops of every
+/// kernel of case \p c scheduled by \p strategy, compiled for the host's
+/// triple and CPU \p cpu (LLVM's spill notes in its verbose assembly); -1
+/// when it cannot be planned or compiled.
+int64_t innerLoopVectorSpills(const Case& c, const char* strategy, const std::filesystem::path& dir,
+                              const std::string& cpu);
+
 } // namespace stagecraft::test

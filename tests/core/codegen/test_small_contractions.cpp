@@ -255,3 +255,21 @@ TEST(TestContractions, softmaxKeepsItsExponentials) {
             countInKernels(caseNamed("attention-masked-softmax"), strategy, dir.path(), "%kept"), 0)
             << strategy;
 }
+
+// A tile's accumulators, a step's row vectors and one broadcast fit the
+// vector registers (blocked_plan.cpp, chunksForRegisters): with AVX2's and
+// SSE2's 16, a dense layer runs 3 vectors by 4 rows, not 4 by 3, which
+// spilled an accumulator every step; AVX-512's 32 hold 4 by 6. Rows of 7
+// flatten in 8 lanes as they fill them alike (7 of 8, 49 of 56). Each
+// kernel's innermost loops keep their vectors in registers, and the AVX2
+// kernels match ONNX Runtime whatever this machine's vectors.
+TEST(TestContractions, innerLoopsKeepTheirVectorsInRegisters) {
+    TempDir dir;
+    for (const char* name :
+         {"dense-many-feature-tiles", "matmul-reduction-chunks", "conv-1x1", "conv-3x3-wide-rows"})
+        for (const char* cpu : {"x86-64-v3", "x86-64", "skylake-avx512"})
+            EXPECT_EQ(innerLoopVectorSpills(caseNamed(name), "graphturbo", dir.path(), cpu), 0)
+                << name << " for " << cpu;
+    expectMatchesOnnxRuntime(caseNamed("dense-many-feature-tiles"), "graphturbo", "x86-64-v3");
+    expectMatchesOnnxRuntime(caseNamed("conv-1x1"), "graphturbo", "x86-64-v3");
+}
