@@ -35,6 +35,13 @@ QSet<QString> kernelSpans(const QJsonObject& trace) {
     return names;
 }
 
+/// Whether \p err is calibration's one-line refusal of figures that did
+/// not settle (calibrate.cpp): load from elsewhere, not a fault.
+bool refusedAsBusy(const QString& err) {
+    return err.contains(s("calibrate when it is idle")) ||
+           err.contains(s("calibrate when the machine is idle"));
+}
+
 } // namespace
 
 class TestCliFidelity : public QObject {
@@ -54,7 +61,14 @@ private slots:
         auto before = runCli({s("arch"), s("host-cpu")});
         QVERIFY2(before.out.contains(s("assumptions: run 'stagecraft arch calibrate'")),
                  qPrintable(before.out));
+        // Calibration refuses, by design, while something else loads the
+        // machine (its figures did not settle); on a busy CI machine the
+        // check below is tried three times, then skipped, saying why.
         auto r = runCli({s("arch"), s("calibrate"), s("--repeat"), s("1")}, 180000);
+        for (int retry = 0; retry < 2 && r.exitCode != 0 && refusedAsBusy(r.err); ++retry)
+            r = runCli({s("arch"), s("calibrate"), s("--repeat"), s("1")}, 180000);
+        if (r.exitCode != 0 && refusedAsBusy(r.err))
+            QSKIP(qPrintable(s("the machine was busy three times: ") + r.err.trimmed()));
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY(r.err.contains(s("building the conv3x3 kernel")));
         QVERIFY(r.err.contains(s("timing the set, round 3 of 3")));
