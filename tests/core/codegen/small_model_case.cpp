@@ -209,8 +209,8 @@ int spilledBytes(const std::string& line) {
 /// The spills and reloads of vector registers (16 bytes or more) in the
 /// blocks of innermost loops of the verbose x86 assembly \p text: a block
 /// whose loop comment names it an inner loop's header, or names such a
-/// header as its loop's.
-int64_t innerVectorSpills(const std::string& text) {
+/// header as its loop's. Adds the inner loops seen to \p loops.
+int64_t innerVectorSpills(const std::string& text, int64_t& loops) {
     std::set<std::string> innerHeaders;
     std::istringstream lines(text);
     std::string line, block;
@@ -229,6 +229,7 @@ int64_t innerVectorSpills(const std::string& text) {
             ++count;
         }
     }
+    loops += static_cast<int64_t>(innerHeaders.size());
     return count;
 }
 
@@ -243,11 +244,12 @@ int64_t innerLoopVectorSpills(const Case& c, const char* strategy, const std::fi
     std::optional<codegen::EmittedProgram> emitted = emittedCase(c, strategy, dir, options);
     if (!emitted)
         return -1;
-    int64_t count = 0;
+    int64_t count = 0, loops = 0;
     for (const codegen::EmittedKernel& kernel : emitted->kernels)
         for (const codegen::EmittedPart& part : kernel.parts)
-            count += innerVectorSpills(part.assembly);
-    return count;
+            count += innerVectorSpills(part.assembly, loops);
+    EXPECT_GT(loops, 0) << c.name << ": no inner loop found in the assembly's loop comments";
+    return loops > 0 ? count : -1;
 }
 
 } // namespace stagecraft::test

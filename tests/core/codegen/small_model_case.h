@@ -115,7 +115,7 @@ std::string optimizedKernels(const Case& c, const char* strategy, const std::fil
 /// Vector registers spilled or reloaded in the innermost loops of every
 /// kernel of case \p c scheduled by \p strategy, compiled for the host's
 /// triple and CPU \p cpu (LLVM's spill notes in its verbose assembly); -1
-/// when it cannot be planned or compiled.
+/// when it cannot be planned or compiled, or no inner loop is found.
 int64_t innerLoopVectorSpills(const Case& c, const char* strategy, const std::filesystem::path& dir,
                               const std::string& cpu);
 
