@@ -331,6 +331,29 @@ std::optional<BlockedPlan> planChannels(const OpCall& call) {
     return std::nullopt;
 }
 
+/// Whether \p plan's column factor reads, along one of its dims, both a
+/// tap and the block (or the loop flattened with it): a Conv's input along
+/// channels over kw. Optimized as one block, its taps' equal broadcasts
+/// are loaded once and kept for the later taps: a tile of 2 by 6 over a
+/// 3 x 3 Conv then held 8 broadcasts beside its 12 accumulators and 2
+/// weight vectors, and spilled 18 vectors per 34 multiply-adds in AVX2's
+/// 16 registers (ResNet-50's 28 x 28 3 x 3 Convs 4.4 -> 2.6 ms apart).
+namespace {
+
+bool sharesColumnsAcrossTaps(const OpCall& call, const BlockedPlan& plan) {
+    const ops::AccessMap* map = call.semantics->nests[0].accessFor(plan.colSlot);
+    if (map == nullptr || plan.taps.empty() || plan.block < 0)
+        return false;
+    return std::any_of(map->dims.begin(), map->dims.end(), [&](const ops::IndexExpr& dim) {
+        const bool byBlock =
+            readsLoop(dim, plan.block) || (plan.blockOuter >= 0 && readsLoop(dim, plan.blockOuter));
+        return byBlock && std::any_of(plan.taps.begin(), plan.taps.end(),
+                                      [&](int tap) { return readsLoop(dim, tap); });
+    });
+}
+
+} // namespace
+
 /// The full plan: factors, then the tile and segment sized to the host's
 /// vector registers; nullopt where the lowering does not apply. A row that
 /// leaves lanes empty is flattened with the loop before it where the
@@ -390,6 +413,7 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
     // (Byte dot products sum the weight's columns before the tiles:
     // BlockedEmitter::sumColumns.)
     sizeTile(call, *plan, registers.count * 3 / 4, registers);
+    plan->tapsApart = sharesColumnsAcrossTaps(call, *plan);
     if (!stridedLoads && !integer) {
         plan->restOutside = plan->restOutside || rowsOutsideTiles(call, *plan);
         // A tile of kept gathered rows over taps in 3/4 of the registers

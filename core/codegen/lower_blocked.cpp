@@ -21,12 +21,14 @@
 // shorter last vector's as that many lanes; a row along output channels
 // (a weight the host stores in blocks of them) scatters them, and over a
 // padded input runs its block's tiles and taps unrolled, each position's
-// padding taps left out when compiling. Each element sums the same
-// products in the same order as lower_contraction.cpp, with the same fused
-// multiply-add: the same bits.
+// padding taps left out when compiling; its taps, which share broadcasts
+// along kw, are kept apart so each loads its own (BlockedPlan::tapsApart).
+// Each element sums the same products in the same order as
+// lower_contraction.cpp, with the same fused multiply-add: the same bits.
 
 #include "codegen/internal/blocked_emitter.h"
 
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
 
 #include <algorithm>
@@ -334,7 +336,9 @@ void BlockedEmitter::emitSteps(const Segment& s, Value* block, int64_t tile,
     e_.forBox(reductions, [&](const std::vector<Value*>& red) {
         Value* step = enterStep(reductions, red);
         auto body = [&] { // a tap in the column factor's guarded padding: tested per tile
-            for (size_t t = 0; t < steps.size(); ++t)
+            for (size_t t = 0; t < steps.size(); ++t) {
+                if (t > 0 && plan_.tapsApart)
+                    separateLoads();
                 if (const std::vector<int64_t>& taps = steps[t]; dots)
                     emitDotStep(s, block, tile, taps, t, step, acc);
                 else if (plan_.colGuardedDims.empty())
@@ -343,6 +347,7 @@ void BlockedEmitter::emitSteps(const Segment& s, Value* block, int64_t tile,
                     e_.ifThen(readsInside(e_, call_, plan_.colSlot, plan_.colGuardedDims,
                                           withTaps(at(block, 0, s.first), taps)),
                               [&] { emitStep(s, block, tile, taps, t, step, acc); });
+            }
         };
         if (plan_.testedDims.empty() || wholeRows_) // whole rows: padding reads the zero point
             body();
@@ -351,6 +356,14 @@ void BlockedEmitter::emitSteps(const Segment& s, Value* block, int64_t tile,
                 readsInside(e_, call_, plan_.rowSlot, plan_.testedDims, at(block, 0, s.first)),
                 body);
     });
+}
+
+void BlockedEmitter::separateLoads() {
+    // An empty statement that may write memory: no load after it is merged
+    // with one before it, and none moves across it (BlockedPlan::tapsApart).
+    // It emits no instruction.
+    auto* type = llvm::FunctionType::get(e_.b().getVoidTy(), false);
+    e_.b().CreateCall(type, llvm::InlineAsm::get(type, "", "~{memory}", true));
 }
 
 EpilogueLanes BlockedEmitter::epilogueLanes() const {

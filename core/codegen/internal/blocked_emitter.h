@@ -87,6 +87,9 @@ private:
     /// byte dot products along the row, plan_.dotLoop in steps of dotGroup.
     void emitSteps(const Segment& s, Value* block, int64_t tile, std::vector<Range> reductions,
                    std::vector<std::vector<Value*>>& acc);
+    /// Keeps the loads emitted next apart from those before (a tap's
+    /// broadcasts from the last tap's: BlockedPlan::tapsApart).
+    void separateLoads();
 
     /// The steps of the one reduction a tile runs: the current reduction
     /// chunk's, or the whole loop.

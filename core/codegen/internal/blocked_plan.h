@@ -90,6 +90,12 @@ struct BlockedPlan {
     /// of an unflattened block).
     std::vector<int> colTestedDims;
     std::vector<int> colGuardedDims;
+    /// The column factor's element of one tap is another tap's at another
+    /// block position (a row along channels over a Conv's kw: position p's
+    /// tap 1 reads what p + 1's tap 0 reads): its taps are emitted apart, so
+    /// that each loads its broadcasts afresh rather than keeping every tap's
+    /// alive in registers (sharesColumnsAcrossTaps).
+    bool tapsApart = false;
     /// The row's first position and width (constants), the lanes of a
     /// vector, the vectors of a segment and the block positions of a tile.
     /// A row known only from its start at run time (a dense layer's

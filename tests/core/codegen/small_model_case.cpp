@@ -209,7 +209,9 @@ int spilledBytes(const std::string& line) {
 /// The spills and reloads of vector registers (16 bytes or more) in the
 /// blocks of innermost loops of the verbose x86 assembly \p text: a block
 /// whose loop comment names it an inner loop's header, or names such a
-/// header as its loop's. Adds the inner loops seen to \p loops.
+/// header as its loop's. A block starts at a label or, falling through
+/// from the last (a loop's exit), at LLVM's "# %bb.N:" note. Adds the
+/// inner loops seen to \p loops.
 int64_t innerVectorSpills(const std::string& text, int64_t& loops) {
     std::set<std::string> innerHeaders;
     std::istringstream lines(text);
@@ -217,7 +219,7 @@ int64_t innerVectorSpills(const std::string& text, int64_t& loops) {
     bool inner = false;
     int64_t count = 0;
     while (std::getline(lines, line)) {
-        if (line.rfind(".LBB", 0) == 0) {
+        if (line.rfind(".LBB", 0) == 0 || line.rfind("# %bb.", 0) == 0) { // a block starts
             block = labelAfter(line, ".L");
             inner = false;
         } else if (line.find("This Inner Loop Header") != std::string::npos) {

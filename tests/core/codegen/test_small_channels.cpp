@@ -89,6 +89,24 @@ const Case& manyTapsCase() {
     return c;
 }
 
+/// A padded 3 x 3 Conv of stride 1 alone (with its bias) into 12 x 12:
+/// 128 channels from 8, along channels over taps (AVX2: two tiles of 6
+/// positions per row), its rows' padding taps tested once per tile.
+const Case& lonePaddedCase() {
+    static const Case c{"conv3x3-stride1-alone",
+                        DType::Float32,
+                        {1, 8, 12, 12},
+                        2.0,
+                        [](onnxio::ModelBuilder& m, Seeded& r) {
+                            m.addFloatInitializer("w", {128, 8, 3, 3}, r.floats(128 * 8 * 9, 0.5));
+                            m.addFloatInitializer("b", {128}, r.floats(128, 1.0));
+                            m.addNode("Conv", {"x", "w", "b"}, {"y"})
+                                .attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+                            output(m, "y", DType::Float32, {1, 128, 12, 12});
+                        }};
+    return c;
+}
+
 /// The weights of \p c the host stores blocked, under tvm.
 int blockedWeights(const Case& c, const std::filesystem::path& dir) {
     Seeded r;
@@ -171,4 +189,20 @@ TEST(TestChannels, blockedWeightsHoldChannelsInBlocksOf16) {
             }
     }
     EXPECT_EQ(blocked, 2); // w and v
+}
+
+// A padded 3 x 3 Conv along channels broadcasts input elements that its
+// taps along a row share (position p's second tap reads p + 1's first):
+// emitted apart (BlockedPlan::tapsApart), each tap loads its own, and the
+// tile's accumulators, weight vectors and one broadcast fit the registers
+// on AVX2 and AVX-512; kept alive across taps they spilled (AVX2: 2 by 6
+// with 8 broadcasts, 120 spills and reloads). Its weight blocked, its sums
+// equal ONNX Runtime's as compiled for AVX2. (SSE2's 2 by 6 takes all 16
+// registers with the product's, and spills around the rows' tested taps.)
+TEST(TestChannels, tapsAlongChannelsKeepTheirVectorsInRegisters) {
+    TempDir dir;
+    EXPECT_EQ(blockedWeights(lonePaddedCase(), dir.path()), 1);
+    for (const char* cpu : {"x86-64-v3", "skylake-avx512"})
+        EXPECT_EQ(innerLoopVectorSpills(lonePaddedCase(), "graphturbo", dir.path(), cpu), 0) << cpu;
+    expectMatchesOnnxRuntime(lonePaddedCase(), "graphturbo", "x86-64-v3");
 }
