@@ -4,7 +4,7 @@
 // segment, depthwise with and without stride, MatMul over a batch with a
 // block that leaves a remainder, a dense layer whose output features run in
 // many tiles (at run-time starts where the host keeps more than 8), a MatMul whose
-// 512-step reduction runs in
+// 16,384-step reduction runs in
 // chunks (each taking up the sums the last one stored), an attention-like
 // MatMul + mask of -1e4 + Softmax (exp of the masked scores underflows to 0),
 // Pow(x, 2) + ReduceMean as a LayerNorm squares, Gemm with transposed
@@ -132,10 +132,10 @@ const std::vector<Case>& contractionCases() {
          }},
         {"matmul-reduction-chunks",
          DType::Float32,
-         {1, 24, 512},
+         {1, 24, 16384},
          2.0,
          [](onnxio::ModelBuilder& m, Seeded& r) {
-             m.addFloatInitializer("w", {512, 200}, r.floats(512 * 200, 0.1));
+             m.addFloatInitializer("w", {16384, 200}, r.floats(16384 * 200, 0.1));
              m.addNode("MatMul", {"x", "w"}, {"y"});
              output(m, "y", DType::Float32, {1, 24, 200});
          }},

@@ -144,11 +144,11 @@ void flatConvResidual(onnxio::ModelBuilder& m, Seeded& r) {
     output(m, "y", DType::Float32, {1, 32, 14, 14});
 }
 
-/// A MatMul deep enough to sum in reduction chunks (2,048 steps, more than
-/// a segment's strip of L1 holds), a bias and Relu: only the last
-/// chunk's sums go through them.
+/// A MatMul deep enough to sum in reduction chunks (16,384 steps: a
+/// segment's strip, 1.5 MB and more, past half of a 2 MiB L2), a bias and
+/// Relu: only the last chunk's sums go through them.
 void chunkedMatMulBiasRelu(onnxio::ModelBuilder& m, Seeded& r) {
-    m.addFloatInitializer("w", {2048, 64}, r.floats(2048 * 64, 0.05));
+    m.addFloatInitializer("w", {16384, 64}, r.floats(16384 * 64, 0.05));
     m.addFloatInitializer("bias", {64}, r.floats(64, 1.0));
     m.addNode("MatMul", {"x", "w"}, {"p"});
     m.addNode("Add", {"p", "bias"}, {"q"});
@@ -170,7 +170,7 @@ const std::vector<Case>& epilogueCases() {
         {"qlinearmatmul-bias", DType::UInt8, {12, 40}, 0, qlinearMatMulBias},
         {"convinteger-cast-scale-bias", DType::UInt8, {1, 8, 10, 10}, 0, convIntegerCastScaleBias},
         {"flat-conv-residual", DType::Float32, {1, 16, 14, 14}, 2.0, flatConvResidual},
-        {"chunked-matmul-bias-relu", DType::Float32, {8, 2048}, 2.0, chunkedMatMulBiasRelu},
+        {"chunked-matmul-bias-relu", DType::Float32, {8, 16384}, 2.0, chunkedMatMulBiasRelu},
     };
     return all;
 }
