@@ -41,9 +41,9 @@ constexpr int64_t kMaxSpanPerLane = 4;
 constexpr int64_t kMaxFlatSegments = 4;
 /// Elements per lane a flattened row's vector may span at most.
 constexpr int64_t kMaxFlatSpanPerLane = 8;
-/// Bytes of the row factor one reduction chunk of a segment reads on
-/// riscv64 (the DSA's caches are not modelled; the host's rule before it
-/// followed the host's L2: reductionChunkBytes).
+/// Bytes of the row factor's strip one reduction chunk of a segment reads
+/// on riscv64: the DSA's caches are not modelled, so the host's figure from
+/// before its chunks followed its L2 (reductionChunkBytes).
 constexpr int64_t kDsaChunkBytes = 16 * 1024;
 
 /// The target's vector registers: lanes of \p bytes-wide elements and count.
@@ -345,6 +345,8 @@ std::optional<BlockedPlan> planChannels(const OpCall& call) {
     return std::nullopt;
 }
 
+namespace {
+
 /// Whether \p plan's column factor reads, along one of its dims, both a
 /// tap and the block (or the loop flattened with it): a Conv's input along
 /// channels over kw. Optimized as one block, its taps' equal broadcasts
@@ -352,8 +354,6 @@ std::optional<BlockedPlan> planChannels(const OpCall& call) {
 /// 3 x 3 Conv then held 8 broadcasts beside its 12 accumulators and 2
 /// weight vectors, and spilled 18 vectors per 34 multiply-adds in AVX2's
 /// 16 registers (ResNet-50's 28 x 28 3 x 3 Convs 4.4 -> 2.6 ms apart).
-namespace {
-
 bool sharesColumnsAcrossTaps(const OpCall& call, const BlockedPlan& plan) {
     const ops::AccessMap* map = call.semantics->nests[0].accessFor(plan.colSlot);
     if (map == nullptr || plan.taps.empty() || plan.block < 0)
