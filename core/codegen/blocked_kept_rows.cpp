@@ -17,7 +17,9 @@
 // shuffles (a stride-2 row: each vector a span of twice its lanes, then a
 // shuffle; ResNet-50's 7 x 7 stem over 49 taps) keeps its gathered vectors
 // so too, with the lanes each one's sums keep, where a segment runs at
-// least 8 tiles.
+// least 8 tiles; and so does a float row without taps whose steps move by
+// a stride that is not a whole number of vectors (a 1 x 1 Conv over 14 x 14
+// planes: 784 bytes), whose loads in place straddle lines.
 
 #include "codegen/internal/blocked_emitter.h"
 #include "codegen/internal/host_reads.h"
@@ -33,13 +35,13 @@ namespace {
 /// stay in L2 beside the weights and are a small share of a thread's
 /// stack (8 MiB by default).
 constexpr int64_t kKeptRowBytes = 512 * 1024;
-/// Tiles a segment of gathered float rows runs at least to keep them: each
-/// is stored once and loaded by every tile. ResNet-50's stem (7 x 7, stride
+/// Tiles a segment of float rows (gathered, or strips) runs at least to
+/// keep them: each is stored once and loaded by every tile. ResNet-50's stem (7 x 7, stride
 /// 2, 64 channels) on one core in 16 tiles of 4 channels took 1179-1282 us
 /// kept against 1462-1547 gathered per tile; its 8-channel core tiles on
 /// their own, 2 tiles each, 1737-1792 kept against 1475 (the kernel's
 /// median, `run --strategy tvm`, znver5).
-constexpr int64_t kMinKeptGatherTiles = 8;
+constexpr int64_t kMinKeptFloatTiles = 8;
 
 } // namespace
 
@@ -95,6 +97,56 @@ void planKeptRows(const OpCall& call, BlockedPlan& plan) {
     plan.wholeRows = plan.keptRows && plan.dotRowZero && storedPerChannel(call, plan);
 }
 
+namespace {
+
+/// Bytes the row factor's address moves per step of \p plan's one
+/// reduction loop, or nullopt.
+std::optional<int64_t> stepStrideBytes(const OpCall& call, const BlockedPlan& plan) {
+    if (plan.reductions.size() != 1)
+        return std::nullopt;
+    const ops::AccessMap& map = *call.semantics->nests[0].accessFor(plan.rowSlot);
+    const Access& rows = call.inputs[static_cast<size_t>(plan.rowSlot)];
+    int64_t stride = 0;
+    for (size_t d = 0; d < map.dims.size(); ++d)
+        for (const ops::IndexTerm& t : map.dims[d].terms)
+            if (t.loop == plan.reductions[0])
+                stride += t.coeff * rows.strides[d];
+    return stride * static_cast<int64_t>(ir::dtypeSize(rows.dtype));
+}
+
+/// Whether \p plan is a float row without taps (a 1 x 1 Conv's, its kh and
+/// kw single steps) whose reduction steps move the row factor by a stride
+/// that is not a whole number of vectors (a 14 x 14 plane: 784 bytes), so
+/// that many of its vector loads straddle two lines.
+bool readsMisalignedStrips(const OpCall& call, const BlockedPlan& plan) {
+    if (plan.dotGroup != 0 || plan.block < 0 || plan.blocksOutside || plan.start != nullptr ||
+        plan.stridedLoads || plan.outStride != 1 || plan.rowStride != 1 ||
+        !plan.testedDims.empty() || !plan.colTestedDims.empty() || !plan.colGuardedDims.empty())
+        return false;
+    const ops::LoopNest& nest = call.semantics->nests[0];
+    for (int t : plan.taps)
+        if (nest.loops[static_cast<size_t>(t)].extent != 1)
+            return false;
+    const std::optional<int64_t> stride = stepStrideBytes(call, plan);
+    const Access& rows = call.inputs[static_cast<size_t>(plan.rowSlot)];
+    const int64_t vectorBytes = plan.lanes * static_cast<int64_t>(ir::dtypeSize(rows.dtype));
+    return stride && *stride % vectorBytes != 0;
+}
+
+/// Keeps float \p plan's rows (BlockedPlan::keptRows) where a segment runs
+/// at least kMinKeptFloatTiles tiles and its rows fit kKeptRowBytes.
+void keepFloatRows(const OpCall& call, BlockedPlan& plan) {
+    const std::optional<int64_t> channels =
+        constantExtent(call.regions[0][static_cast<size_t>(plan.block)]);
+    if (!channels || *channels < kMinKeptFloatTiles * plan.tile)
+        return;
+    const int64_t rows = keptRowCount(call, plan, plan.chunks);
+    const auto bytes = static_cast<int64_t>(ir::dtypeSize(outputType(call, 0)));
+    plan.keptRows = rows >= 0 && rows * plan.lanes * bytes <= kKeptRowBytes;
+}
+
+} // namespace
+
 bool gathersRowsOverTaps(const BlockedPlan& plan) {
     return plan.dotGroup == 0 && plan.block >= 0 && !plan.blocksOutside && !plan.taps.empty() &&
            plan.outer < 0 && plan.start == nullptr && !plan.stridedLoads && plan.outStride == 1 &&
@@ -102,19 +154,17 @@ bool gathersRowsOverTaps(const BlockedPlan& plan) {
 }
 
 void planKeptGathers(const OpCall& call, BlockedPlan& plan) {
-    if (!gathersRowsOverTaps(plan))
-        return;
-    const std::optional<int64_t> channels =
-        constantExtent(call.regions[0][static_cast<size_t>(plan.block)]);
-    if (!channels || *channels < kMinKeptGatherTiles * plan.tile)
-        return;
-    const int64_t rows = keptRowCount(call, plan, plan.chunks);
-    const auto bytes = static_cast<int64_t>(ir::dtypeSize(outputType(call, 0)));
-    plan.keptRows = rows >= 0 && rows * plan.lanes * bytes <= kKeptRowBytes;
+    if (gathersRowsOverTaps(plan))
+        keepFloatRows(call, plan);
+}
+
+void planKeptStrips(const OpCall& call, BlockedPlan& plan) {
+    if (readsMisalignedStrips(call, plan))
+        keepFloatRows(call, plan);
 }
 
 llvm::FixedVectorType* BlockedEmitter::keptRowType() const {
-    if (plan_.dotGroup == 0) // gathered float rows
+    if (plan_.dotGroup == 0) // float rows
         return vector_;
     return llvm::FixedVectorType::get(e_.b().getInt8Ty(),
                                       static_cast<unsigned>(plan_.lanes * plan_.dotGroup));

@@ -439,6 +439,7 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
             if (kept.keptRows)
                 *plan = std::move(kept);
         }
+        planKeptStrips(call, *plan);
     }
     // Requantized outputs cannot hold a chunk's partial sums; kept rows
     // serve the whole reduction.

@@ -128,7 +128,8 @@ struct BlockedPlan {
     bool dotRowZero = false;
     /// Byte dots along the row whose segments keep their interleaved rows
     /// for all their tiles (blocked_kept_rows.cpp), or float rows whose
-    /// vectors are gathered by a shuffle (a stride-2 row over taps) whose
+    /// vectors are gathered by a shuffle (a stride-2 row over taps) or step
+    /// by a stride of no whole number of vectors (planKeptStrips) whose
     /// segments keep them so; and whether those are
     /// whole rows (an input zero point other than 0 by a weight stored
     /// channel by channel: padding as the zero point, every step run, the
@@ -226,6 +227,13 @@ void planKeptGathers(const OpCall& call, BlockedPlan& plan);
 /// shuffle (an unflattened row of stride above 1, a span at a time), the
 /// rows planKeptGathers may keep.
 bool gathersRowsOverTaps(const BlockedPlan& plan);
+/// Plans a float row without taps (a 1 x 1 Conv's) whose reduction steps
+/// move the row factor by a stride that is not a whole number of vectors
+/// (ResNet-50's 14 x 14 and 7 x 7 planes: 784 and 196 bytes) to keep its
+/// vectors (BlockedPlan::keptRows) where a segment runs at least 8 tiles,
+/// within 512 KiB of a segment's rows: each is loaded once per segment,
+/// stored aligned, and every tile loads it from there, not straddling lines.
+void planKeptStrips(const OpCall& call, BlockedPlan& plan);
 /// Steps of \p plan's reduction loops, its dotLoop's in groups.
 int64_t groupedStepCount(const OpCall& call, const BlockedPlan& plan);
 /// Rows a segment of \p chunks chunks keeps: each position of the rest

@@ -16,7 +16,11 @@
 // where the CPU has AVX-512 VNNI; 6 positions in 8 lanes of 256-bit dot
 // products. And ResNet-50's f32 stem, whose stride-2 rows over 49 taps are
 // gathered by shuffles: kept where its tiles merge (one thread), gathered
-// per tile where they do not (the model library's 8 cores).
+// per tile where they do not (the model library's 8 cores). And a 1 x 1
+// Conv over 7 x 7 planes (196 bytes, no whole number of vectors) with its
+// bias, a residual Add and a Relu, whose segments keep their rows aligned
+// (planKeptStrips), against one over 8 x 8 planes (256 bytes), which reads
+// them in place.
 
 #include "codegen/codegen.h"
 #include "coretestsupport.h"
@@ -117,6 +121,33 @@ void floatStem(onnxio::ModelBuilder& m, Seeded& r) {
     output(m, "y", DType::Float32, {1, 64, 112, 112});
 }
 
+/// ResNet-50's layer4 conv3 shape of a residual block's end: a 1 x 1 Conv
+/// of 512 into 512 channels with its bias, the residual Add of its input
+/// and a Relu, over planes of \p side x \p side.
+void residualPointwise(onnxio::ModelBuilder& m, Seeded& r, int64_t side) {
+    m.addInlineInitializer("w", DType::Float32, {512, 512, 1, 1},
+                           bytesOf(r.floats(512 * 512, 0.05)));
+    m.addInlineInitializer("b", DType::Float32, {512}, bytesOf(r.floats(512, 0.5)));
+    m.addNode("Conv", {"x", "w", "b"}, {"c"});
+    m.addNode("Add", {"c", "x"}, {"s"});
+    m.addNode("Relu", {"s"}, {"y"});
+    output(m, "y", DType::Float32, {1, 512, side, side});
+}
+
+/// The residual block's end over \p side x \p side planes, as case \p name.
+Case residualPointwiseCase(const char* name, int64_t side) {
+    return {name,
+            DType::Float32,
+            {1, 512, side, side},
+            1.0,
+            [side](onnxio::ModelBuilder& m, Seeded& r) {
+                residualPointwise(m, r, side);
+            }};
+}
+
+const Case kMisalignedPlanes = residualPointwiseCase("conv-1x1-kept-strips", 7);
+const Case kAlignedPlanes = residualPointwiseCase("conv-1x1-aligned-planes", 8);
+
 const Case kFloatStem{"conv-stem-kept-gathers", DType::Float32, {1, 3, 224, 224}, 1.0, floatStem};
 
 const std::vector<Case>& keptRowCases() {
@@ -188,5 +219,23 @@ TEST(TestKeptRows, floatStemKeepsGatheredRowsWhereItsTilesMerge) {
         expectMatchesOnnxRuntime(kFloatStem, strategy);
         EXPECT_GT(countInKernels(kFloatStem, strategy, dir.path(), "%keptrow", 1), 0) << strategy;
         EXPECT_EQ(countInKernels(kFloatStem, strategy, dir.path(), "%keptrow"), 0) << strategy;
+    }
+}
+
+// A 1 x 1 Conv's rows step by a plane: 196 bytes over 7 x 7, no whole
+// number of 16-, 32- or 64-byte vectors, so every segment (of the model
+// library's 64 channels per core, or all 512 on one thread) loads its rows
+// once into an aligned buffer its tiles read; 256 bytes over 8 x 8 are
+// read in place. The same sums either way, through the epilogue.
+TEST(TestKeptRows, pointwiseRowsOverMisalignedPlanesAreKept) {
+    TempDir dir;
+    for (const char* strategy : {"tvm", "graphturbo"}) {
+        expectMatchesOnnxRuntime(kMisalignedPlanes, strategy);
+        expectMatchesOnnxRuntime(kMisalignedPlanes, strategy, "", 1);
+        EXPECT_GT(countInKernels(kMisalignedPlanes, strategy, dir.path(), "%keptrow"), 0)
+            << strategy;
+        EXPECT_GT(countInKernels(kMisalignedPlanes, strategy, dir.path(), "%keptrow", 1), 0)
+            << strategy;
+        EXPECT_EQ(countInKernels(kAlignedPlanes, strategy, dir.path(), "%keptrow"), 0) << strategy;
     }
 }
