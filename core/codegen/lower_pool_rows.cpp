@@ -6,14 +6,19 @@
 // and read as -inf, which the maximum never keeps; the taps run in the
 // order the scalar loop runs them, so each lane is the scalar loop's
 // result, bit for bit (ResNet-50's 3 x 3 stride-2 MaxPool ran one output
-// element at a time, a bounds test per tap).
+// element at a time, a bounds test per tap). A vector whose every tap's
+// span lies inside the row loads each whole, unmasked (a run of such
+// vectors found when compiling where the row's start is known).
 
 #include "codegen/internal/blocked_plan.h"
 #include "codegen/internal/lowering.h"
 
 #include <llvm/TargetParser/Triple.h>
 
+#include <algorithm>
 #include <limits>
+#include <tuple>
+#include <utility>
 
 namespace stagecraft::codegen::detail {
 
@@ -82,10 +87,73 @@ Value* loadSpan(Emitter& e, const OpCall& call, std::vector<Value*> index,
     return loaded;
 }
 
+/// A whole span of \p span elements of \p call's input from \p index's,
+/// inside the row: one plain load.
+Value* loadWholeSpan(Emitter& e, const OpCall& call, const std::vector<Value*>& index,
+                     int64_t span) {
+    auto* type = llvm::FixedVectorType::get(e.b().getFloatTy(), static_cast<unsigned>(span));
+    llvm::Instruction* loaded =
+        e.b().CreateAlignedLoad(type, e.elementPtr(call.inputs[0], index), llvm::Align(4));
+    markAliasing(loaded, call.inputs[0]);
+    return loaded;
+}
+
+/// Whether the input's last index grows with every tap (a MaxPool's
+/// dilations are positive): the window's first and last taps bound a span.
+bool tapsMoveForward(const OpCall& call) {
+    const ops::LoopNest& nest = call.semantics->nests[0];
+    const ops::IndexExpr& last = nest.accessFor(0)->dims.back();
+    return std::all_of(last.terms.begin(), last.terms.end(),
+                       [](const ops::IndexTerm& t) { return t.coeff >= 0; });
+}
+
+/// Whether every tap's whole span (\p lanes * \p stride elements) of the
+/// vector of output positions from \p outer + \p first lies inside the row:
+/// the first tap's from lane 0's element, the last tap's to its end.
+Value* spansInside(Emitter& e, const OpCall& call, std::vector<Value*> outer, Value* first,
+                   int64_t lanes, int64_t stride) {
+    const ops::LoopNest& nest = call.semantics->nests[0];
+    const ops::IndexExpr& last = nest.accessFor(0)->dims.back();
+    outer.push_back(first);
+    std::vector<Value*> low(outer), high(outer);
+    for (size_t l = static_cast<size_t>(nest.outputRank); l < nest.loops.size(); ++l) {
+        low.push_back(e.i64(0));
+        high.push_back(e.i64(nest.loops[l].extent - 1));
+    }
+    auto& b = e.b();
+    Value* start = e.evalIndex(last, low);
+    Value* end = b.CreateAdd(e.evalIndex(last, high), e.i64(lanes * stride - 1));
+    return b.CreateAnd(b.CreateICmpSGE(start, e.i64(0)),
+                       b.CreateICmpSLT(end, e.i64(call.inputs[0].shape.back())));
+}
+
+/// The whole vectors [a, b) of the \p count from position \p lo along
+/// the row whose spans all lie inside it (spansInside, folded to a constant
+/// when compiling; a contiguous run, the taps moving forward), or nullopt
+/// where it does not fold.
+std::optional<std::pair<int64_t, int64_t>> innerVectors(Emitter& e, const OpCall& call,
+                                                        const std::vector<Value*>& outer,
+                                                        int64_t lo, int64_t count, int64_t lanes,
+                                                        int64_t stride) {
+    int64_t a = count, b = count;
+    for (int64_t v = 0; v < count; ++v) {
+        const std::optional<int64_t> inside =
+            constantOf(spansInside(e, call, outer, e.i64(lo + v * lanes), lanes, stride));
+        if (!inside)
+            return std::nullopt;
+        if (*inside != 0 && a == count)
+            a = v;
+        if (*inside == 0 && a < count && b == count)
+            b = v;
+    }
+    return std::pair{a, b};
+}
+
 /// The maximum over the window of the \p count output positions from
-/// \p outer + \p first along the row, stored in one store.
+/// \p outer + \p first along the row, stored in one store; \p inside:
+/// every tap's span lies inside the row (spansInside), read whole.
 void emitVector(Emitter& e, const OpCall& call, std::vector<Value*> outer, Value* first,
-                int64_t lanes, int64_t count, int64_t stride) {
+                int64_t lanes, int64_t count, int64_t stride, bool inside = false) {
     auto& b = e.b();
     const ops::LoopNest& nest = call.semantics->nests[0];
     const ops::AccessMap& map = *nest.accessFor(0);
@@ -105,14 +173,15 @@ void emitVector(Emitter& e, const OpCall& call, std::vector<Value*> outer, Value
     e.forBox(taps, [&](const std::vector<Value*>& tap) {
         std::vector<Value*> loops(outer);
         loops.insert(loops.end(), tap.begin(), tap.end());
-        std::vector<Value*> index, inside;
+        std::vector<Value*> index, rows;
         for (size_t d = 0; d < map.dims.size(); ++d) {
             index.push_back(e.evalIndex(map.dims[d], loops));
             if (d + 1 < map.dims.size())
-                inside.push_back(e.inBounds(index.back(), call.inputs[0].shape[d]));
+                rows.push_back(e.inBounds(index.back(), call.inputs[0].shape[d]));
         }
-        e.ifThen(e.all(inside), [&] {
-            Value* x = loadSpan(e, call, index, wanted);
+        e.ifThen(e.all(rows), [&] {
+            Value* x = inside ? loadWholeSpan(e, call, index, lanes * stride)
+                              : loadSpan(e, call, index, wanted);
             if (stride > 1)
                 x = b.CreateShuffleVector(x, picked);
             Value* held = b.CreateLoad(vector, acc);
@@ -142,12 +211,41 @@ bool lowerMaxPoolAlongRow(Emitter& e, const OpCall& call) {
     const int64_t whole = *extent - *extent % lanes;
     std::vector<Range> outer(call.regions[0].begin(), call.regions[0].end() - 1);
     const Range& row = call.regions[0].back();
+    const bool forward = tapsMoveForward(call);
+    const std::optional<int64_t> lo = constantOf(row.lo);
+    // Whole vectors in a loop over [from, to) (positions from the row's
+    // start), each reading its spans whole where \p inside.
+    auto vectors = [&](const std::vector<Value*>& idx, Value* from, Value* to, bool inside) {
+        e.forRange(
+            {from, to},
+            [&](Value* first) { emitVector(e, call, idx, first, lanes, lanes, stride, inside); },
+            lanes);
+    };
     e.forBox(outer, [&](const std::vector<Value*>& idx) {
-        if (whole > 0)
+        std::optional<std::pair<int64_t, int64_t>> inner;
+        if (whole > 0 && forward && lo)
+            inner = innerVectors(e, call, idx, *lo, whole / lanes, lanes, stride);
+        if (inner) { // inner vectors known when compiling
+            const auto [a, b] = *inner;
+            for (const auto& [from, to, inside] : {std::tuple{0L, a, false}, std::tuple{a, b, true},
+                                                   std::tuple{b, whole / lanes, false}})
+                if (to > from)
+                    vectors(idx, e.i64(*lo + from * lanes), e.i64(*lo + to * lanes), inside);
+        } else if (whole > 0) {
             e.forRange(
                 {row.lo, e.b().CreateAdd(row.lo, e.i64(whole))},
-                [&](Value* first) { emitVector(e, call, idx, first, lanes, lanes, stride); },
+                [&](Value* first) {
+                    if (!forward) {
+                        emitVector(e, call, idx, first, lanes, lanes, stride);
+                        return;
+                    }
+                    e.ifThen(
+                        spansInside(e, call, idx, first, lanes, stride),
+                        [&] { emitVector(e, call, idx, first, lanes, lanes, stride, true); },
+                        [&] { emitVector(e, call, idx, first, lanes, lanes, stride); });
+                },
                 lanes);
+        }
         if (whole < *extent)
             emitVector(e, call, idx, e.b().CreateAdd(row.lo, e.i64(whole)), lanes, *extent - whole,
                        stride);

@@ -6,10 +6,11 @@
 // x86 or riscv64 width leaves one) reduced to their maximum and their mean,
 // a whole tensor reduced to its minimum (as DynamicQuantizeLinear does),
 // squares summed over two dims (an outer reduction loop), a global average
-// pool over rows of 20, two MaxPools along their output rows on x86 (3 x 3
-// stride 2 over padding, a vector and a tail of 3; a dilated stride-3 one
-// with ceil_mode, its last window past the input, a row of 13 in one
-// vector's lanes: lower_pool_rows.cpp), and a reduction along a middle dim,
+// pool over rows of 20, three MaxPools along their output rows on x86 (3 x 3
+// stride 2 over padding, a vector and a tail of 3, and ResNet-50's over rows
+// of 56; their inner vectors read whole spans; a dilated stride-3 one with
+// ceil_mode, its last window past the input, a row of 13 in one vector's
+// lanes: lower_pool_rows.cpp), and a reduction along a middle dim,
 // which stays a scalar loop; and a check that the others take the path. And
 // the loops the lowering leaves to LLVM's vectorizers (an elementwise
 // chain) take 16 lanes where the target has AVX-512, as the lowering's own
@@ -30,6 +31,19 @@ struct ReductionCase {
     Case model;
     bool inLanes;
 };
+
+/// A 3 x 3 MaxPool of stride 2 padded by 1 (ResNet-50's), case \p name.
+ReductionCase maxPool3x3Stride2(const char* name, const ir::Shape& in, const ir::Shape& out) {
+    return {{name, DType::Float32, in, 4.0,
+             [out](onnxio::ModelBuilder& m, Seeded&) {
+                 m.addNode("MaxPool", {"x"}, {"y"})
+                     .attr("kernel_shape", std::vector<int64_t>{3, 3})
+                     .attr("strides", std::vector<int64_t>{2, 2})
+                     .attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+                 output(m, "y", DType::Float32, out);
+             }},
+            true};
+}
 
 const std::vector<ReductionCase>& reductionCases() {
     static const std::vector<ReductionCase> all = {
@@ -80,18 +94,8 @@ const std::vector<ReductionCase>& reductionCases() {
               output(m, "y", DType::Float32, {1, 4, 1, 1});
           }},
          true},
-        {{"max-pool-3x3-stride2-rows19",
-          DType::Float32,
-          {1, 3, 23, 37},
-          4.0,
-          [](onnxio::ModelBuilder& m, Seeded&) {
-              m.addNode("MaxPool", {"x"}, {"y"})
-                  .attr("kernel_shape", std::vector<int64_t>{3, 3})
-                  .attr("strides", std::vector<int64_t>{2, 2})
-                  .attr("pads", std::vector<int64_t>{1, 1, 1, 1});
-              output(m, "y", DType::Float32, {1, 3, 12, 19});
-          }},
-         true},
+        maxPool3x3Stride2("max-pool-3x3-stride2-rows19", {1, 3, 23, 37}, {1, 3, 12, 19}),
+        maxPool3x3Stride2("max-pool-3x3-stride2-rows56", {1, 2, 9, 112}, {1, 2, 5, 56}),
         {{"max-pool-dilated-ceil-rows13",
           DType::Float32,
           {1, 2, 9, 37},
@@ -197,7 +201,32 @@ TEST(TestReductions, maxPoolsLoadSpansNotGathers) {
             EXPECT_EQ(countText(ir, "@llvm.masked.gather"), 0) << c.model.name << " " << cpu;
         }
     }
-    EXPECT_EQ(pools, 2);
+    EXPECT_EQ(pools, 3);
+}
+
+// A vector whose every tap's span lies inside the row loads it whole, the
+// elements of 2 vectors for stride 2, unmasked: on AVX2 the rows of 19's
+// second vector (positions 8-15 read columns 15-32 of 37) and the rows of
+// 56's inner ones; on AVX-512 only the latter's (16 lanes: a row of 19 is
+// one vector over the padding and a tail). The dilated pool's one vector
+// reads the padding.
+TEST(TestReductions, maxPoolsReadInnerSpansWhole) {
+    TempDir dir;
+    for (const ReductionCase& c : reductionCases()) {
+        const std::string name = c.model.name;
+        if (name.find("max-pool") == std::string::npos)
+            continue;
+        const bool rows56 = name.find("rows56") != std::string::npos;
+        const bool rows19 = name.find("rows19") != std::string::npos;
+        EXPECT_EQ(countText(optimizedKernels(c.model, "tvm", dir.path(), "x86-64-v3"),
+                            "= load <16 x float>") > 0,
+                  rows56 || rows19)
+            << name;
+        EXPECT_EQ(countText(optimizedKernels(c.model, "tvm", dir.path(), "skylake-avx512"),
+                            "= load <32 x float>") > 0,
+                  rows56)
+            << name;
+    }
 }
 
 // Sums keep 16 partial sums on AVX2 too (and riscv64), so every target adds
