@@ -36,9 +36,10 @@ namespace {
 /// stack (8 MiB by default).
 constexpr int64_t kKeptRowBytes = 512 * 1024;
 /// Tiles a segment of float rows (gathered, or strips) runs at least to
-/// keep them: each is stored once and loaded by every tile. ResNet-50's stem (7 x 7, stride
-/// 2, 64 channels) on one core in 16 tiles of 4 channels took 1179-1282 us
-/// kept against 1462-1547 gathered per tile; its 8-channel core tiles on
+/// keep them: each is stored once and loaded by every tile. ResNet-50's
+/// stem (7 x 7, stride 2, 64 channels) on one core in 16 tiles of 4
+/// channels took 1179-1282 us kept against 1462-1547 gathered per tile;
+/// its 8-channel core tiles on
 /// their own, 2 tiles each, 1737-1792 kept against 1475 (the kernel's
 /// median, `run --strategy tvm`, znver5).
 constexpr int64_t kMinKeptFloatTiles = 8;
@@ -124,9 +125,9 @@ bool readsMisalignedStrips(const OpCall& call, const BlockedPlan& plan) {
         !plan.testedDims.empty() || !plan.colTestedDims.empty() || !plan.colGuardedDims.empty())
         return false;
     const ops::LoopNest& nest = call.semantics->nests[0];
-    for (int t : plan.taps)
-        if (nest.loops[static_cast<size_t>(t)].extent != 1)
-            return false;
+    if (!std::all_of(plan.taps.begin(), plan.taps.end(),
+                     [&](int t) { return nest.loops[static_cast<size_t>(t)].extent == 1; }))
+        return false;
     const std::optional<int64_t> stride = stepStrideBytes(call, plan);
     const Access& rows = call.inputs[static_cast<size_t>(plan.rowSlot)];
     const int64_t vectorBytes = plan.lanes * static_cast<int64_t>(ir::dtypeSize(rows.dtype));

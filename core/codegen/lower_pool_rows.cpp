@@ -16,6 +16,7 @@
 #include <llvm/TargetParser/Triple.h>
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <tuple>
 #include <utility>
@@ -191,6 +192,44 @@ void emitVector(Emitter& e, const OpCall& call, std::vector<Value*> outer, Value
     e.storeVector(call.outputs[0], outer, b.CreateLoad(vector, acc), count);
 }
 
+/// The \p whole positions from \p lo of the row at \p outer in whole
+/// vectors: those inside the row read their spans whole (with \p forward
+/// taps), in a loop of their own where that is known when compiling, else
+/// by one test per vector.
+void emitRowVectors(Emitter& e, const OpCall& call, const std::vector<Value*>& outer, Value* lo,
+                    int64_t whole, int64_t lanes, int64_t stride, bool forward) {
+    if (whole == 0)
+        return;
+    auto vectors = [&](Value* from, Value* to, const std::function<void(Value*)>& body) {
+        e.forRange({from, to}, body, lanes);
+    };
+    const std::optional<int64_t> first = constantOf(lo);
+    std::optional<std::pair<int64_t, int64_t>> inner;
+    if (forward && first)
+        inner = innerVectors(e, call, outer, *first, whole / lanes, lanes, stride);
+    if (inner) {
+        const auto [a, b] = *inner;
+        for (const auto& [from, to, inside] :
+             {std::tuple{int64_t{0}, a, false}, std::tuple{a, b, true},
+              std::tuple{b, whole / lanes, false}})
+            if (to > from)
+                vectors(e.i64(*first + from * lanes), e.i64(*first + to * lanes), [&](Value* at) {
+                    emitVector(e, call, outer, at, lanes, lanes, stride, inside);
+                });
+        return;
+    }
+    vectors(lo, e.b().CreateAdd(lo, e.i64(whole)), [&](Value* at) {
+        if (!forward) {
+            emitVector(e, call, outer, at, lanes, lanes, stride);
+            return;
+        }
+        e.ifThen(
+            spansInside(e, call, outer, at, lanes, stride),
+            [&] { emitVector(e, call, outer, at, lanes, lanes, stride, true); },
+            [&] { emitVector(e, call, outer, at, lanes, lanes, stride); });
+    });
+}
+
 } // namespace
 
 bool lowerMaxPoolAlongRow(Emitter& e, const OpCall& call) {
@@ -212,40 +251,8 @@ bool lowerMaxPoolAlongRow(Emitter& e, const OpCall& call) {
     std::vector<Range> outer(call.regions[0].begin(), call.regions[0].end() - 1);
     const Range& row = call.regions[0].back();
     const bool forward = tapsMoveForward(call);
-    const std::optional<int64_t> lo = constantOf(row.lo);
-    // Whole vectors in a loop over [from, to) (positions from the row's
-    // start), each reading its spans whole where \p inside.
-    auto vectors = [&](const std::vector<Value*>& idx, Value* from, Value* to, bool inside) {
-        e.forRange(
-            {from, to},
-            [&](Value* first) { emitVector(e, call, idx, first, lanes, lanes, stride, inside); },
-            lanes);
-    };
     e.forBox(outer, [&](const std::vector<Value*>& idx) {
-        std::optional<std::pair<int64_t, int64_t>> inner;
-        if (whole > 0 && forward && lo)
-            inner = innerVectors(e, call, idx, *lo, whole / lanes, lanes, stride);
-        if (inner) { // inner vectors known when compiling
-            const auto [a, b] = *inner;
-            for (const auto& [from, to, inside] : {std::tuple{0L, a, false}, std::tuple{a, b, true},
-                                                   std::tuple{b, whole / lanes, false}})
-                if (to > from)
-                    vectors(idx, e.i64(*lo + from * lanes), e.i64(*lo + to * lanes), inside);
-        } else if (whole > 0) {
-            e.forRange(
-                {row.lo, e.b().CreateAdd(row.lo, e.i64(whole))},
-                [&](Value* first) {
-                    if (!forward) {
-                        emitVector(e, call, idx, first, lanes, lanes, stride);
-                        return;
-                    }
-                    e.ifThen(
-                        spansInside(e, call, idx, first, lanes, stride),
-                        [&] { emitVector(e, call, idx, first, lanes, lanes, stride, true); },
-                        [&] { emitVector(e, call, idx, first, lanes, lanes, stride); });
-                },
-                lanes);
-        }
+        emitRowVectors(e, call, idx, row.lo, whole, lanes, stride, forward);
         if (whole < *extent)
             emitVector(e, call, idx, e.b().CreateAdd(row.lo, e.i64(whole)), lanes, *extent - whole,
                        stride);
