@@ -121,9 +121,9 @@ void floatStem(onnxio::ModelBuilder& m, Seeded& r) {
     output(m, "y", DType::Float32, {1, 64, 112, 112});
 }
 
-/// ResNet-50's layer4 conv3 shape of a residual block's end: a 1 x 1 Conv
-/// of 512 into 512 channels with its bias, the residual Add of its input
-/// and a Relu, over planes of \p side x \p side.
+/// A residual block's end: a 1 x 1 Conv of 512 into 512 channels (the
+/// reduction depth of ResNet-50's layer4 conv3) with its bias, the residual
+/// Add of its input and a Relu, over planes of \p side x \p side.
 void residualPointwise(onnxio::ModelBuilder& m, Seeded& r, int64_t side) {
     m.addInlineInitializer("w", DType::Float32, {512, 512, 1, 1},
                            bytesOf(r.floats(512 * 512, 0.05)));
