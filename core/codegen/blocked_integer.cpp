@@ -161,8 +161,11 @@ void planByteDots(Emitter& e, const OpCall& call, BlockedPlan& plan) {
     const Access& grouped = alongRows ? cols : rows;
     const int signedSlot = alongRows ? plan.colSlot : plan.rowSlot;
     const int unsignedSlot = alongRows ? plan.rowSlot : plan.colSlot;
-    if (grouped.group != kDotGroup || wordDotOf(e.module()) != 2 ||
-        vectorBitsOf(e.module()) != 512 || (plan.lanes != 16 && plan.lanes != 8) ||
+    // VNNI's byte dot products, or two word dot products in their place
+    // (byteDot) where the target has those (AVX2, AVX-512 BW).
+    const int dot = wordDotOf(e.module());
+    if (grouped.group != kDotGroup || dot == 0 || (plan.lanes != 16 && plan.lanes != 8) ||
+        plan.lanes * 32 > vectorBitsOf(e.module()) ||
         inputType(call, signedSlot) != ir::DType::Int8 ||
         inputType(call, unsignedSlot) != ir::DType::UInt8 || !zeroOrAbsent(call, signedSlot))
         return;
@@ -190,6 +193,7 @@ void planByteDots(Emitter& e, const OpCall& call, BlockedPlan& plan) {
     plan.dotGroup = kDotGroup;
     plan.dotLoop = step;
     plan.dotAlongRows = alongRows;
+    plan.dotByWords = dot != 2;
     plan.dotRowZero = rowZero;
 }
 
@@ -234,8 +238,47 @@ Value* interleavedBytes(Emitter& e, const std::vector<Value*>& channels,
     return e.b().CreateShuffleVector(low, high, order);
 }
 
+namespace {
+
+/// The word dot product (pmaddwd) of \p a by \p b, int16 pairs of int32
+/// lanes as wide as \p lanes: lane i = a[2i] * b[2i] + a[2i + 1] * b[2i + 1].
+Value* wordPairs(Emitter& e, Value* a, Value* b, unsigned lanes) {
+    auto* words = llvm::FixedVectorType::get(e.b().getInt16Ty(), lanes * 2);
+    const auto id = lanes == 16  ? llvm::Intrinsic::x86_avx512_pmaddw_d_512
+                    : lanes == 8 ? llvm::Intrinsic::x86_avx2_pmadd_wd
+                                 : llvm::Intrinsic::x86_sse2_pmadd_wd;
+    return e.b().CreateIntrinsic(id, {},
+                                 {e.b().CreateBitCast(a, words), e.b().CreateBitCast(b, words)});
+}
+
+/// vpdpbusd without VNNI, exactly: each int32 lane's 4 bytes split into the
+/// words of its even bytes and of its odd ones (u8 zero-extended, s8
+/// sign-extended; every product and pair sum fits), then two word dot
+/// products. The same sums, so the same bits as with VNNI.
+Value* byteDotByWords(Emitter& e, Value* sums, Value* unsignedBytes, Value* signedBytes) {
+    auto* lanesType = llvm::cast<llvm::FixedVectorType>(sums->getType());
+    const unsigned lanes = lanesType->getNumElements();
+    auto* words = llvm::FixedVectorType::get(e.b().getInt16Ty(), lanes * 2);
+    auto splat = [&](int value) {
+        return e.b().CreateVectorSplat(lanes * 2, e.b().getInt16(value));
+    };
+    Value* u = e.b().CreateBitCast(unsignedBytes, words);
+    Value* s = e.b().CreateBitCast(signedBytes, words);
+    Value* evenU = e.b().CreateAnd(u, splat(0xFF));
+    Value* oddU = e.b().CreateLShr(u, splat(8));
+    Value* evenS = e.b().CreateAShr(e.b().CreateShl(s, splat(8)), splat(8));
+    Value* oddS = e.b().CreateAShr(s, splat(8));
+    Value* even = wordPairs(e, evenU, evenS, lanes);
+    Value* odd = wordPairs(e, oddU, oddS, lanes);
+    return e.b().CreateAdd(e.b().CreateAdd(sums, even), odd);
+}
+
+} // namespace
+
 Value* byteDot(Emitter& e, Value* sums, Value* unsignedBytes, Value* signedBytes) {
     llvm::Type* words = sums->getType();
+    if (wordDotOf(e.module()) != 2)
+        return byteDotByWords(e, sums, unsignedBytes, signedBytes);
     const bool wide = llvm::cast<llvm::FixedVectorType>(words)->getNumElements() == 16;
     return e.b().CreateIntrinsic(
         wide ? llvm::Intrinsic::x86_avx512_vpdpbusd_512 : llvm::Intrinsic::x86_avx512_vpdpbusd_256,

@@ -284,22 +284,22 @@ Value* BlockedEmitter::wholeWeightSums(Value* block, int64_t r) {
     std::vector<Value*> index;
     for (const ops::IndexExpr& d : nest_.accessFor(plan_.colSlot)->dims)
         index.push_back(e_.evalIndex(d, loops));
-    Value* first = e_.elementPtr(weight, index); // the channel's blockStride bytes
-    constexpr int64_t kBytes = 64;
-    auto* bytes = llvm::FixedVectorType::get(e_.b().getInt8Ty(), kBytes);
-    auto* words = llvm::FixedVectorType::get(e_.b().getInt32Ty(), kBytes / 4);
+    Value* first = e_.elementPtr(weight, index);               // the channel's blockStride bytes
+    const int64_t vectorBytes = vectorBitsOf(e_.module()) / 8; // a vector of the target's
+    auto* bytes = llvm::FixedVectorType::get(e_.b().getInt8Ty(), vectorBytes);
+    auto* words = llvm::FixedVectorType::get(e_.b().getInt32Ty(), vectorBytes / 4);
     Value* sums = e_.slot(words, llvm::Constant::getNullValue(words));
     auto add = [&](Value* loaded) {
         Value* old = e_.b().CreateLoad(words, sums);
-        e_.b().CreateStore(byteDot(e_, old, unitBytes(e_, kBytes / 4), loaded), sums);
+        e_.b().CreateStore(byteDot(e_, old, unitBytes(e_, vectorBytes / 4), loaded), sums);
     };
-    const int64_t whole = weight.blockStride / kBytes;
+    const int64_t whole = weight.blockStride / vectorBytes;
     e_.forRange({e_.i64(0), e_.i64(whole)}, [&](Value* i) {
         Value* at = e_.b().CreateInBoundsGEP(bytes, first, i);
         add(e_.b().CreateAlignedLoad(bytes, at, llvm::Align(1), "weightspan"));
     });
-    if (const int64_t tail = weight.blockStride % kBytes; tail > 0) {
-        std::vector<bool> read(kBytes, false);
+    if (const int64_t tail = weight.blockStride % vectorBytes; tail > 0) {
+        std::vector<bool> read(vectorBytes, false);
         std::fill_n(read.begin(), tail, true);
         Value* at = e_.b().CreateInBoundsGEP(bytes, first, e_.i64(whole));
         add(e_.b().CreateMaskedLoad(bytes, at, llvm::Align(1), e_.laneMask(read),

@@ -53,6 +53,8 @@ struct VectorRegisters {
     /// Registers a step takes beside the accumulators and row vectors: the
     /// broadcast, and the product where a multiply-add is two instructions.
     int64_t perStep = 1;
+    /// Registers each of a step's row vectors takes.
+    int64_t perChunk = 1;
 };
 
 /// Those of the machine \p module is compiled for (setVectorBits), else
@@ -70,6 +72,17 @@ VectorRegisters hostVectorRegisters(const llvm::Module& module, int64_t bytes) {
     const bool separate = recorded > 0 ? detail::separateMultiplyOf(module)
                                        : target.isX86() && !features.lookup("fma") && bits < 512;
     return {bits / 8 / bytes, count, separate ? 2 : 1};
+}
+
+/// \p registers where each byte dot product is two word dot products
+/// (BlockedPlan::dotByWords): a row vector's even and odd bytes as words,
+/// and the broadcast's, beside the broadcast itself. AVX2's 16 then hold 2
+/// row vectors by 4 accumulators each (15 registers; 3 by 4 spilled 44
+/// vectors per 72 word dot products in ResNet-50 i8's 3 x 3 Convs).
+VectorRegisters wordDotRegisters(VectorRegisters registers) {
+    registers.perChunk = 2;
+    registers.perStep += 2;
+    return registers;
 }
 
 /// The share of \p lanes-wide vector lanes that \p positions fill, as a
@@ -218,7 +231,7 @@ int64_t channelChunks(const ops::LoopNest& nest) {
 /// takes beside them, or the accumulators spill (AVX2's 16: 4 by 3 took
 /// 17; SSE2's product took one more).
 int64_t tileBudget(int64_t budget, const VectorRegisters& registers, int64_t chunks) {
-    return std::min(budget, registers.count - chunks - registers.perStep);
+    return std::min(budget, registers.count - chunks * registers.perChunk - registers.perStep);
 }
 
 /// Vectors of a segment, of at most \p most: the count whose tile loads
@@ -389,8 +402,7 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
     std::optional<BlockedPlan> alongChannels = stridedLoads ? std::nullopt : planChannels(call);
     std::optional<BlockedPlan> plan =
         alongChannels ? alongChannels : planRow(call, false, nest.outputRank - 1, stridedLoads);
-    const VectorRegisters registers =
-        hostVectorRegisters(e.module(), t == ir::DType::Float64 ? 8 : 4);
+    VectorRegisters registers = hostVectorRegisters(e.module(), t == ir::DType::Float64 ? 8 : 4);
     // Narrow rows are flattened; wider ones (ResNet-50's 14 x 14 stage: 14
     // of 16 lanes, 196 of 208 flattened) only without taps: nine unrolled
     // taps of a 3 x 3 one ran 10 % slower, its 1 x 1 ones 8-23 % faster.
@@ -417,11 +429,15 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
     if (!plan || (integer && integerParametersAlongRow(call, *plan)))
         return std::nullopt;
     plan->lanes = std::min(registers.lanes, nextPowerOfTwo(plan->positions()));
-    plan->chunks = chunksForRegisters(std::min(alongChannels ? channelChunks(nest) : kMaxChunks,
-                                               (plan->positions() + plan->lanes - 1) / plan->lanes),
-                                      registers.count * 3 / 4, registers);
+    const int64_t mostChunks = std::min(alongChannels ? channelChunks(nest) : kMaxChunks,
+                                        (plan->positions() + plan->lanes - 1) / plan->lanes);
+    plan->chunks = chunksForRegisters(mostChunks, registers.count * 3 / 4, registers);
     if (integer) {
         planByteDots(e, call, *plan);
+        if (plan->dotByWords) { // each row vector and broadcast as two words' halves
+            registers = wordDotRegisters(registers);
+            plan->chunks = chunksForRegisters(mostChunks, registers.count * 3 / 4, registers);
+        }
         planKeptRows(call, *plan);
     }
     // (Byte dot products sum the weight's columns before the tiles:

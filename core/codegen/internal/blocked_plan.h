@@ -120,6 +120,9 @@ struct BlockedPlan {
     /// against B stored in groups of rows).
     int dotLoop = -1;
     bool dotAlongRows = false;
+    /// Each byte dot product is two word dot products (no VNNI: byteDot),
+    /// so a step's row vectors and its broadcast each take two registers.
+    bool dotByWords = false;
     /// Along the row, the u8 input's zero point is not a constant 0: each
     /// tile row also sums its weight bytes, and the zero point times that
     /// sum is taken off before the store. Lanes a step reads in the

@@ -207,6 +207,32 @@ const Case& convDotsCase() {
     return c;
 }
 
+/// A padded 3 x 3 QLinearConv over rows of 28 (4 vectors of 8 lanes) of
+/// 32 output channels: without VNNI its tile holds 2 row vectors by 4
+/// accumulators in AVX2's 16 registers, each row vector and weight
+/// broadcast split into two words'.
+const Case& wideRowDotsCase() {
+    static const Case c{"qlinear-conv-wide-row-dots",
+                        DType::UInt8,
+                        {1, 16, 28, 28},
+                        0,
+                        [](onnxio::ModelBuilder& m, Seeded& r) {
+                            scalar(m, "xs", DType::Float32, 0.05);
+                            scalar(m, "xz", DType::UInt8, 0);
+                            m.addInlineInitializer("w", DType::Int8, {32, 16, 3, 3},
+                                                   bytesOf(r.ints<int8_t>(32 * 16 * 9, -128, 127)));
+                            scalar(m, "ws", DType::Float32, 0.002);
+                            scalar(m, "wz", DType::Int8, 0);
+                            scalar(m, "ys", DType::Float32, 0.3);
+                            scalar(m, "yz", DType::UInt8, 100);
+                            m.addNode("QLinearConv", {"x", "xs", "xz", "w", "ws", "wz", "ys", "yz"},
+                                      {"y"})
+                                .attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+                            output(m, "y", DType::UInt8, {1, 32, 28, 28});
+                        }};
+    return c;
+}
+
 /// 1 x 1 QLinearConvs (no padding) of u8 inputs of zero point 128 (a
 /// residual sum's) by s8 weights of zero point 0, of stride 1 and 2: byte
 /// dot products too, each tile row's weight sums taking the input's zero
@@ -332,8 +358,8 @@ int64_t integerMultiplyAdds(const Case& c, const char* strategy, const std::file
     return count;
 }
 
-const std::array<const Case*, 11>& cases() {
-    static const std::array<const Case*, 11> all{&convCase(),
+const std::array<const Case*, 12>& cases() {
+    static const std::array<const Case*, 12> all{&convCase(),
                                                  &matmulCase(),
                                                  &perColumnCase(),
                                                  &requantizedCase(),
@@ -343,7 +369,8 @@ const std::array<const Case*, 11>& cases() {
                                                  &convDotsCase(),
                                                  &shiftedConvDotsCase(),
                                                  &centredConvDotsCase(),
-                                                 &imageConvDotsCase()};
+                                                 &imageConvDotsCase(),
+                                                 &wideRowDotsCase()};
     return all;
 }
 
@@ -407,28 +434,41 @@ TEST(TestIntegers, multiplyAddsFollowTheCpu) {
     }
 }
 
+/// A byte dot product by two word dot products (no VNNI): the s8 bytes'
+/// odd ones sign-extended to words, in 512- and 256-bit vectors.
+constexpr std::array<const char*, 2> kOddSignedWords{"= ashr <32 x i16> ", "= ashr <16 x i16> "};
+
 // An s8 weight of zero point 0 by u8 rows (a Conv's by a u8 input of any
 // zero point, padded or not; a u8 weight of zero point 128 so stored) sums
-// byte dot products where the CPU compiled for has AVX-512 VNNI, and
-// nowhere else: without VNNI the grouped weight's lanes are read 4 bytes
-// apart (vpmaddwd on AVX-512 BW); with a weight zero point of 7 the weight
-// is not grouped (vpdpwssd). Each gives ONNX Runtime's outputs
-// (everyMultiplyAddMatchesOnnxRuntime).
+// byte dot products: VNNI's where the CPU compiled for has AVX-512 VNNI,
+// else two word dot products each (vpmaddwd on AVX-512 BW and AVX2, the
+// bytes split into words); with a weight zero point of 7 the weight is not
+// grouped and each lane multiplies one word (vpdpwssd, vpmaddwd). Each
+// gives ONNX Runtime's outputs (everyMultiplyAddMatchesOnnxRuntime).
 TEST(TestIntegers, byteDotsWhereTheCpuHasThem) {
     TempDir dir;
-    for (const Case* c : {&byteDotsCase(), &requantizedDotsCase(), &convDotsCase(),
-                          &shiftedConvDotsCase(), &centredConvDotsCase(), &imageConvDotsCase()}) {
+    for (const Case* c :
+         {&byteDotsCase(), &requantizedDotsCase(), &convDotsCase(), &shiftedConvDotsCase(),
+          &centredConvDotsCase(), &imageConvDotsCase(), &wideRowDotsCase()}) {
         const std::string vnni = optimizedKernels(*c, "graphturbo", dir.path(), "icelake-server");
         EXPECT_GT(test::countText(vnni, kByteDot), 0) << c->name;
         EXPECT_EQ(test::countText(vnni, kIntegerMultiplyAdds[0]), 0) << c->name;
         const std::string bw = optimizedKernels(*c, "graphturbo", dir.path(), "skylake-avx512");
         EXPECT_EQ(test::countText(bw, kByteDot), 0) << c->name;
         EXPECT_GT(test::countText(bw, kIntegerMultiplyAdds[1]), 0) << c->name;
+        EXPECT_GT(test::countText(bw, kOddSignedWords[0]), 0) << c->name;
+        const std::string avx2 = optimizedKernels(*c, "graphturbo", dir.path(), "haswell");
+        EXPECT_GT(test::countText(avx2, kIntegerMultiplyAdds[2]), 0) << c->name;
+        EXPECT_GT(test::countText(avx2, kOddSignedWords[1]), 0) << c->name;
     }
     const std::string other =
         optimizedKernels(weightZeroCase(), "graphturbo", dir.path(), "icelake-server");
     EXPECT_EQ(test::countText(other, kByteDot), 0);
     EXPECT_GT(test::countText(other, kIntegerMultiplyAdds[0]), 0);
+    const std::string otherAvx2 =
+        optimizedKernels(weightZeroCase(), "graphturbo", dir.path(), "haswell");
+    EXPECT_GT(test::countText(otherAvx2, kIntegerMultiplyAdds[2]), 0);
+    EXPECT_EQ(test::countText(otherAvx2, kOddSignedWords[1]), 0);
     // A padded QLinearConv of input zero point 120 sums byte dots; ConvIntegers
     // of u8 weights of zero points 131 and 250 keep the word dot product.
     EXPECT_GT(test::countText(
@@ -439,4 +479,17 @@ TEST(TestIntegers, byteDotsWhereTheCpuHasThem) {
         optimizedKernels(convCase(), "graphturbo", dir.path(), "icelake-server");
     EXPECT_EQ(test::countText(word, kByteDot), 0);
     EXPECT_GT(test::countText(word, kIntegerMultiplyAdds[0]), 0);
+}
+
+// Byte dot products in words take two registers per row vector and weight
+// broadcast, and AVX2's tiles are sized so: 2 row vectors by 4
+// accumulators. Sized as a float tile (3 by 4) this case's inner loops
+// spilled or reloaded 44 vectors; 2 by 4 leaves LLVM's scheduler 12 (it
+// loads the next tap's rows early); 2 by 3 spilled none but ran ResNet-50
+// i8 and BERT-base i8 1.1x as long.
+TEST(TestIntegers, byteDotsInWordsFitTheRegisters) {
+    TempDir dir;
+    for (const char* strategy : {"tvm", "graphturbo"})
+        EXPECT_LE(innerLoopVectorSpills(wideRowDotsCase(), strategy, dir.path(), "haswell"), 16)
+            << strategy;
 }

@@ -161,9 +161,12 @@ const std::vector<Case>& keptRowCases() {
     return all;
 }
 
+/// Whether the host runs byte dot products: VNNI's, or two word dot
+/// products in their place (AVX2, AVX-512 BW).
 bool hasByteDots() {
     const std::string features = "," + codegen::targetInfo(codegen::Target::Host).features + ",";
-    return features.find(",+avx512vnni,") != std::string::npos;
+    return features.find(",+avx512vnni,") != std::string::npos ||
+           features.find(",+avx2,") != std::string::npos;
 }
 
 } // namespace
@@ -186,11 +189,11 @@ TEST(TestKeptRows, keptRowsOfMergedTilesMatchOnnxRuntime) {
             expectMatchesOnnxRuntime(c, strategy, "", 1);
 }
 
-// Where the host has byte dot products, every case's tiles load kept rows,
-// whole ones (their input zero points are not 0).
+// Where the host has byte dot products (VNNI's, or AVX2's in words), every
+// case's tiles load kept rows, whole ones (their input zero points are not 0).
 TEST(TestKeptRows, tilesLoadKeptRows) {
     if (!hasByteDots())
-        GTEST_SKIP() << "this machine has no AVX-512 VNNI";
+        GTEST_SKIP() << "this machine has neither AVX-512 VNNI nor AVX2";
     TempDir dir;
     for (const char* strategy : {"tvm", "graphturbo"})
         for (const Case& c : keptRowCases()) {
