@@ -256,8 +256,7 @@ Value* wordPairs(Emitter& e, Value* a, Value* b, unsigned lanes) {
 /// sign-extended; every product and pair sum fits), then two word dot
 /// products. The same sums, so the same bits as with VNNI.
 Value* byteDotByWords(Emitter& e, Value* sums, Value* unsignedBytes, Value* signedBytes) {
-    auto* lanesType = llvm::cast<llvm::FixedVectorType>(sums->getType());
-    const unsigned lanes = lanesType->getNumElements();
+    const unsigned lanes = llvm::cast<llvm::FixedVectorType>(sums->getType())->getNumElements();
     auto* words = llvm::FixedVectorType::get(e.b().getInt16Ty(), lanes * 2);
     auto splat = [&](int value) {
         return e.b().CreateVectorSplat(lanes * 2, e.b().getInt16(value));
@@ -276,9 +275,9 @@ Value* byteDotByWords(Emitter& e, Value* sums, Value* unsignedBytes, Value* sign
 } // namespace
 
 Value* byteDot(Emitter& e, Value* sums, Value* unsignedBytes, Value* signedBytes) {
-    llvm::Type* words = sums->getType();
     if (wordDotOf(e.module()) != 2)
         return byteDotByWords(e, sums, unsignedBytes, signedBytes);
+    llvm::Type* words = sums->getType();
     const bool wide = llvm::cast<llvm::FixedVectorType>(words)->getNumElements() == 16;
     return e.b().CreateIntrinsic(
         wide ? llvm::Intrinsic::x86_avx512_vpdpbusd_512 : llvm::Intrinsic::x86_avx512_vpdpbusd_256,

@@ -142,8 +142,8 @@ private:
     /// The input zero point's bytes as a kept row.
     Value* zeroRow();
     /// The sum of tile row \p r's weight bytes over the whole reduction
-    /// (every tap), splat: 64-byte dot products by bytes of 1 over the
-    /// channel's span.
+    /// (every tap), splat: dot products of a vector's bytes (64 with
+    /// AVX-512, 32 with AVX2) by bytes of 1 over the channel's span.
     Value* wholeWeightSums(Value* block, int64_t r);
     /// The row vectors of tap step \p tap of the step at \p step: the kept
     /// ones where packRows kept them, else interleaved now (null where no

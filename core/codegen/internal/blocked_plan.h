@@ -203,7 +203,9 @@ Value* widenedFactor(Emitter& e, const OpCall& call, int slot, Value* value,
 /// product on x86 (wordDotOf), else a multiply and an add.
 Value* integerMultiplyAdd(Emitter& e, Value* sums, Value* row, Value* column);
 /// Plans \p plan's byte dot products (BlockedPlan::dotGroup) where the
-/// target has AVX-512 VNNI and 16 or 8 int32 lanes: an s8 factor of zero point
+/// target has AVX-512 VNNI, or a word dot product to take their place
+/// (AVX2, AVX-512 BW: BlockedPlan::dotByWords), and 16 or 8 int32 lanes
+/// fill a vector or less: an s8 factor of zero point
 /// 0, stored with 4 steps of a reduction loop grouped (its one dim reading
 /// that loop), by a u8 factor reading that loop in one dim: a MatMul's
 /// weight as the row factor, the u8 rows' dim contiguous, one reduction
@@ -258,7 +260,8 @@ Value* groupedRowBytes(Emitter& e, const OpCall& call, const BlockedPlan& plan,
 Value* columnBytes(Emitter& e, const OpCall& call, const BlockedPlan& plan,
                    std::span<Value* const> loops);
 /// \p sums + the byte dot products of \p unsignedBytes (u8) by
-/// \p signedBytes (s8), 4 per int32 lane (vpdpbusd).
+/// \p signedBytes (s8), 4 per int32 lane: vpdpbusd with VNNI, else two
+/// exact word dot products (vpmaddwd) of the lanes' even and odd bytes.
 Value* byteDot(Emitter& e, Value* sums, Value* unsignedBytes, Value* signedBytes);
 /// 4 bytes of 1 in every int32 lane: a byte dot product by them sums the
 /// other factor's 4 bytes.
