@@ -12,14 +12,14 @@
 // point other than 0 (dotRowZero) with a weight stored channel by channel
 // keeps whole rows: the padding, even a step no lane reads, as the zero
 // point's bytes, so that every tile runs every step (its products cancel)
-// and a tile row's weight sums are its channel's whole weight's, a vector
-// of bytes per dot product, not one dot product per step. A float row
-// gathered by shuffles (a stride-2 row: each vector a span of twice its
-// lanes, then a shuffle; ResNet-50's 7 x 7 stem over 49 taps) keeps its
-// gathered vectors so too, with the lanes each one's sums keep, where a
-// segment runs at least 8 tiles; and so does a float row without taps whose steps move by
-// a stride that is not a whole number of vectors (a 1 x 1 Conv over 14 x 14
-// planes: 784 bytes), whose loads in place straddle lines.
+// and a tile row's weight sums are its channel's whole weight's, a vector of
+// bytes per dot product, not one dot product per step. A float row gathered
+// by shuffles (a stride-2 row: each vector a span of twice its lanes, then a
+// shuffle; ResNet-50's 7 x 7 stem over 49 taps) keeps its gathered vectors
+// so too, with the lanes each one's sums keep, where a segment runs at least
+// 8 tiles; and so does a float row without taps whose steps move by a stride
+// that is not a whole number of vectors (a 1 x 1 Conv over 14 x 14 planes:
+// 784 bytes), whose loads in place straddle lines.
 
 #include "codegen/internal/blocked_emitter.h"
 #include "codegen/internal/host_reads.h"
