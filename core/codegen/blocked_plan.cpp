@@ -431,15 +431,14 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
     plan->lanes = std::min(registers.lanes, nextPowerOfTwo(plan->positions()));
     const int64_t mostChunks = std::min(alongChannels ? channelChunks(nest) : kMaxChunks,
                                         (plan->positions() + plan->lanes - 1) / plan->lanes);
-    plan->chunks = chunksForRegisters(mostChunks, registers.count * 3 / 4, registers);
     if (integer) {
         planByteDots(e, call, *plan);
-        if (plan->dotByWords) { // each row vector and broadcast as two words' halves
+        if (plan->dotByWords) // each row vector and broadcast as two words' halves
             registers = wordDotRegisters(registers);
-            plan->chunks = chunksForRegisters(mostChunks, registers.count * 3 / 4, registers);
-        }
-        planKeptRows(call, *plan);
     }
+    plan->chunks = chunksForRegisters(mostChunks, registers.count * 3 / 4, registers);
+    if (integer)
+        planKeptRows(call, *plan);
     // (Byte dot products sum the weight's columns before the tiles:
     // BlockedEmitter::sumColumns.)
     sizeTile(call, *plan, registers.count * 3 / 4, registers);
