@@ -244,9 +244,9 @@ namespace {
 /// lanes as wide as \p lanes: lane i = a[2i] * b[2i] + a[2i + 1] * b[2i + 1].
 Value* wordPairs(Emitter& e, Value* a, Value* b, unsigned lanes) {
     auto* words = llvm::FixedVectorType::get(e.b().getInt16Ty(), lanes * 2);
-    const auto id = lanes == 16  ? llvm::Intrinsic::x86_avx512_pmaddw_d_512
-                    : lanes == 8 ? llvm::Intrinsic::x86_avx2_pmadd_wd
-                                 : llvm::Intrinsic::x86_sse2_pmadd_wd;
+    // planByteDots plans 8 or 16 lanes only.
+    const auto id =
+        lanes == 16 ? llvm::Intrinsic::x86_avx512_pmaddw_d_512 : llvm::Intrinsic::x86_avx2_pmadd_wd;
     return e.b().CreateIntrinsic(id, {},
                                  {e.b().CreateBitCast(a, words), e.b().CreateBitCast(b, words)});
 }
