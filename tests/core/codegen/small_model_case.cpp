@@ -22,6 +22,13 @@ void scalar(onnxio::ModelBuilder& m, const std::string& name, DType t, double va
     m.addInlineInitializer(name, t, {}, bytes);
 }
 
+void s8Weight(onnxio::ModelBuilder& m, Seeded& r, const std::string& name, const ir::Shape& shape) {
+    int64_t count = 1;
+    for (int64_t d : shape)
+        count *= d;
+    m.addInlineInitializer(name, DType::Int8, shape, bytesOf(r.ints<int8_t>(count, -128, 127)));
+}
+
 std::vector<StrategyRow> strategyRows(const std::vector<std::string>& names) {
     std::vector<StrategyRow> rows;
     for (const char* strategy : {"tvm", "graphturbo"})

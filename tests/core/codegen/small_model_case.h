@@ -85,6 +85,9 @@ std::vector<StrategyRow> strategyRows(const std::vector<Case>& cases);
 
 /// A scalar initializer \p name of type \p t.
 void scalar(onnxio::ModelBuilder& m, const std::string& name, DType t, double value);
+/// An s8 initializer \p name of \p shape, its values drawn from \p r over
+/// the whole range.
+void s8Weight(onnxio::ModelBuilder& m, Seeded& r, const std::string& name, const ir::Shape& shape);
 /// Declares graph output \p name.
 void output(onnxio::ModelBuilder& m, const std::string& name, DType t, const ir::Shape& shape);
 

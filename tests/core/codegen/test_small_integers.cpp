@@ -61,8 +61,7 @@ const Case& matmulCase() {
                         {2, 16, 40},
                         0,
                         [](onnxio::ModelBuilder& m, Seeded& r) {
-                            m.addInlineInitializer("b", DType::Int8, {40, 48},
-                                                   bytesOf(r.ints<int8_t>(40 * 48, -128, 127)));
+                            s8Weight(m, r, "b", {40, 48});
                             scalar(m, "az", DType::UInt8, 200);
                             scalar(m, "bz", DType::Int8, 7);
                             m.addNode("MatMulInteger", {"x", "b", "az", "bz"}, {"y"});
@@ -79,8 +78,7 @@ const Case& perColumnCase() {
                         {2, 16, 40},
                         0,
                         [](onnxio::ModelBuilder& m, Seeded& r) {
-                            m.addInlineInitializer("b", DType::Int8, {40, 48},
-                                                   bytesOf(r.ints<int8_t>(40 * 48, -128, 127)));
+                            s8Weight(m, r, "b", {40, 48});
                             scalar(m, "az", DType::UInt8, 17);
                             m.addInlineInitializer("bz", DType::Int8, {48},
                                                    bytesOf(r.ints<int8_t>(48, -9, 9)));
@@ -129,8 +127,7 @@ const Case& requantizedCase() {
 /// share taken off in each).
 Case byteDotsModel(const char* name, int weightZero) {
     return {name, DType::UInt8, {1, 64, 512}, 0, [weightZero](onnxio::ModelBuilder& m, Seeded& r) {
-                m.addInlineInitializer("b", DType::Int8, {512, 128},
-                                       bytesOf(r.ints<int8_t>(512 * 128, -128, 127)));
+                s8Weight(m, r, "b", {512, 128});
                 scalar(m, "az", DType::UInt8, 200);
                 scalar(m, "bz", DType::Int8, weightZero);
                 m.addNode("MatMulInteger", {"x", "b", "az", "bz"}, {"y"});
@@ -156,8 +153,7 @@ const Case& requantizedDotsCase() {
         "qlinear-byte-dots", DType::UInt8, {1, 64, 128}, 0, [](onnxio::ModelBuilder& m, Seeded& r) {
             scalar(m, "xs", DType::Float32, 0.05);
             scalar(m, "xz", DType::UInt8, 131);
-            m.addInlineInitializer("w", DType::Int8, {128, 256},
-                                   bytesOf(r.ints<int8_t>(128 * 256, -128, 127)));
+            s8Weight(m, r, "w", {128, 256});
             scalar(m, "ws", DType::Float32, 0.02);
             scalar(m, "wz", DType::Int8, 0);
             scalar(m, "ys", DType::Float32, 0.4);
@@ -183,8 +179,7 @@ const Case& convDotsCase() {
         [](onnxio::ModelBuilder& m, Seeded& r) {
             scalar(m, "xs", DType::Float32, 0.05);
             scalar(m, "xz", DType::UInt8, 0);
-            m.addInlineInitializer("w", DType::Int8, {32, 16, 3, 3},
-                                   bytesOf(r.ints<int8_t>(32 * 16 * 9, -128, 127)));
+            s8Weight(m, r, "w", {32, 16, 3, 3});
             m.addFloatInitializer("ws", {32}, r.floats(32, 0.002));
             m.addInlineInitializer("wz", DType::Int8, {32}, bytesOf(std::vector<int8_t>(32, 0)));
             scalar(m, "cs", DType::Float32, 0.3);
@@ -193,8 +188,7 @@ const Case& convDotsCase() {
                                    bytesOf(r.ints<int32_t>(32, -3000, 3000)));
             m.addNode("QLinearConv", {"x", "xs", "xz", "w", "ws", "wz", "cs", "cz", "bias"}, {"c"})
                 .attr("pads", std::vector<int64_t>{1, 1, 1, 1});
-            m.addInlineInitializer("v", DType::Int8, {16, 32, 3, 3},
-                                   bytesOf(r.ints<int8_t>(16 * 32 * 9, -128, 127)));
+            s8Weight(m, r, "v", {16, 32, 3, 3});
             scalar(m, "vs", DType::Float32, 0.004);
             scalar(m, "vz", DType::Int8, 0);
             scalar(m, "ys", DType::Float32, 0.2);
@@ -219,8 +213,7 @@ const Case& wideRowDotsCase() {
                         [](onnxio::ModelBuilder& m, Seeded& r) {
                             scalar(m, "xs", DType::Float32, 0.05);
                             scalar(m, "xz", DType::UInt8, 0);
-                            m.addInlineInitializer("w", DType::Int8, {32, 16, 3, 3},
-                                                   bytesOf(r.ints<int8_t>(32 * 16 * 9, -128, 127)));
+                            s8Weight(m, r, "w", {32, 16, 3, 3});
                             scalar(m, "ws", DType::Float32, 0.002);
                             scalar(m, "wz", DType::Int8, 0);
                             scalar(m, "ys", DType::Float32, 0.3);
@@ -246,15 +239,13 @@ const Case& shiftedConvDotsCase() {
         [](onnxio::ModelBuilder& m, Seeded& r) {
             scalar(m, "xs", DType::Float32, 0.05);
             scalar(m, "xz", DType::UInt8, 128);
-            m.addInlineInitializer("w", DType::Int8, {64, 32, 1, 1},
-                                   bytesOf(r.ints<int8_t>(64 * 32, -128, 127)));
+            s8Weight(m, r, "w", {64, 32, 1, 1});
             scalar(m, "ws", DType::Float32, 0.003);
             scalar(m, "wz", DType::Int8, 0);
             scalar(m, "cs", DType::Float32, 0.4);
             scalar(m, "cz", DType::UInt8, 128);
             m.addNode("QLinearConv", {"x", "xs", "xz", "w", "ws", "wz", "cs", "cz"}, {"c"});
-            m.addInlineInitializer("v", DType::Int8, {32, 64, 1, 1},
-                                   bytesOf(r.ints<int8_t>(32 * 64, -128, 127)));
+            s8Weight(m, r, "v", {32, 64, 1, 1});
             scalar(m, "vs", DType::Float32, 0.002);
             scalar(m, "vz", DType::Int8, 0);
             scalar(m, "ys", DType::Float32, 0.3);
@@ -306,8 +297,7 @@ const Case& imageConvDotsCase() {
         "conv-image-dots", DType::UInt8, {1, 3, 22, 22}, 0, [](onnxio::ModelBuilder& m, Seeded& r) {
             scalar(m, "xs", DType::Float32, 0.02);
             scalar(m, "xz", DType::UInt8, 114);
-            m.addInlineInitializer("w", DType::Int8, {8, 3, 7, 7},
-                                   bytesOf(r.ints<int8_t>(8 * 3 * 49, -128, 127)));
+            s8Weight(m, r, "w", {8, 3, 7, 7});
             m.addFloatInitializer("ws", {8}, r.floats(8, 0.002));
             m.addInlineInitializer("wz", DType::Int8, {8}, bytesOf(std::vector<int8_t>(8, 0)));
             scalar(m, "ys", DType::Float32, 0.1);

@@ -44,10 +44,7 @@ void quantized(onnxio::ModelBuilder& m, const std::string& t, double scale, doub
 onnxio::NodeBuilder qlinearConv(onnxio::ModelBuilder& m, Seeded& r, const std::string& x,
                                 const std::string& w, const ir::Shape& shape, double scale,
                                 const std::string& y) {
-    int64_t count = 1;
-    for (int64_t d : shape)
-        count *= d;
-    m.addInlineInitializer(w, DType::Int8, shape, bytesOf(r.ints<int8_t>(count, -128, 127)));
+    s8Weight(m, r, w, shape);
     scalar(m, w + "s", DType::Float32, scale);
     scalar(m, w + "z", DType::Int8, 0);
     return m.addNode("QLinearConv", {x, x + "s", x + "z", w, w + "s", w + "z", y + "s", y + "z"},

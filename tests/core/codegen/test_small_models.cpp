@@ -116,8 +116,7 @@ const std::vector<Case>& cases() {
          {2, 5, 8},
          0,
          [](onnxio::ModelBuilder& m, Seeded& r) {
-             m.addInlineInitializer("b", DType::Int8, {8, 6},
-                                    bytesOf(r.ints<int8_t>(48, -128, 127)));
+             s8Weight(m, r, "b", {8, 6});
              scalar(m, "az", DType::UInt8, 17);
              m.addInlineInitializer("bz", DType::Int8, {6},
                                     bytesOf(std::vector<int8_t>{0, 3, -3, 9, -9, 1}));
