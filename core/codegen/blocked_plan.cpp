@@ -456,6 +456,7 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
         }
         planKeptStrips(call, *plan);
     }
+    plan->prefetchesEpilogue = !stridedLoads && prefetchesEpilogue(call, *plan);
     // Requantized outputs cannot hold a chunk's partial sums; kept rows
     // serve the whole reduction.
     if (!requantizes(call) && !plan->keptRows)

@@ -290,6 +290,8 @@ void BlockedEmitter::emitTile(const Segment& s, Value* block, int64_t tile) {
                     e_.b().CreateStore(outputChunk(s, block, r, c),
                                        acc[static_cast<size_t>(r)][static_cast<size_t>(c)]);
         });
+    if (plan_.prefetchesEpilogue)
+        prefetchNextSegment(s, block, tile);
     std::vector<Range> reductions;
     for (int l : plan_.reductions)
         reductions.push_back({e_.i64(0), e_.i64(nest_.loops[static_cast<size_t>(l)].extent)});

@@ -82,6 +82,9 @@ private:
                   size_t tap, Value* step, std::vector<std::vector<Value*>>& acc);
 
     void emitTile(const Segment& s, Value* block, int64_t tile);
+    /// Prefetches the lines of tile \p tile's rows at \p block that the
+    /// epilogue reads in the segment after \p s (plan_.prefetchesEpilogue).
+    void prefetchNextSegment(const Segment& s, Value* block, int64_t tile);
 
     /// The reduction over \p reductions' ranges, a step per tap step; in
     /// byte dot products along the row, plan_.dotLoop in steps of dotGroup.

@@ -78,6 +78,10 @@ struct BlockedPlan {
     /// in L1 over the segments and the weight is what streams again, from L2
     /// (blocked_plan.cpp).
     bool blocksOutside = false;
+    /// Each tile prefetches its rows' lines of the next segment of the
+    /// epilogue's inputs shaped as the output (a residual Add's), on the
+    /// host (blocked_prefetch.cpp).
+    bool prefetchesEpilogue = false;
     /// Row factor dims tested per reduction step.
     std::vector<int> testedDims;
     /// Column factor dims that may read outside their input (a padded
@@ -157,6 +161,11 @@ std::optional<BlockedPlan> planFactors(const OpCall& call, bool flatten, int row
 /// The plan of \p call: the factors, then the tile and segment sized to the
 /// host's vector registers; nullopt where the lowering does not apply.
 std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call);
+/// Whether \p plan's tiles prefetch their epilogue's inputs a segment
+/// ahead (BlockedPlan::prefetchesEpilogue): lanes along the output's last
+/// loop, segments at known positions, and an epilogue input shaped as the
+/// output.
+bool prefetchesEpilogue(const OpCall& call, const BlockedPlan& plan);
 
 // The order of segments and tiles (blocked_segments.cpp).
 

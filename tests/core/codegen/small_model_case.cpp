@@ -173,9 +173,10 @@ std::optional<codegen::EmittedProgram> emittedCase(const Case& c, const char* st
 } // namespace
 
 std::string optimizedKernels(const Case& c, const char* strategy, const std::filesystem::path& dir,
-                             const std::string& cpu) {
+                             const std::string& cpu, codegen::Target target) {
     codegen::EmitOptions options;
     options.cpu = cpu;
+    options.target = target;
     std::optional<codegen::EmittedProgram> emitted = emittedCase(c, strategy, dir, options);
     std::string ir;
     if (emitted)

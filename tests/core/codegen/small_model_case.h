@@ -12,6 +12,7 @@
 /// int16 sums unless a graph optimization makes them u8 x u8
 /// (tests/oracle/run-model.js), and it folds QDQ patterns as the import does.
 
+#include "codegen/codegen.h"
 #include "codegen_fixture.h"
 #include "onnx/model_builder.h"
 
@@ -110,10 +111,12 @@ int64_t countInKernels(const Case& c, const char* strategy, const std::filesyste
                        std::string_view part, int64_t threads = 0);
 
 /// The optimized IR of every kernel of case \p c scheduled by \p strategy,
-/// compiled for the host's triple and CPU \p cpu (the model saved in
-/// \p dir); empty when it cannot be planned or compiled.
+/// compiled for \p target (the host's triple and CPU \p cpu; riscv64's
+/// with \p cpu empty) (the model saved in \p dir); empty when it cannot be
+/// planned or compiled.
 std::string optimizedKernels(const Case& c, const char* strategy, const std::filesystem::path& dir,
-                             const std::string& cpu);
+                             const std::string& cpu,
+                             codegen::Target target = codegen::Target::Host);
 
 /// Vector registers spilled or reloaded in the innermost loops of every
 /// kernel of case \p c scheduled by \p strategy, compiled for the host's

@@ -11,7 +11,8 @@
 // rows, a bias, a residual and Relu; a MatMul summed in reduction chunks,
 // a bias and Relu on the last chunk's sums — and a check that
 // their kernels take the path (the values it computes are named
-// "epilogue"), which a MatMul followed by a Softmax does not.
+// "epilogue"), which a MatMul followed by a Softmax does not; and that the
+// host's kernels prefetch a residual a segment ahead (blocked_prefetch.cpp).
 
 #include "codegen/codegen.h"
 #include "coretestsupport.h"
@@ -225,4 +226,25 @@ TEST(TestEpilogues, flattenedRowsLoadTheResidualAsVectors) {
         EXPECT_GT(countInKernels(c, strategy, dir.path(), "%epiloguelanes"), 0) << strategy;
         EXPECT_EQ(countInKernels(c, strategy, dir.path(), "%epiloguegather"), 0) << strategy;
     }
+}
+
+// A residual laid out as the output (flat-conv-residual's skip) is
+// prefetched a segment ahead on the host, and no input of a contraction
+// without one is; riscv64's objects never prefetch (its caches are not
+// modelled).
+TEST(TestEpilogues, residualsArePrefetchedOnTheHost) {
+    TempDir dir;
+    constexpr std::string_view kPrefetch = "call void @llvm.prefetch";
+    const Case& residual = caseNamed("flat-conv-residual");
+    for (const char* strategy : {"tvm", "graphturbo"}) {
+        EXPECT_GT(countInKernels(residual, strategy, dir.path(), kPrefetch), 0) << strategy;
+        EXPECT_EQ(countInKernels(caseNamed("matmul-bias-scale-leakyrelu"), strategy, dir.path(),
+                                 kPrefetch),
+                  0)
+            << strategy;
+    }
+    const std::string riscv =
+        optimizedKernels(residual, "graphturbo", dir.path(), "", codegen::Target::RiscV64);
+    ASSERT_FALSE(riscv.empty());
+    EXPECT_EQ(test::countText(riscv, "@llvm.prefetch"), 0);
 }
