@@ -163,8 +163,8 @@ std::optional<BlockedPlan> planFactors(const OpCall& call, bool flatten, int row
 std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call);
 /// Whether \p plan's tiles prefetch their epilogue's inputs a segment
 /// ahead (BlockedPlan::prefetchesEpilogue): lanes along the output's last
-/// loop, segments at known positions, and an epilogue input shaped as the
-/// output.
+/// loop, the row's start known when compiling, and an epilogue input
+/// shaped as the output.
 bool prefetchesEpilogue(const OpCall& call, const BlockedPlan& plan);
 
 // The order of segments and tiles (blocked_segments.cpp).
