@@ -1,12 +1,12 @@
-# Precompiled headers: LLVM's IR headers (core/codegen) and Qt Widgets'
-# (views/, Studio) are most of what their sources cost to compile; parsed
-# once per build instead of once per source, the asan preset's build takes
-# minutes less (docs/decisions.md, "Precompiled headers"). Only third-party
+# Precompiled headers: LLVM's IR headers (core/codegen), Qt Widgets'
+# (views/, Studio) and GoogleTest's (the Qt-free suites) are much of what
+# their sources cost to compile; parsed once per build instead of once per
+# source (docs/decisions.md, "Precompiled headers"). Only third-party
 # and standard headers are precompiled: the project's own stay included
 # where they are used. STAGECRAFT_PRECOMPILE_HEADERS=OFF builds without
 # them, which shows a source that leans on the precompiled set for an
 # include of its own.
-option(STAGECRAFT_PRECOMPILE_HEADERS "Precompile LLVM's and Qt's headers once per build" ON)
+option(STAGECRAFT_PRECOMPILE_HEADERS "Precompile LLVM's, Qt Widgets' and GoogleTest's headers once per build" ON)
 
 # stagecraft_precompile(<target> <family> <header>...): the first target of
 # <family> precompiles the headers; every later target of the family, built
