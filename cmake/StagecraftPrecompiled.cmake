@@ -1,8 +1,8 @@
 # Precompiled headers: LLVM's IR headers (core/codegen), Qt Widgets'
 # (views/, Studio), GoogleTest's (the Qt-free suites) and Qt Test's (the
 # CLI's and the GUI's suites) are much of what their sources cost to
-# compile; parsed once per build instead of once per
-# source (docs/decisions.md, "Precompiled headers"). Only third-party
+# compile; parsed once per build instead of once per source
+# (docs/decisions.md, "Precompiled headers"). Only third-party
 # and standard headers are precompiled: the project's own stay included
 # where they are used. STAGECRAFT_PRECOMPILE_HEADERS=OFF builds without
 # them, which shows a source that leans on the precompiled set for an
