@@ -72,8 +72,6 @@
 #include "partition/slices.h"
 
 #include <algorithm>
-#include <sched.h>
-#include <thread>
 
 namespace stagecraft::codegen {
 
@@ -466,19 +464,6 @@ int64_t hostStoredBytes(const ir::Graph& graph, const GlobalTensor& g) {
 
 LayerCode hostLayer(const ir::Graph& graph, const LayerCode& layer, const KernelCode& kernel) {
     return hostLayerFor(graph, layer, kernel, sharedBy(kernel));
-}
-
-int64_t hostUsableCpus() {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-        return CPU_COUNT(&set);
-    return std::max<int64_t>(1, std::thread::hardware_concurrency());
-}
-
-void runOnThisHost(CodePlan& plan) {
-    for (KernelCode& k : plan.kernels)
-        k.hostThreads = std::min(k.cores, hostUsableCpus());
 }
 
 int64_t hostScratchBytes(const ir::Graph& graph, const KernelCode& kernel) {
