@@ -429,7 +429,17 @@ std::optional<BlockedPlan> planBlocked(Emitter& e, const OpCall& call) {
     if (!plan || (integer && integerParametersAlongRow(call, *plan)))
         return std::nullopt;
     plan->lanes = std::min(registers.lanes, nextPowerOfTwo(plan->positions()));
-    const int64_t mostChunks = std::min(alongChannels ? channelChunks(nest) : kMaxChunks,
+    // A vector along channels stays within one of the weight's blocks
+    // (host_layer.cpp, half blocks), and a segment takes as many channels
+    // as whole vectors' would: 2 of 8 lanes instead of 16 ran ResNet-50's
+    // stage-1 3 x 3 Convs 1.07x as long as rows, 4 of them 0.87x.
+    int64_t halves = 1;
+    if (const int64_t block = call.inputs[static_cast<size_t>(plan->rowSlot)].block;
+        alongChannels && block > 0 && block < plan->lanes) {
+        halves = plan->lanes / block;
+        plan->lanes = block;
+    }
+    const int64_t mostChunks = std::min(alongChannels ? channelChunks(nest) * halves : kMaxChunks,
                                         (plan->positions() + plan->lanes - 1) / plan->lanes);
     if (integer) {
         planByteDots(e, call, *plan);

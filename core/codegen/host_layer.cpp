@@ -52,8 +52,9 @@
 // - a Conv weight whose every reader reads strided rows or padded ones
 //   (host_reads.cpp: ResNet-50's stride-2 1 x 1 and its 3 x 3 Convs) is
 //   stored in blocks of 16 output channels, packed once so, and the
-//   lowering runs its vectors along them (unless some reader's channel
-//   tiles do not start at whole blocks);
+//   lowering runs its vectors along them; where some reader's channel
+//   tiles do not start at whole blocks, in half blocks of 8 where they
+//   start at those (vectors of 8 lanes), else as the graph stores it;
 // - a 2-D weight read so (either way) whose stored rows are a whole even
 //   number of 64-byte lines is stored with each row one line longer: a
 //   contraction reads a few vectors of every row per strip, and rows
@@ -79,6 +80,7 @@ namespace {
 
 using detail::kBlockElements;
 using detail::kDotGroup;
+using detail::kHalfBlockElements;
 using detail::readsAcrossChannels;
 using detail::readsAlongRow;
 
@@ -406,40 +408,55 @@ bool hostTilesStartAtBlocks(const ir::Graph& graph, const KernelCode& kernel,
     return true;
 }
 
+/// Whether every reader of \p g's weight, blocked by \p block along
+/// GlobalTensor::hostBlockDim, starts every tile the host may run at a
+/// whole block.
+bool everyReaderAligned(const ir::Graph& graph, const partition::SemanticsCache& semantics,
+                        const CodePlan& plan, const GlobalTensor& g, int64_t block) {
+    for (const KernelCode& k : plan.kernels)
+        for (const LayerCode& layer : k.layers)
+            for (size_t i = 0; i < layer.ops.size(); ++i)
+                for (const ir::Use& use : graph.tensor(g.tensor).uses) {
+                    if (use.op != layer.ops[i].op)
+                        continue;
+                    const ops::LoopNest& nest = semantics.of(use.op).nests[0];
+                    const int channel = nest.accessFor(use.slot)
+                                            ->dims[static_cast<size_t>(g.hostBlockDim)]
+                                            .terms[0]
+                                            .loop;
+                    if (!hostTilesStartAtBlocks(graph, k, layer, i, channel, block))
+                        return false;
+                }
+    return true;
+}
+
 } // namespace
 
 void dropUnalignedBlocks(const ir::Graph& graph, const partition::SemanticsCache& semantics,
                          CodePlan& plan) {
-    bool dropped = false;
+    bool changed = false;
     for (size_t slot = 0; slot < plan.globals.size(); ++slot) {
         GlobalTensor& g = plan.globals[slot];
-        if (g.hostBlock == 0)
+        if (g.hostBlock == 0 || everyReaderAligned(graph, semantics, plan, g, g.hostBlock))
             continue;
-        bool aligned = true;
-        for (const KernelCode& k : plan.kernels)
-            for (const LayerCode& layer : k.layers)
-                for (size_t i = 0; i < layer.ops.size(); ++i)
-                    for (const ir::Use& use : graph.tensor(g.tensor).uses) {
-                        if (use.op != layer.ops[i].op)
-                            continue;
-                        const ops::LoopNest& nest = semantics.of(use.op).nests[0];
-                        const int channel = nest.accessFor(use.slot)
-                                                ->dims[static_cast<size_t>(g.hostBlockDim)]
-                                                .terms[0]
-                                                .loop;
-                        aligned = aligned &&
-                                  hostTilesStartAtBlocks(graph, k, layer, i, channel, g.hostBlock);
-                    }
-        if (aligned)
-            continue;
-        g.hostBlock = 0;
+        changed = true;
+        const ir::Tensor& t = graph.tensor(g.tensor);
         const bool grouped = g.hostBlockGroup > 1; // integer: stored as the graph's
+        // A Conv's weight along output channels in half blocks, where its
+        // tiles start at those (ResNet-50's stage-1 3 x 3 Convs: 64 channels
+        // in tiles of 8 for 5 to 8 threads): the lowering's vectors then
+        // take 8 lanes (docs/decisions.md, "Half blocks of 8").
+        if (!grouped && t.shape.size() > 2 && t.shape[0] % kHalfBlockElements == 0 &&
+            everyReaderAligned(graph, semantics, plan, g, kHalfBlockElements)) {
+            g.hostBlock = kHalfBlockElements;
+            continue;
+        }
+        g.hostBlock = 0;
         g.hostBlockGroup = 1;
-        if (const ir::Tensor& t = graph.tensor(g.tensor); t.shape.size() == 2 && !grouped)
+        if (t.shape.size() == 2 && !grouped)
             markRowLayout(t, semantics, g);
-        dropped = true;
     }
-    if (!dropped)
+    if (!changed)
         return;
     for (KernelCode& k : plan.kernels) {
         k.hostTransposed.clear();

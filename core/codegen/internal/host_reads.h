@@ -27,6 +27,9 @@ namespace stagecraft::codegen::detail {
 /// Elements per block of a weight stored blocked (GlobalTensor::hostBlock):
 /// a 512-bit vector of f32, two of 256 bits.
 inline constexpr int64_t kBlockElements = 16;
+/// Elements per block of a Conv's weight whose host tiles start at no whole
+/// block of kBlockElements (host_layer.cpp): a 256-bit vector of f32.
+inline constexpr int64_t kHalfBlockElements = 8;
 /// Reduction steps one byte dot product sums per lane, interleaved in the
 /// blocks of a weight stored for it (GlobalTensor::hostBlockGroup).
 inline constexpr int64_t kDotGroup = 4;

@@ -10,8 +10,9 @@
 // with a bias and a residual Add and Relu as the epilogue, per core, on one
 // thread (a tile of every channel: a 1 x 1 Conv's segments of 4 vectors),
 // compiled for AVX2 (tiles transposed in vectors of 8 lanes, not 16) and
-// for SSE2 (tiles of 6 positions in 4 lanes: scattered); and which weights
-// the host blocks.
+// for SSE2 (tiles of 6 positions in 4 lanes: scattered); which weights
+// the host blocks; and a Conv whose tiles start at half blocks (64
+// channels on 8 cores) stored in blocks of 8, its vectors 8 lanes wide.
 
 #include "codegen/model_library.h"
 #include "coretestsupport.h"
@@ -89,21 +90,32 @@ const Case& manyTapsCase() {
     return c;
 }
 
-/// A padded 3 x 3 Conv of stride 1 alone (with its bias) into 12 x 12:
-/// 128 channels from 8, along channels over taps (AVX2: two tiles of 6
-/// positions per row), its rows' padding taps tested once per tile.
+/// A padded 3 x 3 Conv of stride 1 alone (with its bias) from 8 into
+/// \p channels channels over \p side x \p side.
+Case lonePadded(const char* name, int64_t channels, int64_t side) {
+    return Case{
+        name, DType::Float32, {1, 8, side, side}, 2.0, [=](onnxio::ModelBuilder& m, Seeded& r) {
+            m.addFloatInitializer("w", {channels, 8, 3, 3}, r.floats(channels * 8 * 9, 0.5));
+            m.addFloatInitializer("b", {channels}, r.floats(channels, 1.0));
+            m.addNode("Conv", {"x", "w", "b"}, {"y"})
+                .attr("pads", std::vector<int64_t>{1, 1, 1, 1});
+            output(m, "y", DType::Float32, {1, channels, side, side});
+        }};
+}
+
+/// Into 128 channels over 12 x 12: along channels over taps (AVX2: two
+/// tiles of 6 positions per row), its rows' padding taps tested once per
+/// tile.
 const Case& lonePaddedCase() {
-    static const Case c{"conv3x3-stride1-alone",
-                        DType::Float32,
-                        {1, 8, 12, 12},
-                        2.0,
-                        [](onnxio::ModelBuilder& m, Seeded& r) {
-                            m.addFloatInitializer("w", {128, 8, 3, 3}, r.floats(128 * 8 * 9, 0.5));
-                            m.addFloatInitializer("b", {128}, r.floats(128, 1.0));
-                            m.addNode("Conv", {"x", "w", "b"}, {"y"})
-                                .attr("pads", std::vector<int64_t>{1, 1, 1, 1});
-                            output(m, "y", DType::Float32, {1, 128, 12, 12});
-                        }};
+    static const Case c = lonePadded("conv3x3-stride1-alone", 128, 12);
+    return c;
+}
+
+/// Into 64 channels over 13 x 13, so that 8 cores' tiles hold 8 channels,
+/// half a block: its weight stored in blocks of 8 (host_layer.cpp, half
+/// blocks).
+const Case& halfBlocksCase() {
+    static const Case c = lonePadded("conv3x3-stride1-half-blocks", 64, 13);
     return c;
 }
 
@@ -159,14 +171,18 @@ TEST(TestChannels, stridedAndPaddedConvsRunAlongBlockedChannels) {
         }
 }
 
-// The blocked weight (GlobalTensor::hostBlock) as the host stores it:
-// channel c of element i at (c / 16 * inner + i) * 16 + c % 16.
-TEST(TestChannels, blockedWeightsHoldChannelsInBlocksOf16) {
-    TempDir dir;
+namespace {
+
+/// Checks that every weight of case \p c the host stores blocked (under
+/// tvm) is stored in blocks of \p block channels: channel c of element i
+/// at (c / block * inner + i) * block + c % block. Returns how many are.
+int expectBlocksOf(const Case& c, int64_t block, const std::filesystem::path& dir) {
     Seeded r;
-    ModelFile file = saveCase(channelsCase(), dir.path() / "channels.onnx", r);
+    ModelFile file = saveCase(c, dir / (std::string(c.name) + ".onnx"), r);
     auto planned = plan(file, "stcp920", "tvm");
-    ASSERT_TRUE(planned.ok()) << (planned.ok() ? "" : planned.error().message().c_str());
+    EXPECT_TRUE(planned.ok()) << (planned.ok() ? "" : planned.error().message().c_str());
+    if (!planned.ok())
+        return -1;
     const ir::Graph& g = (*planned)->graph;
     int blocked = 0;
     for (const codegen::GlobalTensor& global : (*planned)->plan.globals) {
@@ -174,21 +190,55 @@ TEST(TestChannels, blockedWeightsHoldChannelsInBlocksOf16) {
             continue;
         ++blocked;
         const ir::Tensor& t = g.tensor(global.tensor);
+        EXPECT_EQ(global.hostBlock, block) << t.name;
         auto bytes = t.data->bytes();
-        ASSERT_TRUE(bytes.ok());
+        EXPECT_TRUE(bytes.ok());
         const AlignedBytes stored = codegen::hostStoredWeight(g, global, *bytes);
-        ASSERT_EQ(stored.size(), bytes->size()) << t.name;
+        EXPECT_EQ(stored.size(), bytes->size()) << t.name;
+        if (global.hostBlock != block || stored.size() != bytes->size())
+            continue;
         const int64_t inner = t.elementCount() / t.shape[0];
-        for (int64_t c = 0; c < t.shape[0]; ++c)
+        for (int64_t ch = 0; ch < t.shape[0]; ++ch)
             for (int64_t i = 0; i < inner; ++i) {
-                const int64_t at = (c / 16 * inner + i) * 16 + c % 16;
-                ASSERT_EQ(std::memcmp(&stored[static_cast<size_t>(at * 4)],
-                                      &(*bytes)[static_cast<size_t>((c * inner + i) * 4)], 4),
-                          0)
-                    << t.name << " channel " << c << " element " << i;
+                const int64_t at = (ch / block * inner + i) * block + ch % block;
+                if (std::memcmp(&stored[static_cast<size_t>(at * 4)],
+                                &(*bytes)[static_cast<size_t>((ch * inner + i) * 4)], 4) != 0) {
+                    ADD_FAILURE() << t.name << " channel " << ch << " element " << i;
+                    return blocked;
+                }
             }
     }
-    EXPECT_EQ(blocked, 2); // w and v
+    return blocked;
+}
+
+} // namespace
+
+// The blocked weight (GlobalTensor::hostBlock) as the host stores it, in
+// blocks of 16 where 8 cores' tiles start at whole ones.
+TEST(TestChannels, blockedWeightsHoldChannelsInBlocksOf16) {
+    TempDir dir;
+    EXPECT_EQ(expectBlocksOf(channelsCase(), 16, dir.path()), 2); // w and v
+}
+
+// A Conv of 64 channels, tiled by 8 on stcp920's 8 cores, has its weight
+// stored in half blocks of 8 (not rows); its vectors along channels take
+// 8 lanes where the target's hold 16 (AVX-512: a vector of 16 would read
+// two blocks' channels), and 4 of them a segment (the 2 of 16 lanes' 32
+// channels); its sums equal ONNX Runtime's on this machine on one thread
+// and on 8 (tiles of one half block each), and compiled for AVX2.
+TEST(TestChannels, halfBlocksKeepVectorsWithinABlock) {
+    TempDir dir;
+    EXPECT_EQ(expectBlocksOf(halfBlocksCase(), 8, dir.path()), 1);
+    const std::string avx512 =
+        optimizedKernels(halfBlocksCase(), "tvm", dir.path(), "skylake-avx512");
+    ASSERT_FALSE(avx512.empty());
+    EXPECT_NE(avx512.find("@llvm.fmuladd.v8f32"), std::string::npos);
+    EXPECT_EQ(avx512.find("@llvm.fmuladd.v16f32"), std::string::npos);
+    for (const char* strategy : {"tvm", "graphturbo"}) {
+        expectMatchesOnnxRuntime(halfBlocksCase(), strategy, "", 1);
+        expectMatchesOnnxRuntime(halfBlocksCase(), strategy, "", 8);
+    }
+    expectMatchesOnnxRuntime(halfBlocksCase(), "tvm", "x86-64-v3", 1);
 }
 
 // A padded 3 x 3 Conv along channels broadcasts input elements that its
